@@ -1,4 +1,207 @@
-//! Entry point: parse, dispatch, classify errors.
+//! The program's edge: parse the command line, build the [`Context`], dispatch, and turn the
+//! outcome into an exit code. Errors are classified once, here, and printed as `error:`, each
+//! `Caused by:`, and a `hint:` where the usual cause is known.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use clap::Parser;
+use tokio::sync::{Notify, OnceCell};
+
+use crate::cli::Cli;
+use crate::client::{AwsSettings, ClientError, Sqs};
+use crate::exit::ExitStatus;
+use crate::output::{Printer, Terminal};
+
+/// Set to `1` to make the binary behave as on a terminal (tables, progress bars, prompts); for
+/// tests of what a person sees.
+pub const ASSUME_TTY_ENV: &str = "SQSCTL_ASSUME_TTY";
+
+/// What every command runs with: the printer, the AWS settings (the client is built on first use,
+/// so commands that never call AWS never load credentials), and the Ctrl-C flag.
+pub struct Context {
+    pub printer: Printer,
+    aws: AwsSettings,
+    sqs: OnceCell<Sqs>,
+    pub interrupt: Interrupt,
+}
+
+impl Context {
+    pub fn new(printer: Printer, aws: AwsSettings, interrupt: Interrupt) -> Context {
+        Context {
+            printer,
+            aws,
+            sqs: OnceCell::new(),
+            interrupt,
+        }
+    }
+
+    /// The SQS client, built from the AWS chain on first use.
+    pub async fn sqs(&self) -> anyhow::Result<&Sqs> {
+        let sqs = self.sqs.get_or_try_init(|| Sqs::connect(&self.aws)).await?;
+        Ok(sqs)
+    }
+
+    pub fn aws_settings(&self) -> &AwsSettings {
+        &self.aws
+    }
+}
+
+/// Ctrl-C, as a flag that long-running loops check between batches and a future they can race.
+#[derive(Clone, Default)]
+pub struct Interrupt {
+    flag: Arc<AtomicBool>,
+    notify: Arc<Notify>,
+}
+
+impl Interrupt {
+    pub fn is_set(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+
+    pub fn trigger(&self) {
+        self.flag.store(true, Ordering::SeqCst);
+        self.notify.notify_waiters();
+    }
+
+    /// Resolves once Ctrl-C was pressed.
+    pub async fn wait(&self) {
+        loop {
+            let notified = self.notify.notified();
+            if self.is_set() {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// An error in how the command was called (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// An error with a next step for the user.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct HintedError {
+    pub message: String,
+    pub hint: String,
+}
+
+/// Builds an error that prints a `hint:` line.
+pub fn hinted(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(HintedError {
+        message: message.into(),
+        hint: hint.into(),
+    })
+}
+
 pub fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).
+            let _ = err.print();
+            return if err.use_stderr() {
+                ExitStatus::Usage.into()
+            } else {
+                ExitStatus::Success.into()
+            };
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("error: could not start the async runtime: {err}");
+            return ExitStatus::Failure.into();
+        }
+    };
+    let status = runtime.block_on(run(cli));
+    // Background work (long polls, the local server) must not keep the process alive.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    status.into()
+}
+
+async fn run(cli: Cli) -> ExitStatus {
+    let terminal = if std::env::var(ASSUME_TTY_ENV).is_ok_and(|v| v == "1") {
+        Terminal::all()
+    } else {
+        Terminal::detect()
+    };
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let printer = Printer::new(
+        cli.global.output,
+        cli.global.color,
+        no_color,
+        cli.global.quiet,
+        cli.global.verbose,
+        terminal,
+    );
+    let aws = AwsSettings {
+        profile: cli.aws.profile,
+        region: cli.aws.region,
+        endpoint_url: cli.aws.endpoint_url,
+        max_attempts: None,
+    };
+    let interrupt = Interrupt::default();
+    spawn_ctrl_c_handler(interrupt.clone());
+    let ctx = Context::new(printer, aws, interrupt);
+    let result = crate::commands::dispatch(&ctx, cli.command).await;
+    let flushed = ctx.printer.flush();
+    match result.and_then(|status| flushed.map(|()| status).map_err(anyhow::Error::from)) {
+        Ok(status) => status,
+        Err(err) => report(&ctx.printer, &err),
+    }
+}
+
+fn spawn_ctrl_c_handler(interrupt: Interrupt) {
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_err() {
+            return;
+        }
+        eprintln!("\nstopping: finishing the work in flight (press Ctrl-C again to abort at once)");
+        interrupt.trigger();
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("aborted");
+            std::process::exit(i32::from(ExitStatus::Interrupted.code()));
+        }
+    });
+}
+
+/// Prints an error and chooses the exit code for it.
+pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
+    if is_broken_pipe(err) {
+        return ExitStatus::Success;
+    }
+    let mut causes: Vec<String> = Vec::new();
+    for cause in err.chain().skip(1) {
+        let text = cause.to_string();
+        if !causes.contains(&text) && text != err.to_string() {
+            causes.push(text);
+        }
+    }
+    let hint = err.chain().find_map(|cause| {
+        if let Some(client) = cause.downcast_ref::<ClientError>() {
+            return client.hint();
+        }
+        cause.downcast_ref::<HintedError>().map(|h| h.hint.clone())
+    });
+    printer.error(&err.to_string(), &causes, hint.as_deref());
+    if err.chain().any(|c| c.is::<UsageError>()) {
+        ExitStatus::Usage
+    } else {
+        ExitStatus::Failure
+    }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

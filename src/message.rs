@@ -21,7 +21,10 @@ pub struct AttributeValue {
 
 impl AttributeValue {
     pub fn string(value: impl Into<String>) -> Self {
-        AttributeValue { data_type: "String".into(), value: value.into() }
+        AttributeValue {
+            data_type: "String".into(),
+            value: value.into(),
+        }
     }
 
     pub fn is_binary(&self) -> bool {
@@ -60,7 +63,10 @@ pub struct MessageRecord {
 impl MessageRecord {
     /// A record with only a body, as `send BODY` or `send --lines` build.
     pub fn with_body(body: impl Into<String>) -> Self {
-        MessageRecord { body: body.into(), ..Default::default() }
+        MessageRecord {
+            body: body.into(),
+            ..Default::default()
+        }
     }
 
     /// The group id, from the record field or, for received messages, the system attribute.
@@ -72,9 +78,11 @@ impl MessageRecord {
 
     /// The deduplication id, from the record field or the system attribute.
     pub fn effective_dedup_id(&self) -> Option<&str> {
-        self.dedup_id
-            .as_deref()
-            .or_else(|| self.attributes.get("MessageDeduplicationId").map(String::as_str))
+        self.dedup_id.as_deref().or_else(|| {
+            self.attributes
+                .get("MessageDeduplicationId")
+                .map(String::as_str)
+        })
     }
 
     /// A system attribute parsed as an integer (`SentTimestamp`, `ApproximateReceiveCount`, ...).
@@ -123,7 +131,9 @@ pub fn parse_record_line(line: &str) -> Result<ParsedLine, serde_json::Error> {
         let data = value.get("data").cloned().unwrap_or_default();
         return Ok(ParsedLine::Message(Box::new(serde_json::from_value(data)?)));
     }
-    Ok(ParsedLine::Message(Box::new(serde_json::from_value(value)?)))
+    Ok(ParsedLine::Message(Box::new(serde_json::from_value(
+        value,
+    )?)))
 }
 
 #[cfg(test)]
@@ -156,8 +166,12 @@ mod tests {
     #[test]
     fn received_attributes_supply_group_and_dedup_ids() {
         let mut record = MessageRecord::with_body("x");
-        record.attributes.insert("MessageGroupId".into(), "g1".into());
-        record.attributes.insert("MessageDeduplicationId".into(), "d1".into());
+        record
+            .attributes
+            .insert("MessageGroupId".into(), "g1".into());
+        record
+            .attributes
+            .insert("MessageDeduplicationId".into(), "d1".into());
         assert_eq!(record.effective_group_id(), Some("g1"));
         assert_eq!(record.effective_dedup_id(), Some("d1"));
         record.group_id = Some("override".into());

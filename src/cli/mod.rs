@@ -1,1 +1,133 @@
-//! placeholder
+//! The command line as clap derive structs, and nothing else.
+//!
+//! Each subcommand's `Args` lives in its own file and resolves itself into the plain settings
+//! struct its command in `crate::commands` runs with. Global options are flattened here.
+
+pub mod delete;
+pub mod demo;
+pub mod diagnose;
+pub mod fifo;
+pub mod generate;
+pub mod local;
+pub mod peek;
+pub mod purge;
+pub mod queue;
+pub mod queues;
+pub mod receive;
+pub mod redrive;
+pub mod send;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::exit::ExitStatus;
+use crate::output::{ColorChoice, OutputFormat};
+
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("SQSCTL_GIT_COMMIT"),
+    ")"
+);
+
+const ABOUT: &str = "Amazon SQS from the command line: send, receive, peek, purge, redrive DLQs safely, diagnose FIFO queues";
+
+const LONG_ABOUT: &str = "Amazon SQS from the command line.
+
+sqsctl sends, receives, peeks at and purges messages, redrives dead-letter queues without losing a \
+message, and explains why a FIFO queue does not scale. Output is a table on a terminal and JSON Lines \
+in a pipe. `sqsctl local` runs an SQS-compatible server, and `sqsctl demo` shows everything on it \
+without an AWS account.
+
+AWS settings come from the usual places (AWS_PROFILE, AWS_REGION, AWS_ENDPOINT_URL_SQS, \
+~/.aws/config, SSO, instance roles); --profile, --region and --endpoint-url override them. A queue \
+argument accepts a name, a queue URL or an ARN.";
+
+#[derive(Debug, Parser)]
+#[command(name = "sqsctl", version = VERSION, about = ABOUT, long_about = LONG_ABOUT, after_help = ExitStatus::HELP)]
+#[command(propagate_version = true, max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    pub aws: AwsArgs,
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Where to connect. Credentials are deliberately not flags: they come from the AWS chain.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "AWS")]
+pub struct AwsArgs {
+    /// AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)
+    #[arg(long, global = true, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// AWS region (default: AWS_REGION or the profile's region)
+    #[arg(long, global = true, value_name = "REGION")]
+    pub region: Option<String>,
+    /// SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS's)
+    #[arg(long, global = true, value_name = "URL")]
+    pub endpoint_url: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Output")]
+pub struct GlobalArgs {
+    /// Output format: a table on a terminal and JSON Lines in a pipe by default
+    #[arg(
+        long,
+        short = 'o',
+        global = true,
+        value_enum,
+        default_value = "auto",
+        value_name = "FORMAT"
+    )]
+    pub output: OutputFormat,
+    /// When to use colour on stderr (NO_COLOR is respected)
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    pub color: ColorChoice,
+    /// Print only data and errors: no progress, no summaries
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
+    /// Explain what is being done on stderr (never prints credentials)
+    #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List queues with their depth, FIFO flag and dead-letter queue
+    Queues(queues::QueuesArgs),
+    /// Show, create or delete one queue
+    #[command(subcommand)]
+    Queue(queue::QueueCommand),
+    /// Send messages: one from the argument, or many from stdin
+    Send(send::SendArgs),
+    /// Receive messages (and with --delete, consume them)
+    Receive(receive::ReceiveArgs),
+    /// Look at messages without consuming them
+    Peek(peek::PeekArgs),
+    /// Delete messages by receipt handle or by message id
+    Delete(delete::DeleteArgs),
+    /// Delete every message in a queue
+    Purge(purge::PurgeArgs),
+    /// Move messages from a dead-letter queue back to their source (or any queue), safely
+    Redrive(redrive::RedriveArgs),
+    /// Inspect FIFO queues
+    #[command(subcommand)]
+    Fifo(fifo::FifoCommand),
+    /// Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite
+    Diagnose(diagnose::DiagnoseArgs),
+    /// Run a local SQS-compatible server (no AWS account needed)
+    Local(local::LocalArgs),
+    /// Show sqsctl's main job end to end on a local server
+    Demo(demo::DemoArgs),
+    /// Write shell completions and man pages (for packaging)
+    #[command(hide = true)]
+    Generate(generate::GenerateArgs),
+}

@@ -1,1 +1,669 @@
-//! placeholder
+//! The thin client layer over `aws_sdk_sqs::Client`.
+//!
+//! Commands and engines talk to SQS only through [`Sqs`]: it resolves queues given by name, URL or
+//! ARN, converts between the SDK's types and [`MessageRecord`], returns per-entry outcomes of batch
+//! calls in input order, retries failed batch entries that SQS marks as not the sender's fault, and
+//! classifies errors into [`ClientError`]. Throttled and 5xx requests are retried by the SDK's
+//! standard retry strategy (exponential backoff with jitter), configured here.
+
+pub mod batch;
+mod convert;
+pub mod error;
+pub mod queue;
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::Duration;
+
+use aws_config::{BehaviorVersion, Region, retry::RetryConfig};
+use aws_sdk_sqs::types::{
+    ChangeMessageVisibilityBatchRequestEntry, DeleteMessageBatchRequestEntry,
+    MessageSystemAttributeName, QueueAttributeName,
+};
+
+pub use batch::{MAX_BATCH_ENTRIES, MAX_PAYLOAD_BYTES, plan_batches, validate_outgoing};
+pub use error::ClientError;
+pub use queue::{QueueAttributes, QueueRef, QueueSpec, RedrivePolicy};
+
+use crate::message::MessageRecord;
+
+/// Where and how to connect. Credentials are never part of this: they come from `aws-config`'s
+/// chain (environment, profile, SSO, instance role).
+#[derive(Debug, Clone, Default)]
+pub struct AwsSettings {
+    pub profile: Option<String>,
+    pub region: Option<String>,
+    pub endpoint_url: Option<String>,
+    /// Total attempts per request, including the first (SDK standard retry mode).
+    pub max_attempts: Option<u32>,
+}
+
+/// The outcome of one entry of a batch call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryOutcome {
+    /// SQS confirmed the entry (for sends: the new message id and, on FIFO, its sequence number).
+    Ok {
+        message_id: Option<String>,
+        sequence_number: Option<String>,
+    },
+    /// SQS reported the entry as failed. `sender_fault` false means a retry may succeed.
+    Failed {
+        code: String,
+        message: String,
+        sender_fault: bool,
+    },
+    /// The response named neither success nor failure for this entry: its fate is unknown.
+    Missing,
+}
+
+impl EntryOutcome {
+    pub fn is_ok(&self) -> bool {
+        matches!(self, EntryOutcome::Ok { .. })
+    }
+
+    /// True for failures worth retrying: not the sender's fault, or throttling.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            EntryOutcome::Failed {
+                code, sender_fault, ..
+            } => !sender_fault || ClientError::is_throttle_code(code),
+            EntryOutcome::Missing => false,
+            EntryOutcome::Ok { .. } => false,
+        }
+    }
+}
+
+/// What to ask of a receive call.
+#[derive(Debug, Clone, Copy)]
+pub struct ReceiveOptions {
+    /// 1..=10.
+    pub max_messages: i32,
+    /// Long-poll wait, 0..=20 seconds.
+    pub wait_seconds: i32,
+    /// Per-call visibility timeout; the queue's default when `None`.
+    pub visibility_timeout: Option<i32>,
+}
+
+/// A move task as `ListMessageMoveTasks` reports it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct MoveTask {
+    pub task_handle: Option<String>,
+    pub status: String,
+    pub source_arn: Option<String>,
+    pub destination_arn: Option<String>,
+    pub max_per_second: Option<i32>,
+    pub moved: i64,
+    pub to_move: Option<i64>,
+    pub failure_reason: Option<String>,
+    pub started_timestamp: i64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Sqs {
+    client: aws_sdk_sqs::Client,
+    region: String,
+}
+
+impl Sqs {
+    /// Builds a client from `aws-config`'s chain with the given overrides.
+    pub async fn connect(settings: &AwsSettings) -> Result<Sqs, ClientError> {
+        let mut loader = aws_config::defaults(BehaviorVersion::latest());
+        if let Some(profile) = &settings.profile {
+            loader = loader.profile_name(profile);
+        }
+        if let Some(region) = &settings.region {
+            loader = loader.region(Region::new(region.clone()));
+        }
+        if let Some(endpoint) = &settings.endpoint_url {
+            loader = loader.endpoint_url(endpoint);
+        }
+        let attempts = settings.max_attempts.unwrap_or(5).max(1);
+        loader = loader.retry_config(
+            RetryConfig::standard()
+                .with_max_attempts(attempts)
+                .with_initial_backoff(Duration::from_millis(50))
+                .with_max_backoff(Duration::from_secs(5)),
+        );
+        let config = loader.load().await;
+        let region = config
+            .region()
+            .map(|r| r.to_string())
+            .ok_or(ClientError::NoRegion)?;
+        Ok(Sqs {
+            client: aws_sdk_sqs::Client::new(&config),
+            region,
+        })
+    }
+
+    /// Wraps an SDK client built elsewhere (tests, benchmarks, embedding programs).
+    pub fn from_sdk(client: aws_sdk_sqs::Client, region: impl Into<String>) -> Sqs {
+        Sqs {
+            client,
+            region: region.into(),
+        }
+    }
+
+    /// The SDK client, for benchmarks that measure the raw ceiling.
+    pub fn sdk(&self) -> &aws_sdk_sqs::Client {
+        &self.client
+    }
+
+    pub fn region(&self) -> &str {
+        &self.region
+    }
+
+    fn err<E, R>(
+        &self,
+        action: &'static str,
+        queue: Option<&str>,
+        err: aws_sdk_sqs::error::SdkError<E, R>,
+    ) -> ClientError
+    where
+        E: aws_sdk_sqs::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+        R: std::fmt::Debug + Send + Sync + 'static,
+    {
+        ClientError::from_sdk(action, queue, &self.region, err)
+    }
+
+    /// Resolves a queue given by name, URL or ARN to its URL.
+    pub async fn resolve(&self, text: &str) -> Result<QueueRef, ClientError> {
+        match QueueSpec::parse(text).map_err(ClientError::InvalidInput)? {
+            QueueSpec::Url(url) => Ok(QueueRef::from_url(url)),
+            QueueSpec::Name(name) => self.queue_url(&name, None).await,
+            QueueSpec::Arn { account, name, .. } => self.queue_url(&name, Some(account)).await,
+        }
+    }
+
+    async fn queue_url(&self, name: &str, owner: Option<String>) -> Result<QueueRef, ClientError> {
+        let out = self
+            .client
+            .get_queue_url()
+            .queue_name(name)
+            .set_queue_owner_aws_account_id(owner)
+            .send()
+            .await
+            .map_err(|e| self.err("GetQueueUrl", Some(name), e))?;
+        let url = out
+            .queue_url
+            .ok_or_else(|| ClientError::InvalidInput(format!("no URL returned for `{name}`")))?;
+        Ok(QueueRef {
+            url,
+            name: name.to_string(),
+        })
+    }
+
+    /// Resolves the queue an ARN names (for DLQ targets and `DeadLetterQueueSourceArn`).
+    pub async fn resolve_arn(&self, arn: &str) -> Result<QueueRef, ClientError> {
+        self.resolve(arn).await
+    }
+
+    /// All attributes of a queue.
+    pub async fn attributes(&self, queue: &QueueRef) -> Result<QueueAttributes, ClientError> {
+        let out = self
+            .client
+            .get_queue_attributes()
+            .queue_url(&queue.url)
+            .attribute_names(QueueAttributeName::All)
+            .send()
+            .await
+            .map_err(|e| self.err("GetQueueAttributes", Some(&queue.name), e))?;
+        let map = out
+            .attributes
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(name, value)| (name.as_str().to_string(), value))
+            .collect();
+        Ok(QueueAttributes(map))
+    }
+
+    pub async fn set_attributes(
+        &self,
+        queue: &QueueRef,
+        attributes: BTreeMap<String, String>,
+    ) -> Result<(), ClientError> {
+        let map: HashMap<QueueAttributeName, String> = attributes
+            .into_iter()
+            .map(|(k, v)| (QueueAttributeName::from(k.as_str()), v))
+            .collect();
+        self.client
+            .set_queue_attributes()
+            .queue_url(&queue.url)
+            .set_attributes(Some(map))
+            .send()
+            .await
+            .map_err(|e| self.err("SetQueueAttributes", Some(&queue.name), e))?;
+        Ok(())
+    }
+
+    /// Queue URLs, following pagination.
+    pub async fn list_queues(&self, prefix: Option<&str>) -> Result<Vec<QueueRef>, ClientError> {
+        let mut urls = Vec::new();
+        let mut token = None;
+        loop {
+            let out = self
+                .client
+                .list_queues()
+                .set_queue_name_prefix(prefix.map(str::to_string))
+                .max_results(1000)
+                .set_next_token(token)
+                .send()
+                .await
+                .map_err(|e| self.err("ListQueues", None, e))?;
+            urls.extend(
+                out.queue_urls
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(QueueRef::from_url),
+            );
+            token = out.next_token;
+            if token.is_none() {
+                break;
+            }
+        }
+        Ok(urls)
+    }
+
+    pub async fn create_queue(
+        &self,
+        name: &str,
+        attributes: BTreeMap<String, String>,
+    ) -> Result<QueueRef, ClientError> {
+        let map: HashMap<QueueAttributeName, String> = attributes
+            .into_iter()
+            .map(|(k, v)| (QueueAttributeName::from(k.as_str()), v))
+            .collect();
+        let out = self
+            .client
+            .create_queue()
+            .queue_name(name)
+            .set_attributes(if map.is_empty() { None } else { Some(map) })
+            .send()
+            .await
+            .map_err(|e| self.err("CreateQueue", Some(name), e))?;
+        let url = out
+            .queue_url
+            .ok_or_else(|| ClientError::InvalidInput("no queue URL returned".into()))?;
+        Ok(QueueRef {
+            url,
+            name: name.to_string(),
+        })
+    }
+
+    pub async fn delete_queue(&self, queue: &QueueRef) -> Result<(), ClientError> {
+        self.client
+            .delete_queue()
+            .queue_url(&queue.url)
+            .send()
+            .await
+            .map_err(|e| self.err("DeleteQueue", Some(&queue.name), e))?;
+        Ok(())
+    }
+
+    /// The source queues whose redrive policy points at this DLQ.
+    pub async fn dead_letter_sources(&self, dlq: &QueueRef) -> Result<Vec<QueueRef>, ClientError> {
+        let mut urls = Vec::new();
+        let mut token = None;
+        loop {
+            let out = self
+                .client
+                .list_dead_letter_source_queues()
+                .queue_url(&dlq.url)
+                .max_results(1000)
+                .set_next_token(token)
+                .send()
+                .await
+                .map_err(|e| self.err("ListDeadLetterSourceQueues", Some(&dlq.name), e))?;
+            urls.extend(out.queue_urls.into_iter().map(QueueRef::from_url));
+            token = out.next_token;
+            if token.is_none() {
+                break;
+            }
+        }
+        Ok(urls)
+    }
+
+    /// Sends one batch (at most 10 records, within 1 MiB). Outcomes come back in input order.
+    pub async fn send_batch(
+        &self,
+        queue: &QueueRef,
+        records: &[MessageRecord],
+    ) -> Result<Vec<EntryOutcome>, ClientError> {
+        if records.is_empty() {
+            return Ok(Vec::new());
+        }
+        if records.len() > MAX_BATCH_ENTRIES {
+            return Err(ClientError::InvalidInput(format!(
+                "a batch holds at most {MAX_BATCH_ENTRIES} messages"
+            )));
+        }
+        let entries = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| convert::batch_entry(i, r))
+            .collect::<Result<Vec<_>, _>>()?;
+        let out = self
+            .client
+            .send_message_batch()
+            .queue_url(&queue.url)
+            .set_entries(Some(entries))
+            .send()
+            .await
+            .map_err(|e| self.err("SendMessageBatch", Some(&queue.name), e))?;
+        let mut outcomes = vec![EntryOutcome::Missing; records.len()];
+        for ok in out.successful {
+            if let Some(slot) = ok
+                .id
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| outcomes.get_mut(i))
+            {
+                *slot = EntryOutcome::Ok {
+                    message_id: Some(ok.message_id),
+                    sequence_number: ok.sequence_number,
+                };
+            }
+        }
+        for failed in out.failed {
+            if let Some(slot) = failed
+                .id
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| outcomes.get_mut(i))
+            {
+                *slot = EntryOutcome::Failed {
+                    code: failed.code,
+                    message: failed.message.unwrap_or_default(),
+                    sender_fault: failed.sender_fault,
+                };
+            }
+        }
+        Ok(outcomes)
+    }
+
+    /// Sends one batch and retries the entries that failed through no fault of the sender, with
+    /// exponential backoff and jitter, up to `attempts` tries in all.
+    pub async fn send_batch_retrying(
+        &self,
+        queue: &QueueRef,
+        records: &[MessageRecord],
+        attempts: u32,
+    ) -> Result<Vec<EntryOutcome>, ClientError> {
+        let mut outcomes = self.send_batch(queue, records).await?;
+        for attempt in 1..attempts.max(1) {
+            let retry: Vec<usize> = (0..outcomes.len())
+                .filter(|&i| outcomes[i].is_retryable())
+                .collect();
+            if retry.is_empty() {
+                break;
+            }
+            tokio::time::sleep(backoff(attempt)).await;
+            let subset: Vec<MessageRecord> = retry.iter().map(|&i| records[i].clone()).collect();
+            // A request-level failure here leaves the earlier outcomes standing: the entries that
+            // were confirmed stay confirmed, the others stay failed.
+            let Ok(again) = self.send_batch(queue, &subset).await else {
+                break;
+            };
+            for (slot, outcome) in retry.into_iter().zip(again) {
+                outcomes[slot] = outcome;
+            }
+        }
+        Ok(outcomes)
+    }
+
+    /// Receives up to 10 messages with every system and message attribute.
+    pub async fn receive(
+        &self,
+        queue: &QueueRef,
+        options: ReceiveOptions,
+    ) -> Result<Vec<MessageRecord>, ClientError> {
+        let out = self
+            .client
+            .receive_message()
+            .queue_url(&queue.url)
+            .max_number_of_messages(options.max_messages.clamp(1, 10))
+            .wait_time_seconds(options.wait_seconds.clamp(0, 20))
+            .set_visibility_timeout(options.visibility_timeout)
+            .message_system_attribute_names(MessageSystemAttributeName::All)
+            .message_attribute_names("All")
+            .send()
+            .await
+            .map_err(|e| self.err("ReceiveMessage", Some(&queue.name), e))?;
+        Ok(out
+            .messages
+            .unwrap_or_default()
+            .into_iter()
+            .map(convert::record_from_sdk)
+            .collect())
+    }
+
+    /// Deletes up to 10 messages by receipt handle; outcomes in input order.
+    pub async fn delete_batch(
+        &self,
+        queue: &QueueRef,
+        receipt_handles: &[&str],
+    ) -> Result<Vec<EntryOutcome>, ClientError> {
+        if receipt_handles.is_empty() {
+            return Ok(Vec::new());
+        }
+        let entries = receipt_handles
+            .iter()
+            .enumerate()
+            .map(|(i, handle)| {
+                DeleteMessageBatchRequestEntry::builder()
+                    .id(i.to_string())
+                    .receipt_handle(*handle)
+                    .build()
+                    .map_err(|e| ClientError::InvalidInput(e.to_string()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let out = self
+            .client
+            .delete_message_batch()
+            .queue_url(&queue.url)
+            .set_entries(Some(entries))
+            .send()
+            .await
+            .map_err(|e| self.err("DeleteMessageBatch", Some(&queue.name), e))?;
+        let mut outcomes = vec![EntryOutcome::Missing; receipt_handles.len()];
+        for ok in out.successful {
+            if let Some(slot) = ok
+                .id
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| outcomes.get_mut(i))
+            {
+                *slot = EntryOutcome::Ok {
+                    message_id: None,
+                    sequence_number: None,
+                };
+            }
+        }
+        record_failures(&mut outcomes, out.failed);
+        Ok(outcomes)
+    }
+
+    /// Deletes by receipt handle, retrying entries that failed through no fault of the sender.
+    pub async fn delete_batch_retrying(
+        &self,
+        queue: &QueueRef,
+        receipt_handles: &[&str],
+        attempts: u32,
+    ) -> Result<Vec<EntryOutcome>, ClientError> {
+        let mut outcomes = self.delete_batch(queue, receipt_handles).await?;
+        for attempt in 1..attempts.max(1) {
+            let retry: Vec<usize> = (0..outcomes.len())
+                .filter(|&i| outcomes[i].is_retryable())
+                .collect();
+            if retry.is_empty() {
+                break;
+            }
+            tokio::time::sleep(backoff(attempt)).await;
+            let subset: Vec<&str> = retry.iter().map(|&i| receipt_handles[i]).collect();
+            let Ok(again) = self.delete_batch(queue, &subset).await else {
+                break;
+            };
+            for (slot, outcome) in retry.into_iter().zip(again) {
+                outcomes[slot] = outcome;
+            }
+        }
+        Ok(outcomes)
+    }
+
+    /// Changes the visibility timeout of up to 10 received messages; outcomes in input order.
+    pub async fn change_visibility_batch(
+        &self,
+        queue: &QueueRef,
+        entries: &[(&str, i32)],
+    ) -> Result<Vec<EntryOutcome>, ClientError> {
+        if entries.is_empty() {
+            return Ok(Vec::new());
+        }
+        let request = entries
+            .iter()
+            .enumerate()
+            .map(|(i, (handle, seconds))| {
+                ChangeMessageVisibilityBatchRequestEntry::builder()
+                    .id(i.to_string())
+                    .receipt_handle(*handle)
+                    .visibility_timeout(*seconds)
+                    .build()
+                    .map_err(|e| ClientError::InvalidInput(e.to_string()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let out = self
+            .client
+            .change_message_visibility_batch()
+            .queue_url(&queue.url)
+            .set_entries(Some(request))
+            .send()
+            .await
+            .map_err(|e| self.err("ChangeMessageVisibilityBatch", Some(&queue.name), e))?;
+        let mut outcomes = vec![EntryOutcome::Missing; entries.len()];
+        for ok in out.successful {
+            if let Some(slot) = ok
+                .id
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| outcomes.get_mut(i))
+            {
+                *slot = EntryOutcome::Ok {
+                    message_id: None,
+                    sequence_number: None,
+                };
+            }
+        }
+        record_failures(&mut outcomes, out.failed);
+        Ok(outcomes)
+    }
+
+    /// Makes received messages visible again at once (visibility timeout 0), in batches of 10.
+    /// Returns how many could not be released (they reappear when their timeout runs out).
+    pub async fn release(
+        &self,
+        queue: &QueueRef,
+        receipt_handles: &[&str],
+    ) -> Result<usize, ClientError> {
+        let mut failed = 0;
+        for chunk in receipt_handles.chunks(MAX_BATCH_ENTRIES) {
+            let entries: Vec<(&str, i32)> = chunk.iter().map(|h| (*h, 0)).collect();
+            let outcomes = self.change_visibility_batch(queue, &entries).await?;
+            failed += outcomes.iter().filter(|o| !o.is_ok()).count();
+        }
+        Ok(failed)
+    }
+
+    pub async fn purge(&self, queue: &QueueRef) -> Result<(), ClientError> {
+        self.client
+            .purge_queue()
+            .queue_url(&queue.url)
+            .send()
+            .await
+            .map_err(|e| self.err("PurgeQueue", Some(&queue.name), e))?;
+        Ok(())
+    }
+
+    /// Starts a server-side move task from a DLQ; returns its task handle.
+    pub async fn start_move_task(
+        &self,
+        source_arn: &str,
+        destination_arn: Option<&str>,
+        max_per_second: Option<i32>,
+    ) -> Result<String, ClientError> {
+        let out = self
+            .client
+            .start_message_move_task()
+            .source_arn(source_arn)
+            .set_destination_arn(destination_arn.map(str::to_string))
+            .set_max_number_of_messages_per_second(max_per_second)
+            .send()
+            .await
+            .map_err(|e| self.err("StartMessageMoveTask", Some(source_arn), e))?;
+        out.task_handle
+            .ok_or_else(|| ClientError::InvalidInput("no task handle returned".into()))
+    }
+
+    /// The most recent move tasks of a DLQ (SQS keeps the latest 10).
+    pub async fn list_move_tasks(&self, source_arn: &str) -> Result<Vec<MoveTask>, ClientError> {
+        let out = self
+            .client
+            .list_message_move_tasks()
+            .source_arn(source_arn)
+            .max_results(10)
+            .send()
+            .await
+            .map_err(|e| self.err("ListMessageMoveTasks", Some(source_arn), e))?;
+        Ok(out
+            .results
+            .unwrap_or_default()
+            .into_iter()
+            .map(|t| MoveTask {
+                task_handle: t.task_handle,
+                status: t.status.unwrap_or_default(),
+                source_arn: t.source_arn,
+                destination_arn: t.destination_arn,
+                max_per_second: t.max_number_of_messages_per_second,
+                moved: t.approximate_number_of_messages_moved,
+                to_move: t.approximate_number_of_messages_to_move,
+                failure_reason: t.failure_reason,
+                started_timestamp: t.started_timestamp,
+            })
+            .collect())
+    }
+
+    /// Cancels a running move task; returns how many messages it had moved.
+    pub async fn cancel_move_task(&self, task_handle: &str) -> Result<i64, ClientError> {
+        let out = self
+            .client
+            .cancel_message_move_task()
+            .task_handle(task_handle)
+            .send()
+            .await
+            .map_err(|e| self.err("CancelMessageMoveTask", None, e))?;
+        Ok(out.approximate_number_of_messages_moved)
+    }
+}
+
+fn record_failures(
+    outcomes: &mut [EntryOutcome],
+    failed: Vec<aws_sdk_sqs::types::BatchResultErrorEntry>,
+) {
+    for failure in failed {
+        if let Some(slot) = failure
+            .id
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| outcomes.get_mut(i))
+        {
+            *slot = EntryOutcome::Failed {
+                code: failure.code,
+                message: failure.message.unwrap_or_default(),
+                sender_fault: failure.sender_fault,
+            };
+        }
+    }
+}
+
+/// Exponential backoff with full jitter: attempt 1 waits up to 100 ms, doubling to at most 5 s.
+pub fn backoff(attempt: u32) -> Duration {
+    let cap_ms = (100u64 << attempt.min(6)).min(5_000);
+    Duration::from_millis(rand::random_range(cap_ms / 4..=cap_ms))
+}

@@ -1,1 +1,268 @@
-//! placeholder
+//! The `Printer`: the one owner of stdout and stderr.
+//!
+//! stdout carries data only (tables, JSON, JSON Lines, plain text); everything meant for a person
+//! (progress bars, warnings, prompts, summaries) goes to stderr, and is silenced by `--quiet` except
+//! warnings and errors. Commands never print directly.
+
+pub mod sanitize;
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use parking_lot::Mutex;
+use serde::Serialize;
+
+use crate::message::Envelope;
+
+/// `--output` as the user gave it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// A table on a terminal, JSON Lines when piped.
+    Auto,
+    Table,
+    /// One JSON document.
+    Json,
+    /// One JSON record per line, each `{"type": ..., "data": ...}`.
+    Jsonl,
+    /// Plain text: message bodies one per line, or tab-separated columns.
+    Text,
+}
+
+/// The format after `auto` was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Table,
+    Json,
+    Jsonl,
+    Text,
+}
+
+/// `--color` as the user gave it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Terminal facts, decided once in `app` (tests can force a terminal with an environment switch).
+#[derive(Debug, Clone, Copy)]
+pub struct Terminal {
+    pub stdout_is_tty: bool,
+    pub stderr_is_tty: bool,
+    pub stdin_is_tty: bool,
+}
+
+impl Terminal {
+    pub fn detect() -> Terminal {
+        Terminal {
+            stdout_is_tty: io::stdout().is_terminal(),
+            stderr_is_tty: io::stderr().is_terminal(),
+            stdin_is_tty: io::stdin().is_terminal(),
+        }
+    }
+
+    pub fn all() -> Terminal {
+        Terminal {
+            stdout_is_tty: true,
+            stderr_is_tty: true,
+            stdin_is_tty: true,
+        }
+    }
+}
+
+pub struct Printer {
+    format: Format,
+    quiet: bool,
+    verbose: u8,
+    color: bool,
+    terminal: Terminal,
+    stdout: Mutex<BufWriter<io::Stdout>>,
+}
+
+impl Printer {
+    pub fn new(
+        format: OutputFormat,
+        color: ColorChoice,
+        no_color_env: bool,
+        quiet: bool,
+        verbose: u8,
+        terminal: Terminal,
+    ) -> Printer {
+        let format = match format {
+            OutputFormat::Auto if terminal.stdout_is_tty => Format::Table,
+            OutputFormat::Auto | OutputFormat::Jsonl => Format::Jsonl,
+            OutputFormat::Table => Format::Table,
+            OutputFormat::Json => Format::Json,
+            OutputFormat::Text => Format::Text,
+        };
+        let color = match color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => terminal.stderr_is_tty && !no_color_env,
+        };
+        Printer {
+            format,
+            quiet,
+            verbose,
+            color,
+            terminal,
+            stdout: Mutex::new(BufWriter::new(io::stdout())),
+        }
+    }
+
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    pub fn terminal(&self) -> Terminal {
+        self.terminal
+    }
+
+    pub fn is_quiet(&self) -> bool {
+        self.quiet
+    }
+
+    pub fn verbosity(&self) -> u8 {
+        self.verbose
+    }
+
+    /// Whether text written to stdout lands on a terminal (and so must be sanitized).
+    pub fn stdout_is_terminal(&self) -> bool {
+        self.terminal.stdout_is_tty
+    }
+
+    /// Text for stdout, sanitized when stdout is a terminal and raw when piped.
+    pub fn display<'a>(&self, untrusted: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.terminal.stdout_is_tty {
+            sanitize::for_terminal(untrusted)
+        } else {
+            std::borrow::Cow::Borrowed(untrusted)
+        }
+    }
+
+    /// One JSON Lines record in the `{"type": kind, "data": ...}` envelope.
+    pub fn record<T: Serialize>(&self, kind: &str, data: &T) -> io::Result<()> {
+        let mut out = self.stdout.lock();
+        serde_json::to_writer(
+            &mut *out,
+            &Envelope {
+                kind: kind.to_string(),
+                data,
+            },
+        )?;
+        out.write_all(b"\n")
+    }
+
+    /// A whole JSON document, pretty-printed.
+    pub fn json<T: Serialize>(&self, value: &T) -> io::Result<()> {
+        let mut out = self.stdout.lock();
+        serde_json::to_writer_pretty(&mut *out, value)?;
+        out.write_all(b"\n")?;
+        out.flush()
+    }
+
+    /// A line of text on stdout (the caller decides whether it needs [`Printer::display`]).
+    pub fn line(&self, text: &str) -> io::Result<()> {
+        let mut out = self.stdout.lock();
+        out.write_all(text.as_bytes())?;
+        out.write_all(b"\n")
+    }
+
+    pub fn table(&self, table: &comfy_table::Table) -> io::Result<()> {
+        let mut out = self.stdout.lock();
+        writeln!(out, "{table}")?;
+        out.flush()
+    }
+
+    /// A table with the project's style: header row, no colour unless enabled.
+    pub fn new_table(&self, header: &[&str]) -> comfy_table::Table {
+        let mut table = comfy_table::Table::new();
+        table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
+        table.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
+        if !self.color {
+            table.force_no_tty();
+        }
+        table.set_header(header.iter().map(comfy_table::Cell::new));
+        table
+    }
+
+    /// Flushes stdout. Commands that delete after output call this first, so nothing is deleted
+    /// that did not reach its reader.
+    pub fn flush(&self) -> io::Result<()> {
+        self.stdout.lock().flush()
+    }
+
+    /// An informational line on stderr, unless `--quiet`.
+    pub fn info(&self, message: impl AsRef<str>) {
+        if !self.quiet {
+            eprintln!("{}", message.as_ref());
+        }
+    }
+
+    /// A line on stderr shown with `-v`.
+    pub fn debug(&self, message: impl AsRef<str>) {
+        if self.verbose > 0 {
+            eprintln!("{} {}", self.paint("debug:", "2"), message.as_ref());
+        }
+    }
+
+    /// A warning on stderr, shown even with `--quiet`.
+    pub fn warn(&self, message: impl AsRef<str>) {
+        eprintln!("{} {}", self.paint("warning:", "1;33"), message.as_ref());
+    }
+
+    /// An error block: `error: ...`, each `Caused by: ...`, and an optional `hint: ...`.
+    pub fn error(&self, message: &str, causes: &[String], hint: Option<&str>) {
+        eprintln!("{} {message}", self.paint("error:", "1;31"));
+        for cause in causes {
+            eprintln!("  {} {cause}", self.paint("Caused by:", "1"));
+        }
+        if let Some(hint) = hint {
+            eprintln!("{} {hint}", self.paint("hint:", "1;36"));
+        }
+    }
+
+    fn paint(&self, text: &str, sgr: &str) -> String {
+        if self.color {
+            format!("\x1b[{sgr}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// A progress bar on stderr, hidden unless stderr is a terminal and not `--quiet`.
+    /// `len` 0 makes a spinner.
+    pub fn progress(&self, len: u64, template: &str) -> ProgressBar {
+        if self.quiet || !self.terminal.stderr_is_tty {
+            return ProgressBar::hidden();
+        }
+        let bar = if len == 0 {
+            ProgressBar::new_spinner()
+        } else {
+            ProgressBar::new(len)
+        };
+        bar.set_draw_target(ProgressDrawTarget::stderr_with_hz(10));
+        if let Ok(style) = ProgressStyle::with_template(template) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.enable_steady_tick(std::time::Duration::from_millis(100));
+        bar
+    }
+
+    /// Asks a yes/no question on the terminal. Returns `None` when there is no terminal to ask on
+    /// (the caller then requires `--yes`).
+    pub fn confirm(&self, question: &str) -> io::Result<Option<bool>> {
+        if !(self.terminal.stdin_is_tty && self.terminal.stderr_is_tty) {
+            return Ok(None);
+        }
+        eprint!("{question} [y/N] ");
+        io::stderr().flush()?;
+        let mut answer = String::new();
+        io::stdin().read_line(&mut answer)?;
+        Ok(Some(matches!(
+            answer.trim().to_ascii_lowercase().as_str(),
+            "y" | "yes"
+        )))
+    }
+}

@@ -1,0 +1,173 @@
+//! Typed errors of the client layer, classified once from the SDK's error shapes.
+//!
+//! Commands match on [`ClientError`] to choose exit codes and hints; the raw SDK error is kept as
+//! the source so `--verbose` can show it. Nothing here ever formats credentials or signatures: only
+//! error codes and the service's own messages are kept.
+
+use aws_sdk_sqs::error::{ProvideErrorMetadata, SdkError};
+
+/// Error codes SQS and the SDK use for throttling.
+const THROTTLE_CODES: &[&str] = &[
+    "RequestThrottled",
+    "Throttling",
+    "ThrottlingException",
+    "ThrottledException",
+    "RequestThrottledException",
+    "TooManyRequestsException",
+    "RequestLimitExceeded",
+    "KmsThrottled",
+    "KMS.ThrottlingException",
+];
+
+const AUTH_CODES: &[&str] = &[
+    "InvalidClientTokenId",
+    "UnrecognizedClientException",
+    "SignatureDoesNotMatch",
+    "AccessDenied",
+    "AccessDeniedException",
+    "InvalidSecurity",
+    "ExpiredToken",
+    "ExpiredTokenException",
+    "IncompleteSignature",
+    "MissingAuthenticationToken",
+];
+
+const QUEUE_NOT_FOUND_CODES: &[&str] = &[
+    "AWS.SimpleQueueService.NonExistentQueue",
+    "QueueDoesNotExist",
+];
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("queue `{queue}` does not exist (region {region})")]
+    QueueNotFound { queue: String, region: String },
+    #[error("no AWS region is configured")]
+    NoRegion,
+    #[error("no AWS credentials were found")]
+    NoCredentials { detail: String },
+    #[error("SQS rejected the credentials ({code}): {message}")]
+    Auth { code: String, message: String },
+    #[error("SQS throttled {action} ({code}) and retries did not get through")]
+    Throttled { action: &'static str, code: String },
+    #[error("{action} failed: {code}: {message}")]
+    Service {
+        action: &'static str,
+        code: String,
+        message: String,
+    },
+    #[error("could not reach SQS for {action}: {message}")]
+    Transport {
+        action: &'static str,
+        message: String,
+    },
+    #[error("{0}")]
+    InvalidInput(String),
+}
+
+impl ClientError {
+    /// The service error code, when SQS answered with one.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            ClientError::Auth { code, .. }
+            | ClientError::Throttled { code, .. }
+            | ClientError::Service { code, .. } => Some(code),
+            ClientError::QueueNotFound { .. } => Some("AWS.SimpleQueueService.NonExistentQueue"),
+            _ => None,
+        }
+    }
+
+    /// A next step for the user, where the usual cause is known.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            ClientError::QueueNotFound { region, .. } => Some(format!(
+                "check the name and the region (now {region}): pass --region or a queue URL, and run `sqsctl queues` to list what exists"
+            )),
+            ClientError::NoRegion => Some(
+                "pass --region, set AWS_REGION, or set a region in your AWS profile".to_string(),
+            ),
+            ClientError::NoCredentials { .. } => Some(
+                "configure credentials (aws configure, AWS_PROFILE, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); for the local server any values work".to_string(),
+            ),
+            ClientError::Auth { .. } => Some(
+                "check the profile or keys in use (--profile, AWS_PROFILE) and that they are not expired".to_string(),
+            ),
+            ClientError::Throttled { .. } => {
+                Some("lower --concurrency or --rate, and try again".to_string())
+            }
+            ClientError::Service { code, .. } if code == "MissingParameter" => Some(
+                "FIFO queues need a message group id: pass --group-id (or group_id in each JSON record)".to_string(),
+            ),
+            ClientError::Service { code, .. } if code == "AWS.SimpleQueueService.PurgeQueueInProgress" || code == "PurgeQueueInProgress" => Some(
+                "SQS allows one purge per queue every 60 seconds; wait and try again".to_string(),
+            ),
+            ClientError::Transport { .. } => Some(
+                "check --endpoint-url / AWS_ENDPOINT_URL_SQS and your network; for a local server, is `sqsctl local` running?".to_string(),
+            ),
+            _ => None,
+        }
+    }
+
+    pub fn is_throttle_code(code: &str) -> bool {
+        THROTTLE_CODES.contains(&code)
+    }
+
+    /// Classifies an SDK error. `queue` names the queue the call was about, for not-found errors.
+    pub fn from_sdk<E, R>(
+        action: &'static str,
+        queue: Option<&str>,
+        region: &str,
+        err: SdkError<E, R>,
+    ) -> Self
+    where
+        E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+        R: std::fmt::Debug + Send + Sync + 'static,
+    {
+        if let SdkError::ServiceError(service) = &err {
+            let code = service.err().code().unwrap_or("Unknown").to_string();
+            let message = service.err().message().unwrap_or("").to_string();
+            if QUEUE_NOT_FOUND_CODES.contains(&code.as_str()) {
+                return ClientError::QueueNotFound {
+                    queue: queue.unwrap_or("?").to_string(),
+                    region: region.to_string(),
+                };
+            }
+            if AUTH_CODES.contains(&code.as_str()) {
+                return ClientError::Auth { code, message };
+            }
+            if Self::is_throttle_code(&code) {
+                return ClientError::Throttled { action, code };
+            }
+            return ClientError::Service {
+                action,
+                code,
+                message,
+            };
+        }
+        let chain = error_chain(&err);
+        if chain.contains("no credentials")
+            || chain.contains("credentials provider")
+            || chain.contains("the credential provider was not enabled")
+        {
+            return ClientError::NoCredentials { detail: chain };
+        }
+        ClientError::Transport {
+            action,
+            message: chain,
+        }
+    }
+}
+
+/// The messages of an error and its sources, joined: the SDK's top-level messages alone ("dispatch
+/// failure") do not say what went wrong.
+fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts = vec![err.to_string()];
+    let mut source = err.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !parts.contains(&text) {
+            parts.push(text);
+        }
+        source = cause.source();
+    }
+    parts.join(": ")
+}
