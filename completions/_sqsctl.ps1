@@ -1,0 +1,459 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'sqsctl'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'sqsctl' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('queues', 'queues', [CompletionResultType]::ParameterValue, 'List queues with their depth, FIFO flag and dead-letter queue')
+            [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Show, create or delete one queue')
+            [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Send messages: one from the argument, or many from stdin')
+            [CompletionResult]::new('receive', 'receive', [CompletionResultType]::ParameterValue, 'Receive messages (and with --delete, consume them)')
+            [CompletionResult]::new('peek', 'peek', [CompletionResultType]::ParameterValue, 'Look at messages without consuming them')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete messages by receipt handle or by message id')
+            [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete every message in a queue')
+            [CompletionResult]::new('redrive', 'redrive', [CompletionResultType]::ParameterValue, 'Move messages from a dead-letter queue back to their source (or any queue), safely')
+            [CompletionResult]::new('fifo', 'fifo', [CompletionResultType]::ParameterValue, 'Inspect FIFO queues')
+            [CompletionResult]::new('diagnose', 'diagnose', [CompletionResultType]::ParameterValue, 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite')
+            [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Run a local SQS-compatible server (no AWS account needed)')
+            [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Show sqsctl''s main job end to end on a local server')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packaging)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sqsctl;queues' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;queue' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a queue (optionally FIFO, optionally with a dead-letter queue)')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a queue and every message in it')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sqsctl;queue;info' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;queue;create' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;queue;delete' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;queue;help' {
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a queue (optionally FIFO, optionally with a dead-letter queue)')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a queue and every message in it')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sqsctl;queue;help;info' {
+            break
+        }
+        'sqsctl;queue;help;create' {
+            break
+        }
+        'sqsctl;queue;help;delete' {
+            break
+        }
+        'sqsctl;queue;help;help' {
+            break
+        }
+        'sqsctl;send' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;receive' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;peek' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;delete' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;purge' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;redrive' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;fifo' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('groups', 'groups', [CompletionResultType]::ParameterValue, 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sqsctl;fifo;groups' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;fifo;help' {
+            [CompletionResult]::new('groups', 'groups', [CompletionResultType]::ParameterValue, 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sqsctl;fifo;help;groups' {
+            break
+        }
+        'sqsctl;fifo;help;help' {
+            break
+        }
+        'sqsctl;diagnose' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;local' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;demo' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;generate' {
+            [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Directory to write completions/ and man/ into')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;help' {
+            [CompletionResult]::new('queues', 'queues', [CompletionResultType]::ParameterValue, 'List queues with their depth, FIFO flag and dead-letter queue')
+            [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Show, create or delete one queue')
+            [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Send messages: one from the argument, or many from stdin')
+            [CompletionResult]::new('receive', 'receive', [CompletionResultType]::ParameterValue, 'Receive messages (and with --delete, consume them)')
+            [CompletionResult]::new('peek', 'peek', [CompletionResultType]::ParameterValue, 'Look at messages without consuming them')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete messages by receipt handle or by message id')
+            [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete every message in a queue')
+            [CompletionResult]::new('redrive', 'redrive', [CompletionResultType]::ParameterValue, 'Move messages from a dead-letter queue back to their source (or any queue), safely')
+            [CompletionResult]::new('fifo', 'fifo', [CompletionResultType]::ParameterValue, 'Inspect FIFO queues')
+            [CompletionResult]::new('diagnose', 'diagnose', [CompletionResultType]::ParameterValue, 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite')
+            [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Run a local SQS-compatible server (no AWS account needed)')
+            [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Show sqsctl''s main job end to end on a local server')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packaging)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sqsctl;help;queues' {
+            break
+        }
+        'sqsctl;help;queue' {
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a queue (optionally FIFO, optionally with a dead-letter queue)')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a queue and every message in it')
+            break
+        }
+        'sqsctl;help;queue;info' {
+            break
+        }
+        'sqsctl;help;queue;create' {
+            break
+        }
+        'sqsctl;help;queue;delete' {
+            break
+        }
+        'sqsctl;help;send' {
+            break
+        }
+        'sqsctl;help;receive' {
+            break
+        }
+        'sqsctl;help;peek' {
+            break
+        }
+        'sqsctl;help;delete' {
+            break
+        }
+        'sqsctl;help;purge' {
+            break
+        }
+        'sqsctl;help;redrive' {
+            break
+        }
+        'sqsctl;help;fifo' {
+            [CompletionResult]::new('groups', 'groups', [CompletionResultType]::ParameterValue, 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism')
+            break
+        }
+        'sqsctl;help;fifo;groups' {
+            break
+        }
+        'sqsctl;help;diagnose' {
+            break
+        }
+        'sqsctl;help;local' {
+            break
+        }
+        'sqsctl;help;demo' {
+            break
+        }
+        'sqsctl;help;generate' {
+            break
+        }
+        'sqsctl;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,409 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[sqsctl] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'sqsctl'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'sqsctl'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand queues 'List queues with their depth, FIFO flag and dead-letter queue'
+            cand queue 'Show, create or delete one queue'
+            cand send 'Send messages: one from the argument, or many from stdin'
+            cand receive 'Receive messages (and with --delete, consume them)'
+            cand peek 'Look at messages without consuming them'
+            cand delete 'Delete messages by receipt handle or by message id'
+            cand purge 'Delete every message in a queue'
+            cand redrive 'Move messages from a dead-letter queue back to their source (or any queue), safely'
+            cand fifo 'Inspect FIFO queues'
+            cand diagnose 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
+            cand local 'Run a local SQS-compatible server (no AWS account needed)'
+            cand demo 'Show sqsctl''s main job end to end on a local server'
+            cand generate 'Write shell completions and man pages (for packaging)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sqsctl;queues'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;queue'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand info 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
+            cand create 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
+            cand delete 'Delete a queue and every message in it'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sqsctl;queue;info'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;queue;create'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;queue;delete'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;queue;help'= {
+            cand info 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
+            cand create 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
+            cand delete 'Delete a queue and every message in it'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sqsctl;queue;help;info'= {
+        }
+        &'sqsctl;queue;help;create'= {
+        }
+        &'sqsctl;queue;help;delete'= {
+        }
+        &'sqsctl;queue;help;help'= {
+        }
+        &'sqsctl;send'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;receive'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;peek'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;delete'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;purge'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;redrive'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;fifo'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand groups 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sqsctl;fifo;groups'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;fifo;help'= {
+            cand groups 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sqsctl;fifo;help;groups'= {
+        }
+        &'sqsctl;fifo;help;help'= {
+        }
+        &'sqsctl;diagnose'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;local'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;demo'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;generate'= {
+            cand --out-dir 'Directory to write completions/ and man/ into'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;help'= {
+            cand queues 'List queues with their depth, FIFO flag and dead-letter queue'
+            cand queue 'Show, create or delete one queue'
+            cand send 'Send messages: one from the argument, or many from stdin'
+            cand receive 'Receive messages (and with --delete, consume them)'
+            cand peek 'Look at messages without consuming them'
+            cand delete 'Delete messages by receipt handle or by message id'
+            cand purge 'Delete every message in a queue'
+            cand redrive 'Move messages from a dead-letter queue back to their source (or any queue), safely'
+            cand fifo 'Inspect FIFO queues'
+            cand diagnose 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
+            cand local 'Run a local SQS-compatible server (no AWS account needed)'
+            cand demo 'Show sqsctl''s main job end to end on a local server'
+            cand generate 'Write shell completions and man pages (for packaging)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sqsctl;help;queues'= {
+        }
+        &'sqsctl;help;queue'= {
+            cand info 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
+            cand create 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
+            cand delete 'Delete a queue and every message in it'
+        }
+        &'sqsctl;help;queue;info'= {
+        }
+        &'sqsctl;help;queue;create'= {
+        }
+        &'sqsctl;help;queue;delete'= {
+        }
+        &'sqsctl;help;send'= {
+        }
+        &'sqsctl;help;receive'= {
+        }
+        &'sqsctl;help;peek'= {
+        }
+        &'sqsctl;help;delete'= {
+        }
+        &'sqsctl;help;purge'= {
+        }
+        &'sqsctl;help;redrive'= {
+        }
+        &'sqsctl;help;fifo'= {
+            cand groups 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
+        }
+        &'sqsctl;help;fifo;groups'= {
+        }
+        &'sqsctl;help;diagnose'= {
+        }
+        &'sqsctl;help;local'= {
+        }
+        &'sqsctl;help;demo'= {
+        }
+        &'sqsctl;help;generate'= {
+        }
+        &'sqsctl;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,341 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_sqsctl_global_optspecs
+    string join \n profile= region= endpoint-url= o/output= color= q/quiet v/verbose h/help V/version
+end
+
+function __fish_sqsctl_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_sqsctl_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_sqsctl_using_subcommand
+    set -l cmd (__fish_sqsctl_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "queues" -d 'List queues with their depth, FIFO flag and dead-letter queue'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "queue" -d 'Show, create or delete one queue'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "send" -d 'Send messages: one from the argument, or many from stdin'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "receive" -d 'Receive messages (and with --delete, consume them)'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "peek" -d 'Look at messages without consuming them'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "delete" -d 'Delete messages by receipt handle or by message id'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "purge" -d 'Delete every message in a queue'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "redrive" -d 'Move messages from a dead-letter queue back to their source (or any queue), safely'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "fifo" -d 'Inspect FIFO queues'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "diagnose" -d 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "local" -d 'Run a local SQS-compatible server (no AWS account needed)'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "demo" -d 'Show sqsctl\'s main job end to end on a local server'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packaging)'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -f -a "info" -d 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -f -a "create" -d 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -f -a "delete" -d 'Delete a queue and every message in it'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a queue and every message in it'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -f -a "groups" -d 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "groups" -d 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l out-dir -d 'Directory to write completions/ and man/ into' -r -F
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "queues" -d 'List queues with their depth, FIFO flag and dead-letter queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "queue" -d 'Show, create or delete one queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "send" -d 'Send messages: one from the argument, or many from stdin'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "receive" -d 'Receive messages (and with --delete, consume them)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "peek" -d 'Look at messages without consuming them'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "delete" -d 'Delete messages by receipt handle or by message id'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "purge" -d 'Delete every message in a queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "redrive" -d 'Move messages from a dead-letter queue back to their source (or any queue), safely'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "fifo" -d 'Inspect FIFO queues'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "diagnose" -d 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "local" -d 'Run a local SQS-compatible server (no AWS account needed)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "demo" -d 'Show sqsctl\'s main job end to end on a local server'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge redrive fifo diagnose local demo generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "info" -d 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "create" -d 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "delete" -d 'Delete a queue and every message in it'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from fifo" -f -a "groups" -d 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'

@@ -1,0 +1,193 @@
+//! A hermetic test environment: an in-process local server on an ephemeral port, a client for
+//! setup and assertions, and the real `sqsctl` binary run in a cleared environment that points at
+//! the server. Nothing from the developer's own AWS configuration can leak in.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
+use sqsctl::client::{QueueRef, Sqs};
+use sqsctl::local::{Server, ServerConfig};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_sqsctl");
+
+pub struct TestEnv {
+    runtime: tokio::runtime::Runtime,
+    server: Option<Server>,
+    sqs: Sqs,
+    home: tempfile::TempDir,
+}
+
+/// What a run of the binary gave.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    fn from_output(output: Output) -> Run {
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// The stdout JSON Lines records as values.
+    pub fn records(&self) -> Vec<serde_json::Value> {
+        self.stdout
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+            .collect()
+    }
+
+    /// The `data` of every record of the given type.
+    pub fn records_of(&self, kind: &str) -> Vec<serde_json::Value> {
+        self.records().into_iter().filter(|r| r["type"] == kind).map(|r| r["data"].clone()).collect()
+    }
+
+    #[track_caller]
+    pub fn assert_code(&self, code: i32) -> &Run {
+        assert_eq!(self.code, code, "exit code\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        self
+    }
+}
+
+impl TestEnv {
+    pub fn start() -> TestEnv {
+        TestEnv::start_with(ServerConfig::default())
+    }
+
+    pub fn start_with(config: ServerConfig) -> TestEnv {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let server = runtime.block_on(Server::start(config)).expect("local server starts");
+        let sqs = Sqs::from_sdk(sdk_client(server.endpoint()), "us-east-1");
+        TestEnv { runtime, server: Some(server), sqs, home: tempfile::tempdir().unwrap() }
+    }
+
+    pub fn endpoint(&self) -> &str {
+        self.server().endpoint()
+    }
+
+    pub fn server(&self) -> &Server {
+        self.server.as_ref().expect("server running")
+    }
+
+    pub fn sqs(&self) -> &Sqs {
+        &self.sqs
+    }
+
+    /// A private home directory for the binary (state files such as redrive journals land here).
+    pub fn home(&self) -> &Path {
+        self.home.path()
+    }
+
+    pub fn block_on<F: Future>(&self, future: F) -> F::Output {
+        self.runtime.block_on(future)
+    }
+
+    pub fn create_queue(&self, name: &str, attributes: &[(&str, &str)]) -> QueueRef {
+        let attributes: BTreeMap<String, String> =
+            attributes.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        self.block_on(self.sqs.create_queue(name, attributes)).expect("queue created")
+    }
+
+    /// The binary with a cleared environment that points at the local server with test credentials.
+    pub fn cmd(&self) -> Command {
+        let mut cmd = Command::new(BIN);
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home())
+            .env("XDG_STATE_HOME", self.home().join("state"))
+            .env("XDG_DATA_HOME", self.home().join("data"))
+            .env("XDG_CONFIG_HOME", self.home().join("config"))
+            .env("AWS_CONFIG_FILE", self.home().join("aws-config"))
+            .env("AWS_SHARED_CREDENTIALS_FILE", self.home().join("aws-credentials"))
+            .env("AWS_ACCESS_KEY_ID", "test")
+            .env("AWS_SECRET_ACCESS_KEY", "test")
+            .env("AWS_REGION", "us-east-1")
+            .env("AWS_EC2_METADATA_DISABLED", "true")
+            .env("AWS_ENDPOINT_URL_SQS", self.endpoint())
+            .env("NO_COLOR", "1");
+        cmd
+    }
+
+    pub fn run(&self, args: &[&str]) -> Run {
+        let output = self.cmd().args(args).stdin(Stdio::null()).output().expect("binary runs");
+        Run::from_output(output)
+    }
+
+    pub fn run_stdin(&self, args: &[&str], stdin: &str) -> Run {
+        let mut child = self
+            .cmd()
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("binary runs");
+        let mut input = child.stdin.take().expect("stdin");
+        let data = stdin.as_bytes().to_vec();
+        let writer = std::thread::spawn(move || {
+            let _ = input.write_all(&data);
+        });
+        let output = child.wait_with_output().expect("binary finishes");
+        let _ = writer.join();
+        Run::from_output(output)
+    }
+
+    /// Every message body in a queue, drained (received and deleted) through the client.
+    pub fn drain_bodies(&self, queue: &QueueRef) -> Vec<String> {
+        self.block_on(async {
+            let mut bodies = Vec::new();
+            loop {
+                let options =
+                    sqsctl::client::ReceiveOptions { max_messages: 10, wait_seconds: 0, visibility_timeout: Some(60) };
+                let batch = self.sqs.receive(queue, options).await.expect("receive");
+                if batch.is_empty() {
+                    break;
+                }
+                let handles: Vec<&str> = batch.iter().filter_map(|m| m.receipt_handle.as_deref()).collect();
+                self.sqs.delete_batch(queue, &handles).await.expect("delete");
+                bodies.extend(batch.into_iter().map(|m| m.body));
+            }
+            bodies
+        })
+    }
+
+    /// Visible + in flight + delayed, as the queue's attributes report it.
+    pub fn depth(&self, queue: &QueueRef) -> u64 {
+        self.block_on(self.sqs.attributes(queue)).expect("attributes").total()
+    }
+}
+
+impl Drop for TestEnv {
+    fn drop(&mut self) {
+        if let Some(server) = self.server.take() {
+            self.runtime.block_on(server.shutdown());
+        }
+    }
+}
+
+/// An SDK client for an endpoint, configured in code only.
+pub fn sdk_client(endpoint: &str) -> aws_sdk_sqs::Client {
+    let config = aws_sdk_sqs::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new("test", "test", None, None, "test"))
+        .endpoint_url(endpoint)
+        .build();
+    aws_sdk_sqs::Client::from_conf(config)
+}
+
+/// A path inside the repository.
+pub fn repo_path(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
