@@ -67,7 +67,7 @@ impl TestEnv {
 
     pub fn start_with(config: ServerConfig) -> TestEnv {
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-        let server = runtime.block_on(Server::start(config)).expect("local server starts");
+        let server = Server::start(config).expect("local server starts");
         let sqs = Sqs::from_sdk(sdk_client(server.endpoint()), "us-east-1");
         TestEnv { runtime, server: Some(server), sqs, home: tempfile::tempdir().unwrap() }
     }
