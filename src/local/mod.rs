@@ -1,1 +1,36 @@
-//! placeholder
+//! An in-process SQS-compatible server, for tests, benchmarks and `sqsctl local`.
+//!
+//! It serves the AWS JSON 1.0 protocol that current aws-sdk-sqs and boto3 speak, with SQS's
+//! semantics (visibility timeouts, delays, retention, FIFO groups and deduplication, dead-letter
+//! queues, message move tasks) and its error codes. Every timing rule reads a [`Clock`] that tests can
+//! freeze and advance, and faults and latency can be injected for reliability tests. It depends on
+//! nothing else in this crate.
+//!
+//! ```no_run
+//! let server = sqsctl::local::Server::start(sqsctl::local::ServerConfig::default())?;
+//! println!("export AWS_ENDPOINT_URL_SQS={}", server.endpoint());
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+mod api_messages;
+mod api_queues;
+mod api_receive;
+mod attrs;
+mod clock;
+mod error;
+mod faults;
+mod fifo;
+mod md5;
+mod message;
+mod protocol;
+mod queue;
+mod receipt;
+mod server;
+mod service;
+mod store;
+mod tasks;
+mod validate;
+
+pub use clock::Clock;
+pub use faults::Stats;
+pub use server::{Server, ServerConfig, serve_until};

@@ -1,0 +1,232 @@
+//! The errors the local server answers with, and how each appears on the wire.
+//!
+//! Each SQS error has two names: the AWS JSON `__type` (`com.amazonaws.sqs#QueueDoesNotExist`) and the
+//! legacy query-protocol code (`AWS.SimpleQueueService.NonExistentQueue`) that SQS sends in the
+//! `x-amzn-query-error` header. aws-sdk-sqs and boto3 are "query compatible" and take the error code
+//! from that header, so both must be right for clients to see the error they expect.
+
+use std::fmt;
+
+/// Every error kind the server produces. The wire names come from the SQS API reference and the error
+/// deserializers of aws-sdk-sqs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    QueueDoesNotExist,
+    QueueNameExists,
+    PurgeQueueInProgress,
+    MessageNotInflight,
+    ReceiptHandleIsInvalid,
+    BatchEntryIdsNotDistinct,
+    BatchRequestTooLong,
+    EmptyBatchRequest,
+    InvalidBatchEntryId,
+    TooManyEntriesInBatchRequest,
+    InvalidAttributeName,
+    InvalidAttributeValue,
+    InvalidMessageContents,
+    InvalidParameterValue,
+    MissingParameter,
+    ResourceNotFound,
+    UnsupportedOperation,
+    OverLimit,
+    RequestThrottled,
+    InvalidAction,
+    SerializationError,
+    InternalError,
+}
+
+impl ErrorKind {
+    /// The shape name that follows `com.amazonaws.sqs#` in `__type`.
+    pub fn shape(self) -> &'static str {
+        match self {
+            ErrorKind::QueueDoesNotExist => "QueueDoesNotExist",
+            ErrorKind::QueueNameExists => "QueueNameExists",
+            ErrorKind::PurgeQueueInProgress => "PurgeQueueInProgress",
+            ErrorKind::MessageNotInflight => "MessageNotInflight",
+            ErrorKind::ReceiptHandleIsInvalid => "ReceiptHandleIsInvalid",
+            ErrorKind::BatchEntryIdsNotDistinct => "BatchEntryIdsNotDistinct",
+            ErrorKind::BatchRequestTooLong => "BatchRequestTooLong",
+            ErrorKind::EmptyBatchRequest => "EmptyBatchRequest",
+            ErrorKind::InvalidBatchEntryId => "InvalidBatchEntryId",
+            ErrorKind::TooManyEntriesInBatchRequest => "TooManyEntriesInBatchRequest",
+            ErrorKind::InvalidAttributeName => "InvalidAttributeName",
+            ErrorKind::InvalidAttributeValue => "InvalidAttributeValue",
+            ErrorKind::InvalidMessageContents => "InvalidMessageContents",
+            ErrorKind::InvalidParameterValue => "InvalidParameterValue",
+            ErrorKind::MissingParameter => "MissingParameter",
+            ErrorKind::ResourceNotFound => "ResourceNotFoundException",
+            ErrorKind::UnsupportedOperation => "UnsupportedOperation",
+            ErrorKind::OverLimit => "OverLimit",
+            ErrorKind::RequestThrottled => "RequestThrottled",
+            ErrorKind::InvalidAction => "UnknownOperationException",
+            ErrorKind::SerializationError => "SerializationException",
+            ErrorKind::InternalError => "InternalError",
+        }
+    }
+
+    /// The legacy query-protocol code, sent in `x-amzn-query-error`.
+    pub fn query_code(self) -> &'static str {
+        match self {
+            ErrorKind::QueueDoesNotExist => "AWS.SimpleQueueService.NonExistentQueue",
+            ErrorKind::QueueNameExists => "QueueAlreadyExists",
+            ErrorKind::PurgeQueueInProgress => "AWS.SimpleQueueService.PurgeQueueInProgress",
+            ErrorKind::MessageNotInflight => "AWS.SimpleQueueService.MessageNotInflight",
+            ErrorKind::BatchEntryIdsNotDistinct => {
+                "AWS.SimpleQueueService.BatchEntryIdsNotDistinct"
+            }
+            ErrorKind::BatchRequestTooLong => "AWS.SimpleQueueService.BatchRequestTooLong",
+            ErrorKind::EmptyBatchRequest => "AWS.SimpleQueueService.EmptyBatchRequest",
+            ErrorKind::InvalidBatchEntryId => "AWS.SimpleQueueService.InvalidBatchEntryId",
+            ErrorKind::TooManyEntriesInBatchRequest => {
+                "AWS.SimpleQueueService.TooManyEntriesInBatchRequest"
+            }
+            ErrorKind::UnsupportedOperation => "AWS.SimpleQueueService.UnsupportedOperation",
+            ErrorKind::InvalidAction => "InvalidAction",
+            ErrorKind::SerializationError => "MalformedQueryString",
+            ErrorKind::ResourceNotFound => "ResourceNotFoundException",
+            ErrorKind::ReceiptHandleIsInvalid => "ReceiptHandleIsInvalid",
+            ErrorKind::InvalidAttributeName => "InvalidAttributeName",
+            ErrorKind::InvalidAttributeValue => "InvalidAttributeValue",
+            ErrorKind::InvalidMessageContents => "InvalidMessageContents",
+            ErrorKind::InvalidParameterValue => "InvalidParameterValue",
+            ErrorKind::MissingParameter => "MissingParameter",
+            ErrorKind::OverLimit => "OverLimit",
+            ErrorKind::RequestThrottled => "RequestThrottled",
+            ErrorKind::InternalError => "InternalError",
+        }
+    }
+
+    /// Whether the caller is at fault (HTTP 400, `;Sender`) or the server (HTTP 500, `;Receiver`).
+    pub fn sender_fault(self) -> bool {
+        !matches!(self, ErrorKind::InternalError)
+    }
+
+    pub fn http_status(self) -> u16 {
+        if self.sender_fault() { 400 } else { 500 }
+    }
+}
+
+/// An error answer: a kind and a human message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct SqsError {
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+impl fmt::Display for SqsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.query_code(), self.message)
+    }
+}
+
+impl SqsError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        SqsError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    pub fn queue_does_not_exist() -> Self {
+        Self::new(
+            ErrorKind::QueueDoesNotExist,
+            "The specified queue does not exist.",
+        )
+    }
+
+    pub fn missing(parameter: &str) -> Self {
+        Self::new(
+            ErrorKind::MissingParameter,
+            format!("The request must contain the parameter {parameter}."),
+        )
+    }
+
+    /// The phrasing SQS uses for out-of-range request parameters.
+    pub fn invalid_value(parameter: &str, value: impl fmt::Display, reason: &str) -> Self {
+        Self::new(
+            ErrorKind::InvalidParameterValue,
+            format!("Value {value} for parameter {parameter} is invalid. Reason: {reason}"),
+        )
+    }
+
+    pub fn invalid_parameter(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::InvalidParameterValue, message)
+    }
+
+    pub fn invalid_attribute_value(name: &str) -> Self {
+        Self::new(
+            ErrorKind::InvalidAttributeValue,
+            format!("Invalid value for the parameter {name}."),
+        )
+    }
+
+    pub fn invalid_attribute_name(name: &str) -> Self {
+        Self::new(
+            ErrorKind::InvalidAttributeName,
+            format!("Unknown Attribute {name}."),
+        )
+    }
+
+    pub fn receipt_handle_invalid(handle: &str) -> Self {
+        Self::new(
+            ErrorKind::ReceiptHandleIsInvalid,
+            format!("The input receipt handle \"{handle}\" is not a valid receipt handle."),
+        )
+    }
+
+    pub fn internal() -> Self {
+        Self::new(
+            ErrorKind::InternalError,
+            "We encountered an internal error. Please try again.",
+        )
+    }
+
+    /// The JSON body sent for this error.
+    pub fn body(&self) -> String {
+        // Protocol-level errors come from the service framework, not the SQS model.
+        let namespace = match self.kind {
+            ErrorKind::InvalidAction | ErrorKind::SerializationError => "com.amazon.coral.service",
+            _ => "com.amazonaws.sqs",
+        };
+        serde_json::json!({
+            "__type": format!("{namespace}#{}", self.kind.shape()),
+            "message": self.message,
+        })
+        .to_string()
+    }
+
+    /// The value of the `x-amzn-query-error` header.
+    pub fn query_header(&self) -> String {
+        let fault = if self.kind.sender_fault() {
+            "Sender"
+        } else {
+            "Receiver"
+        };
+        format!("{};{}", self.kind.query_code(), fault)
+    }
+}
+
+pub type SqsResult<T> = Result<T, SqsError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_names_of_a_missing_queue() {
+        let err = SqsError::queue_does_not_exist();
+        assert_eq!(
+            err.query_header(),
+            "AWS.SimpleQueueService.NonExistentQueue;Sender"
+        );
+        assert!(err.body().contains("com.amazonaws.sqs#QueueDoesNotExist"));
+        assert_eq!(err.kind.http_status(), 400);
+    }
+
+    #[test]
+    fn internal_errors_are_the_receivers_fault() {
+        let err = SqsError::internal();
+        assert_eq!(err.kind.http_status(), 500);
+        assert!(err.query_header().ends_with(";Receiver"));
+    }
+}

@@ -1,0 +1,293 @@
+//! One queue: its identity, its attributes and its messages behind a single lock, and the rules of
+//! sending into it (FIFO group and deduplication rules, sequence numbers, dead-letter arrivals).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use sha2::{Digest, Sha256};
+use tokio::sync::Notify;
+use uuid::Uuid;
+
+use super::attrs::QueueAttributes;
+use super::error::{SqsError, SqsResult};
+use super::fifo::{Dedup, Original};
+use super::md5;
+use super::message::{MessageAttribute, NewMessage, SendReceipt, State, StoredMessage};
+use super::store::Messages;
+use super::validate;
+
+/// SQS sequence numbers are 20-digit decimal strings that only grow.
+const FIRST_SEQUENCE: u128 = 18_000_000_000_000_000_000;
+
+#[derive(Debug)]
+pub struct Queue {
+    /// Distinguishes this queue from an earlier one of the same name (receipt handles carry it).
+    pub id: u64,
+    pub name: String,
+    pub arn: String,
+    pub fifo: bool,
+    pub created_at: u64,
+    /// Woken whenever messages may have become receivable, for long polls.
+    pub changed: Notify,
+    pub state: Mutex<QueueState>,
+}
+
+#[derive(Debug)]
+pub struct QueueState {
+    pub attrs: QueueAttributes,
+    pub tags: BTreeMap<String, String>,
+    pub messages: Messages,
+    pub dedup: Dedup,
+    pub last_modified: u64,
+    pub last_purge: Option<u64>,
+    next_sequence: u128,
+}
+
+/// A message validated and digested outside the queue lock.
+#[derive(Debug)]
+pub struct Prepared {
+    pub message: NewMessage,
+    pub md5_of_body: [u8; 16],
+    pub md5_of_attributes: Option<[u8; 16]>,
+    pub md5_of_system_attributes: Option<[u8; 16]>,
+}
+
+impl Prepared {
+    /// Checks what does not depend on the queue: characters, ids and the hard size limit.
+    pub fn new(message: NewMessage) -> SqsResult<Prepared> {
+        validate::message_body(&message.body)?;
+        validate::message_size(
+            &message.body,
+            &message.attributes,
+            validate::MAX_MESSAGE_BYTES,
+        )?;
+        if let Some(delay) = message.delay_seconds {
+            validate::in_range(
+                "DelaySeconds",
+                i64::from(delay),
+                0,
+                i64::from(validate::MAX_DELAY_SECONDS),
+            )?;
+        }
+        if let Some(group) = &message.group_id {
+            validate::fifo_id("MessageGroupId", group)?;
+        }
+        if let Some(dedup) = &message.dedup_id {
+            validate::fifo_id("MessageDeduplicationId", dedup)?;
+        }
+        let md5_of_system_attributes = message.trace_header.as_ref().and_then(|t| {
+            md5::of_attributes(&[MessageAttribute {
+                name: "AWSTraceHeader".into(),
+                data_type: "String".into(),
+                value: super::message::AttributeValue::String(t.clone()),
+            }])
+        });
+        Ok(Prepared {
+            md5_of_body: md5::of_body(&message.body),
+            md5_of_attributes: md5::of_attributes(&message.attributes),
+            md5_of_system_attributes,
+            message,
+        })
+    }
+}
+
+impl Queue {
+    pub fn new(id: u64, name: String, arn: String, fifo: bool, state: QueueState) -> Self {
+        let created_at = state.last_modified;
+        Queue {
+            id,
+            name,
+            arn,
+            fifo,
+            created_at,
+            changed: Notify::new(),
+            state: Mutex::new(state),
+        }
+    }
+}
+
+impl QueueState {
+    pub fn new(
+        attrs: QueueAttributes,
+        tags: BTreeMap<String, String>,
+        fifo: bool,
+        now: u64,
+    ) -> Self {
+        QueueState {
+            attrs,
+            tags,
+            messages: Messages::new(fifo),
+            dedup: Dedup::default(),
+            last_modified: now,
+            last_purge: None,
+            next_sequence: FIRST_SEQUENCE,
+        }
+    }
+
+    pub fn tick(&mut self, now: u64) {
+        let retention_ms = u64::from(self.attrs.retention_seconds) * 1000;
+        self.messages.tick(now, retention_ms);
+    }
+
+    fn sequence(&mut self) -> u128 {
+        self.next_sequence += 1;
+        self.next_sequence
+    }
+
+    /// Enqueues a message, or answers with the original on a FIFO duplicate.
+    pub fn send(&mut self, prepared: Prepared, fifo: bool, now: u64) -> SqsResult<SendReceipt> {
+        let Prepared {
+            message,
+            md5_of_body,
+            md5_of_attributes,
+            md5_of_system_attributes,
+        } = prepared;
+        validate::message_size(
+            &message.body,
+            &message.attributes,
+            self.attrs.maximum_message_size as usize,
+        )?;
+        let receipt = |message_id, sequence| SendReceipt {
+            message_id,
+            md5_of_body,
+            md5_of_attributes,
+            md5_of_system_attributes,
+            sequence,
+        };
+        let mut dedup_key = None;
+        let mut dedup_id = None;
+        if fifo {
+            if message.delay_seconds.is_some_and(|d| d > 0) {
+                return Err(SqsError::invalid_value(
+                    "DelaySeconds",
+                    message.delay_seconds.unwrap_or(0),
+                    "The request include parameter that is not valid for this queue type",
+                ));
+            }
+            let group = message
+                .group_id
+                .as_deref()
+                .ok_or_else(|| SqsError::missing("MessageGroupId"))?;
+            let id = match &message.dedup_id {
+                Some(id) => id.clone(),
+                None if self.attrs.content_based_dedup => {
+                    hex::encode(Sha256::digest(message.body.as_bytes()))
+                }
+                None => {
+                    return Err(SqsError::invalid_parameter(
+                        "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
+                    ));
+                }
+            };
+            let key = Dedup::scoped_key(self.attrs.dedup_per_group, group, &id);
+            if let Some(original) = self.dedup.lookup(&key, now) {
+                return Ok(receipt(original.message_id, original.sequence));
+            }
+            dedup_key = Some(key);
+            dedup_id = Some(id);
+        } else if message.dedup_id.is_some() {
+            return Err(SqsError::invalid_parameter(
+                "The request include parameter MessageDeduplicationId that is not valid for this queue type",
+            ));
+        }
+        let message_id = Uuid::new_v4();
+        let sequence = fifo.then(|| self.sequence());
+        if let Some(key) = dedup_key {
+            self.dedup.remember(
+                key,
+                Original {
+                    message_id,
+                    sequence,
+                },
+                now,
+            );
+        }
+        let delay = if fifo {
+            self.attrs.delay_seconds
+        } else {
+            message.delay_seconds.unwrap_or(self.attrs.delay_seconds)
+        };
+        let state = if delay > 0 {
+            State::Delayed {
+                until: now + u64::from(delay) * 1000,
+            }
+        } else {
+            State::Visible
+        };
+        self.messages.insert(StoredMessage {
+            id: message_id,
+            body: message.body.into(),
+            attributes: message.attributes.into(),
+            md5_of_body,
+            md5_of_attributes,
+            trace_header: message.trace_header.map(Into::into),
+            sent_at: now,
+            first_received_at: None,
+            receive_count: 0,
+            group_id: message.group_id.map(Into::into),
+            dedup_id: dedup_id.map(Into::into),
+            sequence,
+            dead_letter_source: None,
+            state,
+        });
+        Ok(receipt(message_id, sequence))
+    }
+
+    /// Takes in a message that exceeded its source's maxReceiveCount. It keeps its id and receive
+    /// count; on a standard queue it keeps its enqueue time (retention counts from the original
+    /// send), on a FIFO queue the time resets and its dedup id becomes its message id.
+    pub fn accept_dead_letter(
+        &mut self,
+        mut message: StoredMessage,
+        source_arn: &Arc<str>,
+        fifo: bool,
+        now: u64,
+    ) {
+        message.dead_letter_source = Some(source_arn.clone());
+        message.state = State::Visible;
+        if fifo {
+            message.sent_at = now;
+            message.sequence = Some(self.sequence());
+            message.dedup_id = Some(message.id.to_string().into());
+            if message.group_id.is_none() {
+                message.group_id = Some(message.id.to_string().into());
+            }
+        } else {
+            message.sequence = None;
+        }
+        self.messages.insert(message);
+    }
+
+    /// Takes in a message redriven by a move task: a new message id and enqueue time, a fresh
+    /// receive count.
+    pub fn accept_moved(&mut self, mut message: StoredMessage, fifo: bool, now: u64) {
+        message.id = Uuid::new_v4();
+        message.sent_at = now;
+        message.receive_count = 0;
+        message.first_received_at = None;
+        message.dead_letter_source = None;
+        message.state = State::Visible;
+        if fifo {
+            message.sequence = Some(self.sequence());
+            if message.group_id.is_none() {
+                message.group_id = Some(message.id.to_string().into());
+            }
+            if message.dedup_id.is_none() {
+                message.dedup_id = Some(message.id.to_string().into());
+            }
+        } else {
+            message.sequence = None;
+            message.dedup_id = None;
+        }
+        self.messages.insert(message);
+    }
+}
+
+impl QueueState {
+    /// Puts back a message taken by a move task that could not deliver it.
+    pub fn restore(&mut self, mut message: StoredMessage) {
+        message.state = State::Visible;
+        self.messages.insert(message);
+    }
+}

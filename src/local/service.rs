@@ -1,0 +1,169 @@
+//! The state of one server: settings, clock, the queue registry, move tasks and fault injection,
+//! and how queue URLs and ARNs resolve to queues.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use parking_lot::RwLock;
+use tokio::sync::Notify;
+
+use super::clock::Clock;
+use super::error::{ErrorKind, SqsError, SqsResult};
+use super::faults::Faults;
+use super::queue::Queue;
+use super::tasks::MoveTasks;
+
+#[derive(Debug)]
+pub struct Service {
+    pub region: String,
+    pub account: String,
+    /// The base URL used in queue URLs when a request carries no Host header.
+    pub endpoint: String,
+    pub clock: Clock,
+    pub purge_cooldown_ms: u64,
+    pub faults: Faults,
+    pub tasks: MoveTasks,
+    queues: RwLock<BTreeMap<String, Arc<Queue>>>,
+    next_queue_id: AtomicU64,
+    stopping: AtomicBool,
+    /// Wakes long polls when the server stops.
+    pub stop: Notify,
+}
+
+impl Service {
+    pub fn new(
+        region: String,
+        account: String,
+        endpoint: String,
+        clock: Clock,
+        purge_cooldown_ms: u64,
+        faults: Faults,
+    ) -> Self {
+        Service {
+            region,
+            account,
+            endpoint,
+            clock,
+            purge_cooldown_ms,
+            faults,
+            tasks: MoveTasks::default(),
+            queues: RwLock::new(BTreeMap::new()),
+            next_queue_id: AtomicU64::new(1),
+            stopping: AtomicBool::new(false),
+            stop: Notify::new(),
+        }
+    }
+
+    pub fn now(&self) -> u64 {
+        self.clock.now_millis()
+    }
+
+    pub fn begin_stop(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        self.stop.notify_waiters();
+    }
+
+    pub fn is_stopping(&self) -> bool {
+        self.stopping.load(Ordering::SeqCst)
+    }
+
+    pub fn arn_of(&self, name: &str) -> String {
+        format!("arn:aws:sqs:{}:{}:{}", self.region, self.account, name)
+    }
+
+    /// A queue URL as a client sees it, built on the host the client used.
+    pub fn url_of(&self, base: &str, name: &str) -> String {
+        format!("{}/{}/{}", base.trim_end_matches('/'), self.account, name)
+    }
+
+    pub fn next_id(&self) -> u64 {
+        self.next_queue_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub fn queue(&self, name: &str) -> Option<Arc<Queue>> {
+        self.queues.read().get(name).cloned()
+    }
+
+    /// Resolves a queue URL by its last two path segments (account, name), so the host part
+    /// (`localhost`, `127.0.0.1`, a container name) does not matter.
+    pub fn queue_by_url(&self, url: Option<&str>) -> SqsResult<Arc<Queue>> {
+        let url = url
+            .filter(|u| !u.is_empty())
+            .ok_or_else(|| SqsError::missing("QueueUrl"))?;
+        let path = match url.find("://") {
+            Some(i) => {
+                let rest = &url[i + 3..];
+                rest.find('/').map(|j| &rest[j..]).unwrap_or("")
+            }
+            None => url,
+        };
+        let path = path.split(['?', '#']).next().unwrap_or("");
+        let mut segments = path.rsplit('/').filter(|s| !s.is_empty());
+        let name = segments.next().unwrap_or("");
+        let bad_account = segments
+            .next()
+            .is_some_and(|account| account != self.account);
+        if name.is_empty() || bad_account {
+            return Err(SqsError::queue_does_not_exist());
+        }
+        self.queue(name).ok_or_else(SqsError::queue_does_not_exist)
+    }
+
+    /// Resolves an ARN of this server's region and account.
+    pub fn queue_by_arn(&self, arn: &str) -> Option<Arc<Queue>> {
+        let mut parts = arn.splitn(6, ':');
+        let ok = parts.next() == Some("arn")
+            && parts.next().is_some()
+            && parts.next() == Some("sqs")
+            && parts.next() == Some(self.region.as_str())
+            && parts.next() == Some(self.account.as_str());
+        if !ok {
+            return None;
+        }
+        parts.next().and_then(|name| self.queue(name))
+    }
+
+    /// Inserts a new queue, or returns the existing one of that name for the caller to compare.
+    pub fn insert_queue(&self, queue: Queue) -> Result<Arc<Queue>, Arc<Queue>> {
+        let mut queues = self.queues.write();
+        if let Some(existing) = queues.get(&queue.name) {
+            return Err(existing.clone());
+        }
+        let queue = Arc::new(queue);
+        queues.insert(queue.name.clone(), queue.clone());
+        Ok(queue)
+    }
+
+    pub fn remove_queue(&self, queue: &Arc<Queue>) {
+        let mut queues = self.queues.write();
+        if queues
+            .get(&queue.name)
+            .is_some_and(|q| Arc::ptr_eq(q, queue))
+        {
+            queues.remove(&queue.name);
+        }
+        drop(queues);
+        queue.changed.notify_waiters();
+    }
+
+    /// Queues whose names start with `prefix`, in name order, after `after` if given.
+    pub fn list_queues(&self, prefix: &str, after: Option<&str>) -> Vec<Arc<Queue>> {
+        let queues = self.queues.read();
+        queues
+            .range::<str, _>((
+                match after {
+                    Some(a) => std::ops::Bound::Excluded(a),
+                    None => std::ops::Bound::Unbounded,
+                },
+                std::ops::Bound::Unbounded,
+            ))
+            .filter(|(name, _)| name.starts_with(prefix))
+            .map(|(_, q)| q.clone())
+            .collect()
+    }
+
+    pub fn resource_not_found(what: &str) -> SqsError {
+        SqsError::new(ErrorKind::ResourceNotFound, what.to_string())
+    }
+}

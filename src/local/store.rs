@@ -1,0 +1,383 @@
+//! The messages of one queue and the indexes that keep every operation's cost independent of depth.
+//!
+//! Messages live in a map by key. Standard queues keep a deque of visible keys; FIFO queues keep
+//! [`FifoOrder`]. Delays and visibility deadlines sit in a min-heap and retention in another; both
+//! are invalidated lazily (an entry counts only if it still matches the message) and compacted when
+//! stale entries outnumber live ones, so memory stays proportional to what is stored.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::error::{ErrorKind, SqsError, SqsResult};
+use super::fifo::FifoOrder;
+use super::message::{State, StoredMessage};
+
+/// Keys are sequential integers; a multiplicative hash spreads them without SipHash's cost.
+#[derive(Default, Clone, Copy)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+pub type MessageMap = HashMap<u64, StoredMessage, BuildHasherDefault<KeyHasher>>;
+
+#[derive(Debug)]
+enum Order {
+    Standard(VecDeque<u64>),
+    Fifo(FifoOrder),
+}
+
+/// Counts behind the `ApproximateNumberOfMessages*` attributes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub visible: usize,
+    pub in_flight: usize,
+    pub delayed: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeleteOutcome {
+    Deleted,
+    /// The handle is from an earlier receive: SQS answers success without deleting.
+    Stale,
+    Gone,
+}
+
+/// What one receive produced: messages to return and messages to move to the dead-letter queue.
+#[derive(Debug, Default)]
+pub struct Received {
+    pub messages: Vec<(u64, StoredMessage)>,
+    pub to_dead_letter: Vec<StoredMessage>,
+}
+
+#[derive(Debug)]
+pub struct Messages {
+    map: MessageMap,
+    next_key: u64,
+    order: Order,
+    deadlines: BinaryHeap<Reverse<(u64, u64)>>,
+    retention: BinaryHeap<Reverse<(u64, u64)>>,
+    counts: Counts,
+}
+
+impl Messages {
+    pub fn new(fifo: bool) -> Self {
+        Messages {
+            map: MessageMap::default(),
+            next_key: 1,
+            order: if fifo {
+                Order::Fifo(FifoOrder::default())
+            } else {
+                Order::Standard(VecDeque::new())
+            },
+            deadlines: BinaryHeap::new(),
+            retention: BinaryHeap::new(),
+            counts: Counts::default(),
+        }
+    }
+
+    pub fn counts(&self) -> Counts {
+        self.counts
+    }
+
+    /// Stores a message whose state is already `Visible` or `Delayed`.
+    pub fn insert(&mut self, message: StoredMessage) -> u64 {
+        let key = self.next_key;
+        self.next_key += 1;
+        self.retention.push(Reverse((message.sent_at, key)));
+        let visible = match message.state {
+            State::Delayed { until } => {
+                self.deadlines.push(Reverse((until, key)));
+                self.counts.delayed += 1;
+                false
+            }
+            State::Visible => {
+                self.counts.visible += 1;
+                true
+            }
+            State::InFlight { until, .. } => {
+                // Never inserted in flight; treat it as a deadline so nothing is lost.
+                self.deadlines.push(Reverse((until, key)));
+                self.counts.in_flight += 1;
+                false
+            }
+        };
+        match &mut self.order {
+            Order::Standard(deque) => {
+                if visible {
+                    deque.push_back(key);
+                }
+            }
+            Order::Fifo(order) => {
+                if let Some(group) = &message.group_id {
+                    let group = group.clone();
+                    let in_flight = matches!(message.state, State::InFlight { .. });
+                    order.push(&group, key, visible);
+                    if in_flight {
+                        order.started_flight(&group);
+                    }
+                }
+            }
+        }
+        self.map.insert(key, message);
+        key
+    }
+
+    /// Applies every deadline and retention expiry that has passed.
+    pub fn tick(&mut self, now: u64, retention_ms: u64) {
+        while let Some(Reverse((deadline, key))) = self.deadlines.peek().copied() {
+            if deadline > now {
+                break;
+            }
+            self.deadlines.pop();
+            self.deadline_passed(key, deadline);
+        }
+        while let Some(Reverse((sent_at, key))) = self.retention.peek().copied() {
+            if sent_at.saturating_add(retention_ms) > now {
+                break;
+            }
+            self.retention.pop();
+            if self.map.get(&key).is_some_and(|m| m.sent_at == sent_at) {
+                self.remove(key);
+            }
+        }
+        self.compact();
+    }
+
+    fn deadline_passed(&mut self, key: u64, deadline: u64) {
+        let Some(message) = self.map.get_mut(&key) else {
+            return;
+        };
+        if message.deadline() != Some(deadline) {
+            return;
+        }
+        match message.state {
+            State::Delayed { .. } => self.counts.delayed -= 1,
+            State::InFlight { .. } => {
+                self.counts.in_flight -= 1;
+                if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
+                    order.ended_flight(group);
+                }
+            }
+            State::Visible => return,
+        }
+        message.state = State::Visible;
+        self.counts.visible += 1;
+        match &mut self.order {
+            Order::Standard(deque) => deque.push_back(key),
+            Order::Fifo(order) => {
+                if let Some(group) = &message.group_id {
+                    order.mark_ready(group);
+                }
+            }
+        }
+    }
+
+    pub fn remove(&mut self, key: u64) -> Option<StoredMessage> {
+        let message = self.map.remove(&key)?;
+        match message.state {
+            State::Visible => self.counts.visible -= 1,
+            State::Delayed { .. } => self.counts.delayed -= 1,
+            State::InFlight { .. } => {
+                self.counts.in_flight -= 1;
+                if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
+                    order.ended_flight(group);
+                }
+            }
+        }
+        Some(message)
+    }
+
+    /// Keys of up to `max` messages that may be delivered now, in delivery order.
+    fn candidates(&mut self, max: usize) -> Vec<u64> {
+        match &mut self.order {
+            Order::Standard(deque) => {
+                let mut out = Vec::with_capacity(max);
+                while out.len() < max {
+                    let Some(key) = deque.pop_front() else {
+                        break;
+                    };
+                    if self
+                        .map
+                        .get(&key)
+                        .is_some_and(|m| m.state == State::Visible)
+                    {
+                        out.push(key);
+                    }
+                }
+                out
+            }
+            Order::Fifo(order) => order.candidates(&self.map, max),
+        }
+    }
+
+    /// Receives up to `max` messages. A message already received `max_receives` times goes to
+    /// `to_dead_letter` instead of being returned.
+    pub fn receive(
+        &mut self,
+        now: u64,
+        max: usize,
+        visibility_ms: u64,
+        max_receives: Option<u32>,
+    ) -> Received {
+        let mut received = Received::default();
+        loop {
+            let wanted = max - received.messages.len();
+            let keys = self.candidates(wanted);
+            if keys.is_empty() {
+                break;
+            }
+            for key in keys {
+                let over_limit = self
+                    .map
+                    .get(&key)
+                    .is_some_and(|m| max_receives.is_some_and(|limit| m.receive_count >= limit));
+                if over_limit {
+                    if let Some(message) = self.remove(key) {
+                        received.to_dead_letter.push(message);
+                    }
+                    continue;
+                }
+                let Some(message) = self.map.get_mut(&key) else {
+                    continue;
+                };
+                let until = now.saturating_add(visibility_ms);
+                message.state = State::InFlight {
+                    until,
+                    received_at: now,
+                };
+                message.receive_count += 1;
+                message.first_received_at.get_or_insert(now);
+                self.counts.visible -= 1;
+                self.counts.in_flight += 1;
+                self.deadlines.push(Reverse((until, key)));
+                if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
+                    order.started_flight(group);
+                }
+                received.messages.push((key, message.clone()));
+            }
+            if received.messages.len() >= max {
+                break;
+            }
+        }
+        received
+    }
+
+    /// Takes up to `max` visible messages out of the queue, in delivery order (for move tasks).
+    pub fn take_visible(&mut self, max: usize) -> Vec<StoredMessage> {
+        let mut out = Vec::new();
+        while out.len() < max {
+            let keys = self.candidates(max - out.len());
+            if keys.is_empty() {
+                break;
+            }
+            out.extend(keys.into_iter().filter_map(|key| self.remove(key)));
+        }
+        out
+    }
+
+    pub fn delete(&mut self, key: u64, generation: u32) -> DeleteOutcome {
+        match self.map.get(&key) {
+            None => DeleteOutcome::Gone,
+            Some(m) if m.receive_count != generation => DeleteOutcome::Stale,
+            Some(_) => {
+                self.remove(key);
+                DeleteOutcome::Deleted
+            }
+        }
+    }
+
+    pub fn change_visibility(
+        &mut self,
+        key: u64,
+        generation: u32,
+        timeout_secs: u32,
+        now: u64,
+        handle: &str,
+    ) -> SqsResult<()> {
+        let message = self
+            .map
+            .get_mut(&key)
+            .filter(|m| m.receive_count == generation)
+            .ok_or_else(|| {
+                SqsError::invalid_value(
+                    "ReceiptHandle",
+                    handle,
+                    "Message does not exist or is not available for visibility timeout change.",
+                )
+            })?;
+        let State::InFlight { received_at, .. } = message.state else {
+            return Err(SqsError::new(
+                ErrorKind::MessageNotInflight,
+                "The message referred to isn't in flight.",
+            ));
+        };
+        let elapsed_secs = now.saturating_sub(received_at) / 1000;
+        if elapsed_secs + u64::from(timeout_secs) > 43_200 {
+            return Err(SqsError::invalid_value(
+                "VisibilityTimeout",
+                timeout_secs,
+                "Total VisibilityTimeout for the message is beyond the limit [43200 seconds]",
+            ));
+        }
+        let until = now.saturating_add(u64::from(timeout_secs) * 1000);
+        message.state = State::InFlight { until, received_at };
+        self.deadlines.push(Reverse((until, key)));
+        if timeout_secs == 0 {
+            self.deadlines.pop();
+            self.deadline_passed(key, until);
+        }
+        Ok(())
+    }
+
+    pub fn purge(&mut self) {
+        let fifo = matches!(self.order, Order::Fifo(_));
+        *self = Messages {
+            next_key: self.next_key,
+            ..Messages::new(fifo)
+        };
+    }
+
+    /// Rebuilds a heap or deque once stale entries dominate, keeping memory proportional to
+    /// what is stored at an amortized O(1) per operation.
+    fn compact(&mut self) {
+        let live = self.map.len();
+        let limit = 2 * live + 4096;
+        if self.deadlines.len() > limit {
+            let map = &self.map;
+            self.deadlines
+                .retain(|Reverse((d, k))| map.get(k).and_then(StoredMessage::deadline) == Some(*d));
+        }
+        if self.retention.len() > limit {
+            let map = &self.map;
+            self.retention
+                .retain(|Reverse((s, k))| map.get(k).is_some_and(|m| m.sent_at == *s));
+        }
+        if let Order::Standard(deque) = &mut self.order
+            && deque.len() > limit
+        {
+            let map = &self.map;
+            deque.retain(|k| map.get(k).is_some_and(|m| m.state == State::Visible));
+        }
+    }
+
+    /// The earliest pending delay or visibility deadline (possibly a stale one, which only means
+    /// an early wake-up).
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.deadlines
+            .peek()
+            .map(|Reverse((deadline, _))| *deadline)
+    }
+}
