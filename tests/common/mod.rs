@@ -1,0 +1,96 @@
+//! Helpers for tests that talk to an SQS endpoint through `aws-sdk-sqs`: a client built in code
+//! for any endpoint (never from the environment's credentials or profiles), unique queue names so
+//! runs against a long-lived server do not collide, and the switch that decides whether the
+//! LocalStack half of a test runs, is skipped, or must fail.
+#![allow(dead_code)]
+
+use std::net::{TcpStream, ToSocketAddrs};
+use std::time::Duration;
+
+use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
+
+/// Where the LocalStack half of a test runs, e.g. `http://[::1]:4566`.
+pub const LOCALSTACK_ENDPOINT_VAR: &str = "SQSCTL_LOCALSTACK_ENDPOINT";
+/// Set to `1` (as CI does) to make a missing or unreachable LocalStack a failure, not a skip.
+pub const REQUIRE_LOCALSTACK_VAR: &str = "SQSCTL_REQUIRE_LOCALSTACK";
+
+/// The SDK configuration for `endpoint`, in code only: fixed test credentials and region.
+pub fn sdk_config(endpoint: &str) -> aws_sdk_sqs::Config {
+    aws_sdk_sqs::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new("test", "test", None, None, "test"))
+        .endpoint_url(endpoint)
+        .build()
+}
+
+/// An SDK client for `endpoint` (see [`sdk_config`]).
+pub fn sdk_client(endpoint: &str) -> aws_sdk_sqs::Client {
+    aws_sdk_sqs::Client::from_conf(sdk_config(endpoint))
+}
+
+/// `prefix` plus a random suffix, a valid queue name as long as `prefix` is one and is at most
+/// 60 characters.
+pub fn unique_name(prefix: &str) -> String {
+    let id = uuid::Uuid::new_v4().simple().to_string();
+    format!("{prefix}-{}", &id[..12])
+}
+
+/// What to do about the LocalStack half of a test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LocalStack {
+    /// Run against this endpoint.
+    At(String),
+    /// Skip, and say why.
+    Skip(String),
+}
+
+/// Reads `SQSCTL_LOCALSTACK_ENDPOINT` and `SQSCTL_REQUIRE_LOCALSTACK`, and checks that the endpoint
+/// accepts TCP connections.
+///
+/// # Panics
+/// When LocalStack is required but not configured or not reachable, so that CI can never skip
+/// the comparison silently.
+pub fn localstack() -> LocalStack {
+    let required = std::env::var(REQUIRE_LOCALSTACK_VAR).is_ok_and(|v| v == "1");
+    let problem = match std::env::var(LOCALSTACK_ENDPOINT_VAR) {
+        Ok(endpoint) if !endpoint.trim().is_empty() => match check_reachable(&endpoint) {
+            Ok(()) => return LocalStack::At(endpoint),
+            Err(why) => format!("{LOCALSTACK_ENDPOINT_VAR}={endpoint} is not reachable: {why}"),
+        },
+        _ => format!("{LOCALSTACK_ENDPOINT_VAR} is not set"),
+    };
+    assert!(
+        !required,
+        "{REQUIRE_LOCALSTACK_VAR}=1 but {problem} (start it with scripts/localstack.sh start)"
+    );
+    LocalStack::Skip(problem)
+}
+
+fn check_reachable(endpoint: &str) -> Result<(), String> {
+    let authority = endpoint
+        .split_once("://")
+        .map_or(endpoint, |(_, rest)| rest)
+        .split('/')
+        .next()
+        .unwrap_or_default();
+    let with_port = if authority
+        .rsplit_once(':')
+        .is_some_and(|(_, port)| port.parse::<u16>().is_ok())
+    {
+        authority.to_owned()
+    } else {
+        format!("{authority}:80")
+    };
+    let addrs = with_port
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve {with_port}: {e}"))?;
+    let mut last_error = format!("no address for {with_port}");
+    for addr in addrs {
+        match TcpStream::connect_timeout(&addr, Duration::from_secs(2)) {
+            Ok(_) => return Ok(()),
+            Err(e) => last_error = format!("{addr}: {e}"),
+        }
+    }
+    Err(last_error)
+}
