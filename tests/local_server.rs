@@ -305,3 +305,986 @@ async fn send_receive_delete_with_checksums_and_attributes() -> TestResult {
     );
     Ok(())
 }
+
+async fn receive_one(
+    sqs: &Client,
+    url: &str,
+    visibility: Option<i32>,
+) -> Option<aws_sdk_sqs::types::Message> {
+    sqs.receive_message()
+        .queue_url(url)
+        .set_visibility_timeout(visibility)
+        .message_system_attribute_names(MessageSystemAttributeName::All)
+        .send()
+        .await
+        .expect("receive")
+        .messages
+        .and_then(|mut m| m.pop())
+}
+
+fn system(
+    message: &aws_sdk_sqs::types::Message,
+    name: MessageSystemAttributeName,
+) -> Option<String> {
+    message.attributes().and_then(|a| a.get(&name)).cloned()
+}
+
+#[tokio::test]
+async fn visibility_timeouts_and_receive_counts_follow_the_manual_clock() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let clock = server.clock().clone();
+    let url = create(&sqs, "vis", &[("VisibilityTimeout", "30")]).await;
+    sqs.send_message()
+        .queue_url(&url)
+        .message_body("m")
+        .send()
+        .await?;
+    let first = receive_one(&sqs, &url, None).await.expect("first receive");
+    let first_seen = system(
+        &first,
+        MessageSystemAttributeName::ApproximateFirstReceiveTimestamp,
+    );
+    assert!(receive_one(&sqs, &url, None).await.is_none());
+    clock.advance(Duration::from_secs(29));
+    assert!(receive_one(&sqs, &url, None).await.is_none());
+    clock.advance(Duration::from_secs(2));
+    let second = receive_one(&sqs, &url, Some(10))
+        .await
+        .expect("visible again");
+    assert_eq!(
+        system(&second, MessageSystemAttributeName::ApproximateReceiveCount).as_deref(),
+        Some("2")
+    );
+    assert_eq!(
+        system(
+            &second,
+            MessageSystemAttributeName::ApproximateFirstReceiveTimestamp
+        ),
+        first_seen
+    );
+
+    // The first handle is stale: the delete succeeds without deleting.
+    let stale = first.receipt_handle().unwrap_or_default();
+    sqs.delete_message()
+        .queue_url(&url)
+        .receipt_handle(stale)
+        .send()
+        .await?;
+    assert_eq!(
+        attribute(&sqs, &url, "ApproximateNumberOfMessagesNotVisible").await,
+        "1"
+    );
+
+    let handle = second.receipt_handle().unwrap_or_default().to_string();
+    sqs.change_message_visibility()
+        .queue_url(&url)
+        .receipt_handle(&handle)
+        .visibility_timeout(0)
+        .send()
+        .await?;
+    assert_eq!(
+        attribute(&sqs, &url, "ApproximateNumberOfMessages").await,
+        "1"
+    );
+    let not_in_flight = sqs
+        .change_message_visibility()
+        .queue_url(&url)
+        .receipt_handle(&handle)
+        .visibility_timeout(5)
+        .send()
+        .await;
+    assert_eq!(
+        code(not_in_flight),
+        "AWS.SimpleQueueService.MessageNotInflight"
+    );
+    let invalid = sqs
+        .delete_message()
+        .queue_url(&url)
+        .receipt_handle("garbage")
+        .send()
+        .await;
+    assert_eq!(code(invalid), "ReceiptHandleIsInvalid");
+    Ok(())
+}
+
+#[tokio::test]
+async fn delays_and_retention() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let clock = server.clock().clone();
+    let url = create(
+        &sqs,
+        "delayed",
+        &[("DelaySeconds", "10"), ("MessageRetentionPeriod", "60")],
+    )
+    .await;
+    sqs.send_message()
+        .queue_url(&url)
+        .message_body("queue delay")
+        .send()
+        .await?;
+    sqs.send_message()
+        .queue_url(&url)
+        .message_body("own delay")
+        .delay_seconds(0)
+        .send()
+        .await?;
+    assert_eq!(
+        attribute(&sqs, &url, "ApproximateNumberOfMessagesDelayed").await,
+        "1"
+    );
+    assert_eq!(
+        receive_one(&sqs, &url, None)
+            .await
+            .and_then(|m| m.body)
+            .as_deref(),
+        Some("own delay")
+    );
+    clock.advance(Duration::from_secs(10));
+    assert_eq!(
+        receive_one(&sqs, &url, None)
+            .await
+            .and_then(|m| m.body)
+            .as_deref(),
+        Some("queue delay")
+    );
+    clock.advance(Duration::from_secs(51));
+    assert_eq!(
+        attribute(&sqs, &url, "ApproximateNumberOfMessagesNotVisible").await,
+        "0"
+    );
+    assert_eq!(
+        attribute(&sqs, &url, "ApproximateNumberOfMessages").await,
+        "0"
+    );
+    Ok(())
+}
+
+async fn send_fifo(
+    sqs: &Client,
+    url: &str,
+    group: &str,
+    body: &str,
+    dedup: Option<&str>,
+) -> aws_sdk_sqs::operation::send_message::SendMessageOutput {
+    sqs.send_message()
+        .queue_url(url)
+        .message_body(body)
+        .message_group_id(group)
+        .set_message_deduplication_id(dedup.map(String::from))
+        .send()
+        .await
+        .expect("fifo send")
+}
+
+#[tokio::test]
+async fn fifo_groups_block_while_in_flight_and_keep_order() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let url = create(
+        &sqs,
+        "jobs.fifo",
+        &[("FifoQueue", "true"), ("ContentBasedDeduplication", "true")],
+    )
+    .await;
+    let mut sequences = Vec::new();
+    for body in ["a1", "a2", "a3"] {
+        sequences.push(
+            send_fifo(&sqs, &url, "a", body, None)
+                .await
+                .sequence_number
+                .unwrap_or_default(),
+        );
+    }
+    send_fifo(&sqs, &url, "b", "b1", None).await;
+    assert!(
+        sequences
+            .windows(2)
+            .all(|w| w[0].len() >= 20 && w[0].parse::<u128>().ok() < w[1].parse::<u128>().ok())
+    );
+
+    let first = sqs
+        .receive_message()
+        .queue_url(&url)
+        .max_number_of_messages(2)
+        .send()
+        .await?;
+    let bodies: Vec<_> = first.messages().iter().filter_map(|m| m.body()).collect();
+    assert_eq!(bodies, ["a1", "a2"]);
+    // Group a is blocked while a1 and a2 are in flight; only b is deliverable.
+    let second = sqs
+        .receive_message()
+        .queue_url(&url)
+        .max_number_of_messages(10)
+        .send()
+        .await?;
+    let bodies: Vec<_> = second.messages().iter().filter_map(|m| m.body()).collect();
+    assert_eq!(bodies, ["b1"]);
+    sqs.delete_message()
+        .queue_url(&url)
+        .receipt_handle(first.messages()[0].receipt_handle().unwrap_or_default())
+        .send()
+        .await?;
+    assert!(
+        sqs.receive_message()
+            .queue_url(&url)
+            .send()
+            .await?
+            .messages()
+            .is_empty()
+    );
+    sqs.delete_message()
+        .queue_url(&url)
+        .receipt_handle(first.messages()[1].receipt_handle().unwrap_or_default())
+        .send()
+        .await?;
+    let third = receive_one(&sqs, &url, None)
+        .await
+        .expect("a3 after a1, a2");
+    assert_eq!(third.body(), Some("a3"));
+    assert_eq!(
+        system(&third, MessageSystemAttributeName::MessageGroupId).as_deref(),
+        Some("a")
+    );
+
+    let missing_group = sqs
+        .send_message()
+        .queue_url(&url)
+        .message_body("x")
+        .send()
+        .await;
+    assert_eq!(code(missing_group), "MissingParameter");
+    let delayed = sqs
+        .send_message()
+        .queue_url(&url)
+        .message_body("x")
+        .message_group_id("a")
+        .delay_seconds(5)
+        .send()
+        .await;
+    assert_eq!(code(delayed), "InvalidParameterValue");
+    let plain = create(&sqs, "plain.fifo", &[("FifoQueue", "true")]).await;
+    let no_dedup = sqs
+        .send_message()
+        .queue_url(&plain)
+        .message_body("x")
+        .message_group_id("g")
+        .send()
+        .await;
+    assert_eq!(code(no_dedup), "InvalidParameterValue");
+    Ok(())
+}
+
+#[tokio::test]
+async fn fifo_deduplication_window_is_five_minutes_even_after_delete() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let clock = server.clock().clone();
+    let url = create(&sqs, "dedup.fifo", &[("FifoQueue", "true")]).await;
+    let original = send_fifo(&sqs, &url, "g", "one", Some("d1")).await;
+    let duplicate = send_fifo(&sqs, &url, "g", "other body", Some("d1")).await;
+    assert_eq!(duplicate.message_id, original.message_id);
+    assert_eq!(duplicate.sequence_number, original.sequence_number);
+    let got = receive_one(&sqs, &url, None).await.expect("one message");
+    sqs.delete_message()
+        .queue_url(&url)
+        .receipt_handle(got.receipt_handle().unwrap_or_default())
+        .send()
+        .await?;
+    clock.advance(Duration::from_secs(299));
+    let after_delete = send_fifo(&sqs, &url, "g", "one", Some("d1")).await;
+    assert_eq!(after_delete.message_id, original.message_id);
+    assert!(receive_one(&sqs, &url, None).await.is_none());
+    clock.advance(Duration::from_secs(1));
+    let fresh = send_fifo(&sqs, &url, "g", "one", Some("d1")).await;
+    assert_ne!(fresh.message_id, original.message_id);
+
+    let content = create(
+        &sqs,
+        "content.fifo",
+        &[("FifoQueue", "true"), ("ContentBasedDeduplication", "true")],
+    )
+    .await;
+    let a = send_fifo(&sqs, &content, "g", "same", None).await;
+    let b = send_fifo(&sqs, &content, "g", "same", None).await;
+    assert_eq!(a.message_id, b.message_id);
+    let per_group = create(
+        &sqs,
+        "scoped.fifo",
+        &[
+            ("FifoQueue", "true"),
+            ("DeduplicationScope", "messageGroup"),
+            ("FifoThroughputLimit", "perMessageGroupId"),
+        ],
+    )
+    .await;
+    let x = send_fifo(&sqs, &per_group, "g1", "x", Some("same")).await;
+    let y = send_fifo(&sqs, &per_group, "g2", "x", Some("same")).await;
+    assert_ne!(x.message_id, y.message_id);
+    assert_eq!(
+        attribute(&sqs, &per_group, "ApproximateNumberOfMessages").await,
+        "2"
+    );
+    Ok(())
+}
+
+fn redrive(server: &Server, dlq: &str, max: &str) -> String {
+    format!(
+        r#"{{"deadLetterTargetArn":"{}","maxReceiveCount":{max}}}"#,
+        server.queue_arn(dlq)
+    )
+}
+
+#[tokio::test]
+async fn messages_past_max_receive_count_move_to_the_dead_letter_queue() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let dlq = create(&sqs, "work-dlq", &[]).await;
+    let policy = redrive(&server, "work-dlq", "\"2\"");
+    let url = create(&sqs, "work", &[("RedrivePolicy", policy.as_str())]).await;
+    let sent = sqs
+        .send_message()
+        .queue_url(&url)
+        .message_body("poison")
+        .send()
+        .await?;
+    for _ in 0..2 {
+        assert!(receive_one(&sqs, &url, Some(0)).await.is_some());
+    }
+    assert!(receive_one(&sqs, &url, Some(0)).await.is_none());
+    let moved = receive_one(&sqs, &dlq, None).await.expect("in the DLQ");
+    assert_eq!(moved.message_id, sent.message_id);
+    assert_eq!(
+        system(&moved, MessageSystemAttributeName::DeadLetterQueueSourceArn),
+        Some(server.queue_arn("work"))
+    );
+    let sources = sqs
+        .list_dead_letter_source_queues()
+        .queue_url(&dlq)
+        .send()
+        .await?;
+    assert_eq!(sources.queue_urls(), std::slice::from_ref(&url));
+
+    let missing = sqs
+        .set_queue_attributes()
+        .queue_url(&url)
+        .attributes(
+            QueueAttributeName::RedrivePolicy,
+            redrive(&server, "nope", "3"),
+        )
+        .send()
+        .await;
+    assert_eq!(code(missing), "InvalidParameterValue");
+    let fifo_dlq = create(&sqs, "work-dlq.fifo", &[("FifoQueue", "true")]).await;
+    let mismatch = sqs
+        .set_queue_attributes()
+        .queue_url(&url)
+        .attributes(
+            QueueAttributeName::RedrivePolicy,
+            redrive(&server, "work-dlq.fifo", "3"),
+        )
+        .send()
+        .await;
+    assert_eq!(code(mismatch), "InvalidParameterValue");
+    assert!(!fifo_dlq.is_empty());
+    let closed = create(
+        &sqs,
+        "closed-dlq",
+        &[("RedriveAllowPolicy", r#"{"redrivePermission":"denyAll"}"#)],
+    )
+    .await;
+    let denied = sqs
+        .set_queue_attributes()
+        .queue_url(&url)
+        .attributes(
+            QueueAttributeName::RedrivePolicy,
+            redrive(&server, "closed-dlq", "3"),
+        )
+        .send()
+        .await;
+    assert_eq!(code(denied), "InvalidParameterValue");
+    assert!(!closed.is_empty());
+    Ok(())
+}
+
+async fn wait_for_task(
+    sqs: &Client,
+    source_arn: &str,
+    done: &[&str],
+) -> aws_sdk_sqs::types::ListMessageMoveTasksResultEntry {
+    for _ in 0..500 {
+        let out = sqs
+            .list_message_move_tasks()
+            .source_arn(source_arn)
+            .send()
+            .await
+            .expect("list tasks");
+        if let Some(task) = out.results().first()
+            && done.contains(&task.status().unwrap_or_default())
+        {
+            return task.clone();
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("move task did not reach {done:?}");
+}
+
+#[tokio::test]
+async fn move_tasks_redrive_to_the_source_and_can_be_cancelled() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let dlq = create(&sqs, "src-dlq", &[]).await;
+    let policy = redrive(&server, "src-dlq", "1");
+    let url = create(&sqs, "src", &[("RedrivePolicy", policy.as_str())]).await;
+    let mut original_ids = Vec::new();
+    for i in 0..5 {
+        let sent = sqs
+            .send_message()
+            .queue_url(&url)
+            .message_body(format!("m{i}"))
+            .send()
+            .await?;
+        original_ids.push(sent.message_id.unwrap_or_default());
+    }
+    let first = sqs
+        .receive_message()
+        .queue_url(&url)
+        .max_number_of_messages(10)
+        .visibility_timeout(0)
+        .send()
+        .await?;
+    assert_eq!(first.messages().len(), 5);
+    assert!(
+        sqs.receive_message()
+            .queue_url(&url)
+            .max_number_of_messages(10)
+            .send()
+            .await?
+            .messages()
+            .is_empty()
+    );
+    assert_eq!(
+        attribute(&sqs, &dlq, "ApproximateNumberOfMessages").await,
+        "5"
+    );
+
+    let dlq_arn = server.queue_arn("src-dlq");
+    let not_dlq = sqs
+        .start_message_move_task()
+        .source_arn(server.queue_arn("src"))
+        .send()
+        .await;
+    assert_eq!(code(not_dlq), "InvalidParameterValue");
+    let too_fast = sqs
+        .start_message_move_task()
+        .source_arn(&dlq_arn)
+        .max_number_of_messages_per_second(501)
+        .send()
+        .await;
+    assert_eq!(code(too_fast), "InvalidParameterValue");
+    sqs.start_message_move_task()
+        .source_arn(&dlq_arn)
+        .send()
+        .await?;
+    let task = wait_for_task(&sqs, &dlq_arn, &["COMPLETED"]).await;
+    assert_eq!(task.approximate_number_of_messages_moved(), 5);
+    assert_eq!(task.approximate_number_of_messages_to_move(), Some(5));
+    let back = sqs
+        .receive_message()
+        .queue_url(&url)
+        .max_number_of_messages(10)
+        .send()
+        .await?;
+    assert_eq!(back.messages().len(), 5);
+    assert!(
+        back.messages()
+            .iter()
+            .all(|m| !original_ids.contains(&m.message_id().unwrap_or_default().to_string()))
+    );
+
+    // A slow task: one message a second, cancelled after it starts.
+    let entries: Vec<_> = (0..10)
+        .map(|i| {
+            SendMessageBatchRequestEntry::builder()
+                .id(format!("e{i}"))
+                .message_body("x")
+                .build()
+        })
+        .collect::<Result<_, _>>()?;
+    sqs.send_message_batch()
+        .queue_url(&dlq)
+        .set_entries(Some(entries))
+        .send()
+        .await?;
+    let started = sqs
+        .start_message_move_task()
+        .source_arn(&dlq_arn)
+        .destination_arn(server.queue_arn("src"))
+        .max_number_of_messages_per_second(1)
+        .send()
+        .await?;
+    let again = sqs
+        .start_message_move_task()
+        .source_arn(&dlq_arn)
+        .send()
+        .await;
+    assert_eq!(code(again), "InvalidParameterValue");
+    sqs.cancel_message_move_task()
+        .task_handle(started.task_handle().unwrap_or_default())
+        .send()
+        .await?;
+    let cancelled = wait_for_task(&sqs, &dlq_arn, &["CANCELLED"]).await;
+    assert!(cancelled.approximate_number_of_messages_moved() < 10);
+    let listed = sqs
+        .list_message_move_tasks()
+        .source_arn(&dlq_arn)
+        .max_results(10)
+        .send()
+        .await?;
+    assert_eq!(listed.results().len(), 2);
+    Ok(())
+}
+
+#[tokio::test]
+async fn purge_is_allowed_once_per_cooldown() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let url = create(&sqs, "purged", &[]).await;
+    sqs.send_message()
+        .queue_url(&url)
+        .message_body("x")
+        .send()
+        .await?;
+    sqs.purge_queue().queue_url(&url).send().await?;
+    assert_eq!(
+        attribute(&sqs, &url, "ApproximateNumberOfMessages").await,
+        "0"
+    );
+    assert_eq!(
+        code(sqs.purge_queue().queue_url(&url).send().await),
+        "AWS.SimpleQueueService.PurgeQueueInProgress"
+    );
+    server.clock().advance(Duration::from_secs(60));
+    sqs.purge_queue().queue_url(&url).send().await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn bad_input_gets_the_sqs_error_code() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let url = create(&sqs, "strict", &[]).await;
+    let receive = |f: fn(aws_sdk_sqs::operation::receive_message::builders::ReceiveMessageFluentBuilder) -> aws_sdk_sqs::operation::receive_message::builders::ReceiveMessageFluentBuilder| f(sqs.receive_message().queue_url(&url)).send();
+    assert_eq!(
+        code(receive(|r| r.max_number_of_messages(11)).await),
+        "InvalidParameterValue"
+    );
+    assert_eq!(
+        code(receive(|r| r.max_number_of_messages(0)).await),
+        "InvalidParameterValue"
+    );
+    assert_eq!(
+        code(receive(|r| r.wait_time_seconds(21)).await),
+        "InvalidParameterValue"
+    );
+    assert_eq!(
+        code(receive(|r| r.visibility_timeout(43_201)).await),
+        "InvalidParameterValue"
+    );
+    let send = || sqs.send_message().queue_url(&url);
+    assert_eq!(
+        code(send().message_body("x").delay_seconds(901).send().await),
+        "InvalidParameterValue"
+    );
+    assert_eq!(
+        code(send().message_body("x".repeat(1_048_577)).send().await),
+        "InvalidParameterValue"
+    );
+    send().message_body("x".repeat(1_048_576)).send().await?;
+    let with_attr = send()
+        .message_body("x".repeat(1_048_570))
+        .message_attributes(
+            "abc",
+            MessageAttributeValue::builder()
+                .data_type("String")
+                .string_value("1")
+                .build()?,
+        );
+    assert_eq!(code(with_attr.send().await), "InvalidParameterValue");
+    assert_eq!(
+        code(send().message_body("bell \u{7}").send().await),
+        "InvalidMessageContents"
+    );
+    let mut many = send().message_body("x");
+    for i in 0..11 {
+        many = many.message_attributes(
+            format!("a{i}"),
+            MessageAttributeValue::builder()
+                .data_type("String")
+                .string_value("v")
+                .build()?,
+        );
+    }
+    assert_eq!(code(many.send().await), "InvalidParameterValue");
+    let bad_type = send().message_body("x").message_attributes(
+        "a",
+        MessageAttributeValue::builder()
+            .data_type("Float")
+            .string_value("1")
+            .build()?,
+    );
+    assert_eq!(code(bad_type.send().await), "InvalidParameterValue");
+    let bad_number = send().message_body("x").message_attributes(
+        "a",
+        MessageAttributeValue::builder()
+            .data_type("Number")
+            .string_value("one")
+            .build()?,
+    );
+    assert_eq!(code(bad_number.send().await), "InvalidParameterValue");
+    assert_eq!(
+        code(
+            send()
+                .message_body("x")
+                .message_deduplication_id("d")
+                .send()
+                .await
+        ),
+        "InvalidParameterValue"
+    );
+
+    let entry = |id: &str, body: String| {
+        SendMessageBatchRequestEntry::builder()
+            .id(id)
+            .message_body(body)
+            .build()
+    };
+    let batch = |entries: Vec<SendMessageBatchRequestEntry>| {
+        sqs.send_message_batch()
+            .queue_url(&url)
+            .set_entries(Some(entries))
+            .send()
+    };
+    assert_eq!(
+        code(batch(vec![]).await),
+        "AWS.SimpleQueueService.EmptyBatchRequest"
+    );
+    let eleven = (0..11)
+        .map(|i| entry(&format!("e{i}"), "x".into()))
+        .collect::<Result<Vec<_>, _>>()?;
+    assert_eq!(
+        code(batch(eleven).await),
+        "AWS.SimpleQueueService.TooManyEntriesInBatchRequest"
+    );
+    assert_eq!(
+        code(batch(vec![entry("a", "x".into())?, entry("a", "y".into())?]).await),
+        "AWS.SimpleQueueService.BatchEntryIdsNotDistinct"
+    );
+    assert_eq!(
+        code(batch(vec![entry("bad id!", "x".into())?]).await),
+        "AWS.SimpleQueueService.InvalidBatchEntryId"
+    );
+    let big = vec![
+        entry("a", "x".repeat(600_000))?,
+        entry("b", "y".repeat(600_000))?,
+    ];
+    assert_eq!(
+        code(batch(big).await),
+        "AWS.SimpleQueueService.BatchRequestTooLong"
+    );
+    let partial = batch(vec![
+        entry("good", "x".into())?,
+        entry("bad", "\u{1}".into())?,
+    ])
+    .await?;
+    assert_eq!(partial.successful().len(), 1);
+    assert_eq!(partial.failed()[0].code(), "InvalidMessageContents");
+    assert!(partial.failed()[0].sender_fault());
+
+    for (name, attrs) in [
+        ("bad name", vec![]),
+        ("x.fifo", vec![]),
+        ("nofifo", vec![("FifoQueue", "true")]),
+    ] {
+        let mut request = sqs.create_queue().queue_name(name);
+        for (k, v) in attrs {
+            request = request.attributes(QueueAttributeName::from(k), v);
+        }
+        assert_eq!(
+            code(request.send().await),
+            "InvalidParameterValue",
+            "{name}"
+        );
+    }
+    let bad_attr = sqs
+        .create_queue()
+        .queue_name("q")
+        .attributes(QueueAttributeName::VisibilityTimeout, "43201")
+        .send()
+        .await;
+    assert_eq!(code(bad_attr), "InvalidAttributeValue");
+    Ok(())
+}
+
+#[tokio::test]
+async fn long_polls_wake_on_send_and_on_clock_advance() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let url = create(&sqs, "poll", &[]).await;
+    let waiting = {
+        let (sqs, url) = (sqs.clone(), url.clone());
+        tokio::spawn(async move {
+            sqs.receive_message()
+                .queue_url(url)
+                .wait_time_seconds(10)
+                .send()
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = std::time::Instant::now();
+    sqs.send_message()
+        .queue_url(&url)
+        .message_body("wake")
+        .send()
+        .await?;
+    let got = waiting.await??;
+    assert_eq!(got.messages()[0].body(), Some("wake"));
+    assert!(started.elapsed() < Duration::from_secs(2));
+    let handle = got.messages()[0].receipt_handle().unwrap_or_default();
+    sqs.delete_message()
+        .queue_url(&url)
+        .receipt_handle(handle)
+        .send()
+        .await?;
+
+    sqs.send_message()
+        .queue_url(&url)
+        .message_body("later")
+        .delay_seconds(30)
+        .send()
+        .await?;
+    let waiting = {
+        let (sqs, url) = (sqs.clone(), url.clone());
+        tokio::spawn(async move {
+            sqs.receive_message()
+                .queue_url(url)
+                .wait_time_seconds(10)
+                .send()
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    server.clock().advance(Duration::from_secs(30));
+    let got = waiting.await??;
+    assert_eq!(got.messages()[0].body(), Some("later"));
+
+    // An empty long poll returns empty after its wait time.
+    let started = std::time::Instant::now();
+    let empty = sqs
+        .receive_message()
+        .queue_url(&url)
+        .wait_time_seconds(1)
+        .send()
+        .await?;
+    assert!(empty.messages().is_empty());
+    assert!(started.elapsed() >= Duration::from_millis(900));
+    Ok(())
+}
+
+#[tokio::test]
+async fn real_clock_visibility_expiry_wakes_a_long_poll() -> TestResult {
+    let server = Server::start(ServerConfig::default())?;
+    let sqs = client(&server);
+    let url = create(&sqs, "real", &[]).await;
+    sqs.send_message()
+        .queue_url(&url)
+        .message_body("m")
+        .send()
+        .await?;
+    assert!(receive_one(&sqs, &url, Some(1)).await.is_some());
+    let started = std::time::Instant::now();
+    let again = sqs
+        .receive_message()
+        .queue_url(&url)
+        .wait_time_seconds(5)
+        .send()
+        .await?;
+    assert_eq!(again.messages().len(), 1);
+    assert!(started.elapsed() < Duration::from_secs(3));
+    server.shutdown().await;
+    Ok(())
+}
+
+async fn faulty_run(seed: u64) -> (Vec<String>, sqsctl::local::Stats, String) {
+    let config = ServerConfig {
+        fault_rate: 0.3,
+        seed: Some(seed),
+        ..ServerConfig::default()
+    };
+    let server = Server::start(config).expect("server starts");
+    let sqs = client(&server);
+    let mut outcomes = Vec::new();
+    let url = loop {
+        match sqs.create_queue().queue_name("faulty").send().await {
+            Ok(out) => break out.queue_url.unwrap_or_default(),
+            Err(e) => outcomes.push(e.code().unwrap_or("none").to_string()),
+        }
+    };
+    for i in 0..60 {
+        let result = sqs
+            .send_message()
+            .queue_url(&url)
+            .message_body(format!("m{i}"))
+            .send()
+            .await;
+        outcomes.push(code(result));
+    }
+    let depth = loop {
+        let out = sqs
+            .get_queue_attributes()
+            .queue_url(&url)
+            .attribute_names(QueueAttributeName::ApproximateNumberOfMessages)
+            .send()
+            .await;
+        if let Ok(out) = out {
+            break out
+                .attributes
+                .and_then(|a| {
+                    a.get(&QueueAttributeName::ApproximateNumberOfMessages)
+                        .cloned()
+                })
+                .unwrap_or_default();
+        }
+    };
+    (outcomes, server.stats(), depth)
+}
+
+#[tokio::test]
+async fn fault_injection_is_deterministic_and_counts_ambiguous_failures() -> TestResult {
+    let (first, stats, depth) = faulty_run(42).await;
+    let (second, stats_again, _) = faulty_run(42).await;
+    assert_eq!(first, second);
+    assert_eq!(stats, stats_again);
+    assert!(first.iter().any(|c| c == "RequestThrottled"));
+    assert!(first.iter().any(|c| c == "InternalError"));
+    assert!(stats.ambiguous_failures > 0 && stats.throttled > 0);
+    // Ambiguous failures were applied: the queue holds every confirmed send plus each of them.
+    let confirmed = first.iter().filter(|c| *c == "ok").count() as u64;
+    let ambiguous_sends = stats.ambiguous_failures;
+    assert!(depth.parse::<u64>()? >= confirmed);
+    assert!(depth.parse::<u64>()? <= confirmed + ambiguous_sends);
+
+    let config = ServerConfig {
+        entry_fault_rate: 0.5,
+        seed: Some(1),
+        ..ServerConfig::default()
+    };
+    let server = Server::start(config)?;
+    let sqs = client(&server);
+    let url = create(&sqs, "entries", &[]).await;
+    let entries = (0..10)
+        .map(|i| {
+            SendMessageBatchRequestEntry::builder()
+                .id(format!("e{i}"))
+                .message_body("x")
+                .build()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let out = sqs
+        .send_message_batch()
+        .queue_url(&url)
+        .set_entries(Some(entries))
+        .send()
+        .await?;
+    assert!(!out.failed().is_empty());
+    assert!(
+        out.failed()
+            .iter()
+            .all(|f| f.code() == "InternalError" && !f.sender_fault())
+    );
+    assert_eq!(server.stats().entry_failures, out.failed().len() as u64);
+    assert_eq!(
+        attribute(&sqs, &url, "ApproximateNumberOfMessages").await,
+        out.successful().len().to_string()
+    );
+    Ok(())
+}
+
+/// A raw HTTP/1.1 exchange, for what the SDK cannot send.
+async fn raw(server: &Server, request: String) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(server.local_addr())
+        .await
+        .expect("connect");
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.expect("read");
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+fn post(target: Option<&str>, content_type: &str, body: &str) -> String {
+    let target = target
+        .map(|t| format!("X-Amz-Target: {t}\r\n"))
+        .unwrap_or_default();
+    format!(
+        "POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: {content_type}\r\n{target}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[tokio::test]
+async fn wire_details_stats_unknown_actions_and_the_query_protocol() -> TestResult {
+    let server = Server::start(ServerConfig::default())?;
+    let sqs = client(&server);
+    create(&sqs, "wire", &[]).await;
+    let stats = raw(
+        &server,
+        "GET /_sqsctl/stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".into(),
+    )
+    .await;
+    assert!(stats.starts_with("HTTP/1.1 200"));
+    assert!(stats.contains(r#""requests":1"#) && stats.contains("ambiguous_failures"));
+
+    let unknown = raw(
+        &server,
+        post(Some("AmazonSQS.Bogus"), "application/x-amz-json-1.0", "{}"),
+    )
+    .await;
+    assert!(unknown.starts_with("HTTP/1.1 400"));
+    assert!(unknown.contains("x-amzn-query-error: InvalidAction;Sender"));
+    let query = raw(
+        &server,
+        post(
+            None,
+            "application/x-www-form-urlencoded",
+            "Action=ListQueues&Version=2012-11-05",
+        ),
+    )
+    .await;
+    assert!(query.starts_with("HTTP/1.1 400") && query.contains("JSON 1.0"));
+    let missing = raw(
+        &server,
+        post(
+            Some("AmazonSQS.GetQueueUrl"),
+            "application/x-amz-json-1.0",
+            r#"{"QueueName":"nope"}"#,
+        ),
+    )
+    .await;
+    assert!(missing.contains("x-amzn-query-error: AWS.SimpleQueueService.NonExistentQueue;Sender"));
+    assert!(missing.contains(r#""__type":"com.amazonaws.sqs#QueueDoesNotExist""#));
+    let broken = raw(
+        &server,
+        post(
+            Some("AmazonSQS.SendMessage"),
+            "application/x-amz-json-1.0",
+            "{not json",
+        ),
+    )
+    .await;
+    assert!(broken.starts_with("HTTP/1.1 400"));
+    server.shutdown().await;
+    Ok(())
+}

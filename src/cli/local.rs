@@ -1,10 +1,58 @@
 //! Arguments of `sqsctl local`.
+//!
+//! The server's region is the global `--region` (default us-east-1), so it is not repeated here.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::bail;
+
+use crate::commands::local::LocalSettings;
 
 #[derive(Debug, clap::Args)]
-pub struct LocalArgs {}
+#[command(
+    after_help = "Point clients at it with the printed line, e.g.\n  eval \"$(sqsctl local --bind 127.0.0.1:9324 &)\"\nor set AWS_ENDPOINT_URL_SQS=http://127.0.0.1:9324. Any credentials are accepted."
+)]
+pub struct LocalArgs {
+    /// Address and port to listen on (a non-loopback address exposes the queues to the network)
+    #[arg(long, default_value = "127.0.0.1:9324", value_name = "ADDR:PORT")]
+    pub bind: SocketAddr,
+    /// Account id used in queue URLs and ARNs
+    #[arg(long, default_value = "000000000000", value_name = "ID")]
+    pub account_id: String,
+    /// Delay added to every request, like a network round trip (e.g. 5ms)
+    #[arg(long, value_parser = humantime::parse_duration, value_name = "DURATION")]
+    pub latency: Option<Duration>,
+    /// Share of requests (0 to 1) answered with an injected throttling or internal error
+    #[arg(long, default_value_t = 0.0, value_name = "RATE")]
+    pub fault_rate: f64,
+    /// Share of batch entries (0 to 1) failed individually with InternalError
+    #[arg(long, default_value_t = 0.0, value_name = "RATE")]
+    pub entry_fault_rate: f64,
+    /// Seed of the fault injection, for reproducible runs
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+}
+
+fn rate(name: &str, value: f64) -> anyhow::Result<f64> {
+    if !(0.0..=1.0).contains(&value) {
+        bail!("--{name} must be between 0 and 1, got {value}");
+    }
+    Ok(value)
+}
 
 impl LocalArgs {
-    pub fn resolve(self) -> anyhow::Result<crate::commands::local::LocalSettings> {
-        Ok(crate::commands::local::LocalSettings {})
+    pub fn resolve(self) -> anyhow::Result<LocalSettings> {
+        if self.account_id.len() != 12 || !self.account_id.bytes().all(|b| b.is_ascii_digit()) {
+            bail!("--account-id must be 12 digits, got {:?}", self.account_id);
+        }
+        Ok(LocalSettings {
+            bind: self.bind,
+            account_id: self.account_id,
+            latency: self.latency.unwrap_or(Duration::ZERO),
+            fault_rate: rate("fault-rate", self.fault_rate)?,
+            entry_fault_rate: rate("entry-fault-rate", self.entry_fault_rate)?,
+            seed: self.seed,
+        })
     }
 }

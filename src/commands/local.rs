@@ -1,11 +1,110 @@
-//! `sqsctl local`.
+//! `sqsctl local`: runs the in-process SQS-compatible server of [`crate::local`] until Ctrl-C.
+//!
+//! stdout gets one line a shell can evaluate (`export AWS_ENDPOINT_URL_SQS=...`); everything else
+//! goes to stderr.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::time::Duration;
+
+use anyhow::Context as _;
 
 use crate::app::Context;
 use crate::exit::ExitStatus;
+use crate::local::{ServerConfig, serve_until};
 
-#[derive(Debug)]
-pub struct LocalSettings {}
+#[derive(Debug, Clone)]
+pub struct LocalSettings {
+    pub bind: SocketAddr,
+    pub account_id: String,
+    pub latency: Duration,
+    pub fault_rate: f64,
+    pub entry_fault_rate: f64,
+    pub seed: Option<u64>,
+}
 
-pub async fn run(_ctx: &Context, _settings: LocalSettings) -> anyhow::Result<ExitStatus> {
-    anyhow::bail!("`sqsctl local` is not available in this build yet")
+/// The endpoint clients should use: an unspecified bind address (0.0.0.0, ::) is reachable
+/// locally through loopback.
+fn client_endpoint(bound: &str, bind: SocketAddr) -> String {
+    let loopback = match bind.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => Some(IpAddr::V4(Ipv4Addr::LOCALHOST)),
+        IpAddr::V6(ip) if ip.is_unspecified() => Some(IpAddr::V6(Ipv6Addr::LOCALHOST)),
+        _ => None,
+    };
+    match (loopback, bound.rsplit_once(':')) {
+        (Some(IpAddr::V4(ip)), Some((_, port))) => format!("http://{ip}:{port}"),
+        (Some(IpAddr::V6(ip)), Some((_, port))) => format!("http://[{ip}]:{port}"),
+        _ => bound.to_string(),
+    }
+}
+
+pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitStatus> {
+    let region = ctx
+        .aws_settings()
+        .region
+        .clone()
+        .unwrap_or_else(|| "us-east-1".to_string());
+    if !settings.bind.ip().is_loopback() {
+        ctx.printer.warn(format!(
+            "listening on {}, which is not a loopback address: anyone who can reach it can read and change the queues (the server checks no credentials)",
+            settings.bind
+        ));
+    }
+    let config = ServerConfig {
+        bind: settings.bind,
+        region: region.clone(),
+        account_id: settings.account_id.clone(),
+        latency: settings.latency,
+        fault_rate: settings.fault_rate,
+        entry_fault_rate: settings.entry_fault_rate,
+        seed: settings.seed,
+        ..ServerConfig::default()
+    };
+    let printer = &ctx.printer;
+    let mut printed = Ok(());
+    let on_ready = |bound: &str| {
+        let endpoint = client_endpoint(bound, settings.bind);
+        printed = printer.line(&format!("export AWS_ENDPOINT_URL_SQS={endpoint}"));
+        let _ = printer.flush();
+        printer.info(format!(
+            "SQS-compatible server on {endpoint} (region {region}, account {}); any credentials are accepted. Ctrl-C stops it.",
+            settings.account_id
+        ));
+        if settings.fault_rate > 0.0
+            || settings.entry_fault_rate > 0.0
+            || !settings.latency.is_zero()
+        {
+            printer.info(format!(
+                "injecting latency {:?}, fault rate {}, entry fault rate {}",
+                settings.latency, settings.fault_rate, settings.entry_fault_rate
+            ));
+        }
+    };
+    let stats = serve_until(config, on_ready, ctx.interrupt.wait())
+        .await
+        .with_context(|| format!("could not listen on {}", settings.bind))?;
+    printed.context("could not write the endpoint line")?;
+    ctx.printer.info(format!(
+        "stopped after {} requests ({} injected errors, {} ambiguous, {} failed batch entries)",
+        stats.requests, stats.injected_errors, stats.ambiguous_failures, stats.entry_failures
+    ));
+    Ok(ExitStatus::Interrupted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unspecified_addresses_are_reached_through_loopback() {
+        let any: SocketAddr = "0.0.0.0:9324".parse().unwrap_or_else(|_| unreachable!());
+        assert_eq!(
+            client_endpoint("http://0.0.0.0:9324", any),
+            "http://127.0.0.1:9324"
+        );
+        let local: SocketAddr = "127.0.0.1:9324".parse().unwrap_or_else(|_| unreachable!());
+        assert_eq!(
+            client_endpoint("http://127.0.0.1:9324", local),
+            "http://127.0.0.1:9324"
+        );
+    }
 }

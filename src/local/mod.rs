@@ -17,6 +17,8 @@ mod api_queues;
 mod api_receive;
 mod attrs;
 mod clock;
+#[cfg(test)]
+mod dispatch_props;
 mod error;
 mod faults;
 mod fifo;

@@ -323,6 +323,16 @@ pub fn cancel(call: &Call, input: TaskInput) -> SqsResult<Value> {
     let handle = input
         .task_handle
         .ok_or_else(|| SqsError::missing("TaskHandle"))?;
+    let readable = URL_SAFE_NO_PAD
+        .decode(handle.trim_end_matches('=').as_bytes())
+        .ok()
+        .and_then(|raw| serde_json::from_slice::<Value>(&raw).ok())
+        .is_some_and(|v| v.get("taskId").is_some());
+    if !readable {
+        return Err(SqsError::invalid_parameter(
+            "Value for parameter TaskHandle is invalid.",
+        ));
+    }
     let tasks = call.svc.tasks.tasks.lock();
     let task = tasks
         .iter()
