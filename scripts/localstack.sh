@@ -9,7 +9,8 @@
 #   scripts/localstack.sh endpoint   print the client endpoint URL
 #
 # Environment: LOCALSTACK_PYTHON overrides the Python interpreter (3.12 or later);
-# LOCALSTACK_START_TIMEOUT the seconds `start` waits for readiness (default 60).
+# LOCALSTACK_START_TIMEOUT the seconds `start` waits for readiness (default 60); LOCALSTACK_PORT the
+# port on [::1] (default 4566), for a second instance beside the usual one.
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,7 +18,8 @@ VENV="$REPO_ROOT/.venv-localstack"
 DATA_DIR="$REPO_ROOT/.localstack-data"
 LOG_FILE="$REPO_ROOT/localstack.log"
 PID_FILE="$REPO_ROOT/.localstack.pid"
-ENDPOINT='http://[::1]:4566'
+PORT="${LOCALSTACK_PORT:-4566}"
+ENDPOINT="http://[::1]:$PORT"
 HEALTH_URL="$ENDPOINT/_localstack/health"
 START_TIMEOUT="${LOCALSTACK_START_TIMEOUT:-60}"
 
@@ -100,12 +102,12 @@ healthy() {
 }
 
 sqs_state() {
+    # The health document is flat enough for sed: {"services": {..., "sqs": "running", ...}, ...}
     curl -sf --max-time 2 "$HEALTH_URL" 2>/dev/null |
-        "$VENV/bin/python" -c 'import json, sys; print(json.load(sys.stdin).get("services", {}).get("sqs", "missing"))' 2>/dev/null
+        sed -n 's/.*"sqs": *"\([a-z_]*\)".*/\1/p'
 }
 
 cmd_start() {
-    [[ -x "$VENV/bin/python" ]] || die "not installed: run '$0 install' first"
     local pid
     if pid="$(running_pid)"; then
         if healthy; then
@@ -115,8 +117,17 @@ cmd_start() {
         die "a process (pid $pid from $PID_FILE) is running but $HEALTH_URL does not answer; run '$0 stop' first"
     fi
     if healthy; then
-        die "something not started by this script already answers on $ENDPOINT; stop it first"
+        # Another checkout's instance (or one left from an earlier run): reuse it rather than fail
+        # on the busy port, but it is not ours to stop, and it may run with other settings.
+        local state
+        state="$(sqs_state || true)"
+        if [[ "$state" == "running" || "$state" == "available" ]]; then
+            note "warning: a LocalStack not started from this checkout already answers on $ENDPOINT (sqs: $state); using it, and 'stop' will leave it running"
+            return 0
+        fi
+        die "something not started by this script answers on $ENDPOINT without a ready SQS (sqs: '${state:-unknown}'); stop it first"
     fi
+    [[ -x "$VENV/bin/python" ]] || die "not installed: run '$0 install' first"
     mkdir -p "$DATA_DIR"
     note "starting, log in $LOG_FILE"
     (
@@ -124,7 +135,7 @@ cmd_start() {
         # setsid: a new session, so stopping it never touches the caller's process group, and
         # the caller's Ctrl-C does not reach it.
         exec setsid env OVERRIDE_IN_DOCKER=0 FILESYSTEM_ROOT="$DATA_DIR" SERVICES=sqs \
-            GATEWAY_LISTEN='[::1]:4566' LOCALSTACK_HOST=localhost:4566 DNS_ADDRESS=0 \
+            GATEWAY_LISTEN="[::1]:$PORT" LOCALSTACK_HOST="localhost:$PORT" DNS_ADDRESS=0 \
             EAGER_SERVICE_LOADING=1 SQS_ENDPOINT_STRATEGY=path SQS_DELAY_PURGE_RETRY=1 \
             "$VENV/bin/python" -m localstack.runtime.main </dev/null >"$LOG_FILE" 2>&1
     ) &
