@@ -1288,3 +1288,58 @@ async fn wire_details_stats_unknown_actions_and_the_query_protocol() -> TestResu
     server.shutdown().await;
     Ok(())
 }
+
+#[tokio::test]
+async fn fifo_dead_letter_moves_and_redrive_keep_group_order() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let dlq = create(&sqs, "f-dlq.fifo", &[("FifoQueue", "true")]).await;
+    let policy = redrive(&server, "f-dlq.fifo", "1");
+    let url = create(
+        &sqs,
+        "f.fifo",
+        &[("FifoQueue", "true"), ("RedrivePolicy", policy.as_str())],
+    )
+    .await;
+    for i in 0..4 {
+        send_fifo(&sqs, &url, "g", &format!("m{i}"), Some(&format!("d{i}"))).await;
+    }
+    // One receive of all four (visibility 0), then the next attempt moves them all, in order.
+    let first = sqs
+        .receive_message()
+        .queue_url(&url)
+        .max_number_of_messages(10)
+        .visibility_timeout(0)
+        .send()
+        .await?;
+    assert_eq!(first.messages().len(), 4);
+    assert!(
+        sqs.receive_message()
+            .queue_url(&url)
+            .max_number_of_messages(10)
+            .send()
+            .await?
+            .messages()
+            .is_empty()
+    );
+    assert_eq!(
+        attribute(&sqs, &dlq, "ApproximateNumberOfMessages").await,
+        "4"
+    );
+    let dlq_arn = server.queue_arn("f-dlq.fifo");
+    sqs.start_message_move_task()
+        .source_arn(&dlq_arn)
+        .send()
+        .await?;
+    let task = wait_for_task(&sqs, &dlq_arn, &["COMPLETED"]).await;
+    assert_eq!(task.approximate_number_of_messages_moved(), 4);
+    let back = sqs
+        .receive_message()
+        .queue_url(&url)
+        .max_number_of_messages(10)
+        .send()
+        .await?;
+    let bodies: Vec<_> = back.messages().iter().filter_map(|m| m.body()).collect();
+    assert_eq!(bodies, ["m0", "m1", "m2", "m3"]);
+    Ok(())
+}

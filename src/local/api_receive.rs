@@ -117,12 +117,12 @@ fn system_attributes(
     );
     put(
         "ApproximateFirstReceiveTimestamp",
-        message.first_received_at.map(|t| t.to_string()),
+        message.first_received_at().map(|t| t.to_string()),
     );
-    put("SequenceNumber", message.sequence.map(|s| s.to_string()));
+    put("SequenceNumber", message.sequence().map(|s| s.to_string()));
     put(
         "MessageDeduplicationId",
-        message.dedup_id.as_deref().map(String::from),
+        message.dedup_id().map(String::from),
     );
     put(
         "MessageGroupId",
@@ -130,12 +130,9 @@ fn system_attributes(
     );
     put(
         "DeadLetterQueueSourceArn",
-        message.dead_letter_source.as_deref().map(String::from),
+        message.dead_letter_source().map(String::from),
     );
-    put(
-        "AWSTraceHeader",
-        message.trace_header.as_deref().map(String::from),
-    );
+    put("AWSTraceHeader", message.trace_header().map(String::from));
     out
 }
 
@@ -147,13 +144,13 @@ fn render(
     selection: &Selection,
 ) -> MessageOut {
     let chosen: Vec<&MessageAttribute> = message
-        .attributes
+        .attributes()
         .iter()
         .filter(|a| selection.wants_message(&a.name))
         .collect();
     let md5_of_attributes = if chosen.is_empty() {
         None
-    } else if chosen.len() == message.attributes.len() {
+    } else if chosen.len() == message.attributes().len() {
         message.md5_of_attributes
     } else {
         let subset: Vec<MessageAttribute> = chosen.iter().map(|a| (*a).clone()).collect();

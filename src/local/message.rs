@@ -1,5 +1,6 @@
 //! What a stored message is made of, independent of any wire format.
 
+use std::num::NonZeroU64;
 use std::sync::Arc;
 
 use uuid::Uuid;
@@ -38,34 +39,138 @@ pub enum State {
     InFlight { until: u64, received_at: u64 },
 }
 
-/// A message as the server keeps it.
+/// SQS sequence numbers are 20-digit decimal strings that only grow; messages store the offset.
+pub const FIRST_SEQUENCE: u128 = 18_000_000_000_000_000_000;
+
+/// Fields most messages do not have, kept behind one pointer so the common message stays small.
+#[derive(Debug, Clone, Default)]
+pub struct Extra {
+    pub dedup_id: Option<Arc<str>>,
+    pub trace_header: Option<Arc<str>>,
+    pub dead_letter_source: Option<Arc<str>>,
+}
+
+/// A message as the server keeps it. Its size matters: a queue can hold millions.
 #[derive(Debug, Clone)]
 pub struct StoredMessage {
     pub id: Uuid,
     /// Shared so a receive can hand the message to the response writer without copying the body
     /// while the queue is locked.
     pub body: Arc<str>,
-    pub attributes: Arc<[MessageAttribute]>,
+    attributes: Option<Arc<[MessageAttribute]>>,
     pub md5_of_body: [u8; 16],
     pub md5_of_attributes: Option<[u8; 16]>,
-    pub trace_header: Option<Arc<str>>,
     /// Enqueue time in clock milliseconds; retention counts from here.
     pub sent_at: u64,
-    pub first_received_at: Option<u64>,
+    first_received_at: Option<NonZeroU64>,
     pub receive_count: u32,
     /// Shared with the FIFO group table, so a million messages of one group hold one copy.
     pub group_id: Option<Arc<str>>,
-    pub dedup_id: Option<Arc<str>>,
-    pub sequence: Option<u128>,
-    pub dead_letter_source: Option<Arc<str>>,
+    /// Offset from [`FIRST_SEQUENCE`]; 0 on standard queues.
+    sequence: u64,
+    extra: Option<Box<Extra>>,
     pub state: State,
 }
 
 impl StoredMessage {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: Uuid,
+        body: String,
+        attributes: Vec<MessageAttribute>,
+        md5_of_body: [u8; 16],
+        md5_of_attributes: Option<[u8; 16]>,
+        sent_at: u64,
+        group_id: Option<String>,
+        state: State,
+    ) -> Self {
+        StoredMessage {
+            id,
+            body: body.into(),
+            attributes: (!attributes.is_empty()).then(|| attributes.into()),
+            md5_of_body,
+            md5_of_attributes,
+            sent_at,
+            first_received_at: None,
+            receive_count: 0,
+            group_id: group_id.map(Into::into),
+            sequence: 0,
+            extra: None,
+            state,
+        }
+    }
+
     pub fn deadline(&self) -> Option<u64> {
         match self.state {
             State::Delayed { until } | State::InFlight { until, .. } => Some(until),
             State::Visible => None,
+        }
+    }
+
+    pub fn attributes(&self) -> &[MessageAttribute] {
+        self.attributes.as_deref().unwrap_or(&[])
+    }
+
+    pub fn first_received_at(&self) -> Option<u64> {
+        self.first_received_at.map(NonZeroU64::get)
+    }
+
+    /// Records a receive; the first one sets ApproximateFirstReceiveTimestamp.
+    pub fn mark_received(&mut self, now: u64) {
+        self.receive_count += 1;
+        if self.first_received_at.is_none() {
+            self.first_received_at = NonZeroU64::new(now.max(1));
+        }
+    }
+
+    pub fn reset_receives(&mut self) {
+        self.receive_count = 0;
+        self.first_received_at = None;
+    }
+
+    pub fn sequence(&self) -> Option<u128> {
+        (self.sequence > 0).then(|| FIRST_SEQUENCE + u128::from(self.sequence))
+    }
+
+    pub fn set_sequence(&mut self, offset: u64) {
+        self.sequence = offset;
+    }
+
+    fn extra(&self) -> Option<&Extra> {
+        self.extra.as_deref()
+    }
+
+    fn extra_mut(&mut self) -> &mut Extra {
+        self.extra.get_or_insert_with(Box::default)
+    }
+
+    pub fn dedup_id(&self) -> Option<&str> {
+        self.extra().and_then(|e| e.dedup_id.as_deref())
+    }
+
+    pub fn trace_header(&self) -> Option<&str> {
+        self.extra().and_then(|e| e.trace_header.as_deref())
+    }
+
+    pub fn dead_letter_source(&self) -> Option<&str> {
+        self.extra().and_then(|e| e.dead_letter_source.as_deref())
+    }
+
+    pub fn set_dedup_id(&mut self, id: Option<Arc<str>>) {
+        if id.is_some() || self.extra.is_some() {
+            self.extra_mut().dedup_id = id;
+        }
+    }
+
+    pub fn set_trace_header(&mut self, header: Option<Arc<str>>) {
+        if header.is_some() || self.extra.is_some() {
+            self.extra_mut().trace_header = header;
+        }
+    }
+
+    pub fn set_dead_letter_source(&mut self, arn: Option<Arc<str>>) {
+        if arn.is_some() || self.extra.is_some() {
+            self.extra_mut().dead_letter_source = arn;
         }
     }
 }

@@ -29,6 +29,7 @@ mod queue;
 mod receipt;
 mod server;
 mod service;
+mod slab;
 mod store;
 mod tasks;
 mod validate;

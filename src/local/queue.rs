@@ -13,12 +13,11 @@ use super::attrs::QueueAttributes;
 use super::error::{SqsError, SqsResult};
 use super::fifo::{Dedup, Original};
 use super::md5;
-use super::message::{MessageAttribute, NewMessage, SendReceipt, State, StoredMessage};
+use super::message::{
+    FIRST_SEQUENCE, MessageAttribute, NewMessage, SendReceipt, State, StoredMessage,
+};
 use super::store::Messages;
 use super::validate;
-
-/// SQS sequence numbers are 20-digit decimal strings that only grow.
-const FIRST_SEQUENCE: u128 = 18_000_000_000_000_000_000;
 
 #[derive(Debug)]
 pub struct Queue {
@@ -41,7 +40,7 @@ pub struct QueueState {
     pub dedup: Dedup,
     pub last_modified: u64,
     pub last_purge: Option<u64>,
-    next_sequence: u128,
+    next_sequence: u64,
 }
 
 /// A message validated and digested outside the queue lock.
@@ -121,7 +120,7 @@ impl QueueState {
             dedup: Dedup::default(),
             last_modified: now,
             last_purge: None,
-            next_sequence: FIRST_SEQUENCE,
+            next_sequence: 0,
         }
     }
 
@@ -130,7 +129,8 @@ impl QueueState {
         self.messages.tick(now, retention_ms);
     }
 
-    fn sequence(&mut self) -> u128 {
+    /// The next sequence offset (see [`FIRST_SEQUENCE`]).
+    fn sequence(&mut self) -> u64 {
         self.next_sequence += 1;
         self.next_sequence
     }
@@ -192,7 +192,8 @@ impl QueueState {
             ));
         }
         let message_id = Uuid::new_v4();
-        let sequence = fifo.then(|| self.sequence());
+        let offset = if fifo { self.sequence() } else { 0 };
+        let sequence = fifo.then(|| FIRST_SEQUENCE + u128::from(offset));
         if let Some(key) = dedup_key {
             self.dedup.remember(
                 key,
@@ -215,22 +216,20 @@ impl QueueState {
         } else {
             State::Visible
         };
-        self.messages.insert(StoredMessage {
-            id: message_id,
-            body: message.body.into(),
-            attributes: message.attributes.into(),
+        let mut stored = StoredMessage::new(
+            message_id,
+            message.body,
+            message.attributes,
             md5_of_body,
             md5_of_attributes,
-            trace_header: message.trace_header.map(Into::into),
-            sent_at: now,
-            first_received_at: None,
-            receive_count: 0,
-            group_id: message.group_id.map(Into::into),
-            dedup_id: dedup_id.map(Into::into),
-            sequence,
-            dead_letter_source: None,
+            now,
+            message.group_id,
             state,
-        });
+        );
+        stored.set_sequence(offset);
+        stored.set_dedup_id(dedup_id.map(Into::into));
+        stored.set_trace_header(message.trace_header.map(Into::into));
+        self.messages.insert(stored);
         Ok(receipt(message_id, sequence))
     }
 
@@ -244,17 +243,18 @@ impl QueueState {
         fifo: bool,
         now: u64,
     ) {
-        message.dead_letter_source = Some(source_arn.clone());
+        message.set_dead_letter_source(Some(source_arn.clone()));
         message.state = State::Visible;
         if fifo {
             message.sent_at = now;
-            message.sequence = Some(self.sequence());
-            message.dedup_id = Some(message.id.to_string().into());
+            let offset = self.sequence();
+            message.set_sequence(offset);
+            message.set_dedup_id(Some(message.id.to_string().into()));
             if message.group_id.is_none() {
                 message.group_id = Some(message.id.to_string().into());
             }
         } else {
-            message.sequence = None;
+            message.set_sequence(0);
         }
         self.messages.insert(message);
     }
@@ -264,21 +264,21 @@ impl QueueState {
     pub fn accept_moved(&mut self, mut message: StoredMessage, fifo: bool, now: u64) {
         message.id = Uuid::new_v4();
         message.sent_at = now;
-        message.receive_count = 0;
-        message.first_received_at = None;
-        message.dead_letter_source = None;
+        message.reset_receives();
+        message.set_dead_letter_source(None);
         message.state = State::Visible;
         if fifo {
-            message.sequence = Some(self.sequence());
+            let offset = self.sequence();
+            message.set_sequence(offset);
             if message.group_id.is_none() {
                 message.group_id = Some(message.id.to_string().into());
             }
-            if message.dedup_id.is_none() {
-                message.dedup_id = Some(message.id.to_string().into());
+            if message.dedup_id().is_none() {
+                message.set_dedup_id(Some(message.id.to_string().into()));
             }
         } else {
-            message.sequence = None;
-            message.dedup_id = None;
+            message.set_sequence(0);
+            message.set_dedup_id(None);
         }
         self.messages.insert(message);
     }

@@ -6,32 +6,12 @@
 //! stale entries outnumber live ones, so memory stays proportional to what is stored.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::{BinaryHeap, VecDeque};
 
 use super::error::{ErrorKind, SqsError, SqsResult};
 use super::fifo::FifoOrder;
 use super::message::{State, StoredMessage};
-
-/// Keys are sequential integers; a multiplicative hash spreads them without SipHash's cost.
-#[derive(Default, Clone, Copy)]
-pub struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-pub type MessageMap = HashMap<u64, StoredMessage, BuildHasherDefault<KeyHasher>>;
+pub use super::slab::MessageMap;
 
 #[derive(Debug)]
 enum Order {
@@ -65,7 +45,6 @@ pub struct Received {
 #[derive(Debug)]
 pub struct Messages {
     map: MessageMap,
-    next_key: u64,
     order: Order,
     deadlines: BinaryHeap<Reverse<(u64, u64)>>,
     retention: BinaryHeap<Reverse<(u64, u64)>>,
@@ -76,7 +55,6 @@ impl Messages {
     pub fn new(fifo: bool) -> Self {
         Messages {
             map: MessageMap::default(),
-            next_key: 1,
             order: if fifo {
                 Order::Fifo(FifoOrder::default())
             } else {
@@ -94,10 +72,12 @@ impl Messages {
 
     /// Stores a message whose state is already `Visible` or `Delayed`.
     pub fn insert(&mut self, message: StoredMessage) -> u64 {
-        let key = self.next_key;
-        self.next_key += 1;
-        self.retention.push(Reverse((message.sent_at, key)));
-        let visible = match message.state {
+        let group = message.group_id.clone();
+        let state = message.state;
+        let sent_at = message.sent_at;
+        let key = self.map.insert(message);
+        self.retention.push(Reverse((sent_at, key)));
+        let visible = match state {
             State::Delayed { until } => {
                 self.deadlines.push(Reverse((until, key)));
                 self.counts.delayed += 1;
@@ -121,17 +101,14 @@ impl Messages {
                 }
             }
             Order::Fifo(order) => {
-                if let Some(group) = &message.group_id {
-                    let group = group.clone();
-                    let in_flight = matches!(message.state, State::InFlight { .. });
-                    order.push(&group, key, visible);
-                    if in_flight {
-                        order.started_flight(&group);
+                if let Some(group) = &group {
+                    order.push(group, key, visible);
+                    if matches!(state, State::InFlight { .. }) {
+                        order.started_flight(group);
                     }
                 }
             }
         }
-        self.map.insert(key, message);
         key
     }
 
@@ -188,7 +165,13 @@ impl Messages {
     pub fn remove(&mut self, key: u64) -> Option<StoredMessage> {
         let message = self.map.remove(&key)?;
         match message.state {
-            State::Visible => self.counts.visible -= 1,
+            State::Visible => {
+                self.counts.visible -= 1;
+                // The group may have been taken off the ready line to deliver this message.
+                if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
+                    order.mark_ready(group);
+                }
+            }
             State::Delayed { .. } => self.counts.delayed -= 1,
             State::InFlight { .. } => {
                 self.counts.in_flight -= 1;
@@ -258,8 +241,7 @@ impl Messages {
                     until,
                     received_at: now,
                 };
-                message.receive_count += 1;
-                message.first_received_at.get_or_insert(now);
+                message.mark_received(now);
                 self.counts.visible -= 1;
                 self.counts.in_flight += 1;
                 self.deadlines.push(Reverse((until, key)));
@@ -344,8 +326,10 @@ impl Messages {
 
     pub fn purge(&mut self) {
         let fifo = matches!(self.order, Order::Fifo(_));
+        let mut map = std::mem::take(&mut self.map);
+        map.clear();
         *self = Messages {
-            next_key: self.next_key,
+            map,
             ..Messages::new(fifo)
         };
     }

@@ -182,7 +182,7 @@ fn deliver(svc: &Service, task: &Task, chunk: Vec<StoredMessage>) -> Result<u64,
         let destination = task
             .destination_arn
             .clone()
-            .or_else(|| message.dead_letter_source.as_deref().map(String::from))
+            .or_else(|| message.dead_letter_source().map(String::from))
             .unwrap_or_default();
         by_destination.entry(destination).or_default().push(message);
     }
