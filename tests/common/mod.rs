@@ -4,7 +4,9 @@
 //! LocalStack half of a test runs, is skipped, or must fail.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::net::{TcpStream, ToSocketAddrs};
+use std::sync::{Once, OnceLock};
 use std::time::Duration;
 
 use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
@@ -45,26 +47,43 @@ pub enum LocalStack {
     Skip(String),
 }
 
-/// Reads `SQSCTL_LOCALSTACK_ENDPOINT` and `SQSCTL_REQUIRE_LOCALSTACK`, and checks that the endpoint
-/// accepts TCP connections.
+/// Reads `SQSCTL_LOCALSTACK_ENDPOINT` and `SQSCTL_REQUIRE_LOCALSTACK`, and checks once per test
+/// binary that the endpoint accepts TCP connections. A skip is announced once on stderr, past the
+/// test harness's capture, so a plain `cargo test` shows that the comparison did not run.
 ///
 /// # Panics
 /// When LocalStack is required but not configured or not reachable, so that CI can never skip
 /// the comparison silently.
 pub fn localstack() -> LocalStack {
-    let required = std::env::var(REQUIRE_LOCALSTACK_VAR).is_ok_and(|v| v == "1");
-    let problem = match std::env::var(LOCALSTACK_ENDPOINT_VAR) {
+    static DECISION: OnceLock<Result<String, String>> = OnceLock::new();
+    let decision = DECISION.get_or_init(|| match std::env::var(LOCALSTACK_ENDPOINT_VAR) {
         Ok(endpoint) if !endpoint.trim().is_empty() => match check_reachable(&endpoint) {
-            Ok(()) => return LocalStack::At(endpoint),
-            Err(why) => format!("{LOCALSTACK_ENDPOINT_VAR}={endpoint} is not reachable: {why}"),
+            Ok(()) => Ok(endpoint),
+            Err(why) => Err(format!(
+                "{LOCALSTACK_ENDPOINT_VAR}={endpoint} is not reachable: {why}"
+            )),
         },
-        _ => format!("{LOCALSTACK_ENDPOINT_VAR} is not set"),
-    };
-    assert!(
-        !required,
-        "{REQUIRE_LOCALSTACK_VAR}=1 but {problem} (start it with scripts/localstack.sh start)"
-    );
-    LocalStack::Skip(problem)
+        _ => Err(format!("{LOCALSTACK_ENDPOINT_VAR} is not set")),
+    });
+    match decision {
+        Ok(endpoint) => LocalStack::At(endpoint.clone()),
+        Err(problem) => {
+            let required = std::env::var(REQUIRE_LOCALSTACK_VAR).is_ok_and(|v| v == "1");
+            assert!(
+                !required,
+                "{REQUIRE_LOCALSTACK_VAR}=1 but {problem} (start it with scripts/localstack.sh start)"
+            );
+            static ANNOUNCED: Once = Once::new();
+            ANNOUNCED.call_once(|| {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "note: the LocalStack halves of these tests are skipped: {problem} \
+                     (scripts/localstack.sh start; SQSCTL_LOCALSTACK_ENDPOINT=http://[::1]:4566)"
+                );
+            });
+            LocalStack::Skip(problem.clone())
+        }
+    }
 }
 
 fn check_reachable(endpoint: &str) -> Result<(), String> {
