@@ -102,37 +102,40 @@ fn system_attributes(
     account: &str,
 ) -> BTreeMap<&'static str, String> {
     let mut out = BTreeMap::new();
-    let mut put = |name: &'static str, value: Option<String>| {
-        if let Some(value) = value
-            && selection.wants_system(name)
+    if selection.system.is_empty() {
+        return out;
+    }
+    // Values are computed only for the names asked for.
+    let mut put = |name: &'static str, value: &dyn Fn() -> Option<String>| {
+        if selection.wants_system(name)
+            && let Some(value) = value()
         {
             out.insert(name, value);
         }
     };
-    put("SenderId", Some(account.to_string()));
-    put("SentTimestamp", Some(message.sent_at.to_string()));
-    put(
-        "ApproximateReceiveCount",
-        Some(message.receive_count.to_string()),
-    );
-    put(
-        "ApproximateFirstReceiveTimestamp",
-        message.first_received_at().map(|t| t.to_string()),
-    );
-    put("SequenceNumber", message.sequence().map(|s| s.to_string()));
-    put(
-        "MessageDeduplicationId",
-        message.dedup_id().map(String::from),
-    );
-    put(
-        "MessageGroupId",
-        message.group_id.as_deref().map(String::from),
-    );
-    put(
-        "DeadLetterQueueSourceArn",
-        message.dead_letter_source().map(String::from),
-    );
-    put("AWSTraceHeader", message.trace_header().map(String::from));
+    put("SenderId", &|| Some(account.to_string()));
+    put("SentTimestamp", &|| Some(message.sent_at.to_string()));
+    put("ApproximateReceiveCount", &|| {
+        Some(message.receive_count.to_string())
+    });
+    put("ApproximateFirstReceiveTimestamp", &|| {
+        message.first_received_at().map(|t| t.to_string())
+    });
+    put("SequenceNumber", &|| {
+        message.sequence().map(|s| s.to_string())
+    });
+    put("MessageDeduplicationId", &|| {
+        message.dedup_id().map(String::from)
+    });
+    put("MessageGroupId", &|| {
+        message.group_id.as_deref().map(String::from)
+    });
+    put("DeadLetterQueueSourceArn", &|| {
+        message.dead_letter_source().map(String::from)
+    });
+    put("AWSTraceHeader", &|| {
+        message.trace_header().map(String::from)
+    });
     out
 }
 

@@ -195,3 +195,10 @@ pub struct SendReceipt {
     pub md5_of_system_attributes: Option<[u8; 16]>,
     pub sequence: Option<u128>,
 }
+
+/// A random (version 4) UUID from the thread's generator, without a system call per id.
+pub fn random_uuid() -> Uuid {
+    use rand::Rng as _;
+    let bytes: [u8; 16] = rand::rng().random();
+    uuid::Builder::from_random_bytes(bytes).into_uuid()
+}

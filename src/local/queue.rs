@@ -7,14 +7,13 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
-use uuid::Uuid;
 
 use super::attrs::QueueAttributes;
 use super::error::{SqsError, SqsResult};
 use super::fifo::{Dedup, Original};
 use super::md5;
 use super::message::{
-    FIRST_SEQUENCE, MessageAttribute, NewMessage, SendReceipt, State, StoredMessage,
+    FIRST_SEQUENCE, MessageAttribute, NewMessage, SendReceipt, State, StoredMessage, random_uuid,
 };
 use super::store::Messages;
 use super::validate;
@@ -191,7 +190,7 @@ impl QueueState {
                 "The request include parameter MessageDeduplicationId that is not valid for this queue type",
             ));
         }
-        let message_id = Uuid::new_v4();
+        let message_id = random_uuid();
         let offset = if fifo { self.sequence() } else { 0 };
         let sequence = fifo.then(|| FIRST_SEQUENCE + u128::from(offset));
         if let Some(key) = dedup_key {
@@ -262,7 +261,7 @@ impl QueueState {
     /// Takes in a message redriven by a move task: a new message id and enqueue time, a fresh
     /// receive count.
     pub fn accept_moved(&mut self, mut message: StoredMessage, fifo: bool, now: u64) {
-        message.id = Uuid::new_v4();
+        message.id = random_uuid();
         message.sent_at = now;
         message.reset_receives();
         message.set_dead_letter_source(None);

@@ -125,7 +125,10 @@ fn to_http(response: Response) -> hyper::Response<Full<Bytes>> {
     let mut builder = hyper::Response::builder()
         .status(response.status)
         .header("content-type", response.content_type)
-        .header("x-amzn-requestid", uuid::Uuid::new_v4().to_string());
+        .header(
+            "x-amzn-requestid",
+            super::message::random_uuid().to_string(),
+        );
     for (name, value) in response.headers {
         builder = builder.header(name, value);
     }

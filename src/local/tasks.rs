@@ -133,7 +133,8 @@ pub fn start(call: &Call, input: TaskInput) -> SqsResult<Value> {
         state.messages.counts().visible as u64
     };
     let handle = URL_SAFE_NO_PAD.encode(
-        json!({"taskId": uuid::Uuid::new_v4().to_string(), "sourceArn": source_arn}).to_string(),
+        json!({"taskId": super::message::random_uuid().to_string(), "sourceArn": source_arn})
+            .to_string(),
     );
     let task = Arc::new(Task {
         handle: handle.clone(),

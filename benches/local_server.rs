@@ -1,0 +1,301 @@
+//! Throughput and memory of the local server, measured from a concurrent aws-sdk-sqs client in the
+//! same process (both share the machine's cores, as in the project's tests).
+//!
+//! Run with `cargo bench --bench local_server`. Set `SQSCTL_BENCH_LOCALSTACK` and/or
+//! `SQSCTL_BENCH_MOTO` to an endpoint URL to run a smaller send and receive workload against that
+//! server too and print how it compares. `SQSCTL_BENCH_DEEP` overrides the deep queue's depth
+//! (default 1,000,000).
+
+use std::error::Error;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use aws_sdk_sqs::Client;
+use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, SendMessageBatchRequestEntry};
+use sqsctl::local::{Server, ServerConfig};
+
+type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
+
+/// Requests in flight at once.
+const CONCURRENCY: usize = 32;
+const SHALLOW_DEPTH: usize = 1_000;
+const STEADY_WINDOW: Duration = Duration::from_secs(5);
+const FLOW_MESSAGES: usize = 300_000;
+const COMPARISON_MESSAGES: usize = 5_000;
+
+fn client(endpoint: &str) -> Client {
+    let config = aws_sdk_sqs::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new("test", "test", None, None, "bench"))
+        .endpoint_url(endpoint)
+        .build();
+    Client::from_conf(config)
+}
+
+async fn create(sqs: &Client, name: &str) -> BenchResult<String> {
+    let out = sqs.create_queue().queue_name(name).send().await?;
+    Ok(out.queue_url.unwrap_or_default())
+}
+
+fn batch(body: &str, n: usize) -> BenchResult<Vec<SendMessageBatchRequestEntry>> {
+    (0..n)
+        .map(|i| {
+            SendMessageBatchRequestEntry::builder()
+                .id(format!("m{i}"))
+                .message_body(body)
+                .build()
+                .map_err(Into::into)
+        })
+        .collect()
+}
+
+/// Sends `total` messages in batches of 10 from `CONCURRENCY` tasks; returns messages per second.
+async fn send_all(sqs: &Client, url: &str, total: usize, body_len: usize) -> BenchResult<f64> {
+    let body: Arc<str> = "x".repeat(body_len).into();
+    let batches = Arc::new(AtomicUsize::new(total.div_ceil(10)));
+    let started = Instant::now();
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..CONCURRENCY {
+        let (sqs, url, body, batches) = (sqs.clone(), url.to_string(), body.clone(), batches.clone());
+        workers.spawn(async move {
+            let entries = batch(&body, 10)?;
+            while batches
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok()
+            {
+                let out = sqs
+                    .send_message_batch()
+                    .queue_url(&url)
+                    .set_entries(Some(entries.clone()))
+                    .send()
+                    .await?;
+                if !out.failed().is_empty() {
+                    return Err("a batch entry failed".into());
+                }
+            }
+            BenchResult::Ok(())
+        });
+    }
+    while let Some(joined) = workers.join_next().await {
+        joined??;
+    }
+    Ok(total as f64 / started.elapsed().as_secs_f64())
+}
+
+/// One receive of up to 10 and a batch delete of what came back; returns how many were deleted.
+async fn receive_and_delete(sqs: &Client, url: &str) -> BenchResult<usize> {
+    let got = sqs
+        .receive_message()
+        .queue_url(url)
+        .max_number_of_messages(10)
+        .visibility_timeout(300)
+        .send()
+        .await?;
+    let messages = got.messages();
+    if messages.is_empty() {
+        return Ok(0);
+    }
+    let entries = messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            DeleteMessageBatchRequestEntry::builder()
+                .id(format!("d{i}"))
+                .receipt_handle(m.receipt_handle().unwrap_or_default())
+                .build()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let out = sqs
+        .delete_message_batch()
+        .queue_url(url)
+        .set_entries(Some(entries))
+        .send()
+        .await?;
+    Ok(out.successful().len())
+}
+
+/// Receives and deletes until `total` messages are gone; returns messages per second.
+async fn drain(sqs: &Client, url: &str, total: usize) -> BenchResult<f64> {
+    let deleted = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..CONCURRENCY {
+        let (sqs, url, deleted) = (sqs.clone(), url.to_string(), deleted.clone());
+        workers.spawn(async move {
+            let mut empty_in_a_row = 0;
+            while deleted.load(Ordering::SeqCst) < total && empty_in_a_row < 20 {
+                let n = receive_and_delete(&sqs, &url).await?;
+                empty_in_a_row = if n == 0 { empty_in_a_row + 1 } else { 0 };
+                deleted.fetch_add(n, Ordering::SeqCst);
+            }
+            BenchResult::Ok(())
+        });
+    }
+    while let Some(joined) = workers.join_next().await {
+        joined??;
+    }
+    Ok(deleted.load(Ordering::SeqCst) as f64 / started.elapsed().as_secs_f64())
+}
+
+/// Receive, delete and send back as many as were deleted, for `window`: the depth stays where it
+/// was. Returns deleted messages per second.
+async fn steady(sqs: &Client, url: &str, body_len: usize, window: Duration) -> BenchResult<f64> {
+    let body: Arc<str> = "x".repeat(body_len).into();
+    let deleted = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..CONCURRENCY {
+        let (sqs, url, body, deleted) = (sqs.clone(), url.to_string(), body.clone(), deleted.clone());
+        workers.spawn(async move {
+            while started.elapsed() < window {
+                let n = receive_and_delete(&sqs, &url).await?;
+                deleted.fetch_add(n, Ordering::SeqCst);
+                if n > 0 {
+                    sqs.send_message_batch()
+                        .queue_url(&url)
+                        .set_entries(Some(batch(&body, n)?))
+                        .send()
+                        .await?;
+                }
+            }
+            BenchResult::Ok(())
+        });
+    }
+    while let Some(joined) = workers.join_next().await {
+        joined??;
+    }
+    Ok(deleted.load(Ordering::SeqCst) as f64 / started.elapsed().as_secs_f64())
+}
+
+fn rss_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|kb| kb.parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+fn thousands(value: f64) -> String {
+    let digits = format!("{:.0}", value.max(0.0));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The small send-then-drain workload used to compare with another server.
+async fn comparison_workload(endpoint: &str, name: &str) -> BenchResult<(f64, f64)> {
+    let sqs = client(endpoint);
+    let url = create(&sqs, name).await?;
+    let send = send_all(&sqs, &url, COMPARISON_MESSAGES, 100).await?;
+    let receive = drain(&sqs, &url, COMPARISON_MESSAGES).await?;
+    let _ = sqs.delete_queue().queue_url(&url).send().await;
+    Ok((send, receive))
+}
+
+async fn run() -> BenchResult<()> {
+    let deep_depth: usize = std::env::var("SQSCTL_BENCH_DEEP")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    let server = Server::start(ServerConfig::default())?;
+    let sqs = client(server.endpoint());
+    println!(
+        "local server benchmark: aws-sdk-sqs client in the same process, {CONCURRENCY} requests in flight, {} CPUs",
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+
+    // Memory first, before other phases leave freed memory in the allocator.
+    let deep = create(&sqs, "bench-deep").await?;
+    let before = rss_bytes();
+    let fill_rate = send_all(&sqs, &deep, deep_depth, 1024).await?;
+    let after = rss_bytes();
+    println!(
+        "send-batch, 1 KiB bodies, filling {} messages: {} msgs/s",
+        thousands(deep_depth as f64),
+        thousands(fill_rate)
+    );
+    println!(
+        "memory: {} bytes of RSS per stored 1 KiB message ({} MiB for {} messages)",
+        thousands(after.saturating_sub(before) as f64 / deep_depth as f64),
+        after.saturating_sub(before) / (1024 * 1024),
+        thousands(deep_depth as f64)
+    );
+
+    let shallow = create(&sqs, "bench-shallow").await?;
+    send_all(&sqs, &shallow, SHALLOW_DEPTH, 1024).await?;
+    let at_shallow = steady(&sqs, &shallow, 1024, STEADY_WINDOW).await?;
+    let at_deep = steady(&sqs, &deep, 1024, STEADY_WINDOW).await?;
+    println!(
+        "receive+delete (+ send back, depth held), depth {}: {} msgs/s",
+        thousands(SHALLOW_DEPTH as f64),
+        thousands(at_shallow)
+    );
+    println!(
+        "receive+delete (+ send back, depth held), depth {}: {} msgs/s (ratio deep/shallow {:.2})",
+        thousands(deep_depth as f64),
+        thousands(at_deep),
+        at_deep / at_shallow
+    );
+    let _ = sqs.delete_queue().queue_url(&deep).send().await;
+
+    let flow = create(&sqs, "bench-flow").await?;
+    let send_rate = send_all(&sqs, &flow, FLOW_MESSAGES, 100).await?;
+    println!(
+        "send-batch, 100 B bodies, {} messages: {} msgs/s",
+        thousands(FLOW_MESSAGES as f64),
+        thousands(send_rate)
+    );
+    let drain_rate = drain(&sqs, &flow, FLOW_MESSAGES).await?;
+    println!(
+        "receive+delete, 100 B bodies, draining {} messages: {} msgs/s",
+        thousands(FLOW_MESSAGES as f64),
+        thousands(drain_rate)
+    );
+
+    let others = [("LocalStack", "SQSCTL_BENCH_LOCALSTACK"), ("moto", "SQSCTL_BENCH_MOTO")];
+    let wanted: Vec<(&str, String)> = others
+        .iter()
+        .filter_map(|(name, var)| std::env::var(var).ok().map(|url| (*name, url)))
+        .collect();
+    if !wanted.is_empty() {
+        let (our_send, our_receive) = comparison_workload(server.endpoint(), "bench-compare").await?;
+        println!(
+            "comparison workload ({} messages): local server send {} msgs/s, receive+delete {} msgs/s",
+            thousands(COMPARISON_MESSAGES as f64),
+            thousands(our_send),
+            thousands(our_receive)
+        );
+        for (name, endpoint) in wanted {
+            match comparison_workload(&endpoint, "sqsctl-bench-compare").await {
+                Ok((send, receive)) => println!(
+                    "  {name} ({endpoint}): send {} msgs/s, receive+delete {} msgs/s; local server is {:.1}x / {:.1}x faster",
+                    thousands(send),
+                    thousands(receive),
+                    our_send / send,
+                    our_receive / receive
+                ),
+                Err(err) => println!("  {name} ({endpoint}): failed: {err}"),
+            }
+        }
+    }
+    server.shutdown().await;
+    Ok(())
+}
+
+fn main() -> BenchResult<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(run())
+}
