@@ -1343,3 +1343,94 @@ async fn fifo_dead_letter_moves_and_redrive_keep_group_order() -> TestResult {
     assert_eq!(bodies, ["m0", "m1", "m2", "m3"]);
     Ok(())
 }
+
+#[tokio::test]
+async fn visibility_batches_queue_wait_time_latency_and_dead_letter_retention() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let url = create(&sqs, "batchvis", &[("ReceiveMessageWaitTimeSeconds", "1")]).await;
+    let started = std::time::Instant::now();
+    assert!(
+        sqs.receive_message()
+            .queue_url(&url)
+            .send()
+            .await?
+            .messages()
+            .is_empty()
+    );
+    assert!(
+        started.elapsed() >= Duration::from_millis(900),
+        "the queue's wait time applies"
+    );
+    for body in ["a", "b"] {
+        sqs.send_message()
+            .queue_url(&url)
+            .message_body(body)
+            .send()
+            .await?;
+    }
+    let got = sqs
+        .receive_message()
+        .queue_url(&url)
+        .max_number_of_messages(10)
+        .send()
+        .await?;
+    let mut entries: Vec<_> = got
+        .messages()
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            aws_sdk_sqs::types::ChangeMessageVisibilityBatchRequestEntry::builder()
+                .id(format!("c{i}"))
+                .receipt_handle(m.receipt_handle().unwrap_or_default())
+                .visibility_timeout(0)
+                .build()
+        })
+        .collect::<Result<_, _>>()?;
+    entries.push(
+        aws_sdk_sqs::types::ChangeMessageVisibilityBatchRequestEntry::builder()
+            .id("bad")
+            .receipt_handle("garbage")
+            .visibility_timeout(0)
+            .build()?,
+    );
+    let changed = sqs
+        .change_message_visibility_batch()
+        .queue_url(&url)
+        .set_entries(Some(entries))
+        .send()
+        .await?;
+    assert_eq!(changed.successful().len(), 2);
+    assert_eq!(changed.failed()[0].code(), "ReceiptHandleIsInvalid");
+    assert_eq!(
+        attribute(&sqs, &url, "ApproximateNumberOfMessages").await,
+        "2"
+    );
+
+    // A standard DLQ keeps the original enqueue time: with a 60 s retention, a message sent 100 s
+    // before its move expires there at once.
+    let dlq = create(&sqs, "short-dlq", &[("MessageRetentionPeriod", "60")]).await;
+    let policy = redrive(&server, "short-dlq", "1");
+    let src = create(&sqs, "long-src", &[("RedrivePolicy", policy.as_str())]).await;
+    sqs.send_message()
+        .queue_url(&src)
+        .message_body("old")
+        .send()
+        .await?;
+    assert!(receive_one(&sqs, &src, Some(0)).await.is_some());
+    server.clock().advance(Duration::from_secs(100));
+    assert!(receive_one(&sqs, &src, Some(0)).await.is_none());
+    assert_eq!(
+        attribute(&sqs, &dlq, "ApproximateNumberOfMessages").await,
+        "0"
+    );
+
+    let slow = Server::start(ServerConfig {
+        latency: Duration::from_millis(50),
+        ..ServerConfig::default()
+    })?;
+    let started = std::time::Instant::now();
+    client(&slow).list_queues().send().await?;
+    assert!(started.elapsed() >= Duration::from_millis(50));
+    Ok(())
+}

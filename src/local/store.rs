@@ -141,9 +141,9 @@ impl Messages {
             return;
         }
         match message.state {
-            State::Delayed { .. } => self.counts.delayed -= 1,
+            State::Delayed { .. } => self.counts.delayed = self.counts.delayed.saturating_sub(1),
             State::InFlight { .. } => {
-                self.counts.in_flight -= 1;
+                self.counts.in_flight = self.counts.in_flight.saturating_sub(1);
                 if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
                     order.ended_flight(group);
                 }
@@ -166,15 +166,15 @@ impl Messages {
         let message = self.map.remove(&key)?;
         match message.state {
             State::Visible => {
-                self.counts.visible -= 1;
+                self.counts.visible = self.counts.visible.saturating_sub(1);
                 // The group may have been taken off the ready line to deliver this message.
                 if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
                     order.mark_ready(group);
                 }
             }
-            State::Delayed { .. } => self.counts.delayed -= 1,
+            State::Delayed { .. } => self.counts.delayed = self.counts.delayed.saturating_sub(1),
             State::InFlight { .. } => {
-                self.counts.in_flight -= 1;
+                self.counts.in_flight = self.counts.in_flight.saturating_sub(1);
                 if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
                     order.ended_flight(group);
                 }
@@ -233,7 +233,9 @@ impl Messages {
                     }
                     continue;
                 }
-                let Some(message) = self.map.get_mut(&key) else {
+                // Candidates are visible; the check guards the counters against any slip.
+                let Some(message) = self.map.get_mut(&key).filter(|m| m.state == State::Visible)
+                else {
                     continue;
                 };
                 let until = now.saturating_add(visibility_ms);
@@ -242,7 +244,7 @@ impl Messages {
                     received_at: now,
                 };
                 message.mark_received(now);
-                self.counts.visible -= 1;
+                self.counts.visible = self.counts.visible.saturating_sub(1);
                 self.counts.in_flight += 1;
                 self.deadlines.push(Reverse((until, key)));
                 if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
