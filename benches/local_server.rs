@@ -59,7 +59,8 @@ async fn send_all(sqs: &Client, url: &str, total: usize, body_len: usize) -> Ben
     let started = Instant::now();
     let mut workers = tokio::task::JoinSet::new();
     for _ in 0..CONCURRENCY {
-        let (sqs, url, body, batches) = (sqs.clone(), url.to_string(), body.clone(), batches.clone());
+        let (sqs, url, body, batches) =
+            (sqs.clone(), url.to_string(), body.clone(), batches.clone());
         workers.spawn(async move {
             let entries = batch(&body, 10)?;
             while batches
@@ -148,7 +149,8 @@ async fn steady(sqs: &Client, url: &str, body_len: usize, window: Duration) -> B
     let started = Instant::now();
     let mut workers = tokio::task::JoinSet::new();
     for _ in 0..CONCURRENCY {
-        let (sqs, url, body, deleted) = (sqs.clone(), url.to_string(), body.clone(), deleted.clone());
+        let (sqs, url, body, deleted) =
+            (sqs.clone(), url.to_string(), body.clone(), deleted.clone());
         workers.spawn(async move {
             while started.elapsed() < window {
                 let n = receive_and_delete(&sqs, &url).await?;
@@ -178,6 +180,62 @@ fn rss_bytes() -> u64 {
         .and_then(|v| v.split_whitespace().next())
         .and_then(|kb| kb.parse::<u64>().ok())
         .map_or(0, |kb| kb * 1024)
+}
+
+/// CPU seconds used so far by the server's threads and by everything else (the client), from
+/// /proc; on a shared machine these say more than wall-clock rates.
+fn cpu_split() -> (f64, f64) {
+    let ticks_per_second = 100.0;
+    let mut server = 0.0;
+    let mut other = 0.0;
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return (0.0, 0.0);
+    };
+    for task in tasks.flatten() {
+        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+            continue;
+        };
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        let name = &stat[open + 1..close];
+        let fields: Vec<&str> = stat[close + 2..].split_whitespace().collect();
+        // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
+        let ticks: f64 = fields
+            .get(11..13)
+            .map(|f| f.iter().filter_map(|v| v.parse::<f64>().ok()).sum())
+            .unwrap_or(0.0);
+        if name.starts_with("sqsctl-local") {
+            server += ticks / ticks_per_second;
+        } else {
+            other += ticks / ticks_per_second;
+        }
+    }
+    (server, other)
+}
+
+/// Runs a phase and reports CPU microseconds per message on each side.
+struct CpuMeter {
+    start: (f64, f64),
+}
+
+impl CpuMeter {
+    fn start() -> Self {
+        CpuMeter { start: cpu_split() }
+    }
+
+    fn per_message(&self, messages: f64) -> String {
+        let (server, client) = cpu_split();
+        let server_us = (server - self.start.0) * 1e6 / messages;
+        let client_us = (client - self.start.1) * 1e6 / messages;
+        // What the two cores would carry if nothing else ran on them.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+        let ceiling = cores * 1e6 / (server_us + client_us);
+        format!(
+            "CPU per message: server {server_us:.1} us, client {client_us:.1} us; {} msgs/s with all cores to ourselves",
+            thousands(ceiling)
+        )
+    }
 }
 
 fn thousands(value: f64) -> String {
@@ -217,12 +275,14 @@ async fn run() -> BenchResult<()> {
     // Memory first, before other phases leave freed memory in the allocator.
     let deep = create(&sqs, "bench-deep").await?;
     let before = rss_bytes();
+    let meter = CpuMeter::start();
     let fill_rate = send_all(&sqs, &deep, deep_depth, 1024).await?;
     let after = rss_bytes();
     println!(
-        "send-batch, 1 KiB bodies, filling {} messages: {} msgs/s",
+        "send-batch, 1 KiB bodies, filling {} messages: {} msgs/s ({})",
         thousands(deep_depth as f64),
-        thousands(fill_rate)
+        thousands(fill_rate),
+        meter.per_message(deep_depth as f64)
     );
     println!(
         "memory: {} bytes of RSS per stored 1 KiB message ({} MiB for {} messages)",
@@ -233,15 +293,19 @@ async fn run() -> BenchResult<()> {
 
     let shallow = create(&sqs, "bench-shallow").await?;
     send_all(&sqs, &shallow, SHALLOW_DEPTH, 1024).await?;
+    let meter = CpuMeter::start();
     let at_shallow = steady(&sqs, &shallow, 1024, STEADY_WINDOW).await?;
+    let shallow_cpu = meter.per_message(at_shallow * STEADY_WINDOW.as_secs_f64());
+    let meter = CpuMeter::start();
     let at_deep = steady(&sqs, &deep, 1024, STEADY_WINDOW).await?;
+    let deep_cpu = meter.per_message(at_deep * STEADY_WINDOW.as_secs_f64());
     println!(
-        "receive+delete (+ send back, depth held), depth {}: {} msgs/s",
+        "receive+delete (+ send back, depth held), depth {}: {} msgs/s ({shallow_cpu})",
         thousands(SHALLOW_DEPTH as f64),
         thousands(at_shallow)
     );
     println!(
-        "receive+delete (+ send back, depth held), depth {}: {} msgs/s (ratio deep/shallow {:.2})",
+        "receive+delete (+ send back, depth held), depth {}: {} msgs/s ({deep_cpu}); ratio deep/shallow {:.2}",
         thousands(deep_depth as f64),
         thousands(at_deep),
         at_deep / at_shallow
@@ -249,26 +313,34 @@ async fn run() -> BenchResult<()> {
     let _ = sqs.delete_queue().queue_url(&deep).send().await;
 
     let flow = create(&sqs, "bench-flow").await?;
+    let meter = CpuMeter::start();
     let send_rate = send_all(&sqs, &flow, FLOW_MESSAGES, 100).await?;
     println!(
-        "send-batch, 100 B bodies, {} messages: {} msgs/s",
+        "send-batch, 100 B bodies, {} messages: {} msgs/s ({})",
         thousands(FLOW_MESSAGES as f64),
-        thousands(send_rate)
+        thousands(send_rate),
+        meter.per_message(FLOW_MESSAGES as f64)
     );
+    let meter = CpuMeter::start();
     let drain_rate = drain(&sqs, &flow, FLOW_MESSAGES).await?;
     println!(
-        "receive+delete, 100 B bodies, draining {} messages: {} msgs/s",
+        "receive+delete, 100 B bodies, draining {} messages: {} msgs/s ({})",
         thousands(FLOW_MESSAGES as f64),
-        thousands(drain_rate)
+        thousands(drain_rate),
+        meter.per_message(FLOW_MESSAGES as f64)
     );
 
-    let others = [("LocalStack", "SQSCTL_BENCH_LOCALSTACK"), ("moto", "SQSCTL_BENCH_MOTO")];
+    let others = [
+        ("LocalStack", "SQSCTL_BENCH_LOCALSTACK"),
+        ("moto", "SQSCTL_BENCH_MOTO"),
+    ];
     let wanted: Vec<(&str, String)> = others
         .iter()
         .filter_map(|(name, var)| std::env::var(var).ok().map(|url| (*name, url)))
         .collect();
     if !wanted.is_empty() {
-        let (our_send, our_receive) = comparison_workload(server.endpoint(), "bench-compare").await?;
+        let (our_send, our_receive) =
+            comparison_workload(server.endpoint(), "bench-compare").await?;
         println!(
             "comparison workload ({} messages): local server send {} msgs/s, receive+delete {} msgs/s",
             thousands(COMPARISON_MESSAGES as f64),

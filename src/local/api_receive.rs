@@ -259,12 +259,14 @@ pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
         })
         .transpose()?;
     let wait = match input.wait_time_seconds {
-        Some(w) => validate::in_range(
-            "WaitTimeSeconds",
-            w,
-            0,
-            i64::from(validate::MAX_WAIT_SECONDS),
-        )?,
+        Some(w) if (0..=i64::from(validate::MAX_WAIT_SECONDS)).contains(&w) => w as u32,
+        Some(w) => {
+            return Err(SqsError::invalid_value(
+                "WaitTimeSeconds",
+                w,
+                "Must be >= 0 and <= 20, if provided.",
+            ));
+        }
         None => queue.state.lock().attrs.receive_wait_seconds,
     };
     let mut system = input.attribute_names.unwrap_or_default();

@@ -269,7 +269,7 @@ fn request(target: Option<String>, body: Vec<u8>) -> Request {
         content_type: Some("application/x-amz-json-1.0".into()),
         target,
         host: Some("h".into()),
-        body,
+        body: body.into(),
         ..Request::default()
     }
 }

@@ -45,7 +45,7 @@ pub struct Request {
     pub content_type: Option<String>,
     pub target: Option<String>,
     pub host: Option<String>,
-    pub body: Vec<u8>,
+    pub body: bytes::Bytes,
 }
 
 #[derive(Debug, Clone)]

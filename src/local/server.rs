@@ -106,7 +106,7 @@ async fn to_request(req: hyper::Request<Incoming>) -> Result<Request, Response> 
         content_type: header("content-type"),
         target: header("x-amz-target"),
         host: header("host"),
-        body: Vec::new(),
+        body: Bytes::new(),
     };
     let body = Limited::new(req.into_body(), MAX_REQUEST_BYTES)
         .collect()
@@ -117,7 +117,7 @@ async fn to_request(req: hyper::Request<Incoming>) -> Result<Request, Response> 
                 "The request body is too large or could not be read.",
             ))
         })?;
-    out.body = body.to_bytes().to_vec();
+    out.body = body.to_bytes();
     Ok(out)
 }
 
@@ -158,7 +158,11 @@ async fn accept_loop(listener: TcpListener, svc: Arc<Service>, shutdown: impl Fu
         tokio::select! {
             _ = &mut shutdown => break,
             accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else { continue };
+                let Ok((stream, _)) = accepted else {
+                    // Out of file descriptors and the like: back off instead of spinning.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                };
                 let _ = stream.set_nodelay(true);
                 let svc = svc.clone();
                 let mut stop = stop_rx.clone();

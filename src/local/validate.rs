@@ -62,7 +62,11 @@ pub fn message_body(body: &str) -> SqsResult<()> {
     if body.is_empty() {
         return Err(SqsError::missing("MessageBody"));
     }
-    if !body.chars().all(allowed_char) {
+    // Most bodies are printable ASCII; check those bytewise before decoding characters.
+    let plain_ascii = body
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r'));
+    if !plain_ascii && !body.chars().all(allowed_char) {
         return Err(SqsError::new(
             ErrorKind::InvalidMessageContents,
             "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
