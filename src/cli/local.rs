@@ -11,7 +11,7 @@ use crate::commands::local::LocalSettings;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Point clients at it with the printed line, e.g.\n  eval \"$(sqsctl local --bind 127.0.0.1:9324 &)\"\nor set AWS_ENDPOINT_URL_SQS=http://127.0.0.1:9324. Any credentials are accepted."
+    after_help = "The first line on stdout is `export AWS_ENDPOINT_URL_SQS=<endpoint>`, for a shell to evaluate; SDKs and the AWS CLI then use the local server. Any credentials are accepted. The region of queue ARNs is the global --region (default us-east-1)."
 )]
 pub struct LocalArgs {
     /// Address and port to listen on (a non-loopback address exposes the queues to the network)
