@@ -161,7 +161,7 @@ impl QueueState {
                 return Err(SqsError::invalid_value(
                     "DelaySeconds",
                     message.delay_seconds.unwrap_or(0),
-                    "The request include parameter that is not valid for this queue type",
+                    "The request include parameter that is not valid for this queue type.",
                 ));
             }
             let group = message
@@ -187,7 +187,7 @@ impl QueueState {
             dedup_id = Some(id);
         } else if message.dedup_id.is_some() {
             return Err(SqsError::invalid_parameter(
-                "The request include parameter MessageDeduplicationId that is not valid for this queue type",
+                "The request include parameter MessageDeduplicationId that is not valid for this queue type.",
             ));
         }
         let message_id = random_uuid();
