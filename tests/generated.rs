@@ -30,7 +30,9 @@ fn completions_and_man_pages_are_current() {
         let generated = fresh.path().join(dir);
         let (want, have) = (files(&generated), files(&committed));
         if want != have {
-            stale.push(format!("{dir}/: files differ: generated {want:?}, committed {have:?}"));
+            stale.push(format!(
+                "{dir}/: files differ: generated {want:?}, committed {have:?}"
+            ));
             continue;
         }
         for name in want {
@@ -49,11 +51,19 @@ fn completions_and_man_pages_are_current() {
 
 #[test]
 fn help_documents_exit_codes() {
-    let output = Command::new(env!("CARGO_BIN_EXE_sqsctl")).arg("--help").env_clear().output().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_sqsctl"))
+        .arg("--help")
+        .env_clear()
+        .output()
+        .unwrap();
     let help = String::from_utf8(output.stdout).unwrap();
     for needle in ["Exit codes:", "130", "partially done"] {
         assert!(help.contains(needle), "--help lacks {needle:?}:\n{help}");
     }
-    let man = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("man/sqsctl.1")).unwrap();
-    assert!(man.contains("Exit codes:"), "the man page documents the exit codes");
+    let man = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("man/sqsctl.1"))
+        .unwrap();
+    assert!(
+        man.contains("Exit codes:"),
+        "the man page documents the exit codes"
+    );
 }
