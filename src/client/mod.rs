@@ -9,6 +9,7 @@
 pub mod batch;
 mod convert;
 pub mod error;
+pub mod peek;
 pub mod queue;
 
 use std::collections::{BTreeMap, HashMap};

@@ -50,12 +50,20 @@ impl Run {
 
     /// The `data` of every record of the given type.
     pub fn records_of(&self, kind: &str) -> Vec<serde_json::Value> {
-        self.records().into_iter().filter(|r| r["type"] == kind).map(|r| r["data"].clone()).collect()
+        self.records()
+            .into_iter()
+            .filter(|r| r["type"] == kind)
+            .map(|r| r["data"].clone())
+            .collect()
     }
 
     #[track_caller]
     pub fn assert_code(&self, code: i32) -> &Run {
-        assert_eq!(self.code, code, "exit code\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        assert_eq!(
+            self.code, code,
+            "exit code\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
         self
     }
 }
@@ -66,10 +74,19 @@ impl TestEnv {
     }
 
     pub fn start_with(config: ServerConfig) -> TestEnv {
-        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
         let server = Server::start(config).expect("local server starts");
         let sqs = Sqs::from_sdk(sdk_client(server.endpoint()), "us-east-1");
-        TestEnv { runtime, server: Some(server), sqs, home: tempfile::tempdir().unwrap() }
+        TestEnv {
+            runtime,
+            server: Some(server),
+            sqs,
+            home: tempfile::tempdir().unwrap(),
+        }
     }
 
     pub fn endpoint(&self) -> &str {
@@ -94,9 +111,12 @@ impl TestEnv {
     }
 
     pub fn create_queue(&self, name: &str, attributes: &[(&str, &str)]) -> QueueRef {
-        let attributes: BTreeMap<String, String> =
-            attributes.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        self.block_on(self.sqs.create_queue(name, attributes)).expect("queue created")
+        let attributes: BTreeMap<String, String> = attributes
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        self.block_on(self.sqs.create_queue(name, attributes))
+            .expect("queue created")
     }
 
     /// The binary with a cleared environment that points at the local server with test credentials.
@@ -109,7 +129,10 @@ impl TestEnv {
             .env("XDG_DATA_HOME", self.home().join("data"))
             .env("XDG_CONFIG_HOME", self.home().join("config"))
             .env("AWS_CONFIG_FILE", self.home().join("aws-config"))
-            .env("AWS_SHARED_CREDENTIALS_FILE", self.home().join("aws-credentials"))
+            .env(
+                "AWS_SHARED_CREDENTIALS_FILE",
+                self.home().join("aws-credentials"),
+            )
             .env("AWS_ACCESS_KEY_ID", "test")
             .env("AWS_SECRET_ACCESS_KEY", "test")
             .env("AWS_REGION", "us-east-1")
@@ -120,7 +143,12 @@ impl TestEnv {
     }
 
     pub fn run(&self, args: &[&str]) -> Run {
-        let output = self.cmd().args(args).stdin(Stdio::null()).output().expect("binary runs");
+        let output = self
+            .cmd()
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("binary runs");
         Run::from_output(output)
     }
 
@@ -148,14 +176,23 @@ impl TestEnv {
         self.block_on(async {
             let mut bodies = Vec::new();
             loop {
-                let options =
-                    sqsctl::client::ReceiveOptions { max_messages: 10, wait_seconds: 0, visibility_timeout: Some(60) };
+                let options = sqsctl::client::ReceiveOptions {
+                    max_messages: 10,
+                    wait_seconds: 0,
+                    visibility_timeout: Some(60),
+                };
                 let batch = self.sqs.receive(queue, options).await.expect("receive");
                 if batch.is_empty() {
                     break;
                 }
-                let handles: Vec<&str> = batch.iter().filter_map(|m| m.receipt_handle.as_deref()).collect();
-                self.sqs.delete_batch(queue, &handles).await.expect("delete");
+                let handles: Vec<&str> = batch
+                    .iter()
+                    .filter_map(|m| m.receipt_handle.as_deref())
+                    .collect();
+                self.sqs
+                    .delete_batch(queue, &handles)
+                    .await
+                    .expect("delete");
                 bodies.extend(batch.into_iter().map(|m| m.body));
             }
             bodies
@@ -164,7 +201,9 @@ impl TestEnv {
 
     /// Visible + in flight + delayed, as the queue's attributes report it.
     pub fn depth(&self, queue: &QueueRef) -> u64 {
-        self.block_on(self.sqs.attributes(queue)).expect("attributes").total()
+        self.block_on(self.sqs.attributes(queue))
+            .expect("attributes")
+            .total()
     }
 }
 
