@@ -138,10 +138,14 @@ struct Shared {
     claimed: AtomicU64,
     limit_reached: AtomicBool,
     stop: AtomicBool,
-    /// Workers between the start of a receive and the end of its batch.
-    active: AtomicUsize,
+    /// Workers holding a received batch.
+    processing: AtomicUsize,
+    /// A worker found the DLQ empty while no batch was being processed: this round is over.
+    drained: AtomicBool,
     /// Batches finished, so an idle worker can tell whether anything changed while it polled.
     completions: AtomicU64,
+    /// Sent by an earlier run and not yet deleted.
+    pending_journal_deletes: AtomicU64,
     /// Confirmed sent (by an earlier run, or now with a failed delete): delete, never send again.
     sent_before: Mutex<IdSet>,
     /// Not matching, already counted.
@@ -158,6 +162,10 @@ struct Shared {
 impl Shared {
     fn stopping(&self) -> bool {
         self.stop.load(Ordering::SeqCst) || self.interrupt.is_set()
+    }
+
+    fn round_over(&self) -> bool {
+        self.stopping() || self.drained.load(Ordering::SeqCst)
     }
 
     fn fail(&self, message: String) {
@@ -193,7 +201,6 @@ impl Shared {
                 Ok(_) => {
                     if current + grant >= limit {
                         self.limit_reached.store(true, Ordering::SeqCst);
-                        self.stop.store(true, Ordering::SeqCst);
                     }
                     return grant as usize;
                 }
@@ -210,7 +217,11 @@ impl Shared {
         }
         if let Some(limit) = self.plan.limit {
             let left = limit.saturating_sub(self.claimed.load(Ordering::SeqCst));
-            want = want.min(left as usize);
+            // Past the limit, a resumed run still looks for the messages its journal shows as
+            // sent but not deleted.
+            if left > 0 || self.pending_journal_deletes.load(Ordering::SeqCst) == 0 {
+                want = want.min(left as usize);
+            }
         }
         want
     }
@@ -241,10 +252,12 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         counters: options.counters.clone(),
         interrupt: options.interrupt.clone(),
         claimed: AtomicU64::new(0),
-        limit_reached: AtomicBool::new(false),
+        limit_reached: AtomicBool::new(plan.limit == Some(0)),
         stop: AtomicBool::new(false),
-        active: AtomicUsize::new(0),
+        processing: AtomicUsize::new(0),
+        drained: AtomicBool::new(false),
         completions: AtomicU64::new(0),
+        pending_journal_deletes: AtomicU64::new(options.resume.sent_not_deleted),
         sent_before: Mutex::new(options.resume.sent),
         skipped_seen: Mutex::new(IdSet::default()),
         parked: Mutex::new(IdSet::default()),
@@ -265,9 +278,10 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         if shared.stopping() {
             break;
         }
-        // The workers saw an empty DLQ; another round only if messages showed up meanwhile.
+        // The workers saw an empty DLQ; another round only if messages showed up meanwhile (a
+        // batch finished as the last poll ran, and unblocked a FIFO group).
         match shared.sqs.attributes(&shared.plan.source).await {
-            Ok(attrs) if attrs.visible() > 0 => continue,
+            Ok(attrs) if attrs.visible() > 0 => shared.drained.store(false, Ordering::SeqCst),
             _ => break,
         }
     }
@@ -331,7 +345,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
 async fn worker(shared: Arc<Shared>) {
     let mut receive_errors = 0u32;
     loop {
-        if shared.stopping() {
+        if shared.round_over() {
             return;
         }
         let want = shared.wanted();
@@ -347,7 +361,6 @@ async fn worker(shared: Arc<Shared>) {
             }
         }
         let seen_completions = shared.completions.load(Ordering::SeqCst);
-        shared.active.fetch_add(1, Ordering::SeqCst);
         let options = ReceiveOptions {
             max_messages: want as i32,
             wait_seconds: 1,
@@ -360,7 +373,6 @@ async fn worker(shared: Arc<Shared>) {
                 batch
             }
             Err(err) => {
-                shared.active.fetch_sub(1, Ordering::SeqCst);
                 if let Some(limiter) = &shared.limiter {
                     limiter.refund(want);
                 }
@@ -377,19 +389,21 @@ async fn worker(shared: Arc<Shared>) {
             limiter.refund(want.saturating_sub(batch.len()));
         }
         if batch.is_empty() {
-            // Done when nobody else is working on a batch and none finished while this poll ran:
-            // otherwise a finished batch may have unblocked a FIFO group; poll again.
-            let alone = shared.active.fetch_sub(1, Ordering::SeqCst) == 1;
-            if alone && shared.completions.load(Ordering::SeqCst) == seen_completions {
-                shared.stop.store(true, Ordering::SeqCst);
+            // Done when no batch is being moved and none finished while this poll ran: otherwise
+            // a finished batch may have unblocked a FIFO group, so poll again.
+            if shared.processing.load(Ordering::SeqCst) == 0
+                && shared.completions.load(Ordering::SeqCst) == seen_completions
+            {
+                shared.drained.store(true, Ordering::SeqCst);
                 return;
             }
             continue;
         }
+        shared.processing.fetch_add(1, Ordering::SeqCst);
         Counters::add(&shared.counters.received, batch.len());
         process(&shared, batch).await;
         shared.completions.fetch_add(1, Ordering::SeqCst);
-        shared.active.fetch_sub(1, Ordering::SeqCst);
+        shared.processing.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -611,6 +625,11 @@ async fn move_batch(shared: &Shared, moving: Vec<Moving>, delete_only: Vec<Messa
                 lines.extend(line("deleted", &json!({ "id": id })));
                 if resumed {
                     Counters::add(&shared.counters.completed_from_journal, 1);
+                    let _ = shared.pending_journal_deletes.fetch_update(
+                        Ordering::SeqCst,
+                        Ordering::SeqCst,
+                        |n| n.checked_sub(1),
+                    );
                     shared.sent_before.lock().remove(id);
                 } else {
                     Counters::add(&shared.counters.moved, 1);

@@ -61,11 +61,6 @@ fn usage(message: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(UsageError(message.into()))
 }
 
-/// A usage error (exit code 2) with a hint.
-fn usage_hinted(message: &str, hint: &str) -> anyhow::Error {
-    hinted(message, hint).context(UsageError(message.to_string()))
-}
-
 /// The DLQ and where its messages go, with both queues' attributes.
 pub(crate) struct Route {
     pub dlq: QueueRef,
@@ -225,6 +220,10 @@ async fn resume(
     let plan = Plan {
         // Pacing may change on resume; what moves and how may not.
         rate: settings.rate.or(plan.rate),
+        // The limit is for the whole run: what the journal shows as sent counts toward it.
+        limit: plan
+            .limit
+            .map(|limit| limit.saturating_sub(state.sent.len() as u64)),
         ..plan
     };
     ctx.printer.info(format!(
@@ -335,9 +334,8 @@ fn confirm(ctx: &Context, yes: bool, plan: &Plan, depth: u64) -> anyhow::Result<
     );
     match ctx.printer.confirm(&question)? {
         Some(answer) => Ok(answer),
-        None => Err(usage_hinted(
-            "redrive moves and deletes messages; not on a terminal, it needs --yes",
-            "pass --yes to go ahead, or --dry-run to see what would move",
+        None => Err(usage(
+            "redrive moves and deletes messages, and without a terminal to ask on it needs --yes (or --dry-run, to see what would move)",
         )),
     }
 }
@@ -357,9 +355,8 @@ fn confirm_native(
     );
     match ctx.printer.confirm(&question)? {
         Some(answer) => Ok(answer),
-        None => Err(usage_hinted(
-            "redrive moves messages; not on a terminal, it needs --yes",
-            "pass --yes to go ahead, or --dry-run to see what would move",
+        None => Err(usage(
+            "redrive moves messages, and without a terminal to ask on it needs --yes (or --dry-run, to see what would move)",
         )),
     }
 }
@@ -370,13 +367,10 @@ fn refuse_native_options(settings: &MoveSettings) -> anyhow::Result<()> {
         given.push("--limit".into());
     }
     if !given.is_empty() {
-        return Err(usage_hinted(
-            &format!(
-                "--native cannot be combined with {}: SQS's move task moves every message of the queue and has no filter or limit",
-                given.join(", ")
-            ),
-            "drop --native to let sqsctl select messages itself",
-        ));
+        return Err(usage(format!(
+            "--native cannot be combined with {}: SQS's move task moves every message of the queue and has no filter or limit (drop --native to let sqsctl select messages itself)",
+            given.join(", ")
+        )));
     }
     let mut unsupported = Vec::new();
     if settings.delay.is_some() {

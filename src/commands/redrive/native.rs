@@ -49,11 +49,9 @@ pub async fn start(
         .arn()
         .ok_or_else(|| anyhow::anyhow!("{} has no QueueArn attribute", route.dlq.name))?
         .to_string();
-    // Without --to the task returns each message to the queue it came from.
-    let destination_arn = match settings.to {
-        Some(_) => route.destination_attrs.arn().map(str::to_string),
-        None => None,
-    };
+    // Named even without --to: the one source queue was found, and messages sent to the DLQ
+    // directly have no DeadLetterQueueSourceArn for the task to follow.
+    let destination_arn = route.destination_attrs.arn().map(str::to_string);
     let depth = route.dlq_attrs.visible();
     if settings.dry_run {
         ctx.printer.info(format!(
@@ -89,9 +87,14 @@ pub async fn start(
     let mut interrupted = false;
     loop {
         let tasks = sqs.list_move_tasks(&source_arn).await?;
-        let task = tasks
-            .into_iter()
-            .find(|t| t.task_handle.as_deref() == Some(handle.as_str()) || t.status == "RUNNING");
+        // SQS names the handle only while a task runs; after that, ours is the latest one.
+        let task = match tasks
+            .iter()
+            .position(|t| t.task_handle.as_deref() == Some(handle.as_str()))
+        {
+            Some(index) => tasks.into_iter().nth(index),
+            None => tasks.into_iter().max_by_key(|t| t.started_timestamp),
+        };
         if let Some(task) = &task {
             if let Some(total) = task.to_move {
                 bar.set_length(total.max(0) as u64);
