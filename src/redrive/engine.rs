@@ -343,6 +343,14 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
 }
 
 async fn worker(shared: Arc<Shared>) {
+    let mut tail: Option<tokio::task::JoinHandle<()>> = None;
+    work(&shared, &mut tail).await;
+    if let Some(last) = tail {
+        let _ = last.await;
+    }
+}
+
+async fn work(shared: &Arc<Shared>, tail: &mut Option<tokio::task::JoinHandle<()>>) {
     let mut receive_errors = 0u32;
     loop {
         if shared.round_over() {
@@ -354,8 +362,12 @@ async fn worker(shared: Arc<Shared>) {
             return;
         }
         if let Some(limiter) = &shared.limiter {
-            limiter.acquire(want).await;
-            if shared.stopping() {
+            // A slow rate can make a worker wait long for its tokens: Ctrl-C must not.
+            tokio::select! {
+                () = limiter.acquire(want) => {}
+                () = shared.interrupt.wait() => return,
+            }
+            if shared.round_over() {
                 limiter.refund(want);
                 return;
             }
@@ -401,9 +413,20 @@ async fn worker(shared: Arc<Shared>) {
         }
         shared.processing.fetch_add(1, Ordering::SeqCst);
         Counters::add(&shared.counters.received, batch.len());
-        process(&shared, batch).await;
-        shared.completions.fetch_add(1, Ordering::SeqCst);
-        shared.processing.fetch_sub(1, Ordering::SeqCst);
+        let pending = process(shared, batch).await;
+        // The commit (journal on disk, then delete) of this batch overlaps the receive and send
+        // of the next one; a worker has at most one commit outstanding.
+        if let Some(previous) = tail.take() {
+            let _ = previous.await;
+        }
+        let done = shared.clone();
+        *tail = Some(tokio::spawn(async move {
+            if let Some(pending) = pending {
+                commit(&done, pending).await;
+            }
+            done.completions.fetch_add(1, Ordering::SeqCst);
+            done.processing.fetch_sub(1, Ordering::SeqCst);
+        }));
     }
 }
 
@@ -452,7 +475,20 @@ fn outgoing(plan: &Plan, message: &MessageRecord) -> MessageRecord {
     }
 }
 
-async fn process(shared: &Arc<Shared>, batch: Vec<MessageRecord>) {
+/// What is left of a batch once its sends are answered: journal them to disk, then delete.
+struct Commit {
+    /// The journal lines of the sends and failures.
+    lines: Vec<u8>,
+    /// Confirmed sent, then the messages an earlier run had sent: to delete, in that order.
+    to_delete: Vec<MessageRecord>,
+    confirmed: usize,
+    /// Receipt handles of the whole batch, to extend while the commit is slow.
+    handles: Vec<String>,
+}
+
+/// Chooses what moves, sends it, and returns what remains to be committed (`None` when the batch
+/// held nothing to send or delete).
+async fn process(shared: &Arc<Shared>, batch: Vec<MessageRecord>) -> Option<Commit> {
     let mut moving: Vec<Moving> = Vec::new();
     let mut delete_only: Vec<MessageRecord> = Vec::new();
     let mut hold: Vec<String> = Vec::new();
@@ -491,7 +527,7 @@ async fn process(shared: &Arc<Shared>, batch: Vec<MessageRecord>) {
     }
     shared.held.lock().extend(hold);
     if moving.is_empty() && delete_only.is_empty() {
-        return;
+        return None;
     }
     Counters::add(&shared.counters.selected, moving.len());
     let handles: Vec<String> = moving
@@ -499,16 +535,32 @@ async fn process(shared: &Arc<Shared>, batch: Vec<MessageRecord>) {
         .map(|m| handle(&m.original).to_string())
         .chain(delete_only.iter().map(|m| handle(m).to_string()))
         .collect();
-    let work = move_batch(shared, moving, delete_only);
+    let (lines, confirmed) = keep_hidden(shared, &handles, send_batch(shared, &moving)).await;
+    let count = confirmed.len();
+    let to_delete = confirmed.into_iter().chain(delete_only).collect();
+    Some(Commit {
+        lines,
+        to_delete,
+        confirmed: count,
+        handles,
+    })
+}
+
+/// Runs `work` while keeping the batch hidden in the DLQ: its visibility timeout is extended at
+/// half its length for as long as the work lasts.
+async fn keep_hidden<F: std::future::Future>(
+    shared: &Shared,
+    handles: &[String],
+    work: F,
+) -> F::Output {
     tokio::pin!(work);
-    // Keep the batch hidden in the DLQ while it is slow: extend at half the timeout.
     let timeout = shared.plan.visibility_timeout;
     let period = Duration::from_secs_f64((f64::from(timeout) / 2.0).max(0.5));
     let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
     loop {
         tokio::select! {
-            () = &mut work => return,
-            _ = ticker.tick() => extend(shared, &handles, timeout).await,
+            output = &mut work => return output,
+            _ = ticker.tick() => extend(shared, handles, timeout).await,
         }
     }
 }
@@ -534,9 +586,12 @@ async fn journal(shared: &Shared, bytes: Vec<u8>, sync: bool) {
     }
 }
 
-async fn move_batch(shared: &Shared, moving: Vec<Moving>, delete_only: Vec<MessageRecord>) {
+/// Sends the selected messages; returns the journal lines of the outcomes and the messages that
+/// were confirmed. What failed is parked: hidden until the run ends, so it is not tried again (and,
+/// on FIFO, the rest of its group stays behind it), then visible in the DLQ.
+async fn send_batch(shared: &Shared, moving: &[Moving]) -> (Vec<u8>, Vec<MessageRecord>) {
     let mut lines = Vec::new();
-    for m in &moving {
+    for m in moving {
         lines.extend(line(
             "received",
             &json!({ "id": message_id(&m.original), "group": m.outgoing.group_id }),
@@ -555,55 +610,65 @@ async fn move_batch(shared: &Shared, moving: Vec<Moving>, delete_only: Vec<Messa
     )
     .await;
     let mut lines = Vec::new();
-    let mut confirmed: Vec<&MessageRecord> = Vec::new();
+    let mut confirmed = Vec::new();
     let mut failed_handles = Vec::new();
     for (m, result) in moving.iter().zip(&results) {
         let id = message_id(&m.original);
-        match result {
+        let reason = match result {
             Sent::Ok(new_id) => {
                 lines.extend(line("sent", &json!({ "id": id, "new_id": new_id })));
-                confirmed.push(&m.original);
+                confirmed.push(m.original.clone());
+                continue;
             }
-            Sent::Failed(_) | Sent::Blocked => {
-                let reason = match result {
-                    Sent::Failed(reason) => reason.clone(),
-                    _ => "not sent: an earlier message of its group could not be sent".into(),
-                };
-                lines.extend(line("failed", &json!({ "id": id, "reason": reason })));
-                shared.parked.lock().insert(id);
-                failed_handles.push(handle(&m.original).to_string());
-                shared.report(FailedMessage {
-                    message_id: id.to_string(),
-                    group_id: m.outgoing.group_id.clone(),
-                    reason,
-                });
-                Counters::add(&shared.counters.failed, 1);
+            Sent::Failed(reason) => reason.clone(),
+            Sent::Blocked => "not sent: an earlier message of its group could not be sent".into(),
+        };
+        lines.extend(line("failed", &json!({ "id": id, "reason": reason })));
+        shared.parked.lock().insert(id);
+        failed_handles.push(handle(&m.original).to_string());
+        shared.report(FailedMessage {
+            message_id: id.to_string(),
+            group_id: m.outgoing.group_id.clone(),
+            reason,
+        });
+        Counters::add(&shared.counters.failed, 1);
+    }
+    shared.held.lock().extend(failed_handles);
+    (lines, confirmed)
+}
+
+/// The second half of a batch: the sends go to disk, then (and only then) the confirmed messages
+/// are deleted from the DLQ with the receipt handles of their receive.
+async fn commit(shared: &Shared, commit: Commit) {
+    let Commit {
+        lines,
+        to_delete,
+        confirmed,
+        handles,
+    } = commit;
+    keep_hidden(shared, &handles, async {
+        journal(shared, lines, true).await;
+        if let Some(archive) = &shared.archive
+            && confirmed > 0
+        {
+            let moved: Vec<&MessageRecord> = to_delete[..confirmed].iter().collect();
+            if let Err(e) = archive.write(&moved) {
+                shared.fail(format!(
+                    "the archive {} could not be written: {e}",
+                    archive.path().display()
+                ));
             }
         }
-    }
-    // What failed stays hidden until the run ends, so it is not tried again (and, on FIFO, the
-    // rest of its group stays behind it); then it is made visible in the DLQ.
-    shared.held.lock().extend(failed_handles);
-    // The sends are on disk before any delete is issued.
-    journal(shared, lines, true).await;
-    if let Some(archive) = &shared.archive
-        && !confirmed.is_empty()
-        && let Err(e) = archive.write(&confirmed)
-    {
-        shared.fail(format!(
-            "the archive {} could not be written: {e}",
-            archive.path().display()
-        ));
-    }
-    let to_delete: Vec<&MessageRecord> = confirmed
-        .iter()
-        .copied()
-        .chain(delete_only.iter())
-        .collect();
+        delete(shared, &to_delete, confirmed).await;
+    })
+    .await;
+}
+
+async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirmed: usize) {
     if to_delete.is_empty() {
         return;
     }
-    let handles: Vec<&str> = to_delete.iter().map(|m| handle(m)).collect();
+    let handles: Vec<&str> = to_delete.iter().map(handle).collect();
     let mut outcomes = Vec::with_capacity(handles.len());
     for chunk in handles.chunks(MAX_BATCH_ENTRIES) {
         outcomes.extend(
@@ -619,7 +684,7 @@ async fn move_batch(shared: &Shared, moving: Vec<Moving>, delete_only: Vec<Messa
     let mut lines = Vec::new();
     for (index, (message, outcome)) in to_delete.iter().zip(outcomes).enumerate() {
         let id = message_id(message);
-        let resumed = index >= confirmed.len();
+        let resumed = index >= confirmed;
         match outcome {
             None => {
                 lines.extend(line("deleted", &json!({ "id": id })));
