@@ -185,7 +185,12 @@ fn receive_and_send_round_trip_between_queues_through_a_pipe() {
     });
     assert_eq!(moved.len(), 30);
     for message in moved {
-        let n: usize = message.body.strip_prefix("payload ").unwrap().parse().unwrap();
+        let n: usize = message
+            .body
+            .strip_prefix("payload ")
+            .unwrap()
+            .parse()
+            .unwrap();
         assert_eq!(message.message_attributes["n"].value, n.to_string());
         assert_eq!(message.message_attributes["n"].data_type, "Number");
     }
@@ -196,14 +201,25 @@ fn fifo_send_keeps_groups_and_auto_dedup_drops_a_resend() {
     let env = TestEnv::start();
     let queue = env.create_queue("jobs.fifo", &[("FifoQueue", "true")]);
     let input = "a\nb\nc\n";
-    let args = ["send", "jobs.fifo", "--lines", "--group-id", "g1", "--dedup-id", "auto"];
+    let args = [
+        "send",
+        "jobs.fifo",
+        "--lines",
+        "--group-id",
+        "g1",
+        "--dedup-id",
+        "auto",
+    ];
     env.run_stdin(&args, input).assert_code(0);
     // The same records again within five minutes: accepted, not delivered twice.
     env.run_stdin(&args, input).assert_code(0);
     let run = env.run(&["receive", "jobs.fifo", "--until-empty", "--delete", "--yes"]);
     run.assert_code(0);
     let messages = run.records_of("message");
-    let bodies: Vec<&str> = messages.iter().map(|m| m["body"].as_str().unwrap()).collect();
+    let bodies: Vec<&str> = messages
+        .iter()
+        .map(|m| m["body"].as_str().unwrap())
+        .collect();
     assert_eq!(bodies, vec!["a", "b", "c"], "order kept within the group");
     assert!(messages.iter().all(|m| m["group_id"] == "g1"));
     assert_eq!(env.depth(&queue), 0);
@@ -238,12 +254,13 @@ fn a_malformed_json_line_stops_the_run_and_names_the_line() {
     let run = env.run_stdin(&["send", "strict", "--jsonl", "--skip-invalid"], input);
     run.assert_code(0);
     assert!(run.stderr.contains("line 3: skipped"), "{}", run.stderr);
-    assert!(run.stderr.contains("skipped 1 invalid line"), "{}", run.stderr);
-    assert_eq!(run.records_of("summary")[0]["skipped"], 1);
-    assert_eq!(
-        sorted(env.drain_bodies(&queue)),
-        vec!["four", "one", "two"]
+    assert!(
+        run.stderr.contains("skipped 1 invalid line"),
+        "{}",
+        run.stderr
     );
+    assert_eq!(run.records_of("summary")[0]["skipped"], 1);
+    assert_eq!(sorted(env.drain_bodies(&queue)), vec!["four", "one", "two"]);
 }
 
 #[test]
@@ -273,10 +290,20 @@ fn oversized_bodies_invalid_characters_and_too_many_attributes_are_refused() {
     let attrs: Vec<String> = (0..11)
         .map(|i| format!("\"a{i}\":{{\"type\":\"String\",\"value\":\"v\"}}"))
         .collect();
-    let line = format!("{{\"body\":\"x\",\"message_attributes\":{{{}}}}}\n", attrs.join(","));
-    let run = env.run_stdin(&["send", "limits", "--jsonl"], &format!("{{\"body\":\"ok\"}}\n{line}"));
+    let line = format!(
+        "{{\"body\":\"x\",\"message_attributes\":{{{}}}}}\n",
+        attrs.join(",")
+    );
+    let run = env.run_stdin(
+        &["send", "limits", "--jsonl"],
+        &format!("{{\"body\":\"ok\"}}\n{line}"),
+    );
     run.assert_code(1);
-    assert!(run.stderr.contains("line 2") && run.stderr.contains("at most 10"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("line 2") && run.stderr.contains("at most 10"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(env.drain_bodies(&queue), vec!["ok"]);
 }
 
@@ -298,8 +325,16 @@ fn bad_numbers_and_unknown_queues_get_clear_errors() {
     }
     let run = env.run(&["send", "paymnets", "x"]);
     run.assert_code(1);
-    assert!(run.stderr.contains("`paymnets` does not exist"), "{}", run.stderr);
-    assert!(run.stderr.contains("did you mean `payments`"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("`paymnets` does not exist"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("did you mean `payments`"),
+        "{}",
+        run.stderr
+    );
     let run = env.run(&["receive", "no-such-queue-at-all"]);
     run.assert_code(1);
     assert!(run.stderr.contains("hint: "), "{}", run.stderr);
@@ -337,14 +372,22 @@ fn receive_delete_needs_yes_or_a_confirmation_on_a_terminal() {
     let run = env.run(&["receive", "guarded", "--delete"]);
     run.assert_code(2);
     assert!(run.stderr.contains("--yes"), "{}", run.stderr);
-    assert_eq!(counts(&env, &queue), (3, 0), "nothing received without consent");
+    assert_eq!(
+        counts(&env, &queue),
+        (3, 0),
+        "nothing received without consent"
+    );
 
     let run = run_tty(&env, &["receive", "guarded", "--delete"], "n\n");
     run.assert_code(1);
     assert!(run.stderr.contains("cancelled"), "{}", run.stderr);
     assert_eq!(env.depth(&queue), 3);
 
-    let run = run_tty(&env, &["receive", "guarded", "--delete", "--until-empty"], "y\n");
+    let run = run_tty(
+        &env,
+        &["receive", "guarded", "--delete", "--until-empty"],
+        "y\n",
+    );
     run.assert_code(0);
     // On a terminal the output is a table, not JSON.
     assert!(run.stdout.contains("message id"), "{}", run.stdout);
@@ -365,7 +408,11 @@ fn peek_leaves_messages_in_place_and_bodies_are_sanitized_only_on_a_terminal() {
     let seen = run.records_of("message");
     assert_eq!(seen.len(), 5);
     assert!(seen.iter().all(|m| m.get("receipt_handle").is_none()));
-    assert_eq!(counts(&env, &queue), (5, 0), "all visible again after the peek");
+    assert_eq!(
+        counts(&env, &queue),
+        (5, 0),
+        "all visible again after the peek"
+    );
 
     let run = env.run(&["peek", "look", "--max", "2"]);
     run.assert_code(0);
@@ -494,11 +541,19 @@ fn purge_reports_the_depth_and_refuses_a_second_purge_within_a_minute() {
     let run = env.run(&["purge", "trash", "--yes"]);
     run.assert_code(0);
     assert_eq!(run.records_of("purge")[0]["messages"], 12);
-    assert!(run.stderr.contains("removed about 12 messages"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("removed about 12 messages"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(env.depth(&queue), 0);
     let run = env.run(&["purge", "trash", "--yes"]);
     run.assert_code(1);
-    assert!(run.stderr.contains("PurgeQueueInProgress"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("PurgeQueueInProgress"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stderr.contains("hint: wait a minute"), "{}", run.stderr);
     let run = run_tty(&env, &["purge", "trash"], "n\n");
     run.assert_code(1);
@@ -514,7 +569,15 @@ fn a_closed_pipe_exits_0_and_deletes_nothing_that_was_not_written() {
     send_bodies(&env, &queue, &bodies);
     let mut child = env
         .cmd()
-        .args(["receive", "pipe", "--until-empty", "--delete", "--yes", "--concurrency", "1"])
+        .args([
+            "receive",
+            "pipe",
+            "--until-empty",
+            "--delete",
+            "--yes",
+            "--concurrency",
+            "1",
+        ])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -535,5 +598,52 @@ fn a_closed_pipe_exits_0_and_deletes_nothing_that_was_not_written() {
     let (visible, in_flight) = counts(&env, &queue);
     assert_eq!(in_flight, 0, "unwritten messages are released at once");
     assert!(visible > 0, "the run stopped at the closed pipe");
-    assert!(visible <= 140, "what was written was deleted: {visible} left");
+    assert!(
+        visible <= 140,
+        "what was written was deleted: {visible} left"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_receive_and_deletes_exactly_what_was_written() {
+    let env = TestEnv::start_with(ServerConfig {
+        latency: std::time::Duration::from_millis(40),
+        ..ServerConfig::default()
+    });
+    let queue = env.create_queue("interrupted", &[]);
+    send_bodies(&env, &queue, &numbered("i", 300));
+    let child = env
+        .cmd()
+        .args([
+            "receive",
+            "interrupted",
+            "--until-empty",
+            "--delete",
+            "--yes",
+            "--concurrency",
+            "1",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    let written = String::from_utf8_lossy(&output.stdout).lines().count() as u64;
+    let (visible, in_flight) = counts(&env, &queue);
+    assert!(written > 0 && written < 300, "stopped part way: {written}");
+    assert_eq!(in_flight, 0, "nothing left hidden");
+    assert_eq!(
+        visible,
+        300 - written,
+        "deleted exactly the written messages"
+    );
 }

@@ -238,11 +238,19 @@ async fn receive_loop(
             wait_seconds: wait,
             visibility_timeout: shared.visibility_timeout,
         };
-        let received = tokio::select! {
-            received = shared.sqs.receive(&shared.queue, options) => received,
-            () = shared.interrupt.wait() => {
-                shared.give_back(want);
-                return Ok(());
+        // A short poll is left to finish on Ctrl-C, so what it received is written (and with
+        // --delete, deleted) rather than left hidden until its visibility timeout; a long poll
+        // is abandoned, since it most likely holds nothing yet.
+        let request = shared.sqs.receive(&shared.queue, options);
+        let received = if wait == 0 {
+            request.await
+        } else {
+            tokio::select! {
+                received = request => received,
+                () = shared.interrupt.wait() => {
+                    shared.give_back(want);
+                    return Ok(());
+                }
             }
         };
         let batch = match received {
