@@ -193,12 +193,16 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__delete)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
+            opts="-y -o -q -v -h -V --message-id --dry-run --yes --force --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --message-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -733,12 +737,36 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__local)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --bind --account-id --latency --fault-rate --entry-fault-rate --seed --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --bind)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --account-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --latency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fault-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --entry-fault-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -771,12 +799,20 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__peek)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
+            opts="-n -o -q -v -h -V --max --force --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -809,7 +845,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__purge)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
+            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -885,12 +921,24 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__create)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --fifo --dlq --max-receive --attr --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --dlq)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-receive)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --attr)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -923,7 +971,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__delete)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
+            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1107,12 +1155,32 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__receive)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
+            opts="-n -y -o -q -v -h -V --max --wait --visibility --until-empty --delete --yes --concurrency --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --visibility)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1183,12 +1251,32 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__send)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --lines --jsonl --skip-invalid --group-id --dedup-id --attr --delay --concurrency --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --group-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dedup-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --attr)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --delay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

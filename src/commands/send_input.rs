@@ -198,10 +198,10 @@ fn read_all<R: Read>(
             }
         };
         let size = record.wire_size();
-        if batch.records.len() == MAX_BATCH_ENTRIES || batch_bytes + size > MAX_PAYLOAD_BYTES {
-            if !flush(&mut batch, &mut batch_bytes) {
-                return;
-            }
+        let full =
+            batch.records.len() == MAX_BATCH_ENTRIES || batch_bytes + size > MAX_PAYLOAD_BYTES;
+        if full && !flush(&mut batch, &mut batch_bytes) {
+            return;
         }
         batch_bytes += size;
         batch.lines.push(line_no);
