@@ -419,12 +419,20 @@ fn memory(
     let started = Instant::now();
     let mut receiver = sqsctl(endpoint, home);
     receiver
-        .args(["receive", "bench-pipe-from", "--until-empty", "--delete", "--yes"])
+        .args([
+            "receive",
+            "bench-pipe-from",
+            "--until-empty",
+            "--delete",
+            "--yes",
+        ])
         .stdout(Stdio::piped());
     let mut receiver = receiver.spawn()?;
     let pipe = receiver.stdout.take().ok_or("no stdout")?;
     let mut sender = sqsctl(endpoint, home);
-    sender.args(["send", "bench-pipe-to", "--jsonl"]).stdin(pipe);
+    sender
+        .args(["send", "bench-pipe-to", "--jsonl"])
+        .stdin(pipe);
     let mut sender = sender.spawn()?;
     let (receiver_pid, sender_pid) = (receiver.id(), sender.id());
     let (mut receiver_peak, mut sender_peak) = (0u64, 0u64);

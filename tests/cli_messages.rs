@@ -647,3 +647,36 @@ fn ctrl_c_stops_receive_and_deletes_exactly_what_was_written() {
         "deleted exactly the written messages"
     );
 }
+
+#[test]
+fn json_output_is_one_document_and_text_output_is_bodies() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("docs", &[]);
+    let run = env.run(&["peek", "docs", "-o", "json"]);
+    run.assert_code(0);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&run.stdout).unwrap(),
+        serde_json::json!([])
+    );
+    send_bodies(&env, &queue, &numbered("d", 12));
+    let run = env.run(&[
+        "receive", "docs", "--max", "12", "-o", "json", "--delete", "--yes",
+    ]);
+    run.assert_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let bodies: Vec<String> = doc
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["body"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(sorted(bodies), sorted(numbered("d", 12)));
+    assert_eq!(env.depth(&queue), 0);
+
+    let run = env.run(&["send", "docs", "-o", "json", "one"]);
+    run.assert_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert!(doc["message_id"].is_string());
+    let run = env.run(&["receive", "docs", "-o", "text"]);
+    assert_eq!(run.stdout, "one\n");
+}

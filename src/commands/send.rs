@@ -202,6 +202,11 @@ async fn send_stream(
     format: LineFormat,
     settings: &SendSettings,
 ) -> anyhow::Result<ExitStatus> {
+    if let Some(DedupId::Fixed(id)) = &settings.dedup {
+        ctx.printer.warn(format!(
+            "every message without its own dedup_id gets the deduplication id `{id}`: SQS delivers only the first of them within five minutes (--dedup-id auto derives one per record)"
+        ));
+    }
     let sqs = ctx.sqs().await?.clone();
     // FIFO order holds only if batches leave one after the other.
     let concurrency = if queue.is_fifo() {
