@@ -115,6 +115,7 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     let progress = ctx
         .printer
         .progress(0, "{spinner} {pos} messages received ({per_sec})");
+    let (mut deleted, mut delete_failed) = (0u64, 0u64);
     let mut writer = MessageWriter::new(&ctx.printer, true);
     let mut write_error: Option<std::io::Error> = None;
     let mut released_failed = 0usize;
@@ -125,6 +126,13 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
             match writer.write_batch(&batch) {
                 Ok(()) => {
                     progress.set_position(writer.written());
+                    // Finished deletes are collected as they go: a JoinSet keeps every task
+                    // until it is joined, and a long run has hundreds of thousands.
+                    while let Some(result) = deletes.try_join_next() {
+                        let (count, failed) = result?;
+                        deleted += (count - failed) as u64;
+                        delete_failed += failed as u64;
+                    }
                     if settings.delete {
                         let permit = deleters.clone().acquire_owned().await?;
                         let sqs = sqs.clone();
@@ -161,7 +169,6 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
             receive_error.get_or_insert(err);
         }
     }
-    let (mut deleted, mut delete_failed) = (0u64, 0u64);
     while let Some(result) = deletes.join_next().await {
         let (count, failed) = result?;
         deleted += (count - failed) as u64;

@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 
 use crate::client::batch::{MAX_BATCH_ENTRIES, MAX_PAYLOAD_BYTES, validate_outgoing};
-use crate::message::{AttributeValue, MessageRecord, ParsedLine, parse_record_line};
+use crate::message::{AttributeValue, Envelope, MessageRecord, ParsedLine, parse_record_line};
 
 /// How a deduplication id is chosen for records that carry none.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -227,11 +227,26 @@ fn parse_line(raw: &[u8], format: LineFormat) -> Result<Option<MessageRecord>, S
     }
     match format {
         LineFormat::Lines => Ok(Some(MessageRecord::with_body(text))),
-        LineFormat::Jsonl => match parse_record_line(text) {
-            Ok(ParsedLine::Message(record)) => Ok(Some(*record)),
-            Ok(ParsedLine::Other) => Ok(None),
-            Err(err) => Err(format!("not a valid message record: {err}")),
-        },
+        LineFormat::Jsonl => parse_json_record(text),
+    }
+}
+
+/// A JSON line as a record: the two usual shapes (an enveloped message as `receive` writes it, a
+/// bare record) are decoded straight into the record, anything else through the general parser,
+/// which also skips envelopes of other types and words the errors.
+fn parse_json_record(text: &str) -> Result<Option<MessageRecord>, String> {
+    if let Ok(envelope) = serde_json::from_str::<Envelope<MessageRecord>>(text)
+        && envelope.kind == "message"
+    {
+        return Ok(Some(envelope.data));
+    }
+    if let Ok(record) = serde_json::from_str::<MessageRecord>(text) {
+        return Ok(Some(record));
+    }
+    match parse_record_line(text) {
+        Ok(ParsedLine::Message(record)) => Ok(Some(*record)),
+        Ok(ParsedLine::Other) => Ok(None),
+        Err(err) => Err(format!("not a valid message record: {err}")),
     }
 }
 
@@ -275,6 +290,17 @@ mod tests {
         assert_eq!(record.body, "hello");
         assert!(parse_line(b"  \n", LineFormat::Jsonl).unwrap().is_none());
         assert!(parse_line(b"{bad\n", LineFormat::Jsonl).is_err());
+        let wrapped = parse_line(
+            b"{\"type\":\"message\",\"data\":{\"body\":\"w\"}}",
+            LineFormat::Jsonl,
+        );
+        assert_eq!(wrapped.unwrap().unwrap().body, "w");
+        let summary = parse_line(
+            b"{\"type\":\"summary\",\"data\":{\"sent\":1}}",
+            LineFormat::Jsonl,
+        );
+        assert!(summary.unwrap().is_none());
+        assert!(parse_line(b"{\"type\":\"message\",\"data\":{}}", LineFormat::Jsonl).is_err());
         assert!(parse_line(b"\xff\n", LineFormat::Lines).is_err());
     }
 }
