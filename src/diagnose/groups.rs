@@ -1,0 +1,507 @@
+//! The layout of a FIFO queue's message groups, and the checks on it: serialized groups (one
+//! group holding most messages) and head-of-line blocking (a group's head failing over and over).
+//!
+//! A scan of a live FIFO queue cannot see a whole group: while messages of a group are held, SQS
+//! delivers no more of it, so the scan sees each group's head (up to ten per receive). The
+//! layout therefore says what was seen and what was inferred: the visible depth at the start minus
+//! the messages seen is the number of messages still behind the heads, and only groups whose last
+//! receive was full can hold them.
+
+use serde::Serialize;
+
+use super::dedup::{embedded_time, plural};
+use super::finding::{Finding, Severity, human_seconds, percent};
+use super::observe::Observations;
+
+/// A group whose head was received this many times before is blocked on a failing message.
+pub const HEAD_RETRIES: u64 = 2;
+/// Below this many messages a group layout says nothing about scaling.
+const MIN_MESSAGES: u64 = 10;
+
+/// How much of the queue the observations cover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Coverage {
+    /// Every message (an export of the whole queue, or a producer's log).
+    Complete,
+    /// A scan of a live queue that does not consume it.
+    Scan {
+        visible_at_start: u64,
+        in_flight_at_start: u64,
+        /// The queue had nothing more to deliver (as opposed to stopping at the sample size).
+        exhausted: bool,
+    },
+}
+
+/// One message group as seen (and, where noted, inferred).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupRow {
+    pub group_id: String,
+    pub seen: u64,
+    /// Visible messages of the group: the messages seen, plus those inferred behind them.
+    pub visible: u64,
+    /// `visible` is a lower bound: more of the group may sit behind what was seen.
+    pub more_behind: bool,
+    /// Messages of the group in flight. A group delivered to the scan had none.
+    pub in_flight: u64,
+    pub oldest_age_seconds: Option<u64>,
+    /// Times the group's head had been received before this read.
+    pub head_prior_receives: Option<u64>,
+    /// The head keeps coming back (failing or timing out) and holds up the rest of the group.
+    pub blocked: bool,
+}
+
+/// The queue-wide figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupTotals {
+    pub distinct_groups: u64,
+    pub messages_seen: u64,
+    /// Messages without a group id (a standard queue, or messages written by hand).
+    pub ungrouped: u64,
+    pub visible_at_start: Option<u64>,
+    pub in_flight_at_start: Option<u64>,
+    /// Visible messages the scan was not given (behind group heads, or in groups held by others).
+    pub not_delivered: Option<u64>,
+    pub largest_group: Option<String>,
+    /// Share of all messages held by the largest group (a lower bound unless `exact`).
+    pub largest_group_share_percent: u64,
+    /// How many consumers can make progress at once: the messages over the largest group's
+    /// (an upper bound unless `exact`).
+    pub effective_parallelism: f64,
+    pub exact: bool,
+    pub head_of_line_blocked: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupLayout {
+    pub coverage: Coverage,
+    /// Groups, largest first.
+    pub groups: Vec<GroupRow>,
+    pub totals: GroupTotals,
+    /// What was inferred rather than seen, in plain words.
+    pub inferred: Vec<String>,
+}
+
+/// Builds the layout. `own_reads` is how many earlier reads by this process each message has
+/// had (a repeated `--watch` scan), so they do not count as failures; the current read is always
+/// discounted.
+pub fn layout(obs: &Observations, coverage: Coverage, now_ms: u64, own_reads: u64) -> GroupLayout {
+    let mut inferred = Vec::new();
+    let mut rows: Vec<GroupRow> = obs
+        .groups_in_order()
+        .into_iter()
+        .map(|(name, g)| {
+            let prior = g
+                .head_receive_count
+                .map(|n| n.saturating_sub(1 + own_reads));
+            GroupRow {
+                group_id: name.to_string(),
+                seen: g.seen,
+                visible: g.seen,
+                more_behind: matches!(coverage, Coverage::Scan { .. }) && g.may_continue,
+                in_flight: 0,
+                oldest_age_seconds: g.oldest_sent_ms.map(|s| now_ms.saturating_sub(s) / 1000),
+                head_prior_receives: prior,
+                blocked: prior.is_some_and(|p| p >= HEAD_RETRIES),
+            }
+        })
+        .collect();
+    let seen_grouped: u64 = rows.iter().map(|r| r.seen).sum();
+    let max_seen = rows.iter().map(|r| r.seen).max().unwrap_or(0);
+    let (total, largest, exact, not_delivered, visible_at_start, in_flight_at_start) =
+        match coverage {
+            Coverage::Complete => (seen_grouped, max_seen, true, None, None, None),
+            Coverage::Scan {
+                visible_at_start,
+                in_flight_at_start,
+                exhausted,
+            } => {
+                let total = visible_at_start
+                    .saturating_sub(obs.ungrouped)
+                    .max(seen_grouped);
+                let unseen = total - seen_grouped;
+                let candidates = rows.iter().filter(|r| r.more_behind).count() as u64;
+                let mut largest = max_seen;
+                let mut exact = exhausted && unseen == 0 && in_flight_at_start == 0;
+                if !exhausted {
+                    inferred.push(format!(
+                        "the scan stopped at the sample size: {} of {} visible messages were \
+                         read, so groups not seen yet may exist",
+                        obs.messages, visible_at_start
+                    ));
+                } else if unseen > 0 && candidates > 0 {
+                    let behind: u64 = rows.iter().filter(|r| r.more_behind).map(|r| r.seen).sum();
+                    largest = largest.max((unseen + behind).div_ceil(candidates));
+                    if candidates == 1 && in_flight_at_start == 0 {
+                        exact = true;
+                    }
+                    if let Some(row) = rows.iter_mut().find(|r| r.more_behind)
+                        && candidates == 1
+                    {
+                        row.visible += unseen;
+                    }
+                    inferred.push(format!(
+                        "{unseen} visible message{} were not delivered: SQS delivers no more of a \
+                         group while its head is held, so they wait behind the head of the {} \
+                         group{} marked as having more behind{}",
+                        plural(unseen),
+                        candidates,
+                        plural(candidates),
+                        if in_flight_at_start > 0 {
+                            " (or in groups held by consumers)"
+                        } else {
+                            ""
+                        }
+                    ));
+                } else if unseen > 0 {
+                    inferred.push(format!(
+                        "{unseen} visible message{} were not delivered: they belong to groups \
+                         blocked by messages in flight, which a scan cannot see",
+                        plural(unseen)
+                    ));
+                }
+                if in_flight_at_start > 0 {
+                    inferred.push(format!(
+                        "{in_flight_at_start} message{} were in flight when the scan started; \
+                         their groups are blocked until they are deleted or time out, and are \
+                         not listed",
+                        plural(in_flight_at_start)
+                    ));
+                }
+                (
+                    total,
+                    largest,
+                    exact,
+                    Some(unseen),
+                    Some(visible_at_start),
+                    Some(in_flight_at_start),
+                )
+            }
+        };
+    rows.sort_by(|a, b| b.visible.cmp(&a.visible).then(b.seen.cmp(&a.seen)));
+    let distinct = rows.len() as u64;
+    let parallelism = if largest == 0 {
+        0.0
+    } else {
+        ((total as f64 / largest as f64).min(distinct as f64) * 10.0).round() / 10.0
+    };
+    let totals = GroupTotals {
+        distinct_groups: distinct,
+        messages_seen: obs.messages,
+        ungrouped: obs.ungrouped,
+        visible_at_start,
+        in_flight_at_start,
+        not_delivered,
+        largest_group: rows.first().map(|r| r.group_id.clone()),
+        largest_group_share_percent: percent(largest, total),
+        effective_parallelism: parallelism,
+        exact,
+        head_of_line_blocked: rows
+            .iter()
+            .filter(|r| r.blocked)
+            .map(|r| r.group_id.clone())
+            .collect(),
+    };
+    GroupLayout {
+        coverage,
+        groups: rows,
+        totals,
+        inferred,
+    }
+}
+
+/// Findings about the group layout: serialized groups and head-of-line blocking.
+pub fn check(layout: &GroupLayout) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    findings.extend(serialized(layout));
+    findings.extend(head_of_line(layout));
+    findings
+}
+
+fn serialized(layout: &GroupLayout) -> Option<Finding> {
+    let t = &layout.totals;
+    let total = t
+        .visible_at_start
+        .unwrap_or(0)
+        .saturating_sub(t.ungrouped)
+        .max(t.messages_seen - t.ungrouped);
+    if t.distinct_groups == 0 || total < MIN_MESSAGES {
+        return None;
+    }
+    let largest = t.largest_group.as_deref().unwrap_or("");
+    let bound = if t.exact { "" } else { "at least " };
+    let (severity, title) = if t.distinct_groups == 1 && t.exact {
+        (
+            Severity::Error,
+            "Every message is in one message group: consumption is serialized".to_string(),
+        )
+    } else if t.largest_group_share_percent >= 50 {
+        (
+            Severity::Warning,
+            format!(
+                "One message group holds {bound}{}% of the messages",
+                t.largest_group_share_percent
+            ),
+        )
+    } else if t.effective_parallelism < 4.0 && t.exact {
+        (
+            Severity::Warning,
+            format!(
+                "Only {} consumers can make progress at once",
+                t.effective_parallelism
+            ),
+        )
+    } else {
+        return None;
+    };
+    let mut finding = Finding::new("serialized-groups", severity, title).evidence(format!(
+        "{} distinct group{} among {} message{} seen; largest: `{largest}`",
+        t.distinct_groups,
+        plural(t.distinct_groups),
+        t.messages_seen,
+        plural(t.messages_seen)
+    ));
+    if let (Some(visible), Some(not_delivered)) = (t.visible_at_start, t.not_delivered) {
+        finding = finding.evidence(format!(
+            "{visible} visible at the start, {not_delivered} not delivered to the scan because \
+             they wait behind a group head"
+        ));
+    }
+    finding = finding.evidence(format!(
+        "effective parallelism: {}{} (however many consumers run)",
+        if t.exact { "" } else { "at most " },
+        t.effective_parallelism
+    ));
+    let fixed: Vec<&str> = layout
+        .groups
+        .iter()
+        .take(3)
+        .map(|g| g.group_id.as_str())
+        .filter(|id| looks_per_process(id))
+        .collect();
+    if let Some(id) = fixed.first() {
+        finding = finding.evidence(format!(
+            "the group id `{id}` looks like a value fixed when a producer starts (a UUID, host/pid \
+             or start time), not a per-entity key"
+        ));
+    }
+    Some(finding.advice(
+        "Order is only kept within a group, and only one consumer works on a group at a time. Use \
+         the entity whose order matters as the MessageGroupId (order id, account id, device id), \
+         not a constant or a per-process value; messages of different entities then flow in \
+         parallel.",
+    ))
+}
+
+fn head_of_line(layout: &GroupLayout) -> Option<Finding> {
+    let blocked: Vec<&GroupRow> = layout.groups.iter().filter(|g| g.blocked).collect();
+    if blocked.is_empty() {
+        return None;
+    }
+    let behind = blocked.iter().any(|g| g.seen > 1 || g.more_behind);
+    let mut finding = Finding::new(
+        "head-of-line-blocking",
+        if behind {
+            Severity::Error
+        } else {
+            Severity::Warning
+        },
+        format!(
+            "{} group{} held up by a head message that keeps failing",
+            blocked.len(),
+            plural(blocked.len() as u64)
+        ),
+    );
+    for group in blocked.iter().take(5) {
+        finding = finding.evidence(format!(
+            "group `{}`: head received {} times before{}{}",
+            group.group_id,
+            group.head_prior_receives.unwrap_or(0),
+            group
+                .oldest_age_seconds
+                .map(|a| format!(", oldest message {} old", human_seconds(a)))
+                .unwrap_or_default(),
+            if group.seen > 1 || group.more_behind {
+                ", more messages wait behind it"
+            } else {
+                ""
+            }
+        ));
+    }
+    Some(finding.advice(
+        "While the head of a group is in flight, nothing behind it is delivered. Find why it fails \
+         (`sqsctl peek` shows it), and set a redrive policy with a small maxReceiveCount so a \
+         poison message moves to a dead-letter queue instead of blocking its group.",
+    ))
+}
+
+/// Whether a group id looks like a value fixed per producer process rather than per entity.
+pub fn looks_per_process(id: &str) -> bool {
+    let is_uuid = uuid::Uuid::parse_str(id).is_ok();
+    let host_pid = id
+        .rsplit_once(['-', '_', ':', '.'])
+        .is_some_and(|(host, pid)| {
+            !host.is_empty()
+                && (2..=7).contains(&pid.len())
+                && pid.bytes().all(|b| b.is_ascii_digit())
+                && host.bytes().any(|b| b.is_ascii_alphabetic())
+                && (host.contains("worker")
+                    || host.contains("host")
+                    || host.contains("pod")
+                    || host.contains("ip-")
+                    || host.contains("producer"))
+        });
+    is_uuid || host_pid || embedded_time(id).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnose::observe::tests::fifo;
+
+    const NOW: u64 = 1_795_000_100_000;
+
+    fn scan(batches: &[Vec<(&str, u64)>]) -> Observations {
+        let mut obs = Observations::new(false);
+        let mut n = 0;
+        for batch in batches {
+            let records: Vec<_> = batch
+                .iter()
+                .map(|(group, receives)| {
+                    n += 1;
+                    fifo(
+                        group,
+                        &format!("d{n}"),
+                        &format!("m{n}"),
+                        NOW - 60_000,
+                        *receives,
+                    )
+                })
+                .collect();
+            obs.add_batch(&records);
+        }
+        obs
+    }
+
+    #[test]
+    fn one_constant_group_is_serialized_and_the_rest_is_inferred_behind_its_head() {
+        let obs = scan(&[vec![("producer-1", 1); 10]]);
+        let coverage = Coverage::Scan {
+            visible_at_start: 5_000,
+            in_flight_at_start: 0,
+            exhausted: true,
+        };
+        let layout = layout(&obs, coverage, NOW, 0);
+        assert_eq!(layout.groups.len(), 1);
+        assert_eq!(layout.groups[0].visible, 5_000);
+        assert!(layout.groups[0].more_behind);
+        assert_eq!(layout.groups[0].oldest_age_seconds, Some(60));
+        let t = &layout.totals;
+        assert_eq!((t.effective_parallelism, t.exact), (1.0, true));
+        assert_eq!(t.largest_group_share_percent, 100);
+        assert_eq!(t.not_delivered, Some(4_990));
+        assert!(layout.inferred[0].starts_with("4990 visible messages were not delivered"));
+        let findings = check(&layout);
+        assert_eq!(findings.len(), 1);
+        assert_eq!(findings[0].id, "serialized-groups");
+        assert_eq!(findings[0].severity, Severity::Error);
+    }
+
+    #[test]
+    fn a_hot_group_in_an_export_is_measured_exactly() {
+        let mut obs = Observations::new(false);
+        for i in 0..300 {
+            let group = if i % 3 == 0 {
+                format!("g{}", i % 49)
+            } else {
+                "hot".into()
+            };
+            obs.add(&fifo(&group, &format!("d{i}"), "b", NOW, 1));
+        }
+        let layout = layout(&obs, Coverage::Complete, NOW, 0);
+        let t = &layout.totals;
+        assert_eq!(t.largest_group.as_deref(), Some("hot"));
+        assert_eq!(t.largest_group_share_percent, 67);
+        assert_eq!(t.effective_parallelism, 1.5);
+        let findings = check(&layout);
+        assert_eq!(findings[0].severity, Severity::Warning);
+        assert!(findings[0].title.contains("67%"), "{}", findings[0].title);
+    }
+
+    #[test]
+    fn many_even_groups_are_fine() {
+        let batches: Vec<Vec<(&str, u64)>> = ["a", "b", "c", "d", "e", "f", "g", "h"]
+            .iter()
+            .map(|g| vec![(*g, 1); 3])
+            .collect();
+        let obs = scan(&batches);
+        let coverage = Coverage::Scan {
+            visible_at_start: 24,
+            in_flight_at_start: 0,
+            exhausted: true,
+        };
+        let layout = layout(&obs, coverage, NOW, 0);
+        assert_eq!(layout.totals.effective_parallelism, 8.0);
+        assert!(layout.totals.exact);
+        assert!(check(&layout).is_empty());
+    }
+
+    #[test]
+    fn a_failing_head_blocks_its_group_and_own_reads_do_not_count() {
+        let obs = scan(&[vec![("a", 4), ("a", 1)], vec![("b", 2)]]);
+        let coverage = Coverage::Complete;
+        let blocked = layout(&obs, coverage, NOW, 0);
+        assert_eq!(blocked.totals.head_of_line_blocked, ["a"]);
+        let finding = &check(&blocked)[0];
+        assert_eq!(
+            (finding.id, finding.severity),
+            ("head-of-line-blocking", Severity::Error)
+        );
+        assert!(finding.evidence[0].contains("received 3 times before"));
+        // The same heads after two earlier reads of our own: not failures.
+        assert!(
+            layout(&obs, coverage, NOW, 2)
+                .totals
+                .head_of_line_blocked
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn in_flight_and_sampled_scans_are_not_exact() {
+        let obs = scan(&[vec![("a", 1); 3]]);
+        let sampled = layout(
+            &obs,
+            Coverage::Scan {
+                visible_at_start: 100,
+                in_flight_at_start: 0,
+                exhausted: false,
+            },
+            NOW,
+            0,
+        );
+        assert!(!sampled.totals.exact);
+        assert!(sampled.inferred[0].contains("sample size"));
+        let held = layout(
+            &obs,
+            Coverage::Scan {
+                visible_at_start: 3,
+                in_flight_at_start: 5,
+                exhausted: true,
+            },
+            NOW,
+            0,
+        );
+        assert!(!held.totals.exact);
+        assert!(held.inferred[0].contains("5 messages were in flight"));
+    }
+
+    #[test]
+    fn per_process_group_ids_are_recognised() {
+        assert!(looks_per_process("6f1c2a9e-3b7d-4c55-9a1e-2f0b8c7d6e5a"));
+        assert!(looks_per_process("worker-12345"));
+        assert!(looks_per_process("deploy-1795000000"));
+        assert!(!looks_per_process("order-42"));
+        assert!(!looks_per_process("customer-981"));
+    }
+}

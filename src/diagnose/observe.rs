@@ -1,0 +1,307 @@
+//! Observations: what the analyzers keep of the messages they are shown.
+//!
+//! Messages arrive in batches (from a scan of a live queue) or one by one (from a JSON Lines
+//! export). Nothing is kept of a message beyond a few counters, hashes and timestamps, so memory
+//! grows with the number of groups and distinct deduplication ids, not with message bodies.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use sha2::{Digest, Sha256};
+
+use crate::message::MessageRecord;
+
+/// How many dedup ids are kept verbatim for the shape checks (time-derived, counters).
+pub const DEDUP_SAMPLE: usize = 5_000;
+
+/// How many messages one receive returns at most; a batch this full may have been cut short.
+const FULL_BATCH: usize = 10;
+
+/// What was seen of one message group.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GroupObservation {
+    /// Position of the group in the order groups were first seen.
+    pub order: u64,
+    pub seen: u64,
+    /// `SentTimestamp` of the oldest message seen, in epoch milliseconds.
+    pub oldest_sent_ms: Option<u64>,
+    /// `ApproximateReceiveCount` of the first message seen of the group (its head), as read.
+    pub head_receive_count: Option<u64>,
+    /// The group's messages seen so far ended a full batch: more of the group may sit behind them.
+    pub may_continue: bool,
+}
+
+/// One deduplication id (in its scope) and the bodies it was seen on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DedupEntry {
+    pub id: String,
+    pub group: Option<String>,
+    pub first_body: u64,
+    pub messages: u64,
+    /// The id was seen on at least two different bodies.
+    pub different_bodies: bool,
+    /// A short excerpt of the first body and of the first different one.
+    pub examples: Vec<String>,
+}
+
+/// Everything the analyzers know about the messages they were shown.
+#[derive(Debug, Clone, Default)]
+pub struct Observations {
+    pub messages: u64,
+    pub groups: HashMap<String, GroupObservation>,
+    /// Messages without a group id.
+    pub ungrouped: u64,
+    /// Deduplication entries keyed by scope (`group \0 id` when `per_group_dedup`, else the id).
+    pub dedup: HashMap<String, DedupEntry>,
+    /// Up to [`DEDUP_SAMPLE`] dedup ids with the message's `SentTimestamp`, in arrival order.
+    pub dedup_sample: Vec<(String, Option<u64>)>,
+    /// Dedup ids that are the SHA-256 of the body (content-based deduplication).
+    pub content_hash_ids: u64,
+    /// Messages carrying a dedup id.
+    pub with_dedup_id: u64,
+    /// How often each body (by hash) was seen, with an excerpt of it.
+    pub bodies: HashMap<u64, (u64, String)>,
+    /// `ApproximateReceiveCount` as read: how many messages had each count.
+    pub receive_counts: BTreeMap<u64, u64>,
+    /// `SentTimestamp` of every message, in epoch milliseconds.
+    pub sent_ms: Vec<u64>,
+    /// `DeadLetterQueueSourceArn` of messages in a dead-letter queue, counted.
+    pub dead_letter_sources: BTreeMap<String, u64>,
+    /// Scope dedup ids per message group (the queue's `DeduplicationScope` is `messageGroup`).
+    per_group_dedup: bool,
+}
+
+impl Observations {
+    pub fn new(per_group_dedup: bool) -> Observations {
+        Observations {
+            per_group_dedup,
+            ..Observations::default()
+        }
+    }
+
+    /// Records a batch as one receive returned it. Runs of a group that end a full batch are
+    /// marked as possibly continuing: SQS returns as many messages of a group as fit, so a group
+    /// whose run ends before the batch does is one whose deliverable messages were all returned.
+    pub fn add_batch(&mut self, batch: &[MessageRecord]) {
+        for message in batch {
+            self.add(message);
+        }
+        if batch.len() >= FULL_BATCH
+            && let Some(group) = batch.last().and_then(|m| m.effective_group_id())
+            && let Some(entry) = self.groups.get_mut(group)
+        {
+            entry.may_continue = true;
+        }
+    }
+
+    /// Records one message.
+    pub fn add(&mut self, message: &MessageRecord) {
+        self.messages += 1;
+        let sent = message.attribute_u64("SentTimestamp");
+        if let Some(sent) = sent {
+            self.sent_ms.push(sent);
+        }
+        let receive_count = message.attribute_u64("ApproximateReceiveCount");
+        if let Some(count) = receive_count {
+            *self.receive_counts.entry(count).or_default() += 1;
+        }
+        if let Some(source) = message.attributes.get("DeadLetterQueueSourceArn") {
+            *self.dead_letter_sources.entry(source.clone()).or_default() += 1;
+        }
+        let group = message.effective_group_id();
+        match group {
+            Some(group) => {
+                let next_order = self.groups.len() as u64;
+                let entry =
+                    self.groups
+                        .entry(group.to_string())
+                        .or_insert_with(|| GroupObservation {
+                            order: next_order,
+                            head_receive_count: receive_count,
+                            ..GroupObservation::default()
+                        });
+                entry.seen += 1;
+                if let Some(sent) = sent {
+                    entry.oldest_sent_ms = Some(entry.oldest_sent_ms.map_or(sent, |o| o.min(sent)));
+                }
+            }
+            None => self.ungrouped += 1,
+        }
+        let body_hash = hash_of(&message.body);
+        let body_entry = self
+            .bodies
+            .entry(body_hash)
+            .or_insert_with(|| (0, excerpt(&message.body)));
+        body_entry.0 += 1;
+        if let Some(id) = message.effective_dedup_id() {
+            self.add_dedup(id, group, body_hash, &message.body, sent);
+        }
+    }
+
+    fn add_dedup(
+        &mut self,
+        id: &str,
+        group: Option<&str>,
+        body_hash: u64,
+        body: &str,
+        sent: Option<u64>,
+    ) {
+        self.with_dedup_id += 1;
+        if id.len() == 64 && is_sha256_of(id, body) {
+            self.content_hash_ids += 1;
+        } else if self.dedup_sample.len() < DEDUP_SAMPLE {
+            self.dedup_sample.push((id.to_string(), sent));
+        }
+        let key = match (self.per_group_dedup, group) {
+            (true, Some(group)) => format!("{group}\u{0}{id}"),
+            _ => id.to_string(),
+        };
+        let entry = self.dedup.entry(key).or_insert_with(|| DedupEntry {
+            id: id.to_string(),
+            group: group.map(str::to_string),
+            first_body: body_hash,
+            messages: 0,
+            different_bodies: false,
+            examples: vec![excerpt(body)],
+        });
+        entry.messages += 1;
+        if entry.first_body != body_hash && !entry.different_bodies {
+            entry.different_bodies = true;
+            entry.examples.push(excerpt(body));
+        }
+    }
+
+    /// Messages read with an `ApproximateReceiveCount` of at least `count`.
+    pub fn received_at_least(&self, count: u64) -> u64 {
+        self.receive_counts.range(count..).map(|(_, n)| n).sum()
+    }
+
+    pub fn max_receive_count(&self) -> Option<u64> {
+        self.receive_counts.keys().next_back().copied()
+    }
+
+    /// Groups in the order they were first seen.
+    pub fn groups_in_order(&self) -> Vec<(&str, &GroupObservation)> {
+        let mut groups: Vec<(&str, &GroupObservation)> = self
+            .groups
+            .iter()
+            .map(|(name, g)| (name.as_str(), g))
+            .collect();
+        groups.sort_by_key(|(_, g)| g.order);
+        groups
+    }
+}
+
+fn hash_of(text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+fn is_sha256_of(id: &str, body: &str) -> bool {
+    hex::encode(Sha256::digest(body.as_bytes())).eq_ignore_ascii_case(id)
+}
+
+/// The first characters of a body, on one line, for evidence.
+pub fn excerpt(text: &str) -> String {
+    const LIMIT: usize = 48;
+    let flat: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(LIMIT + 1)
+        .collect();
+    if flat.chars().count() > LIMIT {
+        let cut: String = flat.chars().take(LIMIT).collect();
+        format!("{cut}…")
+    } else {
+        flat
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A received-looking FIFO message.
+    pub fn fifo(
+        group: &str,
+        dedup: &str,
+        body: &str,
+        sent_ms: u64,
+        receives: u64,
+    ) -> MessageRecord {
+        let mut record = MessageRecord::with_body(body);
+        record.group_id = Some(group.into());
+        record.dedup_id = Some(dedup.into());
+        record
+            .attributes
+            .insert("SentTimestamp".into(), sent_ms.to_string());
+        record
+            .attributes
+            .insert("ApproximateReceiveCount".into(), receives.to_string());
+        record
+    }
+
+    #[test]
+    fn groups_count_and_the_last_run_of_a_full_batch_may_continue() {
+        let mut obs = Observations::new(false);
+        let batch: Vec<_> = (0..10)
+            .map(|i| {
+                let group = if i < 4 { "a" } else { "b" };
+                fifo(group, &format!("d{i}"), &format!("m{i}"), 1_000 + i, 1)
+            })
+            .collect();
+        obs.add_batch(&batch);
+        obs.add_batch(&[fifo("c", "d10", "m10", 900, 3)]);
+        assert_eq!(obs.messages, 11);
+        let a = &obs.groups["a"];
+        let b = &obs.groups["b"];
+        let c = &obs.groups["c"];
+        assert_eq!((a.seen, a.may_continue), (4, false));
+        assert_eq!((b.seen, b.may_continue), (6, true));
+        assert_eq!(
+            (c.seen, c.may_continue, c.head_receive_count),
+            (1, false, Some(3))
+        );
+        assert_eq!(a.oldest_sent_ms, Some(1_000));
+        let order: Vec<_> = obs.groups_in_order().iter().map(|(n, _)| *n).collect();
+        assert_eq!(order, ["a", "b", "c"]);
+        assert_eq!(obs.received_at_least(2), 1);
+        assert_eq!(obs.max_receive_count(), Some(3));
+    }
+
+    #[test]
+    fn dedup_ids_on_different_bodies_are_noticed_per_scope() {
+        let mut queue_scope = Observations::new(false);
+        let mut group_scope = Observations::new(true);
+        for obs in [&mut queue_scope, &mut group_scope] {
+            obs.add(&fifo("a", "same", "one", 1, 1));
+            obs.add(&fifo("b", "same", "two", 2, 1));
+            obs.add(&fifo("a", "other", "x", 3, 1));
+            obs.add(&fifo("a", "other", "x", 4, 1));
+        }
+        assert!(queue_scope.dedup["same"].different_bodies);
+        assert_eq!(queue_scope.dedup["other"].messages, 2);
+        assert!(!queue_scope.dedup["other"].different_bodies);
+        assert!(group_scope.dedup.values().all(|e| !e.different_bodies));
+    }
+
+    #[test]
+    fn content_hash_ids_are_recognised_and_bodies_counted() {
+        let mut obs = Observations::new(false);
+        let body = "refresh";
+        let digest = hex::encode(Sha256::digest(body.as_bytes()));
+        obs.add(&fifo("g", &digest, body, 1, 1));
+        obs.add(&fifo("g", &digest, body, 2, 1));
+        assert_eq!(obs.content_hash_ids, 2);
+        assert!(obs.dedup_sample.is_empty());
+        assert_eq!(obs.bodies.values().next().map(|b| b.0), Some(2));
+    }
+
+    #[test]
+    fn excerpts_are_short_and_single_line() {
+        assert_eq!(excerpt("a\nb"), "a b");
+        let long = "x".repeat(100);
+        assert_eq!(excerpt(&long).chars().count(), 49);
+    }
+}
