@@ -68,7 +68,7 @@ impl Finding {
 
 /// Sorts findings most severe first, keeping the order of the checks within a severity.
 pub fn sort_findings(findings: &mut [Finding]) {
-    findings.sort_by(|a, b| b.severity.cmp(&a.severity));
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
 }
 
 /// Whether any finding is a warning or an error.

@@ -14,7 +14,12 @@ use super::finding::{Finding, Severity, human_seconds, percent};
 use super::observe::Observations;
 
 /// A group whose head was received this many times before is blocked on a failing message.
-pub const HEAD_RETRIES: u64 = 2;
+/// (Reads by tools count too, so one or two earlier looks at the queue are not enough.)
+pub const HEAD_RETRIES: u64 = 3;
+/// Receive counts include reads that only looked.
+pub const OWN_READS_NOTE: &str = "receive counts include reads that only looked: each `sqsctl peek`, \
+     `fifo groups` or `diagnose` of the queue adds one";
+
 /// Below this many messages a group layout says nothing about scaling.
 const MIN_MESSAGES: u64 = 10;
 
@@ -40,8 +45,10 @@ pub struct GroupRow {
     pub seen: u64,
     /// Visible messages of the group: the messages seen, plus those inferred behind them.
     pub visible: u64,
-    /// `visible` is a lower bound: more of the group may sit behind what was seen.
+    /// More of the group may sit behind what was seen.
     pub more_behind: bool,
+    /// `visible` includes messages inferred behind the ones seen (from the queue's depth).
+    pub inferred: bool,
     /// Messages of the group in flight. A group delivered to the scan had none.
     pub in_flight: u64,
     pub oldest_age_seconds: Option<u64>,
@@ -99,6 +106,7 @@ pub fn layout(obs: &Observations, coverage: Coverage, now_ms: u64, own_reads: u6
                 seen: g.seen,
                 visible: g.seen,
                 more_behind: matches!(coverage, Coverage::Scan { .. }) && g.may_continue,
+                inferred: false,
                 in_flight: 0,
                 oldest_age_seconds: g.oldest_sent_ms.map(|s| now_ms.saturating_sub(s) / 1000),
                 head_prior_receives: prior,
@@ -139,6 +147,7 @@ pub fn layout(obs: &Observations, coverage: Coverage, now_ms: u64, own_reads: u6
                         && candidates == 1
                     {
                         row.visible += unseen;
+                        row.inferred = true;
                     }
                     inferred.push(format!(
                         "{unseen} visible message{} were not delivered: SQS delivers no more of a \
@@ -328,6 +337,7 @@ fn head_of_line(layout: &GroupLayout) -> Option<Finding> {
             }
         ));
     }
+    finding = finding.evidence(OWN_READS_NOTE);
     Some(finding.advice(
         "While the head of a group is in flight, nothing behind it is delivered. Find why it fails \
          (`sqsctl peek` shows it), and set a redrive policy with a small maxReceiveCount so a \

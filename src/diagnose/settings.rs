@@ -35,7 +35,7 @@ impl QueueFacts {
 }
 
 /// Receive counts from this many earlier receives up count as climbing.
-const CLIMBING_RECEIVES: u64 = 2;
+const CLIMBING_RECEIVES: u64 = 3;
 
 /// Runs every settings check. `obs` are the messages read (if any), `groups` the FIFO group
 /// totals, `own_reads` the earlier reads of this process (each message's count includes them).
@@ -108,6 +108,7 @@ pub fn climbing_receives(
          more times (up to {most})",
         percent(climbing, read)
     ));
+    finding = finding.evidence(super::groups::OWN_READS_NOTE);
     if let Some(policy) = attrs.and_then(QueueAttributes::redrive_policy) {
         finding = finding.evidence(format!(
             "after {} receives a message moves to the dead-letter queue, processed or not",
@@ -448,16 +449,16 @@ mod tests {
     fn climbing_receive_counts_point_at_the_visibility_timeout() {
         let mut obs = Observations::new(false);
         for i in 0..10 {
-            let receives = if i < 4 { 4 } else { 1 };
+            let receives = if i < 4 { 5 } else { 1 };
             obs.add(&fifo("g", &format!("d{i}"), "b", 1, receives));
         }
         let facts = healthy();
         let finding = climbing_receives(Some(&facts.attrs), &obs, 0).expect("finding");
         assert!(finding.title.contains("(30s)"));
         assert!(finding.evidence[0].starts_with("4 of 10 messages read (40%)"));
-        assert!(finding.evidence[0].contains("(up to 3)"));
-        // Three earlier reads of our own explain the counts away.
-        assert!(climbing_receives(Some(&facts.attrs), &obs, 3).is_none());
+        assert!(finding.evidence[0].contains("(up to 4)"));
+        // Two earlier reads of our own explain the counts away.
+        assert!(climbing_receives(Some(&facts.attrs), &obs, 2).is_none());
     }
 
     #[test]

@@ -1,0 +1,312 @@
+//! Reading what `diagnose` and `fifo groups` analyze: a queue's attributes and neighbours, and its
+//! messages, either scanned without consuming them or loaded from a JSON Lines file.
+
+use std::io::BufRead;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+
+use crate::app::{Context, hinted};
+use crate::client::peek::{self, PeekError, PeekOptions, Scanned};
+use crate::client::{QueueAttributes, QueueRef, Sqs};
+use crate::diagnose::{Coverage, Observations, QueueFacts, RelatedQueue};
+use crate::message::{ParsedLine, parse_record_line};
+
+/// Messages read from a queue by default.
+pub const DEFAULT_SAMPLE: usize = 20_000;
+/// How long scanned messages stay hidden at most, should releasing them fail.
+const HOLD_SECONDS: i32 = 60;
+/// Source queues of a DLQ whose attributes are read.
+const MAX_SOURCES: usize = 10;
+
+/// Where the messages come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MessageSource {
+    /// Scan the live queue, reading at most `sample` messages.
+    Queue { sample: usize },
+    /// A JSON Lines file (`-`: stdin).
+    File(PathBuf),
+}
+
+/// Why messages were not read.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    pub queue: String,
+    pub dlq: String,
+    pub max_receive_count: u32,
+}
+
+/// What was gathered.
+pub struct Inspection {
+    pub queue: Option<QueueRef>,
+    pub facts: Option<QueueFacts>,
+    pub observations: Option<Observations>,
+    pub coverage: Coverage,
+    pub scan: Option<Scanned>,
+    /// The redrive-policy guard refused the scan.
+    pub refused: Option<Refusal>,
+}
+
+impl Inspection {
+    pub fn interrupted(&self) -> bool {
+        self.scan.as_ref().is_some_and(|s| s.interrupted)
+    }
+}
+
+/// Gathers the queue's facts (with its DLQ and sources when `neighbours`) and its messages.
+pub async fn inspect(
+    ctx: &Context,
+    queue: Option<&str>,
+    source: &MessageSource,
+    force: bool,
+    neighbours: bool,
+) -> anyhow::Result<Inspection> {
+    let mut inspection = Inspection {
+        queue: None,
+        facts: None,
+        observations: None,
+        coverage: Coverage::Complete,
+        scan: None,
+        refused: None,
+    };
+    let mut per_group_dedup = false;
+    if let Some(name) = queue {
+        let sqs = ctx.sqs().await?;
+        let queue = sqs.resolve(name).await?;
+        let attrs = sqs.attributes(&queue).await?;
+        per_group_dedup = attrs.get("DeduplicationScope") == Some("messageGroup");
+        let facts = if neighbours {
+            facts(ctx, sqs, &queue, attrs).await
+        } else {
+            QueueFacts {
+                name: queue.name.clone(),
+                attrs,
+                dlq: None,
+                sources: Vec::new(),
+            }
+        };
+        inspection.queue = Some(queue);
+        inspection.facts = Some(facts);
+    }
+    match source {
+        MessageSource::File(path) => {
+            inspection.observations = Some(read_file(path, per_group_dedup)?);
+        }
+        MessageSource::Queue { sample } => {
+            let (Some(queue), Some(facts)) = (&inspection.queue, &inspection.facts) else {
+                anyhow::bail!("no queue to read");
+            };
+            let sqs = ctx.sqs().await?;
+            match peek::guard(queue, &facts.attrs, force) {
+                Err(PeekError::WouldDeadLetter {
+                    queue,
+                    dlq,
+                    max_receive_count,
+                }) => {
+                    inspection.refused = Some(Refusal {
+                        queue,
+                        dlq,
+                        max_receive_count,
+                    });
+                }
+                Err(other) => return Err(peek_error(other)),
+                Ok(()) => {
+                    let mut obs = Observations::new(per_group_dedup);
+                    let scanned =
+                        scan(ctx, sqs, queue, &facts.attrs, *sample, force, &mut obs).await?;
+                    inspection.coverage = Coverage::Scan {
+                        visible_at_start: facts.attrs.visible(),
+                        in_flight_at_start: facts.attrs.in_flight(),
+                        exhausted: scanned.exhausted,
+                    };
+                    inspection.observations = Some(obs);
+                    inspection.scan = Some(scanned);
+                }
+            }
+        }
+    }
+    Ok(inspection)
+}
+
+/// The redrive-policy refusal as an error with its hint (for commands that cannot go on without
+/// messages).
+pub fn refusal_error(refusal: &Refusal) -> anyhow::Error {
+    peek_error(PeekError::WouldDeadLetter {
+        queue: refusal.queue.clone(),
+        dlq: refusal.dlq.clone(),
+        max_receive_count: refusal.max_receive_count,
+    })
+}
+
+fn peek_error(err: PeekError) -> anyhow::Error {
+    match err {
+        PeekError::Client(client) => anyhow::Error::from(client),
+        other => {
+            let hint = other.hint().unwrap_or_default();
+            hinted(other.to_string(), hint)
+        }
+    }
+}
+
+async fn facts(ctx: &Context, sqs: &Sqs, queue: &QueueRef, attrs: QueueAttributes) -> QueueFacts {
+    let dlq = match attrs.redrive_policy() {
+        Some(policy) => Some(related(sqs, &policy.dead_letter_target_arn).await),
+        None => None,
+    };
+    let mut sources = Vec::new();
+    match sqs.dead_letter_sources(queue).await {
+        Ok(found) => {
+            for source in found.iter().take(MAX_SOURCES) {
+                match sqs.attributes(source).await {
+                    Ok(attrs) => sources.push(RelatedQueue {
+                        name: source.name.clone(),
+                        attrs,
+                    }),
+                    Err(e) => ctx
+                        .printer
+                        .debug(format!("attributes of {}: {e}", source.name)),
+                }
+            }
+        }
+        Err(e) => ctx
+            .printer
+            .debug(format!("could not list the dead-letter sources: {e}")),
+    }
+    QueueFacts {
+        name: queue.name.clone(),
+        attrs,
+        dlq,
+        sources,
+    }
+}
+
+async fn related(sqs: &Sqs, arn: &str) -> Result<RelatedQueue, String> {
+    let queue = sqs.resolve_arn(arn).await.map_err(|e| e.to_string())?;
+    let attrs = sqs.attributes(&queue).await.map_err(|e| e.to_string())?;
+    Ok(RelatedQueue {
+        name: queue.name,
+        attrs,
+    })
+}
+
+async fn scan(
+    ctx: &Context,
+    sqs: &Sqs,
+    queue: &QueueRef,
+    attrs: &QueueAttributes,
+    sample: usize,
+    force: bool,
+    obs: &mut Observations,
+) -> anyhow::Result<Scanned> {
+    let expected = (attrs.visible() as usize).min(sample) as u64;
+    let bar = ctx
+        .printer
+        .progress(expected, "{spinner} reading {pos}/{len} messages {elapsed}");
+    let options = PeekOptions {
+        max: Some(sample),
+        hold_seconds: HOLD_SECONDS,
+        force,
+    };
+    let result = peek::scan(sqs, queue, attrs, &options, &ctx.interrupt, |batch| {
+        obs.add_batch(&batch);
+        bar.inc(batch.len() as u64);
+        ControlFlow::Continue(())
+    })
+    .await;
+    bar.finish_and_clear();
+    let scanned = result.map_err(peek_error)?;
+    if scanned.release_failed > 0 {
+        ctx.printer.warn(format!(
+            "{} message{} could not be made visible again; they reappear within {HOLD_SECONDS}s",
+            scanned.release_failed,
+            if scanned.release_failed == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(scanned)
+}
+
+/// Loads messages from a JSON Lines file; other record types (summaries) are skipped.
+pub fn read_file(path: &Path, per_group_dedup: bool) -> anyhow::Result<Observations> {
+    let reader: Box<dyn BufRead> = if path == Path::new("-") {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        let file = std::fs::File::open(path)
+            .with_context(|| format!("could not open {}", path.display()))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let mut obs = Observations::new(per_group_dedup);
+    for (index, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("could not read {}", path.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_record_line(&line) {
+            Ok(ParsedLine::Message(record)) => obs.add(&record),
+            Ok(ParsedLine::Other) => {}
+            Err(e) => {
+                return Err(hinted(
+                    format!(
+                        "{}:{}: not a message record: {e}",
+                        path.display(),
+                        index + 1
+                    ),
+                    "--input reads JSON Lines as `sqsctl receive` and `sqsctl peek` write them: \
+                     one message per line, each with at least a \"body\"",
+                ));
+            }
+        }
+    }
+    Ok(obs)
+}
+
+/// Width given to tables whose terminal width is unknown (piped, or a forced terminal), so long
+/// evidence wraps instead of making one very wide line.
+const FALLBACK_WIDTH: u16 = 100;
+
+/// Gives a table a width when the terminal's cannot be detected.
+pub fn fit(table: &mut comfy_table::Table) {
+    if table.width().is_none() {
+        table.set_width(FALLBACK_WIDTH);
+    }
+}
+
+/// "Now" in epoch milliseconds.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// One line describing what was read, for stderr.
+pub fn describe(inspection: &Inspection, source: &MessageSource) -> String {
+    let name = inspection
+        .queue
+        .as_ref()
+        .map_or("the file", |q| q.name.as_str());
+    let seen = inspection.observations.as_ref().map_or(0, |o| o.messages);
+    match (source, &inspection.scan, &inspection.refused) {
+        (MessageSource::File(path), _, _) => format!(
+            "{seen} message{} read from {}",
+            if seen == 1 { "" } else { "s" },
+            path.display()
+        ),
+        (_, _, Some(refusal)) => format!(
+            "{name}: messages not read (redrive policy to {}); settings checked",
+            refusal.dlq
+        ),
+        (_, Some(scan), _) => format!(
+            "{name}: read {} of {} visible message{} ({} in flight) without consuming them{}",
+            scan.seen,
+            inspection.facts.as_ref().map_or(0, |f| f.attrs.visible()),
+            if scan.visible_at_start == 1 { "" } else { "s" },
+            scan.in_flight_at_start,
+            if scan.interrupted {
+                "; interrupted"
+            } else {
+                ""
+            }
+        ),
+        _ => format!("{name}: checked"),
+    }
+}
