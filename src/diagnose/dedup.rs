@@ -12,6 +12,8 @@ use super::observe::Observations;
 const MIN_IDS_FOR_SHAPE: usize = 5;
 /// Timestamps within this distance of the send time (or of each other) count as time-derived.
 const TIME_WINDOW_MS: u64 = 30 * 86_400 * 1000;
+/// A counter whose values start below this looks like one that restarts with its producer.
+const RESTARTING_COUNTER_BELOW: u64 = 1_000;
 /// Plausible epoch seconds for a timestamp inside an id: 2001-09-09 .. 2100-01-01.
 const EPOCH_SECONDS: std::ops::Range<u64> = 1_000_000_000..4_102_444_800;
 
@@ -219,34 +221,51 @@ pub fn counters(obs: &Observations) -> Option<Finding> {
     if sample.len() < MIN_IDS_FOR_SHAPE {
         return None;
     }
-    let mut shapes: std::collections::HashMap<String, Vec<u64>> = Default::default();
+    let mut shapes: std::collections::HashMap<String, Vec<Vec<u64>>> = Default::default();
     for id in &sample {
-        if let Some((shape, number)) = counter_shape(id) {
-            shapes.entry(shape).or_default().push(number);
+        if let Some((shape, numbers)) = counter_shape(id) {
+            shapes.entry(shape).or_default().push(numbers);
         }
     }
-    let (shape, mut numbers) = shapes.into_iter().max_by_key(|(_, n)| n.len())?;
-    if numbers.len() * 5 < sample.len() * 4 || numbers.len() < MIN_IDS_FOR_SHAPE {
+    let (shape, rows) = shapes.into_iter().max_by_key(|(_, rows)| rows.len())?;
+    if rows.len() * 5 < sample.len() * 4 || rows.len() < MIN_IDS_FOR_SHAPE {
         return None;
     }
+    // The counter is the number that varies most between ids (`order-17-v1`: 17, not the 1).
+    let width = rows[0].len();
+    let (position, mut numbers) = (0..width)
+        .map(|k| (k, rows.iter().map(|r| r[k]).collect::<Vec<u64>>()))
+        .max_by_key(|(_, values)| {
+            values
+                .iter()
+                .collect::<std::collections::HashSet<_>>()
+                .len()
+        })?;
     numbers.sort_unstable();
     let span = numbers[numbers.len() - 1] - numbers[0] + 1;
     // Dense: the values seen cover a good part of their range, as a counter's do and random
-    // numbers' do not.
-    if span > numbers.len() as u64 * 4 {
+    // numbers' do not. A value that never changes is a version or a constant, not a counter.
+    if span > numbers.len() as u64 * 4 || span == 1 {
         return None;
     }
     let repeated = numbers.windows(2).filter(|w| w[0] == w[1]).count();
+    // A counter that starts near zero, or overlaps itself, restarts with its producer; a large,
+    // unique sequence is more likely shared (a database sequence) and only worth a note.
+    let restarting = numbers[0] < RESTARTING_COUNTER_BELOW || repeated > 0;
     let mut finding = Finding::new(
         "dedup-id-counter",
-        Severity::Warning,
+        if restarting {
+            Severity::Warning
+        } else {
+            Severity::Info
+        },
         "Deduplication ids are a sequential counter",
     )
     .evidence(format!(
-        "{} of {} dedup ids seen have the shape `{}` with numbers from {} to {}",
+        "{} of {} dedup ids seen have the shape `{}` with N from {} to {}",
         numbers.len(),
         sample.len(),
-        shape.replace('#', "N"),
+        mark_counter(&shape, position),
         numbers[0],
         numbers[numbers.len() - 1]
     ));
@@ -263,18 +282,46 @@ pub fn counters(obs: &Observations) -> Option<Finding> {
     ))
 }
 
-/// The id with its last digit run replaced by `#`, and that run's value.
-fn counter_shape(id: &str) -> Option<(String, u64)> {
-    let end = id.rfind(|c: char| c.is_ascii_digit())? + 1;
-    let start = id[..end]
-        .rfind(|c: char| !c.is_ascii_digit())
-        .map_or(0, |i| i + 1);
-    let digits = &id[start..end];
-    if digits.len() > 12 {
-        return None;
+/// The id with every digit run replaced by `#`, and the runs' values (runs longer than 12
+/// digits are not counters).
+fn counter_shape(id: &str) -> Option<(String, Vec<u64>)> {
+    let mut shape = String::with_capacity(id.len());
+    let mut numbers = Vec::new();
+    let mut digits = String::new();
+    for c in id.chars().chain(std::iter::once('\u{0}')) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        if !digits.is_empty() {
+            if digits.len() > 12 {
+                return None;
+            }
+            numbers.push(digits.parse().ok()?);
+            digits.clear();
+            shape.push('#');
+        }
+        if c != '\u{0}' {
+            shape.push(c);
+        }
     }
-    let number = digits.parse().ok()?;
-    Some((format!("{}#{}", &id[..start], &id[end..]), number))
+    (!numbers.is_empty()).then_some((shape, numbers))
+}
+
+/// The shape with the counter shown as `N` and other numbers as `#`.
+fn mark_counter(shape: &str, position: usize) -> String {
+    let mut seen = 0;
+    shape
+        .chars()
+        .map(|c| {
+            if c == '#' {
+                seen += 1;
+                if seen - 1 == position { 'N' } else { '#' }
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 /// Content-based deduplication on bodies that repeat.
@@ -404,16 +451,26 @@ mod tests {
         let obs = observe(&ids, |i| format!("b{i}"));
         let finding = counters(&obs).expect("finding");
         assert!(
-            finding.evidence[0].contains("worker-7-N"),
+            finding.evidence[0].contains("worker-#-N"),
             "{:?}",
             finding.evidence
         );
         assert!(finding.evidence[1].starts_with("10 counter values"));
+        assert_eq!(finding.severity, Severity::Warning);
         // Sparse random numbers are not a counter.
         let ids: Vec<String> = (0..30u64)
             .map(|i| format!("order-{}", i.wrapping_mul(2_654_435_761) % 1_000_000_000))
             .collect();
         assert!(counters(&observe(&ids, |i| format!("b{i}"))).is_none());
+        // A constant version number is not a counter; the order number beside it is.
+        let ids: Vec<String> = (0..30).map(|i| format!("order-{}-v1", 500 + i)).collect();
+        let finding = counters(&observe(&ids, |i| format!("b{i}"))).expect("finding");
+        assert!(finding.evidence[0].contains("`order-N-v#` with N from 500 to 529"));
+        assert_eq!(finding.evidence.len(), 1);
+        assert_eq!(finding.severity, Severity::Warning);
+        let ids: Vec<String> = (0..30).map(|i| format!("order-{}", 48_213 + i)).collect();
+        let finding = counters(&observe(&ids, |i| format!("b{i}"))).expect("finding");
+        assert_eq!(finding.severity, Severity::Info);
     }
 
     #[test]
