@@ -482,3 +482,92 @@ fn bad_input_is_explained() {
     let run = env.run(&["diagnose", "no-such-queue"]);
     run.assert_code(1);
 }
+
+#[test]
+fn piped_output_is_json_lines_and_a_file_can_be_checked_against_the_live_queue() {
+    let env = TestEnv::start();
+    env.create_queue(
+        "reports.fifo",
+        &[("FifoQueue", "true"), ("ContentBasedDeduplication", "true")],
+    );
+    // A producer's log of what it sent: the same body four times, which content-based
+    // deduplication turns into one message when the sends are close together.
+    let log: String = (0..6)
+        .map(|i| {
+            let body = if i < 4 {
+                "refresh-all".to_string()
+            } else {
+                format!("report {i}")
+            };
+            serde_json::to_string(&fifo_record(&format!("team-{i}"), "", &body)).unwrap() + "\n"
+        })
+        .collect::<String>()
+        .replace(",\"dedup_id\":\"\"", "");
+    let path = env.home().join("sent.jsonl");
+    std::fs::write(&path, log).unwrap();
+    let run = env.run(&[
+        "diagnose",
+        "reports.fifo",
+        "--input",
+        path.to_str().unwrap(),
+    ]);
+    run.assert_code(PROBLEMS_FOUND);
+    let findings = run.records_of("finding");
+    let repeats = findings
+        .iter()
+        .find(|f| f["id"] == "dedup-content-repeats")
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    assert!(
+        repeats["evidence"]
+            .to_string()
+            .contains("`refresh-all` seen 4 times")
+    );
+    let summary = run.records_of("summary");
+    assert_eq!(summary.len(), 1);
+    assert_eq!(summary[0]["read_from"], "file");
+    assert_eq!(summary[0]["problems"], true);
+}
+
+#[test]
+fn watch_runs_again_and_says_what_changed_until_ctrl_c() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("watched", &[("ReceiveMessageWaitTimeSeconds", "20")]);
+    send(&env, &queue, vec![MessageRecord::with_body("one")]);
+    let mut child = env
+        .cmd()
+        .args(["diagnose", "watched", "--watch", "1", "-o", "text"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the second run to report, then press Ctrl-C.
+    let mut stderr_pipe = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut stderr = String::new();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !stderr.contains("no change since the last run") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no second run: {stderr}"
+        );
+        let mut line = String::new();
+        if std::io::BufRead::read_line(&mut stderr_pipe, &mut line).unwrap() == 0 {
+            panic!("the watch ended early: {stderr}");
+        }
+        stderr.push_str(&line);
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    std::io::Read::read_to_string(&mut stderr_pipe, &mut stderr).unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("no change since the last run"), "{stderr}");
+    // Its own reads did not make the message look like it keeps failing.
+    assert!(!stdout.contains("visibility-timeout-short"), "{stdout}");
+    assert!(stdout.matches("no-redrive-policy").count() >= 2, "{stdout}");
+    assert_eq!(visible_and_in_flight(&env, &queue), (1, 0));
+}
