@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use comfy_table::Cell;
+use comfy_table::{Cell, ColumnConstraint, Width};
 use serde::Serialize;
 
 use super::inspect::{self, Inspection};
@@ -211,5 +211,8 @@ fn table(ctx: &Context, findings: &[Finding]) -> comfy_table::Table {
         ]);
     }
     inspect::fit(&mut table);
+    if let Some(column) = table.column_mut(1) {
+        column.set_constraint(ColumnConstraint::UpperBoundary(Width::Fixed(30)));
+    }
     table
 }

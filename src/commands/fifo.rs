@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::inspect::{self, MessageSource};
 use crate::app::{Context, hinted};
 use crate::client::peek::Scanned;
+use crate::diagnose::ReceiveClock;
 use crate::diagnose::finding::human_seconds;
 use crate::diagnose::groups::{self, GroupLayout, GroupTotals};
 use crate::exit::ExitStatus;
@@ -66,7 +67,15 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
     let Some(obs) = &inspection.observations else {
         anyhow::bail!("no messages were read");
     };
-    let layout = groups::layout(obs, inspection.coverage, inspect::now_ms(), 0);
+    let clock = ReceiveClock {
+        now_ms: inspect::now_ms(),
+        own_reads: 0,
+        visibility_timeout: inspection
+            .facts
+            .as_ref()
+            .and_then(|f| f.attrs.visibility_timeout()),
+    };
+    let layout = groups::layout(obs, inspection.coverage, &clock);
     ctx.printer
         .info(inspect::describe(&inspection, &settings.source));
     let queue = inspection.queue.as_ref().map(|q| q.name.as_str());

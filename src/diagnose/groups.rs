@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::dedup::{embedded_time, plural};
 use super::finding::{Finding, Severity, human_seconds, percent};
-use super::observe::Observations;
+use super::observe::{Observations, ReceiveClock};
 
 /// A group whose head was received this many times before is blocked on a failing message.
 /// (Reads by tools count too, so one or two earlier looks at the queue are not enough.)
@@ -89,18 +89,18 @@ pub struct GroupLayout {
     pub inferred: Vec<String>,
 }
 
-/// Builds the layout. `own_reads` is how many earlier reads by this process each message has
-/// had (a repeated `--watch` scan), so they do not count as failures; the current read is always
-/// discounted.
-pub fn layout(obs: &Observations, coverage: Coverage, now_ms: u64, own_reads: u64) -> GroupLayout {
+/// Builds the layout. `clock` tells failed receives of a group's head from reads that only looked.
+pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock) -> GroupLayout {
+    let now_ms = clock.now_ms;
     let mut inferred = Vec::new();
     let mut rows: Vec<GroupRow> = obs
         .groups_in_order()
         .into_iter()
         .map(|(name, g)| {
-            let prior = g
+            let prior = g.head_receive_count.map(|n| clock.prior_receives(n));
+            let failed = g
                 .head_receive_count
-                .map(|n| n.saturating_sub(1 + own_reads));
+                .map_or(0, |n| clock.timed_out_receives(n, g.head_first_receive_ms));
             GroupRow {
                 group_id: name.to_string(),
                 seen: g.seen,
@@ -110,7 +110,7 @@ pub fn layout(obs: &Observations, coverage: Coverage, now_ms: u64, own_reads: u6
                 in_flight: 0,
                 oldest_age_seconds: g.oldest_sent_ms.map(|s| now_ms.saturating_sub(s) / 1000),
                 head_prior_receives: prior,
-                blocked: prior.is_some_and(|p| p >= HEAD_RETRIES),
+                blocked: failed >= HEAD_RETRIES,
             }
         })
         .collect();
@@ -371,6 +371,14 @@ mod tests {
 
     const NOW: u64 = 1_795_000_100_000;
 
+    fn clock(own_reads: u64) -> ReceiveClock {
+        ReceiveClock {
+            now_ms: NOW,
+            own_reads,
+            visibility_timeout: None,
+        }
+    }
+
     fn scan(batches: &[Vec<(&str, u64)>]) -> Observations {
         let mut obs = Observations::new(false);
         let mut n = 0;
@@ -401,7 +409,7 @@ mod tests {
             in_flight_at_start: 0,
             exhausted: true,
         };
-        let layout = layout(&obs, coverage, NOW, 0);
+        let layout = layout(&obs, coverage, &clock(0));
         assert_eq!(layout.groups.len(), 1);
         assert_eq!(layout.groups[0].visible, 5_000);
         assert!(layout.groups[0].more_behind);
@@ -428,7 +436,7 @@ mod tests {
             };
             obs.add(&fifo(&group, &format!("d{i}"), "b", NOW, 1));
         }
-        let layout = layout(&obs, Coverage::Complete, NOW, 0);
+        let layout = layout(&obs, Coverage::Complete, &clock(0));
         let t = &layout.totals;
         assert_eq!(t.largest_group.as_deref(), Some("hot"));
         assert_eq!(t.largest_group_share_percent, 67);
@@ -450,7 +458,7 @@ mod tests {
             in_flight_at_start: 0,
             exhausted: true,
         };
-        let layout = layout(&obs, coverage, NOW, 0);
+        let layout = layout(&obs, coverage, &clock(0));
         assert_eq!(layout.totals.effective_parallelism, 8.0);
         assert!(layout.totals.exact);
         assert!(check(&layout).is_empty());
@@ -460,7 +468,7 @@ mod tests {
     fn a_failing_head_blocks_its_group_and_own_reads_do_not_count() {
         let obs = scan(&[vec![("a", 4), ("a", 1)], vec![("b", 2)]]);
         let coverage = Coverage::Complete;
-        let blocked = layout(&obs, coverage, NOW, 0);
+        let blocked = layout(&obs, coverage, &clock(0));
         assert_eq!(blocked.totals.head_of_line_blocked, ["a"]);
         let finding = &check(&blocked)[0];
         assert_eq!(
@@ -470,7 +478,7 @@ mod tests {
         assert!(finding.evidence[0].contains("received 3 times before"));
         // The same heads after two earlier reads of our own: not failures.
         assert!(
-            layout(&obs, coverage, NOW, 2)
+            layout(&obs, coverage, &clock(2))
                 .totals
                 .head_of_line_blocked
                 .is_empty()
@@ -487,8 +495,7 @@ mod tests {
                 in_flight_at_start: 0,
                 exhausted: false,
             },
-            NOW,
-            0,
+            &clock(0),
         );
         assert!(!sampled.totals.exact);
         assert!(sampled.inferred[0].contains("sample size"));
@@ -499,8 +506,7 @@ mod tests {
                 in_flight_at_start: 5,
                 exhausted: true,
             },
-            NOW,
-            0,
+            &clock(0),
         );
         assert!(!held.totals.exact);
         assert!(held.inferred[0].contains("5 messages were in flight"));

@@ -18,7 +18,7 @@ use serde::Serialize;
 pub use dlq::DlqView;
 pub use finding::{Finding, Severity, has_problems, sort_findings};
 pub use groups::{Coverage, GroupLayout};
-pub use observe::Observations;
+pub use observe::{Observations, ReceiveClock};
 pub use settings::{QueueFacts, RelatedQueue};
 
 /// What to analyze.
@@ -56,10 +56,15 @@ impl Report {
 pub fn analyze(analysis: &Analysis<'_>) -> Report {
     let facts = analysis.facts;
     let obs = analysis.observations;
+    let clock = ReceiveClock {
+        now_ms: analysis.now_ms,
+        own_reads: analysis.own_reads,
+        visibility_timeout: facts.and_then(|f| f.attrs.visibility_timeout()),
+    };
     let fifo = facts.is_none_or(|f| f.attrs.is_fifo() || f.name.ends_with(".fifo"));
     let groups = obs
         .filter(|o| fifo && !o.groups.is_empty())
-        .map(|o| groups::layout(o, analysis.coverage, analysis.now_ms, analysis.own_reads));
+        .map(|o| groups::layout(o, analysis.coverage, &clock));
     let mut findings = Vec::new();
     if let Some(layout) = &groups {
         findings.extend(groups::check(layout));
@@ -73,11 +78,11 @@ pub fn analyze(analysis: &Analysis<'_>) -> Report {
             facts,
             obs,
             groups.as_ref().map(|g| &g.totals),
-            analysis.own_reads,
+            &clock,
         )),
         None => {
             if let Some(obs) = obs.filter(|o| o.dead_letter_sources.is_empty()) {
-                findings.extend(settings::climbing_receives(None, obs, analysis.own_reads));
+                findings.extend(settings::climbing_receives(None, obs, &clock));
             }
         }
     }

@@ -27,6 +27,8 @@ pub struct GroupObservation {
     pub oldest_sent_ms: Option<u64>,
     /// `ApproximateReceiveCount` of the first message seen of the group (its head), as read.
     pub head_receive_count: Option<u64>,
+    /// `ApproximateFirstReceiveTimestamp` of the head, in epoch milliseconds.
+    pub head_first_receive_ms: Option<u64>,
     /// The group's messages seen so far ended a full batch: more of the group may sit behind them.
     pub may_continue: bool,
 }
@@ -63,6 +65,8 @@ pub struct Observations {
     pub bodies: HashMap<u64, (u64, String)>,
     /// `ApproximateReceiveCount` as read: how many messages had each count.
     pub receive_counts: BTreeMap<u64, u64>,
+    /// Receive count and first receive time of every message read with a count of 2 or more.
+    pub retried: Vec<(u64, Option<u64>)>,
     /// `SentTimestamp` of every message, in epoch milliseconds.
     pub sent_ms: Vec<u64>,
     /// `DeadLetterQueueSourceArn` of messages in a dead-letter queue, counted.
@@ -102,8 +106,12 @@ impl Observations {
             self.sent_ms.push(sent);
         }
         let receive_count = message.attribute_u64("ApproximateReceiveCount");
+        let first_receive = message.attribute_u64("ApproximateFirstReceiveTimestamp");
         if let Some(count) = receive_count {
             *self.receive_counts.entry(count).or_default() += 1;
+            if count >= 2 {
+                self.retried.push((count, first_receive));
+            }
         }
         if let Some(source) = message.attributes.get("DeadLetterQueueSourceArn") {
             *self.dead_letter_sources.entry(source.clone()).or_default() += 1;
@@ -118,6 +126,7 @@ impl Observations {
                         .or_insert_with(|| GroupObservation {
                             order: next_order,
                             head_receive_count: receive_count,
+                            head_first_receive_ms: first_receive,
                             ..GroupObservation::default()
                         });
                 entry.seen += 1;
@@ -189,6 +198,40 @@ impl Observations {
             .collect();
         groups.sort_by_key(|(_, g)| g.order);
         groups
+    }
+}
+
+/// How earlier receives of a message are counted as failures (or slow processing) rather than as
+/// reads that only looked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReceiveClock {
+    /// "Now", in epoch milliseconds.
+    pub now_ms: u64,
+    /// Earlier reads of the same messages by this process (repeated `--watch` scans).
+    pub own_reads: u64,
+    /// The queue's visibility timeout in seconds, when known.
+    pub visibility_timeout: Option<u64>,
+}
+
+impl ReceiveClock {
+    /// Earlier receives of a message read with `count`, not counting this read or our own earlier
+    /// ones.
+    pub fn prior_receives(&self, count: u64) -> u64 {
+        count.saturating_sub(1 + self.own_reads)
+    }
+
+    /// Earlier receives that can have ended with the visibility timeout running out: no more
+    /// than the timeouts that fit since the first receive. A tool that only looks makes the
+    /// message visible again at once, so its reads raise the count without taking that time.
+    pub fn timed_out_receives(&self, count: u64, first_receive_ms: Option<u64>) -> u64 {
+        let prior = self.prior_receives(count);
+        match (self.visibility_timeout, first_receive_ms) {
+            (Some(timeout), Some(first)) if timeout > 0 => {
+                let fit = self.now_ms.saturating_sub(first) / 1000 / timeout;
+                prior.min(fit)
+            }
+            _ => prior,
+        }
     }
 }
 
@@ -296,6 +339,21 @@ pub(crate) mod tests {
         assert_eq!(obs.content_hash_ids, 2);
         assert!(obs.dedup_sample.is_empty());
         assert_eq!(obs.bodies.values().next().map(|b| b.0), Some(2));
+    }
+
+    #[test]
+    fn receives_count_as_timeouts_only_when_the_timeouts_fit_in_the_time() {
+        let clock = ReceiveClock {
+            now_ms: 100_000,
+            own_reads: 1,
+            visibility_timeout: Some(10),
+        };
+        assert_eq!(clock.prior_receives(6), 4);
+        // First received 95 s ago: up to 9 timeouts of 10 s fit.
+        assert_eq!(clock.timed_out_receives(6, Some(5_000)), 4);
+        // First received 25 s ago: two fit, the other receives only looked.
+        assert_eq!(clock.timed_out_receives(6, Some(75_000)), 2);
+        assert_eq!(clock.timed_out_receives(6, None), 4);
     }
 
     #[test]

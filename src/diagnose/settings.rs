@@ -8,7 +8,7 @@ use crate::client::QueueAttributes;
 use super::dedup::plural;
 use super::finding::{Finding, Severity, human_seconds, percent};
 use super::groups::GroupTotals;
-use super::observe::Observations;
+use super::observe::{Observations, ReceiveClock};
 
 /// Another queue and its attributes: the DLQ of the queue diagnosed, or one of its sources.
 #[derive(Debug, Clone)]
@@ -38,18 +38,18 @@ impl QueueFacts {
 const CLIMBING_RECEIVES: u64 = 3;
 
 /// Runs every settings check. `obs` are the messages read (if any), `groups` the FIFO group
-/// totals, `own_reads` the earlier reads of this process (each message's count includes them).
+/// totals, `clock` tells failed receives from reads that only looked.
 pub fn check(
     facts: &QueueFacts,
     obs: Option<&Observations>,
     groups: Option<&GroupTotals>,
-    own_reads: u64,
+    clock: &ReceiveClock,
 ) -> Vec<Finding> {
     let mut findings = Vec::new();
     if let Some(obs) = obs
         && !facts.is_dead_letter_queue()
     {
-        findings.extend(climbing_receives(Some(&facts.attrs), obs, own_reads));
+        findings.extend(climbing_receives(Some(&facts.attrs), obs, clock));
     }
     findings.extend(long_polling(&facts.attrs));
     if !facts.is_dead_letter_queue() {
@@ -72,22 +72,24 @@ pub fn check(
 }
 
 /// Messages received again and again: the visibility timeout runs out before consumers finish.
+/// Only receives that can have ended with a timeout count (see [`ReceiveClock`]).
 pub fn climbing_receives(
     attrs: Option<&QueueAttributes>,
     obs: &Observations,
-    own_reads: u64,
+    clock: &ReceiveClock,
 ) -> Option<Finding> {
-    // Each count includes the read that produced it and any earlier reads of our own.
-    let threshold = CLIMBING_RECEIVES + 1 + own_reads;
-    let climbing = obs.received_at_least(threshold);
+    let timed: Vec<u64> = obs
+        .retried
+        .iter()
+        .map(|(count, first)| clock.timed_out_receives(*count, *first))
+        .filter(|n| *n >= CLIMBING_RECEIVES)
+        .collect();
+    let climbing = timed.len() as u64;
     let read = obs.receive_counts.values().sum::<u64>();
     if climbing == 0 || climbing * 10 < read {
         return None;
     }
-    let most = obs
-        .max_receive_count()
-        .unwrap_or(0)
-        .saturating_sub(1 + own_reads);
+    let most = timed.iter().max().copied().unwrap_or(0);
     let timeout = attrs.and_then(QueueAttributes::visibility_timeout);
     let mut finding = Finding::new(
         "visibility-timeout-short",
@@ -104,8 +106,8 @@ pub fn climbing_receives(
         },
     )
     .evidence(format!(
-        "{climbing} of {read} messages read ({}%) had already been received {CLIMBING_RECEIVES} or \
-         more times (up to {most})",
+        "{climbing} of {read} messages read ({}%) had come back {CLIMBING_RECEIVES} or more times \
+         after their visibility timeout ran out (up to {most})",
         percent(climbing, read)
     ));
     finding = finding.evidence(super::groups::OWN_READS_NOTE);
@@ -353,6 +355,12 @@ mod tests {
         )
     }
 
+    const CLOCK: ReceiveClock = ReceiveClock {
+        now_ms: 1_795_000_000_000,
+        own_reads: 0,
+        visibility_timeout: Some(30),
+    };
+
     fn ids(findings: &[Finding]) -> Vec<&'static str> {
         findings.iter().map(|f| f.id).collect()
     }
@@ -379,7 +387,7 @@ mod tests {
 
     #[test]
     fn a_healthy_queue_has_no_findings() {
-        assert!(check(&healthy(), None, None, 0).is_empty());
+        assert!(check(&healthy(), None, None, &CLOCK).is_empty());
     }
 
     #[test]
@@ -389,7 +397,7 @@ mod tests {
             dlq: None,
             ..healthy()
         };
-        let findings = check(&facts, None, None, 0);
+        let findings = check(&facts, None, None, &CLOCK);
         assert_eq!(ids(&findings), ["no-long-polling", "no-redrive-policy"]);
         assert_eq!(findings[0].severity, Severity::Info);
     }
@@ -409,7 +417,7 @@ mod tests {
                 ("ApproximateNumberOfMessages", "7"),
             ]),
         }));
-        let findings = check(&facts, None, None, 0);
+        let findings = check(&facts, None, None, &CLOCK);
         assert_eq!(
             ids(&findings),
             [
@@ -423,7 +431,7 @@ mod tests {
         assert_eq!(findings[2].severity, Severity::Warning);
         facts.dlq = Some(Err("queue does not exist".into()));
         assert_eq!(
-            ids(&check(&facts, None, None, 0)),
+            ids(&check(&facts, None, None, &CLOCK)),
             ["max-receive-count-one", "dlq-missing"]
         );
     }
@@ -442,7 +450,10 @@ mod tests {
                 attrs: attrs(&[("MessageRetentionPeriod", "345600")]),
             }],
         };
-        assert_eq!(ids(&check(&facts, None, None, 0)), ["dlq-retention-short"]);
+        assert_eq!(
+            ids(&check(&facts, None, None, &CLOCK)),
+            ["dlq-retention-short"]
+        );
     }
 
     #[test]
@@ -450,15 +461,31 @@ mod tests {
         let mut obs = Observations::new(false);
         for i in 0..10 {
             let receives = if i < 4 { 5 } else { 1 };
-            obs.add(&fifo("g", &format!("d{i}"), "b", 1, receives));
+            let mut message = fifo("g", &format!("d{i}"), "b", 1, receives);
+            // First received five minutes ago: ten 30 s timeouts fit.
+            message.attributes.insert(
+                "ApproximateFirstReceiveTimestamp".into(),
+                (CLOCK.now_ms - 300_000).to_string(),
+            );
+            obs.add(&message);
         }
         let facts = healthy();
-        let finding = climbing_receives(Some(&facts.attrs), &obs, 0).expect("finding");
+        let finding = climbing_receives(Some(&facts.attrs), &obs, &CLOCK).expect("finding");
         assert!(finding.title.contains("(30s)"));
         assert!(finding.evidence[0].starts_with("4 of 10 messages read (40%)"));
         assert!(finding.evidence[0].contains("(up to 4)"));
         // Two earlier reads of our own explain the counts away.
-        assert!(climbing_receives(Some(&facts.attrs), &obs, 2).is_none());
+        let watched = ReceiveClock {
+            own_reads: 2,
+            ..CLOCK
+        };
+        assert!(climbing_receives(Some(&facts.attrs), &obs, &watched).is_none());
+        // So do quick reads by other tools: a minute holds only two 30 s timeouts.
+        let soon = ReceiveClock {
+            now_ms: CLOCK.now_ms - 240_000,
+            ..CLOCK
+        };
+        assert!(climbing_receives(Some(&facts.attrs), &obs, &soon).is_none());
     }
 
     #[test]
