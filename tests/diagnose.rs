@@ -579,3 +579,36 @@ fn watch_runs_again_and_says_what_changed_until_ctrl_c() {
     assert!(stdout.matches("no-redrive-policy").count() >= 2, "{stdout}");
     assert_eq!(visible_and_in_flight(&env, &queue), (1, 0));
 }
+
+#[test]
+fn looking_again_and_again_is_not_blamed_on_consumers() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(
+        "invoices",
+        &[
+            ("VisibilityTimeout", "1"),
+            ("ReceiveMessageWaitTimeSeconds", "20"),
+        ],
+    );
+    send(
+        &env,
+        &queue,
+        (0..5)
+            .map(|i| MessageRecord::with_body(format!("invoice {i}")))
+            .collect(),
+    );
+    // Each run reads every message once and takes over a second: by the fourth run the counts
+    // and the time since the first receive would fit consumers timing out.
+    for _ in 0..4 {
+        let run = env.run(&["diagnose", "invoices", "-o", "json"]);
+        let report = json(&run);
+        assert!(
+            finding(&report, "visibility-timeout-short").is_none(),
+            "{report:#}"
+        );
+    }
+    // Without the record of those scans, the same counts do look like failing consumers.
+    std::fs::remove_dir_all(env.home().join("state").join("sqsctl").join("scans")).unwrap();
+    let report = json(&env.run(&["diagnose", "invoices", "-o", "json"]));
+    assert_finding(&report, "visibility-timeout-short", "warning");
+}

@@ -38,19 +38,17 @@ struct Output<'a> {
 
 pub async fn run(ctx: &Context, settings: DiagnoseSettings) -> anyhow::Result<ExitStatus> {
     let Some(every) = settings.watch else {
-        return Ok(run_once(ctx, &settings, 0).await?.1);
+        return Ok(run_once(ctx, &settings, &[]).await?.1);
     };
     let mut previous: Option<BTreeSet<(&'static str, String)>> = None;
-    let mut own_reads = 0;
+    let mut own_scans: Vec<u64> = Vec::new();
     loop {
-        let (report, status, scanned) = run_once(ctx, &settings, own_reads).await?;
+        let (report, status, scan_ended) = run_once(ctx, &settings, &own_scans).await?;
         if status == ExitStatus::Interrupted {
             return Ok(status);
         }
         // Each scan adds a receive to every message it reads; the next run discounts them.
-        if scanned {
-            own_reads += 1;
-        }
+        own_scans.extend(scan_ended);
         let current: BTreeSet<(&'static str, String)> = report
             .findings
             .iter()
@@ -89,14 +87,15 @@ fn report_changes(
 async fn run_once(
     ctx: &Context,
     settings: &DiagnoseSettings,
-    own_reads: u64,
-) -> anyhow::Result<(Report, ExitStatus, bool)> {
+    earlier_scans: &[u64],
+) -> anyhow::Result<(Report, ExitStatus, Option<u64>)> {
     let inspection = inspect::inspect(
         ctx,
         settings.queue.as_deref(),
         &settings.source,
         settings.force,
         true,
+        earlier_scans,
     )
     .await?;
     let mut report = diagnose::analyze(&Analysis {
@@ -104,7 +103,7 @@ async fn run_once(
         observations: inspection.observations.as_ref(),
         coverage: inspection.coverage,
         now_ms: inspect::now_ms(),
-        own_reads,
+        own_scans: &inspection.own_scans,
     });
     if let Some(refusal) = &inspection.refused {
         report.findings.push(diagnose::scan_skipped(
@@ -124,7 +123,7 @@ async fn run_once(
     } else {
         ExitStatus::Success
     };
-    Ok((report, status, inspection.scan.is_some()))
+    Ok((report, status, inspection.scan_ended_ms))
 }
 
 fn print(

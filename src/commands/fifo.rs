@@ -48,6 +48,7 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
         &settings.source,
         settings.force,
         false,
+        &[],
     )
     .await?;
     if let Some(facts) = &inspection.facts
@@ -69,7 +70,7 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
     };
     let clock = ReceiveClock {
         now_ms: inspect::now_ms(),
-        own_reads: 0,
+        own_scans: &inspection.own_scans,
         visibility_timeout: inspection
             .facts
             .as_ref()

@@ -46,6 +46,10 @@ pub struct Inspection {
     pub scan: Option<Scanned>,
     /// The redrive-policy guard refused the scan.
     pub refused: Option<Refusal>,
+    /// When earlier scans of this queue by sqsctl ended (epoch milliseconds), this one excluded.
+    pub own_scans: Vec<u64>,
+    /// When this scan ended, if there was one.
+    pub scan_ended_ms: Option<u64>,
 }
 
 impl Inspection {
@@ -55,12 +59,15 @@ impl Inspection {
 }
 
 /// Gathers the queue's facts (with its DLQ and sources when `neighbours`) and its messages.
+/// `earlier_scans` are the ends of scans this process made before (a `--watch`), in case the scan
+/// log cannot be written.
 pub async fn inspect(
     ctx: &Context,
     queue: Option<&str>,
     source: &MessageSource,
     force: bool,
     neighbours: bool,
+    earlier_scans: &[u64],
 ) -> anyhow::Result<Inspection> {
     let mut inspection = Inspection {
         queue: None,
@@ -69,6 +76,8 @@ pub async fn inspect(
         coverage: Coverage::Complete,
         scan: None,
         refused: None,
+        own_scans: Vec::new(),
+        scan_ended_ms: None,
     };
     let mut per_group_dedup = false;
     if let Some(name) = queue {
@@ -112,6 +121,11 @@ pub async fn inspect(
                 }
                 Err(other) => return Err(peek_error(other)),
                 Ok(()) => {
+                    let log = ScanLog::for_queue(queue);
+                    let mut own_scans = log.load(now_ms());
+                    own_scans.extend_from_slice(earlier_scans);
+                    own_scans.sort_unstable();
+                    own_scans.dedup();
                     let mut obs = Observations::new(per_group_dedup);
                     let scanned =
                         scan(ctx, sqs, queue, &facts.attrs, *sample, force, &mut obs).await?;
@@ -120,13 +134,80 @@ pub async fn inspect(
                         in_flight_at_start: facts.attrs.in_flight(),
                         exhausted: scanned.exhausted,
                     };
+                    let ended = now_ms();
+                    if let Err(e) = log.append(ended) {
+                        ctx.printer.debug(format!("could not record the scan: {e}"));
+                    }
                     inspection.observations = Some(obs);
                     inspection.scan = Some(scanned);
+                    inspection.own_scans = own_scans;
+                    inspection.scan_ended_ms = Some(ended);
                 }
             }
         }
     }
     Ok(inspection)
+}
+
+/// When sqsctl's scans of a queue ended, kept in a small file per queue under the state
+/// directory. Each scan raised the receive count of every message it read; the analyzers discount
+/// those reads so that looking at a queue repeatedly is not mistaken for failing consumers.
+struct ScanLog {
+    path: Option<PathBuf>,
+}
+
+/// Scans older than this cannot matter: no message outlives 14 days.
+const SCAN_LOG_AGE_MS: u64 = 14 * 86_400 * 1000;
+const SCAN_LOG_ENTRIES: usize = 500;
+
+impl ScanLog {
+    fn for_queue(queue: &QueueRef) -> ScanLog {
+        let file: String = queue
+            .url
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let path = dirs::state_dir()
+            .or_else(dirs::data_local_dir)
+            .map(|dir| dir.join("sqsctl").join("scans").join(file));
+        ScanLog { path }
+    }
+
+    fn load(&self, now_ms: u64) -> Vec<u64> {
+        let Some(text) = self
+            .path
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+        else {
+            return Vec::new();
+        };
+        text.lines()
+            .filter_map(|line| line.trim().parse::<u64>().ok())
+            .filter(|end| now_ms.saturating_sub(*end) < SCAN_LOG_AGE_MS)
+            .collect()
+    }
+
+    fn append(&self, ended_ms: u64) -> std::io::Result<()> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let mut ends = self.load(ended_ms);
+        ends.push(ended_ms);
+        let keep = ends.len().saturating_sub(SCAN_LOG_ENTRIES);
+        let text: String = ends[keep..].iter().map(|e| format!("{e}\n")).collect();
+        let temporary = path.with_extension("tmp");
+        std::fs::write(&temporary, text)?;
+        std::fs::rename(temporary, path)
+    }
 }
 
 /// The redrive-policy refusal as an error with its hint (for commands that cannot go on without

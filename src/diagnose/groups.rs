@@ -90,14 +90,16 @@ pub struct GroupLayout {
 }
 
 /// Builds the layout. `clock` tells failed receives of a group's head from reads that only looked.
-pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock) -> GroupLayout {
+pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) -> GroupLayout {
     let now_ms = clock.now_ms;
     let mut inferred = Vec::new();
     let mut rows: Vec<GroupRow> = obs
         .groups_in_order()
         .into_iter()
         .map(|(name, g)| {
-            let prior = g.head_receive_count.map(|n| clock.prior_receives(n));
+            let prior = g
+                .head_receive_count
+                .map(|n| clock.prior_receives(n, g.head_first_receive_ms));
             let failed = g
                 .head_receive_count
                 .map_or(0, |n| clock.timed_out_receives(n, g.head_first_receive_ms));
@@ -371,10 +373,13 @@ mod tests {
 
     const NOW: u64 = 1_795_000_100_000;
 
-    fn clock(own_reads: u64) -> ReceiveClock {
+    const SCANS: [u64; 2] = [NOW - 1_000, NOW - 500];
+
+    /// A clock after `own_scans` earlier scans of ours.
+    fn clock(own_scans: usize) -> ReceiveClock<'static> {
         ReceiveClock {
             now_ms: NOW,
-            own_reads,
+            own_scans: &SCANS[..own_scans],
             visibility_timeout: None,
         }
     }

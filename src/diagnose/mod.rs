@@ -31,8 +31,9 @@ pub struct Analysis<'a> {
     pub coverage: Coverage,
     /// "Now" for ages, in epoch milliseconds.
     pub now_ms: u64,
-    /// Earlier reads of the same messages by this process (repeated `--watch` scans).
-    pub own_reads: u64,
+    /// When earlier scans of the same queue by this tool ended (epoch milliseconds): their reads
+    /// raised receive counts and are not failures.
+    pub own_scans: &'a [u64],
 }
 
 /// Everything found, in the stable `diagnose --output json` schema.
@@ -58,7 +59,7 @@ pub fn analyze(analysis: &Analysis<'_>) -> Report {
     let obs = analysis.observations;
     let clock = ReceiveClock {
         now_ms: analysis.now_ms,
-        own_reads: analysis.own_reads,
+        own_scans: analysis.own_scans,
         visibility_timeout: facts.and_then(|f| f.attrs.visibility_timeout()),
     };
     let fifo = facts.is_none_or(|f| f.attrs.is_fifo() || f.name.ends_with(".fifo"));
@@ -140,7 +141,7 @@ mod tests {
             observations: Some(&obs),
             coverage: Coverage::Complete,
             now_ms: 2,
-            own_reads: 0,
+            own_scans: &[],
         });
         let ids: Vec<_> = report.findings.iter().map(|f| f.id).collect();
         assert_eq!(
@@ -169,7 +170,7 @@ mod tests {
             observations: Some(&obs),
             coverage: Coverage::Complete,
             now_ms: 2,
-            own_reads: 0,
+            own_scans: &[],
         });
         assert!(report.groups.is_none());
     }

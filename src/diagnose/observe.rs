@@ -204,27 +204,36 @@ impl Observations {
 /// How earlier receives of a message are counted as failures (or slow processing) rather than as
 /// reads that only looked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReceiveClock {
+pub struct ReceiveClock<'a> {
     /// "Now", in epoch milliseconds.
     pub now_ms: u64,
-    /// Earlier reads of the same messages by this process (repeated `--watch` scans).
-    pub own_reads: u64,
+    /// When earlier scans of the same queue by this tool ended, in epoch milliseconds: each read
+    /// every message it could see once.
+    pub own_scans: &'a [u64],
     /// The queue's visibility timeout in seconds, when known.
     pub visibility_timeout: Option<u64>,
 }
 
-impl ReceiveClock {
-    /// Earlier receives of a message read with `count`, not counting this read or our own earlier
-    /// ones.
-    pub fn prior_receives(&self, count: u64) -> u64 {
-        count.saturating_sub(1 + self.own_reads)
+impl ReceiveClock<'_> {
+    /// Earlier scans that can have read a message first received at `first_receive_ms`.
+    pub fn own_reads(&self, first_receive_ms: Option<u64>) -> u64 {
+        self.own_scans
+            .iter()
+            .filter(|end| first_receive_ms.is_none_or(|first| **end >= first))
+            .count() as u64
+    }
+
+    /// Earlier receives of a message read with `count`, not counting this read or our own
+    /// earlier ones.
+    pub fn prior_receives(&self, count: u64, first_receive_ms: Option<u64>) -> u64 {
+        count.saturating_sub(1 + self.own_reads(first_receive_ms))
     }
 
     /// Earlier receives that can have ended with the visibility timeout running out: no more
     /// than the timeouts that fit since the first receive. A tool that only looks makes the
     /// message visible again at once, so its reads raise the count without taking that time.
     pub fn timed_out_receives(&self, count: u64, first_receive_ms: Option<u64>) -> u64 {
-        let prior = self.prior_receives(count);
+        let prior = self.prior_receives(count, first_receive_ms);
         match (self.visibility_timeout, first_receive_ms) {
             (Some(timeout), Some(first)) if timeout > 0 => {
                 let fit = self.now_ms.saturating_sub(first) / 1000 / timeout;
@@ -343,17 +352,19 @@ pub(crate) mod tests {
 
     #[test]
     fn receives_count_as_timeouts_only_when_the_timeouts_fit_in_the_time() {
+        // One scan of ours ended before the message was first received, one after.
+        let scans = [1_000, 50_000];
         let clock = ReceiveClock {
             now_ms: 100_000,
-            own_reads: 1,
+            own_scans: &scans,
             visibility_timeout: Some(10),
         };
-        assert_eq!(clock.prior_receives(6), 4);
+        assert_eq!(clock.prior_receives(6, Some(5_000)), 4);
+        assert_eq!(clock.prior_receives(6, None), 3);
         // First received 95 s ago: up to 9 timeouts of 10 s fit.
         assert_eq!(clock.timed_out_receives(6, Some(5_000)), 4);
         // First received 25 s ago: two fit, the other receives only looked.
         assert_eq!(clock.timed_out_receives(6, Some(75_000)), 2);
-        assert_eq!(clock.timed_out_receives(6, None), 4);
     }
 
     #[test]

@@ -43,7 +43,7 @@ pub fn check(
     facts: &QueueFacts,
     obs: Option<&Observations>,
     groups: Option<&GroupTotals>,
-    clock: &ReceiveClock,
+    clock: &ReceiveClock<'_>,
 ) -> Vec<Finding> {
     let mut findings = Vec::new();
     if let Some(obs) = obs
@@ -76,7 +76,7 @@ pub fn check(
 pub fn climbing_receives(
     attrs: Option<&QueueAttributes>,
     obs: &Observations,
-    clock: &ReceiveClock,
+    clock: &ReceiveClock<'_>,
 ) -> Option<Finding> {
     let timed: Vec<u64> = obs
         .retried
@@ -355,9 +355,9 @@ mod tests {
         )
     }
 
-    const CLOCK: ReceiveClock = ReceiveClock {
+    const CLOCK: ReceiveClock<'static> = ReceiveClock {
         now_ms: 1_795_000_000_000,
-        own_reads: 0,
+        own_scans: &[],
         visibility_timeout: Some(30),
     };
 
@@ -475,8 +475,9 @@ mod tests {
         assert!(finding.evidence[0].starts_with("4 of 10 messages read (40%)"));
         assert!(finding.evidence[0].contains("(up to 4)"));
         // Two earlier reads of our own explain the counts away.
+        let scans = [CLOCK.now_ms - 20_000, CLOCK.now_ms - 10_000];
         let watched = ReceiveClock {
-            own_reads: 2,
+            own_scans: &scans,
             ..CLOCK
         };
         assert!(climbing_receives(Some(&facts.attrs), &obs, &watched).is_none());
