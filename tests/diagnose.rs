@@ -96,6 +96,7 @@ fn one_constant_group_is_reported_as_serialized_and_nothing_is_consumed() {
     assert!(evidence.contains("worker-4821"), "{evidence}");
     assert_eq!(report["groups"]["totals"]["not_delivered"], 4_990);
     assert_eq!(report["scan"]["seen"], 10);
+    assert_eq!(report["scan"]["visible_at_start"], 5_000);
 
     let run = env.run(&["fifo", "groups", "orders.fifo", "-o", "json"]);
     run.assert_code(0);

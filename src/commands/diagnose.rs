@@ -36,6 +36,19 @@ struct Output<'a> {
     problems: bool,
 }
 
+/// The closing JSON Lines record, after one `finding` record per finding.
+#[derive(Serialize)]
+struct Summary<'a> {
+    queue: Option<&'a str>,
+    findings: usize,
+    problems: bool,
+    read_from: &'static str,
+    input: Option<&'a PathBuf>,
+    scan: Option<&'a Scanned>,
+    groups: Option<&'a diagnose::GroupLayout>,
+    dlq: Option<&'a diagnose::DlqView>,
+}
+
 pub async fn run(ctx: &Context, settings: DiagnoseSettings) -> anyhow::Result<ExitStatus> {
     let Some(every) = settings.watch else {
         return Ok(run_once(ctx, &settings, &[]).await?.1);
@@ -156,15 +169,15 @@ fn print(
             }
             printer.record(
                 "summary",
-                &Output {
-                    report: &Report {
-                        findings: Vec::new(),
-                        ..report.clone()
-                    },
+                &Summary {
+                    queue: report.queue.as_deref(),
+                    findings: report.findings.len(),
+                    problems: report.has_problems(),
                     read_from,
                     input,
                     scan: inspection.scan.as_ref(),
-                    problems: report.has_problems(),
+                    groups: report.groups.as_ref(),
+                    dlq: report.dlq.as_ref(),
                 },
             )?;
         }

@@ -151,13 +151,15 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
                         row.visible += unseen;
                         row.inferred = true;
                     }
+                    let behind_whom = match rows.iter().find(|r| r.more_behind) {
+                        Some(row) if candidates == 1 => format!("group `{}`", row.group_id),
+                        _ => format!("the {candidates} groups marked as having more behind"),
+                    };
                     inferred.push(format!(
                         "{unseen} visible message{} were not delivered: SQS delivers no more of a \
-                         group while its head is held, so they wait behind the head of the {} \
-                         group{} marked as having more behind{}",
+                         group while its head is held, so they wait behind the head of \
+                         {behind_whom}{}",
                         plural(unseen),
-                        candidates,
-                        plural(candidates),
                         if in_flight_at_start > 0 {
                             " (or in groups held by consumers)"
                         } else {
