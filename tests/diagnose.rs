@@ -155,6 +155,21 @@ fn fifty_groups_with_one_hot_group() {
     assert_eq!(hot["more_behind"], true, "{live:#}");
     let parallelism = live["totals"]["effective_parallelism"].as_f64().unwrap();
     assert!(parallelism < 25.0, "{live:#}");
+    let run = env.run(&["diagnose", "events.fifo", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    let concentrated = assert_finding(&report, "serialized-groups", "warning");
+    assert!(
+        concentrated["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("Most messages wait in"),
+        "{concentrated:#}"
+    );
+    assert!(
+        concentrated["evidence"].to_string().contains("device-hot")
+            || live["totals"]["groups_with_more_behind"].as_u64().unwrap() > 5
+    );
     assert_eq!(visible_and_in_flight(&env, &queue), (598, 0));
 
     // An export of the whole queue measures the hot group exactly.

@@ -216,14 +216,26 @@ fn totals_table(ctx: &Context, totals: &GroupTotals) -> comfy_table::Table {
             not_delivered.to_string(),
         ));
     }
-    if let Some(largest) = &totals.largest_group {
+    if totals.distinct_groups > 0 {
+        let which = match &totals.largest_group {
+            Some(largest) => ctx.printer.display(largest).into_owned(),
+            None => "one of the groups with more behind".into(),
+        };
         rows.push((
             "largest group share".into(),
             format!(
-                "{}{}% ({})",
+                "{}{}% ({which})",
                 bound(totals.exact, false),
-                totals.largest_group_share_percent,
-                ctx.printer.display(largest)
+                totals.largest_group_share_percent
+            ),
+        ));
+    }
+    if totals.groups_with_more_behind > 0 {
+        rows.push((
+            "groups with more behind".into(),
+            format!(
+                "{} (holding at least {} messages)",
+                totals.groups_with_more_behind, totals.messages_in_those_groups
             ),
         ));
     }

@@ -69,6 +69,7 @@ pub struct GroupTotals {
     pub in_flight_at_start: Option<u64>,
     /// Visible messages the scan was not given (behind group heads, or in groups held by others).
     pub not_delivered: Option<u64>,
+    /// The largest group, when it is known (not when several groups may hide messages).
     pub largest_group: Option<String>,
     /// Share of all messages held by the largest group (a lower bound unless `exact`).
     pub largest_group_share_percent: u64,
@@ -76,6 +77,10 @@ pub struct GroupTotals {
     /// (an upper bound unless `exact`).
     pub effective_parallelism: f64,
     pub exact: bool,
+    /// Groups that may hold more than was seen (their last receive came back full).
+    pub groups_with_more_behind: u64,
+    /// Messages in those groups: what was seen of them plus everything not delivered.
+    pub messages_in_those_groups: u64,
     pub head_of_line_blocked: Vec<String>,
 }
 
@@ -191,7 +196,19 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
                 )
             }
         };
-    rows.sort_by(|a, b| b.visible.cmp(&a.visible).then(b.seen.cmp(&a.seen)));
+    // Largest first; at equal counts, groups that may hold more come first.
+    rows.sort_by(|a, b| {
+        b.visible
+            .cmp(&a.visible)
+            .then(b.more_behind.cmp(&a.more_behind))
+            .then(b.seen.cmp(&a.seen))
+    });
+    let candidates: Vec<&GroupRow> = rows.iter().filter(|r| r.more_behind).collect();
+    let in_candidates = candidates.iter().map(|r| r.seen).sum::<u64>()
+        + not_delivered
+            .filter(|_| !candidates.is_empty())
+            .unwrap_or(0);
+    let largest_known = exact || candidates.len() <= 1;
     let distinct = rows.len() as u64;
     let parallelism = if largest == 0 {
         0.0
@@ -205,10 +222,15 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
         visible_at_start,
         in_flight_at_start,
         not_delivered,
-        largest_group: rows.first().map(|r| r.group_id.clone()),
+        largest_group: rows
+            .first()
+            .filter(|_| largest_known)
+            .map(|r| r.group_id.clone()),
         largest_group_share_percent: percent(largest, total),
         effective_parallelism: parallelism,
         exact,
+        groups_with_more_behind: candidates.len() as u64,
+        messages_in_those_groups: in_candidates,
         head_of_line_blocked: rows
             .iter()
             .filter(|r| r.blocked)
@@ -241,8 +263,12 @@ fn serialized(layout: &GroupLayout) -> Option<Finding> {
     if t.distinct_groups == 0 || total < MIN_MESSAGES {
         return None;
     }
-    let largest = t.largest_group.as_deref().unwrap_or("");
     let bound = if t.exact { "" } else { "at least " };
+    let few = t.groups_with_more_behind;
+    let concentrated = !t.exact
+        && few > 0
+        && few * 4 <= t.distinct_groups
+        && t.messages_in_those_groups * 2 >= total;
     let (severity, title) = if t.distinct_groups == 1 && t.exact {
         (
             Severity::Error,
@@ -254,6 +280,14 @@ fn serialized(layout: &GroupLayout) -> Option<Finding> {
             format!(
                 "One message group holds {bound}{}% of the messages",
                 t.largest_group_share_percent
+            ),
+        )
+    } else if concentrated {
+        (
+            Severity::Warning,
+            format!(
+                "Most messages wait in {few} of {} message groups",
+                t.distinct_groups
             ),
         )
     } else if t.effective_parallelism < 4.0 && t.exact {
@@ -268,12 +302,34 @@ fn serialized(layout: &GroupLayout) -> Option<Finding> {
         return None;
     };
     let mut finding = Finding::new("serialized-groups", severity, title).evidence(format!(
-        "{} distinct group{} among {} message{} seen; largest: `{largest}`",
+        "{} distinct group{} among {} message{} seen{}",
         t.distinct_groups,
         plural(t.distinct_groups),
         t.messages_seen,
-        plural(t.messages_seen)
+        plural(t.messages_seen),
+        t.largest_group
+            .as_deref()
+            .map(|g| format!("; largest: `{g}`"))
+            .unwrap_or_default()
     ));
+    if concentrated {
+        let names: Vec<String> = layout
+            .groups
+            .iter()
+            .filter(|g| g.more_behind)
+            .take(5)
+            .map(|g| format!("`{}`", g.group_id))
+            .collect();
+        finding = finding.evidence(format!(
+            "at least {} of {total} messages ({}%) are in the {few} group{} whose last receive \
+             came back full, so more of them wait behind their heads: {}{}",
+            t.messages_in_those_groups,
+            percent(t.messages_in_those_groups, total),
+            plural(few),
+            names.join(", "),
+            if few > 5 { ", ..." } else { "" }
+        ));
+    }
     if let (Some(visible), Some(not_delivered)) = (t.visible_at_start, t.not_delivered) {
         finding = finding.evidence(format!(
             "{visible} visible at the start, {not_delivered} not delivered to the scan because \
@@ -451,6 +507,47 @@ mod tests {
         let findings = check(&layout);
         assert_eq!(findings[0].severity, Severity::Warning);
         assert!(findings[0].title.contains("67%"), "{}", findings[0].title);
+    }
+
+    #[test]
+    fn a_scan_that_finds_most_messages_behind_a_few_heads_says_so() {
+        // Twenty groups of two seen whole, and two whose receive came back full.
+        let mut batches: Vec<Vec<(&str, u64)>> = Vec::new();
+        let names: Vec<String> = (0..20).map(|i| format!("g{i}")).collect();
+        for chunk in names.chunks(4) {
+            let mut batch: Vec<(&str, u64)> = Vec::new();
+            for name in chunk {
+                batch.extend([(name.as_str(), 1), (name.as_str(), 1)]);
+            }
+            batches.push(batch);
+        }
+        batches.push(vec![("hot", 1); 10]);
+        batches.push(vec![("warm", 1); 10]);
+        let obs = scan(&batches);
+        let coverage = Coverage::Scan {
+            visible_at_start: 400,
+            in_flight_at_start: 0,
+            exhausted: true,
+        };
+        let layout = layout(&obs, coverage, &clock(0));
+        let t = &layout.totals;
+        assert_eq!(
+            (t.groups_with_more_behind, t.messages_in_those_groups),
+            (2, 360)
+        );
+        assert_eq!(t.largest_group, None, "one of two, unknown which");
+        assert_eq!(t.largest_group_share_percent, 45);
+        assert_eq!(t.effective_parallelism, 2.2);
+        let finding = &check(&layout)[0];
+        assert_eq!(
+            finding.title,
+            "Most messages wait in 2 of 22 message groups"
+        );
+        assert!(
+            finding.evidence[1].contains("`hot`, `warm`"),
+            "{:?}",
+            finding.evidence
+        );
     }
 
     #[test]

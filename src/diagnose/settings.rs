@@ -502,6 +502,8 @@ mod tests {
             largest_group_share_percent: 0,
             effective_parallelism: groups as f64,
             exact: true,
+            groups_with_more_behind: 0,
+            messages_in_those_groups: 0,
             head_of_line_blocked: Vec::new(),
         };
         let high = attrs(&[
