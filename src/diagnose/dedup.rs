@@ -29,7 +29,7 @@ pub fn check(obs: &Observations, content_based: bool) -> Vec<Finding> {
 
 /// The same deduplication id on different bodies.
 pub fn collisions(obs: &Observations) -> Option<Finding> {
-    let mut colliding: Vec<_> = obs.dedup.values().filter(|e| e.different_bodies).collect();
+    let mut colliding: Vec<_> = obs.collisions.iter().collect();
     if colliding.is_empty() {
         return None;
     }
@@ -331,7 +331,7 @@ pub fn repeating_bodies(obs: &Observations, content_based: bool) -> Option<Findi
     if !content_based {
         return None;
     }
-    let mut repeated: Vec<&(u64, String)> = obs.bodies.values().filter(|(n, _)| *n > 1).collect();
+    let mut repeated: Vec<&(u64, String)> = obs.repeated_bodies.values().collect();
     if repeated.is_empty() {
         return None;
     }

@@ -33,18 +33,29 @@ pub struct GroupObservation {
     pub may_continue: bool,
 }
 
-/// One deduplication id (in its scope) and the bodies it was seen on.
+/// A deduplication id (in its scope) seen on at least two different bodies.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DedupEntry {
+pub struct Collision {
     pub id: String,
     pub group: Option<String>,
-    pub first_body: u64,
+    /// Messages seen with this id, whatever their body.
     pub messages: u64,
-    /// The id was seen on at least two different bodies.
-    pub different_bodies: bool,
-    /// A short excerpt of the first body and of the first different one.
+    /// Excerpts of the first body (when still known) and of the first different one.
     pub examples: Vec<String>,
 }
+
+/// What is kept of every deduplication id: a hash of its first body and a count.
+#[derive(Debug, Clone)]
+struct DedupSeen {
+    first_body: u64,
+    messages: u64,
+    /// An excerpt of the first body, kept for the first [`DEDUP_DETAIL`] ids only.
+    first_excerpt: Option<Box<str>>,
+    collision: Option<usize>,
+}
+
+/// Ids whose first body is kept verbatim (as an excerpt) to show beside a later collision.
+const DEDUP_DETAIL: usize = 10_000;
 
 /// Everything the analyzers know about the messages they were shown.
 #[derive(Debug, Clone, Default)]
@@ -53,16 +64,20 @@ pub struct Observations {
     pub groups: HashMap<String, GroupObservation>,
     /// Messages without a group id.
     pub ungrouped: u64,
-    /// Deduplication entries keyed by scope (`group \0 id` when `per_group_dedup`, else the id).
-    pub dedup: HashMap<String, DedupEntry>,
+    /// Deduplication ids by a hash of their scoped form (`group \0 id` when `per_group_dedup`).
+    dedup: HashMap<u64, DedupSeen>,
+    /// Ids seen on different bodies.
+    pub collisions: Vec<Collision>,
     /// Up to [`DEDUP_SAMPLE`] dedup ids with the message's `SentTimestamp`, in arrival order.
     pub dedup_sample: Vec<(String, Option<u64>)>,
     /// Dedup ids that are the SHA-256 of the body (content-based deduplication).
     pub content_hash_ids: u64,
     /// Messages carrying a dedup id.
     pub with_dedup_id: u64,
-    /// How often each body (by hash) was seen, with an excerpt of it.
-    pub bodies: HashMap<u64, (u64, String)>,
+    /// How often each body (by hash) was seen.
+    bodies: HashMap<u64, u64>,
+    /// Bodies seen more than once: count and an excerpt.
+    pub repeated_bodies: HashMap<u64, (u64, String)>,
     /// `ApproximateReceiveCount` as read: how many messages had each count.
     pub receive_counts: BTreeMap<u64, u64>,
     /// Receive count and first receive time of every message read with a count of 2 or more.
@@ -137,11 +152,15 @@ impl Observations {
             None => self.ungrouped += 1,
         }
         let body_hash = hash_of(&message.body);
-        let body_entry = self
-            .bodies
-            .entry(body_hash)
-            .or_insert_with(|| (0, excerpt(&message.body)));
-        body_entry.0 += 1;
+        let seen = self.bodies.entry(body_hash).or_default();
+        *seen += 1;
+        if *seen > 1 {
+            let count = *seen;
+            self.repeated_bodies
+                .entry(body_hash)
+                .or_insert_with(|| (0, excerpt(&message.body)))
+                .0 = count;
+        }
         if let Some(id) = message.effective_dedup_id() {
             self.add_dedup(id, group, body_hash, &message.body, sent);
         }
@@ -162,21 +181,33 @@ impl Observations {
             self.dedup_sample.push((id.to_string(), sent));
         }
         let key = match (self.per_group_dedup, group) {
-            (true, Some(group)) => format!("{group}\u{0}{id}"),
-            _ => id.to_string(),
+            (true, Some(group)) => hash_of(&format!("{group}\u{0}{id}")),
+            _ => hash_of(id),
         };
-        let entry = self.dedup.entry(key).or_insert_with(|| DedupEntry {
-            id: id.to_string(),
-            group: group.map(str::to_string),
+        let detailed = self.dedup.len() < DEDUP_DETAIL;
+        let entry = self.dedup.entry(key).or_insert_with(|| DedupSeen {
             first_body: body_hash,
             messages: 0,
-            different_bodies: false,
-            examples: vec![excerpt(body)],
+            first_excerpt: detailed.then(|| excerpt(body).into_boxed_str()),
+            collision: None,
         });
         entry.messages += 1;
-        if entry.first_body != body_hash && !entry.different_bodies {
-            entry.different_bodies = true;
-            entry.examples.push(excerpt(body));
+        match entry.collision {
+            Some(index) => self.collisions[index].messages = entry.messages,
+            None if entry.first_body != body_hash => {
+                entry.collision = Some(self.collisions.len());
+                let first = entry
+                    .first_excerpt
+                    .as_deref()
+                    .map_or_else(|| "(an earlier body)".to_string(), str::to_string);
+                self.collisions.push(Collision {
+                    id: id.to_string(),
+                    group: group.map(str::to_string),
+                    messages: entry.messages,
+                    examples: vec![first, excerpt(body)],
+                });
+            }
+            None => {}
         }
     }
 
@@ -332,10 +363,11 @@ pub(crate) mod tests {
             obs.add(&fifo("a", "other", "x", 3, 1));
             obs.add(&fifo("a", "other", "x", 4, 1));
         }
-        assert!(queue_scope.dedup["same"].different_bodies);
-        assert_eq!(queue_scope.dedup["other"].messages, 2);
-        assert!(!queue_scope.dedup["other"].different_bodies);
-        assert!(group_scope.dedup.values().all(|e| !e.different_bodies));
+        assert_eq!(queue_scope.collisions.len(), 1);
+        let collision = &queue_scope.collisions[0];
+        assert_eq!((collision.id.as_str(), collision.messages), ("same", 2));
+        assert_eq!(collision.examples, ["one", "two"]);
+        assert!(group_scope.collisions.is_empty());
     }
 
     #[test]
@@ -347,7 +379,7 @@ pub(crate) mod tests {
         obs.add(&fifo("g", &digest, body, 2, 1));
         assert_eq!(obs.content_hash_ids, 2);
         assert!(obs.dedup_sample.is_empty());
-        assert_eq!(obs.bodies.values().next().map(|b| b.0), Some(2));
+        assert_eq!(obs.repeated_bodies.values().next().map(|b| b.0), Some(2));
     }
 
     #[test]
