@@ -121,6 +121,9 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
             }
         })
         .collect();
+    if rows.is_empty() && obs.messages > 0 {
+        inferred.push("no message read carries a MessageGroupId".to_string());
+    }
     let seen_grouped: u64 = rows.iter().map(|r| r.seen).sum();
     let max_seen = rows.iter().map(|r| r.seen).max().unwrap_or(0);
     let (total, largest, exact, not_delivered, visible_at_start, in_flight_at_start) =
