@@ -113,6 +113,28 @@ fn one_constant_group_is_reported_as_serialized_and_nothing_is_consumed() {
             .contains("4990 visible messages were not delivered"),
         "{groups:#}"
     );
+
+    // A bounded scan says it saw only part of the queue, and claims nothing exact.
+    let run = env.run(&[
+        "fifo",
+        "groups",
+        "orders.fifo",
+        "--sample",
+        "3",
+        "-o",
+        "json",
+    ]);
+    run.assert_code(0);
+    let sampled = json(&run);
+    assert_eq!(sampled["scan"]["seen"], 3);
+    assert_eq!(sampled["totals"]["exact"], false);
+    assert!(
+        sampled["inferred"][0]
+            .as_str()
+            .unwrap()
+            .contains("3 of 5000 visible messages were read"),
+        "{sampled:#}"
+    );
     assert_eq!(visible_and_in_flight(&env, &queue), (5_000, 0));
 }
 

@@ -143,8 +143,8 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
                 let mut exact = exhausted && unseen == 0 && in_flight_at_start == 0;
                 if !exhausted {
                     inferred.push(format!(
-                        "the scan stopped at the sample size: {} of {} visible messages were \
-                         read, so groups not seen yet may exist",
+                        "the scan stopped early (at the sample size, or interrupted): {} of {} \
+                         visible messages were read, so groups not seen yet may exist",
                         obs.messages, visible_at_start
                     ));
                 } else if unseen > 0 && candidates > 0 {
