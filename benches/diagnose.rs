@@ -7,6 +7,9 @@
 //! to deliver, confirm with a 1 s long poll, and make every message visible again. The binary runs
 //! as a child process; its peak RSS is read from /proc while it runs.
 //!
+//! A second run analyzes the same 100,000 messages from a JSON Lines export (`--input`), where
+//! every message is seen, against parsing the file alone.
+//!
 //! Run with `cargo bench --bench diagnose`. `SQSCTL_BENCH_MESSAGES` and `SQSCTL_BENCH_GROUPS`
 //! override the queue's shape.
 
@@ -212,6 +215,53 @@ async fn depth(sqs: &Client, url: &str) -> BenchResult<(String, String)> {
     ))
 }
 
+/// The queue's messages as `receive` would export them, one enveloped record per line.
+fn export_file(messages: usize, groups: usize) -> BenchResult<tempfile::NamedTempFile> {
+    use std::io::Write;
+    let mut file = tempfile::NamedTempFile::new()?;
+    let mut out = std::io::BufWriter::new(file.as_file_mut());
+    let sent = 1_795_000_000_000u64;
+    for i in 0..messages {
+        let record = sqsctl::message::MessageRecord {
+            message_id: Some(format!("{:08x}-0000-4000-8000-{i:012x}", i)),
+            group_id: Some(format!("customer-{}", i % groups)),
+            dedup_id: Some(format!("order-{i}-v1")),
+            attributes: [
+                ("SentTimestamp".to_string(), (sent + i as u64).to_string()),
+                ("ApproximateReceiveCount".to_string(), "1".to_string()),
+            ]
+            .into_iter()
+            .collect(),
+            ..sqsctl::message::MessageRecord::with_body(format!(
+                "{{\"order\":{i},\"amount\":{}}}",
+                i % 977
+            ))
+        };
+        serde_json::to_writer(
+            &mut out,
+            &serde_json::json!({"type": "message", "data": record}),
+        )?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    drop(out);
+    Ok(file)
+}
+
+/// The baseline for `--input`: read and parse every line, nothing else.
+fn parse_only(path: &std::path::Path) -> BenchResult<usize> {
+    use std::io::BufRead;
+    let reader = std::io::BufReader::new(std::fs::File::open(path)?);
+    let mut count = 0;
+    for line in reader.lines() {
+        if let sqsctl::message::ParsedLine::Message(_) = sqsctl::message::parse_record_line(&line?)?
+        {
+            count += 1;
+        }
+    }
+    Ok(count)
+}
+
 async fn run() -> BenchResult<()> {
     let messages = env_number("SQSCTL_BENCH_MESSAGES", 100_000);
     let groups = env_number("SQSCTL_BENCH_GROUPS", 1_000).max(1);
@@ -284,6 +334,22 @@ async fn run() -> BenchResult<()> {
     }
     let (visible, in_flight) = depth(&sqs, &url).await?;
     println!("afterwards: {visible} visible, {in_flight} in flight (nothing consumed)");
+
+    // The whole queue as an export: every message analyzed, not only the group heads.
+    let export = export_file(messages, groups)?;
+    let path = export.path().to_string_lossy().to_string();
+    let started = Instant::now();
+    let parsed = parse_only(export.path())?;
+    let parse_seconds = started.elapsed().as_secs_f64();
+    let run = run_binary(&endpoint, &["diagnose", "--input", &path, "-o", "json"])?;
+    println!(
+        "sqsctl diagnose --input of a {parsed}-message export: {:.2} s ({:.2}x parsing the file \
+         alone in {parse_seconds:.2} s), peak RSS {:.1} MiB, exit {:?}",
+        run.seconds,
+        run.seconds / parse_seconds,
+        run.peak_rss_mib,
+        run.code
+    );
     server.shutdown().await;
     Ok(())
 }
