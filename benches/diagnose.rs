@@ -158,10 +158,14 @@ struct ChildRun {
 
 /// Runs the binary against the server, polling its peak RSS until it exits.
 fn run_binary(endpoint: &str, args: &[&str]) -> BenchResult<ChildRun> {
+    // sqsctl records its scans under the state directory: keep that out of the user's home.
+    let state = tempfile::tempdir()?;
     let started = Instant::now();
     let mut child = Command::new(BIN)
         .args(args)
         .env_clear()
+        .env("HOME", state.path())
+        .env("XDG_STATE_HOME", state.path())
         .env("AWS_ACCESS_KEY_ID", "test")
         .env("AWS_SECRET_ACCESS_KEY", "test")
         .env("AWS_REGION", "us-east-1")
