@@ -3,12 +3,14 @@
 //! Reading never consumes a message and never pushes one into a dead-letter queue.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
 mod support;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use common::LocalStack;
 use serde_json::Value;
-use sqsctl::client::{QueueRef, ReceiveOptions};
+use sqsctl::client::{QueueRef, ReceiveOptions, Sqs};
 use sqsctl::local::{Clock, ServerConfig};
 use sqsctl::message::MessageRecord;
 use support::{Run, TestEnv};
@@ -649,4 +651,53 @@ fn looking_again_and_again_is_not_blamed_on_consumers() {
     std::fs::remove_dir_all(env.home().join("state").join("sqsctl").join("scans")).unwrap();
     let report = json(&env.run(&["diagnose", "invoices", "-o", "json"]));
     assert_finding(&report, "visibility-timeout-short", "warning");
+}
+
+/// The serialized queue again on LocalStack, an independent SQS implementation: the scan sees the
+/// head of the group, infers the rest from the depth, and leaves every message visible.
+#[test]
+fn one_constant_group_on_localstack() {
+    let endpoint = match common::localstack() {
+        LocalStack::At(endpoint) => endpoint,
+        LocalStack::Skip(_) => return,
+    };
+    let env = TestEnv::start();
+    let sqs = Sqs::from_sdk(common::sdk_client(&endpoint), "us-east-1");
+    let name = format!("{}.fifo", common::unique_name("diag-serial"));
+    let attributes = [("FifoQueue".to_string(), "true".to_string())]
+        .into_iter()
+        .collect();
+    let queue = env.block_on(sqs.create_queue(&name, attributes)).unwrap();
+    let records: Vec<MessageRecord> = (0..200)
+        .map(|i| fifo_record("producer-7731", &format!("job-{i}"), &format!("job {i}")))
+        .collect();
+    env.block_on(async {
+        for chunk in records.chunks(10) {
+            let outcomes = sqs.send_batch(&queue, chunk).await.unwrap();
+            assert!(outcomes.iter().all(|o| o.is_ok()), "{outcomes:?}");
+        }
+    });
+    let output = env
+        .cmd()
+        .args(["diagnose", &queue.url, "-o", "json"])
+        .env("AWS_ENDPOINT_URL_SQS", &endpoint)
+        .output()
+        .unwrap();
+    let run = Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    let report = json(&run);
+    let attrs = env.block_on(sqs.attributes(&queue)).unwrap();
+    let _ = env.block_on(sqs.delete_queue(&queue));
+    run.assert_code(PROBLEMS_FOUND);
+    assert_finding(&report, "serialized-groups", "error");
+    let totals = &report["groups"]["totals"];
+    assert_eq!(totals["effective_parallelism"], 1.0, "{report:#}");
+    assert_eq!(
+        totals["not_delivered"].as_u64().unwrap() + totals["messages_seen"].as_u64().unwrap(),
+        200
+    );
+    assert_eq!((attrs.visible(), attrs.in_flight()), (200, 0));
 }

@@ -138,6 +138,18 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
                     .saturating_sub(obs.ungrouped)
                     .max(seen_grouped);
                 let unseen = total - seen_grouped;
+                // With nothing in flight no group can be hidden: if no receive came back full
+                // (a server that returns fewer messages of a group at once), the messages not
+                // delivered still wait behind the heads of the groups seen.
+                if exhausted
+                    && unseen > 0
+                    && in_flight_at_start == 0
+                    && !rows.iter().any(|r| r.more_behind)
+                {
+                    for row in &mut rows {
+                        row.more_behind = true;
+                    }
+                }
                 let candidates = rows.iter().filter(|r| r.more_behind).count() as u64;
                 let mut largest = max_seen;
                 let mut exact = exhausted && unseen == 0 && in_flight_at_start == 0;
@@ -551,6 +563,21 @@ mod tests {
             "{:?}",
             finding.evidence
         );
+    }
+
+    #[test]
+    fn without_full_receives_the_undelivered_messages_are_still_behind_the_heads() {
+        // A server that hands out one message of a group per receive.
+        let obs = scan(&[vec![("only", 1)]]);
+        let coverage = Coverage::Scan {
+            visible_at_start: 300,
+            in_flight_at_start: 0,
+            exhausted: true,
+        };
+        let layout = layout(&obs, coverage, &clock(0));
+        assert!(layout.totals.exact);
+        assert_eq!(layout.groups[0].visible, 300);
+        assert_eq!(check(&layout)[0].severity, Severity::Error);
     }
 
     #[test]
