@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Every action of `sqsctl local`, called through boto3 (the AWS SDK for Python).
+
+The Rust tests drive the server through aws-sdk-sqs; this checks that a second, independent SDK
+speaks to it just as well. Usage:
+
+    scripts/boto3_check.py http://127.0.0.1:9324
+
+It prints one line per action and exits non-zero at the first result that differs from what SQS
+documents.
+"""
+
+import hashlib
+import sys
+import time
+import uuid
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+
+def client(endpoint):
+    return boto3.client(
+        "sqs",
+        endpoint_url=endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="local",
+        aws_secret_access_key="local",
+        config=Config(retries={"max_attempts": 2, "mode": "standard"}),
+    )
+
+
+def check(condition, what):
+    if not condition:
+        raise AssertionError(what)
+
+
+def error_code(call, *args, **kwargs):
+    try:
+        call(*args, **kwargs)
+    except ClientError as e:
+        return e.response["Error"]["Code"]
+    raise AssertionError(f"{call.__name__} succeeded where an error was expected")
+
+
+def main(endpoint):
+    sqs = client(endpoint)
+    run = uuid.uuid4().hex[:8]
+    done = []
+
+    def ok(action):
+        done.append(action)
+        print(f"ok  {action}")
+
+    url = sqs.create_queue(QueueName=f"py-{run}", Attributes={"VisibilityTimeout": "30"})["QueueUrl"]
+    dlq_url = sqs.create_queue(QueueName=f"py-{run}-dlq")["QueueUrl"]
+    fifo_url = sqs.create_queue(
+        QueueName=f"py-{run}.fifo", Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"}
+    )["QueueUrl"]
+    ok("CreateQueue")
+
+    check(sqs.get_queue_url(QueueName=f"py-{run}")["QueueUrl"] == url, "GetQueueUrl returns the URL")
+    check(
+        error_code(sqs.get_queue_url, QueueName=f"py-{run}-missing")
+        in ("AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist"),
+        "GetQueueUrl of a missing queue",
+    )
+    ok("GetQueueUrl")
+
+    listed = sqs.list_queues(QueueNamePrefix=f"py-{run}", MaxResults=2)
+    check(len(listed["QueueUrls"]) == 2 and "NextToken" in listed, "ListQueues pages")
+    rest = sqs.list_queues(QueueNamePrefix=f"py-{run}", MaxResults=2, NextToken=listed["NextToken"])
+    check(len(listed["QueueUrls"]) + len(rest["QueueUrls"]) == 3, "ListQueues second page")
+    ok("ListQueues")
+
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    sqs.set_queue_attributes(
+        QueueUrl=url,
+        Attributes={"RedrivePolicy": f'{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":"1"}}'},
+    )
+    ok("SetQueueAttributes")
+    attrs = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+    check(attrs["VisibilityTimeout"] == "30" and "RedrivePolicy" in attrs, "GetQueueAttributes")
+    ok("GetQueueAttributes")
+
+    sqs.tag_queue(QueueUrl=url, Tags={"team": "payments", "env": "dev"})
+    ok("TagQueue")
+    sqs.untag_queue(QueueUrl=url, TagKeys=["env"])
+    ok("UntagQueue")
+    check(sqs.list_queue_tags(QueueUrl=url)["Tags"] == {"team": "payments"}, "ListQueueTags")
+    ok("ListQueueTags")
+
+    body = "héllo"
+    sent = sqs.send_message(
+        QueueUrl=url,
+        MessageBody=body,
+        MessageAttributes={"kind": {"DataType": "String", "StringValue": "greeting"}},
+    )
+    check(sent["MD5OfMessageBody"] == hashlib.md5(body.encode()).hexdigest(), "MD5 of the body")
+    ok("SendMessage")
+    batch = sqs.send_message_batch(
+        QueueUrl=url, Entries=[{"Id": str(i), "MessageBody": f"b{i}"} for i in range(3)]
+    )
+    check(len(batch.get("Successful", [])) == 3, "SendMessageBatch")
+    ok("SendMessageBatch")
+
+    received = []
+    deadline = time.time() + 10
+    while len(received) < 4 and time.time() < deadline:
+        got = sqs.receive_message(
+            QueueUrl=url,
+            MaxNumberOfMessages=10,
+            WaitTimeSeconds=1,
+            MessageAttributeNames=["All"],
+            MessageSystemAttributeNames=["ApproximateReceiveCount", "SentTimestamp"],
+        )
+        received.extend(got.get("Messages", []))
+    check(len(received) == 4, f"ReceiveMessage got {len(received)} of 4")
+    first = next(m for m in received if m["Body"] == body)
+    check(first["MessageAttributes"]["kind"]["StringValue"] == "greeting", "message attributes")
+    check(first["Attributes"]["ApproximateReceiveCount"] == "1", "receive count")
+    ok("ReceiveMessage")
+
+    sqs.change_message_visibility(QueueUrl=url, ReceiptHandle=first["ReceiptHandle"], VisibilityTimeout=60)
+    ok("ChangeMessageVisibility")
+    others = [m for m in received if m is not first]
+    changed = sqs.change_message_visibility_batch(
+        QueueUrl=url,
+        Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"], "VisibilityTimeout": 60} for i, m in enumerate(others)],
+    )
+    check(len(changed.get("Successful", [])) == len(others), "ChangeMessageVisibilityBatch")
+    ok("ChangeMessageVisibilityBatch")
+
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=first["ReceiptHandle"])
+    ok("DeleteMessage")
+    deleted = sqs.delete_message_batch(
+        QueueUrl=url, Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(others)]
+    )
+    check(len(deleted.get("Successful", [])) == len(others), "DeleteMessageBatch")
+    ok("DeleteMessageBatch")
+
+    sqs.send_message(QueueUrl=fifo_url, MessageBody="f1", MessageGroupId="g")
+    sqs.send_message(QueueUrl=fifo_url, MessageBody="f1", MessageGroupId="g")
+    fifo_depth = sqs.get_queue_attributes(QueueUrl=fifo_url, AttributeNames=["ApproximateNumberOfMessages"])
+    check(fifo_depth["Attributes"]["ApproximateNumberOfMessages"] == "1", "content-based deduplication")
+    check(
+        error_code(sqs.send_message, QueueUrl=fifo_url, MessageBody="no group") == "MissingParameter",
+        "FIFO send without a group id",
+    )
+
+    # Two receives with maxReceiveCount 1 put a message into the dead-letter queue.
+    sqs.send_message(QueueUrl=url, MessageBody="poison")
+    sqs.receive_message(QueueUrl=url, VisibilityTimeout=0, WaitTimeSeconds=1)
+    sqs.receive_message(QueueUrl=url, VisibilityTimeout=0, WaitTimeSeconds=1)
+    sources = sqs.list_dead_letter_source_queues(QueueUrl=dlq_url)["queueUrls"]
+    check(sources == [url], "ListDeadLetterSourceQueues")
+    ok("ListDeadLetterSourceQueues")
+    dlq_depth = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["ApproximateNumberOfMessages"])
+    check(dlq_depth["Attributes"]["ApproximateNumberOfMessages"] == "1", "message moved to the DLQ")
+
+    src_arn = dlq_arn
+    task = sqs.start_message_move_task(SourceArn=src_arn, MaxNumberOfMessagesPerSecond=1)
+    ok("StartMessageMoveTask")
+    tasks = sqs.list_message_move_tasks(SourceArn=src_arn)["Results"]
+    check(tasks and tasks[0]["Status"] in ("RUNNING", "COMPLETED", "CANCELLING", "CANCELLED"), "ListMessageMoveTasks")
+    ok("ListMessageMoveTasks")
+    if tasks[0]["Status"] == "RUNNING":
+        sqs.cancel_message_move_task(TaskHandle=task["TaskHandle"])
+    else:
+        check(
+            error_code(sqs.cancel_message_move_task, TaskHandle=task["TaskHandle"]) == "ResourceNotFoundException",
+            "cancel of a finished task",
+        )
+    ok("CancelMessageMoveTask")
+
+    sqs.purge_queue(QueueUrl=fifo_url)
+    check(
+        error_code(sqs.purge_queue, QueueUrl=fifo_url)
+        in ("AWS.SimpleQueueService.PurgeQueueInProgress", "PurgeQueueInProgress"),
+        "second purge within 60 s",
+    )
+    ok("PurgeQueue")
+
+    for queue in (url, dlq_url, fifo_url):
+        sqs.delete_queue(QueueUrl=queue)
+    check(
+        error_code(sqs.get_queue_attributes, QueueUrl=url, AttributeNames=["All"])
+        in ("AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist"),
+        "a deleted queue is gone",
+    )
+    ok("DeleteQueue")
+
+    raw_code = error_code(sqs.send_message, QueueUrl=f"{endpoint}/000000000000/py-{run}-nope", MessageBody="x")
+    check(raw_code in ("AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist"), "send to a missing queue")
+    print(f"boto3 {boto3.__version__}: {len(done)} actions ok against {endpoint}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: boto3_check.py ENDPOINT")
+    try:
+        main(sys.argv[1])
+    except (AssertionError, ClientError) as e:
+        sys.exit(f"FAILED: {e}")
