@@ -152,6 +152,12 @@ pub async fn inspect(
     Ok(inspection)
 }
 
+/// Records that a read of `queue` that only looked (a scan, a peek) ended now, so that later
+/// diagnoses do not count the receive it added to each message as a failure.
+pub fn record_scan(queue: &QueueRef) -> std::io::Result<()> {
+    ScanLog::for_queue(queue).append(now_ms())
+}
+
 /// When sqsctl's scans of a queue ended, kept in a small file per queue under the state
 /// directory. Each scan raised the receive count of every message it read; the analyzers discount
 /// those reads so that looking at a queue repeatedly is not mistaken for failing consumers.
