@@ -53,7 +53,7 @@ pub fn check(
     }
     findings.extend(long_polling(&facts.attrs));
     if !facts.is_dead_letter_queue() {
-        findings.extend(redrive(facts));
+        findings.extend(redrive(facts, obs, clock.now_ms));
     }
     for source in &facts.sources {
         // The depth of this queue is reported by the dead-letter view, with the messages' ages.
@@ -141,7 +141,7 @@ fn long_polling(attrs: &QueueAttributes) -> Option<Finding> {
     })
 }
 
-fn redrive(facts: &QueueFacts) -> Vec<Finding> {
+fn redrive(facts: &QueueFacts, obs: Option<&Observations>, now_ms: u64) -> Vec<Finding> {
     let mut findings = Vec::new();
     let Some(policy) = facts.attrs.redrive_policy() else {
         findings.push(
@@ -178,13 +178,28 @@ fn redrive(facts: &QueueFacts) -> Vec<Finding> {
     }
     match &facts.dlq {
         Some(Ok(dlq)) => {
-            findings.extend(dlq_pairing(
-                &facts.name,
-                &facts.attrs,
-                &dlq.name,
-                &dlq.attrs,
-                true,
-            ));
+            let mut pairing = dlq_pairing(&facts.name, &facts.attrs, &dlq.name, &dlq.attrs, true);
+            if let (Some(short), Some(obs), Some(retention)) = (
+                pairing.iter_mut().find(|f| f.id == "dlq-retention-short"),
+                obs,
+                dlq.attrs.retention_seconds(),
+            ) && !facts.attrs.is_fifo()
+            {
+                // On a standard queue the age carries over: these would expire on arrival.
+                let too_old = obs
+                    .sent_ms
+                    .iter()
+                    .filter(|sent| now_ms.saturating_sub(**sent) / 1000 >= retention)
+                    .count();
+                if too_old > 0 {
+                    short.evidence.push(format!(
+                        "{too_old} of {} messages read are already older than that: if they \
+                         fail now, they expire as they arrive in {}",
+                        obs.messages, dlq.name
+                    ));
+                }
+            }
+            findings.extend(pairing);
         }
         Some(Err(reason)) => findings.push(
             Finding::new(
@@ -434,6 +449,25 @@ mod tests {
             ids(&check(&facts, None, None, &CLOCK)),
             ["max-receive-count-one", "dlq-missing"]
         );
+    }
+
+    #[test]
+    fn messages_older_than_a_short_dlq_retention_are_counted() {
+        let mut facts = healthy();
+        facts.dlq = Some(Ok(RelatedQueue {
+            name: "jobs-dlq".into(),
+            attrs: attrs(&[("MessageRetentionPeriod", "3600")]),
+        }));
+        let mut obs = Observations::new(false);
+        for age_minutes in [10, 90, 120] {
+            obs.add(&fifo("g", "d", "b", CLOCK.now_ms - age_minutes * 60_000, 1));
+        }
+        let findings = check(&facts, Some(&obs), None, &CLOCK);
+        let short = findings
+            .iter()
+            .find(|f| f.id == "dlq-retention-short")
+            .expect("finding");
+        assert!(short.evidence[2].starts_with("2 of 3 messages read are already older"));
     }
 
     #[test]
