@@ -701,3 +701,47 @@ fn one_constant_group_on_localstack() {
     );
     assert_eq!((attrs.visible(), attrs.in_flight()), (200, 0));
 }
+
+#[test]
+fn a_dlq_shows_its_sources_and_the_messages_about_to_expire() {
+    // Messages sent 30 hours ago (by the server's clock) into a DLQ that keeps them 2 days.
+    let env = TestEnv::start_with(ServerConfig {
+        clock: Clock::manual(SystemTime::now() - Duration::from_secs(30 * 3600)),
+        ..ServerConfig::default()
+    });
+    let dlq = env.create_queue("exports-dlq", &[("MessageRetentionPeriod", "172800")]);
+    let dlq_arn = arn(&env, &dlq);
+    env.create_queue(
+        "exports",
+        &[
+            ("MessageRetentionPeriod", "86400"),
+            ("RedrivePolicy", &policy(&dlq_arn, 4)),
+        ],
+    );
+    send(
+        &env,
+        &dlq,
+        (0..3)
+            .map(|i| MessageRecord::with_body(format!("export {i}")))
+            .collect(),
+    );
+    let run = env.run(&["diagnose", "exports-dlq", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    assert_eq!(report["dlq"]["sources"][0], "exports");
+    assert_eq!(report["dlq"]["expiring_within_24h"], 3);
+    let oldest = report["dlq"]["oldest_age_seconds"].as_u64().unwrap();
+    assert!((30 * 3600..31 * 3600).contains(&oldest), "{report:#}");
+    assert_finding(&report, "dlq-messages-expiring", "warning");
+    let waiting = assert_finding(&report, "dlq-not-empty", "warning");
+    assert!(
+        waiting["evidence"][0]
+            .as_str()
+            .unwrap()
+            .contains("fed by exports")
+    );
+    assert!(
+        finding(&report, "dlq-retention-short").is_none(),
+        "{report:#}"
+    );
+}
