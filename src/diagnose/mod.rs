@@ -2,15 +2,16 @@
 //!
 //! Pure functions over message records and queue attributes: [`observe`] condenses messages (from a
 //! scan of a live queue or from a JSON Lines export) into counters, [`groups`] lays out FIFO message
-//! groups and says what a scan could and could not see, [`dedup`] and [`settings`] run the checks,
-//! [`dlq`] describes a dead-letter queue, and [`analyze`] runs them all into a [`Report`] of
-//! [`Finding`]s. Reading the queue, and deciding whether it may be read, is the caller's job.
+//! groups and says what a scan could and could not see, [`scaling`], [`dedup`] and [`settings`] run
+//! the checks, [`dlq`] describes a dead-letter queue, and [`analyze`] runs them all into a
+//! [`Report`] of [`Finding`]s. Reading the queue, and deciding whether it may be read, is the caller's job.
 
 pub mod dedup;
 pub mod dlq;
 pub mod finding;
 pub mod groups;
 pub mod observe;
+pub mod scaling;
 pub mod settings;
 
 use serde::Serialize;
@@ -68,7 +69,7 @@ pub fn analyze(analysis: &Analysis<'_>) -> Report {
         .map(|o| groups::layout(o, analysis.coverage, &clock));
     let mut findings = Vec::new();
     if let Some(layout) = &groups {
-        findings.extend(groups::check(layout));
+        findings.extend(scaling::check(layout));
     }
     if let Some(obs) = obs {
         let content_based = facts.is_some_and(|f| f.attrs.content_based_dedup());
