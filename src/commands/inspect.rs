@@ -101,6 +101,11 @@ pub async fn inspect(
     match source {
         MessageSource::File(path) => {
             inspection.observations = Some(read_file(path, per_group_dedup)?);
+            // The file's receive counts may include sqsctl's own looks at the queue; which of the
+            // recorded ones came before the export is unknown, so all of them are discounted.
+            if let Some(queue) = &inspection.queue {
+                inspection.own_scans = ScanLog::for_queue(queue).load(now_ms());
+            }
         }
         MessageSource::Queue { sample } => {
             let (Some(queue), Some(facts)) = (&inspection.queue, &inspection.facts) else {
