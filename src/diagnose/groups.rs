@@ -16,6 +16,9 @@ use super::observe::{Observations, ReceiveClock};
 /// A group whose head was received this many times before is blocked on a failing message.
 /// (Reads by tools count too, so one or two earlier looks at the queue are not enough.)
 pub const HEAD_RETRIES: u64 = 3;
+/// Why a finding about receive counts is only informational when nothing was in flight.
+pub const IDLE_NOTE: &str = "no message was in flight when the queue was read, so no consumer \
+     was receiving: the counts climbed earlier, or through reads that only looked";
 /// Receive counts include reads that only looked.
 pub const OWN_READS_NOTE: &str = "receive counts include reads that only looked: each `sqsctl peek`, \
      `fifo groups` or `diagnose` of the queue adds one";
@@ -33,6 +36,20 @@ pub enum Coverage {
         /// The queue had nothing more to deliver (as opposed to stopping at the sample size).
         exhausted: bool,
     },
+}
+
+impl Coverage {
+    /// A live scan found no message in flight: no consumer was receiving from the queue, so
+    /// receive counts climbed earlier, or through reads that only looked.
+    pub fn nothing_in_flight(&self) -> bool {
+        matches!(
+            self,
+            Coverage::Scan {
+                in_flight_at_start: 0,
+                ..
+            }
+        )
+    }
 }
 
 /// One message group as seen (and, where noted, inferred).
@@ -437,6 +454,14 @@ mod tests {
                 .head_of_line_blocked
                 .is_empty()
         );
+        // Read live with nothing in flight: nobody is receiving now, so only a note.
+        let idle = Coverage::Scan {
+            visible_at_start: 3,
+            in_flight_at_start: 0,
+            exhausted: true,
+        };
+        let finding = &check(&layout(&obs, idle, &clock(0)))[0];
+        assert_eq!(finding.severity, Severity::Info);
     }
 
     #[test]

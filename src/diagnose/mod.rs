@@ -81,10 +81,16 @@ pub fn analyze(analysis: &Analysis<'_>) -> Report {
             obs,
             groups.as_ref().map(|g| &g.totals),
             &clock,
+            analysis.coverage,
         )),
         None => {
             if let Some(obs) = obs.filter(|o| o.dead_letter_sources.is_empty()) {
-                findings.extend(settings::climbing_receives(None, obs, &clock));
+                findings.extend(settings::climbing_receives(
+                    None,
+                    obs,
+                    &clock,
+                    analysis.coverage,
+                ));
             }
         }
     }

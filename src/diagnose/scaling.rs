@@ -3,7 +3,7 @@
 
 use super::dedup::{embedded_time, plural};
 use super::finding::{Finding, Severity, human_seconds, percent};
-use super::groups::{GroupLayout, GroupRow, OWN_READS_NOTE};
+use super::groups::{GroupLayout, GroupRow, IDLE_NOTE, OWN_READS_NOTE};
 
 /// Below this many messages a group layout says nothing about scaling.
 const MIN_MESSAGES: u64 = 10;
@@ -131,13 +131,15 @@ fn head_of_line(layout: &GroupLayout) -> Option<Finding> {
         return None;
     }
     let behind = blocked.iter().any(|g| g.seen > 1 || g.more_behind);
+    let idle = layout.coverage.nothing_in_flight();
+    let severity = match (idle, behind) {
+        (true, _) => Severity::Info,
+        (false, true) => Severity::Error,
+        (false, false) => Severity::Warning,
+    };
     let mut finding = Finding::new(
         "head-of-line-blocking",
-        if behind {
-            Severity::Error
-        } else {
-            Severity::Warning
-        },
+        severity,
         format!(
             "{} group{} held up by a head message that keeps failing",
             blocked.len(),
@@ -161,6 +163,9 @@ fn head_of_line(layout: &GroupLayout) -> Option<Finding> {
         ));
     }
     finding = finding.evidence(OWN_READS_NOTE);
+    if idle {
+        finding = finding.evidence(IDLE_NOTE);
+    }
     Some(finding.advice(
         "While the head of a group is in flight, nothing behind it is delivered. Find why it fails \
          (`sqsctl peek` shows it), and set a redrive policy with a small maxReceiveCount so a \

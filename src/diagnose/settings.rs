@@ -7,7 +7,7 @@ use crate::client::QueueAttributes;
 
 use super::dedup::plural;
 use super::finding::{Finding, Severity, human_seconds, percent};
-use super::groups::GroupTotals;
+use super::groups::{Coverage, GroupTotals};
 use super::observe::{Observations, ReceiveClock};
 
 /// Another queue and its attributes: the DLQ of the queue diagnosed, or one of its sources.
@@ -44,12 +44,13 @@ pub fn check(
     obs: Option<&Observations>,
     groups: Option<&GroupTotals>,
     clock: &ReceiveClock<'_>,
+    coverage: Coverage,
 ) -> Vec<Finding> {
     let mut findings = Vec::new();
     if let Some(obs) = obs
         && !facts.is_dead_letter_queue()
     {
-        findings.extend(climbing_receives(Some(&facts.attrs), obs, clock));
+        findings.extend(climbing_receives(Some(&facts.attrs), obs, clock, coverage));
     }
     findings.extend(long_polling(&facts.attrs));
     if !facts.is_dead_letter_queue() {
@@ -77,6 +78,7 @@ pub fn climbing_receives(
     attrs: Option<&QueueAttributes>,
     obs: &Observations,
     clock: &ReceiveClock<'_>,
+    coverage: Coverage,
 ) -> Option<Finding> {
     let timed: Vec<u64> = obs
         .retried
@@ -91,9 +93,14 @@ pub fn climbing_receives(
     }
     let most = timed.iter().max().copied().unwrap_or(0);
     let timeout = attrs.and_then(QueueAttributes::visibility_timeout);
+    let idle = coverage.nothing_in_flight();
     let mut finding = Finding::new(
         "visibility-timeout-short",
-        Severity::Warning,
+        if idle {
+            Severity::Info
+        } else {
+            Severity::Warning
+        },
         match timeout {
             Some(t) => format!(
                 "Messages are received again and again: the visibility timeout ({}) looks shorter \
@@ -111,6 +118,9 @@ pub fn climbing_receives(
         percent(climbing, read)
     ));
     finding = finding.evidence(super::groups::OWN_READS_NOTE);
+    if idle {
+        finding = finding.evidence(super::groups::IDLE_NOTE);
+    }
     if let Some(policy) = attrs.and_then(QueueAttributes::redrive_policy) {
         finding = finding.evidence(format!(
             "after {} receives a message moves to the dead-letter queue, processed or not",
@@ -402,7 +412,7 @@ mod tests {
 
     #[test]
     fn a_healthy_queue_has_no_findings() {
-        assert!(check(&healthy(), None, None, &CLOCK).is_empty());
+        assert!(check(&healthy(), None, None, &CLOCK, Coverage::Complete).is_empty());
     }
 
     #[test]
@@ -412,7 +422,7 @@ mod tests {
             dlq: None,
             ..healthy()
         };
-        let findings = check(&facts, None, None, &CLOCK);
+        let findings = check(&facts, None, None, &CLOCK, Coverage::Complete);
         assert_eq!(ids(&findings), ["no-long-polling", "no-redrive-policy"]);
         assert_eq!(findings[0].severity, Severity::Info);
     }
@@ -432,7 +442,7 @@ mod tests {
                 ("ApproximateNumberOfMessages", "7"),
             ]),
         }));
-        let findings = check(&facts, None, None, &CLOCK);
+        let findings = check(&facts, None, None, &CLOCK, Coverage::Complete);
         assert_eq!(
             ids(&findings),
             [
@@ -446,7 +456,7 @@ mod tests {
         assert_eq!(findings[2].severity, Severity::Warning);
         facts.dlq = Some(Err("queue does not exist".into()));
         assert_eq!(
-            ids(&check(&facts, None, None, &CLOCK)),
+            ids(&check(&facts, None, None, &CLOCK, Coverage::Complete)),
             ["max-receive-count-one", "dlq-missing"]
         );
     }
@@ -462,7 +472,7 @@ mod tests {
         for age_minutes in [10, 90, 120] {
             obs.add(&fifo("g", "d", "b", CLOCK.now_ms - age_minutes * 60_000, 1));
         }
-        let findings = check(&facts, Some(&obs), None, &CLOCK);
+        let findings = check(&facts, Some(&obs), None, &CLOCK, Coverage::Complete);
         let short = findings
             .iter()
             .find(|f| f.id == "dlq-retention-short")
@@ -485,7 +495,7 @@ mod tests {
             }],
         };
         assert_eq!(
-            ids(&check(&facts, None, None, &CLOCK)),
+            ids(&check(&facts, None, None, &CLOCK, Coverage::Complete)),
             ["dlq-retention-short"]
         );
     }
@@ -504,7 +514,8 @@ mod tests {
             obs.add(&message);
         }
         let facts = healthy();
-        let finding = climbing_receives(Some(&facts.attrs), &obs, &CLOCK).expect("finding");
+        let finding = climbing_receives(Some(&facts.attrs), &obs, &CLOCK, Coverage::Complete)
+            .expect("finding");
         assert!(finding.title.contains("(30s)"));
         assert!(finding.evidence[0].starts_with("4 of 10 messages read (40%)"));
         assert!(finding.evidence[0].contains("(up to 4)"));
@@ -514,13 +525,23 @@ mod tests {
             own_scans: &scans,
             ..CLOCK
         };
-        assert!(climbing_receives(Some(&facts.attrs), &obs, &watched).is_none());
+        assert!(
+            climbing_receives(Some(&facts.attrs), &obs, &watched, Coverage::Complete).is_none()
+        );
         // So do quick reads by other tools: a minute holds only two 30 s timeouts.
         let soon = ReceiveClock {
             now_ms: CLOCK.now_ms - 240_000,
             ..CLOCK
         };
-        assert!(climbing_receives(Some(&facts.attrs), &obs, &soon).is_none());
+        assert!(climbing_receives(Some(&facts.attrs), &obs, &soon, Coverage::Complete).is_none());
+        // With nothing in flight no consumer is receiving now: only a note.
+        let idle = Coverage::Scan {
+            visible_at_start: 10,
+            in_flight_at_start: 0,
+            exhausted: true,
+        };
+        let finding = climbing_receives(Some(&facts.attrs), &obs, &CLOCK, idle).expect("finding");
+        assert_eq!(finding.severity, Severity::Info);
     }
 
     #[test]
