@@ -20,8 +20,8 @@ pub const TRANSIENT: u64 = 60;
 pub const POISON: u64 = 12;
 pub const PAYMENTS_COUNT: u64 = 300;
 pub const MAX_RECEIVE_COUNT: u64 = 3;
-/// The group id the payments producer fixed when its process started.
-pub const PRODUCER_GROUP: &str = "producer-7f3a";
+/// The group id the payments producer fixed when its process started (host name and pid).
+pub const PRODUCER_GROUP: &str = "producer-48213";
 
 /// The queues of the scene.
 #[derive(Debug)]
