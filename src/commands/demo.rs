@@ -111,9 +111,12 @@ pub async fn run(ctx: &Context, settings: DemoSettings) -> anyhow::Result<ExitSt
         ..ServerConfig::default()
     })
     .with_context(|| format!("could not start the local server on {}", settings.bind))?;
-    let result = run_on(ctx, &settings, &server, &region, started).await;
+    // The steps' own files (redrive journals) belong to the demo, not to the user's state.
+    let state_dir = std::env::temp_dir().join(format!("sqsctl-demo-{}", std::process::id()));
+    let result = run_on(ctx, &settings, &server, &region, &state_dir, started).await;
     // Stopped on every path, so that nothing is left listening.
     server.shutdown().await;
+    let _ = std::fs::remove_dir_all(&state_dir);
     result
 }
 
@@ -122,6 +125,7 @@ async fn run_on(
     settings: &DemoSettings,
     server: &Server,
     region: &str,
+    state_dir: &std::path::Path,
     started: Instant,
 ) -> anyhow::Result<ExitStatus> {
     let endpoint = server.endpoint();
@@ -152,11 +156,13 @@ async fn run_on(
             .args(&step.args)
             .envs(child_env(endpoint, region))
             .env("AWS_EC2_METADATA_DISABLED", "true")
+            .env("XDG_STATE_HOME", state_dir)
             .env_remove("AWS_ENDPOINT_URL")
             .env_remove("AWS_PROFILE")
             .env_remove("AWS_DEFAULT_PROFILE")
             .env_remove("AWS_SESSION_TOKEN")
             .stdin(Stdio::null())
+            .kill_on_drop(true)
             .status()
             .await
             .with_context(|| format!("could not run {}", exe.display()))?;
