@@ -69,19 +69,25 @@ fn is_listening(addr: SocketAddr) -> bool {
     TcpStream::connect_timeout(&addr, Duration::from_millis(500)).is_ok()
 }
 
-/// The JSON Lines records printed by the step whose command line is `command` (the last such step).
-fn step_records(stdout: &str, command: &str) -> Vec<serde_json::Value> {
+/// The JSON Lines records printed by each run of the step whose command line is `command`, in order.
+fn step_records(stdout: &str, command: &str) -> Vec<Vec<serde_json::Value>> {
     let marker = format!("$ sqsctl {command}");
-    let start = stdout
-        .rfind(&marker)
-        .unwrap_or_else(|| panic!("step `{command}` not shown:\n{stdout}"));
-    stdout[start + marker.len()..]
-        .lines()
-        .skip(1)
-        .take_while(|l| !l.starts_with("$ sqsctl") && !l.starts_with("# "))
-        .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
-        .collect()
+    let lines: Vec<&str> = stdout.lines().collect();
+    let runs: Vec<Vec<serde_json::Value>> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| **line == marker)
+        .map(|(index, _)| {
+            lines[index + 1..]
+                .iter()
+                .take_while(|l| !l.starts_with("$ sqsctl") && !l.starts_with("# "))
+                .filter(|l| l.starts_with('{'))
+                .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+                .collect()
+        })
+        .collect();
+    assert!(!runs.is_empty(), "step `{command}` not shown:\n{stdout}");
+    runs
 }
 
 /// Messages in a queue (visible + in flight + delayed) from a `queues` record.
@@ -116,23 +122,43 @@ fn demo_runs_the_main_job_end_to_end_and_leaves_nothing_listening() {
         run.stdout
     );
 
+    let diagnosed = step_records(&run.stdout, "diagnose payments.fifo");
+    let findings: Vec<&serde_json::Value> = diagnosed[0]
+        .iter()
+        .filter(|r| r["type"] == "finding")
+        .map(|r| &r["data"]["id"])
+        .collect();
+    for expected in ["serialized-groups", "dedup-id-counter"] {
+        assert!(
+            findings.iter().any(|id| *id == expected),
+            "no {expected} finding in {findings:?}"
+        );
+    }
+
     // The scene before the redrive: every failed order in the DLQ.
-    let first = step_records(
-        &run.stdout.replacen("$ sqsctl queues", "$ first queues", 1),
-        "first queues",
-    );
-    assert_eq!(depth_of(&first, "orders-dlq"), TRANSIENT + POISON);
-    assert_eq!(depth_of(&first, "orders"), 0);
+    let queues = step_records(&run.stdout, "queues");
+    assert_eq!(queues.len(), 2, "queues is shown first and last");
+    assert_eq!(depth_of(&queues[0], "orders-dlq"), TRANSIENT + POISON);
+    assert_eq!(depth_of(&queues[0], "orders"), 0);
 
     // After it: the transient failures went back to orders, the poison ones stayed.
-    let last = step_records(&run.stdout, "queues");
-    assert_eq!(depth_of(&last, "orders-dlq"), POISON, "{}", run.stdout);
-    assert_eq!(depth_of(&last, "orders"), TRANSIENT);
+    let last = &queues[1];
+    assert_eq!(depth_of(last, "orders-dlq"), POISON, "{}", run.stdout);
+    assert_eq!(depth_of(last, "orders"), TRANSIENT);
     assert_eq!(
-        depth_of(&last, "payments.fifo"),
+        depth_of(last, "payments.fifo"),
         PAYMENTS,
         "diagnose must not consume"
     );
+    let redrive = step_records(
+        &run.stdout,
+        "redrive orders-dlq --attr failure=timeout --rate 40 --yes",
+    );
+    let summary = redrive[0]
+        .iter()
+        .find(|r| r["type"] == "summary")
+        .expect("redrive summary");
+    assert_eq!(summary["data"]["moved"], TRANSIENT, "{summary}");
 
     assert!(
         !is_listening(addr),
