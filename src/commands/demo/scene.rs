@@ -179,3 +179,51 @@ async fn fail_every_order(sqs: &Sqs, orders: &QueueRef) -> anyhow::Result<()> {
     }
     bail!("the failing consumer still received messages after {bound} calls")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failure(record: &MessageRecord) -> &str {
+        record
+            .message_attributes
+            .get("failure")
+            .map_or("", |a| a.value.as_str())
+    }
+
+    #[test]
+    fn orders_split_into_transient_and_poison_failures() {
+        let orders = order_records();
+        let poison: Vec<&MessageRecord> =
+            orders.iter().filter(|r| failure(r) == "poison").collect();
+        let timeouts = orders.iter().filter(|r| failure(r) == "timeout").count();
+        assert_eq!((timeouts as u64, poison.len() as u64), (TRANSIENT, POISON));
+        // Poison bodies carry the malformed amount, the others the schema's integer cents.
+        assert!(poison.iter().all(|r| r.body.contains(r#""amount":""#)));
+        for record in &orders {
+            serde_json::from_str::<serde_json::Value>(&record.body)
+                .unwrap_or_else(|e| panic!("{}: {e}", record.body));
+        }
+    }
+
+    #[test]
+    fn payments_share_one_group_and_count_their_dedup_ids() {
+        let payments = payment_records();
+        assert_eq!(payments.len() as u64, PAYMENTS_COUNT);
+        assert!(
+            payments
+                .iter()
+                .all(|r| r.group_id.as_deref() == Some(PRODUCER_GROUP))
+        );
+        let ids: Vec<u64> = payments
+            .iter()
+            .map(|r| {
+                r.dedup_id
+                    .as_deref()
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(0)
+            })
+            .collect();
+        assert_eq!(ids, (1..=PAYMENTS_COUNT).collect::<Vec<_>>());
+    }
+}
