@@ -1,10 +1,62 @@
 //! Arguments of `sqsctl delete`.
 
+use anyhow::bail;
+
+use crate::commands::delete::{DeleteSettings, DeleteTarget};
+
 #[derive(Debug, clap::Args)]
-pub struct DeleteArgs {}
+#[command(after_help = "Examples:
+  sqsctl delete orders AQEB...handle...
+  sqsctl receive orders -o jsonl | jq -r .data.receipt_handle | xargs sqsctl delete orders --yes
+  sqsctl delete orders --message-id 5f0c... --message-id 9a1b... --dry-run
+
+With --message-id the queue is scanned (each message received once, held, and made visible again \
+at once when the scan ends) and only the messages with those ids are deleted. Like peek, the scan \
+counts as a receive, so it refuses a queue with a redrive policy unless --force. Exit status 3 when \
+some messages were not found or not deleted.")]
+pub struct DeleteArgs {
+    /// Queue name, URL or ARN
+    pub queue: String,
+    /// Receipt handles of received messages
+    #[arg(value_name = "RECEIPT_HANDLE", conflicts_with = "message_ids")]
+    pub receipt_handles: Vec<String>,
+    /// Delete the messages with these ids, found by scanning the queue (repeatable)
+    #[arg(long = "message-id", value_name = "ID", num_args = 1..)]
+    pub message_ids: Vec<String>,
+    /// Show what would be deleted, delete nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask for confirmation
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Scan a queue with a redrive policy anyway (each scanned message counts one receive)
+    #[arg(long)]
+    pub force: bool,
+}
 
 impl DeleteArgs {
-    pub fn resolve(self) -> anyhow::Result<crate::commands::delete::DeleteSettings> {
-        Ok(crate::commands::delete::DeleteSettings {})
+    pub fn resolve(self) -> anyhow::Result<DeleteSettings> {
+        let target = if !self.message_ids.is_empty() {
+            let mut ids = self.message_ids;
+            ids.sort();
+            ids.dedup();
+            DeleteTarget::MessageIds(ids)
+        } else if !self.receipt_handles.is_empty() {
+            DeleteTarget::ReceiptHandles(self.receipt_handles)
+        } else {
+            bail!("nothing to delete: give RECEIPT_HANDLE arguments or --message-id ID");
+        };
+        if let DeleteTarget::ReceiptHandles(handles) = &target
+            && let Some(empty) = handles.iter().position(|h| h.trim().is_empty())
+        {
+            bail!("receipt handle number {} is empty", empty + 1);
+        }
+        Ok(DeleteSettings {
+            queue: self.queue,
+            target,
+            dry_run: self.dry_run,
+            yes: self.yes,
+            force: self.force,
+        })
     }
 }

@@ -1,10 +1,31 @@
 //! Arguments of `sqsctl purge`.
 
+use crate::commands::purge::PurgeSettings;
+
 #[derive(Debug, clap::Args)]
-pub struct PurgeArgs {}
+#[command(after_help = "Examples:
+  sqsctl purge orders-dlq            # asks first on a terminal
+  sqsctl purge orders-dlq --yes      # in scripts
+
+SQS allows one purge per queue every 60 seconds and takes up to a minute to finish deleting. The \
+count shown is the queue's approximate depth (visible, in flight and delayed) just before the purge.")]
+pub struct PurgeArgs {
+    /// Queue name, URL or ARN
+    pub queue: String,
+    /// Do not ask for confirmation
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Show how many messages would be removed, remove nothing
+    #[arg(long)]
+    pub dry_run: bool,
+}
 
 impl PurgeArgs {
-    pub fn resolve(self) -> anyhow::Result<crate::commands::purge::PurgeSettings> {
-        Ok(crate::commands::purge::PurgeSettings {})
+    pub fn resolve(self) -> anyhow::Result<PurgeSettings> {
+        Ok(PurgeSettings {
+            queue: self.queue,
+            yes: self.yes,
+            dry_run: self.dry_run,
+        })
     }
 }

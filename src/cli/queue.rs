@@ -1,5 +1,12 @@
 //! Arguments of `sqsctl queue info|create|delete`.
 
+use std::collections::BTreeMap;
+
+use anyhow::bail;
+
+use crate::commands::common::parse_name_value;
+use crate::commands::queue::{CreateSettings, QueueSettings};
+
 #[derive(Debug, clap::Subcommand)]
 pub enum QueueCommand {
     /// Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources
@@ -11,16 +18,102 @@ pub enum QueueCommand {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct QueueInfoArgs {}
+#[command(after_help = "Example:
+  sqsctl queue info orders")]
+pub struct QueueInfoArgs {
+    /// Queue name, URL or ARN
+    pub queue: String,
+}
 
 #[derive(Debug, clap::Args)]
-pub struct QueueCreateArgs {}
+#[command(after_help = "Examples:
+  sqsctl queue create orders --dlq orders-dlq --max-receive 5
+  sqsctl queue create jobs.fifo --fifo --attr ContentBasedDeduplication=true
+  sqsctl queue create slow --attr VisibilityTimeout=120 --attr DelaySeconds=5
+
+A missing dead-letter queue is created, of the same type. Creating a queue that exists with the same \
+attributes succeeds and changes nothing (SQS's rule).")]
+pub struct QueueCreateArgs {
+    /// Name of the queue (FIFO names end in .fifo)
+    pub name: String,
+    /// Create a FIFO queue (implied by a name ending in .fifo)
+    #[arg(long)]
+    pub fifo: bool,
+    /// Dead-letter queue for messages received more than --max-receive times (created if missing)
+    #[arg(long, value_name = "QUEUE")]
+    pub dlq: Option<String>,
+    /// Receives before a message moves to the dead-letter queue, 1-1000
+    #[arg(long, value_name = "N", requires = "dlq", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub max_receive: u32,
+    /// Queue attribute NAME=VALUE, e.g. VisibilityTimeout=60 (repeatable)
+    #[arg(long = "attr", value_name = "NAME=VALUE")]
+    pub attrs: Vec<String>,
+}
 
 #[derive(Debug, clap::Args)]
-pub struct QueueDeleteArgs {}
+#[command(after_help = "Example:
+  sqsctl queue delete scratch --yes")]
+pub struct QueueDeleteArgs {
+    /// Queue name, URL or ARN
+    pub queue: String,
+    /// Do not ask for confirmation
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Show what would be deleted, delete nothing
+    #[arg(long)]
+    pub dry_run: bool,
+}
 
 impl QueueCommand {
-    pub fn resolve(self) -> anyhow::Result<crate::commands::queue::QueueSettings> {
-        Ok(crate::commands::queue::QueueSettings {})
+    pub fn resolve(self) -> anyhow::Result<QueueSettings> {
+        Ok(match self {
+            QueueCommand::Info(args) => QueueSettings::Info { queue: args.queue },
+            QueueCommand::Create(args) => QueueSettings::Create(args.resolve()?),
+            QueueCommand::Delete(args) => QueueSettings::Delete {
+                queue: args.queue,
+                yes: args.yes,
+                dry_run: args.dry_run,
+            },
+        })
+    }
+}
+
+impl QueueCreateArgs {
+    fn resolve(self) -> anyhow::Result<CreateSettings> {
+        let fifo = self.fifo || self.name.ends_with(".fifo");
+        if fifo && !self.name.ends_with(".fifo") {
+            bail!("FIFO queue names end in .fifo: use `{}.fifo`", self.name);
+        }
+        let valid_name = |name: &str| {
+            let base = name.strip_suffix(".fifo").unwrap_or(name);
+            !base.is_empty()
+                && name.len() <= 80
+                && base
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        };
+        if !valid_name(&self.name) {
+            bail!(
+                "`{}` is not a valid queue name: 1-80 letters, digits, - and _ (FIFO names end in .fifo)",
+                self.name
+            );
+        }
+        let mut attributes = BTreeMap::new();
+        for text in &self.attrs {
+            let (name, value) = parse_name_value(text, "--attr")?;
+            if attributes.insert(name.clone(), value).is_some() {
+                bail!("--attr {name} is given twice");
+            }
+        }
+        if fifo {
+            attributes.insert("FifoQueue".to_string(), "true".to_string());
+        }
+        Ok(CreateSettings {
+            name: self.name,
+            fifo,
+            dlq: self.dlq,
+            max_receive: self.max_receive,
+            attributes,
+        })
     }
 }

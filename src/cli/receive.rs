@@ -1,10 +1,60 @@
 //! Arguments of `sqsctl receive`.
 
+use crate::commands::receive::ReceiveSettings;
+
 #[derive(Debug, clap::Args)]
-pub struct ReceiveArgs {}
+#[command(after_help = "Examples:
+  sqsctl receive orders                        # up to 10 messages; they stay in the queue
+  sqsctl receive orders --max 100 --wait 20    # long poll
+  sqsctl receive orders --until-empty --delete --yes > orders.jsonl
+  sqsctl receive a --until-empty --delete --yes | sqsctl send b --jsonl
+
+Received messages stay in the queue and come back after their visibility timeout unless --delete is \
+given; to look without receiving, use `sqsctl peek`. With --delete each message is deleted only after \
+its record was written to stdout and flushed; a closed pipe or Ctrl-C stops the run, and nothing \
+unwritten is deleted (it is made visible again at once). Records are what `send --jsonl` reads.")]
+pub struct ReceiveArgs {
+    /// Queue name, URL or ARN
+    pub queue: String,
+    /// Stop after this many messages (default 10, or no limit with --until-empty)
+    #[arg(long, short = 'n', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max: Option<u64>,
+    /// Long-poll wait per request, 0-20 seconds
+    #[arg(long, default_value_t = 0, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=20))]
+    pub wait: i32,
+    /// Visibility timeout of the received messages, 0-43200 seconds (default: the queue's)
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=43200))]
+    pub visibility: Option<i32>,
+    /// Keep receiving until the queue has no visible message left
+    #[arg(long)]
+    pub until_empty: bool,
+    /// Delete each message once its record was written (asks first on a terminal)
+    #[arg(long)]
+    pub delete: bool,
+    /// Do not ask for confirmation of --delete
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Receive requests in flight at once
+    #[arg(long, default_value_t = 4, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub concurrency: u16,
+}
 
 impl ReceiveArgs {
-    pub fn resolve(self) -> anyhow::Result<crate::commands::receive::ReceiveSettings> {
-        Ok(crate::commands::receive::ReceiveSettings {})
+    pub fn resolve(self) -> anyhow::Result<ReceiveSettings> {
+        let max = match (self.max, self.until_empty) {
+            (Some(max), _) => Some(max),
+            (None, true) => None,
+            (None, false) => Some(10),
+        };
+        Ok(ReceiveSettings {
+            queue: self.queue,
+            max,
+            wait_seconds: self.wait,
+            visibility_timeout: self.visibility,
+            until_empty: self.until_empty,
+            delete: self.delete,
+            yes: self.yes,
+            concurrency: usize::from(self.concurrency),
+        })
     }
 }

@@ -1,10 +1,86 @@
 //! Arguments of `sqsctl send`.
 
+use anyhow::bail;
+
+use crate::commands::common::parse_message_attributes;
+use crate::commands::send::{DedupId, SendInput, SendSettings};
+
 #[derive(Debug, clap::Args)]
-pub struct SendArgs {}
+#[command(after_help = "Examples:
+  sqsctl send orders 'hello'
+  sqsctl send orders --attr kind=refund --attr amount:Number=12 '{\"id\": 7}'
+  sqsctl send jobs.fifo --group-id customer-7 --dedup-id auto 'job 1'
+  seq 1 1000 | sqsctl send orders --lines
+  sqsctl receive a --until-empty --delete --yes | sqsctl send b --jsonl
+
+Without BODY and without --lines/--jsonl, all of stdin is one message body. --jsonl reads the records \
+`sqsctl receive` writes (enveloped or bare, one per line): body, message_attributes, group_id, \
+dedup_id, delay_seconds; other fields are ignored, blank lines skipped. Options such as --group-id, \
+--attr and --delay fill in what a record does not say itself.
+
+Exit status 3 when some messages could not be sent (each is reported with its line number).")]
+pub struct SendArgs {
+    /// Queue name, URL or ARN
+    pub queue: String,
+    /// Message body (`-` reads it from stdin)
+    #[arg(conflicts_with_all = ["lines", "jsonl"])]
+    pub body: Option<String>,
+    /// Read stdin and send each line as one message body
+    #[arg(long, conflicts_with = "jsonl")]
+    pub lines: bool,
+    /// Read stdin as JSON Lines message records (what `receive` writes)
+    #[arg(long)]
+    pub jsonl: bool,
+    /// With --lines/--jsonl: skip lines that are not valid messages (and report how many) instead of stopping
+    #[arg(long)]
+    pub skip_invalid: bool,
+    /// FIFO message group id (for records that carry none)
+    #[arg(long, value_name = "ID")]
+    pub group_id: Option<String>,
+    /// FIFO deduplication id; `auto` derives a stable one from each record's content
+    #[arg(long, value_name = "ID|auto")]
+    pub dedup_id: Option<String>,
+    /// Message attribute NAME=VALUE or NAME:TYPE=VALUE (String, Number, Binary as base64); repeatable
+    #[arg(long = "attr", value_name = "NAME[:TYPE]=VALUE")]
+    pub attrs: Vec<String>,
+    /// Delay before the message can be received, 0-900 seconds (standard queues)
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=900))]
+    pub delay: Option<i32>,
+    /// Batches in flight at once (FIFO queues always send one at a time, to keep order)
+    #[arg(long, default_value_t = 8, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub concurrency: u16,
+}
 
 impl SendArgs {
-    pub fn resolve(self) -> anyhow::Result<crate::commands::send::SendSettings> {
-        Ok(crate::commands::send::SendSettings {})
+    pub fn resolve(self) -> anyhow::Result<SendSettings> {
+        let input = match (self.body, self.lines, self.jsonl) {
+            (Some(body), _, _) if body == "-" => SendInput::WholeStdin,
+            (Some(body), _, _) => SendInput::Body(body),
+            (None, true, _) => SendInput::Lines,
+            (None, _, true) => SendInput::Jsonl,
+            (None, false, false) => SendInput::WholeStdin,
+        };
+        if self.skip_invalid && !matches!(input, SendInput::Lines | SendInput::Jsonl) {
+            bail!("--skip-invalid only applies to --lines or --jsonl");
+        }
+        let dedup = match self.dedup_id.as_deref() {
+            None => None,
+            Some("auto") => Some(DedupId::Auto),
+            Some("") => bail!("--dedup-id must not be empty (use an id, or `auto`)"),
+            Some(id) => Some(DedupId::Fixed(id.to_string())),
+        };
+        if matches!(self.group_id.as_deref(), Some("")) {
+            bail!("--group-id must not be empty");
+        }
+        Ok(SendSettings {
+            queue: self.queue,
+            input,
+            skip_invalid: self.skip_invalid,
+            group_id: self.group_id,
+            dedup,
+            attributes: parse_message_attributes(&self.attrs)?,
+            delay_seconds: self.delay,
+            concurrency: usize::from(self.concurrency),
+        })
     }
 }

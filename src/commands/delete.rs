@@ -1,11 +1,397 @@
-//! `sqsctl delete`.
+//! `sqsctl delete`: delete messages by receipt handle, or find them by message id and delete only
+//! those.
+//!
+//! Finding by id scans the queue the way peek does: each message is received once with a
+//! visibility timeout (the hold) so the scan never sees it twice, the matches are deleted while
+//! their receipt handles are fresh, and every other message is made visible again the moment the
+//! scan ends, whatever ended it.
 
-use crate::app::Context;
+use std::collections::BTreeSet;
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use super::common::{confirm_destructive, plural, resolve_queue};
+use crate::app::{Context, hinted};
+use crate::client::peek::{self, PeekError};
+use crate::client::{EntryOutcome, MAX_BATCH_ENTRIES, QueueRef, ReceiveOptions, Sqs};
 use crate::exit::ExitStatus;
+use crate::message::MessageRecord;
+use crate::output::Format;
+
+const DELETE_ATTEMPTS: u32 = 4;
+/// Visibility timeout of scanned messages while the scan runs.
+const HOLD_SECONDS: i32 = 30;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeleteTarget {
+    ReceiptHandles(Vec<String>),
+    MessageIds(Vec<String>),
+}
 
 #[derive(Debug)]
-pub struct DeleteSettings {}
+pub struct DeleteSettings {
+    pub queue: String,
+    pub target: DeleteTarget,
+    pub dry_run: bool,
+    pub yes: bool,
+    pub force: bool,
+}
 
-pub async fn run(_ctx: &Context, _settings: DeleteSettings) -> anyhow::Result<ExitStatus> {
-    anyhow::bail!("`sqsctl delete` is not available in this build yet")
+/// One line of output per message handled.
+#[derive(Debug, Serialize)]
+struct Outcome {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    receipt_handle: Option<String>,
+    /// `deleted`, `would_delete`, `failed` or `not_found`.
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    body: Option<String>,
+}
+
+pub async fn run(ctx: &Context, settings: DeleteSettings) -> anyhow::Result<ExitStatus> {
+    let queue = resolve_queue(ctx, &settings.queue).await?;
+    let mut out = Output::new(ctx);
+    match &settings.target {
+        DeleteTarget::ReceiptHandles(handles) => {
+            by_handles(ctx, &queue, handles, &settings, &mut out).await?;
+        }
+        DeleteTarget::MessageIds(ids) => by_ids(ctx, &queue, ids, &settings, &mut out).await?,
+    }
+    out.finish()?;
+    let (deleted, failed, missing) = (
+        out.count("deleted"),
+        out.count("failed"),
+        out.count("not_found"),
+    );
+    if settings.dry_run {
+        ctx.printer.info(format!(
+            "dry run: would delete {} from {}; nothing was deleted",
+            plural(out.count("would_delete"), "message"),
+            queue.name
+        ));
+    } else {
+        ctx.printer.info(format!(
+            "deleted {} from {}",
+            plural(deleted, "message"),
+            queue.name
+        ));
+    }
+    if failed > 0 {
+        ctx.printer.warn(format!(
+            "{} could not be deleted",
+            plural(failed, "message")
+        ));
+    }
+    if missing > 0 {
+        ctx.printer.warn(format!(
+            "{} not found in {} (deleted already, in flight with a consumer, or delayed)",
+            plural(missing, "message id was"),
+            queue.name
+        ));
+    }
+    Ok(if ctx.interrupt.is_set() {
+        ExitStatus::Interrupted
+    } else if failed > 0 || missing > 0 {
+        ExitStatus::Partial
+    } else {
+        ExitStatus::Success
+    })
+}
+
+async fn by_handles(
+    ctx: &Context,
+    queue: &QueueRef,
+    handles: &[String],
+    settings: &DeleteSettings,
+    out: &mut Output<'_>,
+) -> anyhow::Result<()> {
+    if settings.dry_run {
+        for handle in handles {
+            out.push(Outcome {
+                message_id: None,
+                receipt_handle: Some(handle.clone()),
+                status: "would_delete",
+                error: None,
+                body: None,
+            })?;
+        }
+        return Ok(());
+    }
+    confirm_destructive(
+        &ctx.printer,
+        &format!(
+            "Delete {} from `{}`?",
+            plural(handles.len() as u64, "message"),
+            queue.name
+        ),
+        &format!("deleting messages from `{}`", queue.name),
+        true,
+        settings.yes,
+    )?;
+    let sqs = ctx.sqs().await?;
+    for chunk in handles.chunks(MAX_BATCH_ENTRIES) {
+        if ctx.interrupt.is_set() {
+            break;
+        }
+        let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
+        let outcomes = sqs
+            .delete_batch_retrying(queue, &refs, DELETE_ATTEMPTS)
+            .await?;
+        for (handle, outcome) in chunk.iter().zip(outcomes) {
+            out.push(Outcome {
+                message_id: None,
+                receipt_handle: Some(handle.clone()),
+                status: if outcome.is_ok() { "deleted" } else { "failed" },
+                error: failure_text(&outcome),
+                body: None,
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn failure_text(outcome: &EntryOutcome) -> Option<String> {
+    match outcome {
+        EntryOutcome::Ok { .. } => None,
+        EntryOutcome::Failed { code, message, .. } => Some(format!("{code}: {message}")),
+        EntryOutcome::Missing => Some("SQS's answer did not mention this entry".to_string()),
+    }
+}
+
+async fn by_ids(
+    ctx: &Context,
+    queue: &QueueRef,
+    ids: &[String],
+    settings: &DeleteSettings,
+    out: &mut Output<'_>,
+) -> anyhow::Result<()> {
+    let sqs = ctx.sqs().await?;
+    let attrs = sqs.attributes(queue).await?;
+    if let Err(PeekError::WouldDeadLetter {
+        dlq,
+        max_receive_count,
+        ..
+    }) = peek::guard(queue, &attrs, settings.force)
+    {
+        return Err(hinted(
+            format!(
+                "refusing to scan `{}` for message ids: it has a redrive policy (maxReceiveCount {max_receive_count}, dead-letter queue `{dlq}`), and the scan receives every message it looks at, which could move messages into `{dlq}`",
+                queue.name
+            ),
+            "pass --force to scan anyway, or delete by receipt handle",
+        ));
+    }
+    if !settings.dry_run {
+        confirm_destructive(
+            &ctx.printer,
+            &format!(
+                "Delete the {} with the given ids from `{}`?",
+                plural(ids.len() as u64, "message"),
+                queue.name
+            ),
+            &format!("deleting messages from `{}`", queue.name),
+            true,
+            settings.yes,
+        )?;
+    }
+    let mut wanted: BTreeSet<String> = ids.iter().cloned().collect();
+    let mut held: Vec<String> = Vec::new();
+    let result = scan(
+        ctx,
+        sqs,
+        queue,
+        attrs.visible(),
+        &mut wanted,
+        &mut held,
+        settings.dry_run,
+        out,
+    )
+    .await;
+    // Everything not deleted goes back at once, also after an error.
+    let refs: Vec<&str> = held.iter().map(String::as_str).collect();
+    let not_released = sqs.release(queue, &refs).await.unwrap_or(refs.len());
+    if not_released > 0 {
+        ctx.printer.warn(format!(
+            "{} could not be made visible again; they return after {HOLD_SECONDS} seconds",
+            plural(not_released as u64, "scanned message")
+        ));
+    }
+    result?;
+    for id in wanted {
+        out.push(Outcome {
+            message_id: Some(id),
+            receipt_handle: None,
+            status: "not_found",
+            error: None,
+            body: None,
+        })?;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn scan(
+    ctx: &Context,
+    sqs: &Sqs,
+    queue: &QueueRef,
+    mut visible_at_start: u64,
+    wanted: &mut BTreeSet<String>,
+    held: &mut Vec<String>,
+    dry_run: bool,
+    out: &mut Output<'_>,
+) -> anyhow::Result<()> {
+    let mut seen: HashSet<String> = HashSet::new();
+    while !wanted.is_empty() && !ctx.interrupt.is_set() {
+        // Short polls while unseen messages remain; one long poll to be sure before stopping.
+        let wait = if (seen.len() as u64) < visible_at_start {
+            0
+        } else {
+            1
+        };
+        let options = ReceiveOptions {
+            max_messages: 10,
+            wait_seconds: wait,
+            visibility_timeout: Some(HOLD_SECONDS),
+        };
+        let batch = tokio::select! {
+            batch = sqs.receive(queue, options) => batch?,
+            () = ctx.interrupt.wait() => break,
+        };
+        if batch.is_empty() {
+            if wait > 0 {
+                break;
+            }
+            visible_at_start = seen.len() as u64;
+            continue;
+        }
+        let mut matches: Vec<MessageRecord> = Vec::new();
+        for message in batch {
+            let Some(handle) = message.receipt_handle.clone() else {
+                continue;
+            };
+            let id = message.message_id.clone().unwrap_or_default();
+            let first_time = seen.insert(id.clone());
+            if !(first_time && wanted.remove(&id)) {
+                held.push(handle);
+            } else if dry_run {
+                out.push(Outcome {
+                    message_id: Some(id),
+                    receipt_handle: None,
+                    status: "would_delete",
+                    error: None,
+                    body: Some(message.body),
+                })?;
+                held.push(handle);
+            } else {
+                matches.push(message);
+            }
+        }
+        if matches.is_empty() {
+            continue;
+        }
+        let refs: Vec<&str> = matches
+            .iter()
+            .filter_map(|m| m.receipt_handle.as_deref())
+            .collect();
+        let outcomes = sqs
+            .delete_batch_retrying(queue, &refs, DELETE_ATTEMPTS)
+            .await?;
+        for (message, outcome) in matches.into_iter().zip(outcomes) {
+            if !outcome.is_ok()
+                && let Some(handle) = message.receipt_handle.clone()
+            {
+                held.push(handle);
+            }
+            out.push(Outcome {
+                message_id: message.message_id,
+                receipt_handle: None,
+                status: if outcome.is_ok() { "deleted" } else { "failed" },
+                error: failure_text(&outcome),
+                body: Some(message.body),
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Collects or streams the outcomes in the chosen format.
+struct Output<'a> {
+    ctx: &'a Context,
+    all: Vec<Outcome>,
+    counts: std::collections::BTreeMap<&'static str, u64>,
+}
+
+impl<'a> Output<'a> {
+    fn new(ctx: &'a Context) -> Self {
+        Output {
+            ctx,
+            all: Vec::new(),
+            counts: Default::default(),
+        }
+    }
+
+    fn count(&self, status: &str) -> u64 {
+        self.counts.get(status).copied().unwrap_or(0)
+    }
+
+    fn push(&mut self, outcome: Outcome) -> anyhow::Result<()> {
+        *self.counts.entry(outcome.status).or_default() += 1;
+        if self.ctx.printer.format() == Format::Jsonl {
+            self.ctx.printer.record("delete", &outcome)?;
+            self.ctx.printer.flush()?;
+        } else {
+            self.all.push(outcome);
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> anyhow::Result<()> {
+        let printer = &self.ctx.printer;
+        match printer.format() {
+            Format::Jsonl => {}
+            Format::Json => printer.json(&self.all)?,
+            Format::Text => {
+                for o in &self.all {
+                    let key = o
+                        .message_id
+                        .as_deref()
+                        .or(o.receipt_handle.as_deref())
+                        .unwrap_or("");
+                    printer.line(&format!("{}\t{}", o.status, printer.display(key)))?;
+                }
+            }
+            Format::Table => {
+                if self.all.is_empty() {
+                    return Ok(());
+                }
+                let mut table = printer.new_table(&["message", "status", "body / error"]);
+                for o in &self.all {
+                    let key = o
+                        .message_id
+                        .clone()
+                        .or_else(|| {
+                            o.receipt_handle
+                                .as_deref()
+                                .map(|h| crate::output::sanitize::truncate(h, 24).into_owned())
+                        })
+                        .unwrap_or_default();
+                    let detail = o.error.as_deref().or(o.body.as_deref()).unwrap_or("");
+                    let detail = crate::output::sanitize::for_terminal(detail);
+                    table.add_row(vec![
+                        crate::output::sanitize::for_terminal(&key).into_owned(),
+                        o.status.replace('_', " "),
+                        crate::output::sanitize::truncate(&detail, 60).into_owned(),
+                    ]);
+                }
+                printer.table(&table)?;
+            }
+        }
+        printer.flush()?;
+        Ok(())
+    }
 }

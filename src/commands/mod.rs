@@ -1,11 +1,13 @@
 //! One file per subcommand, each with a settings struct and a `run`; [`dispatch`] is the one place
 //! that maps the command line to them.
 
+pub mod common;
 pub mod delete;
 pub mod demo;
 pub mod diagnose;
 pub mod fifo;
 pub mod generate;
+pub mod inspect;
 pub mod local;
 pub mod peek;
 pub mod purge;
@@ -14,6 +16,7 @@ pub mod queues;
 pub mod receive;
 pub mod redrive;
 pub mod send;
+pub mod send_input;
 
 use crate::app::{Context, UsageError};
 use crate::cli::Command;

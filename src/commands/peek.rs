@@ -1,11 +1,102 @@
-//! `sqsctl peek`.
+//! `sqsctl peek`: show messages without consuming them, through [`crate::client::peek`].
 
-use crate::app::Context;
+use std::ops::ControlFlow;
+
+use super::common::{MessageWriter, plural, resolve_queue};
+use crate::app::{Context, hinted};
+use crate::client::peek::{self, PeekError, PeekOptions};
 use crate::exit::ExitStatus;
 
 #[derive(Debug)]
-pub struct PeekSettings {}
+pub struct PeekSettings {
+    pub queue: String,
+    pub max: u64,
+    pub force: bool,
+}
 
-pub async fn run(_ctx: &Context, _settings: PeekSettings) -> anyhow::Result<ExitStatus> {
-    anyhow::bail!("`sqsctl peek` is not available in this build yet")
+pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitStatus> {
+    let queue = resolve_queue(ctx, &settings.queue).await?;
+    let sqs = ctx.sqs().await?;
+    let attrs = sqs.attributes(&queue).await?;
+    if let Err(err) = peek::guard(&queue, &attrs, settings.force) {
+        return Err(peek_error(err));
+    }
+    if settings.force
+        && let Some(policy) = attrs.redrive_policy()
+    {
+        ctx.printer.warn(format!(
+            "`{}` has a redrive policy (maxReceiveCount {}): this peek counts as one receive of each message it shows",
+            queue.name, policy.max_receive_count
+        ));
+    }
+    let options = PeekOptions {
+        max: Some(usize::try_from(settings.max).unwrap_or(usize::MAX)),
+        force: settings.force,
+        ..PeekOptions::default()
+    };
+    // Receipt handles are left out: they stop working once the peek has released the messages.
+    let mut writer = MessageWriter::new(&ctx.printer, false);
+    let mut write_error = None;
+    let scanned = peek::scan(
+        sqs,
+        &queue,
+        &attrs,
+        &options,
+        &ctx.interrupt,
+        |batch| match writer.write_batch(&batch) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(err) => {
+                write_error = Some(err);
+                ControlFlow::Break(())
+            }
+        },
+    )
+    .await
+    .map_err(peek_error)?;
+    if let Some(err) = write_error {
+        return Err(anyhow::Error::new(err).context("could not write to stdout"));
+    }
+    writer.finish()?;
+    let mut summary = format!(
+        "peeked at {} of about {} visible in {}",
+        plural(scanned.seen, "message"),
+        scanned.visible_at_start,
+        queue.name
+    );
+    if scanned.in_flight_at_start > 0 {
+        summary.push_str(&format!(
+            " ({} in flight with consumers, not shown)",
+            scanned.in_flight_at_start
+        ));
+    }
+    ctx.printer.info(summary);
+    if scanned.release_failed > 0 {
+        ctx.printer.warn(format!(
+            "{} could not be made visible again; they return after {} seconds",
+            plural(scanned.release_failed, "message"),
+            peek::DEFAULT_HOLD_SECONDS
+        ));
+    }
+    Ok(if scanned.interrupted {
+        ExitStatus::Interrupted
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// The guard's refusal as a message that names the limit and the dead-letter queue.
+fn peek_error(err: PeekError) -> anyhow::Error {
+    match err {
+        PeekError::WouldDeadLetter {
+            queue,
+            dlq,
+            max_receive_count,
+        } => hinted(
+            format!(
+                "refusing to peek at `{queue}`: it has a redrive policy (maxReceiveCount {max_receive_count}, dead-letter queue `{dlq}`), and every peek counts as a receive, so peeking could move messages into `{dlq}`"
+            ),
+            "pass --force to peek anyway (each message shown gets one receive closer to the dead-letter queue), or peek at the dead-letter queue itself",
+        ),
+        PeekError::Client(err) => err.into(),
+    }
 }

@@ -1,11 +1,86 @@
-//! `sqsctl purge`.
+//! `sqsctl purge`: delete every message in a queue, after a confirmation.
 
-use crate::app::Context;
+use serde::Serialize;
+
+use super::common::{confirm_destructive, plural, resolve_queue};
+use crate::app::{Context, hinted};
+use crate::client::ClientError;
 use crate::exit::ExitStatus;
+use crate::output::Format;
 
 #[derive(Debug)]
-pub struct PurgeSettings {}
+pub struct PurgeSettings {
+    pub queue: String,
+    pub yes: bool,
+    pub dry_run: bool,
+}
 
-pub async fn run(_ctx: &Context, _settings: PurgeSettings) -> anyhow::Result<ExitStatus> {
-    anyhow::bail!("`sqsctl purge` is not available in this build yet")
+#[derive(Debug, Serialize)]
+struct Purged<'a> {
+    queue: &'a str,
+    /// Approximate depth just before the purge: visible + in flight + delayed.
+    messages: u64,
+    dry_run: bool,
+}
+
+pub async fn run(ctx: &Context, settings: PurgeSettings) -> anyhow::Result<ExitStatus> {
+    let queue = resolve_queue(ctx, &settings.queue).await?;
+    let sqs = ctx.sqs().await?;
+    let attrs = sqs.attributes(&queue).await?;
+    let depth = attrs.total();
+    if !settings.dry_run {
+        confirm_destructive(
+            &ctx.printer,
+            &format!(
+                "Purge `{}`, deleting about {} ({} visible, {} in flight, {} delayed)?",
+                queue.name,
+                plural(depth, "message"),
+                attrs.visible(),
+                attrs.in_flight(),
+                attrs.delayed()
+            ),
+            &format!("purging `{}`", queue.name),
+            true,
+            settings.yes,
+        )?;
+        if let Err(err) = sqs.purge(&queue).await {
+            return Err(purge_error(&queue.name, err));
+        }
+    }
+    let purged = Purged {
+        queue: &queue.name,
+        messages: depth,
+        dry_run: settings.dry_run,
+    };
+    match ctx.printer.format() {
+        Format::Jsonl => ctx.printer.record("purge", &purged)?,
+        Format::Json => ctx.printer.json(&purged)?,
+        Format::Table | Format::Text => {}
+    }
+    if settings.dry_run {
+        ctx.printer.info(format!(
+            "dry run: purging {} would remove about {}; nothing was removed",
+            queue.name,
+            plural(depth, "message")
+        ));
+    } else {
+        ctx.printer.info(format!(
+            "purged {}: removed about {} (SQS may take up to 60 seconds to finish)",
+            queue.name,
+            plural(depth, "message")
+        ));
+    }
+    Ok(ExitStatus::Success)
+}
+
+fn purge_error(queue: &str, err: ClientError) -> anyhow::Error {
+    match err.code() {
+        Some(code) if code.ends_with("PurgeQueueInProgress") => hinted(
+            format!(
+                "`{queue}` was purged less than 60 seconds ago; SQS refuses another purge until then (PurgeQueueInProgress)"
+            ),
+            "wait a minute and run the purge again; the earlier purge is still removing the messages that were in the queue then",
+        ),
+        _ => err.into(),
+    }
 }

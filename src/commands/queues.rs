@@ -1,11 +1,147 @@
-//! `sqsctl queues`.
+//! `sqsctl queues`: every queue (or those with a name prefix) with its depth, type and DLQ.
 
+use std::sync::Arc;
+
+use serde::Serialize;
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+use super::common::plural;
 use crate::app::Context;
+use crate::client::queue::name_from_arn;
+use crate::client::{ClientError, QueueRef};
 use crate::exit::ExitStatus;
+use crate::output::{Format, sanitize};
+
+/// Attribute requests in flight at once.
+const CONCURRENCY: usize = 16;
 
 #[derive(Debug)]
-pub struct QueuesSettings {}
+pub struct QueuesSettings {
+    pub prefix: Option<String>,
+}
 
-pub async fn run(_ctx: &Context, _settings: QueuesSettings) -> anyhow::Result<ExitStatus> {
-    anyhow::bail!("`sqsctl queues` is not available in this build yet")
+#[derive(Debug, Serialize)]
+pub struct QueueRow {
+    pub name: String,
+    pub url: String,
+    pub visible: u64,
+    pub in_flight: u64,
+    pub delayed: u64,
+    pub fifo: bool,
+    /// Name of the dead-letter queue of its redrive policy.
+    pub dlq: Option<String>,
+    pub max_receive_count: Option<u32>,
+}
+
+pub async fn run(ctx: &Context, settings: QueuesSettings) -> anyhow::Result<ExitStatus> {
+    let sqs = ctx.sqs().await?;
+    let queues = sqs.list_queues(settings.prefix.as_deref()).await?;
+    let permits = Arc::new(Semaphore::new(CONCURRENCY));
+    let mut tasks: JoinSet<(usize, Result<QueueRow, ClientError>)> = JoinSet::new();
+    for (index, queue) in queues.into_iter().enumerate() {
+        let sqs = sqs.clone();
+        let permits = permits.clone();
+        tasks.spawn(async move {
+            let _permit = permits.acquire_owned().await;
+            (index, row(&sqs, queue).await)
+        });
+    }
+    let mut rows: Vec<Option<QueueRow>> = Vec::new();
+    let mut vanished = 0;
+    while let Some(done) = tasks.join_next().await {
+        let (index, result) = done?;
+        if rows.len() <= index {
+            rows.resize_with(index + 1, || None);
+        }
+        match result {
+            Ok(row) => rows[index] = Some(row),
+            // Deleted between the listing and the attribute call.
+            Err(ClientError::QueueNotFound { .. }) => vanished += 1,
+            Err(err) => return Err(err.into()),
+        }
+    }
+    let mut rows: Vec<QueueRow> = rows.into_iter().flatten().collect();
+    rows.sort_by(|a, b| a.name.cmp(&b.name));
+    print(ctx, &rows)?;
+    let mut summary = plural(rows.len() as u64, "queue");
+    if let Some(prefix) = &settings.prefix {
+        summary.push_str(&format!(" starting with `{prefix}`"));
+    }
+    summary.push_str(&format!(" in {}", sqs.region()));
+    if vanished > 0 {
+        summary.push_str(&format!(" ({vanished} deleted while listing)"));
+    }
+    ctx.printer.info(summary);
+    Ok(ExitStatus::Success)
+}
+
+async fn row(sqs: &crate::client::Sqs, queue: QueueRef) -> Result<QueueRow, ClientError> {
+    let attrs = sqs.attributes(&queue).await?;
+    let policy = attrs.redrive_policy();
+    Ok(QueueRow {
+        visible: attrs.visible(),
+        in_flight: attrs.in_flight(),
+        delayed: attrs.delayed(),
+        fifo: attrs.is_fifo() || queue.is_fifo(),
+        dlq: policy.as_ref().map(|p| {
+            name_from_arn(&p.dead_letter_target_arn)
+                .unwrap_or(&p.dead_letter_target_arn)
+                .to_string()
+        }),
+        max_receive_count: policy.map(|p| p.max_receive_count),
+        name: queue.name,
+        url: queue.url,
+    })
+}
+
+fn print(ctx: &Context, rows: &[QueueRow]) -> anyhow::Result<()> {
+    let printer = &ctx.printer;
+    match printer.format() {
+        Format::Jsonl => {
+            for row in rows {
+                printer.record("queue", row)?;
+            }
+        }
+        Format::Json => printer.json(&rows)?,
+        Format::Text => {
+            for row in rows {
+                printer.line(&format!(
+                    "{}\t{}\t{}\t{}\t{}\t{}",
+                    printer.display(&row.name),
+                    row.visible,
+                    row.in_flight,
+                    row.delayed,
+                    if row.fifo { "fifo" } else { "standard" },
+                    row.dlq.as_deref().unwrap_or("-")
+                ))?;
+            }
+        }
+        Format::Table => {
+            let mut table =
+                printer.new_table(&["name", "visible", "in flight", "delayed", "FIFO", "DLQ"]);
+            for row in rows {
+                let dlq = match (&row.dlq, row.max_receive_count) {
+                    (Some(dlq), Some(max)) => {
+                        format!("{} (after {max})", sanitize::for_terminal(dlq))
+                    }
+                    (Some(dlq), None) => sanitize::for_terminal(dlq).into_owned(),
+                    _ => String::new(),
+                };
+                table.add_row(vec![
+                    sanitize::for_terminal(&row.name).into_owned(),
+                    row.visible.to_string(),
+                    row.in_flight.to_string(),
+                    row.delayed.to_string(),
+                    if row.fifo { "yes" } else { "" }.to_string(),
+                    dlq,
+                ]);
+            }
+            if !rows.is_empty() {
+                printer.table(&table)?;
+            }
+        }
+    }
+    printer.flush()?;
+    Ok(())
 }

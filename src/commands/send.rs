@@ -1,11 +1,456 @@
-//! `sqsctl send`.
+//! `sqsctl send`: one message from the argument (or all of stdin), or many from stdin as lines or
+//! JSON Lines records, sent in batches of 10 (within 1 MiB) with several batches in flight.
+//!
+//! Every record is checked against SQS's limits before anything is sent. Each batch entry's outcome
+//! is looked at on its own: failed entries are reported with their input line and the run exits
+//! with 3. An invalid input line stops the run (after sending the lines before it) unless
+//! `--skip-invalid`, and the error says which line to resume from.
 
-use crate::app::Context;
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use serde::Serialize;
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+use super::common::{plural, resolve_queue};
+pub use super::send_input::DedupId;
+use super::send_input::{Batch, Item, LineFormat, RecordDefaults, spawn_reader};
+use crate::app::{Context, UsageError, hinted};
+use crate::client::{ClientError, EntryOutcome, QueueRef, Sqs};
 use crate::exit::ExitStatus;
+use crate::message::{AttributeValue, MessageRecord};
+use crate::output::Format;
+
+/// Tries per batch entry, counting the first, for failures that are not the sender's fault.
+const ENTRY_ATTEMPTS: u32 = 4;
+/// Failures listed one by one on stderr before the rest are only counted.
+const MAX_FAILURE_WARNINGS: usize = 10;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SendInput {
+    Body(String),
+    WholeStdin,
+    Lines,
+    Jsonl,
+}
 
 #[derive(Debug)]
-pub struct SendSettings {}
+pub struct SendSettings {
+    pub queue: String,
+    pub input: SendInput,
+    pub skip_invalid: bool,
+    pub group_id: Option<String>,
+    pub dedup: Option<DedupId>,
+    pub attributes: BTreeMap<String, AttributeValue>,
+    pub delay_seconds: Option<i32>,
+    pub concurrency: usize,
+}
 
-pub async fn run(_ctx: &Context, _settings: SendSettings) -> anyhow::Result<ExitStatus> {
-    anyhow::bail!("`sqsctl send` is not available in this build yet")
+#[derive(Debug, Serialize)]
+struct Sent<'a> {
+    message_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sequence_number: Option<&'a str>,
+}
+
+#[derive(Debug, Serialize)]
+struct Failure {
+    line: u64,
+    code: String,
+    message: String,
+    record: MessageRecord,
+}
+
+#[derive(Debug, Default, Serialize)]
+struct Summary {
+    sent: u64,
+    failed: u64,
+    skipped: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped_at_line: Option<u64>,
+    interrupted: bool,
+}
+
+pub async fn run(ctx: &Context, settings: SendSettings) -> anyhow::Result<ExitStatus> {
+    let queue = resolve_queue(ctx, &settings.queue).await?;
+    let fifo = queue.is_fifo();
+    if !fifo && settings.dedup.is_some() {
+        return Err(UsageError(format!(
+            "--dedup-id only applies to FIFO queues, and `{}` is a standard queue",
+            queue.name
+        ))
+        .into());
+    }
+    let defaults = RecordDefaults {
+        group_id: settings.group_id.clone(),
+        dedup: settings.dedup.clone(),
+        attributes: settings.attributes.clone(),
+        delay_seconds: settings.delay_seconds,
+        fifo,
+    };
+    match &settings.input {
+        SendInput::Body(body) => send_one(ctx, &queue, &defaults, body.clone()).await,
+        SendInput::WholeStdin => {
+            if ctx.printer.terminal().stdin_is_tty {
+                return Err(UsageError(
+                    "no message body: give BODY, or pipe the body into stdin (--lines or --jsonl for many messages)".into(),
+                )
+                .into());
+            }
+            let mut body = String::new();
+            std::io::stdin()
+                .read_to_string(&mut body)
+                .context("could not read the message body from stdin (is it UTF-8?)")?;
+            send_one(ctx, &queue, &defaults, body).await
+        }
+        SendInput::Lines => send_stream(ctx, &queue, defaults, LineFormat::Lines, &settings).await,
+        SendInput::Jsonl => send_stream(ctx, &queue, defaults, LineFormat::Jsonl, &settings).await,
+    }
+}
+
+async fn send_one(
+    ctx: &Context,
+    queue: &QueueRef,
+    defaults: &RecordDefaults,
+    body: String,
+) -> anyhow::Result<ExitStatus> {
+    let record = defaults
+        .prepare(MessageRecord::with_body(body))
+        .map_err(|reason| invalid_message(queue, &reason))?;
+    let sqs = ctx.sqs().await?;
+    let outcome = sqs
+        .send_batch_retrying(queue, std::slice::from_ref(&record), ENTRY_ATTEMPTS)
+        .await?
+        .into_iter()
+        .next()
+        .unwrap_or(EntryOutcome::Missing);
+    match outcome {
+        EntryOutcome::Ok {
+            message_id,
+            sequence_number,
+        } => {
+            let sent = Sent {
+                message_id: message_id.as_deref(),
+                sequence_number: sequence_number.as_deref(),
+            };
+            match ctx.printer.format() {
+                Format::Jsonl => ctx.printer.record("sent", &sent)?,
+                Format::Json => ctx.printer.json(&sent)?,
+                Format::Table | Format::Text => {
+                    ctx.printer.line(message_id.as_deref().unwrap_or(""))?
+                }
+            }
+            ctx.printer
+                .info(format!("sent 1 message to {}", queue.name));
+            Ok(ExitStatus::Success)
+        }
+        EntryOutcome::Failed { code, message, .. } => {
+            let text = format!("SQS did not accept the message: {code}: {message}");
+            Err(match entry_hint(queue, &code, &message) {
+                Some(hint) => hinted(text, hint),
+                None => anyhow::anyhow!(text),
+            })
+        }
+        EntryOutcome::Missing => Err(anyhow::anyhow!(
+            "SQS's answer did not say whether the message was sent; check the queue before sending it again"
+        )),
+    }
+}
+
+/// A message that breaks SQS's rules, found before sending.
+fn invalid_message(queue: &QueueRef, reason: &str) -> anyhow::Error {
+    let hint = if reason.contains("group id") && queue.is_fifo() {
+        format!(
+            "`{}` is a FIFO queue: pass --group-id ID (or give each JSON record a group_id)",
+            queue.name
+        )
+    } else if reason.contains("1 MiB") {
+        "SQS caps a message at 1 MiB; store large payloads elsewhere (S3) and send a reference"
+            .to_string()
+    } else if reason.contains("character") {
+        "SQS accepts tab, newline, carriage return and Unicode from U+0020 up (no other control characters, no U+FFFE/U+FFFF); encode binary data as base64".to_string()
+    } else if reason.contains("message attributes") {
+        "merge attributes, or move some into the body".to_string()
+    } else {
+        "nothing was sent".to_string()
+    };
+    hinted(format!("the message cannot be sent: {reason}"), hint)
+}
+
+fn entry_hint(queue: &QueueRef, code: &str, message: &str) -> Option<String> {
+    if queue.is_fifo() && message.to_ascii_lowercase().contains("deduplication") {
+        return Some(format!(
+            "`{}` has no content-based deduplication: pass --dedup-id ID, or --dedup-id auto",
+            queue.name
+        ));
+    }
+    ClientError::Service {
+        action: "SendMessageBatch",
+        code: code.to_string(),
+        message: message.to_string(),
+    }
+    .hint()
+}
+
+async fn send_stream(
+    ctx: &Context,
+    queue: &QueueRef,
+    defaults: RecordDefaults,
+    format: LineFormat,
+    settings: &SendSettings,
+) -> anyhow::Result<ExitStatus> {
+    if let Some(DedupId::Fixed(id)) = &settings.dedup {
+        ctx.printer.warn(format!(
+            "every message without its own dedup_id gets the deduplication id `{id}`: SQS delivers only the first of them within five minutes (--dedup-id auto derives one per record)"
+        ));
+    }
+    let sqs = ctx.sqs().await?.clone();
+    // FIFO order holds only if batches leave one after the other.
+    let concurrency = if queue.is_fifo() {
+        1
+    } else {
+        settings.concurrency.max(1)
+    };
+    let mut items = spawn_reader(
+        std::io::stdin(),
+        format,
+        defaults,
+        settings.skip_invalid,
+        concurrency * 2,
+    );
+    let permits = Arc::new(Semaphore::new(concurrency));
+    let mut tasks: JoinSet<(Batch, Result<Vec<EntryOutcome>, ClientError>)> = JoinSet::new();
+    let progress = ctx
+        .printer
+        .progress(0, "{spinner} {pos} messages sent ({per_sec})");
+    let mut report = Report::new(ctx, queue);
+    let mut stop: Option<anyhow::Error> = None;
+    loop {
+        let item = tokio::select! {
+            item = items.recv() => item,
+            () = ctx.interrupt.wait() => {
+                report.summary.interrupted = true;
+                None
+            }
+        };
+        let Some(item) = item else { break };
+        match item {
+            Item::Batch(batch) => {
+                let permit = tokio::select! {
+                    permit = permits.clone().acquire_owned() => permit?,
+                    () = ctx.interrupt.wait() => {
+                        report.summary.interrupted = true;
+                        break;
+                    }
+                };
+                let sqs: Sqs = sqs.clone();
+                let queue = queue.clone();
+                tasks.spawn(async move {
+                    let outcome = sqs
+                        .send_batch_retrying(&queue, &batch.records, ENTRY_ATTEMPTS)
+                        .await;
+                    drop(permit);
+                    (batch, outcome)
+                });
+            }
+            Item::Invalid { line, reason } => {
+                if settings.skip_invalid {
+                    report.summary.skipped += 1;
+                    ctx.printer.warn(format!(
+                        "line {line}: skipped: {}",
+                        sanitize_reason(&reason)
+                    ));
+                } else {
+                    report.summary.stopped_at_line = Some(line);
+                    stop = Some(anyhow::anyhow!("line {line}: {reason}"));
+                    break;
+                }
+            }
+            Item::ReadError(err) => {
+                stop = Some(anyhow::Error::new(err).context("could not read stdin"));
+                break;
+            }
+        }
+        while let Some(done) = tasks.try_join_next() {
+            if let Some(err) = report.batch_done(done?)? {
+                stop.get_or_insert(err);
+            }
+            progress.set_position(report.summary.sent);
+        }
+        if stop.is_some() {
+            break;
+        }
+    }
+    // Stops the reader; what it already handed over and is in flight is finished.
+    drop(items);
+    while let Some(done) = tasks.join_next().await {
+        if let Some(err) = report.batch_done(done?)? {
+            stop.get_or_insert(err);
+        }
+        progress.set_position(report.summary.sent);
+    }
+    progress.finish_and_clear();
+    report.finish()?;
+    let summary = &report.summary;
+    if let Some(err) = stop {
+        let hint = match summary.stopped_at_line {
+            Some(line) => format!(
+                "the messages of the lines before line {line} were sent ({} sent, {} failed); fix line {line} and send the rest with `tail -n +{line} FILE | sqsctl send {} {}`, or pass --skip-invalid to skip bad lines",
+                summary.sent,
+                summary.failed,
+                queue.name,
+                if format == LineFormat::Jsonl {
+                    "--jsonl"
+                } else {
+                    "--lines"
+                }
+            ),
+            None => format!(
+                "{} were sent before the run stopped, {} failed; the failures are listed above",
+                plural(summary.sent, "message"),
+                summary.failed
+            ),
+        };
+        return Err(hinted(format!("{err:#}"), hint));
+    }
+    Ok(if summary.interrupted {
+        ExitStatus::Interrupted
+    } else if summary.failed > 0 {
+        ExitStatus::Partial
+    } else {
+        ExitStatus::Success
+    })
+}
+
+fn sanitize_reason(reason: &str) -> String {
+    crate::output::sanitize::for_terminal(reason).into_owned()
+}
+
+/// Tallies batch outcomes and reports failures as they come.
+struct Report<'a> {
+    ctx: &'a Context,
+    queue: &'a QueueRef,
+    summary: Summary,
+    failures: Vec<Failure>,
+    warned: usize,
+}
+
+impl<'a> Report<'a> {
+    fn new(ctx: &'a Context, queue: &'a QueueRef) -> Self {
+        Report {
+            ctx,
+            queue,
+            summary: Summary::default(),
+            failures: Vec::new(),
+            warned: 0,
+        }
+    }
+
+    /// Records one finished batch. A request that failed as a whole (after the SDK's retries)
+    /// fails every entry of the batch and is returned, to stop the run.
+    fn batch_done(
+        &mut self,
+        (batch, outcome): (Batch, Result<Vec<EntryOutcome>, ClientError>),
+    ) -> anyhow::Result<Option<anyhow::Error>> {
+        let (outcomes, fatal) = match outcome {
+            Ok(outcomes) => (outcomes, None),
+            Err(err) => {
+                let code = err.code().unwrap_or("RequestFailed").to_string();
+                let message = err.to_string();
+                let failed = EntryOutcome::Failed {
+                    code,
+                    message,
+                    sender_fault: false,
+                };
+                (vec![failed; batch.records.len()], Some(err.into()))
+            }
+        };
+        for ((line, record), outcome) in batch.lines.into_iter().zip(batch.records).zip(outcomes) {
+            let (code, message) = match outcome {
+                EntryOutcome::Ok { .. } => {
+                    self.summary.sent += 1;
+                    continue;
+                }
+                EntryOutcome::Failed { code, message, .. } => (code, message),
+                EntryOutcome::Missing => (
+                    "Unknown".to_string(),
+                    "the answer did not mention this entry; it may or may not have been sent"
+                        .to_string(),
+                ),
+            };
+            self.summary.failed += 1;
+            if self.warned < MAX_FAILURE_WARNINGS {
+                self.warned += 1;
+                self.ctx
+                    .printer
+                    .warn(format!("line {line}: not sent: {code}: {message}"));
+            }
+            let failure = Failure {
+                line,
+                code,
+                message,
+                record,
+            };
+            match self.ctx.printer.format() {
+                Format::Jsonl => self.ctx.printer.record("failed", &failure)?,
+                Format::Json => self.failures.push(failure),
+                Format::Table | Format::Text => {}
+            }
+        }
+        Ok(fatal)
+    }
+
+    fn finish(&mut self) -> anyhow::Result<()> {
+        let printer = &self.ctx.printer;
+        let summary = &self.summary;
+        match printer.format() {
+            Format::Jsonl => printer.record("summary", summary)?,
+            Format::Json => {
+                #[derive(Serialize)]
+                struct Document<'a> {
+                    #[serde(flatten)]
+                    summary: &'a Summary,
+                    failures: &'a [Failure],
+                }
+                printer.json(&Document {
+                    summary,
+                    failures: &self.failures,
+                })?;
+            }
+            Format::Table | Format::Text => {}
+        }
+        printer.flush()?;
+        if summary.failed as usize > self.warned {
+            printer.warn(format!(
+                "{} more failures not listed",
+                summary.failed as usize - self.warned
+            ));
+        }
+        let mut line = format!(
+            "sent {} to {}",
+            plural(summary.sent, "message"),
+            self.queue.name
+        );
+        if summary.failed > 0 {
+            line.push_str(&format!(", {} failed", summary.failed));
+        }
+        if summary.skipped > 0 {
+            line.push_str(&format!(
+                ", skipped {}",
+                plural(summary.skipped, "invalid line")
+            ));
+        }
+        if summary.interrupted {
+            line.push_str(" (interrupted: lines not yet read were not sent)");
+        }
+        if summary.failed > 0 || summary.skipped > 0 {
+            printer.warn(line);
+        } else {
+            printer.info(line);
+        }
+        Ok(())
+    }
 }

@@ -169,6 +169,12 @@ impl Printer {
         out.write_all(b"\n")
     }
 
+    /// Text on stdout as is, without a newline (for output streamed in pieces, such as a JSON
+    /// array written one element at a time).
+    pub fn write_raw(&self, text: &str) -> io::Result<()> {
+        self.stdout.lock().write_all(text.as_bytes())
+    }
+
     pub fn table(&self, table: &comfy_table::Table) -> io::Result<()> {
         let mut out = self.stdout.lock();
         writeln!(out, "{table}")?;

@@ -1,0 +1,507 @@
+//! The everyday commands, timed end to end as a user runs them: the `sqsctl` binary as a child
+//! process against the local server, which runs in this process.
+//!
+//! Run with `cargo bench --bench cli`. It measures:
+//! - start-up: `sqsctl --help` and one `sqsctl send`, against `aws sqs send-message` from the AWS CLI
+//!   (`.venv-awscli/bin/aws`, `SQSCTL_BENCH_AWS_CLI`, or `aws` on PATH; skipped with a note when
+//!   there is none: `python3 -m venv .venv-awscli && .venv-awscli/bin/pip install awscli`);
+//! - throughput: `send --jsonl` of `SQSCTL_BENCH_MESSAGES` records (default 100,000) and
+//!   `receive --until-empty --delete` of as many, each as a share of the server's capacity for the
+//!   same calls, measured with a raw concurrent aws-sdk-sqs loop in this run;
+//! - memory: peak RSS of both processes of `receive --delete | send --jsonl` moving
+//!   `SQSCTL_BENCH_PIPE_MESSAGES` messages (default 1,000,000) between two queues.
+//!
+//! Figures are printed as ratios against baselines measured in the same run, since the machine's
+//! speed varies; the targets are in the issue: send under 20 ms, --help under 5 ms, throughput at
+//! least 80% of capacity, peak RSS under 64 MiB.
+
+use std::error::Error;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use aws_sdk_sqs::Client;
+use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, SendMessageBatchRequestEntry};
+use sqsctl::local::{Server, ServerConfig};
+
+type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
+
+const BIN: &str = env!("CARGO_BIN_EXE_sqsctl");
+const STARTUP_RUNS: usize = 30;
+const AWS_CLI_RUNS: usize = 5;
+const BODY_LEN: usize = 200;
+/// Alternating rounds of the raw loop and sqsctl in the throughput part.
+const ROUNDS: usize = 2;
+
+fn env_count(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.replace('_', "").parse().ok())
+        .unwrap_or(default)
+}
+
+fn client(endpoint: &str) -> Client {
+    let config = aws_sdk_sqs::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new("test", "test", None, None, "bench"))
+        .endpoint_url(endpoint)
+        .build();
+    Client::from_conf(config)
+}
+
+/// The binary in a cleared environment aimed at the local server.
+fn sqsctl(endpoint: &str, home: &Path) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("AWS_CONFIG_FILE", home.join("aws-config"))
+        .env("AWS_SHARED_CREDENTIALS_FILE", home.join("aws-credentials"))
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_ENDPOINT_URL_SQS", endpoint)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Runs a command `runs` times (after one warm-up run) and returns the median wall time.
+fn time_runs(runs: usize, mut make: impl FnMut() -> Command) -> BenchResult<Duration> {
+    let mut samples = Vec::with_capacity(runs);
+    for i in 0..=runs {
+        let started = Instant::now();
+        let output = make().output()?;
+        let elapsed = started.elapsed();
+        if !output.status.success() {
+            return Err(format!(
+                "command failed ({}): {}",
+                output.status,
+                String::from_utf8_lossy(&output.stderr)
+            )
+            .into());
+        }
+        if i > 0 {
+            samples.push(elapsed);
+        }
+    }
+    Ok(median(samples))
+}
+
+fn aws_cli() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("SQSCTL_BENCH_AWS_CLI") {
+        return Some(PathBuf::from(path));
+    }
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv-awscli/bin/aws");
+    if venv.exists() {
+        return Some(venv);
+    }
+    let found = Command::new("aws")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    found.then(|| PathBuf::from("aws"))
+}
+
+fn startup(endpoint: &str, queue_url: &str, home: &Path) -> BenchResult<()> {
+    println!("\n== start-up (median of {STARTUP_RUNS} runs) ==");
+    let help = time_runs(STARTUP_RUNS, || {
+        let mut cmd = sqsctl(endpoint, home);
+        cmd.arg("--help");
+        cmd
+    })?;
+    let send = time_runs(STARTUP_RUNS, || {
+        let mut cmd = sqsctl(endpoint, home);
+        cmd.args(["send", "bench-startup", "hello"]);
+        cmd
+    })?;
+    println!(
+        "sqsctl --help         {:>8.2} ms   (target < 5 ms: {})",
+        ms(help),
+        verdict(ms(help) < 5.0)
+    );
+    println!(
+        "sqsctl send           {:>8.2} ms   (target < 20 ms: {})",
+        ms(send),
+        verdict(ms(send) < 20.0)
+    );
+    let Some(aws) = aws_cli() else {
+        println!(
+            "aws sqs send-message  skipped: no AWS CLI found (python3 -m venv .venv-awscli && .venv-awscli/bin/pip install awscli, or set SQSCTL_BENCH_AWS_CLI)"
+        );
+        return Ok(());
+    };
+    let aws_help = time_runs(AWS_CLI_RUNS, || {
+        let mut cmd = Command::new(&aws);
+        cmd.args(["sqs", "send-message", "help"])
+            .env("PAGER", "cat")
+            .env("AWS_PAGER", "")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        cmd
+    });
+    let aws_send = time_runs(AWS_CLI_RUNS, || {
+        let mut cmd = Command::new(&aws);
+        cmd.args([
+            "sqs",
+            "send-message",
+            "--endpoint-url",
+            endpoint,
+            "--queue-url",
+            queue_url,
+            "--message-body",
+            "hello",
+        ])
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env("AWS_DEFAULT_REGION", "us-east-1")
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_PAGER", "")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+        cmd
+    })?;
+    if let Ok(aws_help) = aws_help {
+        println!(
+            "aws sqs send-message help {:>8.2} ms   (sqsctl --help is {:.0}x faster)",
+            ms(aws_help),
+            aws_help.as_secs_f64() / help.as_secs_f64()
+        );
+    }
+    println!(
+        "aws sqs send-message  {:>8.2} ms   (sqsctl send is {:.1}x faster; median of {AWS_CLI_RUNS})",
+        ms(aws_send),
+        aws_send.as_secs_f64() / send.as_secs_f64()
+    );
+    Ok(())
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok { "met" } else { "NOT met" }
+}
+
+/// Sends `total` messages in batches of 10 from `concurrency` tasks; returns messages per second.
+async fn raw_send(sqs: &Client, url: &str, total: usize, concurrency: usize) -> BenchResult<f64> {
+    let body: Arc<str> = "x".repeat(BODY_LEN).into();
+    let batches = Arc::new(AtomicUsize::new(total.div_ceil(10)));
+    let started = Instant::now();
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..concurrency {
+        let (sqs, url, body, batches) =
+            (sqs.clone(), url.to_string(), body.clone(), batches.clone());
+        workers.spawn(async move {
+            let entries = (0..10)
+                .map(|i| {
+                    SendMessageBatchRequestEntry::builder()
+                        .id(i.to_string())
+                        .message_body(&*body)
+                        .build()
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            while batches
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok()
+            {
+                let out = sqs
+                    .send_message_batch()
+                    .queue_url(&url)
+                    .set_entries(Some(entries.clone()))
+                    .send()
+                    .await?;
+                if !out.failed().is_empty() {
+                    return Err("a batch entry failed".into());
+                }
+            }
+            BenchResult::Ok(())
+        });
+    }
+    while let Some(joined) = workers.join_next().await {
+        joined??;
+    }
+    Ok(total as f64 / started.elapsed().as_secs_f64())
+}
+
+/// Receives and batch-deletes until `total` messages are gone, from `concurrency` tasks; returns
+/// messages per second.
+async fn raw_drain(sqs: &Client, url: &str, total: usize, concurrency: usize) -> BenchResult<f64> {
+    let left = Arc::new(AtomicUsize::new(total));
+    let started = Instant::now();
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..concurrency {
+        let (sqs, url, left) = (sqs.clone(), url.to_string(), left.clone());
+        workers.spawn(async move {
+            while left.load(Ordering::SeqCst) > 0 {
+                // The same request sqsctl makes: every system and message attribute, since a
+                // message record carries them.
+                let got = sqs
+                    .receive_message()
+                    .queue_url(&url)
+                    .max_number_of_messages(10)
+                    .visibility_timeout(300)
+                    .message_system_attribute_names(
+                        aws_sdk_sqs::types::MessageSystemAttributeName::All,
+                    )
+                    .message_attribute_names("All")
+                    .send()
+                    .await?;
+                let messages = got.messages();
+                if messages.is_empty() {
+                    break;
+                }
+                let entries = messages
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| {
+                        DeleteMessageBatchRequestEntry::builder()
+                            .id(i.to_string())
+                            .receipt_handle(m.receipt_handle().unwrap_or_default())
+                            .build()
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let out = sqs
+                    .delete_message_batch()
+                    .queue_url(&url)
+                    .set_entries(Some(entries))
+                    .send()
+                    .await?;
+                let n = out.successful().len();
+                let _ = left.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |l| {
+                    Some(l.saturating_sub(n))
+                });
+            }
+            BenchResult::Ok(())
+        });
+    }
+    while let Some(joined) = workers.join_next().await {
+        joined??;
+    }
+    Ok(total as f64 / started.elapsed().as_secs_f64())
+}
+
+async fn create(sqs: &Client, name: &str) -> BenchResult<String> {
+    let out = sqs.create_queue().queue_name(name).send().await?;
+    Ok(out.queue_url.unwrap_or_default())
+}
+
+async fn depth(sqs: &Client, url: &str) -> BenchResult<usize> {
+    let out = sqs
+        .get_queue_attributes()
+        .queue_url(url)
+        .attribute_names(aws_sdk_sqs::types::QueueAttributeName::All)
+        .send()
+        .await?;
+    let attrs = out.attributes.unwrap_or_default();
+    let get = |name: &str| -> usize {
+        attrs
+            .get(&aws_sdk_sqs::types::QueueAttributeName::from(name))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    Ok(get("ApproximateNumberOfMessages") + get("ApproximateNumberOfMessagesNotVisible"))
+}
+
+fn run_timed(mut cmd: Command) -> BenchResult<Duration> {
+    let started = Instant::now();
+    let output = cmd.output()?;
+    let elapsed = started.elapsed();
+    if !output.status.success() {
+        return Err(format!(
+            "sqsctl failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        )
+        .into());
+    }
+    Ok(elapsed)
+}
+
+fn throughput(
+    runtime: &tokio::runtime::Runtime,
+    sqs: &Client,
+    endpoint: &str,
+    home: &Path,
+) -> BenchResult<()> {
+    let total = env_count("SQSCTL_BENCH_MESSAGES", 100_000);
+    println!("\n== throughput: {total} messages of {BODY_LEN} bytes ==");
+    let raw_queue = runtime.block_on(create(sqs, "bench-raw"))?;
+    let cli_queue = runtime.block_on(create(sqs, "bench-cli"))?;
+
+    let input = home.join("records.jsonl");
+    {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&input)?);
+        let body = "x".repeat(BODY_LEN - 8);
+        for i in 0..total {
+            writeln!(file, "{{\"body\":\"{i:08}{body}\"}}")?;
+        }
+        file.flush()?;
+    }
+    // Capacity is the best of a few concurrency levels of a raw SDK loop; the machine is shared,
+    // so both sides run in alternating rounds and each keeps its best round.
+    let mut send_capacity: f64 = 0.0;
+    let mut drain_capacity: f64 = 0.0;
+    let mut send_rate: f64 = 0.0;
+    let mut drain_rate: f64 = 0.0;
+    for round in 1..=ROUNDS {
+        for concurrency in [8, 16, 32] {
+            let sent = runtime.block_on(raw_send(sqs, &raw_queue, total, concurrency))?;
+            let drained = runtime.block_on(raw_drain(sqs, &raw_queue, total, concurrency))?;
+            println!(
+                "round {round}: raw SDK loop, {concurrency:>2} in flight: send {sent:>7.0} msg/s, receive+delete {drained:>7.0} msg/s"
+            );
+            send_capacity = send_capacity.max(sent);
+            drain_capacity = drain_capacity.max(drained);
+        }
+        let mut cmd = sqsctl(endpoint, home);
+        cmd.args(["send", "bench-cli", "--jsonl"])
+            .stdin(std::fs::File::open(&input)?);
+        let send_time = run_timed(cmd)?;
+        let sent = runtime.block_on(depth(sqs, &cli_queue))?;
+        if sent != total {
+            return Err(format!("send --jsonl left {sent} messages, expected {total}").into());
+        }
+        let mut cmd = sqsctl(endpoint, home);
+        cmd.args(["receive", "bench-cli", "--until-empty", "--delete", "--yes"]);
+        let drain_time = run_timed(cmd)?;
+        let left = runtime.block_on(depth(sqs, &cli_queue))?;
+        if left != 0 {
+            return Err(format!("receive --until-empty --delete left {left} messages").into());
+        }
+        let (sent, drained) = (
+            total as f64 / send_time.as_secs_f64(),
+            total as f64 / drain_time.as_secs_f64(),
+        );
+        println!(
+            "round {round}: sqsctl:                    send {sent:>7.0} msg/s, receive+delete {drained:>7.0} msg/s"
+        );
+        send_rate = send_rate.max(sent);
+        drain_rate = drain_rate.max(drained);
+    }
+    let send_ratio = send_rate / send_capacity;
+    let drain_ratio = drain_rate / drain_capacity;
+    println!(
+        "sqsctl send --jsonl:                   {send_rate:>9.0} msg/s = {:>5.1}% of capacity ({send_capacity:.0}) (target >= 80%: {})",
+        send_ratio * 100.0,
+        verdict(send_ratio >= 0.8)
+    );
+    println!(
+        "sqsctl receive --until-empty --delete: {drain_rate:>9.0} msg/s = {:>5.1}% of capacity ({drain_capacity:.0}) (target >= 80%: {})",
+        drain_ratio * 100.0,
+        verdict(drain_ratio >= 0.8)
+    );
+    Ok(())
+}
+
+/// Peak resident set size of a running process so far, from /proc (Linux).
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+fn memory(
+    runtime: &tokio::runtime::Runtime,
+    sqs: &Client,
+    endpoint: &str,
+    home: &Path,
+) -> BenchResult<()> {
+    let total = env_count("SQSCTL_BENCH_PIPE_MESSAGES", 1_000_000);
+    println!("\n== memory: receive --delete | send --jsonl of {total} messages ==");
+    let from = runtime.block_on(create(sqs, "bench-pipe-from"))?;
+    let to = runtime.block_on(create(sqs, "bench-pipe-to"))?;
+    let fill_started = Instant::now();
+    runtime.block_on(raw_send(sqs, &from, total, 32))?;
+    println!(
+        "filled the source queue in {:.1} s",
+        fill_started.elapsed().as_secs_f64()
+    );
+    let started = Instant::now();
+    let mut receiver = sqsctl(endpoint, home);
+    receiver
+        .args([
+            "receive",
+            "bench-pipe-from",
+            "--until-empty",
+            "--delete",
+            "--yes",
+        ])
+        .stdout(Stdio::piped());
+    let mut receiver = receiver.spawn()?;
+    let pipe = receiver.stdout.take().ok_or("no stdout")?;
+    let mut sender = sqsctl(endpoint, home);
+    sender
+        .args(["send", "bench-pipe-to", "--jsonl"])
+        .stdin(pipe);
+    let mut sender = sender.spawn()?;
+    let (receiver_pid, sender_pid) = (receiver.id(), sender.id());
+    let (mut receiver_peak, mut sender_peak) = (0u64, 0u64);
+    loop {
+        receiver_peak = receiver_peak.max(peak_rss_kib(receiver_pid).unwrap_or(0));
+        sender_peak = sender_peak.max(peak_rss_kib(sender_pid).unwrap_or(0));
+        if let Some(status) = sender.try_wait()? {
+            if !status.success() {
+                return Err(format!("send --jsonl failed: {status}").into());
+            }
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = receiver.wait()?;
+    if !status.success() {
+        return Err(format!("receive failed: {status}").into());
+    }
+    let elapsed = started.elapsed();
+    let moved = runtime.block_on(depth(sqs, &to))?;
+    let left = runtime.block_on(depth(sqs, &from))?;
+    let peak = receiver_peak.max(sender_peak) as f64 / 1024.0;
+    println!(
+        "moved {moved} of {total} in {:.1} s ({:.0} msg/s), {left} left in the source",
+        elapsed.as_secs_f64(),
+        moved as f64 / elapsed.as_secs_f64()
+    );
+    println!(
+        "peak RSS: receive {:.1} MiB, send {:.1} MiB (target < 64 MiB: {})",
+        receiver_peak as f64 / 1024.0,
+        sender_peak as f64 / 1024.0,
+        verdict(peak < 64.0)
+    );
+    Ok(())
+}
+
+fn main() -> BenchResult<()> {
+    // `cargo bench` passes --bench; a filter argument is not supported.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let server = Server::start(ServerConfig::default())?;
+    let endpoint = server.endpoint().to_string();
+    let sqs = client(&endpoint);
+    let home = tempfile::tempdir()?;
+    let startup_url = runtime.block_on(create(&sqs, "bench-startup"))?;
+    println!("sqsctl CLI benchmark against the local server at {endpoint}");
+    startup(&endpoint, &startup_url, home.path())?;
+    throughput(&runtime, &sqs, &endpoint, home.path())?;
+    memory(&runtime, &sqs, &endpoint, home.path())?;
+    runtime.block_on(server.shutdown());
+    Ok(())
+}

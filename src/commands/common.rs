@@ -1,0 +1,328 @@
+//! Helpers shared by the everyday commands: resolving a queue with a useful hint when it does not
+//! exist, gating destructive work behind a confirmation, parsing `NAME=VALUE` options, and writing
+//! message records in the chosen output format.
+
+use std::collections::BTreeMap;
+
+use anyhow::Context as _;
+
+use crate::app::{Context, UsageError, hinted};
+use crate::client::{ClientError, QueueRef, Sqs};
+use crate::message::{AttributeValue, MessageRecord};
+use crate::output::{Format, Printer, sanitize};
+
+/// Most queue names the "did you mean" hint lists.
+const MAX_SUGGESTIONS: usize = 3;
+
+/// Resolves a queue given by name, URL or ARN. When a name does not exist, the error lists queues
+/// with similar names in the same region (a typo or a missing `.fifo` is the usual cause).
+pub async fn resolve_queue(ctx: &Context, text: &str) -> anyhow::Result<QueueRef> {
+    let sqs = ctx.sqs().await?;
+    match sqs.resolve(text).await {
+        Ok(queue) => Ok(queue),
+        Err(ClientError::QueueNotFound { queue, region }) => {
+            Err(not_found(sqs, &queue, &region).await)
+        }
+        Err(ClientError::InvalidInput(message)) => Err(UsageError(message).into()),
+        Err(err) => Err(err.into()),
+    }
+}
+
+async fn not_found(sqs: &Sqs, name: &str, region: &str) -> anyhow::Error {
+    let message = format!("queue `{name}` does not exist (region {region})");
+    let names: Vec<String> = match sqs.list_queues(None).await {
+        Ok(queues) => queues.into_iter().map(|q| q.name).collect(),
+        Err(_) => Vec::new(),
+    };
+    let similar = similar_names(name, &names);
+    let hint = if similar.is_empty() {
+        format!(
+            "no queue in {region} has a similar name: check the region (--region, AWS_REGION) or pass the queue URL; `sqsctl queues` lists what exists"
+        )
+    } else {
+        let list: Vec<String> = similar.iter().map(|n| format!("`{n}`")).collect();
+        format!(
+            "did you mean {}? (or is the queue in another region than {region}? pass --region or the queue URL)",
+            list.join(", ")
+        )
+    };
+    hinted(message, hint)
+}
+
+/// Names close to `wanted`: a small edit distance, the same name with or without `.fifo`, or one
+/// containing the other. Closest first.
+pub fn similar_names(wanted: &str, names: &[String]) -> Vec<String> {
+    let wanted_lower = wanted.to_ascii_lowercase();
+    let mut scored: Vec<(usize, &String)> = names
+        .iter()
+        .filter_map(|name| {
+            let lower = name.to_ascii_lowercase();
+            let distance = edit_distance(&wanted_lower, &lower);
+            let threshold = (wanted.len() / 4).clamp(2, 4);
+            let related = lower.contains(&wanted_lower) || wanted_lower.contains(&lower);
+            (distance <= threshold || related).then_some((distance, name))
+        })
+        .collect();
+    scored.sort();
+    scored
+        .into_iter()
+        .take(MAX_SUGGESTIONS)
+        .map(|(_, name)| name.clone())
+        .collect()
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        current[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+/// Asks before destructive work. `--yes` skips the question; without a terminal to ask on, the
+/// command refuses (usage error) unless `--yes` was given. A "no" answer is an error too, so a
+/// script never mistakes a declined run for a done one. `action` names the work for that error
+/// ("purging `orders`"); `dry_run_flag` says whether the command has `--dry-run` to offer.
+pub fn confirm_destructive(
+    printer: &Printer,
+    question: &str,
+    action: &str,
+    dry_run_flag: bool,
+    yes: bool,
+) -> anyhow::Result<()> {
+    if yes {
+        return Ok(());
+    }
+    match printer
+        .confirm(question)
+        .context("could not read the answer")?
+    {
+        Some(true) => Ok(()),
+        Some(false) => Err(hinted(
+            "cancelled: nothing was changed",
+            "answer `y` to go ahead, or pass --yes",
+        )),
+        None => {
+            let alternative = if dry_run_flag {
+                " (or --dry-run to see what it would do)"
+            } else {
+                ""
+            };
+            Err(UsageError(format!(
+                "{action} needs confirmation, and there is no terminal to ask on: pass --yes to go ahead{alternative}"
+            ))
+            .into())
+        }
+    }
+}
+
+/// `1 message`, `2 messages`.
+pub fn plural(count: u64, word: &str) -> String {
+    if count == 1 {
+        format!("{count} {word}")
+    } else {
+        format!("{count} {word}s")
+    }
+}
+
+/// Splits `NAME=VALUE` (the value may itself hold `=`).
+pub fn parse_name_value(text: &str, option: &str) -> anyhow::Result<(String, String)> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.to_string()))
+        }
+        _ => anyhow::bail!("{option} expects NAME=VALUE, got `{text}`"),
+    }
+}
+
+/// Parses `--attr NAME=VALUE` or `NAME:TYPE=VALUE` message attributes (type String by default).
+pub fn parse_message_attributes(
+    values: &[String],
+) -> anyhow::Result<BTreeMap<String, AttributeValue>> {
+    let mut out = BTreeMap::new();
+    for text in values {
+        let (name, value) = parse_name_value(text, "--attr")?;
+        let (name, data_type) = match name.split_once(':') {
+            Some((name, data_type)) => (name.to_string(), data_type.to_string()),
+            None => (name, "String".to_string()),
+        };
+        let base = data_type.split('.').next().unwrap_or_default();
+        if !matches!(base, "String" | "Number" | "Binary") {
+            anyhow::bail!(
+                "--attr {text}: the type `{data_type}` is not String, Number or Binary (optionally with a .suffix)"
+            );
+        }
+        if out
+            .insert(name.clone(), AttributeValue { data_type, value })
+            .is_some()
+        {
+            anyhow::bail!("--attr {name} is given twice");
+        }
+    }
+    if out.len() > crate::client::batch::MAX_MESSAGE_ATTRIBUTES {
+        anyhow::bail!(
+            "{} message attributes given with --attr; SQS accepts at most {} per message",
+            out.len(),
+            crate::client::batch::MAX_MESSAGE_ATTRIBUTES
+        );
+    }
+    Ok(out)
+}
+
+/// Writes message records as they arrive, in the printer's format: a table per batch on a
+/// terminal, one enveloped record per line in a pipe, a single JSON array (streamed) with
+/// `-o json`, bodies only with `-o text`. Each batch is flushed before `write_batch` returns, so a
+/// caller may delete what was written.
+pub struct MessageWriter<'a> {
+    printer: &'a Printer,
+    written: u64,
+    include_receipt_handles: bool,
+}
+
+impl<'a> MessageWriter<'a> {
+    pub fn new(printer: &'a Printer, include_receipt_handles: bool) -> Self {
+        MessageWriter {
+            printer,
+            written: 0,
+            include_receipt_handles,
+        }
+    }
+
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    pub fn write_batch(&mut self, batch: &[MessageRecord]) -> std::io::Result<()> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let printer = self.printer;
+        match printer.format() {
+            Format::Jsonl => {
+                for record in batch {
+                    self.with_handle(record, |r| printer.record("message", r))?;
+                }
+            }
+            Format::Json => {
+                for record in batch {
+                    let text = self.with_handle(record, |r| {
+                        serde_json::to_string(r).map_err(std::io::Error::other)
+                    })?;
+                    let lead = if self.written == 0 { "[\n  " } else { ",\n  " };
+                    printer.write_raw(&format!("{lead}{text}"))?;
+                    self.written += 1;
+                }
+                return printer.flush();
+            }
+            Format::Text => {
+                for record in batch {
+                    printer.line(&printer.display(&record.body))?;
+                }
+            }
+            Format::Table => {
+                let mut table =
+                    printer.new_table(&["#", "message id", "body", "group", "receives", "sent"]);
+                for (i, record) in batch.iter().enumerate() {
+                    let body = sanitize::for_terminal(&record.body);
+                    table.add_row(vec![
+                        (self.written + i as u64 + 1).to_string(),
+                        record.message_id.clone().unwrap_or_default(),
+                        sanitize::truncate(&body, 60).into_owned(),
+                        record
+                            .effective_group_id()
+                            .map(|g| sanitize::for_terminal(g).into_owned())
+                            .unwrap_or_default(),
+                        record
+                            .attributes
+                            .get("ApproximateReceiveCount")
+                            .cloned()
+                            .unwrap_or_default(),
+                        record
+                            .attribute_u64("SentTimestamp")
+                            .map(format_millis)
+                            .unwrap_or_default(),
+                    ]);
+                }
+                printer.table(&table)?;
+            }
+        }
+        self.written += batch.len() as u64;
+        printer.flush()
+    }
+
+    fn with_handle<T>(
+        &self,
+        record: &MessageRecord,
+        write: impl FnOnce(&MessageRecord) -> std::io::Result<T>,
+    ) -> std::io::Result<T> {
+        if self.include_receipt_handles || record.receipt_handle.is_none() {
+            write(record)
+        } else {
+            let stripped = MessageRecord {
+                receipt_handle: None,
+                ..record.clone()
+            };
+            write(&stripped)
+        }
+    }
+
+    /// Closes the output: the JSON array's bracket (an empty array when nothing was written).
+    pub fn finish(&mut self) -> std::io::Result<()> {
+        if self.printer.format() == Format::Json {
+            let close = if self.written == 0 { "[]\n" } else { "\n]\n" };
+            self.printer.write_raw(close)?;
+        }
+        self.printer.flush()
+    }
+}
+
+/// Milliseconds since the epoch as an RFC 3339 time, to the second.
+pub fn format_millis(millis: u64) -> String {
+    let time = std::time::UNIX_EPOCH + std::time::Duration::from_millis(millis);
+    humantime::format_rfc3339_seconds(time).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn similar_names_catch_typos_and_missing_fifo_suffix() {
+        let names: Vec<String> = ["orders", "orders-dlq", "jobs.fifo", "payments"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(similar_names("ordres", &names)[0], "orders");
+        assert_eq!(similar_names("jobs", &names), vec!["jobs.fifo".to_string()]);
+        assert!(similar_names("zzzzzz", &names).is_empty());
+    }
+
+    #[test]
+    fn name_value_pairs_and_attribute_types_parse() {
+        assert_eq!(
+            parse_name_value("a=b=c", "--attr").unwrap(),
+            ("a".to_string(), "b=c".to_string())
+        );
+        assert!(parse_name_value("novalue", "--attr").is_err());
+        assert!(parse_name_value("=x", "--attr").is_err());
+        let attrs = parse_message_attributes(&["kind=order".into(), "n:Number=5".into()]).unwrap();
+        assert_eq!(attrs["kind"].data_type, "String");
+        assert_eq!(attrs["n"].data_type, "Number");
+        assert!(parse_message_attributes(&["x:Date=1".into()]).is_err());
+        let many: Vec<String> = (0..11).map(|i| format!("a{i}=v")).collect();
+        assert!(parse_message_attributes(&many).is_err());
+    }
+
+    #[test]
+    fn plural_counts() {
+        assert_eq!(plural(1, "message"), "1 message");
+        assert_eq!(plural(0, "message"), "0 messages");
+    }
+}

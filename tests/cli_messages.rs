@@ -1,0 +1,682 @@
+//! `send`, `receive`, `peek`, `delete` and `purge` through the real binary against the local server:
+//! the happy paths, the `receive | send` round trip, every bad input with its exit code and message,
+//! and the safety rules (peek leaves messages in place, delete-after-write, broken pipes).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::Stdio;
+
+use sqsctl::client::{QueueRef, ReceiveOptions};
+use sqsctl::local::ServerConfig;
+use sqsctl::message::MessageRecord;
+use support::{Run, TestEnv};
+
+/// Runs the binary as if on a terminal (tables, prompts), with `stdin` as the typed answers.
+fn run_tty(env: &TestEnv, args: &[&str], stdin: &str) -> Run {
+    let mut child = env
+        .cmd()
+        .env("SQSCTL_ASSUME_TTY", "1")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn send_bodies(env: &TestEnv, queue: &QueueRef, bodies: &[String]) {
+    let records: Vec<MessageRecord> = bodies.iter().map(MessageRecord::with_body).collect();
+    env.block_on(async {
+        for chunk in records.chunks(10) {
+            let outcomes = env.sqs().send_batch(queue, chunk).await.unwrap();
+            assert!(outcomes.iter().all(|o| o.is_ok()));
+        }
+    });
+}
+
+fn numbered(prefix: &str, count: usize) -> Vec<String> {
+    (0..count).map(|i| format!("{prefix}{i}")).collect()
+}
+
+/// (visible, in flight) as the queue reports them.
+fn counts(env: &TestEnv, queue: &QueueRef) -> (u64, u64) {
+    let attrs = env.block_on(env.sqs().attributes(queue)).unwrap();
+    (attrs.visible(), attrs.in_flight())
+}
+
+fn sorted(mut items: Vec<String>) -> Vec<String> {
+    items.sort();
+    items
+}
+
+#[test]
+fn send_one_body_with_attributes_and_receive_it_as_a_record() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("orders", &[]);
+    let run = env.run(&[
+        "send",
+        "orders",
+        "--attr",
+        "kind=refund",
+        "--attr",
+        "amount:Number=12",
+        "hello world",
+    ]);
+    run.assert_code(0);
+    let sent = run.records_of("sent");
+    assert_eq!(sent.len(), 1, "{}", run.stdout);
+    let message_id = sent[0]["message_id"].as_str().unwrap().to_string();
+
+    let run = env.run(&["receive", "orders"]);
+    run.assert_code(0);
+    let messages = run.records_of("message");
+    assert_eq!(messages.len(), 1);
+    let m = &messages[0];
+    assert_eq!(m["body"], "hello world");
+    assert_eq!(m["message_id"], message_id.as_str());
+    assert_eq!(m["message_attributes"]["kind"]["type"], "String");
+    assert_eq!(m["message_attributes"]["kind"]["value"], "refund");
+    assert_eq!(m["message_attributes"]["amount"]["type"], "Number");
+    assert!(m["receipt_handle"].is_string());
+    assert_eq!(m["attributes"]["ApproximateReceiveCount"], "1");
+    assert!(run.stderr.contains("not deleted"), "{}", run.stderr);
+    // Received without --delete: still in the queue, in flight.
+    assert_eq!(counts(&env, &queue), (0, 1));
+}
+
+#[test]
+fn send_lines_and_receive_until_empty_with_delete_consumes_everything() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("lines", &[]);
+    let input: String = (0..57).map(|i| format!("line {i}\n")).collect();
+    let run = env.run_stdin(&["send", "lines", "--lines"], &input);
+    run.assert_code(0);
+    assert_eq!(run.records_of("summary")[0]["sent"], 57);
+    let run = env.run(&["receive", "lines", "--until-empty", "--delete", "--yes"]);
+    run.assert_code(0);
+    let bodies: Vec<String> = run
+        .records_of("message")
+        .iter()
+        .map(|m| m["body"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(sorted(bodies), sorted(numbered("line ", 57)));
+    assert_eq!(env.depth(&queue), 0);
+    assert!(run.stderr.contains("deleted 57"), "{}", run.stderr);
+}
+
+#[test]
+fn receive_max_is_exact_even_with_concurrent_requests() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("exact", &[]);
+    send_bodies(&env, &queue, &numbered("m", 25));
+    let run = env.run(&["receive", "exact", "--max", "15", "--concurrency", "4"]);
+    run.assert_code(0);
+    assert_eq!(run.records_of("message").len(), 15);
+    assert_eq!(counts(&env, &queue), (10, 15));
+}
+
+#[test]
+fn receive_and_send_round_trip_between_queues_through_a_pipe() {
+    let env = TestEnv::start();
+    let source = env.create_queue("source", &[]);
+    let target = env.create_queue("target", &[]);
+    let records: String = (0..30)
+        .map(|i| {
+            format!(
+                "{{\"body\":\"payload {i}\",\"message_attributes\":{{\"n\":{{\"type\":\"Number\",\"value\":\"{i}\"}}}}}}\n"
+            )
+        })
+        .collect();
+    env.run_stdin(&["send", "source", "--jsonl"], &records)
+        .assert_code(0);
+
+    let mut receiver = env
+        .cmd()
+        .args(["receive", "source", "--until-empty", "--delete", "--yes"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let sender = env
+        .cmd()
+        .args(["send", "target", "--jsonl"])
+        .stdin(receiver.stdout.take().unwrap())
+        .output()
+        .unwrap();
+    let receiver = receiver.wait_with_output().unwrap();
+    assert_eq!(receiver.status.code(), Some(0));
+    assert_eq!(
+        sender.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&sender.stderr)
+    );
+    assert_eq!(env.depth(&source), 0);
+
+    let moved = env.block_on(async {
+        let mut all = Vec::new();
+        loop {
+            let options = ReceiveOptions {
+                max_messages: 10,
+                wait_seconds: 0,
+                visibility_timeout: Some(60),
+            };
+            let batch = env.sqs().receive(&target, options).await.unwrap();
+            if batch.is_empty() {
+                break all;
+            }
+            all.extend(batch);
+        }
+    });
+    assert_eq!(moved.len(), 30);
+    for message in moved {
+        let n: usize = message
+            .body
+            .strip_prefix("payload ")
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(message.message_attributes["n"].value, n.to_string());
+        assert_eq!(message.message_attributes["n"].data_type, "Number");
+    }
+}
+
+#[test]
+fn fifo_send_keeps_groups_and_auto_dedup_drops_a_resend() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("jobs.fifo", &[("FifoQueue", "true")]);
+    let input = "a\nb\nc\n";
+    let args = [
+        "send",
+        "jobs.fifo",
+        "--lines",
+        "--group-id",
+        "g1",
+        "--dedup-id",
+        "auto",
+    ];
+    env.run_stdin(&args, input).assert_code(0);
+    // The same records again within five minutes: accepted, not delivered twice.
+    env.run_stdin(&args, input).assert_code(0);
+    let run = env.run(&["receive", "jobs.fifo", "--until-empty", "--delete", "--yes"]);
+    run.assert_code(0);
+    let messages = run.records_of("message");
+    let bodies: Vec<&str> = messages
+        .iter()
+        .map(|m| m["body"].as_str().unwrap())
+        .collect();
+    assert_eq!(bodies, vec!["a", "b", "c"], "order kept within the group");
+    assert!(messages.iter().all(|m| m["group_id"] == "g1"));
+    assert_eq!(env.depth(&queue), 0);
+}
+
+#[test]
+fn fifo_send_without_group_id_is_refused_before_sending() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("nogroup.fifo", &[("FifoQueue", "true")]);
+    let run = env.run(&["send", "nogroup.fifo", "--dedup-id", "d1", "body"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("group id"), "{}", run.stderr);
+    assert!(run.stderr.contains("hint: ") && run.stderr.contains("--group-id"));
+    let run = env.run_stdin(&["send", "nogroup.fifo", "--jsonl"], "{\"body\":\"x\"}\n");
+    run.assert_code(1);
+    assert!(run.stderr.contains("line 1"), "{}", run.stderr);
+    assert_eq!(env.depth(&queue), 0);
+}
+
+#[test]
+fn a_malformed_json_line_stops_the_run_and_names_the_line() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("strict", &[]);
+    let input = "{\"body\":\"one\"}\n{\"body\":\"two\"}\n{not json\n{\"body\":\"four\"}\n";
+    let run = env.run_stdin(&["send", "strict", "--jsonl"], input);
+    run.assert_code(1);
+    assert!(run.stderr.contains("line 3"), "{}", run.stderr);
+    assert!(run.stderr.contains("tail -n +3"), "{}", run.stderr);
+    // The lines before the bad one were sent, nothing after it.
+    assert_eq!(sorted(env.drain_bodies(&queue)), vec!["one", "two"]);
+
+    let run = env.run_stdin(&["send", "strict", "--jsonl", "--skip-invalid"], input);
+    run.assert_code(0);
+    assert!(run.stderr.contains("line 3: skipped"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("skipped 1 invalid line"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.records_of("summary")[0]["skipped"], 1);
+    assert_eq!(sorted(env.drain_bodies(&queue)), vec!["four", "one", "two"]);
+}
+
+#[test]
+fn oversized_bodies_invalid_characters_and_too_many_attributes_are_refused() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("limits", &[]);
+    let big = "x".repeat(1024 * 1024 + 1);
+    let run = env.run_stdin(&["send", "limits"], &big);
+    run.assert_code(1);
+    assert!(run.stderr.contains("1 MiB"), "{}", run.stderr);
+
+    let run = env.run(&["send", "limits", "bad\u{1}char"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("U+0001"), "{}", run.stderr);
+
+    let mut args: Vec<String> = vec!["send".into(), "limits".into()];
+    for i in 0..11 {
+        args.push("--attr".into());
+        args.push(format!("a{i}=v"));
+    }
+    args.push("body".into());
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = env.run(&refs);
+    run.assert_code(2);
+    assert!(run.stderr.contains("at most 10"), "{}", run.stderr);
+
+    let attrs: Vec<String> = (0..11)
+        .map(|i| format!("\"a{i}\":{{\"type\":\"String\",\"value\":\"v\"}}"))
+        .collect();
+    let line = format!(
+        "{{\"body\":\"x\",\"message_attributes\":{{{}}}}}\n",
+        attrs.join(",")
+    );
+    let run = env.run_stdin(
+        &["send", "limits", "--jsonl"],
+        &format!("{{\"body\":\"ok\"}}\n{line}"),
+    );
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("line 2") && run.stderr.contains("at most 10"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(env.drain_bodies(&queue), vec!["ok"]);
+}
+
+#[test]
+fn bad_numbers_and_unknown_queues_get_clear_errors() {
+    let env = TestEnv::start();
+    env.create_queue("payments", &[]);
+    for args in [
+        vec!["send", "payments", "--delay", "901", "x"],
+        vec!["receive", "payments", "--wait", "21"],
+        vec!["receive", "payments", "--max", "0"],
+        vec!["receive", "payments", "--max", "ten"],
+        vec!["peek", "payments", "--max", "-1"],
+        vec!["send", "payments", "--attr", "novalue", "x"],
+    ] {
+        let run = env.run(&args);
+        run.assert_code(2);
+        assert!(run.stderr.contains("error"), "{args:?}: {}", run.stderr);
+    }
+    let run = env.run(&["send", "paymnets", "x"]);
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("`paymnets` does not exist"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("did you mean `payments`"),
+        "{}",
+        run.stderr
+    );
+    let run = env.run(&["receive", "no-such-queue-at-all"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("hint: "), "{}", run.stderr);
+}
+
+#[test]
+fn failed_batch_entries_are_reported_by_line_and_exit_3() {
+    let env = TestEnv::start_with(ServerConfig {
+        entry_fault_rate: 1.0,
+        seed: Some(7),
+        ..ServerConfig::default()
+    });
+    env.create_queue("flaky", &[]);
+    let run = env.run_stdin(&["send", "flaky", "--lines"], "a\nb\nc\n");
+    run.assert_code(3);
+    let failed = run.records_of("failed");
+    assert_eq!(failed.len(), 3);
+    let lines: Vec<u64> = failed.iter().map(|f| f["line"].as_u64().unwrap()).collect();
+    assert_eq!(sorted_u64(lines), vec![1, 2, 3]);
+    assert_eq!(failed[0]["code"], "InternalError");
+    assert!(failed[0]["record"]["body"].is_string());
+    assert!(run.stderr.contains("not sent"), "{}", run.stderr);
+}
+
+fn sorted_u64(mut v: Vec<u64>) -> Vec<u64> {
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn receive_delete_needs_yes_or_a_confirmation_on_a_terminal() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("guarded", &[]);
+    send_bodies(&env, &queue, &numbered("g", 3));
+    let run = env.run(&["receive", "guarded", "--delete"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("--yes"), "{}", run.stderr);
+    assert_eq!(
+        counts(&env, &queue),
+        (3, 0),
+        "nothing received without consent"
+    );
+
+    let run = run_tty(&env, &["receive", "guarded", "--delete"], "n\n");
+    run.assert_code(1);
+    assert!(run.stderr.contains("cancelled"), "{}", run.stderr);
+    assert_eq!(env.depth(&queue), 3);
+
+    let run = run_tty(
+        &env,
+        &["receive", "guarded", "--delete", "--until-empty"],
+        "y\n",
+    );
+    run.assert_code(0);
+    // On a terminal the output is a table, not JSON.
+    assert!(run.stdout.contains("message id"), "{}", run.stdout);
+    assert!(run.stdout.contains("g0") && run.stdout.contains("g2"));
+    assert_eq!(env.depth(&queue), 0);
+}
+
+#[test]
+fn peek_leaves_messages_in_place_and_bodies_are_sanitized_only_on_a_terminal() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("look", &[]);
+    let mut bodies = numbered("p", 4);
+    // C1 CSI and a bidi override: accepted by SQS, harmful on a terminal.
+    bodies.push("red \u{9b}31malert \u{202e}desrever".to_string());
+    send_bodies(&env, &queue, &bodies);
+    let run = env.run(&["peek", "look"]);
+    run.assert_code(0);
+    let seen = run.records_of("message");
+    assert_eq!(seen.len(), 5);
+    assert!(seen.iter().all(|m| m.get("receipt_handle").is_none()));
+    assert_eq!(
+        counts(&env, &queue),
+        (5, 0),
+        "all visible again after the peek"
+    );
+
+    let run = env.run(&["peek", "look", "--max", "2"]);
+    run.assert_code(0);
+    assert_eq!(run.records_of("message").len(), 2);
+
+    let raw = env.run(&["peek", "look", "-o", "text"]);
+    raw.assert_code(0);
+    assert!(raw.stdout.contains("\u{9b}31m"), "raw in a pipe");
+    let table = run_tty(&env, &["peek", "look"], "");
+    table.assert_code(0);
+    assert!(!table.stdout.contains('\u{9b}'), "{}", table.stdout);
+    assert!(!table.stdout.contains('\u{202e}'), "{}", table.stdout);
+    assert!(table.stdout.contains("\\u{9b}31malert"), "{}", table.stdout);
+    assert_eq!(counts(&env, &queue), (5, 0));
+}
+
+#[test]
+fn peek_refuses_a_queue_with_a_redrive_policy_unless_forced() {
+    let env = TestEnv::start();
+    env.create_queue("work-dlq", &[]);
+    let dlq_arn = env.server().queue_arn("work-dlq");
+    let policy = format!("{{\"deadLetterTargetArn\":\"{dlq_arn}\",\"maxReceiveCount\":\"2\"}}");
+    let queue = env.create_queue("work", &[("RedrivePolicy", &policy)]);
+    send_bodies(&env, &queue, &numbered("w", 3));
+    let run = env.run(&["peek", "work"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("maxReceiveCount 2"), "{}", run.stderr);
+    assert!(run.stderr.contains("work-dlq"), "{}", run.stderr);
+    assert!(run.stderr.contains("--force"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    let run = env.run(&["peek", "work", "--force"]);
+    run.assert_code(0);
+    assert_eq!(run.records_of("message").len(), 3);
+    assert!(run.stderr.contains("maxReceiveCount 2"), "{}", run.stderr);
+    assert_eq!(counts(&env, &queue), (3, 0));
+    let dlq = env.block_on(env.sqs().resolve("work-dlq")).unwrap();
+    assert_eq!(env.depth(&dlq), 0);
+}
+
+#[test]
+fn delete_by_message_id_deletes_only_those_and_releases_the_rest() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("pick", &[]);
+    send_bodies(&env, &queue, &numbered("k", 20));
+    let peeked = env.run(&["peek", "pick", "--max", "20"]);
+    let messages = peeked.records_of("message");
+    assert_eq!(messages.len(), 20);
+    let victims: Vec<(String, String)> = messages[..3]
+        .iter()
+        .map(|m| {
+            (
+                m["message_id"].as_str().unwrap().to_string(),
+                m["body"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+
+    let dry = env.run(&["delete", "pick", "--message-id", &victims[0].0, "--dry-run"]);
+    dry.assert_code(0);
+    assert_eq!(dry.records_of("delete")[0]["status"], "would_delete");
+    assert_eq!(counts(&env, &queue), (20, 0));
+
+    let run = env.run(&["delete", "pick", "--message-id", &victims[0].0, "--yes"]);
+    run.assert_code(0);
+    let run = env.run(&[
+        "delete",
+        "pick",
+        "--yes",
+        "--message-id",
+        &victims[1].0,
+        &victims[2].0,
+        "00000000-0000-0000-0000-000000000000",
+    ]);
+    run.assert_code(3);
+    let statuses: Vec<String> = run
+        .records_of("delete")
+        .iter()
+        .map(|r| r["status"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(sorted(statuses), vec!["deleted", "deleted", "not_found"]);
+    assert!(run.stderr.contains("not found"), "{}", run.stderr);
+    // The rest is visible at once, not after the hold.
+    assert_eq!(counts(&env, &queue), (17, 0));
+    let left = env.drain_bodies(&queue);
+    for (_, body) in &victims {
+        assert!(!left.contains(body), "{body} should be gone");
+    }
+}
+
+#[test]
+fn delete_by_receipt_handle_needs_yes_and_reports_bad_handles() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("handles", &[]);
+    send_bodies(&env, &queue, &numbered("h", 2));
+    let received = env.run(&["receive", "handles", "--max", "2", "--visibility", "60"]);
+    let handles: Vec<String> = received
+        .records_of("message")
+        .iter()
+        .map(|m| m["receipt_handle"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(handles.len(), 2);
+    let run = env.run(&["delete", "handles", &handles[0]]);
+    run.assert_code(2);
+    assert_eq!(env.depth(&queue), 2);
+    let run = env.run(&["delete", "handles", &handles[0], &handles[1], "--yes"]);
+    run.assert_code(0);
+    assert_eq!(env.depth(&queue), 0);
+    let run = env.run(&["delete", "handles", "not-a-receipt-handle", "--yes"]);
+    run.assert_code(3);
+    assert_eq!(run.records_of("delete")[0]["status"], "failed");
+    let run = env.run(&["delete", "handles"]);
+    run.assert_code(2);
+}
+
+#[test]
+fn purge_reports_the_depth_and_refuses_a_second_purge_within_a_minute() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("trash", &[]);
+    send_bodies(&env, &queue, &numbered("t", 12));
+    let run = env.run(&["purge", "trash"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("--yes"), "{}", run.stderr);
+    let run = env.run(&["purge", "trash", "--dry-run"]);
+    run.assert_code(0);
+    assert_eq!(env.depth(&queue), 12);
+    let run = env.run(&["purge", "trash", "--yes"]);
+    run.assert_code(0);
+    assert_eq!(run.records_of("purge")[0]["messages"], 12);
+    assert!(
+        run.stderr.contains("removed about 12 messages"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(env.depth(&queue), 0);
+    let run = env.run(&["purge", "trash", "--yes"]);
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("PurgeQueueInProgress"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("hint: wait a minute"), "{}", run.stderr);
+    let run = run_tty(&env, &["purge", "trash"], "n\n");
+    run.assert_code(1);
+}
+
+#[test]
+fn a_closed_pipe_exits_0_and_deletes_nothing_that_was_not_written() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("pipe", &[]);
+    // Large enough that the pipe buffer fills and the writer sees the pipe close.
+    let body = "z".repeat(1000);
+    let bodies: Vec<String> = (0..150).map(|i| format!("{i} {body}")).collect();
+    send_bodies(&env, &queue, &bodies);
+    let mut child = env
+        .cmd()
+        .args([
+            "receive",
+            "pipe",
+            "--until-empty",
+            "--delete",
+            "--yes",
+            "--concurrency",
+            "1",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    // The whole first batch, so at least one batch was written in full before the pipe closes.
+    for _ in 0..10 {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        assert!(line.contains("\"message\""), "{line}");
+    }
+    drop(reader);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("error"), "{stderr}");
+    let (visible, in_flight) = counts(&env, &queue);
+    assert_eq!(in_flight, 0, "unwritten messages are released at once");
+    assert!(visible > 0, "the run stopped at the closed pipe");
+    assert!(
+        visible <= 140,
+        "what was written was deleted: {visible} left"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_receive_and_deletes_exactly_what_was_written() {
+    let env = TestEnv::start_with(ServerConfig {
+        latency: std::time::Duration::from_millis(40),
+        ..ServerConfig::default()
+    });
+    let queue = env.create_queue("interrupted", &[]);
+    send_bodies(&env, &queue, &numbered("i", 300));
+    let child = env
+        .cmd()
+        .args([
+            "receive",
+            "interrupted",
+            "--until-empty",
+            "--delete",
+            "--yes",
+            "--concurrency",
+            "1",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    let written = String::from_utf8_lossy(&output.stdout).lines().count() as u64;
+    let (visible, in_flight) = counts(&env, &queue);
+    assert!(written > 0 && written < 300, "stopped part way: {written}");
+    assert_eq!(in_flight, 0, "nothing left hidden");
+    assert_eq!(
+        visible,
+        300 - written,
+        "deleted exactly the written messages"
+    );
+}
+
+#[test]
+fn json_output_is_one_document_and_text_output_is_bodies() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("docs", &[]);
+    let run = env.run(&["peek", "docs", "-o", "json"]);
+    run.assert_code(0);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&run.stdout).unwrap(),
+        serde_json::json!([])
+    );
+    send_bodies(&env, &queue, &numbered("d", 12));
+    let run = env.run(&[
+        "receive", "docs", "--max", "12", "-o", "json", "--delete", "--yes",
+    ]);
+    run.assert_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let bodies: Vec<String> = doc
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["body"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(sorted(bodies), sorted(numbered("d", 12)));
+    assert_eq!(env.depth(&queue), 0);
+
+    let run = env.run(&["send", "docs", "-o", "json", "one"]);
+    run.assert_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert!(doc["message_id"].is_string());
+    let run = env.run(&["receive", "docs", "-o", "text"]);
+    assert_eq!(run.stdout, "one\n");
+}

@@ -1,0 +1,240 @@
+//! `queues` and `queue info|create|delete` through the real binary against the local server.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::io::Write;
+use std::process::Stdio;
+
+use sqsctl::message::MessageRecord;
+use support::{Run, TestEnv};
+
+fn run_tty(env: &TestEnv, args: &[&str], stdin: &str) -> Run {
+    let mut child = env
+        .cmd()
+        .env("SQSCTL_ASSUME_TTY", "1")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn queue_exists(env: &TestEnv, name: &str) -> bool {
+    env.block_on(env.sqs().resolve(name)).is_ok()
+}
+
+#[test]
+fn create_with_a_dlq_creates_the_dlq_and_info_decodes_the_policy() {
+    let env = TestEnv::start();
+    let run = env.run(&[
+        "queue",
+        "create",
+        "orders",
+        "--dlq",
+        "orders-dlq",
+        "--max-receive",
+        "4",
+        "--attr",
+        "VisibilityTimeout=45",
+    ]);
+    run.assert_code(0);
+    let created = &run.records_of("queue_created")[0];
+    assert_eq!(created["name"], "orders");
+    assert_eq!(created["dead_letter_queue"]["name"], "orders-dlq");
+    assert_eq!(created["dead_letter_queue"]["created"], true);
+    assert!(queue_exists(&env, "orders-dlq"));
+
+    let dlq = env.block_on(env.sqs().resolve("orders-dlq")).unwrap();
+    env.block_on(
+        env.sqs()
+            .send_batch(&dlq, &[MessageRecord::with_body("dead")]),
+    )
+    .unwrap();
+
+    let run = env.run(&["queue", "info", "orders"]);
+    run.assert_code(0);
+    let info = &run.records_of("queue_info")[0];
+    assert_eq!(info["attributes"]["VisibilityTimeout"], "45");
+    assert_eq!(info["redrive_policy"]["max_receive_count"], 4);
+    assert_eq!(
+        info["redrive_policy"]["dead_letter_queue"]["name"],
+        "orders-dlq"
+    );
+    assert_eq!(info["redrive_policy"]["dead_letter_queue"]["visible"], 1);
+    assert_eq!(info["fifo"], false);
+
+    let run = env.run(&["queue", "info", "orders-dlq"]);
+    run.assert_code(0);
+    let info = &run.records_of("queue_info")[0];
+    assert_eq!(info["dead_letter_sources"], serde_json::json!(["orders"]));
+    assert!(info.get("redrive_policy").is_none());
+
+    let table = run_tty(&env, &["queue", "info", "orders"], "");
+    table.assert_code(0);
+    assert!(
+        table.stdout.contains("to `orders-dlq` after 4 receives"),
+        "{}",
+        table.stdout
+    );
+    assert!(
+        table.stdout.contains("orders-dlq: 1 visible"),
+        "{}",
+        table.stdout
+    );
+
+    // An existing DLQ is reused.
+    let run = env.run(&["queue", "create", "billing", "--dlq", "orders-dlq"]);
+    run.assert_code(0);
+    assert_eq!(
+        run.records_of("queue_created")[0]["dead_letter_queue"]["created"],
+        false
+    );
+}
+
+#[test]
+fn fifo_queues_need_fifo_names_and_fifo_dlqs() {
+    let env = TestEnv::start();
+    let run = env.run(&["queue", "create", "jobs", "--fifo"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("jobs.fifo"), "{}", run.stderr);
+    assert!(!queue_exists(&env, "jobs"));
+
+    let run = env.run(&["queue", "create", "jobs.fifo", "--dlq", "jobs-dlq"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("jobs-dlq.fifo"), "{}", run.stderr);
+    assert!(!queue_exists(&env, "jobs.fifo"));
+
+    let run = env.run(&["queue", "create", "jobs.fifo", "--dlq", "jobs-dlq.fifo"]);
+    run.assert_code(0);
+    let attrs = env
+        .block_on(async {
+            let dlq = env.sqs().resolve("jobs-dlq.fifo").await?;
+            env.sqs().attributes(&dlq).await
+        })
+        .unwrap();
+    assert!(attrs.is_fifo(), "the DLQ has the source's type");
+
+    env.create_queue("plain-dlq", &[]);
+    let run = env.run(&["queue", "create", "other.fifo", "--dlq", "plain-dlq"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("must be FIFO"), "{}", run.stderr);
+
+    for bad in [
+        vec!["queue", "create", "has space"],
+        vec!["queue", "create", "ok", "--attr", "NoEquals"],
+        vec!["queue", "create", "ok", "--max-receive", "3"],
+        vec!["queue", "create", "ok", "--dlq", "d", "--max-receive", "0"],
+    ] {
+        let run = env.run(&bad);
+        run.assert_code(2);
+        assert!(run.stderr.contains("error"), "{bad:?}: {}", run.stderr);
+    }
+    assert!(!queue_exists(&env, "ok"));
+}
+
+#[test]
+fn queues_lists_depths_type_and_dlq_with_a_prefix_filter() {
+    let env = TestEnv::start();
+    let dlq_arn = env.server().queue_arn("app-dlq");
+    env.create_queue("app-dlq", &[]);
+    let policy = format!("{{\"deadLetterTargetArn\":\"{dlq_arn}\",\"maxReceiveCount\":\"3\"}}");
+    let app = env.create_queue("app-main", &[("RedrivePolicy", &policy)]);
+    env.create_queue("app-jobs.fifo", &[("FifoQueue", "true")]);
+    env.create_queue("other", &[]);
+    let records: Vec<MessageRecord> = (0..3)
+        .map(|i| MessageRecord::with_body(format!("{i}")))
+        .collect();
+    env.block_on(env.sqs().send_batch(&app, &records)).unwrap();
+
+    let run = env.run(&["queues", "app"]);
+    run.assert_code(0);
+    let rows = run.records_of("queue");
+    let names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names, vec!["app-dlq", "app-jobs.fifo", "app-main"]);
+    let main = &rows[2];
+    assert_eq!(main["visible"], 3);
+    assert_eq!(main["in_flight"], 0);
+    assert_eq!(main["delayed"], 0);
+    assert_eq!(main["dlq"], "app-dlq");
+    assert_eq!(main["max_receive_count"], 3);
+    assert_eq!(rows[1]["fifo"], true);
+    assert_eq!(rows[0]["fifo"], false);
+
+    let run = env.run(&["queues"]);
+    assert_eq!(run.records_of("queue").len(), 4);
+
+    let table = run_tty(&env, &["queues"], "");
+    table.assert_code(0);
+    for header in ["name", "visible", "in flight", "delayed", "FIFO", "DLQ"] {
+        assert!(table.stdout.contains(header), "{header}: {}", table.stdout);
+    }
+    assert!(
+        table.stdout.contains("app-dlq (after 3)"),
+        "{}",
+        table.stdout
+    );
+
+    let json = env.run(&["queues", "app-m", "-o", "json"]);
+    json.assert_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(doc.as_array().unwrap().len(), 1);
+
+    let run = env.run(&["queues", "bad prefix"]);
+    run.assert_code(2);
+}
+
+#[test]
+fn queue_delete_asks_first_and_dry_run_changes_nothing() {
+    let env = TestEnv::start();
+    env.create_queue("scratch", &[]);
+    let run = env.run(&["queue", "delete", "scratch"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("--yes"), "{}", run.stderr);
+    let run = env.run(&["queue", "delete", "scratch", "--dry-run"]);
+    run.assert_code(0);
+    assert!(queue_exists(&env, "scratch"));
+    let run = run_tty(&env, &["queue", "delete", "scratch"], "no\n");
+    run.assert_code(1);
+    assert!(queue_exists(&env, "scratch"));
+    let run = run_tty(&env, &["queue", "delete", "scratch"], "y\n");
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains("Delete queue `scratch`"),
+        "{}",
+        run.stderr
+    );
+    assert!(!queue_exists(&env, "scratch"));
+}
+
+#[test]
+fn unknown_queues_get_a_did_you_mean_hint() {
+    let env = TestEnv::start();
+    env.create_queue("invoices.fifo", &[("FifoQueue", "true")]);
+    let run = env.run(&["queue", "info", "invoices"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("does not exist"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("did you mean `invoices.fifo`"),
+        "{}",
+        run.stderr
+    );
+    let run = env.run(&["queue", "delete", "zzz-nothing", "--yes"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("--region"), "{}", run.stderr);
+    let run = env.run(&["queue", "info", "arn:aws:sns:us-east-1:1:topic"]);
+    run.assert_code(2);
+}
