@@ -182,6 +182,50 @@ mod tests {
         assert!(report.groups.is_none());
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Ids, groups, bodies and attributes come from users: no input makes an analyzer panic.
+        #[test]
+        fn any_messages_are_analyzed_without_panicking(
+            messages in proptest::collection::vec(
+                ("\\PC{0,20}", "[a-z0-9-]{0,6}", "\\PC{0,30}", 0u64..5, proptest::option::of(0u64..4_000_000_000_000)),
+                0..40,
+            ),
+            visible in 0u64..500,
+            in_flight in 0u64..5,
+            exhausted: bool,
+        ) {
+            let mut obs = Observations::new(visible % 2 == 0);
+            for chunk in messages.chunks(10) {
+                let batch: Vec<_> = chunk
+                    .iter()
+                    .map(|(dedup, group, body, receives, sent)| {
+                        let mut m = fifo(group, dedup, body, sent.unwrap_or(0), *receives);
+                        if sent.is_none() {
+                            m.attributes.remove("SentTimestamp");
+                        }
+                        m
+                    })
+                    .collect();
+                obs.add_batch(&batch);
+            }
+            for coverage in [
+                Coverage::Complete,
+                Coverage::Scan { visible_at_start: visible, in_flight_at_start: in_flight, exhausted },
+            ] {
+                let report = analyze(&Analysis {
+                    facts: None,
+                    observations: Some(&obs),
+                    coverage,
+                    now_ms: 1_795_000_000_000,
+                    own_scans: &[],
+                });
+                proptest::prop_assert!(report.findings.iter().all(|f| !f.title.is_empty()));
+            }
+        }
+    }
+
     #[test]
     fn the_skipped_scan_says_why_and_how() {
         let finding = scan_skipped("jobs", "jobs-dlq", 3);
