@@ -132,11 +132,8 @@ pub async fn inspect(
                     own_scans.sort_unstable();
                     own_scans.dedup();
                     let mut obs = Observations::new(per_group_dedup);
-                    let mut scanned =
+                    let scanned =
                         scan(ctx, sqs, queue, &facts.attrs, *sample, force, &mut obs).await?;
-                    // The scan lowers its own figure to what it saw when it stops early on an
-                    // empty receive; the depth the queue reported at the start is the one meant.
-                    scanned.visible_at_start = facts.attrs.visible();
                     inspection.coverage = Coverage::Scan {
                         visible_at_start: facts.attrs.visible(),
                         in_flight_at_start: facts.attrs.in_flight(),
