@@ -431,12 +431,14 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --version 'Print version'
         }
         &'sqsctl;demo'= {
+            cand --bind 'Address and port of the demo''s server (default: a free port on 127.0.0.1)'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
             cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
             cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
             cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
             cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --keep 'Leave the server and its queues running after the demo, until Ctrl-C, to go on by hand'
             cand -q 'Print only data and errors: no progress, no summaries'
             cand --quiet 'Print only data and errors: no progress, no summaries'
             cand -v 'Explain what is being done on stderr (never prints credentials)'
