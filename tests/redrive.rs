@@ -828,3 +828,30 @@ fn archive_keeps_a_copy_and_delay_holds_the_moved_messages_back() {
     let run = env.run(&["redrive", "arch-dlq", "--yes", "--delay", "901"]);
     run.assert_code(2);
 }
+
+#[test]
+fn rate_is_met_from_the_start_and_nobody_sleeps_once_the_dlq_is_empty() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "rt", false);
+    bodies(&env, &dlq, "r", 10);
+    // One batch of 10 at --rate 10 is due after one second. With sixteen workers each running
+    // the bucket a batch into debt, the run used to take sixteen seconds.
+    let run = env.run(&[
+        "redrive",
+        "rt-dlq",
+        "--yes",
+        "-o",
+        "json",
+        "--rate",
+        "10",
+        "--concurrency",
+        "16",
+    ]);
+    run.assert_code(0);
+    let s = summary(&run);
+    assert_eq!(s["moved"], 10);
+    let seconds = s["seconds"].as_f64().unwrap();
+    assert!(seconds < 5.0, "took {seconds} s for one second's worth");
+    assert_eq!(visible(&env, &source).0, 10);
+    assert_eq!(visible(&env, &dlq), (0, 0));
+}

@@ -29,6 +29,8 @@ const MAX_REPORTED_FAILURES: usize = 100;
 const MAX_RECEIVE_ERRORS: u32 = 8;
 /// Rounds of workers: a round ends when the DLQ looks empty; another starts if it was not.
 const MAX_ROUNDS: usize = 3;
+/// How often a worker waiting for `--rate` tokens checks whether the round is over.
+const ROUND_CHECK: Duration = Duration::from_millis(50);
 
 /// Live counts, for progress bars and the summary.
 #[derive(Debug, Default)]
@@ -362,10 +364,20 @@ async fn work(shared: &Arc<Shared>, tail: &mut Option<tokio::task::JoinHandle<()
             return;
         }
         if let Some(limiter) = &shared.limiter {
-            // A slow rate can make a worker wait long for its tokens: Ctrl-C must not.
-            tokio::select! {
-                () = limiter.acquire(want) => {}
-                () = shared.interrupt.wait() => return,
+            // A slow rate can make a worker wait long for its tokens: Ctrl-C must not, and a
+            // worker still queued when another found the DLQ empty leaves without waiting.
+            let acquire = limiter.acquire(want);
+            tokio::pin!(acquire);
+            loop {
+                tokio::select! {
+                    () = &mut acquire => break,
+                    () = shared.interrupt.wait() => return,
+                    () = tokio::time::sleep(ROUND_CHECK) => {
+                        if shared.round_over() {
+                            return;
+                        }
+                    }
+                }
             }
             if shared.round_over() {
                 limiter.refund(want);

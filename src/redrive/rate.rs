@@ -1,14 +1,17 @@
 //! `--rate`: a token bucket that never lets more than one batch through ahead of the rate.
 //!
-//! The bucket starts empty and holds at most `capacity` tokens (one batch). A caller reserves the
-//! tokens for a batch before it receives it; when the bucket is short, the reservation goes into
-//! debt and the caller waits until the debt is repaid. So in any window of `w` seconds at most
-//! `rate * w + capacity` messages pass, and over a run the average is the rate itself. Tokens a
-//! batch did not use (a receive returned fewer messages) are handed back.
+//! The bucket starts empty and holds at most `capacity` tokens (one batch). Callers take the
+//! tokens for a batch before they receive it, one caller at a time and in arrival order: the
+//! caller at the head waits until the bucket holds its batch, takes it, and lets the next one
+//! in. The bucket never goes into debt, so a worker that is still queued when the DLQ runs dry
+//! owes nothing and can leave at once, and the rate is met from the first second. In any window
+//! of `w` seconds at most `rate * w + capacity` messages pass. Tokens a batch did not use (a
+//! receive returned fewer messages) are handed back and wake the caller at the head.
 
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
+use tokio::sync::Notify;
 
 /// The pure bucket, on a clock given in seconds (so tests can simulate time).
 #[derive(Debug, Clone)]
@@ -37,15 +40,18 @@ impl TokenBucket {
         }
     }
 
-    /// Takes `n` tokens and returns how long (seconds from `now`) the caller must wait before using
-    /// them.
-    pub fn reserve(&mut self, now: f64, n: f64) -> f64 {
+    /// Takes `n` tokens (at most one batch is ever needed at once) if the bucket holds them;
+    /// otherwise takes nothing and says how long (seconds from `now`) until it will.
+    pub fn try_take(&mut self, now: f64, n: f64) -> Result<(), f64> {
         self.refill(now);
-        self.tokens -= n;
-        if self.tokens >= 0.0 {
-            0.0
+        let need = n.min(self.capacity);
+        // A hair of slack for rounding: a caller that slept exactly the wait named must not be
+        // sent back for a wait too small to move the clock.
+        if self.tokens >= need - 1e-9 {
+            self.tokens = (self.tokens - n).max(0.0);
+            Ok(())
         } else {
-            -self.tokens / self.rate
+            Err((need - self.tokens) / self.rate)
         }
     }
 
@@ -54,12 +60,22 @@ impl TokenBucket {
         self.refill(now);
         self.tokens = (self.tokens + n).min(self.capacity);
     }
+
+    /// The tokens held now (never negative).
+    pub fn tokens(&mut self, now: f64) -> f64 {
+        self.refill(now);
+        self.tokens
+    }
 }
 
 /// The bucket shared by the engine's workers, on the monotonic clock.
 #[derive(Debug)]
 pub struct RateLimiter {
     bucket: Mutex<TokenBucket>,
+    /// One caller waits on the bucket at a time; the others queue here in arrival order.
+    turn: tokio::sync::Mutex<()>,
+    /// Signalled by refunds, so the caller at the head re-checks at once.
+    refunded: Notify,
     origin: Instant,
     batch: usize,
 }
@@ -71,6 +87,8 @@ impl RateLimiter {
         let batch = Self::batch_for(rate);
         RateLimiter {
             bucket: Mutex::new(TokenBucket::new(rate, batch as f64, 0.0)),
+            turn: tokio::sync::Mutex::new(()),
+            refunded: Notify::new(),
             origin: Instant::now(),
             batch,
         }
@@ -89,28 +107,50 @@ impl RateLimiter {
         self.origin.elapsed().as_secs_f64()
     }
 
+    /// Waits for `n` tokens and takes them. Dropping the future (Ctrl-C, the DLQ ran dry) takes
+    /// nothing and leaves the queue.
     pub async fn acquire(&self, n: usize) {
-        let wait = self.bucket.lock().reserve(self.now(), n as f64);
-        if wait > 0.0 {
-            tokio::time::sleep(Duration::from_secs_f64(wait)).await;
+        let _turn = self.turn.lock().await;
+        loop {
+            let refunded = self.refunded.notified();
+            let wait = match self.bucket.lock().try_take(self.now(), n as f64) {
+                Ok(()) => return,
+                Err(wait) => wait,
+            };
+            tokio::select! {
+                () = tokio::time::sleep(Duration::from_secs_f64(wait)) => {}
+                () = refunded => {}
+            }
         }
     }
 
     pub fn refund(&self, n: usize) {
         if n > 0 {
             self.bucket.lock().refund(self.now(), n as f64);
+            self.refunded.notify_waiters();
         }
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
-    /// Simulates `workers` workers that each reserve a batch, wait, send, and come back after
-    /// `latency` seconds; returns the times at which each batch went out, with its size.
+    /// Takes `n` tokens for a caller whose turn comes at `now`, as `RateLimiter::acquire` does:
+    /// sleep for the wait the bucket names, check again. Returns when the tokens were taken.
+    fn take_when_ready(bucket: &mut TokenBucket, mut now: f64, n: f64) -> f64 {
+        loop {
+            match bucket.try_take(now, n) {
+                Ok(()) => return now,
+                Err(wait) => now += wait,
+            }
+        }
+    }
+
+    /// Simulates `workers` workers that each take a batch of tokens (one at a time, in arrival
+    /// order, as the limiter's queue makes them), send, and come back after `latency` seconds;
+    /// returns the times at which each batch went out, with its size.
     fn simulate(rate: f64, workers: usize, latency: f64, seconds: f64) -> Vec<(f64, usize)> {
         let batch = RateLimiter::batch_for(rate);
         let mut bucket = TokenBucket::new(rate, batch as f64, 0.0);
@@ -118,13 +158,15 @@ mod tests {
         let mut queue: BinaryHeap<Reverse<(u64, usize)>> =
             (0..workers).map(|w| Reverse((0, w))).collect();
         let mut sends = Vec::new();
+        // When the caller ahead in the queue got its tokens.
+        let mut turn = 0.0f64;
         while let Some(Reverse((at, worker))) = queue.pop() {
-            let now = at as f64 / 1e9;
+            let now = (at as f64 / 1e9).max(turn);
             if now > seconds {
                 break;
             }
-            let wait = bucket.reserve(now, batch as f64);
-            let sent_at = now + wait;
+            let sent_at = take_when_ready(&mut bucket, now, batch as f64);
+            turn = sent_at;
             if sent_at <= seconds {
                 sends.push((sent_at, batch));
             }
@@ -188,11 +230,44 @@ mod tests {
     #[test]
     fn a_fresh_bucket_does_not_burst_and_refunds_are_capped() {
         let mut bucket = TokenBucket::new(10.0, 10.0, 0.0);
-        assert!(bucket.reserve(0.0, 10.0) > 0.99, "starts empty");
+        let wait = bucket.try_take(0.0, 10.0).unwrap_err();
+        assert!(wait > 0.99, "starts empty");
         let mut bucket = TokenBucket::new(10.0, 10.0, 0.0);
         bucket.refund(100.0, 50.0);
-        assert_eq!(bucket.reserve(100.0, 10.0), 0.0);
-        assert!(bucket.reserve(100.0, 1.0) > 0.0, "capacity is one batch");
+        assert_eq!(bucket.try_take(100.0, 10.0), Ok(()));
+        assert!(bucket.try_take(100.0, 1.0).is_err(), "capacity is one batch");
+    }
+
+    #[test]
+    fn many_callers_at_once_run_up_no_debt() {
+        // Sixteen workers asking for a batch of 5 at rate 5 at the same moment: none takes tokens
+        // it cannot have, so the bucket is never owed anything and, however many asked before,
+        // the next caller waits at most one batch's worth (a bucket in debt would have made the
+        // last of them wait 16 s, long after the DLQ ran dry).
+        let mut bucket = TokenBucket::new(5.0, 5.0, 0.0);
+        for _ in 0..16 {
+            let wait = bucket.try_take(0.0, 5.0).unwrap_err();
+            assert!((wait - 1.0).abs() < 1e-9, "waits {wait}");
+        }
+        assert_eq!(bucket.tokens(0.0), 0.0);
+        assert_eq!(bucket.try_take(1.0, 5.0), Ok(()));
+        assert!(bucket.tokens(1.0) >= 0.0);
+        // The batch came back with 2 messages: the 3 unused tokens are returned and the next
+        // caller is served sooner than a full batch's wait.
+        bucket.refund(1.0, 3.0);
+        let wait = bucket.try_take(1.0, 5.0).unwrap_err();
+        assert!((wait - 0.4).abs() < 1e-9, "waits {wait}");
+    }
+
+    #[test]
+    fn a_short_run_meets_the_rate_from_the_start() {
+        // 16 workers at rate 5: 20 messages go out within 4 seconds, one batch per second.
+        let sends = simulate(5.0, 16, 0.005, 4.0);
+        let total: usize = sends.iter().map(|s| s.1).sum();
+        assert_eq!(total, 20, "{sends:?}");
+        for (second, (at, _)) in sends.iter().enumerate() {
+            assert!((at - (second + 1) as f64).abs() < 1e-6, "{sends:?}");
+        }
     }
 
     #[test]
