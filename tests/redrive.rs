@@ -855,3 +855,33 @@ fn rate_is_met_from_the_start_and_nobody_sleeps_once_the_dlq_is_empty() {
     assert_eq!(visible(&env, &source).0, 10);
     assert_eq!(visible(&env, &dlq), (0, 0));
 }
+
+#[test]
+fn an_archive_that_cannot_be_written_stops_before_anything_is_deleted() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "af", false);
+    bodies(&env, &dlq, "a", 30);
+    let journal = journal_arg(&env, "af.jsonl");
+    let run = env.run(&[
+        "redrive",
+        "af-dlq",
+        "--yes",
+        "--journal",
+        &journal,
+        "--archive",
+        "/dev/full",
+    ]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("archive"), "{}", run.stderr);
+    assert_eq!(visible(&env, &dlq), (30, 0), "nothing deleted, nothing hidden");
+    let sent = visible(&env, &source).0;
+    // The journal shows what was sent: resuming deletes it without sending it again.
+    let run = env.run(&["redrive", "--resume", &journal, "--yes"]);
+    run.assert_code(0);
+    assert_eq!(visible(&env, &dlq), (0, 0));
+    let mut moved: Vec<String> = drain(&env, &source).into_iter().map(|m| m.body).collect();
+    moved.sort();
+    moved.dedup();
+    assert_eq!(moved.len(), 30, "none lost");
+    assert!(sent <= 30);
+}

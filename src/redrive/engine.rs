@@ -660,6 +660,9 @@ async fn commit(shared: &Shared, commit: Commit) {
     } = commit;
     keep_hidden(shared, &handles, async {
         journal(shared, lines, true).await;
+        // The archive copy is written and flushed before the delete; when it cannot be, the
+        // messages sent now stay in the DLQ (the journal shows them as sent, so `--resume`
+        // deletes them without sending them again) and the run stops.
         if let Some(archive) = &shared.archive
             && confirmed > 0
         {
@@ -669,6 +672,26 @@ async fn commit(shared: &Shared, commit: Commit) {
                     "the archive {} could not be written: {e}",
                     archive.path().display()
                 ));
+                for message in &to_delete[..confirmed] {
+                    let id = message_id(message);
+                    shared.sent_before.lock().insert(id);
+                    Counters::add(&shared.counters.delete_failed, 1);
+                    shared.report(FailedMessage {
+                        message_id: id.to_string(),
+                        group_id: message.effective_group_id().map(str::to_string),
+                        reason: "sent, but not deleted from the dead-letter queue: the archive \
+                                 could not be written"
+                            .into(),
+                    });
+                }
+                // Visible again in the DLQ when the run ends.
+                shared.held.lock().extend(
+                    to_delete[..confirmed]
+                        .iter()
+                        .map(|m| handle(m).to_string()),
+                );
+                delete(shared, &to_delete[confirmed..], 0).await;
+                return;
             }
         }
         delete(shared, &to_delete, confirmed).await;
