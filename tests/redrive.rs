@@ -885,3 +885,27 @@ fn an_archive_that_cannot_be_written_stops_before_anything_is_deleted() {
     assert_eq!(moved.len(), 30, "none lost");
     assert!(sent <= 30);
 }
+
+#[test]
+fn message_ids_not_in_the_dlq_are_reported_and_exit_3() {
+    let env = TestEnv::start();
+    let (_source, dlq) = pair(&env, "nf", false);
+    bodies(&env, &dlq, "n", 3);
+    let run = env.run(&[
+        "redrive",
+        "nf-dlq",
+        "--yes",
+        "-o",
+        "json",
+        "--message-id",
+        "nonexistent-1",
+    ]);
+    run.assert_code(3);
+    assert_eq!(summary(&run)["not_found"][0], "nonexistent-1");
+    assert!(
+        run.stderr.contains("not found") && run.stderr.contains("nonexistent-1"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(visible(&env, &dlq), (3, 0));
+}

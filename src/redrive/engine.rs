@@ -97,6 +97,9 @@ pub struct Summary {
     pub messages_per_second: f64,
     /// The first failures (every one is in the journal).
     pub failures: Vec<FailedMessage>,
+    /// Ids named with `--message-id` that were not seen in the DLQ.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_found: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub journal: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -111,6 +114,7 @@ impl Summary {
     pub fn complete(&self) -> bool {
         self.failed == 0
             && self.delete_failed == 0
+            && self.not_found.is_empty()
             && self.error.is_none()
             && !self.interrupted
             && (self.limit_reached || self.left_in_flight == 0)
@@ -152,6 +156,8 @@ struct Shared {
     sent_before: Mutex<IdSet>,
     /// Not matching, already counted.
     skipped_seen: Mutex<IdSet>,
+    /// Ids named with `--message-id` that were received.
+    named_seen: Mutex<IdSet>,
     /// Could not be sent in this run: not tried again.
     parked: Mutex<IdSet>,
     /// Receipt handles of messages kept hidden until the run ends (not matching, failed, over the
@@ -262,6 +268,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         pending_journal_deletes: AtomicU64::new(options.resume.sent_not_deleted),
         sent_before: Mutex::new(options.resume.sent),
         skipped_seen: Mutex::new(IdSet::default()),
+        named_seen: Mutex::new(IdSet::default()),
         parked: Mutex::new(IdSet::default()),
         held: Mutex::new(Vec::new()),
         failures: Mutex::new((Vec::new(), 0)),
@@ -316,6 +323,21 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
     let seconds = started.elapsed().as_secs_f64();
     let moved = Counters::get(&counters.moved);
     let (failures, _) = std::mem::take(&mut *shared.failures.lock());
+    // Only a run that went through the whole DLQ can tell that an id is not there.
+    let looked_everywhere = !shared.interrupt.is_set()
+        && !shared.limit_reached.load(Ordering::SeqCst)
+        && shared.fatal.lock().is_none();
+    let not_found = if !looked_everywhere {
+        Vec::new()
+    } else {
+        let seen = shared.named_seen.lock();
+        plan.selection
+            .message_ids
+            .iter()
+            .filter(|id| !seen.contains(id))
+            .cloned()
+            .collect()
+    };
     Ok(Summary {
         source: plan.source.name.clone(),
         destination: plan.destination.name.clone(),
@@ -338,6 +360,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
             0.0
         },
         failures,
+        not_found,
         journal: journal_path,
         archive: archive_path,
         error,
@@ -507,6 +530,9 @@ async fn process(shared: &Arc<Shared>, batch: Vec<MessageRecord>) -> Option<Comm
     let mut matching: Vec<MessageRecord> = Vec::new();
     for message in batch {
         let id = message_id(&message);
+        if shared.selector.names_id(id) {
+            shared.named_seen.lock().insert(id);
+        }
         if shared.parked.lock().contains(id) {
             hold.push(handle(&message).to_string());
         } else if shared.sent_before.lock().contains(id) {

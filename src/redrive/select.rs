@@ -120,6 +120,11 @@ impl Selector {
         (!self.message_ids.is_empty()).then_some(self.message_ids.len())
     }
 
+    /// True when `--message-id` names this id.
+    pub fn names_id(&self, id: &str) -> bool {
+        self.message_ids.contains(id)
+    }
+
     pub fn matches(&self, message: &MessageRecord) -> bool {
         if !self.message_ids.is_empty()
             && !message

@@ -129,9 +129,26 @@ pub fn summary(ctx: &Context, summary: &Summary) -> anyhow::Result<()> {
             summary.failed, summary.source
         ));
     }
+    if !summary.not_found.is_empty() {
+        printer.warn(format!(
+            "{} not found in {} (moved already, in flight with a consumer, or delayed): {}",
+            if summary.not_found.len() == 1 {
+                "1 message id was".to_string()
+            } else {
+                format!("{} message ids were", summary.not_found.len())
+            },
+            summary.source,
+            summary
+                .not_found
+                .iter()
+                .map(|id| printer.display(id))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     if summary.delete_failed > 0 {
         printer.warn(format!(
-            "{} messages were sent but could not be deleted from {}: run `sqsctl redrive --resume {}` to delete them without sending them again",
+            "{} messages were sent but could not be deleted from {}: run `sqsctl redrive --resume {} --yes` to delete them without sending them again",
             summary.delete_failed,
             summary.source,
             summary.journal.as_deref().unwrap_or("JOURNAL")
