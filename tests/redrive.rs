@@ -780,6 +780,15 @@ fn ctrl_c_finishes_the_batches_in_flight_and_exits_130() {
     assert!(moved > 0 && moved < 2000, "{s}");
     assert_eq!(s["interrupted"], true);
     assert!(stderr.contains("--resume"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("--resume {journal} --yes")),
+        "a script can run the hint: {stderr}"
+    );
+    assert!(
+        !stderr.contains(" selected from "),
+        "an interrupted run does not claim it saw everything: {stderr}"
+    );
+    assert!(stderr.contains("still in int-dlq"), "{stderr}");
     let (left, in_flight) = visible(&env, &dlq);
     assert_eq!(in_flight, 0, "nothing left hidden");
     assert_eq!(left + moved, 2000, "none lost");
@@ -828,6 +837,7 @@ fn archive_keeps_a_copy_and_delay_holds_the_moved_messages_back() {
     let run = env.run(&["redrive", "arch-dlq", "--yes", "--delay", "901"]);
     run.assert_code(2);
 }
+
 
 #[test]
 fn rate_is_met_from_the_start_and_nobody_sleeps_once_the_dlq_is_empty() {

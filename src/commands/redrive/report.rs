@@ -108,14 +108,29 @@ pub fn summary(ctx: &Context, summary: &Summary) -> anyhow::Result<()> {
         }
     }
     printer.flush()?;
-    let mut line = format!(
-        "moved {} of {} selected from {} to {} in {:.1} s",
-        summary.moved + summary.completed_from_journal,
-        summary.selected + summary.completed_from_journal,
-        summary.source,
-        summary.destination,
-        summary.seconds
-    );
+    let moved = summary.moved + summary.completed_from_journal;
+    let mut line = if summary.interrupted || summary.error.is_some() {
+        // The run stopped before it looked at the whole DLQ: "of N selected" would read as if
+        // nothing else were left.
+        format!(
+            "stopped after moving {moved} from {} to {} in {:.1} s; {} messages are still in {} ({} visible, {} in flight), not all of them looked at yet",
+            summary.source,
+            summary.destination,
+            summary.seconds,
+            summary.left_visible + summary.left_in_flight,
+            summary.source,
+            summary.left_visible,
+            summary.left_in_flight
+        )
+    } else {
+        format!(
+            "moved {moved} of {} selected from {} to {} in {:.1} s",
+            summary.selected + summary.completed_from_journal,
+            summary.source,
+            summary.destination,
+            summary.seconds
+        )
+    };
     if summary.skipped > 0 {
         line.push_str(&format!(
             "; {} not matching stay in the DLQ",
@@ -156,7 +171,7 @@ pub fn summary(ctx: &Context, summary: &Summary) -> anyhow::Result<()> {
     }
     if summary.left_in_flight > 0 && !summary.limit_reached {
         printer.warn(format!(
-            "{} messages in {} are in flight (held by another consumer, or by a receive whose answer was lost); when they are visible again, run `sqsctl redrive --resume {}`",
+            "{} messages in {} are in flight (held by another consumer, or by a receive whose answer was lost); when they are visible again, run `sqsctl redrive --resume {} --yes`",
             summary.left_in_flight,
             summary.source,
             summary.journal.as_deref().unwrap_or("JOURNAL")
@@ -164,7 +179,7 @@ pub fn summary(ctx: &Context, summary: &Summary) -> anyhow::Result<()> {
     }
     if summary.interrupted {
         printer.warn(format!(
-            "interrupted: the batches in flight were finished; `sqsctl redrive --resume {}` continues",
+            "interrupted: the batches in flight were finished; `sqsctl redrive --resume {} --yes` continues",
             summary.journal.as_deref().unwrap_or("JOURNAL")
         ));
     }
