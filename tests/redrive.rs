@@ -919,3 +919,14 @@ fn message_ids_not_in_the_dlq_are_reported_and_exit_3() {
     );
     assert_eq!(visible(&env, &dlq), (3, 0));
 }
+
+#[test]
+fn the_summary_table_has_a_header() {
+    let env = TestEnv::start();
+    let (_source, dlq) = pair(&env, "tb", false);
+    bodies(&env, &dlq, "t", 2);
+    let run = env.run(&["redrive", "tb-dlq", "--yes", "-o", "table"]);
+    run.assert_code(0);
+    let header = run.stdout.lines().nth(1).unwrap_or_default();
+    assert!(header.contains("redrive"), "{}", run.stdout);
+}

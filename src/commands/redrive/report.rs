@@ -61,7 +61,7 @@ pub fn summary(ctx: &Context, summary: &Summary) -> anyhow::Result<()> {
         Format::Json => printer.json(summary)?,
         Format::Jsonl => printer.record("summary", summary)?,
         Format::Table => {
-            let mut table = printer.new_table(&["", ""]);
+            let mut table = printer.new_table(&["redrive", "result"]);
             let rows: [(&str, String); 9] = [
                 ("from", summary.source.clone()),
                 ("to", summary.destination.clone()),
