@@ -838,7 +838,6 @@ fn archive_keeps_a_copy_and_delay_holds_the_moved_messages_back() {
     run.assert_code(2);
 }
 
-
 #[test]
 fn rate_is_met_from_the_start_and_nobody_sleeps_once_the_dlq_is_empty() {
     let env = TestEnv::start();
@@ -929,4 +928,18 @@ fn the_summary_table_has_a_header() {
     run.assert_code(0);
     let header = run.stdout.lines().nth(1).unwrap_or_default();
     assert!(header.contains("redrive"), "{}", run.stdout);
+}
+
+#[test]
+fn a_journal_under_a_file_is_explained() {
+    let env = TestEnv::start();
+    let (_source, dlq) = pair(&env, "jf", false);
+    let file = env.home().join("payload.json");
+    std::fs::write(&file, "{}").unwrap();
+    let journal = file.join("j.jsonl").display().to_string();
+    bodies(&env, &dlq, "t", 1);
+    let run = env.run(&["redrive", "jf-dlq", "--yes", "--journal", &journal]);
+    assert_ne!(run.code, 0);
+    assert!(!run.stderr.contains("already exists"), "{}", run.stderr);
+    assert!(run.stderr.contains("is not a directory"), "{}", run.stderr);
 }

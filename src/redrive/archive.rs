@@ -18,9 +18,7 @@ pub struct Archive {
 impl Archive {
     /// Opens (appending to) an archive file.
     pub fn open(path: &Path) -> io::Result<Archive> {
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)?;
-        }
+        create_parent(path)?;
         let file = OpenOptions::new().create(true).append(true).open(path)?;
         Ok(Archive {
             path: path.to_path_buf(),
@@ -54,4 +52,27 @@ impl Archive {
         file.flush()?;
         file.get_ref().sync_all()
     }
+}
+
+/// Creates the directory a new file goes in. A parent that exists but is not a directory is said
+/// so plainly (`create_dir_all` would report it as "already exists").
+pub(crate) fn create_parent(path: &Path) -> io::Result<()> {
+    let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    for dir in parent.ancestors() {
+        if dir.as_os_str().is_empty() {
+            break;
+        }
+        if let Ok(meta) = std::fs::metadata(dir) {
+            if meta.is_dir() {
+                break;
+            }
+            return Err(io::Error::other(format!(
+                "{} is not a directory",
+                dir.display()
+            )));
+        }
+    }
+    std::fs::create_dir_all(parent)
 }

@@ -49,9 +49,7 @@ pub fn line<T: Serialize>(kind: &str, data: &T) -> Vec<u8> {
 impl Journal {
     /// Creates a new journal (refusing to overwrite one) and writes the plan, on disk, first.
     pub fn create(path: &Path, plan: &Plan) -> io::Result<Journal> {
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)?;
-        }
+        super::archive::create_parent(path)?;
         let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
         file.write_all(&line("plan", plan))?;
         file.sync_all()?;

@@ -177,7 +177,7 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
         .clone()
         .unwrap_or_else(|| default_journal_path(&settings.journal_dir, &plan.source.name));
     let journal = Journal::create(&path, &plan).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
+        if e.kind() == std::io::ErrorKind::AlreadyExists && path.exists() {
             hinted(
                 format!("the journal {} already exists", path.display()),
                 "to complete the run it records, pass --resume FILE; otherwise choose another --journal",
