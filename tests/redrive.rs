@@ -882,7 +882,11 @@ fn an_archive_that_cannot_be_written_stops_before_anything_is_deleted() {
     ]);
     run.assert_code(1);
     assert!(run.stderr.contains("archive"), "{}", run.stderr);
-    assert_eq!(visible(&env, &dlq), (30, 0), "nothing deleted, nothing hidden");
+    assert_eq!(
+        visible(&env, &dlq),
+        (30, 0),
+        "nothing deleted, nothing hidden"
+    );
     let sent = visible(&env, &source).0;
     // The journal shows what was sent: resuming deletes it without sending it again.
     let run = env.run(&["redrive", "--resume", &journal, "--yes"]);

@@ -711,11 +711,10 @@ async fn commit(shared: &Shared, commit: Commit) {
                     });
                 }
                 // Visible again in the DLQ when the run ends.
-                shared.held.lock().extend(
-                    to_delete[..confirmed]
-                        .iter()
-                        .map(|m| handle(m).to_string()),
-                );
+                shared
+                    .held
+                    .lock()
+                    .extend(to_delete[..confirmed].iter().map(|m| handle(m).to_string()));
                 delete(shared, &to_delete[confirmed..], 0).await;
                 return;
             }

@@ -235,7 +235,10 @@ mod tests {
         let mut bucket = TokenBucket::new(10.0, 10.0, 0.0);
         bucket.refund(100.0, 50.0);
         assert_eq!(bucket.try_take(100.0, 10.0), Ok(()));
-        assert!(bucket.try_take(100.0, 1.0).is_err(), "capacity is one batch");
+        assert!(
+            bucket.try_take(100.0, 1.0).is_err(),
+            "capacity is one batch"
+        );
     }
 
     #[test]
