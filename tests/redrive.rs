@@ -947,3 +947,36 @@ fn a_journal_under_a_file_is_explained() {
     assert!(!run.stderr.contains("already exists"), "{}", run.stderr);
     assert!(run.stderr.contains("is not a directory"), "{}", run.stderr);
 }
+
+#[test]
+fn native_without_to_returns_each_message_to_its_own_source() {
+    let env = TestEnv::start();
+    let dlq = env.create_queue("two-dlq", &[]);
+    let arn = env.server().queue_arn("two-dlq");
+    let policy = format!(r#"{{"deadLetterTargetArn":"{arn}","maxReceiveCount":"1"}}"#);
+    let alpha = env.create_queue("two-a", &[("RedrivePolicy", &policy)]);
+    let beta = env.create_queue("two-b", &[("RedrivePolicy", &policy)]);
+    bodies(&env, &alpha, "a", 2);
+    bodies(&env, &beta, "b", 3);
+    // Received past maxReceiveCount, the messages land in the DLQ with their source ARN.
+    for queue in [&alpha, &beta] {
+        for _ in 0..5 {
+            let options = ReceiveOptions {
+                max_messages: 10,
+                wait_seconds: 0,
+                visibility_timeout: Some(0),
+            };
+            env.block_on(env.sqs().receive(queue, options)).unwrap();
+        }
+    }
+    assert_eq!(visible(&env, &dlq).0, 5);
+    let run = env.run(&["redrive", "two-dlq", "--native", "--yes", "-o", "json"]);
+    run.assert_code(0);
+    let mut a: Vec<String> = drain(&env, &alpha).into_iter().map(|m| m.body).collect();
+    let mut b: Vec<String> = drain(&env, &beta).into_iter().map(|m| m.body).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, ["a0", "a1"]);
+    assert_eq!(b, ["b0", "b1", "b2"]);
+    assert_eq!(visible(&env, &dlq), (0, 0));
+}

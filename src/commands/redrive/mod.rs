@@ -136,6 +136,21 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
         refuse_native_options(settings)?;
     }
     let sqs = ctx.sqs().await?;
+    if settings.native && settings.to.is_none() {
+        // A DLQ of several queues: SQS's move task without a destination returns each message
+        // to its own source.
+        let dlq_ref = sqs.resolve(dlq).await?;
+        let sources = sqs.dead_letter_sources(&dlq_ref).await?;
+        if sources.len() > 1 {
+            let dlq_attrs = sqs.attributes(&dlq_ref).await?;
+            let target = native::NativeTarget::Sources {
+                dlq: &dlq_ref,
+                dlq_attrs: &dlq_attrs,
+                sources: sources.into_iter().map(|q| q.name).collect(),
+            };
+            return native::start(ctx, sqs, target, settings).await;
+        }
+    }
     let route = route(sqs, dlq, settings.to.as_deref()).await?;
     let fifo = route.dlq_attrs.is_fifo();
     if fifo && settings.delay.is_some_and(|d| d != 0) {
@@ -144,7 +159,7 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
         ));
     }
     if settings.native {
-        return native::start(ctx, sqs, &route, settings).await;
+        return native::start(ctx, sqs, native::NativeTarget::Queue(&route), settings).await;
     }
     if fifo && settings.dedup == DedupMode::Keep {
         ctx.printer.warn(

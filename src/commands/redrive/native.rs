@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{MoveSettings, Route, confirm_native};
 use crate::app::{Context, hinted};
-use crate::client::{MoveTask, Sqs};
+use crate::client::{MoveTask, QueueAttributes, QueueRef, Sqs};
 use crate::exit::ExitStatus;
 use crate::output::Format;
 
@@ -38,35 +38,58 @@ async fn arn_of(sqs: &Sqs, dlq: &str) -> anyhow::Result<(String, String)> {
     Ok((queue.name, arn))
 }
 
+/// Where a native move task sends the messages.
+pub enum NativeTarget<'a> {
+    /// One queue, named in the task.
+    Queue(&'a Route),
+    /// No destination in the task: SQS returns each message to the queue named in its
+    /// DeadLetterQueueSourceArn (the DLQ serves several source queues).
+    Sources {
+        dlq: &'a QueueRef,
+        dlq_attrs: &'a QueueAttributes,
+        sources: Vec<String>,
+    },
+}
+
 pub async fn start(
     ctx: &Context,
     sqs: &Sqs,
-    route: &Route,
+    target: NativeTarget<'_>,
     settings: &MoveSettings,
 ) -> anyhow::Result<ExitStatus> {
-    let source_arn = route
-        .dlq_attrs
+    let (dlq, dlq_attrs, destination_name, destination_arn) = match &target {
+        // Named even without --to: the one source queue was found, and messages sent to the DLQ
+        // directly have no DeadLetterQueueSourceArn for the task to follow.
+        NativeTarget::Queue(route) => (
+            &route.dlq,
+            &route.dlq_attrs,
+            route.destination.name.clone(),
+            route.destination_attrs.arn().map(str::to_string),
+        ),
+        NativeTarget::Sources {
+            dlq,
+            dlq_attrs,
+            sources,
+        } => (
+            *dlq,
+            *dlq_attrs,
+            format!("each message's source queue ({})", sources.join(", ")),
+            None,
+        ),
+    };
+    let source_arn = dlq_attrs
         .arn()
-        .ok_or_else(|| anyhow::anyhow!("{} has no QueueArn attribute", route.dlq.name))?
+        .ok_or_else(|| anyhow::anyhow!("{} has no QueueArn attribute", dlq.name))?
         .to_string();
-    // Named even without --to: the one source queue was found, and messages sent to the DLQ
-    // directly have no DeadLetterQueueSourceArn for the task to follow.
-    let destination_arn = route.destination_attrs.arn().map(str::to_string);
-    let depth = route.dlq_attrs.visible();
+    let depth = dlq_attrs.visible();
     if settings.dry_run {
         ctx.printer.info(format!(
             "dry run: a native move task would move about {depth} messages from {} to {}; nothing was changed",
-            route.dlq.name, route.destination.name
+            dlq.name, destination_name
         ));
         return Ok(ExitStatus::Success);
     }
-    if !confirm_native(
-        ctx,
-        settings.yes,
-        &route.dlq.name,
-        &route.destination.name,
-        depth,
-    )? {
+    if !confirm_native(ctx, settings.yes, &dlq.name, &destination_name, depth)? {
         ctx.printer.info("nothing moved");
         return Ok(ExitStatus::Failure);
     }
@@ -77,7 +100,7 @@ pub async fn start(
         .await?;
     ctx.printer.info(format!(
         "started a native move task on {} (cancel with `sqsctl redrive cancel {}`)",
-        route.dlq.name, route.dlq.name
+        dlq.name, dlq.name
     ));
     let bar = ctx.printer.progress(
         depth.max(1),
@@ -127,8 +150,8 @@ pub async fn start(
     });
     let summary = NativeSummary {
         mode: "native",
-        source: route.dlq.name.clone(),
-        destination: route.destination.name.clone(),
+        source: dlq.name.clone(),
+        destination: destination_name.clone(),
         task_handle: handle,
         status: task.status.clone(),
         moved: task.moved,
@@ -144,7 +167,7 @@ pub async fn start(
     if interrupted {
         ctx.printer.warn(format!(
             "stopped following the task; it keeps running on the server: `sqsctl redrive status {0}` shows it, `sqsctl redrive cancel {0}` stops it",
-            route.dlq.name
+            dlq.name
         ));
         return Ok(ExitStatus::Interrupted);
     }
