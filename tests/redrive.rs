@@ -980,3 +980,31 @@ fn native_without_to_returns_each_message_to_its_own_source() {
     assert_eq!(b, ["b0", "b1", "b2"]);
     assert_eq!(visible(&env, &dlq), (0, 0));
 }
+
+#[test]
+fn a_fifo_dry_run_says_what_it_saw_against_the_dlq_depth() {
+    let env = TestEnv::start();
+    let (_source, dlq) = pair(&env, "fd", true);
+    let records = (0..15)
+        .map(|i| MessageRecord {
+            group_id: Some("one".into()),
+            dedup_id: Some(format!("d{i}")),
+            ..MessageRecord::with_body(format!("m{i}"))
+        })
+        .collect();
+    send(&env, &dlq, records);
+    let run = env.run(&["redrive", "fd-dlq.fifo", "--dry-run"]);
+    run.assert_code(0);
+    let s = &run.records_of("summary")[0];
+    assert_eq!(s["visible_at_start"], 15);
+    let seen = s["seen"].as_u64().unwrap();
+    assert!(seen < 15, "one group shows only its head: {s}");
+    assert!(
+        run.stderr
+            .contains(&format!("read {seen} of the 15 messages"))
+            && run.stderr.contains("were not seen"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(visible(&env, &dlq), (15, 0));
+}

@@ -20,6 +20,8 @@ struct DryRunSummary {
     dry_run: bool,
     source: String,
     destination: String,
+    /// Messages visible in the DLQ when the dry run started.
+    visible_at_start: u64,
     /// Messages read from the DLQ.
     seen: u64,
     would_move: u64,
@@ -44,6 +46,7 @@ pub async fn run(
         dry_run: true,
         source: plan.source.name.clone(),
         destination: plan.destination.name.clone(),
+        visible_at_start: 0,
         seen: 0,
         would_move: 0,
         would_stay: 0,
@@ -113,6 +116,7 @@ pub async fn run(
         return Err(e.into());
     }
     summary.in_flight_not_seen = scanned.in_flight_at_start;
+    summary.visible_at_start = scanned.visible_at_start;
     summary.release_failed = scanned.release_failed;
     match printer.format() {
         Format::Json => {
@@ -146,13 +150,23 @@ pub async fn run(
     }
     printer.flush()?;
     printer.info(format!(
-        "dry run: {} of {} messages would move from {} to {}, {} would stay; nothing was changed",
-        summary.would_move, summary.seen, summary.source, summary.destination, summary.would_stay
+        "dry run: read {} of the {} messages visible in {}: {} would move to {}, {} would stay; nothing was changed",
+        summary.seen,
+        summary.visible_at_start,
+        summary.source,
+        summary.would_move,
+        summary.destination,
+        summary.would_stay
     ));
-    if route.dlq_attrs.is_fifo() {
-        printer.info(
-            "FIFO: a read sees at most the first messages of each group at a time; counts per group are what was visible",
-        );
+    let unseen = summary.visible_at_start.saturating_sub(summary.seen);
+    if route.dlq_attrs.is_fifo() && unseen > 0 {
+        printer.info(format!(
+            "FIFO: a read sees only the first messages of each group; {unseen} messages behind them were not seen (a redrive moves them as their groups advance), so the counts are of what was seen",
+        ));
+    } else if unseen > 0 && !scanned.interrupted && plan.limit.is_none() {
+        printer.info(format!(
+            "{unseen} messages were not seen (sent or made visible while the dry run read)"
+        ));
     }
     if scanned.in_flight_at_start > 0 {
         printer.warn(format!(
