@@ -970,6 +970,13 @@ fn native_without_to_returns_each_message_to_its_own_source() {
         }
     }
     assert_eq!(visible(&env, &dlq).0, 5);
+    // A dry run without --to counts each message toward the queue it came from.
+    let run = env.run(&["redrive", "two-dlq", "--dry-run", "-o", "json"]);
+    run.assert_code(0);
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["summary"]["per_destination"]["two-a"], 2, "{doc}");
+    assert_eq!(doc["summary"]["per_destination"]["two-b"], 3, "{doc}");
+    assert_eq!(visible(&env, &dlq), (5, 0));
     let run = env.run(&["redrive", "two-dlq", "--native", "--yes", "-o", "json"]);
     run.assert_code(0);
     let mut a: Vec<String> = drain(&env, &alpha).into_iter().map(|m| m.body).collect();

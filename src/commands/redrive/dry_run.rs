@@ -39,13 +39,18 @@ pub async fn run(
     sqs: &Sqs,
     route: &Route,
     plan: &Plan,
+    per_source: bool,
 ) -> anyhow::Result<ExitStatus> {
     let selector = Selector::compile(&plan.selection).map_err(|e| anyhow::anyhow!(e))?;
     let printer = &ctx.printer;
     let mut summary = DryRunSummary {
         dry_run: true,
         source: plan.source.name.clone(),
-        destination: plan.destination.name.clone(),
+        destination: if per_source {
+            "each message's source queue".to_string()
+        } else {
+            plan.destination.name.clone()
+        },
         visible_at_start: 0,
         seen: 0,
         would_move: 0,
@@ -77,10 +82,21 @@ pub async fn run(
                     continue;
                 }
                 summary.would_move += 1;
-                *summary
-                    .per_destination
-                    .entry(plan.destination.name.clone())
-                    .or_default() += 1;
+                // Several source queues: each message counts toward the queue its
+                // DeadLetterQueueSourceArn names.
+                let destination = if per_source {
+                    message
+                        .attributes
+                        .get("DeadLetterQueueSourceArn")
+                        .and_then(|arn| arn.rsplit(':').next())
+                        .map_or_else(
+                            || "(no DeadLetterQueueSourceArn: needs --to)".to_string(),
+                            str::to_string,
+                        )
+                } else {
+                    plan.destination.name.clone()
+                };
+                *summary.per_destination.entry(destination).or_default() += 1;
                 if let Some(group) = message.effective_group_id() {
                     *summary.per_group.entry(group.to_string()).or_default() += 1;
                 }

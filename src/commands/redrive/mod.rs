@@ -69,7 +69,16 @@ pub(crate) struct Route {
     pub destination_attrs: QueueAttributes,
 }
 
-async fn route(sqs: &Sqs, dlq: &str, to: Option<&str>) -> anyhow::Result<Route> {
+/// The DLQ and its destination. With `several_sources` (a dry run without --to), a DLQ of several
+/// source queues is accepted: the destination is then the first of them (for the type check), and
+/// the second value is true.
+async fn route(
+    sqs: &Sqs,
+    dlq: &str,
+    to: Option<&str>,
+    several_sources: bool,
+) -> anyhow::Result<(Route, bool)> {
+    let mut per_source = false;
     let dlq = sqs.resolve(dlq).await?;
     let dlq_attrs = sqs.attributes(&dlq).await?;
     let destination = match to {
@@ -87,6 +96,10 @@ async fn route(sqs: &Sqs, dlq: &str, to: Option<&str>) -> anyhow::Result<Route> 
                     ));
                 }
                 1 => sources.remove(0),
+                _ if several_sources => {
+                    per_source = true;
+                    sources.remove(0)
+                }
                 _ => {
                     let names: Vec<&str> = sources.iter().map(|q| q.name.as_str()).collect();
                     return Err(hinted(
@@ -96,7 +109,7 @@ async fn route(sqs: &Sqs, dlq: &str, to: Option<&str>) -> anyhow::Result<Route> 
                             names.len(),
                             names.join(", ")
                         ),
-                        "choose one with --to QUEUE (a dry run shows each message's DeadLetterQueueSourceArn)",
+                        "choose one with --to QUEUE (`--dry-run` without --to counts the messages per source queue; `--native` returns each to its own source)",
                     ));
                 }
             }
@@ -119,12 +132,15 @@ async fn route(sqs: &Sqs, dlq: &str, to: Option<&str>) -> anyhow::Result<Route> 
             "pick a destination of the same type with --to",
         ));
     }
-    Ok(Route {
-        dlq,
-        dlq_attrs,
-        destination,
-        destination_attrs,
-    })
+    Ok((
+        Route {
+            dlq,
+            dlq_attrs,
+            destination,
+            destination_attrs,
+        },
+        per_source,
+    ))
 }
 
 async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitStatus> {
@@ -151,7 +167,7 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
             return native::start(ctx, sqs, target, settings).await;
         }
     }
-    let route = route(sqs, dlq, settings.to.as_deref()).await?;
+    let (route, per_source) = route(sqs, dlq, settings.to.as_deref(), settings.dry_run).await?;
     let fifo = route.dlq_attrs.is_fifo();
     if fifo && settings.delay.is_some_and(|d| d != 0) {
         return Err(usage(
@@ -180,7 +196,7 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
     };
     plan.validate().map_err(usage)?;
     if settings.dry_run {
-        return dry_run::run(ctx, sqs, &route, &plan).await;
+        return dry_run::run(ctx, sqs, &route, &plan, per_source).await;
     }
     let depth = route.dlq_attrs.visible();
     if !confirm(ctx, settings.yes, &plan, depth)? {
