@@ -448,6 +448,28 @@ async fn run() -> BenchResult<()> {
         );
     }
 
+    if rate_seconds > 0 {
+        // A short run: the rate must hold from the first second, and the run must end when the
+        // DLQ is empty (not when the workers' reservations are paid off).
+        server.clock().advance(Duration::from_secs(61));
+        sqs.purge(&dest).await?;
+        fill(&sdk, &dlq, 20).await?;
+        let run = engine(
+            &sqs,
+            &plan(&dlq, &dest, Some(5.0), None),
+            dir.path(),
+            "rate-short",
+        )
+        .await?;
+        let achieved = run.summary.moved as f64 / run.to_last_move.max(1e-3);
+        println!(
+            "--rate 5 on 20 messages with {CONCURRENCY} workers: achieved {achieved:.2} msg/s ({:+.1}% off); last message at {:.2} s, run ended at {:.2} s (ideal 4 s)",
+            (achieved / 5.0 - 1.0) * 100.0,
+            run.to_last_move,
+            run.summary.seconds
+        );
+    }
+
     if rss_total > 0 {
         let fast = Server::start(ServerConfig::default())?;
         let fast_sdk = client(fast.endpoint());
