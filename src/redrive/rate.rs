@@ -2,11 +2,12 @@
 //!
 //! The bucket starts empty and holds at most `capacity` tokens (one batch). Callers take the
 //! tokens for a batch before they receive it, one caller at a time and in arrival order: the
-//! caller at the head waits until the bucket holds its batch, takes it, and lets the next one
-//! in. The bucket never goes into debt, so a worker that is still queued when the DLQ runs dry
-//! owes nothing and can leave at once, and the rate is met from the first second. In any window
-//! of `w` seconds at most `rate * w + capacity` messages pass. Tokens a batch did not use (a
-//! receive returned fewer messages) are handed back and wake the caller at the head.
+//! caller at the head reserves its batch (the bucket may owe at most that one batch), waits until
+//! the debt is repaid, and lets the next one in. Callers still queued owe nothing, so when the DLQ
+//! runs dry they leave at once (the head gives its reservation back), and the rate is met from the
+//! first second. A caller that oversleeps does not lose the time: the next one's wait is shorter.
+//! In any window of `w` seconds at most `rate * w + capacity` messages pass. Tokens a batch did
+//! not use (a receive returned fewer messages) are handed back and wake the caller at the head.
 
 use std::time::{Duration, Instant};
 
@@ -40,18 +41,21 @@ impl TokenBucket {
         }
     }
 
-    /// Takes `n` tokens (at most one batch is ever needed at once) if the bucket holds them;
-    /// otherwise takes nothing and says how long (seconds from `now`) until it will.
-    pub fn try_take(&mut self, now: f64, n: f64) -> Result<(), f64> {
+    /// Takes `n` tokens and returns how long (seconds from `now`) the caller must wait before using
+    /// them. Only the caller at the head of the queue reserves, so the debt is at most one batch.
+    pub fn reserve(&mut self, now: f64, n: f64) -> f64 {
         self.refill(now);
-        let need = n.min(self.capacity);
-        // A hair of slack for rounding: a caller that slept exactly the wait named must not be
-        // sent back for a wait too small to move the clock.
-        if self.tokens >= need - 1e-9 {
-            self.tokens = (self.tokens - n).max(0.0);
-            Ok(())
+        self.tokens -= n;
+        self.wait(now)
+    }
+
+    /// How long until the bucket owes nothing (after a refund, sooner than `reserve` said).
+    pub fn wait(&mut self, now: f64) -> f64 {
+        self.refill(now);
+        if self.tokens >= 0.0 {
+            0.0
         } else {
-            Err((need - self.tokens) / self.rate)
+            -self.tokens / self.rate
         }
     }
 
@@ -61,7 +65,7 @@ impl TokenBucket {
         self.tokens = (self.tokens + n).min(self.capacity);
     }
 
-    /// The tokens held now (never negative).
+    /// The tokens held now (negative while a reservation is being waited for).
     pub fn tokens(&mut self, now: f64) -> f64 {
         self.refill(now);
         self.tokens
@@ -72,12 +76,27 @@ impl TokenBucket {
 #[derive(Debug)]
 pub struct RateLimiter {
     bucket: Mutex<TokenBucket>,
-    /// One caller waits on the bucket at a time; the others queue here in arrival order.
+    /// One caller reserves and waits at a time; the others queue here in arrival order.
     turn: tokio::sync::Mutex<()>,
     /// Signalled by refunds, so the caller at the head re-checks at once.
     refunded: Notify,
     origin: Instant,
     batch: usize,
+}
+
+/// The head caller's reservation: given back if the caller leaves before its tokens are due.
+struct Reservation<'a> {
+    limiter: &'a RateLimiter,
+    n: usize,
+    done: bool,
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.limiter.refund(self.n);
+        }
+    }
 }
 
 impl RateLimiter {
@@ -107,16 +126,23 @@ impl RateLimiter {
         self.origin.elapsed().as_secs_f64()
     }
 
-    /// Waits for `n` tokens and takes them. Dropping the future (Ctrl-C, the DLQ ran dry) takes
-    /// nothing and leaves the queue.
+    /// Waits for `n` tokens and takes them. Dropping the future (Ctrl-C, the DLQ ran dry) leaves
+    /// the queue and gives back what it had reserved.
     pub async fn acquire(&self, n: usize) {
         let _turn = self.turn.lock().await;
+        let mut reservation = Reservation {
+            limiter: self,
+            n,
+            done: false,
+        };
+        self.bucket.lock().reserve(self.now(), n as f64);
         loop {
             let refunded = self.refunded.notified();
-            let wait = match self.bucket.lock().try_take(self.now(), n as f64) {
-                Ok(()) => return,
-                Err(wait) => wait,
-            };
+            let wait = self.bucket.lock().wait(self.now());
+            if wait <= 0.0 {
+                reservation.done = true;
+                return;
+            }
             tokio::select! {
                 () = tokio::time::sleep(Duration::from_secs_f64(wait)) => {}
                 () = refunded => {}
@@ -131,21 +157,20 @@ impl RateLimiter {
         }
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
-    /// Takes `n` tokens for a caller whose turn comes at `now`, as `RateLimiter::acquire` does:
-    /// sleep for the wait the bucket names, check again. Returns when the tokens were taken.
-    fn take_when_ready(bucket: &mut TokenBucket, mut now: f64, n: f64) -> f64 {
-        loop {
-            match bucket.try_take(now, n) {
-                Ok(()) => return now,
-                Err(wait) => now += wait,
-            }
-        }
+    /// The caller at the head, whose turn comes at `now`, reserves and waits, as
+    /// `RateLimiter::acquire` does. Returns when its tokens are due.
+    fn take_when_ready(bucket: &mut TokenBucket, now: f64, n: f64) -> f64 {
+        let wait = bucket.reserve(now, n);
+        // The bucket owes at most the one batch being waited for.
+        assert!(bucket.tokens(now) >= -n - 1e-9);
+        now + wait
     }
 
     /// Simulates `workers` workers that each take a batch of tokens (one at a time, in arrival
@@ -230,36 +255,35 @@ mod tests {
     #[test]
     fn a_fresh_bucket_does_not_burst_and_refunds_are_capped() {
         let mut bucket = TokenBucket::new(10.0, 10.0, 0.0);
-        let wait = bucket.try_take(0.0, 10.0).unwrap_err();
-        assert!(wait > 0.99, "starts empty");
+        assert!(bucket.reserve(0.0, 10.0) > 0.99, "starts empty");
         let mut bucket = TokenBucket::new(10.0, 10.0, 0.0);
         bucket.refund(100.0, 50.0);
-        assert_eq!(bucket.try_take(100.0, 10.0), Ok(()));
-        assert!(
-            bucket.try_take(100.0, 1.0).is_err(),
-            "capacity is one batch"
-        );
+        assert_eq!(bucket.reserve(100.0, 10.0), 0.0);
+        assert!(bucket.reserve(100.0, 1.0) > 0.0, "capacity is one batch");
     }
 
     #[test]
-    fn many_callers_at_once_run_up_no_debt() {
-        // Sixteen workers asking for a batch of 5 at rate 5 at the same moment: none takes tokens
-        // it cannot have, so the bucket is never owed anything and, however many asked before,
-        // the next caller waits at most one batch's worth (a bucket in debt would have made the
-        // last of them wait 16 s, long after the DLQ ran dry).
+    fn the_queue_owes_one_batch_at_most_and_a_cancelled_reservation_is_given_back() {
+        // Sixteen workers asking for a batch of 5 at rate 5 at the same moment: only the head
+        // reserves, so the bucket owes one batch (1 s), not sixteen (16 s, which workers used to
+        // sleep off long after the DLQ ran dry).
         let mut bucket = TokenBucket::new(5.0, 5.0, 0.0);
-        for _ in 0..16 {
-            let wait = bucket.try_take(0.0, 5.0).unwrap_err();
-            assert!((wait - 1.0).abs() < 1e-9, "waits {wait}");
-        }
-        assert_eq!(bucket.tokens(0.0), 0.0);
-        assert_eq!(bucket.try_take(1.0, 5.0), Ok(()));
-        assert!(bucket.tokens(1.0) >= 0.0);
-        // The batch came back with 2 messages: the 3 unused tokens are returned and the next
-        // caller is served sooner than a full batch's wait.
-        bucket.refund(1.0, 3.0);
-        let wait = bucket.try_take(1.0, 5.0).unwrap_err();
-        assert!((wait - 0.4).abs() < 1e-9, "waits {wait}");
+        assert!((bucket.reserve(0.0, 5.0) - 1.0).abs() < 1e-9);
+        assert!((bucket.tokens(0.0) + 5.0).abs() < 1e-9);
+        // Halfway through its wait the DLQ is found empty: the head leaves and gives its
+        // reservation back; nothing is owed and the next caller is not held up by it.
+        bucket.refund(0.5, 5.0);
+        assert_eq!(bucket.wait(0.5), 0.0);
+        assert!((bucket.tokens(0.5) - 2.5).abs() < 1e-9);
+        // A batch came back with 2 of 5 messages: the refund shortens the next caller's wait.
+        assert!((bucket.reserve(0.5, 5.0) - 0.5).abs() < 1e-9);
+        bucket.refund(0.5, 3.0);
+        assert_eq!(bucket.wait(0.5), 0.0);
+        // A caller that overslept does not lose the time: the next wait is shorter.
+        let mut bucket = TokenBucket::new(100.0, 10.0, 0.0);
+        assert!((bucket.reserve(0.0, 10.0) - 0.1).abs() < 1e-9);
+        assert_eq!(bucket.wait(0.13), 0.0);
+        assert!((bucket.reserve(0.13, 10.0) - 0.07).abs() < 1e-9);
     }
 
     #[test]
