@@ -316,12 +316,16 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;fifo;groups' {
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Read messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin)')
+            [CompletionResult]::new('--sample', '--sample', [CompletionResultType]::ParameterName, 'Read at most N messages of the queue')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N groups in the table (all of them in JSON)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
             [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Read messages even when the queue has a redrive policy (each read counts as a receive)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
@@ -344,12 +348,16 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;diagnose' {
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue')
+            [CompletionResult]::new('--sample', '--sample', [CompletionResultType]::ParameterName, 'Read at most N messages of the queue')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Run again every N seconds and say what changed, until Ctrl-C')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
             [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Read messages even when the queue has a redrive policy (each read counts as a receive)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')

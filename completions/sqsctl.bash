@@ -273,12 +273,24 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__diagnose)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --input --sample --force --watch --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sample)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --watch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -349,12 +361,24 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__fifo__subcmd__groups)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --input --sample --force --limit --profile --region --endpoint-url --output --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sample)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -295,12 +295,16 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sqsctl;fifo;groups'= {
+            cand --input 'Read messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin)'
+            cand --sample 'Read at most N messages of the queue'
+            cand --limit 'Show at most N groups in the table (all of them in JSON)'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
             cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
             cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
             cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
             cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --force 'Read messages even when the queue has a redrive policy (each read counts as a receive)'
             cand -q 'Print only data and errors: no progress, no summaries'
             cand --quiet 'Print only data and errors: no progress, no summaries'
             cand -v 'Explain what is being done on stderr (never prints credentials)'
@@ -319,12 +323,16 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;fifo;help;help'= {
         }
         &'sqsctl;diagnose'= {
+            cand --input 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue'
+            cand --sample 'Read at most N messages of the queue'
+            cand --watch 'Run again every N seconds and say what changed, until Ctrl-C'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
             cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
             cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
             cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
             cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --force 'Read messages even when the queue has a redrive policy (each read counts as a receive)'
             cand -q 'Print only data and errors: no progress, no summaries'
             cand --quiet 'Print only data and errors: no progress, no summaries'
             cand -v 'Explain what is being done on stderr (never prints credentials)'

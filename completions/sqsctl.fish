@@ -272,6 +272,9 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -f -a "groups" -d 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l input -d 'Read messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin)' -r -F
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l sample -d 'Read at most N messages of the queue' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l limit -d 'Show at most N groups in the table (all of them in JSON)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
@@ -283,12 +286,16 @@ text\t'Plain text: message bodies one per line, or tab-separated columns'"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l force -d 'Read messages even when the queue has a redrive policy (each read counts as a receive)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "groups" -d 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l input -d 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue' -r -F
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l sample -d 'Read at most N messages of the queue' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l watch -d 'Run again every N seconds and say what changed, until Ctrl-C' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
@@ -300,6 +307,7 @@ text\t'Plain text: message bodies one per line, or tab-separated columns'"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l force -d 'Read messages even when the queue has a redrive policy (each read counts as a receive)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s h -l help -d 'Print help (see more with \'--help\')'

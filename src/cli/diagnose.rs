@@ -1,10 +1,70 @@
 //! Arguments of `sqsctl diagnose`.
 
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::bail;
+
+use crate::commands::diagnose::{DEFAULT_SAMPLE, DiagnoseSettings, MessageSource};
+
 #[derive(Debug, clap::Args)]
-pub struct DiagnoseArgs {}
+#[command(
+    after_help = "Each finding has a stable id (e.g. serialized-groups, dedup-collision, \
+visibility-timeout-short), a severity (info, warning, error), the evidence and what to change. \
+The exit code is 0 when nothing worse than info was found, and 4 when a warning or an error was.
+
+Messages are read without consuming them: each is received with a visibility timeout and made \
+visible again at the end. On a queue with a redrive policy a read could move a message to the \
+dead-letter queue, so diagnose then checks only the settings, unless --force is given."
+)]
+pub struct DiagnoseArgs {
+    /// Queue name, URL or ARN (optional with --input: the file is then analyzed on its own)
+    #[arg(value_name = "QUEUE")]
+    pub queue: Option<String>,
+    /// Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin)
+    /// instead of reading the queue
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Read at most N messages of the queue
+    #[arg(long, default_value_t = DEFAULT_SAMPLE, value_name = "N")]
+    pub sample: usize,
+    /// Read messages even when the queue has a redrive policy (each read counts as a receive)
+    #[arg(long)]
+    pub force: bool,
+    /// Run again every N seconds and say what changed, until Ctrl-C
+    #[arg(long, value_name = "SECONDS")]
+    pub watch: Option<u64>,
+}
 
 impl DiagnoseArgs {
-    pub fn resolve(self) -> anyhow::Result<crate::commands::diagnose::DiagnoseSettings> {
-        Ok(crate::commands::diagnose::DiagnoseSettings {})
+    pub fn resolve(self) -> anyhow::Result<DiagnoseSettings> {
+        let source = resolve_source(self.queue.is_some(), self.input, self.sample)?;
+        let watch = match self.watch {
+            Some(0) => bail!("--watch takes a number of seconds greater than 0"),
+            Some(seconds) => Some(Duration::from_secs(seconds)),
+            None => None,
+        };
+        Ok(DiagnoseSettings {
+            queue: self.queue,
+            source,
+            force: self.force,
+            watch,
+        })
+    }
+}
+
+/// Where messages come from, shared by `diagnose` and `fifo groups`.
+pub fn resolve_source(
+    has_queue: bool,
+    input: Option<PathBuf>,
+    sample: usize,
+) -> anyhow::Result<MessageSource> {
+    if sample == 0 {
+        bail!("--sample takes a number of messages greater than 0");
+    }
+    match input {
+        Some(path) => Ok(MessageSource::File(path)),
+        None if has_queue => Ok(MessageSource::Queue { sample }),
+        None => bail!("give a QUEUE to read, or --input FILE with exported messages"),
     }
 }

@@ -1,5 +1,10 @@
 //! Arguments of `sqsctl fifo ...`.
 
+use std::path::PathBuf;
+
+use crate::commands::diagnose::DEFAULT_SAMPLE;
+use crate::commands::fifo::FifoSettings;
+
 #[derive(Debug, clap::Subcommand)]
 pub enum FifoCommand {
     /// Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism
@@ -7,10 +12,44 @@ pub enum FifoCommand {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct FifoGroupsArgs {}
+#[command(
+    after_help = "The queue is read without consuming it. While messages of a group are \
+held, SQS delivers no more of that group, so a scan sees the head of each group (up to 10 messages \
+per receive); what lies behind the heads is inferred from the queue's visible depth, and the \
+output says so. Effective parallelism is how many consumers can make progress at once: the \
+messages divided by those of the largest group."
+)]
+pub struct FifoGroupsArgs {
+    /// FIFO queue name, URL or ARN (optional with --input)
+    #[arg(value_name = "QUEUE")]
+    pub queue: Option<String>,
+    /// Read messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin)
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Read at most N messages of the queue
+    #[arg(long, default_value_t = DEFAULT_SAMPLE, value_name = "N")]
+    pub sample: usize,
+    /// Read messages even when the queue has a redrive policy (each read counts as a receive)
+    #[arg(long)]
+    pub force: bool,
+    /// Show at most N groups in the table (all of them in JSON)
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub limit: usize,
+}
 
 impl FifoCommand {
-    pub fn resolve(self) -> anyhow::Result<crate::commands::fifo::FifoSettings> {
-        Ok(crate::commands::fifo::FifoSettings {})
+    pub fn resolve(self) -> anyhow::Result<FifoSettings> {
+        match self {
+            FifoCommand::Groups(args) => Ok(FifoSettings {
+                source: crate::cli::diagnose::resolve_source(
+                    args.queue.is_some(),
+                    args.input,
+                    args.sample,
+                )?,
+                queue: args.queue,
+                force: args.force,
+                limit: args.limit,
+            }),
+        }
     }
 }

@@ -1,11 +1,230 @@
-//! `sqsctl diagnose`.
+//! `sqsctl diagnose`: every check of [`crate::diagnose`] on a queue or an export, as a table of
+//! findings, JSON, or JSON Lines; exit code 4 when a warning or an error was found.
 
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use comfy_table::{Cell, ColumnConstraint, Width};
+use serde::Serialize;
+
+use super::inspect::{self, Inspection};
+pub use super::inspect::{DEFAULT_SAMPLE, MessageSource};
 use crate::app::Context;
+use crate::client::peek::Scanned;
+use crate::diagnose::{self, Analysis, Finding, Report};
 use crate::exit::ExitStatus;
+use crate::output::Format;
 
 #[derive(Debug)]
-pub struct DiagnoseSettings {}
+pub struct DiagnoseSettings {
+    pub queue: Option<String>,
+    pub source: MessageSource,
+    pub force: bool,
+    pub watch: Option<Duration>,
+}
 
-pub async fn run(_ctx: &Context, _settings: DiagnoseSettings) -> anyhow::Result<ExitStatus> {
-    anyhow::bail!("`sqsctl diagnose` is not available in this build yet")
+/// `diagnose --output json`: the report plus what was read.
+#[derive(Serialize)]
+struct Output<'a> {
+    #[serde(flatten)]
+    report: &'a Report,
+    /// `queue` (a scan), `settings` (messages not read) or `file`.
+    read_from: &'static str,
+    input: Option<&'a PathBuf>,
+    scan: Option<&'a Scanned>,
+    problems: bool,
+}
+
+/// The closing JSON Lines record, after one `finding` record per finding.
+#[derive(Serialize)]
+struct Summary<'a> {
+    queue: Option<&'a str>,
+    findings: usize,
+    problems: bool,
+    read_from: &'static str,
+    input: Option<&'a PathBuf>,
+    scan: Option<&'a Scanned>,
+    groups: Option<&'a diagnose::GroupLayout>,
+    dlq: Option<&'a diagnose::DlqView>,
+}
+
+pub async fn run(ctx: &Context, settings: DiagnoseSettings) -> anyhow::Result<ExitStatus> {
+    let Some(every) = settings.watch else {
+        return Ok(run_once(ctx, &settings, &[]).await?.1);
+    };
+    let mut previous: Option<BTreeSet<(&'static str, String)>> = None;
+    let mut own_scans: Vec<u64> = Vec::new();
+    loop {
+        let (report, status, scan_ended) = run_once(ctx, &settings, &own_scans).await?;
+        if status == ExitStatus::Interrupted {
+            return Ok(status);
+        }
+        // Each scan adds a receive to every message it reads; the next run discounts them.
+        own_scans.extend(scan_ended);
+        let current: BTreeSet<(&'static str, String)> = report
+            .findings
+            .iter()
+            .map(|f| (f.id, f.title.clone()))
+            .collect();
+        if let Some(before) = &previous {
+            report_changes(ctx, before, &current);
+        }
+        previous = Some(current);
+        ctx.printer.flush()?;
+        tokio::select! {
+            () = tokio::time::sleep(every) => {}
+            () = ctx.interrupt.wait() => return Ok(ExitStatus::Interrupted),
+        }
+    }
+}
+
+fn report_changes(
+    ctx: &Context,
+    before: &BTreeSet<(&'static str, String)>,
+    now: &BTreeSet<(&'static str, String)>,
+) {
+    let appeared: Vec<_> = now.difference(before).collect();
+    let gone: Vec<_> = before.difference(now).collect();
+    if appeared.is_empty() && gone.is_empty() {
+        ctx.printer.info("no change since the last run");
+    }
+    for (id, title) in appeared {
+        ctx.printer.info(format!("new: {id}: {title}"));
+    }
+    for (id, title) in gone {
+        ctx.printer.info(format!("resolved: {id}: {title}"));
+    }
+}
+
+async fn run_once(
+    ctx: &Context,
+    settings: &DiagnoseSettings,
+    earlier_scans: &[u64],
+) -> anyhow::Result<(Report, ExitStatus, Option<u64>)> {
+    let inspection = inspect::inspect(
+        ctx,
+        settings.queue.as_deref(),
+        &settings.source,
+        settings.force,
+        true,
+        earlier_scans,
+    )
+    .await?;
+    let mut report = diagnose::analyze(&Analysis {
+        facts: inspection.facts.as_ref(),
+        observations: inspection.observations.as_ref(),
+        coverage: inspection.coverage,
+        now_ms: inspect::now_ms(),
+        own_scans: &inspection.own_scans,
+    });
+    if let Some(refusal) = &inspection.refused {
+        report.findings.push(diagnose::scan_skipped(
+            &refusal.queue,
+            &refusal.dlq,
+            refusal.max_receive_count,
+        ));
+        diagnose::sort_findings(&mut report.findings);
+    }
+    ctx.printer
+        .info(inspect::describe(&inspection, &settings.source));
+    print(ctx, settings, &inspection, &report)?;
+    let status = if inspection.interrupted() {
+        ExitStatus::Interrupted
+    } else if report.has_problems() {
+        ExitStatus::ProblemsFound
+    } else {
+        ExitStatus::Success
+    };
+    Ok((report, status, inspection.scan_ended_ms))
+}
+
+fn print(
+    ctx: &Context,
+    settings: &DiagnoseSettings,
+    inspection: &Inspection,
+    report: &Report,
+) -> anyhow::Result<()> {
+    let printer = &ctx.printer;
+    let read_from = match (&settings.source, &inspection.refused) {
+        (MessageSource::File(_), _) => "file",
+        (_, Some(_)) => "settings",
+        _ => "queue",
+    };
+    let input = match &settings.source {
+        MessageSource::File(path) => Some(path),
+        MessageSource::Queue { .. } => None,
+    };
+    match printer.format() {
+        Format::Json => printer.json(&Output {
+            report,
+            read_from,
+            input,
+            scan: inspection.scan.as_ref(),
+            problems: report.has_problems(),
+        })?,
+        Format::Jsonl => {
+            for finding in &report.findings {
+                printer.record("finding", finding)?;
+            }
+            printer.record(
+                "summary",
+                &Summary {
+                    queue: report.queue.as_deref(),
+                    findings: report.findings.len(),
+                    problems: report.has_problems(),
+                    read_from,
+                    input,
+                    scan: inspection.scan.as_ref(),
+                    groups: report.groups.as_ref(),
+                    dlq: report.dlq.as_ref(),
+                },
+            )?;
+        }
+        Format::Text => {
+            for finding in &report.findings {
+                printer.line(&printer.display(&format!(
+                    "{}\t{}\t{}",
+                    finding.severity, finding.id, finding.title
+                )))?;
+            }
+        }
+        Format::Table => printer.table(&table(ctx, &report.findings))?,
+    }
+    Ok(())
+}
+
+/// Findings as a table: severity, what (title and id), and the evidence with the advice.
+fn table(ctx: &Context, findings: &[Finding]) -> comfy_table::Table {
+    let printer = &ctx.printer;
+    let mut table = printer.new_table(&["SEVERITY", "FINDING", "EVIDENCE AND ADVICE"]);
+    if findings.is_empty() {
+        table.add_row(vec![
+            Cell::new("ok"),
+            Cell::new("No problems found"),
+            Cell::new(""),
+        ]);
+    }
+    for finding in findings {
+        let mut details: Vec<String> = finding
+            .evidence
+            .iter()
+            .map(|e| format!("- {}", printer.display(e)))
+            .collect();
+        details.push(format!("=> {}", printer.display(&finding.advice)));
+        table.add_row(vec![
+            Cell::new(finding.severity.as_str()),
+            Cell::new(format!(
+                "{}\n[{}]",
+                printer.display(&finding.title),
+                finding.id
+            )),
+            Cell::new(details.join("\n")),
+        ]);
+    }
+    inspect::fit(&mut table);
+    if let Some(column) = table.column_mut(1) {
+        column.set_constraint(ColumnConstraint::UpperBoundary(Width::Fixed(30)));
+    }
+    table
 }

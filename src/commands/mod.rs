@@ -7,6 +7,7 @@ pub mod demo;
 pub mod diagnose;
 pub mod fifo;
 pub mod generate;
+pub mod inspect;
 pub mod local;
 pub mod peek;
 pub mod purge;

@@ -1,1 +1,184 @@
-//! placeholder
+//! The queue analyzer behind `sqsctl diagnose` and `sqsctl fifo groups`.
+//!
+//! Pure functions over message records and queue attributes: [`observe`] condenses messages (from a
+//! scan of a live queue or from a JSON Lines export) into counters, [`groups`] lays out FIFO message
+//! groups and says what a scan could and could not see, [`dedup`] and [`settings`] run the checks,
+//! [`dlq`] describes a dead-letter queue, and [`analyze`] runs them all into a [`Report`] of
+//! [`Finding`]s. Reading the queue, and deciding whether it may be read, is the caller's job.
+
+pub mod dedup;
+pub mod dlq;
+pub mod finding;
+pub mod groups;
+pub mod observe;
+pub mod settings;
+
+use serde::Serialize;
+
+pub use dlq::DlqView;
+pub use finding::{Finding, Severity, has_problems, sort_findings};
+pub use groups::{Coverage, GroupLayout};
+pub use observe::{Observations, ReceiveClock};
+pub use settings::{QueueFacts, RelatedQueue};
+
+/// What to analyze.
+#[derive(Debug, Clone, Copy)]
+pub struct Analysis<'a> {
+    /// The live queue's attributes and neighbours; `None` for a file analyzed on its own.
+    pub facts: Option<&'a QueueFacts>,
+    /// The messages read; `None` when they were not read (see [`scan_skipped`]).
+    pub observations: Option<&'a Observations>,
+    pub coverage: Coverage,
+    /// "Now" for ages, in epoch milliseconds.
+    pub now_ms: u64,
+    /// When earlier scans of the same queue by this tool ended (epoch milliseconds): their reads
+    /// raised receive counts and are not failures.
+    pub own_scans: &'a [u64],
+}
+
+/// Everything found, in the stable `diagnose --output json` schema.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub queue: Option<String>,
+    pub findings: Vec<Finding>,
+    /// The FIFO group layout, when messages with group ids were read.
+    pub groups: Option<GroupLayout>,
+    /// The dead-letter view, when the queue is a DLQ.
+    pub dlq: Option<DlqView>,
+}
+
+impl Report {
+    pub fn has_problems(&self) -> bool {
+        has_problems(&self.findings)
+    }
+}
+
+/// Runs every check that the inputs allow.
+pub fn analyze(analysis: &Analysis<'_>) -> Report {
+    let facts = analysis.facts;
+    let obs = analysis.observations;
+    let clock = ReceiveClock {
+        now_ms: analysis.now_ms,
+        own_scans: analysis.own_scans,
+        visibility_timeout: facts.and_then(|f| f.attrs.visibility_timeout()),
+    };
+    let fifo = facts.is_none_or(|f| f.attrs.is_fifo() || f.name.ends_with(".fifo"));
+    let groups = obs
+        .filter(|o| fifo && !o.groups.is_empty())
+        .map(|o| groups::layout(o, analysis.coverage, &clock));
+    let mut findings = Vec::new();
+    if let Some(layout) = &groups {
+        findings.extend(groups::check(layout));
+    }
+    if let Some(obs) = obs {
+        let content_based = facts.is_some_and(|f| f.attrs.content_based_dedup());
+        findings.extend(dedup::check(obs, content_based));
+    }
+    match facts {
+        Some(facts) => findings.extend(settings::check(
+            facts,
+            obs,
+            groups.as_ref().map(|g| &g.totals),
+            &clock,
+        )),
+        None => {
+            if let Some(obs) = obs.filter(|o| o.dead_letter_sources.is_empty()) {
+                findings.extend(settings::climbing_receives(None, obs, &clock));
+            }
+        }
+    }
+    let dlq = facts.and_then(|f| dlq::view(f, obs, analysis.now_ms));
+    if let (Some(view), Some(facts)) = (&dlq, facts) {
+        findings.extend(dlq::check(view, &facts.name));
+    }
+    sort_findings(&mut findings);
+    Report {
+        queue: facts.map(|f| f.name.clone()),
+        findings,
+        groups,
+        dlq,
+    }
+}
+
+/// The finding that says messages were not read because a read could dead-letter them.
+pub fn scan_skipped(queue: &str, dlq: &str, max_receive_count: u32) -> Finding {
+    Finding::new(
+        "scan-skipped",
+        Severity::Info,
+        "Messages were not read: only the queue's settings were checked",
+    )
+    .evidence(format!(
+        "{queue} has a redrive policy (to {dlq}, after {max_receive_count} receives); reading a \
+         message counts as a receive and could move it to the dead-letter queue"
+    ))
+    .advice(format!(
+        "To check groups and deduplication ids too, pass --force (each message read gets one \
+         receive closer to {dlq}), or export the messages and run `sqsctl diagnose {queue} \
+         --input FILE`."
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::QueueAttributes;
+    use crate::diagnose::observe::tests::fifo;
+
+    #[test]
+    fn a_file_alone_gets_group_and_dedup_checks_most_severe_first() {
+        let mut obs = Observations::new(false);
+        for i in 0..20 {
+            obs.add(&fifo(
+                "deploy-1795000000",
+                &format!("d{}", i % 19),
+                &format!("m{i}"),
+                1,
+                1,
+            ));
+        }
+        let report = analyze(&Analysis {
+            facts: None,
+            observations: Some(&obs),
+            coverage: Coverage::Complete,
+            now_ms: 2,
+            own_scans: &[],
+        });
+        let ids: Vec<_> = report.findings.iter().map(|f| f.id).collect();
+        assert_eq!(
+            ids,
+            ["serialized-groups", "dedup-collision", "dedup-id-counter"]
+        );
+        assert!(report.has_problems());
+        assert!(report.groups.is_some() && report.dlq.is_none());
+        let json = serde_json::to_value(&report).expect("serializes");
+        assert_eq!(json["findings"][0]["severity"], "error");
+        assert!(json["findings"][0]["evidence"].is_array());
+    }
+
+    #[test]
+    fn standard_queues_have_no_group_layout() {
+        let facts = QueueFacts {
+            name: "jobs".into(),
+            attrs: QueueAttributes::default(),
+            dlq: None,
+            sources: Vec::new(),
+        };
+        let mut obs = Observations::new(false);
+        obs.add(&fifo("tenant-1", "d", "b", 1, 1));
+        let report = analyze(&Analysis {
+            facts: Some(&facts),
+            observations: Some(&obs),
+            coverage: Coverage::Complete,
+            now_ms: 2,
+            own_scans: &[],
+        });
+        assert!(report.groups.is_none());
+    }
+
+    #[test]
+    fn the_skipped_scan_says_why_and_how() {
+        let finding = scan_skipped("jobs", "jobs-dlq", 3);
+        assert_eq!(finding.severity, Severity::Info);
+        assert!(finding.advice.contains("--force") && finding.advice.contains("--input"));
+    }
+}

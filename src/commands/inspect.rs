@@ -1,0 +1,396 @@
+//! Reading what `diagnose` and `fifo groups` analyze: a queue's attributes and neighbours, and its
+//! messages, either scanned without consuming them or loaded from a JSON Lines file.
+
+use std::io::BufRead;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+
+use crate::app::{Context, hinted};
+use crate::client::peek::{self, PeekError, PeekOptions, Scanned};
+use crate::client::{QueueAttributes, QueueRef, Sqs};
+use crate::diagnose::{Coverage, Observations, QueueFacts, RelatedQueue};
+use crate::message::{ParsedLine, parse_record_line};
+
+/// Messages read from a queue by default.
+pub const DEFAULT_SAMPLE: usize = 20_000;
+/// How long scanned messages stay hidden at most, should releasing them fail.
+const HOLD_SECONDS: i32 = 60;
+/// Source queues of a DLQ whose attributes are read.
+const MAX_SOURCES: usize = 10;
+
+/// Where the messages come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MessageSource {
+    /// Scan the live queue, reading at most `sample` messages.
+    Queue { sample: usize },
+    /// A JSON Lines file (`-`: stdin).
+    File(PathBuf),
+}
+
+/// Why messages were not read.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    pub queue: String,
+    pub dlq: String,
+    pub max_receive_count: u32,
+}
+
+/// What was gathered.
+pub struct Inspection {
+    pub queue: Option<QueueRef>,
+    pub facts: Option<QueueFacts>,
+    pub observations: Option<Observations>,
+    pub coverage: Coverage,
+    pub scan: Option<Scanned>,
+    /// The redrive-policy guard refused the scan.
+    pub refused: Option<Refusal>,
+    /// When earlier scans of this queue by sqsctl ended (epoch milliseconds), this one excluded.
+    pub own_scans: Vec<u64>,
+    /// When this scan ended, if there was one.
+    pub scan_ended_ms: Option<u64>,
+}
+
+impl Inspection {
+    pub fn interrupted(&self) -> bool {
+        self.scan.as_ref().is_some_and(|s| s.interrupted)
+    }
+}
+
+/// Gathers the queue's facts (with its DLQ and sources when `neighbours`) and its messages.
+/// `earlier_scans` are the ends of scans this process made before (a `--watch`), in case the scan
+/// log cannot be written.
+pub async fn inspect(
+    ctx: &Context,
+    queue: Option<&str>,
+    source: &MessageSource,
+    force: bool,
+    neighbours: bool,
+    earlier_scans: &[u64],
+) -> anyhow::Result<Inspection> {
+    let mut inspection = Inspection {
+        queue: None,
+        facts: None,
+        observations: None,
+        coverage: Coverage::Complete,
+        scan: None,
+        refused: None,
+        own_scans: Vec::new(),
+        scan_ended_ms: None,
+    };
+    let mut per_group_dedup = false;
+    if let Some(name) = queue {
+        let sqs = ctx.sqs().await?;
+        let queue = sqs.resolve(name).await?;
+        let attrs = sqs.attributes(&queue).await?;
+        per_group_dedup = attrs.get("DeduplicationScope") == Some("messageGroup");
+        let facts = if neighbours {
+            facts(ctx, sqs, &queue, attrs).await
+        } else {
+            QueueFacts {
+                name: queue.name.clone(),
+                attrs,
+                dlq: None,
+                sources: Vec::new(),
+            }
+        };
+        inspection.queue = Some(queue);
+        inspection.facts = Some(facts);
+    }
+    match source {
+        MessageSource::File(path) => {
+            inspection.observations = Some(read_file(path, per_group_dedup)?);
+        }
+        MessageSource::Queue { sample } => {
+            let (Some(queue), Some(facts)) = (&inspection.queue, &inspection.facts) else {
+                anyhow::bail!("no queue to read");
+            };
+            let sqs = ctx.sqs().await?;
+            match peek::guard(queue, &facts.attrs, force) {
+                Err(PeekError::WouldDeadLetter {
+                    queue,
+                    dlq,
+                    max_receive_count,
+                }) => {
+                    inspection.refused = Some(Refusal {
+                        queue,
+                        dlq,
+                        max_receive_count,
+                    });
+                }
+                Err(other) => return Err(peek_error(other)),
+                Ok(()) => {
+                    let log = ScanLog::for_queue(queue);
+                    let mut own_scans = log.load(now_ms());
+                    own_scans.extend_from_slice(earlier_scans);
+                    own_scans.sort_unstable();
+                    own_scans.dedup();
+                    let mut obs = Observations::new(per_group_dedup);
+                    let mut scanned =
+                        scan(ctx, sqs, queue, &facts.attrs, *sample, force, &mut obs).await?;
+                    // The scan lowers its own figure to what it saw when it stops early on an
+                    // empty receive; the depth the queue reported at the start is the one meant.
+                    scanned.visible_at_start = facts.attrs.visible();
+                    inspection.coverage = Coverage::Scan {
+                        visible_at_start: facts.attrs.visible(),
+                        in_flight_at_start: facts.attrs.in_flight(),
+                        exhausted: scanned.exhausted,
+                    };
+                    let ended = now_ms();
+                    if let Err(e) = log.append(ended) {
+                        ctx.printer.debug(format!("could not record the scan: {e}"));
+                    }
+                    inspection.observations = Some(obs);
+                    inspection.scan = Some(scanned);
+                    inspection.own_scans = own_scans;
+                    inspection.scan_ended_ms = Some(ended);
+                }
+            }
+        }
+    }
+    Ok(inspection)
+}
+
+/// When sqsctl's scans of a queue ended, kept in a small file per queue under the state
+/// directory. Each scan raised the receive count of every message it read; the analyzers discount
+/// those reads so that looking at a queue repeatedly is not mistaken for failing consumers.
+struct ScanLog {
+    path: Option<PathBuf>,
+}
+
+/// Scans older than this cannot matter: no message outlives 14 days.
+const SCAN_LOG_AGE_MS: u64 = 14 * 86_400 * 1000;
+const SCAN_LOG_ENTRIES: usize = 500;
+
+impl ScanLog {
+    fn for_queue(queue: &QueueRef) -> ScanLog {
+        let file: String = queue
+            .url
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let path = dirs::state_dir()
+            .or_else(dirs::data_local_dir)
+            .map(|dir| dir.join("sqsctl").join("scans").join(file));
+        ScanLog { path }
+    }
+
+    fn load(&self, now_ms: u64) -> Vec<u64> {
+        let Some(text) = self
+            .path
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+        else {
+            return Vec::new();
+        };
+        text.lines()
+            .filter_map(|line| line.trim().parse::<u64>().ok())
+            .filter(|end| now_ms.saturating_sub(*end) < SCAN_LOG_AGE_MS)
+            .collect()
+    }
+
+    fn append(&self, ended_ms: u64) -> std::io::Result<()> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let mut ends = self.load(ended_ms);
+        ends.push(ended_ms);
+        let keep = ends.len().saturating_sub(SCAN_LOG_ENTRIES);
+        let text: String = ends[keep..].iter().map(|e| format!("{e}\n")).collect();
+        let temporary = path.with_extension("tmp");
+        std::fs::write(&temporary, text)?;
+        std::fs::rename(temporary, path)
+    }
+}
+
+/// The redrive-policy refusal as an error with its hint (for commands that cannot go on without
+/// messages).
+pub fn refusal_error(refusal: &Refusal) -> anyhow::Error {
+    peek_error(PeekError::WouldDeadLetter {
+        queue: refusal.queue.clone(),
+        dlq: refusal.dlq.clone(),
+        max_receive_count: refusal.max_receive_count,
+    })
+}
+
+fn peek_error(err: PeekError) -> anyhow::Error {
+    match err {
+        PeekError::Client(client) => anyhow::Error::from(client),
+        other => {
+            let hint = other.hint().unwrap_or_default();
+            hinted(other.to_string(), hint)
+        }
+    }
+}
+
+async fn facts(ctx: &Context, sqs: &Sqs, queue: &QueueRef, attrs: QueueAttributes) -> QueueFacts {
+    let dlq = match attrs.redrive_policy() {
+        Some(policy) => Some(related(sqs, &policy.dead_letter_target_arn).await),
+        None => None,
+    };
+    let mut sources = Vec::new();
+    match sqs.dead_letter_sources(queue).await {
+        Ok(found) => {
+            for source in found.iter().take(MAX_SOURCES) {
+                match sqs.attributes(source).await {
+                    Ok(attrs) => sources.push(RelatedQueue {
+                        name: source.name.clone(),
+                        attrs,
+                    }),
+                    Err(e) => ctx
+                        .printer
+                        .debug(format!("attributes of {}: {e}", source.name)),
+                }
+            }
+        }
+        Err(e) => ctx
+            .printer
+            .debug(format!("could not list the dead-letter sources: {e}")),
+    }
+    QueueFacts {
+        name: queue.name.clone(),
+        attrs,
+        dlq,
+        sources,
+    }
+}
+
+async fn related(sqs: &Sqs, arn: &str) -> Result<RelatedQueue, String> {
+    let queue = sqs.resolve_arn(arn).await.map_err(|e| e.to_string())?;
+    let attrs = sqs.attributes(&queue).await.map_err(|e| e.to_string())?;
+    Ok(RelatedQueue {
+        name: queue.name,
+        attrs,
+    })
+}
+
+async fn scan(
+    ctx: &Context,
+    sqs: &Sqs,
+    queue: &QueueRef,
+    attrs: &QueueAttributes,
+    sample: usize,
+    force: bool,
+    obs: &mut Observations,
+) -> anyhow::Result<Scanned> {
+    let expected = (attrs.visible() as usize).min(sample) as u64;
+    let bar = ctx
+        .printer
+        .progress(expected, "{spinner} reading {pos}/{len} messages {elapsed}");
+    let options = PeekOptions {
+        max: Some(sample),
+        hold_seconds: HOLD_SECONDS,
+        force,
+    };
+    let result = peek::scan(sqs, queue, attrs, &options, &ctx.interrupt, |batch| {
+        obs.add_batch(&batch);
+        bar.inc(batch.len() as u64);
+        ControlFlow::Continue(())
+    })
+    .await;
+    bar.finish_and_clear();
+    let scanned = result.map_err(peek_error)?;
+    if scanned.release_failed > 0 {
+        ctx.printer.warn(format!(
+            "{} message{} could not be made visible again; they reappear within {HOLD_SECONDS}s",
+            scanned.release_failed,
+            if scanned.release_failed == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(scanned)
+}
+
+/// Loads messages from a JSON Lines file; other record types (summaries) are skipped.
+pub fn read_file(path: &Path, per_group_dedup: bool) -> anyhow::Result<Observations> {
+    let reader: Box<dyn BufRead> = if path == Path::new("-") {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        let file = std::fs::File::open(path)
+            .with_context(|| format!("could not open {}", path.display()))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let mut obs = Observations::new(per_group_dedup);
+    for (index, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("could not read {}", path.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_record_line(&line) {
+            Ok(ParsedLine::Message(record)) => obs.add(&record),
+            Ok(ParsedLine::Other) => {}
+            Err(e) => {
+                return Err(hinted(
+                    format!(
+                        "{}:{}: not a message record: {e}",
+                        path.display(),
+                        index + 1
+                    ),
+                    "--input reads JSON Lines as `sqsctl receive` and `sqsctl peek` write them: \
+                     one message per line, each with at least a \"body\"",
+                ));
+            }
+        }
+    }
+    Ok(obs)
+}
+
+/// Width given to tables whose terminal width is unknown (piped, or a forced terminal), so long
+/// evidence wraps instead of making one very wide line.
+const FALLBACK_WIDTH: u16 = 100;
+
+/// Gives a table a width when the terminal's cannot be detected.
+pub fn fit(table: &mut comfy_table::Table) {
+    if table.width().is_none() {
+        table.set_width(FALLBACK_WIDTH);
+    }
+}
+
+/// "Now" in epoch milliseconds.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// One line describing what was read, for stderr.
+pub fn describe(inspection: &Inspection, source: &MessageSource) -> String {
+    let name = inspection
+        .queue
+        .as_ref()
+        .map_or("the file", |q| q.name.as_str());
+    let seen = inspection.observations.as_ref().map_or(0, |o| o.messages);
+    match (source, &inspection.scan, &inspection.refused) {
+        (MessageSource::File(path), _, _) => format!(
+            "{seen} message{} read from {}",
+            if seen == 1 { "" } else { "s" },
+            path.display()
+        ),
+        (_, _, Some(refusal)) => format!(
+            "{name}: messages not read (redrive policy to {}); settings checked",
+            refusal.dlq
+        ),
+        (_, Some(scan), _) => format!(
+            "{name}: read {} of {} visible message{} ({} in flight) without consuming them{}",
+            scan.seen,
+            inspection.facts.as_ref().map_or(0, |f| f.attrs.visible()),
+            if scan.visible_at_start == 1 { "" } else { "s" },
+            scan.in_flight_at_start,
+            if scan.interrupted {
+                "; interrupted"
+            } else {
+                ""
+            }
+        ),
+        _ => format!("{name}: checked"),
+    }
+}

@@ -1,0 +1,528 @@
+//! Queue settings that bite: short visibility timeouts (receive counts climbing), no long polling,
+//! no redrive policy or a `maxReceiveCount` of 1, a dead-letter queue that keeps messages for less
+//! time than its source, of the wrong type, or not empty, and high-throughput FIFO settings that do
+//! not match the group layout.
+
+use crate::client::QueueAttributes;
+
+use super::dedup::plural;
+use super::finding::{Finding, Severity, human_seconds, percent};
+use super::groups::GroupTotals;
+use super::observe::{Observations, ReceiveClock};
+
+/// Another queue and its attributes: the DLQ of the queue diagnosed, or one of its sources.
+#[derive(Debug, Clone)]
+pub struct RelatedQueue {
+    pub name: String,
+    pub attrs: QueueAttributes,
+}
+
+/// What is known about the queue diagnosed and its neighbours.
+#[derive(Debug, Clone)]
+pub struct QueueFacts {
+    pub name: String,
+    pub attrs: QueueAttributes,
+    /// The dead-letter queue of the redrive policy, or why it could not be read.
+    pub dlq: Option<Result<RelatedQueue, String>>,
+    /// Queues whose redrive policy targets this one: when not empty, this queue is a DLQ.
+    pub sources: Vec<RelatedQueue>,
+}
+
+impl QueueFacts {
+    pub fn is_dead_letter_queue(&self) -> bool {
+        !self.sources.is_empty()
+    }
+}
+
+/// Receive counts from this many earlier receives up count as climbing.
+const CLIMBING_RECEIVES: u64 = 3;
+
+/// Runs every settings check. `obs` are the messages read (if any), `groups` the FIFO group
+/// totals, `clock` tells failed receives from reads that only looked.
+pub fn check(
+    facts: &QueueFacts,
+    obs: Option<&Observations>,
+    groups: Option<&GroupTotals>,
+    clock: &ReceiveClock<'_>,
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    if let Some(obs) = obs
+        && !facts.is_dead_letter_queue()
+    {
+        findings.extend(climbing_receives(Some(&facts.attrs), obs, clock));
+    }
+    findings.extend(long_polling(&facts.attrs));
+    if !facts.is_dead_letter_queue() {
+        findings.extend(redrive(facts));
+    }
+    for source in &facts.sources {
+        // The depth of this queue is reported by the dead-letter view, with the messages' ages.
+        findings.extend(dlq_pairing(
+            &source.name,
+            &source.attrs,
+            &facts.name,
+            &facts.attrs,
+            false,
+        ));
+    }
+    if let Some(groups) = groups {
+        findings.extend(fifo_throughput(&facts.attrs, groups));
+    }
+    findings
+}
+
+/// Messages received again and again: the visibility timeout runs out before consumers finish.
+/// Only receives that can have ended with a timeout count (see [`ReceiveClock`]).
+pub fn climbing_receives(
+    attrs: Option<&QueueAttributes>,
+    obs: &Observations,
+    clock: &ReceiveClock<'_>,
+) -> Option<Finding> {
+    let timed: Vec<u64> = obs
+        .retried
+        .iter()
+        .map(|(count, first)| clock.timed_out_receives(*count, *first))
+        .filter(|n| *n >= CLIMBING_RECEIVES)
+        .collect();
+    let climbing = timed.len() as u64;
+    let read = obs.receive_counts.values().sum::<u64>();
+    if climbing == 0 || climbing * 10 < read {
+        return None;
+    }
+    let most = timed.iter().max().copied().unwrap_or(0);
+    let timeout = attrs.and_then(QueueAttributes::visibility_timeout);
+    let mut finding = Finding::new(
+        "visibility-timeout-short",
+        Severity::Warning,
+        match timeout {
+            Some(t) => format!(
+                "Messages are received again and again: the visibility timeout ({}) looks shorter \
+                 than the processing time",
+                human_seconds(t)
+            ),
+            None => "Messages are received again and again: the visibility timeout looks shorter \
+                     than the processing time"
+                .to_string(),
+        },
+    )
+    .evidence(format!(
+        "{climbing} of {read} messages read ({}%) had come back {CLIMBING_RECEIVES} or more times \
+         after their visibility timeout ran out (up to {most})",
+        percent(climbing, read)
+    ));
+    finding = finding.evidence(super::groups::OWN_READS_NOTE);
+    if let Some(policy) = attrs.and_then(QueueAttributes::redrive_policy) {
+        finding = finding.evidence(format!(
+            "after {} receives a message moves to the dead-letter queue, processed or not",
+            policy.max_receive_count
+        ));
+    }
+    Some(finding.advice(
+        "A message reappears when its visibility timeout runs out before the consumer deletes it, \
+         and is then processed twice. Set VisibilityTimeout above the longest processing time \
+         (`sqsctl queue` or the console), or have consumers extend it with \
+         ChangeMessageVisibility while they work. If the messages fail rather than time out, a \
+         redrive policy moves them aside.",
+    ))
+}
+
+fn long_polling(attrs: &QueueAttributes) -> Option<Finding> {
+    (attrs.receive_wait_seconds() == Some(0)).then(|| {
+        Finding::new(
+            "no-long-polling",
+            Severity::Info,
+            "Long polling is off (ReceiveMessageWaitTimeSeconds = 0)",
+        )
+        .evidence("receives that do not set WaitTimeSeconds return at once, often empty")
+        .advice(
+            "Set ReceiveMessageWaitTimeSeconds to 20 (or have consumers pass WaitTimeSeconds): fewer \
+             empty receives, lower cost, and no messages missed by sampling a few servers.",
+        )
+    })
+}
+
+fn redrive(facts: &QueueFacts) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let Some(policy) = facts.attrs.redrive_policy() else {
+        findings.push(
+            Finding::new(
+                "no-redrive-policy",
+                Severity::Warning,
+                "No redrive policy: a message that always fails is retried forever",
+            )
+            .evidence(format!("{} has no RedrivePolicy", facts.name))
+            .advice(
+                "Create a dead-letter queue (FIFO for a FIFO queue, with a longer retention) and \
+                 set a RedrivePolicy with a maxReceiveCount of 3 to 10. On a FIFO queue a failing \
+                 message otherwise blocks its whole group.",
+            ),
+        );
+        return findings;
+    };
+    if policy.max_receive_count <= 1 {
+        findings.push(
+            Finding::new(
+                "max-receive-count-one",
+                Severity::Warning,
+                "maxReceiveCount is 1: a single failed attempt moves a message to the DLQ",
+            )
+            .evidence(format!(
+                "RedrivePolicy maxReceiveCount = {}",
+                policy.max_receive_count
+            ))
+            .advice(
+                "One timeout, one deploy or one crash sends a good message to the dead-letter \
+                 queue, and so does any tool that peeks at the queue. Use 3 to 10.",
+            ),
+        );
+    }
+    match &facts.dlq {
+        Some(Ok(dlq)) => {
+            findings.extend(dlq_pairing(
+                &facts.name,
+                &facts.attrs,
+                &dlq.name,
+                &dlq.attrs,
+                true,
+            ));
+        }
+        Some(Err(reason)) => findings.push(
+            Finding::new(
+                "dlq-missing",
+                Severity::Error,
+                "The dead-letter queue of the redrive policy cannot be read",
+            )
+            .evidence(format!("{}: {reason}", policy.dead_letter_target_arn))
+            .advice(
+                "Create the dead-letter queue or point the RedrivePolicy at one that exists; until \
+                 then failing messages have nowhere to go.",
+            ),
+        ),
+        None => {}
+    }
+    findings
+}
+
+/// Checks a source queue against its dead-letter queue.
+fn dlq_pairing(
+    source: &str,
+    source_attrs: &QueueAttributes,
+    dlq: &str,
+    dlq_attrs: &QueueAttributes,
+    report_depth: bool,
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let source_fifo = source_attrs.is_fifo() || source.ends_with(".fifo");
+    let dlq_fifo = dlq_attrs.is_fifo() || dlq.ends_with(".fifo");
+    if source_fifo != dlq_fifo {
+        let kind = |fifo: bool| if fifo { "FIFO" } else { "standard" };
+        findings.push(
+            Finding::new(
+                "dlq-type-mismatch",
+                Severity::Error,
+                "The dead-letter queue is not of the same type as its source",
+            )
+            .evidence(format!(
+                "{source} is {} but its dead-letter queue {dlq} is {}",
+                kind(source_fifo),
+                kind(dlq_fifo)
+            ))
+            .advice(
+                "A FIFO queue needs a FIFO dead-letter queue and a standard queue a standard one.",
+            ),
+        );
+    }
+    if let (Some(source_retention), Some(dlq_retention)) = (
+        source_attrs.retention_seconds(),
+        dlq_attrs.retention_seconds(),
+    ) && dlq_retention <= source_retention
+    {
+        let (severity, why) = if source_fifo {
+            (
+                Severity::Info,
+                "on FIFO queues the retention restarts when a message moves, so this only \
+                 shortens the time to act on a failed message",
+            )
+        } else {
+            (
+                Severity::Warning,
+                "on standard queues a message's age counts from when it was first sent, so a \
+                 message that fails late expires in the dead-letter queue almost at once",
+            )
+        };
+        findings.push(
+            Finding::new(
+                "dlq-retention-short",
+                severity,
+                "The dead-letter queue does not keep messages longer than its source",
+            )
+            .evidence(format!(
+                "{dlq} keeps messages {}, {source} keeps them {}",
+                human_seconds(dlq_retention),
+                human_seconds(source_retention)
+            ))
+            .evidence(why)
+            .advice(format!(
+                "Set MessageRetentionPeriod of {dlq} longer than {source}'s, e.g. the maximum of \
+                 14 days (1209600 seconds)."
+            )),
+        );
+    }
+    let waiting = dlq_attrs.total();
+    if report_depth && waiting > 0 {
+        findings.push(
+            Finding::new(
+                "dlq-not-empty",
+                Severity::Warning,
+                format!(
+                    "The dead-letter queue {dlq} holds {waiting} message{}",
+                    plural(waiting)
+                ),
+            )
+            .evidence(format!(
+                "{dlq}: {} visible, {} in flight, {} delayed",
+                dlq_attrs.visible(),
+                dlq_attrs.in_flight(),
+                dlq_attrs.delayed()
+            ))
+            .advice(format!(
+                "Look at them with `sqsctl diagnose {dlq}` or `sqsctl peek {dlq}`, fix the cause, \
+                 then move them back with `sqsctl redrive {dlq}`."
+            )),
+        );
+    }
+    findings
+}
+
+fn fifo_throughput(attrs: &QueueAttributes, groups: &GroupTotals) -> Option<Finding> {
+    if !attrs.is_fifo() {
+        return None;
+    }
+    let per_group_limit = attrs.get("FifoThroughputLimit") == Some("perMessageGroupId");
+    let per_group_dedup = attrs.get("DeduplicationScope") == Some("messageGroup");
+    if per_group_limit && per_group_dedup && groups.distinct_groups <= 2 && groups.messages_seen > 0
+    {
+        return Some(
+            Finding::new(
+                "fifo-throughput-mismatch",
+                Severity::Warning,
+                "High-throughput FIFO is on, but the messages use almost no groups",
+            )
+            .evidence(format!(
+                "FifoThroughputLimit = perMessageGroupId, DeduplicationScope = messageGroup; {} \
+                 group{} seen",
+                groups.distinct_groups,
+                plural(groups.distinct_groups)
+            ))
+            .advice(
+                "High throughput is a quota per message group: with one or two groups the queue \
+                 gets no more than a normal FIFO queue. Spread messages over many groups.",
+            ),
+        );
+    }
+    if per_group_limit != per_group_dedup {
+        return Some(
+            Finding::new(
+                "fifo-throughput-mismatch",
+                Severity::Info,
+                "High-throughput FIFO is half configured",
+            )
+            .evidence(format!(
+                "FifoThroughputLimit = {}, DeduplicationScope = {}",
+                attrs.get("FifoThroughputLimit").unwrap_or("perQueue"),
+                attrs.get("DeduplicationScope").unwrap_or("queue")
+            ))
+            .advice(
+                "High-throughput mode needs both FifoThroughputLimit = perMessageGroupId and \
+                 DeduplicationScope = messageGroup; otherwise the normal FIFO quota applies.",
+            ),
+        );
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnose::observe::tests::fifo;
+
+    fn attrs(pairs: &[(&str, &str)]) -> QueueAttributes {
+        QueueAttributes(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        )
+    }
+
+    const CLOCK: ReceiveClock<'static> = ReceiveClock {
+        now_ms: 1_795_000_000_000,
+        own_scans: &[],
+        visibility_timeout: Some(30),
+    };
+
+    fn ids(findings: &[Finding]) -> Vec<&'static str> {
+        findings.iter().map(|f| f.id).collect()
+    }
+
+    const POLICY: &str =
+        r#"{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:1:jobs-dlq","maxReceiveCount":5}"#;
+
+    fn healthy() -> QueueFacts {
+        QueueFacts {
+            name: "jobs".into(),
+            attrs: attrs(&[
+                ("ReceiveMessageWaitTimeSeconds", "20"),
+                ("MessageRetentionPeriod", "345600"),
+                ("VisibilityTimeout", "30"),
+                ("RedrivePolicy", POLICY),
+            ]),
+            dlq: Some(Ok(RelatedQueue {
+                name: "jobs-dlq".into(),
+                attrs: attrs(&[("MessageRetentionPeriod", "1209600")]),
+            })),
+            sources: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_healthy_queue_has_no_findings() {
+        assert!(check(&healthy(), None, None, &CLOCK).is_empty());
+    }
+
+    #[test]
+    fn defaults_miss_long_polling_and_a_redrive_policy() {
+        let facts = QueueFacts {
+            attrs: attrs(&[("ReceiveMessageWaitTimeSeconds", "0")]),
+            dlq: None,
+            ..healthy()
+        };
+        let findings = check(&facts, None, None, &CLOCK);
+        assert_eq!(ids(&findings), ["no-long-polling", "no-redrive-policy"]);
+        assert_eq!(findings[0].severity, Severity::Info);
+    }
+
+    #[test]
+    fn dlq_problems_are_each_reported() {
+        let mut facts = healthy();
+        facts.attrs.0.insert(
+            "RedrivePolicy".into(),
+            POLICY.replace("\"maxReceiveCount\":5", "\"maxReceiveCount\":1"),
+        );
+        facts.dlq = Some(Ok(RelatedQueue {
+            name: "jobs-dlq.fifo".into(),
+            attrs: attrs(&[
+                ("MessageRetentionPeriod", "86400"),
+                ("FifoQueue", "true"),
+                ("ApproximateNumberOfMessages", "7"),
+            ]),
+        }));
+        let findings = check(&facts, None, None, &CLOCK);
+        assert_eq!(
+            ids(&findings),
+            [
+                "max-receive-count-one",
+                "dlq-type-mismatch",
+                "dlq-retention-short",
+                "dlq-not-empty"
+            ]
+        );
+        assert!(findings[2].evidence[0].contains("keeps messages 24h, jobs keeps them 4d"));
+        assert_eq!(findings[2].severity, Severity::Warning);
+        facts.dlq = Some(Err("queue does not exist".into()));
+        assert_eq!(
+            ids(&check(&facts, None, None, &CLOCK)),
+            ["max-receive-count-one", "dlq-missing"]
+        );
+    }
+
+    #[test]
+    fn a_dlq_is_checked_against_its_sources() {
+        let facts = QueueFacts {
+            name: "jobs-dlq".into(),
+            attrs: attrs(&[
+                ("MessageRetentionPeriod", "345600"),
+                ("ApproximateNumberOfMessages", "2"),
+            ]),
+            dlq: None,
+            sources: vec![RelatedQueue {
+                name: "jobs".into(),
+                attrs: attrs(&[("MessageRetentionPeriod", "345600")]),
+            }],
+        };
+        assert_eq!(
+            ids(&check(&facts, None, None, &CLOCK)),
+            ["dlq-retention-short"]
+        );
+    }
+
+    #[test]
+    fn climbing_receive_counts_point_at_the_visibility_timeout() {
+        let mut obs = Observations::new(false);
+        for i in 0..10 {
+            let receives = if i < 4 { 5 } else { 1 };
+            let mut message = fifo("g", &format!("d{i}"), "b", 1, receives);
+            // First received five minutes ago: ten 30 s timeouts fit.
+            message.attributes.insert(
+                "ApproximateFirstReceiveTimestamp".into(),
+                (CLOCK.now_ms - 300_000).to_string(),
+            );
+            obs.add(&message);
+        }
+        let facts = healthy();
+        let finding = climbing_receives(Some(&facts.attrs), &obs, &CLOCK).expect("finding");
+        assert!(finding.title.contains("(30s)"));
+        assert!(finding.evidence[0].starts_with("4 of 10 messages read (40%)"));
+        assert!(finding.evidence[0].contains("(up to 4)"));
+        // Two earlier reads of our own explain the counts away.
+        let scans = [CLOCK.now_ms - 20_000, CLOCK.now_ms - 10_000];
+        let watched = ReceiveClock {
+            own_scans: &scans,
+            ..CLOCK
+        };
+        assert!(climbing_receives(Some(&facts.attrs), &obs, &watched).is_none());
+        // So do quick reads by other tools: a minute holds only two 30 s timeouts.
+        let soon = ReceiveClock {
+            now_ms: CLOCK.now_ms - 240_000,
+            ..CLOCK
+        };
+        assert!(climbing_receives(Some(&facts.attrs), &obs, &soon).is_none());
+    }
+
+    #[test]
+    fn high_throughput_fifo_needs_groups_and_both_settings() {
+        let totals = |groups| GroupTotals {
+            distinct_groups: groups,
+            messages_seen: 100,
+            ungrouped: 0,
+            visible_at_start: None,
+            in_flight_at_start: None,
+            not_delivered: None,
+            largest_group: None,
+            largest_group_share_percent: 0,
+            effective_parallelism: groups as f64,
+            exact: true,
+            groups_with_more_behind: 0,
+            messages_in_those_groups: 0,
+            head_of_line_blocked: Vec::new(),
+        };
+        let high = attrs(&[
+            ("FifoQueue", "true"),
+            ("FifoThroughputLimit", "perMessageGroupId"),
+            ("DeduplicationScope", "messageGroup"),
+        ]);
+        assert_eq!(
+            fifo_throughput(&high, &totals(1)).map(|f| f.severity),
+            Some(Severity::Warning)
+        );
+        assert!(fifo_throughput(&high, &totals(50)).is_none());
+        let half = attrs(&[
+            ("FifoQueue", "true"),
+            ("FifoThroughputLimit", "perMessageGroupId"),
+        ]);
+        assert_eq!(
+            fifo_throughput(&half, &totals(50)).map(|f| f.severity),
+            Some(Severity::Info)
+        );
+    }
+}
