@@ -27,6 +27,11 @@ pub use queue::{QueueAttributes, QueueRef, QueueSpec, RedrivePolicy};
 
 use crate::message::MessageRecord;
 
+/// The access key id [`Sqs::for_endpoint`] signs with; the local server accepts any credentials.
+pub const LOCAL_ACCESS_KEY_ID: &str = "local";
+/// The secret access key [`Sqs::for_endpoint`] signs with.
+pub const LOCAL_SECRET_ACCESS_KEY: &str = "local";
+
 /// Where and how to connect. Credentials are never part of this: they come from `aws-config`'s
 /// chain (environment, profile, SSO, instance role).
 #[derive(Debug, Clone, Default)]
@@ -141,6 +146,31 @@ impl Sqs {
             client,
             region: region.into(),
         }
+    }
+
+    /// A client for an SQS-compatible endpoint configured in code only, with fixed local
+    /// credentials (the local server accepts any): nothing is read from the environment or from
+    /// ~/.aws. For the local server (`sqsctl demo`, tests, embedding programs).
+    pub fn for_endpoint(endpoint: &str, region: &str) -> Sqs {
+        let config = aws_sdk_sqs::Config::builder()
+            .behavior_version(BehaviorVersion::latest())
+            .region(Region::new(region.to_string()))
+            .credentials_provider(aws_sdk_sqs::config::Credentials::new(
+                LOCAL_ACCESS_KEY_ID,
+                LOCAL_SECRET_ACCESS_KEY,
+                None,
+                None,
+                "sqsctl-local",
+            ))
+            .endpoint_url(endpoint)
+            .retry_config(
+                RetryConfig::standard()
+                    .with_max_attempts(5)
+                    .with_initial_backoff(Duration::from_millis(50))
+                    .with_max_backoff(Duration::from_secs(5)),
+            )
+            .build();
+        Sqs::from_sdk(aws_sdk_sqs::Client::from_conf(config), region)
     }
 
     /// The SDK client, for benchmarks that measure the raw ceiling.
