@@ -692,3 +692,92 @@ fn receive_until_empty_without_delete_reads_what_was_visible_and_ends() {
     assert_eq!(run.records_of("message").len(), 5);
     assert_eq!(env.depth(&queue), 5);
 }
+
+#[test]
+fn fifo_records_keep_their_group_ids_through_receive_and_send() {
+    let env = TestEnv::start();
+    env.create_queue(
+        "in.fifo",
+        &[("FifoQueue", "true"), ("ContentBasedDeduplication", "true")],
+    );
+    let out = env.create_queue("out.fifo", &[("FifoQueue", "true")]);
+    let input = "{\"body\":\"a1\",\"group_id\":\"a\"}\n{\"body\":\"b1\",\"group_id\":\"b\"}\n{\"body\":\"a2\",\"group_id\":\"a\"}\n";
+    env.run_stdin(&["send", "in.fifo", "--jsonl"], input)
+        .assert_code(0);
+    let received = env.run(&["receive", "in.fifo", "--until-empty", "--delete", "--yes"]);
+    received.assert_code(0);
+    assert_eq!(received.records_of("message").len(), 3);
+    // The received records carry group and deduplication ids, so the FIFO destination needs no options.
+    env.run_stdin(&["send", "out.fifo", "--jsonl"], &received.stdout)
+        .assert_code(0);
+    let run = env.run(&["receive", "out.fifo", "--until-empty", "--delete", "--yes"]);
+    let moved: Vec<(String, String)> = run
+        .records_of("message")
+        .iter()
+        .map(|m| {
+            (
+                m["group_id"].as_str().unwrap().to_string(),
+                m["body"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let group_a: Vec<&str> = moved
+        .iter()
+        .filter(|(g, _)| g == "a")
+        .map(|(_, b)| b.as_str())
+        .collect();
+    assert_eq!(group_a, vec!["a1", "a2"]);
+    assert_eq!(moved.len(), 3);
+    assert_eq!(env.depth(&out), 0);
+    // A per-message delay is not allowed on FIFO queues: refused before sending.
+    let run = env.run(&[
+        "send",
+        "out.fifo",
+        "--group-id",
+        "g",
+        "--dedup-id",
+        "d",
+        "--delay",
+        "5",
+        "x",
+    ]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("delay"), "{}", run.stderr);
+    // A fixed dedup id for many records is almost always a mistake: say so.
+    let run = env.run_stdin(
+        &[
+            "send",
+            "out.fifo",
+            "--lines",
+            "--group-id",
+            "g",
+            "--dedup-id",
+            "same",
+        ],
+        "1\n2\n",
+    );
+    run.assert_code(0);
+    assert!(run.stderr.contains("--dedup-id auto"), "{}", run.stderr);
+}
+
+#[test]
+fn verbose_names_the_resolved_queue_and_quiet_silences_summaries() {
+    let env = TestEnv::start();
+    env.create_queue("talk", &[]);
+    let run = env.run(&["send", "talk", "hi", "-v"]);
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains("debug: queue `talk` is http://"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.stderr.contains("test"),
+        "no credentials on stderr: {}",
+        run.stderr
+    );
+    let run = env.run(&["receive", "talk", "-q"]);
+    run.assert_code(0);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    assert_eq!(run.records_of("message").len(), 1);
+}
