@@ -781,3 +781,59 @@ fn verbose_names_the_resolved_queue_and_quiet_silences_summaries() {
     assert!(run.stderr.is_empty(), "{}", run.stderr);
     assert_eq!(run.records_of("message").len(), 1);
 }
+
+/// Runs `receive` with `args`, reads one line of its stdout and closes the pipe, like `| head -1`.
+fn receive_and_close_after_one_line(env: &TestEnv, args: &[&str]) -> (Option<i32>, String) {
+    let mut child = env
+        .cmd()
+        .arg("receive")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    assert!(line.contains("\"message\""), "{line}");
+    drop(reader);
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_closed_pipe_never_receives_a_released_message_again() {
+    let env = TestEnv::start();
+    env.create_queue("head-dlq", &[]);
+    let dlq = env.block_on(env.sqs().resolve("head-dlq")).unwrap();
+    let dlq_arn = env.server().queue_arn("head-dlq");
+    // maxReceiveCount 1: a second receive of any message moves it to the DLQ.
+    let policy = format!("{{\"deadLetterTargetArn\":\"{dlq_arn}\",\"maxReceiveCount\":\"1\"}}");
+    // Bodies large enough that the pipe fills while receives are in flight; few enough that
+    // most receivers find the queue empty while the first batches are being written.
+    let body = "h".repeat(8000);
+    let bodies: Vec<String> = (0..30).map(|i| format!("{i} {body}")).collect();
+    for (name, args) in [
+        ("head", &["--until-empty", "--delete", "--yes", "-v"][..]),
+        ("head2", &["--max", "30", "--until-empty", "-v"][..]),
+    ] {
+        let queue = env.create_queue(name, &[("RedrivePolicy", &policy)]);
+        send_bodies(&env, &queue, &bodies);
+        let mut all = vec![name];
+        all.extend_from_slice(args);
+        let (code, stderr) = receive_and_close_after_one_line(&env, &all);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert!(stderr.contains("released"), "{stderr}");
+        assert_eq!(env.depth(&dlq), 0, "{name}: no message was received twice");
+        let (visible, in_flight) = counts(&env, &queue);
+        assert_eq!(
+            in_flight, 0,
+            "{name}: what was not written is released at once"
+        );
+        assert!(visible > 0, "{name}: the run stopped at the closed pipe");
+    }
+}

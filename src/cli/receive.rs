@@ -12,7 +12,10 @@ use crate::commands::receive::ReceiveSettings;
 Received messages stay in the queue and come back after their visibility timeout unless --delete is \
 given; to look without receiving, use `sqsctl peek`. With --delete each message is deleted only after \
 its record was written to stdout and flushed; a closed pipe or Ctrl-C stops the run, and nothing \
-unwritten is deleted (it is made visible again at once). Records are what `send --jsonl` reads.")]
+unwritten is deleted (it is made visible again at once, and never received again in the same run). \
+Written means flushed into the pipe, not processed downstream: a reader that stops early (`| head -1`) \
+may have been handed a whole batch of up to 10, which --delete deletes; use --max to take only what \
+you need. Records are what `send --jsonl` reads.")]
 pub struct ReceiveArgs {
     /// Queue name, URL or ARN
     pub queue: String,
