@@ -245,3 +245,50 @@ fn unknown_queues_get_a_did_you_mean_hint() {
     let arn = env.server().queue_arn("ledger");
     env.run(&["queue", "info", &arn]).assert_code(0);
 }
+
+#[test]
+fn queue_create_of_an_existing_queue_changes_nothing_and_leaves_nothing_half_done() {
+    let env = TestEnv::start();
+    let run = env.run(&["queue", "create", "xq"]);
+    run.assert_code(0);
+    assert_eq!(run.records_of("queue_created")[0]["created"], true);
+
+    let run = env.run(&["queue", "create", "xq"]);
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains("queue xq exists, unchanged"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.records_of("queue_created")[0]["created"], false);
+
+    // The existing queue has no redrive policy: refused before any DLQ is created.
+    let run = env.run(&["queue", "create", "xq", "--dlq", "xq-dlq"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("already exists"), "{}", run.stderr);
+    assert!(!queue_exists(&env, "xq-dlq"), "no orphaned DLQ");
+
+    // A queue that cannot be created takes back the DLQ created for it.
+    let run = env.run(&[
+        "queue",
+        "create",
+        "zq",
+        "--dlq",
+        "zq-dlq",
+        "--attr",
+        "VisibilityTimeout=99999",
+    ]);
+    run.assert_code(1);
+    assert!(!queue_exists(&env, "zq"));
+    assert!(!queue_exists(&env, "zq-dlq"), "{}", run.stderr);
+
+    let run = env.run(&["queue", "create", "yq", "--dlq", "yq-dlq"]);
+    run.assert_code(0);
+    let run = env.run(&["queue", "create", "yq", "--dlq", "yq-dlq"]);
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains("queue yq exists, unchanged"),
+        "{}",
+        run.stderr
+    );
+}
