@@ -292,3 +292,35 @@ fn queue_create_of_an_existing_queue_changes_nothing_and_leaves_nothing_half_don
         run.stderr
     );
 }
+
+#[test]
+fn missing_credentials_get_a_credentials_error_and_hint_not_a_network_one() {
+    let env = TestEnv::start();
+    // With instance metadata off; and with a metadata endpoint that answers nonsense, which is
+    // where the provider chain ends on a machine without credentials.
+    let imds = [
+        ("AWS_EC2_METADATA_DISABLED", "true"),
+        ("AWS_EC2_METADATA_SERVICE_ENDPOINT", env.endpoint()),
+    ];
+    for (name, value) in imds {
+        let output = env
+            .cmd()
+            .env_remove("AWS_ACCESS_KEY_ID")
+            .env_remove("AWS_SECRET_ACCESS_KEY")
+            .env_remove("AWS_EC2_METADATA_DISABLED")
+            .env(name, value)
+            .args(["queues"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{name}: {stderr}");
+        assert!(
+            stderr.contains("error: no AWS credentials found"),
+            "{name}: {stderr}"
+        );
+        assert!(stderr.contains("aws sso login"), "{name}: {stderr}");
+        assert!(stderr.contains("AWS_ACCESS_KEY_ID"), "{name}: {stderr}");
+        assert!(!stderr.contains("IMDS"), "{name}: {stderr}");
+    }
+}

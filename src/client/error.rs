@@ -43,7 +43,7 @@ pub enum ClientError {
     QueueNotFound { queue: String, region: String },
     #[error("no AWS region is configured")]
     NoRegion,
-    #[error("no AWS credentials were found")]
+    #[error("no AWS credentials found")]
     NoCredentials { detail: String },
     #[error("SQS rejected the credentials ({code}): {message}")]
     Auth { code: String, message: String },
@@ -86,7 +86,7 @@ impl ClientError {
                 "pass --region, set AWS_REGION, or set a region in your AWS profile".to_string(),
             ),
             ClientError::NoCredentials { .. } => Some(
-                "configure credentials (aws configure, AWS_PROFILE, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); for the local server any values work".to_string(),
+                "set AWS_PROFILE (or --profile) to a configured profile (for an SSO profile, run `aws sso login` first), run `aws configure`, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; for the local server any values work".to_string(),
             ),
             ClientError::Auth { .. } => Some(
                 "check the profile or keys in use (--profile, AWS_PROFILE) and that they are not expired".to_string(),
@@ -144,7 +144,10 @@ impl ClientError {
             };
         }
         let chain = error_chain(&err);
+        // The last provider of the chain is the instance metadata service, so a machine with no
+        // credentials at all ends on an IMDS error that says nothing about credentials.
         if chain.contains("no credentials")
+            || chain.contains("while loading credentials")
             || chain.contains("credentials provider")
             || chain.contains("the credential provider was not enabled")
         {
