@@ -191,7 +191,14 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
         cause.downcast_ref::<HintedError>().map(|h| h.hint.clone())
     });
     printer.error(&err.to_string(), &causes, hint.as_deref());
-    if err.chain().any(|c| c.is::<UsageError>()) {
+    let usage = |c: &(dyn std::error::Error + 'static)| {
+        c.is::<UsageError>()
+            || matches!(
+                c.downcast_ref::<ClientError>(),
+                Some(ClientError::InvalidEndpoint { .. })
+            )
+    };
+    if err.chain().any(usage) {
         ExitStatus::Usage
     } else {
         ExitStatus::Failure

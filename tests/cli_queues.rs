@@ -324,3 +324,29 @@ fn missing_credentials_get_a_credentials_error_and_hint_not_a_network_one() {
         assert!(!stderr.contains("IMDS"), "{name}: {stderr}");
     }
 }
+
+#[test]
+fn an_invalid_endpoint_url_is_a_usage_error_without_a_request_dump() {
+    let env = TestEnv::start();
+    let run = env.run(&["--endpoint-url", "notaurl", "queues"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("not a valid endpoint URL"),
+        "{}",
+        run.stderr
+    );
+    let output = env
+        .cmd()
+        .env("AWS_ENDPOINT_URL_SQS", "notaurl")
+        .args(["queues"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("`notaurl` is not a valid endpoint URL"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Request {"), "{stderr}");
+}

@@ -22,7 +22,7 @@ use aws_sdk_sqs::types::{
 };
 
 pub use batch::{MAX_BATCH_ENTRIES, MAX_PAYLOAD_BYTES, plan_batches, validate_outgoing};
-pub use error::ClientError;
+pub use error::{ClientError, check_endpoint_url};
 pub use queue::{QueueAttributes, QueueRef, QueueSpec, RedrivePolicy};
 
 use crate::message::MessageRecord;
