@@ -837,3 +837,49 @@ fn a_closed_pipe_never_receives_a_released_message_again() {
         assert!(visible > 0, "{name}: the run stopped at the closed pipe");
     }
 }
+
+#[test]
+fn fifo_send_without_dedup_ids_is_refused_up_front_with_the_auto_hint() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("nodedup.fifo", &[("FifoQueue", "true")]);
+    for args in [
+        &["send", "nodedup.fifo", "--lines", "--group-id", "g"][..],
+        &["send", "nodedup.fifo", "--group-id", "g", "one"][..],
+    ] {
+        let run = env.run_stdin(args, "a\nb\n");
+        run.assert_code(1);
+        assert!(
+            run.stderr.contains("without content-based deduplication"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("hint: ") && run.stderr.contains("--dedup-id auto"));
+    }
+    assert_eq!(env.depth(&queue), 0);
+    // JSON records may carry their own ids: failures are reported per line, with the hint once.
+    let run = env.run_stdin(
+        &["send", "nodedup.fifo", "--jsonl", "--group-id", "g"],
+        "{\"body\":\"a\"}\n{\"body\":\"b\"}\n",
+    );
+    run.assert_code(3);
+    assert_eq!(
+        run.stderr.matches("--dedup-id auto").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    let run = env.run_stdin(
+        &[
+            "send",
+            "nodedup.fifo",
+            "--lines",
+            "--group-id",
+            "g",
+            "--dedup-id",
+            "auto",
+        ],
+        "a\nb\n",
+    );
+    run.assert_code(0);
+    assert_eq!(env.depth(&queue), 2);
+}

@@ -65,6 +65,20 @@ pub async fn run(ctx: &Context, settings: SendSettings) -> anyhow::Result<ExitSt
         ))
         .into());
     }
+    // Without a deduplication id a FIFO queue needs content-based deduplication; every message
+    // would fail at SQS otherwise. JSON records may carry their own ids, so those are left to SQS.
+    if fifo && settings.dedup.is_none() && !matches!(settings.input, SendInput::Jsonl) {
+        let attrs = ctx.sqs().await?.attributes(&queue).await?;
+        if !attrs.content_based_dedup() {
+            return Err(hinted(
+                format!(
+                    "`{}` is a FIFO queue without content-based deduplication, and no --dedup-id was given; nothing was sent",
+                    queue.name
+                ),
+                no_dedup_hint(),
+            ));
+        }
+    }
     let defaults = RecordDefaults {
         group_id: settings.group_id.clone(),
         dedup: settings.dedup.clone(),
@@ -161,12 +175,13 @@ fn invalid_message(queue: &QueueRef, reason: &str) -> anyhow::Error {
     hinted(format!("the message cannot be sent: {reason}"), hint)
 }
 
-fn entry_hint(queue: &QueueRef, code: &str, message: &str) -> Option<String> {
+pub fn no_dedup_hint() -> &'static str {
+    "pass --dedup-id auto (an id derived from each message's content), or --dedup-id ID, or give each JSON record a dedup_id; or enable ContentBasedDeduplication on the queue"
+}
+
+pub fn entry_hint(queue: &QueueRef, code: &str, message: &str) -> Option<String> {
     if queue.is_fifo() && message.to_ascii_lowercase().contains("deduplication") {
-        return Some(format!(
-            "`{}` has no content-based deduplication: pass --dedup-id ID, or --dedup-id auto",
-            queue.name
-        ));
+        return Some(no_dedup_hint().to_string());
     }
     ClientError::Service {
         action: "SendMessageBatch",

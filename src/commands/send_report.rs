@@ -39,6 +39,8 @@ pub struct Report<'a> {
     pub summary: Summary,
     failures: Vec<Failure>,
     warned: usize,
+    /// Hints for the failures seen, each shown once at the end.
+    hints: Vec<String>,
 }
 
 impl<'a> Report<'a> {
@@ -49,6 +51,7 @@ impl<'a> Report<'a> {
             summary: Summary::default(),
             failures: Vec::new(),
             warned: 0,
+            hints: Vec::new(),
         }
     }
 
@@ -85,6 +88,11 @@ impl<'a> Report<'a> {
                 ),
             };
             self.summary.failed += 1;
+            if let Some(hint) = super::send::entry_hint(self.queue, &code, &message)
+                && !self.hints.contains(&hint)
+            {
+                self.hints.push(hint);
+            }
             if self.warned < MAX_FAILURE_WARNINGS {
                 self.warned += 1;
                 self.ctx
@@ -153,6 +161,9 @@ impl<'a> Report<'a> {
             printer.warn(line);
         } else {
             printer.info(line);
+        }
+        for hint in &self.hints {
+            printer.hint(hint);
         }
         Ok(())
     }

@@ -218,6 +218,11 @@ impl Printer {
         eprintln!("{} {}", self.paint("warning:", "1;33"), message.as_ref());
     }
 
+    /// A `hint: ...` line on stderr after a warning, shown even with `--quiet`.
+    pub fn hint(&self, message: impl AsRef<str>) {
+        eprintln!("{} {}", self.paint("hint:", "1;36"), message.as_ref());
+    }
+
     /// An error block: `error: ...`, each `Caused by: ...`, and an optional `hint: ...`.
     pub fn error(&self, message: &str, causes: &[String], hint: Option<&str>) {
         eprintln!("{} {message}", self.paint("error:", "1;31"));
