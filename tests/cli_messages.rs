@@ -883,3 +883,40 @@ fn fifo_send_without_dedup_ids_is_refused_up_front_with_the_auto_hint() {
     run.assert_code(0);
     assert_eq!(env.depth(&queue), 2);
 }
+
+#[test]
+fn send_input_errors_speak_of_input_lines_not_serde_or_rust() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("words", &[]);
+    let run = env.run_stdin(&["send", "words", "--jsonl"], "{bad\n{\"body\":\"x\"}\n");
+    run.assert_code(1);
+    assert!(run.stderr.contains("line 1:"), "{}", run.stderr);
+    assert!(run.stderr.contains("nothing was sent"), "{}", run.stderr);
+    assert!(!run.stderr.contains("sent 0"), "{}", run.stderr);
+    assert!(!run.stderr.contains("tail -n +1"), "{}", run.stderr);
+
+    let run = env.run_stdin(
+        &["send", "words", "--jsonl"],
+        "{\"body\":\"a\"}\n{\"body\": x}\n",
+    );
+    run.assert_code(1);
+    assert!(run.stderr.contains("line 2: "), "{}", run.stderr);
+    assert!(run.stderr.contains("(column 10)"), "{}", run.stderr);
+    assert!(!run.stderr.contains("at line 1"), "{}", run.stderr);
+    assert!(run.stderr.contains("tail -n +2"), "{}", run.stderr);
+
+    let run = env.run_stdin(&["send", "words", "--jsonl"], "\"just a string\"\n");
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("expected a JSON object"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("MessageRecord"), "{}", run.stderr);
+
+    let run = env.run(&["send", "words", ""]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("body is empty"), "{}", run.stderr);
+    assert!(!run.stderr.contains("U+0020"), "{}", run.stderr);
+    assert_eq!(env.drain_bodies(&queue), vec!["a"]);
+}

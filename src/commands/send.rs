@@ -165,6 +165,8 @@ fn invalid_message(queue: &QueueRef, reason: &str) -> anyhow::Error {
     } else if reason.contains("1 MiB") {
         "SQS caps a message at 1 MiB; store large payloads elsewhere (S3) and send a reference"
             .to_string()
+    } else if reason.contains("body is empty") {
+        "give a body of at least one character (blank input lines are skipped with --lines and --jsonl)".to_string()
     } else if reason.contains("character") {
         "SQS accepts tab, newline, carriage return and Unicode from U+0020 up (no other control characters, no U+FFFE/U+FFFF); encode binary data as base64".to_string()
     } else if reason.contains("message attributes") {
@@ -292,17 +294,18 @@ async fn send_stream(
     report.finish()?;
     let summary = &report.summary;
     if let Some(err) = stop {
+        let flag = if format == LineFormat::Jsonl {
+            "--jsonl"
+        } else {
+            "--lines"
+        };
         let hint = match summary.stopped_at_line {
+            Some(line) if summary.sent == 0 && summary.failed == 0 => format!(
+                "nothing was sent; fix line {line} and run again, or pass --skip-invalid to skip bad lines"
+            ),
             Some(line) => format!(
-                "the messages of the lines before line {line} were sent ({} sent, {} failed); fix line {line} and send the rest with `tail -n +{line} FILE | sqsctl send {} {}`, or pass --skip-invalid to skip bad lines",
-                summary.sent,
-                summary.failed,
-                queue.name,
-                if format == LineFormat::Jsonl {
-                    "--jsonl"
-                } else {
-                    "--lines"
-                }
+                "the lines before line {line} were handled ({} sent, {} failed) and nothing after it; fix line {line} and send the rest with `tail -n +{line} FILE | sqsctl send {} {flag}`, or pass --skip-invalid to skip bad lines",
+                summary.sent, summary.failed, queue.name,
             ),
             None => format!(
                 "{} were sent before the run stopped, {} failed; the failures are listed above",

@@ -157,7 +157,9 @@ impl<'a> Report<'a> {
         if summary.interrupted {
             line.push_str(" (interrupted: lines not yet read were not sent)");
         }
-        if summary.failed > 0 || summary.skipped > 0 {
+        if summary.stopped_at_line.is_some() && summary.sent == 0 && summary.failed == 0 {
+            // The error that stopped the run says it all: "sent 0 messages" would only distract.
+        } else if summary.failed > 0 || summary.skipped > 0 {
             printer.warn(line);
         } else {
             printer.info(line);
