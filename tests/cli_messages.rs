@@ -920,3 +920,33 @@ fn send_input_errors_speak_of_input_lines_not_serde_or_rust() {
     assert!(!run.stderr.contains("U+0020"), "{}", run.stderr);
     assert_eq!(env.drain_bodies(&queue), vec!["a"]);
 }
+
+#[test]
+fn small_wording_and_input_details_of_everyday_commands() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("small", &[]);
+    let run = env.run(&["delete", "small", "--message-id", "a", "b", "--dry-run"]);
+    assert!(
+        run.stderr.contains("2 message ids were not found"),
+        "{}",
+        run.stderr
+    );
+    let run = env.run(&["purge", "small", "--yes"]);
+    run.assert_code(0);
+    assert!(run.stderr.contains("nothing was removed"), "{}", run.stderr);
+    assert!(!run.stderr.contains("about 0"), "{}", run.stderr);
+    for command in ["receive", "peek"] {
+        let run = env.run(&[command, "small", "--max", "0"]);
+        run.assert_code(2);
+        assert!(run.stderr.contains("must be at least 1"), "{}", run.stderr);
+        assert!(
+            !run.stderr.contains("18446744073709551615"),
+            "{}",
+            run.stderr
+        );
+    }
+    // A body piped from `echo` loses the newline `echo` added, and only that.
+    env.run_stdin(&["send", "small"], "x\n").assert_code(0);
+    env.run_stdin(&["send", "small"], "y\n\n").assert_code(0);
+    assert_eq!(sorted(env.drain_bodies(&queue)), vec!["x", "y\n"]);
+}

@@ -137,3 +137,13 @@ pub enum Command {
     #[command(hide = true)]
     Generate(generate::GenerateArgs),
 }
+
+/// A count of at least 1, for `--max`: clap's own range error ("not in 1..18446744073709551615")
+/// reads like a bug.
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(count) => Ok(count),
+        Err(_) => Err("expected a whole number of 1 or more".to_string()),
+    }
+}

@@ -20,7 +20,7 @@ pub struct ReceiveArgs {
     /// Queue name, URL or ARN
     pub queue: String,
     /// Stop after this many messages (default 10, or no limit with --until-empty)
-    #[arg(long, short = 'n', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]
     pub max: Option<u64>,
     /// Long-poll wait per request, 0-20 seconds
     #[arg(long, default_value_t = 0, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=20))]

@@ -13,7 +13,8 @@ use crate::commands::send::{DedupId, SendInput, SendSettings};
   seq 1 1000 | sqsctl send orders --lines
   sqsctl receive a --until-empty --delete --yes | sqsctl send b --jsonl
 
-Without BODY and without --lines/--jsonl, all of stdin is one message body. --jsonl reads the records \
+Without BODY and without --lines/--jsonl, all of stdin is one message body (less one final newline). \
+--jsonl reads the records \
 `sqsctl receive` writes (enveloped or bare, one per line): body, message_attributes, group_id, \
 dedup_id, delay_seconds; other fields are ignored, blank lines skipped. Options such as --group-id, \
 --attr and --delay fill in what a record does not say itself.

@@ -99,6 +99,13 @@ pub async fn run(ctx: &Context, settings: SendSettings) -> anyhow::Result<ExitSt
             std::io::stdin()
                 .read_to_string(&mut body)
                 .context("could not read the message body from stdin (is it UTF-8?)")?;
+            // `echo x |` and files end in a newline that is not part of the message.
+            if body.ends_with('\n') {
+                body.pop();
+                if body.ends_with('\r') {
+                    body.pop();
+                }
+            }
             send_one(ctx, &queue, &defaults, body).await
         }
         SendInput::Lines => send_stream(ctx, &queue, defaults, LineFormat::Lines, &settings).await,
