@@ -107,6 +107,8 @@ pub struct MoveTask {
 pub struct Sqs {
     client: aws_sdk_sqs::Client,
     region: String,
+    /// Where the endpoint came from and what it is, for `--verbose` (never credentials).
+    endpoint: String,
 }
 
 impl Sqs {
@@ -134,9 +136,18 @@ impl Sqs {
             .region()
             .map(|r| r.to_string())
             .ok_or(ClientError::NoRegion)?;
+        let endpoint = match (&settings.endpoint_url, config.endpoint_url()) {
+            (Some(url), _) => format!("{url} (--endpoint-url)"),
+            (None, Some(url)) => format!("{url} (AWS_ENDPOINT_URL or the profile)"),
+            (None, None) => match std::env::var("AWS_ENDPOINT_URL_SQS") {
+                Ok(url) if !url.is_empty() => format!("{url} (AWS_ENDPOINT_URL_SQS)"),
+                _ => format!("AWS's endpoint for {region}"),
+            },
+        };
         Ok(Sqs {
             client: aws_sdk_sqs::Client::new(&config),
             region,
+            endpoint,
         })
     }
 
@@ -145,6 +156,7 @@ impl Sqs {
         Sqs {
             client,
             region: region.into(),
+            endpoint: "set in code".to_string(),
         }
     }
 
@@ -170,7 +182,14 @@ impl Sqs {
                     .with_max_backoff(Duration::from_secs(5)),
             )
             .build();
-        Sqs::from_sdk(aws_sdk_sqs::Client::from_conf(config), region)
+        let mut sqs = Sqs::from_sdk(aws_sdk_sqs::Client::from_conf(config), region);
+        sqs.endpoint = endpoint.to_string();
+        sqs
+    }
+
+    /// The endpoint in use and where it came from, for `--verbose`.
+    pub fn endpoint_description(&self) -> &str {
+        &self.endpoint
     }
 
     /// The SDK client, for benchmarks that measure the raw ceiling.

@@ -151,7 +151,16 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     // Receipt handles of batches received but not written, released only after the receivers
     // stopped: a release while a request is still in flight could hand the same message back.
     let mut to_release: Vec<String> = Vec::new();
+    ctx.printer.debug(format!(
+        "receiving with {concurrency} requests at once, up to 10 messages each, wait {} s (-vv: each batch)",
+        settings.wait_seconds
+    ));
+    let verbose_batches = ctx.printer.verbosity() >= 2;
     while let Some(batch) = rx.recv().await {
+        if verbose_batches {
+            ctx.printer
+                .debug(format!("received a batch of {}", batch.len()));
+        }
         let handles = receipt_handles(&batch);
         if write_error.is_none() {
             match writer.write_batch(&batch) {

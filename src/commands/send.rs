@@ -219,6 +219,11 @@ async fn send_stream(
     } else {
         settings.concurrency.max(1)
     };
+    ctx.printer.debug(format!(
+        "sending {} in batches of up to 10 messages and 1 MiB, {concurrency} request{} at a time (-vv: each batch)",
+        if format == LineFormat::Jsonl { "JSON records" } else { "lines" },
+        if concurrency == 1 { "" } else { "s" },
+    ));
     let mut items = spawn_reader(
         std::io::stdin(),
         format,

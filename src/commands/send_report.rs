@@ -74,6 +74,16 @@ impl<'a> Report<'a> {
                 (vec![failed; batch.records.len()], Some(err.into()))
             }
         };
+        if self.ctx.printer.verbosity() >= 2 {
+            let sent = outcomes.iter().filter(|o| o.is_ok()).count();
+            self.ctx.printer.debug(format!(
+                "batch of lines {}-{}: {} sent, {} not sent",
+                batch.lines.first().copied().unwrap_or(0),
+                batch.lines.last().copied().unwrap_or(0),
+                sent,
+                outcomes.len() - sent
+            ));
+        }
         for ((line, record), outcome) in batch.lines.into_iter().zip(batch.records).zip(outcomes) {
             let (code, message) = match outcome {
                 EntryOutcome::Ok { .. } => {
