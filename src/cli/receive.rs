@@ -7,7 +7,7 @@ use crate::commands::receive::ReceiveSettings;
   sqsctl receive orders                        # up to 10 messages; they stay in the queue
   sqsctl receive orders --max 100 --wait 20    # long poll
   sqsctl receive orders --until-empty --delete --yes > orders.jsonl
-  sqsctl receive a --until-empty --delete --yes | sqsctl send b --jsonl
+  sqsctl redrive a --to b --yes                # to move messages between queues, not receive | send
 
 Received messages stay in the queue and come back after their visibility timeout unless --delete is \
 given; to look without receiving, use `sqsctl peek`. With --delete each message is deleted only after \
