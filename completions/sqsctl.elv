@@ -261,6 +261,45 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --version 'Print version'
         }
         &'sqsctl;redrive'= {
+            cand --to 'Where to move them (default: the DLQ''s source queue, found with ListDeadLetterSourceQueues)'
+            cand --grep 'Only messages whose body matches this regular expression'
+            cand --attr 'Only messages with this message attribute value (repeatable: all must match)'
+            cand --where 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`")'
+            cand --older-than 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)'
+            cand --newer-than 'Only messages sent more recently than this'
+            cand --message-id 'Only these messages (DLQ message ids)'
+            cand --limit 'Move at most this many messages'
+            cand --dedup 'MessageDeduplicationId on FIFO destinations: the DLQ message id, the original id, or a new one'
+            cand --delay 'Delay each moved message by this many seconds (standard queues, 0-900)'
+            cand --rate 'Messages per second at most (native mode: 1-500)'
+            cand --concurrency 'Batches of 10 in flight at once'
+            cand --visibility-timeout 'How long received messages stay hidden while they are moved, in seconds (extended when slow)'
+            cand --journal 'Write the journal here (default: a new file under the state directory, printed at the start)'
+            cand --resume 'Complete an interrupted run from its journal, without re-sending what it shows as sent'
+            cand --archive 'Append a copy of every moved message to this JSON Lines file'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --dry-run 'Show what would move and where, with counts per destination and group; change nothing'
+            cand -y 'Do not ask for confirmation (needed when not on a terminal)'
+            cand --yes 'Do not ask for confirmation (needed when not on a terminal)'
+            cand --native 'Use SQS''s server-side move task (StartMessageMoveTask): no selection, no journal'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand status 'List the native move tasks of a dead-letter queue (SQS keeps the latest 10)'
+            cand cancel 'Cancel the running native move task of a dead-letter queue'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sqsctl;redrive;status'= {
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
             cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
@@ -275,6 +314,33 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+        }
+        &'sqsctl;redrive;cancel'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;redrive;help'= {
+            cand status 'List the native move tasks of a dead-letter queue (SQS keeps the latest 10)'
+            cand cancel 'Cancel the running native move task of a dead-letter queue'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sqsctl;redrive;help;status'= {
+        }
+        &'sqsctl;redrive;help;cancel'= {
+        }
+        &'sqsctl;redrive;help;help'= {
         }
         &'sqsctl;fifo'= {
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
@@ -439,6 +505,12 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;help;purge'= {
         }
         &'sqsctl;help;redrive'= {
+            cand status 'List the native move tasks of a dead-letter queue (SQS keeps the latest 10)'
+            cand cancel 'Cancel the running native move task of a dead-letter queue'
+        }
+        &'sqsctl;help;redrive;status'= {
+        }
+        &'sqsctl;help;redrive;cancel'= {
         }
         &'sqsctl;help;fifo'= {
             cand groups 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'

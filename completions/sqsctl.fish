@@ -240,21 +240,78 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s q -l quiet -d 'P
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s V -l version -d 'Print version'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l to -d 'Where to move them (default: the DLQ\'s source queue, found with ListDeadLetterSourceQueues)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l grep -d 'Only messages whose body matches this regular expression' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`")' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l newer-than -d 'Only messages sent more recently than this' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l message-id -d 'Only these messages (DLQ message ids)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l limit -d 'Move at most this many messages' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l dedup -d 'MessageDeduplicationId on FIFO destinations: the DLQ message id, the original id, or a new one' -r -f -a "keep\t'The id the message had (SQS drops a re-send of an id it saw in the last 5 minutes)'
+message-id\t'The DLQ message id: unique per message, and stable across retries and `--resume`'
+new\t'A fresh id per message (stable across retries within one run, not across `--resume`)'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l delay -d 'Delay each moved message by this many seconds (standard queues, 0-900)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l rate -d 'Messages per second at most (native mode: 1-500)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l concurrency -d 'Batches of 10 in flight at once' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l visibility-timeout -d 'How long received messages stay hidden while they are moved, in seconds (extended when slow)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l journal -d 'Write the journal here (default: a new file under the state directory, printed at the start)' -r -F
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l resume -d 'Complete an interrupted run from its journal, without re-sending what it shows as sent' -r -F
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l archive -d 'Append a copy of every moved message to this JSON Lines file' -r -F
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t''
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l dry-run -d 'Show what would move and where, with counts per destination and group; change nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s y -l yes -d 'Do not ask for confirmation (needed when not on a terminal)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l native -d 'Use SQS\'s server-side move task (StartMessageMoveTask): no selection, no journal'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -a "status" -d 'List the native move tasks of a dead-letter queue (SQS keeps the latest 10)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -a "cancel" -d 'Cancel the running native move task of a dead-letter queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t''
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from help" -f -a "status" -d 'List the native move tasks of a dead-letter queue (SQS keeps the latest 10)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from help" -f -a "cancel" -d 'Cancel the running native move task of a dead-letter queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
@@ -383,4 +440,6 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "info" -d 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "create" -d 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "delete" -d 'Delete a queue and every message in it'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from redrive" -f -a "status" -d 'List the native move tasks of a dead-letter queue (SQS keeps the latest 10)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from redrive" -f -a "cancel" -d 'Cancel the running native move task of a dead-letter queue'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from fifo" -f -a "groups" -d 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'

@@ -237,4 +237,11 @@ fn unknown_queues_get_a_did_you_mean_hint() {
     assert!(run.stderr.contains("--region"), "{}", run.stderr);
     let run = env.run(&["queue", "info", "arn:aws:sns:us-east-1:1:topic"]);
     run.assert_code(2);
+    // A queue of the same name in the working region must not stand in for one in another region.
+    env.create_queue("ledger", &[]);
+    let run = env.run(&["queue", "info", "arn:aws:sqs:eu-west-1:000000000000:ledger"]);
+    assert_ne!(run.code, 0, "{}", run.stdout);
+    assert!(run.stderr.contains("--region eu-west-1"), "{}", run.stderr);
+    let arn = env.server().queue_arn("ledger");
+    env.run(&["queue", "info", &arn]).assert_code(0);
 }

@@ -356,6 +356,18 @@ fn receive_counts_climbing_under_a_short_visibility_timeout() {
         }
         env.server().clock().advance(Duration::from_secs(6));
     }
+    // A consumer is at work on five of them right now.
+    let options = ReceiveOptions {
+        max_messages: 5,
+        wait_seconds: 0,
+        visibility_timeout: Some(60),
+    };
+    assert_eq!(
+        env.block_on(env.sqs().receive(&queue, options))
+            .unwrap()
+            .len(),
+        5
+    );
     let run = env.run(&["diagnose", "thumbnails", "-o", "json"]);
     run.assert_code(PROBLEMS_FOUND);
     let report = json(&run);
@@ -368,7 +380,7 @@ fn receive_counts_climbing_under_a_short_visibility_timeout() {
         climbing["evidence"][0]
             .as_str()
             .unwrap()
-            .starts_with("20 of 20 messages read (100%)"),
+            .starts_with("15 of 15 messages read (100%)"),
         "{climbing:#}"
     );
     assert_finding(&report, "no-redrive-policy", "warning");
@@ -637,8 +649,20 @@ fn looking_again_and_again_is_not_blamed_on_consumers() {
             .map(|i| MessageRecord::with_body(format!("invoice {i}")))
             .collect(),
     );
-    // Each run reads every message once and takes over a second: by the fourth run the counts
-    // and the time since the first receive would fit consumers timing out.
+    // A consumer is at work on one message.
+    let options = ReceiveOptions {
+        max_messages: 1,
+        wait_seconds: 0,
+        visibility_timeout: Some(600),
+    };
+    assert_eq!(
+        env.block_on(env.sqs().receive(&queue, options))
+            .unwrap()
+            .len(),
+        1
+    );
+    // Each run reads every other message once and takes over a second: by the fourth run the
+    // counts and the time since the first receive would fit consumers timing out.
     for _ in 0..4 {
         let run = env.run(&["diagnose", "invoices", "-o", "json"]);
         let report = json(&run);
@@ -700,4 +724,48 @@ fn one_constant_group_on_localstack() {
         200
     );
     assert_eq!((attrs.visible(), attrs.in_flight()), (200, 0));
+}
+
+#[test]
+fn a_dlq_shows_its_sources_and_the_messages_about_to_expire() {
+    // Messages sent 30 hours ago (by the server's clock) into a DLQ that keeps them 2 days.
+    let env = TestEnv::start_with(ServerConfig {
+        clock: Clock::manual(SystemTime::now() - Duration::from_secs(30 * 3600)),
+        ..ServerConfig::default()
+    });
+    let dlq = env.create_queue("exports-dlq", &[("MessageRetentionPeriod", "172800")]);
+    let dlq_arn = arn(&env, &dlq);
+    env.create_queue(
+        "exports",
+        &[
+            ("MessageRetentionPeriod", "86400"),
+            ("RedrivePolicy", &policy(&dlq_arn, 4)),
+        ],
+    );
+    send(
+        &env,
+        &dlq,
+        (0..3)
+            .map(|i| MessageRecord::with_body(format!("export {i}")))
+            .collect(),
+    );
+    let run = env.run(&["diagnose", "exports-dlq", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    assert_eq!(report["dlq"]["sources"][0], "exports");
+    assert_eq!(report["dlq"]["expiring_within_24h"], 3);
+    let oldest = report["dlq"]["oldest_age_seconds"].as_u64().unwrap();
+    assert!((30 * 3600..31 * 3600).contains(&oldest), "{report:#}");
+    assert_finding(&report, "dlq-messages-expiring", "warning");
+    let waiting = assert_finding(&report, "dlq-not-empty", "warning");
+    assert!(
+        waiting["evidence"][0]
+            .as_str()
+            .unwrap()
+            .contains("fed by exports")
+    );
+    assert!(
+        finding(&report, "dlq-retention-short").is_none(),
+        "{report:#}"
+    );
 }

@@ -117,7 +117,7 @@ pub enum Command {
     /// Delete every message in a queue
     Purge(purge::PurgeArgs),
     /// Move messages from a dead-letter queue back to their source (or any queue), safely
-    Redrive(redrive::RedriveArgs),
+    Redrive(Box<redrive::RedriveArgs>),
     /// Inspect FIFO queues
     #[command(subcommand)]
     Fifo(fifo::FifoCommand),

@@ -1,10 +1,251 @@
-//! Arguments of `sqsctl redrive`.
+//! Arguments of `sqsctl redrive`, and of its `status` and `cancel` subcommands.
 
-#[derive(Debug, clap::Args)]
-pub struct RedriveArgs {}
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::Context as _;
+use clap::{Args, Subcommand};
+
+use crate::commands::redrive::{MoveSettings, RedriveSettings};
+use crate::redrive::select::parse_attribute_filter;
+use crate::redrive::{DedupMode, Selection};
+
+/// Batches in flight at once by default: enough to hide a real SQS round trip (~20 ms) at
+/// thousands of messages per second, far below SQS's limits.
+pub const DEFAULT_CONCURRENCY: usize = 16;
+/// Visibility timeout of each receive by default, in seconds (extended while a batch is slow).
+pub const DEFAULT_VISIBILITY_TIMEOUT: i32 = 60;
+
+const REDRIVE_HELP: &str = "Examples:
+  sqsctl redrive orders-dlq --dry-run               # what would move, and where
+  sqsctl redrive orders-dlq                         # move everything back to its source queue
+  sqsctl redrive orders-dlq --grep timeout --rate 50 --limit 1000
+  sqsctl redrive orders-dlq --where \"body.tenant == 'acme'\" --to orders-replay
+  sqsctl redrive --resume ~/.local/state/sqsctl/redrive/orders-dlq-20260101T030000Z.jsonl
+  sqsctl redrive orders-dlq --native                # AWS's server-side move task
+  sqsctl redrive status orders-dlq                  # native move tasks of a DLQ
+  sqsctl redrive cancel orders-dlq
+
+Safety: a message is deleted from the DLQ only after the destination confirmed it, and only after
+the journal recorded the send on disk. Messages that do not match, or cannot be sent, stay in the
+DLQ (hidden while the run lasts, visible again when it ends).
+
+Exit codes: 0 every selected message moved; 3 some stayed in the DLQ (see the summary); 130
+stopped by Ctrl-C after finishing the batches in flight; 1 error; 2 usage.";
+
+#[derive(Debug, Args)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    after_help = REDRIVE_HELP
+)]
+pub struct RedriveArgs {
+    #[command(subcommand)]
+    pub task: Option<TaskCommand>,
+
+    /// The dead-letter queue to move messages from (name, URL or ARN)
+    #[arg(value_name = "DLQ", required_unless_present = "resume")]
+    pub dlq: Option<String>,
+
+    /// Where to move them (default: the DLQ's source queue, found with ListDeadLetterSourceQueues)
+    #[arg(long, value_name = "QUEUE")]
+    pub to: Option<String>,
+
+    /// Show what would move and where, with counts per destination and group; change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Do not ask for confirmation (needed when not on a terminal)
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+
+    /// Only messages whose body matches this regular expression
+    #[arg(long, value_name = "REGEX", help_heading = "Selection")]
+    pub grep: Option<String>,
+
+    /// Only messages with this message attribute value (repeatable: all must match)
+    #[arg(long = "attr", value_name = "NAME=VALUE", help_heading = "Selection")]
+    pub attributes: Vec<String>,
+
+    /// Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`")
+    #[arg(long = "where", value_name = "EXPR", help_heading = "Selection")]
+    pub where_expr: Option<String>,
+
+    /// Only messages sent longer ago than this (e.g. 30m, 2h, 1day)
+    #[arg(long, value_name = "DURATION", help_heading = "Selection")]
+    pub older_than: Option<String>,
+
+    /// Only messages sent more recently than this
+    #[arg(long, value_name = "DURATION", help_heading = "Selection")]
+    pub newer_than: Option<String>,
+
+    /// Only these messages (DLQ message ids)
+    #[arg(long = "message-id", value_name = "ID", num_args = 1.., help_heading = "Selection")]
+    pub message_ids: Vec<String>,
+
+    /// Move at most this many messages
+    #[arg(long, value_name = "N", help_heading = "Selection")]
+    pub limit: Option<u64>,
+
+    /// MessageDeduplicationId on FIFO destinations: the DLQ message id, the original id, or a new one
+    #[arg(
+        long,
+        value_enum,
+        default_value = "message-id",
+        value_name = "MODE",
+        help_heading = "Sending"
+    )]
+    pub dedup: DedupMode,
+
+    /// Delay each moved message by this many seconds (standard queues, 0-900)
+    #[arg(long, value_name = "SECONDS", help_heading = "Sending")]
+    pub delay: Option<i32>,
+
+    /// Messages per second at most (native mode: 1-500)
+    #[arg(long, value_name = "N", help_heading = "Sending")]
+    pub rate: Option<f64>,
+
+    /// Batches of 10 in flight at once
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CONCURRENCY, help_heading = "Sending")]
+    pub concurrency: usize,
+
+    /// How long received messages stay hidden while they are moved, in seconds (extended when slow)
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_VISIBILITY_TIMEOUT, help_heading = "Sending")]
+    pub visibility_timeout: i32,
+
+    /// Write the journal here (default: a new file under the state directory, printed at the start)
+    #[arg(long, value_name = "FILE", help_heading = "Journal")]
+    pub journal: Option<PathBuf>,
+
+    /// Complete an interrupted run from its journal, without re-sending what it shows as sent
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "Journal",
+        conflicts_with_all = ["to", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "limit", "delay", "journal", "native", "dry_run"]
+    )]
+    pub resume: Option<PathBuf>,
+
+    /// Append a copy of every moved message to this JSON Lines file
+    #[arg(long, value_name = "FILE", help_heading = "Journal")]
+    pub archive: Option<PathBuf>,
+
+    /// Use SQS's server-side move task (StartMessageMoveTask): no selection, no journal
+    #[arg(long, help_heading = "Native")]
+    pub native: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TaskCommand {
+    /// List the native move tasks of a dead-letter queue (SQS keeps the latest 10)
+    Status(TaskArgs),
+    /// Cancel the running native move task of a dead-letter queue
+    Cancel(TaskArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TaskArgs {
+    /// The dead-letter queue (name, URL or ARN)
+    #[arg(value_name = "DLQ")]
+    pub dlq: String,
+}
+
+fn cutoff(text: &str, flag: &str, now: SystemTime) -> anyhow::Result<u64> {
+    let duration = humantime::parse_duration(text.trim())
+        .with_context(|| format!("{flag} `{text}` is not a duration (e.g. 30m, 2h, 1day)"))?;
+    let at = now.checked_sub(duration).unwrap_or(UNIX_EPOCH);
+    Ok(at
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO)
+        .as_millis() as u64)
+}
+
+/// Where journals go by default: `$XDG_STATE_HOME/sqsctl/redrive` (or the platform's equivalent).
+fn default_journal_dir() -> PathBuf {
+    dirs::state_dir()
+        .or_else(dirs::data_local_dir)
+        .or_else(|| dirs::home_dir().map(|h| h.join(".local").join("state")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("sqsctl")
+        .join("redrive")
+}
 
 impl RedriveArgs {
-    pub fn resolve(self) -> anyhow::Result<crate::commands::redrive::RedriveSettings> {
-        Ok(crate::commands::redrive::RedriveSettings {})
+    pub fn resolve(self) -> anyhow::Result<RedriveSettings> {
+        match self.task {
+            Some(TaskCommand::Status(args)) => {
+                return Ok(RedriveSettings::Status { dlq: args.dlq });
+            }
+            Some(TaskCommand::Cancel(args)) => {
+                return Ok(RedriveSettings::Cancel { dlq: args.dlq });
+            }
+            None => {}
+        }
+        let now = SystemTime::now();
+        let attributes = self
+            .attributes
+            .iter()
+            .map(|a| parse_attribute_filter(a).map_err(|e| anyhow::anyhow!("--attr {e}")))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let selection = Selection {
+            grep: self.grep,
+            attributes,
+            where_expr: self.where_expr,
+            sent_before_ms: self
+                .older_than
+                .as_deref()
+                .map(|t| cutoff(t, "--older-than", now))
+                .transpose()?,
+            sent_after_ms: self
+                .newer_than
+                .as_deref()
+                .map(|t| cutoff(t, "--newer-than", now))
+                .transpose()?,
+            message_ids: self.message_ids,
+        };
+        // Patterns are checked here so that a typo is a usage error before anything is read.
+        crate::redrive::Selector::compile(&selection).map_err(|e| anyhow::anyhow!(e))?;
+        if self.concurrency == 0 || self.concurrency > 256 {
+            anyhow::bail!("--concurrency must be 1 to 256");
+        }
+        if let Some(rate) = self.rate {
+            if !(rate.is_finite() && rate > 0.0) {
+                anyhow::bail!("--rate must be a positive number of messages per second");
+            }
+            if self.native && !(1.0..=500.0).contains(&rate) {
+                anyhow::bail!(
+                    "--rate with --native must be 1 to 500 (SQS's limit for MaxNumberOfMessagesPerSecond)"
+                );
+            }
+        }
+        if self.limit == Some(0) {
+            anyhow::bail!("--limit must be at least 1");
+        }
+        if let Some(delay) = self.delay
+            && !(0..=900).contains(&delay)
+        {
+            anyhow::bail!("--delay must be 0 to 900 seconds");
+        }
+        if !(1..=43_200).contains(&self.visibility_timeout) {
+            anyhow::bail!("--visibility-timeout must be 1 to 43200 seconds");
+        }
+        Ok(RedriveSettings::Move(Box::new(MoveSettings {
+            dlq: self.dlq,
+            to: self.to,
+            selection,
+            dry_run: self.dry_run,
+            yes: self.yes,
+            dedup: self.dedup,
+            delay: self.delay,
+            limit: self.limit,
+            rate: self.rate,
+            concurrency: self.concurrency,
+            visibility_timeout: self.visibility_timeout,
+            journal: self.journal,
+            journal_dir: default_journal_dir(),
+            resume: self.resume,
+            archive: self.archive,
+            native: self.native,
+        })))
     }
 }

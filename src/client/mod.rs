@@ -200,6 +200,12 @@ impl Sqs {
         match QueueSpec::parse(text).map_err(ClientError::InvalidInput)? {
             QueueSpec::Url(url) => Ok(QueueRef::from_url(url)),
             QueueSpec::Name(name) => self.queue_url(&name, None).await,
+            QueueSpec::Arn { region, .. } if region != self.region => {
+                Err(ClientError::InvalidInput(format!(
+                    "`{text}` is a queue in {region}, but sqsctl is working in {}: pass --region {region}",
+                    self.region
+                )))
+            }
             QueueSpec::Arn { account, name, .. } => self.queue_url(&name, Some(account)).await,
         }
     }

@@ -165,6 +165,8 @@ where
     F: FnMut(Vec<MessageRecord>) -> ControlFlow<()>,
 {
     let limit = options.max.unwrap_or(usize::MAX) as u64;
+    // How many messages the scan expects to find before it confirms the end with a long poll.
+    let mut expected = scanned.visible_at_start;
     loop {
         if interrupt.is_set() {
             scanned.interrupted = true;
@@ -176,7 +178,7 @@ where
         }
         // Short polls while the queue still holds unseen messages; one long poll to be sure
         // nothing more comes once the visible depth at the start has been covered.
-        let wait = if scanned.seen < scanned.visible_at_start {
+        let wait = if scanned.seen < expected {
             0
         } else {
             FINAL_WAIT_SECONDS
@@ -199,7 +201,7 @@ where
                 return Ok(());
             }
             // A short poll may sample only some of SQS's servers: confirm with a long poll.
-            scanned.visible_at_start = scanned.seen;
+            expected = scanned.seen;
             continue;
         }
         let mut fresh = Vec::with_capacity(batch.len());

@@ -54,7 +54,7 @@ impl QueueSpec {
 }
 
 /// A resolved queue: its URL (what the API takes) and its name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QueueRef {
     pub url: String,
     pub name: String,

@@ -128,6 +128,16 @@ async fn run_once(
     }
     ctx.printer
         .info(inspect::describe(&inspection, &settings.source));
+    if let Some(groups) = &report.groups {
+        let t = &groups.totals;
+        ctx.printer.info(format!(
+            "{} message group{}; effective parallelism {}{} (`sqsctl fifo groups` shows each group)",
+            t.distinct_groups,
+            if t.distinct_groups == 1 { "" } else { "s" },
+            if t.exact { "" } else { "at most " },
+            t.effective_parallelism
+        ));
+    }
     print(ctx, settings, &inspection, &report)?;
     let status = if inspection.interrupted() {
         ExitStatus::Interrupted

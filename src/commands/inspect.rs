@@ -101,6 +101,11 @@ pub async fn inspect(
     match source {
         MessageSource::File(path) => {
             inspection.observations = Some(read_file(path, per_group_dedup)?);
+            // The file's receive counts may include sqsctl's own looks at the queue; which of the
+            // recorded ones came before the export is unknown, so all of them are discounted.
+            if let Some(queue) = &inspection.queue {
+                inspection.own_scans = ScanLog::for_queue(queue).load(now_ms());
+            }
         }
         MessageSource::Queue { sample } => {
             let (Some(queue), Some(facts)) = (&inspection.queue, &inspection.facts) else {
@@ -127,11 +132,8 @@ pub async fn inspect(
                     own_scans.sort_unstable();
                     own_scans.dedup();
                     let mut obs = Observations::new(per_group_dedup);
-                    let mut scanned =
+                    let scanned =
                         scan(ctx, sqs, queue, &facts.attrs, *sample, force, &mut obs).await?;
-                    // The scan lowers its own figure to what it saw when it stops early on an
-                    // empty receive; the depth the queue reported at the start is the one meant.
-                    scanned.visible_at_start = facts.attrs.visible();
                     inspection.coverage = Coverage::Scan {
                         visible_at_start: facts.attrs.visible(),
                         in_flight_at_start: facts.attrs.in_flight(),
@@ -150,6 +152,12 @@ pub async fn inspect(
         }
     }
     Ok(inspection)
+}
+
+/// Records that a read of `queue` that only looked (a scan, a peek) ended now, so that later
+/// diagnoses do not count the receive it added to each message as a failure.
+pub fn record_scan(queue: &QueueRef) -> std::io::Result<()> {
+    ScanLog::for_queue(queue).append(now_ms())
 }
 
 /// When sqsctl's scans of a queue ended, kept in a small file per queue under the state

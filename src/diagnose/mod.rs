@@ -2,15 +2,16 @@
 //!
 //! Pure functions over message records and queue attributes: [`observe`] condenses messages (from a
 //! scan of a live queue or from a JSON Lines export) into counters, [`groups`] lays out FIFO message
-//! groups and says what a scan could and could not see, [`dedup`] and [`settings`] run the checks,
-//! [`dlq`] describes a dead-letter queue, and [`analyze`] runs them all into a [`Report`] of
-//! [`Finding`]s. Reading the queue, and deciding whether it may be read, is the caller's job.
+//! groups and says what a scan could and could not see, [`scaling`], [`dedup`] and [`settings`] run
+//! the checks, [`dlq`] describes a dead-letter queue, and [`analyze`] runs them all into a
+//! [`Report`] of [`Finding`]s. Reading the queue, and deciding whether it may be read, is the caller's job.
 
 pub mod dedup;
 pub mod dlq;
 pub mod finding;
 pub mod groups;
 pub mod observe;
+pub mod scaling;
 pub mod settings;
 
 use serde::Serialize;
@@ -68,7 +69,7 @@ pub fn analyze(analysis: &Analysis<'_>) -> Report {
         .map(|o| groups::layout(o, analysis.coverage, &clock));
     let mut findings = Vec::new();
     if let Some(layout) = &groups {
-        findings.extend(groups::check(layout));
+        findings.extend(scaling::check(layout));
     }
     if let Some(obs) = obs {
         let content_based = facts.is_some_and(|f| f.attrs.content_based_dedup());
@@ -80,10 +81,16 @@ pub fn analyze(analysis: &Analysis<'_>) -> Report {
             obs,
             groups.as_ref().map(|g| &g.totals),
             &clock,
+            analysis.coverage,
         )),
         None => {
             if let Some(obs) = obs.filter(|o| o.dead_letter_sources.is_empty()) {
-                findings.extend(settings::climbing_receives(None, obs, &clock));
+                findings.extend(settings::climbing_receives(
+                    None,
+                    obs,
+                    &clock,
+                    analysis.coverage,
+                ));
             }
         }
     }
@@ -173,6 +180,50 @@ mod tests {
             own_scans: &[],
         });
         assert!(report.groups.is_none());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Ids, groups, bodies and attributes come from users: no input makes an analyzer panic.
+        #[test]
+        fn any_messages_are_analyzed_without_panicking(
+            messages in proptest::collection::vec(
+                ("\\PC{0,20}", "[a-z0-9-]{0,6}", "\\PC{0,30}", 0u64..5, proptest::option::of(0u64..4_000_000_000_000)),
+                0..40,
+            ),
+            visible in 0u64..500,
+            in_flight in 0u64..5,
+            exhausted: bool,
+        ) {
+            let mut obs = Observations::new(visible % 2 == 0);
+            for chunk in messages.chunks(10) {
+                let batch: Vec<_> = chunk
+                    .iter()
+                    .map(|(dedup, group, body, receives, sent)| {
+                        let mut m = fifo(group, dedup, body, sent.unwrap_or(0), *receives);
+                        if sent.is_none() {
+                            m.attributes.remove("SentTimestamp");
+                        }
+                        m
+                    })
+                    .collect();
+                obs.add_batch(&batch);
+            }
+            for coverage in [
+                Coverage::Complete,
+                Coverage::Scan { visible_at_start: visible, in_flight_at_start: in_flight, exhausted },
+            ] {
+                let report = analyze(&Analysis {
+                    facts: None,
+                    observations: Some(&obs),
+                    coverage,
+                    now_ms: 1_795_000_000_000,
+                    own_scans: &[],
+                });
+                proptest::prop_assert!(report.findings.iter().all(|f| !f.title.is_empty()));
+            }
+        }
     }
 
     #[test]

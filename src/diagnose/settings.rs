@@ -7,7 +7,7 @@ use crate::client::QueueAttributes;
 
 use super::dedup::plural;
 use super::finding::{Finding, Severity, human_seconds, percent};
-use super::groups::GroupTotals;
+use super::groups::{Coverage, GroupTotals};
 use super::observe::{Observations, ReceiveClock};
 
 /// Another queue and its attributes: the DLQ of the queue diagnosed, or one of its sources.
@@ -44,16 +44,17 @@ pub fn check(
     obs: Option<&Observations>,
     groups: Option<&GroupTotals>,
     clock: &ReceiveClock<'_>,
+    coverage: Coverage,
 ) -> Vec<Finding> {
     let mut findings = Vec::new();
     if let Some(obs) = obs
         && !facts.is_dead_letter_queue()
     {
-        findings.extend(climbing_receives(Some(&facts.attrs), obs, clock));
+        findings.extend(climbing_receives(Some(&facts.attrs), obs, clock, coverage));
     }
     findings.extend(long_polling(&facts.attrs));
     if !facts.is_dead_letter_queue() {
-        findings.extend(redrive(facts));
+        findings.extend(redrive(facts, obs, clock.now_ms));
     }
     for source in &facts.sources {
         // The depth of this queue is reported by the dead-letter view, with the messages' ages.
@@ -77,6 +78,7 @@ pub fn climbing_receives(
     attrs: Option<&QueueAttributes>,
     obs: &Observations,
     clock: &ReceiveClock<'_>,
+    coverage: Coverage,
 ) -> Option<Finding> {
     let timed: Vec<u64> = obs
         .retried
@@ -91,9 +93,14 @@ pub fn climbing_receives(
     }
     let most = timed.iter().max().copied().unwrap_or(0);
     let timeout = attrs.and_then(QueueAttributes::visibility_timeout);
+    let idle = coverage.nothing_in_flight();
     let mut finding = Finding::new(
         "visibility-timeout-short",
-        Severity::Warning,
+        if idle {
+            Severity::Info
+        } else {
+            Severity::Warning
+        },
         match timeout {
             Some(t) => format!(
                 "Messages are received again and again: the visibility timeout ({}) looks shorter \
@@ -111,6 +118,9 @@ pub fn climbing_receives(
         percent(climbing, read)
     ));
     finding = finding.evidence(super::groups::OWN_READS_NOTE);
+    if idle {
+        finding = finding.evidence(super::groups::IDLE_NOTE);
+    }
     if let Some(policy) = attrs.and_then(QueueAttributes::redrive_policy) {
         finding = finding.evidence(format!(
             "after {} receives a message moves to the dead-letter queue, processed or not",
@@ -141,7 +151,7 @@ fn long_polling(attrs: &QueueAttributes) -> Option<Finding> {
     })
 }
 
-fn redrive(facts: &QueueFacts) -> Vec<Finding> {
+fn redrive(facts: &QueueFacts, obs: Option<&Observations>, now_ms: u64) -> Vec<Finding> {
     let mut findings = Vec::new();
     let Some(policy) = facts.attrs.redrive_policy() else {
         findings.push(
@@ -178,13 +188,28 @@ fn redrive(facts: &QueueFacts) -> Vec<Finding> {
     }
     match &facts.dlq {
         Some(Ok(dlq)) => {
-            findings.extend(dlq_pairing(
-                &facts.name,
-                &facts.attrs,
-                &dlq.name,
-                &dlq.attrs,
-                true,
-            ));
+            let mut pairing = dlq_pairing(&facts.name, &facts.attrs, &dlq.name, &dlq.attrs, true);
+            if let (Some(short), Some(obs), Some(retention)) = (
+                pairing.iter_mut().find(|f| f.id == "dlq-retention-short"),
+                obs,
+                dlq.attrs.retention_seconds(),
+            ) && !facts.attrs.is_fifo()
+            {
+                // On a standard queue the age carries over: these would expire on arrival.
+                let too_old = obs
+                    .sent_ms
+                    .iter()
+                    .filter(|sent| now_ms.saturating_sub(**sent) / 1000 >= retention)
+                    .count();
+                if too_old > 0 {
+                    short.evidence.push(format!(
+                        "{too_old} of {} messages read are already older than that: if they \
+                         fail now, they expire as they arrive in {}",
+                        obs.messages, dlq.name
+                    ));
+                }
+            }
+            findings.extend(pairing);
         }
         Some(Err(reason)) => findings.push(
             Finding::new(
@@ -387,7 +412,7 @@ mod tests {
 
     #[test]
     fn a_healthy_queue_has_no_findings() {
-        assert!(check(&healthy(), None, None, &CLOCK).is_empty());
+        assert!(check(&healthy(), None, None, &CLOCK, Coverage::Complete).is_empty());
     }
 
     #[test]
@@ -397,7 +422,7 @@ mod tests {
             dlq: None,
             ..healthy()
         };
-        let findings = check(&facts, None, None, &CLOCK);
+        let findings = check(&facts, None, None, &CLOCK, Coverage::Complete);
         assert_eq!(ids(&findings), ["no-long-polling", "no-redrive-policy"]);
         assert_eq!(findings[0].severity, Severity::Info);
     }
@@ -417,7 +442,7 @@ mod tests {
                 ("ApproximateNumberOfMessages", "7"),
             ]),
         }));
-        let findings = check(&facts, None, None, &CLOCK);
+        let findings = check(&facts, None, None, &CLOCK, Coverage::Complete);
         assert_eq!(
             ids(&findings),
             [
@@ -431,9 +456,28 @@ mod tests {
         assert_eq!(findings[2].severity, Severity::Warning);
         facts.dlq = Some(Err("queue does not exist".into()));
         assert_eq!(
-            ids(&check(&facts, None, None, &CLOCK)),
+            ids(&check(&facts, None, None, &CLOCK, Coverage::Complete)),
             ["max-receive-count-one", "dlq-missing"]
         );
+    }
+
+    #[test]
+    fn messages_older_than_a_short_dlq_retention_are_counted() {
+        let mut facts = healthy();
+        facts.dlq = Some(Ok(RelatedQueue {
+            name: "jobs-dlq".into(),
+            attrs: attrs(&[("MessageRetentionPeriod", "3600")]),
+        }));
+        let mut obs = Observations::new(false);
+        for age_minutes in [10, 90, 120] {
+            obs.add(&fifo("g", "d", "b", CLOCK.now_ms - age_minutes * 60_000, 1));
+        }
+        let findings = check(&facts, Some(&obs), None, &CLOCK, Coverage::Complete);
+        let short = findings
+            .iter()
+            .find(|f| f.id == "dlq-retention-short")
+            .expect("finding");
+        assert!(short.evidence[2].starts_with("2 of 3 messages read are already older"));
     }
 
     #[test]
@@ -451,7 +495,7 @@ mod tests {
             }],
         };
         assert_eq!(
-            ids(&check(&facts, None, None, &CLOCK)),
+            ids(&check(&facts, None, None, &CLOCK, Coverage::Complete)),
             ["dlq-retention-short"]
         );
     }
@@ -470,7 +514,8 @@ mod tests {
             obs.add(&message);
         }
         let facts = healthy();
-        let finding = climbing_receives(Some(&facts.attrs), &obs, &CLOCK).expect("finding");
+        let finding = climbing_receives(Some(&facts.attrs), &obs, &CLOCK, Coverage::Complete)
+            .expect("finding");
         assert!(finding.title.contains("(30s)"));
         assert!(finding.evidence[0].starts_with("4 of 10 messages read (40%)"));
         assert!(finding.evidence[0].contains("(up to 4)"));
@@ -480,13 +525,23 @@ mod tests {
             own_scans: &scans,
             ..CLOCK
         };
-        assert!(climbing_receives(Some(&facts.attrs), &obs, &watched).is_none());
+        assert!(
+            climbing_receives(Some(&facts.attrs), &obs, &watched, Coverage::Complete).is_none()
+        );
         // So do quick reads by other tools: a minute holds only two 30 s timeouts.
         let soon = ReceiveClock {
             now_ms: CLOCK.now_ms - 240_000,
             ..CLOCK
         };
-        assert!(climbing_receives(Some(&facts.attrs), &obs, &soon).is_none());
+        assert!(climbing_receives(Some(&facts.attrs), &obs, &soon, Coverage::Complete).is_none());
+        // With nothing in flight no consumer is receiving now: only a note.
+        let idle = Coverage::Scan {
+            visible_at_start: 10,
+            in_flight_at_start: 0,
+            exhausted: true,
+        };
+        let finding = climbing_receives(Some(&facts.attrs), &obs, &CLOCK, idle).expect("finding");
+        assert_eq!(finding.severity, Severity::Info);
     }
 
     #[test]

@@ -1,1 +1,48 @@
-//! placeholder
+//! The dead-letter queue redrive engine: moves messages from a DLQ to a destination queue without
+//! ever deleting a message that was not confirmed sent.
+//!
+//! A [`Plan`] says what moves where (selection, deduplication, delay, limits); [`run`] executes it
+//! with bounded concurrency and an optional rate limit. Each worker receives a batch with a
+//! visibility timeout long enough for its send (extended while the batch is slow), sends it, reads
+//! every entry of the response, retries the entries that may still succeed, appends the outcome to
+//! the [`journal`] (flushed to disk before any delete), and then deletes only the confirmed entries
+//! with the receipt handles of that same receive. Entries that cannot be sent stay in the DLQ and
+//! are reported. The engine knows nothing of terminals: callers watch [`Counters`] for progress.
+
+mod archive;
+mod engine;
+mod ids;
+pub mod journal;
+mod plan;
+pub mod rate;
+pub mod select;
+mod send;
+
+pub use archive::Archive;
+pub use engine::{Counters, FailedMessage, RunOptions, Summary, run};
+pub use journal::{Journal, ResumeState};
+pub use plan::{DedupMode, Plan};
+pub use rate::{RateLimiter, TokenBucket};
+pub use select::{Selection, Selector};
+
+use crate::client::ClientError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RedriveError {
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error("the journal {path} could not be written: {source}")]
+    Journal {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the archive {path} could not be written: {source}")]
+    Archive {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Invalid(String),
+}

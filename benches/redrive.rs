@@ -1,0 +1,463 @@
+//! Throughput, rate accuracy and memory of the redrive engine against the local server with a
+//! simulated network round trip, each compared with a baseline measured in the same run.
+//!
+//! Run with `cargo bench --bench redrive`. Environment:
+//! - `SQSCTL_BENCH_REDRIVE_MESSAGES`: messages moved in the throughput runs (default 100,000);
+//! - `SQSCTL_BENCH_RSS_MESSAGES`: messages moved by the binary whose peak RSS is measured
+//!   (default 1,000,000; 0 skips);
+//! - `SQSCTL_BENCH_RATE_SECONDS`: length of the `--rate` run (default 30);
+//! - `SQSCTL_BENCH_LOCALSTACK`: a LocalStack endpoint, to time the native move task against the
+//!   engine there.
+
+use std::error::Error;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use aws_sdk_sqs::Client;
+use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, SendMessageBatchRequestEntry};
+use sqsctl::app::Interrupt;
+use sqsctl::client::{QueueRef, Sqs};
+use sqsctl::local::{Server, ServerConfig};
+use sqsctl::redrive::{
+    self, Counters, DedupMode, Journal, Plan, ResumeState, RunOptions, Selection,
+};
+
+type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
+
+const LATENCY: Duration = Duration::from_millis(5);
+const CONCURRENCY: usize = 16;
+/// The sequential loop is slow by design: timed over this many messages.
+const SEQUENTIAL_MESSAGES: usize = 3_000;
+const RATE: f64 = 1_000.0;
+const BODY: &str = "{\"order\":12345,\"error\":\"timeout calling payments\",\"attempt\":3,\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}";
+
+fn env_count(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.replace('_', "").parse().ok())
+        .unwrap_or(default)
+}
+
+fn client(endpoint: &str) -> Client {
+    let config = aws_sdk_sqs::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new("test", "test", None, None, "bench"))
+        .endpoint_url(endpoint)
+        .build();
+    Client::from_conf(config)
+}
+
+async fn create(sqs: &Sqs, name: &str) -> BenchResult<QueueRef> {
+    Ok(sqs.create_queue(name, Default::default()).await?)
+}
+
+/// Fills a queue with `total` messages from 64 concurrent senders.
+async fn fill(sdk: &Client, queue: &QueueRef, total: usize) -> BenchResult<()> {
+    let batches = Arc::new(AtomicUsize::new(total.div_ceil(10)));
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..64 {
+        let (sdk, url, batches) = (sdk.clone(), queue.url.clone(), batches.clone());
+        workers.spawn(async move {
+            let entries: Vec<SendMessageBatchRequestEntry> = (0..10)
+                .map(|i| {
+                    SendMessageBatchRequestEntry::builder()
+                        .id(i.to_string())
+                        .message_body(BODY)
+                        .build()
+                })
+                .collect::<Result<_, _>>()?;
+            while batches
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok()
+            {
+                sdk.send_message_batch()
+                    .queue_url(&url)
+                    .set_entries(Some(entries.clone()))
+                    .send()
+                    .await?;
+            }
+            BenchResult::Ok(())
+        });
+    }
+    while let Some(joined) = workers.join_next().await {
+        joined??;
+    }
+    Ok(())
+}
+
+/// The loop most scripts use: receive 10, send 10, delete 10, one batch at a time. With
+/// `workers` > 1 it is the raw SDK ceiling for that request mix at that concurrency.
+async fn raw_loop(
+    sdk: &Client,
+    from: &QueueRef,
+    to: &QueueRef,
+    workers: usize,
+    total: usize,
+) -> BenchResult<f64> {
+    let moved = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..workers {
+        let (sdk, from, to, moved) = (sdk.clone(), from.url.clone(), to.url.clone(), moved.clone());
+        tasks.spawn(async move {
+            while moved.load(Ordering::SeqCst) < total {
+                let got = sdk
+                    .receive_message()
+                    .queue_url(&from)
+                    .max_number_of_messages(10)
+                    .visibility_timeout(60)
+                    .send()
+                    .await?;
+                let messages = got.messages();
+                if messages.is_empty() {
+                    break;
+                }
+                let entries = messages
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| {
+                        SendMessageBatchRequestEntry::builder()
+                            .id(i.to_string())
+                            .message_body(m.body().unwrap_or_default())
+                            .build()
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                sdk.send_message_batch()
+                    .queue_url(&to)
+                    .set_entries(Some(entries))
+                    .send()
+                    .await?;
+                let deletes = messages
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| {
+                        DeleteMessageBatchRequestEntry::builder()
+                            .id(i.to_string())
+                            .receipt_handle(m.receipt_handle().unwrap_or_default())
+                            .build()
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                sdk.delete_message_batch()
+                    .queue_url(&from)
+                    .set_entries(Some(deletes))
+                    .send()
+                    .await?;
+                moved.fetch_add(messages.len(), Ordering::SeqCst);
+            }
+            BenchResult::Ok(())
+        });
+    }
+    while let Some(joined) = tasks.join_next().await {
+        joined??;
+    }
+    Ok(moved.load(Ordering::SeqCst) as f64 / started.elapsed().as_secs_f64())
+}
+
+fn plan(from: &QueueRef, to: &QueueRef, rate: Option<f64>, limit: Option<u64>) -> Plan {
+    Plan {
+        source: from.clone(),
+        destination: to.clone(),
+        fifo: false,
+        dedup: DedupMode::MessageId,
+        delay_seconds: None,
+        selection: Selection::default(),
+        limit,
+        rate,
+        concurrency: CONCURRENCY,
+        visibility_timeout: 60,
+    }
+}
+
+struct EngineRun {
+    summary: redrive::Summary,
+    /// Seconds until the last message moved (the run then confirms that the DLQ is empty).
+    to_last_move: f64,
+    /// Most messages moved in any one-second window (sampled every 50 ms).
+    max_per_second: u64,
+}
+
+async fn engine(
+    sqs: &Sqs,
+    plan: &Plan,
+    dir: &std::path::Path,
+    name: &str,
+) -> BenchResult<EngineRun> {
+    let journal = Journal::create(&dir.join(format!("{name}.jsonl")), plan)?;
+    let counters = Arc::new(Counters::default());
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let (counters, done) = (counters.clone(), done.clone());
+        tokio::spawn(async move {
+            let started = Instant::now();
+            let mut samples: Vec<(f64, u64)> = vec![(0.0, 0)];
+            let mut last_change = 0.0;
+            while !done.load(Ordering::SeqCst) {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                let moved = Counters::get(&counters.moved);
+                let now = started.elapsed().as_secs_f64();
+                if samples.last().is_some_and(|s| s.1 != moved) {
+                    last_change = now;
+                }
+                samples.push((now, moved));
+            }
+            (last_change, max_window(&samples))
+        })
+    };
+    let options = RunOptions {
+        journal: Some(journal),
+        archive: None,
+        resume: ResumeState::default(),
+        counters,
+        interrupt: Interrupt::default(),
+    };
+    let summary = redrive::run(sqs, plan, options).await?;
+    done.store(true, Ordering::SeqCst);
+    let (to_last_move, max_per_second) = watcher.await?;
+    Ok(EngineRun {
+        summary,
+        to_last_move,
+        max_per_second,
+    })
+}
+
+fn max_window(samples: &[(f64, u64)]) -> u64 {
+    let mut best = 0;
+    let mut start = 0;
+    for end in 0..samples.len() {
+        while samples[end].0 - samples[start].0 > 1.0 {
+            start += 1;
+        }
+        best = best.max(samples[end].1 - samples[start].1);
+    }
+    best
+}
+
+/// Peak RSS of the `sqsctl` binary moving `total` messages, read from /proc while it runs.
+async fn binary_peak_rss(
+    endpoint: &str,
+    sqs: &Sqs,
+    sdk: &Client,
+    total: usize,
+    dir: &std::path::Path,
+) -> BenchResult<(u64, f64)> {
+    let from = create(sqs, "rss-dlq").await?;
+    create(sqs, "rss").await?;
+    fill(sdk, &from, total).await?;
+    let bin = env!("CARGO_BIN_EXE_sqsctl");
+    let started = Instant::now();
+    let mut child = tokio::process::Command::new(bin)
+        .args([
+            "redrive",
+            "rss-dlq",
+            "--to",
+            "rss",
+            "--yes",
+            "-q",
+            "-o",
+            "json",
+            "--journal",
+        ])
+        .arg(dir.join("rss.jsonl"))
+        .env("AWS_ENDPOINT_URL_SQS", endpoint)
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()?;
+    let pid = child.id().unwrap_or_default();
+    let status_path = format!("/proc/{pid}/status");
+    let mut peak_kib = 0u64;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if let Ok(text) = std::fs::read_to_string(&status_path)
+            && let Some(kib) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            peak_kib = peak_kib.max(kib);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let output = child.wait_with_output().await?;
+    if !status.success() {
+        return Err(format!(
+            "the binary exited with {status}: {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+        .into());
+    }
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+    let moved = summary["moved"].as_u64().unwrap_or(0);
+    if moved != total as u64 {
+        return Err(format!("the binary moved {moved} of {total}").into());
+    }
+    Ok((
+        peak_kib * 1024,
+        total as f64 / started.elapsed().as_secs_f64(),
+    ))
+}
+
+/// The native move task against the engine on LocalStack, with a few thousand messages.
+async fn localstack(endpoint: &str, dir: &std::path::Path) -> BenchResult<()> {
+    const MESSAGES: usize = 2_000;
+    let sdk = client(endpoint);
+    let sqs = Sqs::from_sdk(sdk.clone(), "us-east-1");
+    let stamp = std::process::id();
+    let dlq = create(&sqs, &format!("bench-native-dlq-{stamp}")).await?;
+    let dlq_arn = sqs
+        .attributes(&dlq)
+        .await?
+        .arn()
+        .unwrap_or_default()
+        .to_string();
+    let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":"3"}}"#);
+    let source = sqs
+        .create_queue(
+            &format!("bench-native-{stamp}"),
+            [("RedrivePolicy".to_string(), policy)]
+                .into_iter()
+                .collect(),
+        )
+        .await?;
+    let source_arn = sqs
+        .attributes(&source)
+        .await?
+        .arn()
+        .unwrap_or_default()
+        .to_string();
+    fill(&sdk, &dlq, MESSAGES).await?;
+    let started = Instant::now();
+    let handle = sqs
+        .start_move_task(&dlq_arn, Some(&source_arn), None)
+        .await?;
+    loop {
+        let tasks = sqs.list_move_tasks(&dlq_arn).await?;
+        let running = tasks
+            .iter()
+            .any(|t| t.task_handle.as_deref() == Some(handle.as_str()) && t.status == "RUNNING");
+        if !running {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let native = MESSAGES as f64 / started.elapsed().as_secs_f64();
+    let moved_native = sqs.attributes(&source).await?.total();
+    sqs.purge(&source).await.ok();
+    fill(&sdk, &dlq, MESSAGES).await?;
+    let run = engine(&sqs, &plan(&dlq, &source, None, None), dir, "localstack").await?;
+    let ours = run.summary.moved as f64 / run.to_last_move.max(1e-3);
+    println!(
+        "LocalStack, {MESSAGES} messages: native move task {native:.0} msg/s ({moved_native} arrived), engine {ours:.0} msg/s; engine/native {:.2}x",
+        ours / native
+    );
+    sqs.delete_queue(&source).await.ok();
+    sqs.delete_queue(&dlq).await.ok();
+    Ok(())
+}
+
+async fn run() -> BenchResult<()> {
+    let total = env_count("SQSCTL_BENCH_REDRIVE_MESSAGES", 100_000);
+    let rss_total = env_count("SQSCTL_BENCH_RSS_MESSAGES", 1_000_000);
+    let rate_seconds = env_count("SQSCTL_BENCH_RATE_SECONDS", 30);
+    let dir = tempfile::tempdir()?;
+    let server = Server::start(ServerConfig {
+        latency: LATENCY,
+        ..ServerConfig::default()
+    })?;
+    let sdk = client(server.endpoint());
+    let sqs = Sqs::from_sdk(sdk.clone(), "us-east-1");
+    println!(
+        "redrive benchmark: local server with {} ms per request, {total} messages, concurrency {CONCURRENCY}, {} CPUs",
+        LATENCY.as_millis(),
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+
+    let dlq = create(&sqs, "bench-dlq").await?;
+    let dest = create(&sqs, "bench").await?;
+
+    fill(&sdk, &dlq, SEQUENTIAL_MESSAGES).await?;
+    let sequential = raw_loop(&sdk, &dlq, &dest, 1, SEQUENTIAL_MESSAGES).await?;
+    sqs.purge(&dest).await?;
+
+    fill(&sdk, &dlq, total).await?;
+    let ceiling = raw_loop(&sdk, &dlq, &dest, CONCURRENCY, total).await?;
+    server.clock().advance(Duration::from_secs(61));
+    sqs.purge(&dest).await?;
+
+    fill(&sdk, &dlq, total).await?;
+    let run = engine(&sqs, &plan(&dlq, &dest, None, None), dir.path(), "engine").await?;
+    if run.summary.moved != total as u64 {
+        return Err(format!("the engine moved {} of {total}", run.summary.moved).into());
+    }
+    let engine_rate = run.summary.moved as f64 / run.to_last_move.max(1e-3);
+    let engine_rate_whole = run.summary.messages_per_second;
+    println!("sequential receive/send/delete loop: {sequential:.0} msg/s");
+    println!("raw SDK loop, {CONCURRENCY} in flight:      {ceiling:.0} msg/s");
+    println!(
+        "engine:                              {engine_rate:.0} msg/s to the last message ({engine_rate_whole:.0} msg/s including the final empty-queue check)"
+    );
+    println!(
+        "engine / sequential:  {:.1}x (target >= 10x)",
+        engine_rate / sequential
+    );
+    println!(
+        "engine / raw ceiling: {:.2} (target >= 0.80)",
+        engine_rate / ceiling
+    );
+
+    if rate_seconds > 0 {
+        server.clock().advance(Duration::from_secs(61));
+        sqs.purge(&dest).await?;
+        let wanted = (RATE * rate_seconds as f64) as usize;
+        fill(&sdk, &dlq, wanted + 2_000).await?;
+        let run = engine(
+            &sqs,
+            &plan(&dlq, &dest, Some(RATE), Some(wanted as u64)),
+            dir.path(),
+            "rate",
+        )
+        .await?;
+        let achieved = run.summary.moved as f64 / run.to_last_move.max(1e-3);
+        println!(
+            "--rate {RATE:.0} over {rate_seconds} s: achieved {achieved:.1} msg/s ({:+.2}% off); busiest second {} messages (rate + one batch = {})",
+            (achieved / RATE - 1.0) * 100.0,
+            run.max_per_second,
+            RATE as u64 + 10
+        );
+    }
+
+    if rss_total > 0 {
+        let fast = Server::start(ServerConfig::default())?;
+        let fast_sdk = client(fast.endpoint());
+        let fast_sqs = Sqs::from_sdk(fast_sdk.clone(), "us-east-1");
+        let (peak, rate) =
+            binary_peak_rss(fast.endpoint(), &fast_sqs, &fast_sdk, rss_total, dir.path()).await?;
+        println!(
+            "peak RSS of `sqsctl redrive` moving {rss_total} messages: {:.1} MiB (target < 64 MiB), at {rate:.0} msg/s without added latency",
+            peak as f64 / (1024.0 * 1024.0)
+        );
+        fast.shutdown().await;
+    }
+
+    if let Ok(endpoint) = std::env::var("SQSCTL_BENCH_LOCALSTACK") {
+        localstack(&endpoint, dir.path()).await?;
+    }
+    server.shutdown().await;
+    Ok(())
+}
+
+fn main() -> BenchResult<()> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(run())
+}

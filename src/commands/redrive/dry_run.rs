@@ -1,0 +1,168 @@
+//! `sqsctl redrive --dry-run`: reads the DLQ without consuming it (every message is visible again
+//! afterwards) and says what would move, where, with counts per destination and per group.
+
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+
+use serde::Serialize;
+
+use super::Route;
+use crate::app::{Context, hinted};
+use crate::client::Sqs;
+use crate::client::peek::{self, PeekError, PeekOptions};
+use crate::exit::ExitStatus;
+use crate::message::MessageRecord;
+use crate::output::Format;
+use crate::redrive::{Plan, Selector};
+
+#[derive(Debug, Serialize)]
+struct DryRunSummary {
+    dry_run: bool,
+    source: String,
+    destination: String,
+    /// Messages read from the DLQ.
+    seen: u64,
+    would_move: u64,
+    would_stay: u64,
+    per_destination: BTreeMap<String, u64>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    per_group: BTreeMap<String, u64>,
+    /// Messages in flight in the DLQ when the dry run started: not seen.
+    in_flight_not_seen: u64,
+    release_failed: u64,
+}
+
+pub async fn run(
+    ctx: &Context,
+    sqs: &Sqs,
+    route: &Route,
+    plan: &Plan,
+) -> anyhow::Result<ExitStatus> {
+    let selector = Selector::compile(&plan.selection).map_err(|e| anyhow::anyhow!(e))?;
+    let printer = &ctx.printer;
+    let mut summary = DryRunSummary {
+        dry_run: true,
+        source: plan.source.name.clone(),
+        destination: plan.destination.name.clone(),
+        seen: 0,
+        would_move: 0,
+        would_stay: 0,
+        per_destination: BTreeMap::new(),
+        per_group: BTreeMap::new(),
+        in_flight_not_seen: 0,
+        release_failed: 0,
+    };
+    let mut kept: Vec<MessageRecord> = Vec::new();
+    let mut write_error: Option<std::io::Error> = None;
+    let options = PeekOptions {
+        max: None,
+        hold_seconds: plan.visibility_timeout,
+        force: false,
+    };
+    let limit = plan.limit.unwrap_or(u64::MAX);
+    let scanned = peek::scan(
+        sqs,
+        &route.dlq,
+        &route.dlq_attrs,
+        &options,
+        &ctx.interrupt,
+        |batch| {
+            for mut message in batch {
+                summary.seen += 1;
+                if summary.would_move >= limit || !selector.matches(&message) {
+                    summary.would_stay += 1;
+                    continue;
+                }
+                summary.would_move += 1;
+                *summary
+                    .per_destination
+                    .entry(plan.destination.name.clone())
+                    .or_default() += 1;
+                if let Some(group) = message.effective_group_id() {
+                    *summary.per_group.entry(group.to_string()).or_default() += 1;
+                }
+                message.receipt_handle = None;
+                match printer.format() {
+                    Format::Jsonl => {
+                        if let Err(e) = printer.record("message", &message) {
+                            write_error = Some(e);
+                            return ControlFlow::Break(());
+                        }
+                    }
+                    Format::Text => {
+                        if let Err(e) = printer.line(&printer.display(&message.body)) {
+                            write_error = Some(e);
+                            return ControlFlow::Break(());
+                        }
+                    }
+                    Format::Json | Format::Table => kept.push(message),
+                }
+            }
+            ControlFlow::Continue(())
+        },
+    )
+    .await
+    .map_err(|err| match err {
+        PeekError::Client(client) => anyhow::Error::new(client),
+        other => {
+            let hint = other.hint().unwrap_or_default();
+            hinted(other.to_string(), hint)
+        }
+    })?;
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    summary.in_flight_not_seen = scanned.in_flight_at_start;
+    summary.release_failed = scanned.release_failed;
+    match printer.format() {
+        Format::Json => {
+            printer.json(&serde_json::json!({ "messages": kept, "summary": summary }))?
+        }
+        Format::Jsonl => printer.record("summary", &summary)?,
+        Format::Text => {}
+        Format::Table => {
+            let mut table = printer.new_table(&["message id", "group", "body"]);
+            for message in &kept {
+                let body: String = message.body.chars().take(80).collect();
+                table.add_row(vec![
+                    message.message_id.clone().unwrap_or_default(),
+                    message.effective_group_id().unwrap_or("").to_string(),
+                    printer.display(&body).into_owned(),
+                ]);
+            }
+            printer.table(&table)?;
+            let mut counts = printer.new_table(&["destination / group", "messages"]);
+            for (name, count) in &summary.per_destination {
+                counts.add_row(vec![format!("-> {name}"), count.to_string()]);
+            }
+            for (group, count) in &summary.per_group {
+                counts.add_row(vec![
+                    format!("   group {}", printer.display(group)),
+                    count.to_string(),
+                ]);
+            }
+            printer.table(&counts)?;
+        }
+    }
+    printer.flush()?;
+    printer.info(format!(
+        "dry run: {} of {} messages would move from {} to {}, {} would stay; nothing was changed",
+        summary.would_move, summary.seen, summary.source, summary.destination, summary.would_stay
+    ));
+    if route.dlq_attrs.is_fifo() {
+        printer.info(
+            "FIFO: a read sees at most the first messages of each group at a time; counts per group are what was visible",
+        );
+    }
+    if scanned.in_flight_at_start > 0 {
+        printer.warn(format!(
+            "{} messages were in flight in {} and could not be seen",
+            scanned.in_flight_at_start, summary.source
+        ));
+    }
+    Ok(if scanned.interrupted {
+        ExitStatus::Interrupted
+    } else {
+        ExitStatus::Success
+    })
+}

@@ -1,0 +1,408 @@
+//! `sqsctl redrive`: wires the redrive engine (`crate::redrive`) to the terminal: resolves the
+//! queues, asks for confirmation, opens the journal, shows progress, prints the summary and picks
+//! the exit code. `--dry-run`, `--native` and the `status`/`cancel` subcommands live beside it.
+
+mod dry_run;
+mod native;
+mod report;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+
+use crate::app::{Context, UsageError, hinted};
+use crate::client::{QueueAttributes, QueueRef, Sqs};
+use crate::exit::ExitStatus;
+use crate::redrive::{
+    self, Counters, DedupMode, Journal, Plan, ResumeState, RunOptions, Selection,
+};
+
+#[derive(Debug)]
+pub enum RedriveSettings {
+    Move(Box<MoveSettings>),
+    Status { dlq: String },
+    Cancel { dlq: String },
+}
+
+#[derive(Debug)]
+pub struct MoveSettings {
+    pub dlq: Option<String>,
+    pub to: Option<String>,
+    pub selection: Selection,
+    pub dry_run: bool,
+    pub yes: bool,
+    pub dedup: DedupMode,
+    pub delay: Option<i32>,
+    pub limit: Option<u64>,
+    pub rate: Option<f64>,
+    pub concurrency: usize,
+    pub visibility_timeout: i32,
+    pub journal: Option<PathBuf>,
+    pub journal_dir: PathBuf,
+    pub resume: Option<PathBuf>,
+    pub archive: Option<PathBuf>,
+    pub native: bool,
+}
+
+pub async fn run(ctx: &Context, settings: RedriveSettings) -> anyhow::Result<ExitStatus> {
+    match settings {
+        RedriveSettings::Status { dlq } => native::status(ctx, &dlq).await,
+        RedriveSettings::Cancel { dlq } => native::cancel(ctx, &dlq).await,
+        RedriveSettings::Move(settings) => match &settings.resume {
+            Some(path) => resume(ctx, &settings, path.clone()).await,
+            None => start(ctx, &settings).await,
+        },
+    }
+}
+
+fn usage(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(UsageError(message.into()))
+}
+
+/// The DLQ and where its messages go, with both queues' attributes.
+pub(crate) struct Route {
+    pub dlq: QueueRef,
+    pub dlq_attrs: QueueAttributes,
+    pub destination: QueueRef,
+    pub destination_attrs: QueueAttributes,
+}
+
+async fn route(sqs: &Sqs, dlq: &str, to: Option<&str>) -> anyhow::Result<Route> {
+    let dlq = sqs.resolve(dlq).await?;
+    let dlq_attrs = sqs.attributes(&dlq).await?;
+    let destination = match to {
+        Some(to) => sqs.resolve(to).await?,
+        None => {
+            let mut sources = sqs.dead_letter_sources(&dlq).await?;
+            match sources.len() {
+                0 => {
+                    return Err(hinted(
+                        format!(
+                            "no queue uses {} as its dead-letter queue, so there is no source to return its messages to",
+                            dlq.name
+                        ),
+                        "name the destination with --to QUEUE",
+                    ));
+                }
+                1 => sources.remove(0),
+                _ => {
+                    let names: Vec<&str> = sources.iter().map(|q| q.name.as_str()).collect();
+                    return Err(hinted(
+                        format!(
+                            "{} is the dead-letter queue of {} queues: {}",
+                            dlq.name,
+                            names.len(),
+                            names.join(", ")
+                        ),
+                        "choose one with --to QUEUE (a dry run shows each message's DeadLetterQueueSourceArn)",
+                    ));
+                }
+            }
+        }
+    };
+    let destination_attrs = sqs.attributes(&destination).await?;
+    if dlq.url == destination.url {
+        return Err(usage("the destination is the dead-letter queue itself"));
+    }
+    if dlq_attrs.is_fifo() != destination_attrs.is_fifo() {
+        let kind = |fifo: bool| if fifo { "a FIFO" } else { "a standard" };
+        return Err(hinted(
+            format!(
+                "{} is {} queue but {} is {} queue; messages can only move between queues of the same type",
+                dlq.name,
+                kind(dlq_attrs.is_fifo()),
+                destination.name,
+                kind(destination_attrs.is_fifo())
+            ),
+            "pick a destination of the same type with --to",
+        ));
+    }
+    Ok(Route {
+        dlq,
+        dlq_attrs,
+        destination,
+        destination_attrs,
+    })
+}
+
+async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitStatus> {
+    let dlq = settings
+        .dlq
+        .as_deref()
+        .ok_or_else(|| usage("name the dead-letter queue, or pass --resume FILE"))?;
+    if settings.native {
+        refuse_native_options(settings)?;
+    }
+    let sqs = ctx.sqs().await?;
+    let route = route(sqs, dlq, settings.to.as_deref()).await?;
+    let fifo = route.dlq_attrs.is_fifo();
+    if fifo && settings.delay.is_some_and(|d| d != 0) {
+        return Err(usage(
+            "--delay is not available for FIFO queues (SQS accepts a per-message delay only on standard queues)",
+        ));
+    }
+    if settings.native {
+        return native::start(ctx, sqs, &route, settings).await;
+    }
+    if fifo && settings.dedup == DedupMode::Keep {
+        ctx.printer.warn(
+            "--dedup keep: SQS silently drops a message whose deduplication id it saw in the last 5 minutes; messages sent to the destination recently with the same id will not arrive",
+        );
+    }
+    let plan = Plan {
+        source: route.dlq.clone(),
+        destination: route.destination.clone(),
+        fifo,
+        dedup: settings.dedup,
+        delay_seconds: settings.delay,
+        selection: settings.selection.clone(),
+        limit: settings.limit,
+        rate: settings.rate,
+        concurrency: settings.concurrency,
+        visibility_timeout: settings.visibility_timeout,
+    };
+    plan.validate().map_err(usage)?;
+    if settings.dry_run {
+        return dry_run::run(ctx, sqs, &route, &plan).await;
+    }
+    let depth = route.dlq_attrs.visible();
+    if !confirm(ctx, settings.yes, &plan, depth)? {
+        ctx.printer.info("nothing moved");
+        return Ok(ExitStatus::Failure);
+    }
+    let path = settings
+        .journal
+        .clone()
+        .unwrap_or_else(|| default_journal_path(&settings.journal_dir, &plan.source.name));
+    let journal = Journal::create(&path, &plan).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            hinted(
+                format!("the journal {} already exists", path.display()),
+                "to complete the run it records, pass --resume FILE; otherwise choose another --journal",
+            )
+        } else {
+            anyhow::Error::new(e).context(format!("cannot create the journal {}", path.display()))
+        }
+    })?;
+    ctx.printer.info(format!("journal: {}", path.display()));
+    execute(
+        ctx,
+        sqs,
+        &plan,
+        journal,
+        settings,
+        ResumeState::default(),
+        depth,
+    )
+    .await
+}
+
+async fn resume(
+    ctx: &Context,
+    settings: &MoveSettings,
+    path: PathBuf,
+) -> anyhow::Result<ExitStatus> {
+    let (plan, state) = redrive::journal::load(&path).map_err(|e| anyhow::anyhow!(e))?;
+    let sqs = ctx.sqs().await?;
+    if let Some(dlq) = &settings.dlq {
+        let named = sqs.resolve(dlq).await?;
+        if named.url != plan.source.url {
+            return Err(usage(format!(
+                "the journal {} is for {}, not {}",
+                path.display(),
+                plan.source.name,
+                named.name
+            )));
+        }
+    }
+    let plan = Plan {
+        // Pacing may change on resume; what moves and how may not.
+        rate: settings.rate.or(plan.rate),
+        // The limit is for the whole run: what the journal shows as sent counts toward it.
+        limit: plan
+            .limit
+            .map(|limit| limit.saturating_sub(state.sent.len() as u64)),
+        ..plan
+    };
+    ctx.printer.info(format!(
+        "resuming {} -> {}: {} moved earlier, {} sent but not yet deleted, {} with an unknown outcome",
+        plan.source.name,
+        plan.destination.name,
+        state.moved_before,
+        state.sent_not_deleted,
+        state.unresolved
+    ));
+    let attrs = sqs.attributes(&plan.source).await?;
+    if !confirm(ctx, settings.yes, &plan, attrs.visible())? {
+        ctx.printer.info("nothing moved");
+        return Ok(ExitStatus::Failure);
+    }
+    if state.sent_not_deleted + state.unresolved > 0 && attrs.in_flight() > 0 {
+        wait_for_held_messages(ctx, sqs, &plan).await?;
+    }
+    let journal = Journal::append(&path)
+        .with_context(|| format!("cannot append to the journal {}", path.display()))?;
+    ctx.printer.info(format!("journal: {}", path.display()));
+    let depth = sqs.attributes(&plan.source).await?.visible();
+    execute(ctx, sqs, &plan, journal, settings, state, depth).await
+}
+
+/// After a crash, the messages the dead run had received stay hidden until their visibility
+/// timeout ends; wait for them (at most that long) so the resumed run sees them.
+async fn wait_for_held_messages(ctx: &Context, sqs: &Sqs, plan: &Plan) -> anyhow::Result<()> {
+    let deadline =
+        tokio::time::Instant::now() + Duration::from_secs(plan.visibility_timeout as u64 + 2);
+    ctx.printer.info(format!(
+        "waiting up to {} s for messages held by the interrupted run to become visible again",
+        plan.visibility_timeout + 2
+    ));
+    while tokio::time::Instant::now() < deadline && !ctx.interrupt.is_set() {
+        if sqs.attributes(&plan.source).await?.in_flight() == 0 {
+            break;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(Duration::from_millis(500)) => {}
+            () = ctx.interrupt.wait() => {}
+        }
+    }
+    Ok(())
+}
+
+async fn execute(
+    ctx: &Context,
+    sqs: &Sqs,
+    plan: &Plan,
+    journal: Journal,
+    settings: &MoveSettings,
+    resume: ResumeState,
+    depth: u64,
+) -> anyhow::Result<ExitStatus> {
+    let archive = settings
+        .archive
+        .as_deref()
+        .map(|path| {
+            redrive::Archive::open(path)
+                .with_context(|| format!("cannot open the archive {}", path.display()))
+        })
+        .transpose()?;
+    let counters = Arc::new(Counters::default());
+    let total = plan.limit.map_or(depth, |l| l.min(depth));
+    let progress = report::Progress::start(ctx, counters.clone(), total);
+    let options = RunOptions {
+        journal: Some(journal),
+        archive,
+        resume,
+        counters,
+        interrupt: ctx.interrupt.clone(),
+    };
+    let summary = redrive::run(sqs, plan, options).await;
+    progress.finish();
+    let summary = summary?;
+    report::summary(ctx, &summary)?;
+    Ok(if summary.interrupted {
+        ExitStatus::Interrupted
+    } else if let Some(error) = &summary.error {
+        return Err(anyhow::anyhow!("{error}").context("the redrive stopped"));
+    } else if summary.complete() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Partial
+    })
+}
+
+fn confirm(ctx: &Context, yes: bool, plan: &Plan, depth: u64) -> anyhow::Result<bool> {
+    if yes {
+        return Ok(true);
+    }
+    let what = if plan.selection.is_all() {
+        "every message".to_string()
+    } else {
+        format!(
+            "the messages matching {}",
+            plan.selection.describe().join(" ")
+        )
+    };
+    let limit = plan
+        .limit
+        .map(|l| format!(" (at most {l})"))
+        .unwrap_or_default();
+    let question = format!(
+        "Move {what}{limit} from {} (about {depth} visible) to {}?",
+        plan.source.name, plan.destination.name
+    );
+    match ctx.printer.confirm(&question)? {
+        Some(answer) => Ok(answer),
+        None => Err(usage(
+            "redrive moves and deletes messages, and without a terminal to ask on it needs --yes (or --dry-run, to see what would move)",
+        )),
+    }
+}
+
+fn confirm_native(
+    ctx: &Context,
+    yes: bool,
+    dlq: &str,
+    destination: &str,
+    depth: u64,
+) -> anyhow::Result<bool> {
+    if yes {
+        return Ok(true);
+    }
+    let question = format!(
+        "Start a native move task for every message of {dlq} (about {depth}) to {destination}?"
+    );
+    match ctx.printer.confirm(&question)? {
+        Some(answer) => Ok(answer),
+        None => Err(usage(
+            "redrive moves messages, and without a terminal to ask on it needs --yes (or --dry-run, to see what would move)",
+        )),
+    }
+}
+
+fn refuse_native_options(settings: &MoveSettings) -> anyhow::Result<()> {
+    let mut given = settings.selection.describe();
+    if settings.limit.is_some() {
+        given.push("--limit".into());
+    }
+    if !given.is_empty() {
+        return Err(usage(format!(
+            "--native cannot be combined with {}: SQS's move task moves every message of the queue and has no filter or limit (drop --native to let sqsctl select messages itself)",
+            given.join(", ")
+        )));
+    }
+    let mut unsupported = Vec::new();
+    if settings.delay.is_some() {
+        unsupported.push("--delay");
+    }
+    if settings.archive.is_some() {
+        unsupported.push("--archive");
+    }
+    if settings.journal.is_some() {
+        unsupported.push("--journal");
+    }
+    if settings.dedup != DedupMode::MessageId {
+        unsupported.push("--dedup");
+    }
+    if !unsupported.is_empty() {
+        return Err(usage(format!(
+            "--native cannot be combined with {}: the move task runs on the server, which does not offer them",
+            unsupported.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+fn default_journal_path(dir: &std::path::Path, queue: &str) -> PathBuf {
+    let stamp = humantime::format_rfc3339_seconds(std::time::SystemTime::now())
+        .to_string()
+        .replace([':', '-'], "");
+    let mut path = dir.join(format!("{queue}-{stamp}.jsonl"));
+    let mut n = 1;
+    while path.exists() {
+        n += 1;
+        path = dir.join(format!("{queue}-{stamp}-{n}.jsonl"));
+    }
+    path
+}

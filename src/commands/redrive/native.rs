@@ -1,0 +1,244 @@
+//! `sqsctl redrive --native` (SQS's own StartMessageMoveTask, followed until it ends) and the
+//! `status` and `cancel` subcommands for those tasks.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::{MoveSettings, Route, confirm_native};
+use crate::app::{Context, hinted};
+use crate::client::{MoveTask, Sqs};
+use crate::exit::ExitStatus;
+use crate::output::Format;
+
+/// How often a running task is polled.
+const POLL: Duration = Duration::from_millis(500);
+
+#[derive(Debug, Serialize)]
+struct NativeSummary {
+    mode: &'static str,
+    source: String,
+    destination: String,
+    task_handle: String,
+    status: String,
+    moved: i64,
+    to_move: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failure_reason: Option<String>,
+    seconds: f64,
+}
+
+async fn arn_of(sqs: &Sqs, dlq: &str) -> anyhow::Result<(String, String)> {
+    let queue = sqs.resolve(dlq).await?;
+    let attrs = sqs.attributes(&queue).await?;
+    let arn = attrs
+        .arn()
+        .ok_or_else(|| anyhow::anyhow!("{} has no QueueArn attribute", queue.name))?
+        .to_string();
+    Ok((queue.name, arn))
+}
+
+pub async fn start(
+    ctx: &Context,
+    sqs: &Sqs,
+    route: &Route,
+    settings: &MoveSettings,
+) -> anyhow::Result<ExitStatus> {
+    let source_arn = route
+        .dlq_attrs
+        .arn()
+        .ok_or_else(|| anyhow::anyhow!("{} has no QueueArn attribute", route.dlq.name))?
+        .to_string();
+    // Named even without --to: the one source queue was found, and messages sent to the DLQ
+    // directly have no DeadLetterQueueSourceArn for the task to follow.
+    let destination_arn = route.destination_attrs.arn().map(str::to_string);
+    let depth = route.dlq_attrs.visible();
+    if settings.dry_run {
+        ctx.printer.info(format!(
+            "dry run: a native move task would move about {depth} messages from {} to {}; nothing was changed",
+            route.dlq.name, route.destination.name
+        ));
+        return Ok(ExitStatus::Success);
+    }
+    if !confirm_native(
+        ctx,
+        settings.yes,
+        &route.dlq.name,
+        &route.destination.name,
+        depth,
+    )? {
+        ctx.printer.info("nothing moved");
+        return Ok(ExitStatus::Failure);
+    }
+    let rate = settings.rate.map(|r| r.round() as i32);
+    let started = std::time::Instant::now();
+    let handle = sqs
+        .start_move_task(&source_arn, destination_arn.as_deref(), rate)
+        .await?;
+    ctx.printer.info(format!(
+        "started a native move task on {} (cancel with `sqsctl redrive cancel {}`)",
+        route.dlq.name, route.dlq.name
+    ));
+    let bar = ctx.printer.progress(
+        depth.max(1),
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} moved by SQS ({per_sec})",
+    );
+    let mut last: Option<MoveTask> = None;
+    let mut interrupted = false;
+    loop {
+        let tasks = sqs.list_move_tasks(&source_arn).await?;
+        // SQS names the handle only while a task runs; after that, ours is the latest one.
+        let task = match tasks
+            .iter()
+            .position(|t| t.task_handle.as_deref() == Some(handle.as_str()))
+        {
+            Some(index) => tasks.into_iter().nth(index),
+            None => tasks.into_iter().max_by_key(|t| t.started_timestamp),
+        };
+        if let Some(task) = &task {
+            if let Some(total) = task.to_move {
+                bar.set_length(total.max(0) as u64);
+            }
+            bar.set_position(task.moved.max(0) as u64);
+        }
+        let running = task
+            .as_ref()
+            .is_some_and(|t| t.status == "RUNNING" || t.status == "CANCELLING");
+        last = task.or(last);
+        if !running {
+            break;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(POLL) => {}
+            () = ctx.interrupt.wait() => { interrupted = true; break; }
+        }
+    }
+    bar.finish_and_clear();
+    let task = last.unwrap_or(MoveTask {
+        task_handle: Some(handle.clone()),
+        status: "UNKNOWN".into(),
+        source_arn: Some(source_arn.clone()),
+        destination_arn: destination_arn.clone(),
+        max_per_second: rate,
+        moved: 0,
+        to_move: None,
+        failure_reason: None,
+        started_timestamp: 0,
+    });
+    let summary = NativeSummary {
+        mode: "native",
+        source: route.dlq.name.clone(),
+        destination: route.destination.name.clone(),
+        task_handle: handle,
+        status: task.status.clone(),
+        moved: task.moved,
+        to_move: task.to_move,
+        failure_reason: task.failure_reason.clone(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    match ctx.printer.format() {
+        Format::Json => ctx.printer.json(&summary)?,
+        Format::Table | Format::Jsonl | Format::Text => ctx.printer.record("summary", &summary)?,
+    }
+    ctx.printer.flush()?;
+    if interrupted {
+        ctx.printer.warn(format!(
+            "stopped following the task; it keeps running on the server: `sqsctl redrive status {0}` shows it, `sqsctl redrive cancel {0}` stops it",
+            route.dlq.name
+        ));
+        return Ok(ExitStatus::Interrupted);
+    }
+    ctx.printer.info(format!(
+        "native move task {}: {} messages moved from {} in {:.1} s",
+        summary.status.to_lowercase(),
+        summary.moved,
+        summary.source,
+        summary.seconds
+    ));
+    Ok(match summary.status.as_str() {
+        "COMPLETED" => ExitStatus::Success,
+        _ => {
+            if let Some(reason) = &summary.failure_reason {
+                ctx.printer.warn(format!("the task failed: {reason}"));
+            }
+            ExitStatus::Partial
+        }
+    })
+}
+
+pub async fn status(ctx: &Context, dlq: &str) -> anyhow::Result<ExitStatus> {
+    let sqs = ctx.sqs().await?;
+    let (name, arn) = arn_of(sqs, dlq).await?;
+    let tasks = sqs.list_move_tasks(&arn).await?;
+    let printer = &ctx.printer;
+    match printer.format() {
+        Format::Json => printer.json(&tasks)?,
+        Format::Jsonl => {
+            for task in &tasks {
+                printer.record("task", task)?;
+            }
+        }
+        Format::Text => {
+            for task in &tasks {
+                printer.line(&format!(
+                    "{}\t{}\t{}",
+                    task.status,
+                    task.moved,
+                    task.to_move.map(|n| n.to_string()).unwrap_or_default()
+                ))?;
+            }
+        }
+        Format::Table => {
+            let mut table =
+                printer.new_table(&["status", "moved", "to move", "rate", "started", "failure"]);
+            for task in &tasks {
+                let started = std::time::UNIX_EPOCH
+                    + Duration::from_millis(task.started_timestamp.max(0) as u64);
+                table.add_row(vec![
+                    task.status.clone(),
+                    task.moved.to_string(),
+                    task.to_move.map(|n| n.to_string()).unwrap_or_default(),
+                    task.max_per_second
+                        .map(|n| format!("{n}/s"))
+                        .unwrap_or_default(),
+                    humantime::format_rfc3339_seconds(started).to_string(),
+                    task.failure_reason.clone().unwrap_or_default(),
+                ]);
+            }
+            printer.table(&table)?;
+        }
+    }
+    printer.flush()?;
+    if tasks.is_empty() {
+        printer.info(format!("no move tasks for {name}"));
+    }
+    Ok(ExitStatus::Success)
+}
+
+pub async fn cancel(ctx: &Context, dlq: &str) -> anyhow::Result<ExitStatus> {
+    let sqs = ctx.sqs().await?;
+    let (name, arn) = arn_of(sqs, dlq).await?;
+    let tasks = sqs.list_move_tasks(&arn).await?;
+    let Some(handle) = tasks
+        .iter()
+        .find(|t| t.status == "RUNNING")
+        .and_then(|t| t.task_handle.clone())
+    else {
+        return Err(hinted(
+            format!("no move task is running for {name}"),
+            format!("`sqsctl redrive status {name}` lists its recent tasks"),
+        ));
+    };
+    let moved = sqs.cancel_move_task(&handle).await?;
+    let printer = &ctx.printer;
+    let data = serde_json::json!({ "source": name, "task_handle": handle, "cancelled": true, "moved": moved });
+    match printer.format() {
+        Format::Json => printer.json(&data)?,
+        _ => printer.record("cancelled", &data)?,
+    }
+    printer.flush()?;
+    printer.info(format!(
+        "cancelled the move task of {name} after {moved} messages"
+    ));
+    Ok(ExitStatus::Success)
+}

@@ -1,0 +1,155 @@
+//! What a person sees during and after a redrive: the progress bar and the summary.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::app::Context;
+use crate::output::Format;
+use crate::redrive::{Counters, Summary};
+
+/// A progress bar fed from the engine's counters; hidden unless stderr is a terminal.
+pub struct Progress {
+    bar: indicatif::ProgressBar,
+    ticker: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Progress {
+    pub fn start(ctx: &Context, counters: Arc<Counters>, total: u64) -> Progress {
+        let bar = ctx.printer.progress(
+            total,
+            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} ({per_sec}, ETA {eta})",
+        );
+        if bar.is_hidden() {
+            return Progress { bar, ticker: None };
+        }
+        let shown = bar.clone();
+        let ticker = tokio::spawn(async move {
+            loop {
+                let moved = Counters::get(&counters.moved)
+                    + Counters::get(&counters.completed_from_journal);
+                let failed =
+                    Counters::get(&counters.failed) + Counters::get(&counters.delete_failed);
+                let skipped = Counters::get(&counters.skipped);
+                if moved > shown.length().unwrap_or(0) {
+                    shown.set_length(moved);
+                }
+                shown.set_position(moved);
+                shown.set_message(format!(
+                    "moved, {skipped} left (not matching), {failed} failed"
+                ));
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        });
+        Progress {
+            bar,
+            ticker: Some(ticker),
+        }
+    }
+
+    pub fn finish(self) {
+        if let Some(ticker) = self.ticker {
+            ticker.abort();
+        }
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The summary: data on stdout in the chosen format, one line for a person on stderr.
+pub fn summary(ctx: &Context, summary: &Summary) -> anyhow::Result<()> {
+    let printer = &ctx.printer;
+    match printer.format() {
+        Format::Json => printer.json(summary)?,
+        Format::Jsonl => printer.record("summary", summary)?,
+        Format::Table => {
+            let mut table = printer.new_table(&["", ""]);
+            let rows: [(&str, String); 9] = [
+                ("from", summary.source.clone()),
+                ("to", summary.destination.clone()),
+                ("moved", summary.moved.to_string()),
+                ("left (not matching)", summary.skipped.to_string()),
+                ("failed (still in the DLQ)", summary.failed.to_string()),
+                ("sent but not deleted", summary.delete_failed.to_string()),
+                (
+                    "completed from the journal",
+                    summary.completed_from_journal.to_string(),
+                ),
+                (
+                    "left in the DLQ",
+                    format!(
+                        "{} visible, {} in flight",
+                        summary.left_visible, summary.left_in_flight
+                    ),
+                ),
+                (
+                    "time",
+                    format!(
+                        "{:.1} s ({:.0} messages/s)",
+                        summary.seconds, summary.messages_per_second
+                    ),
+                ),
+            ];
+            for (name, value) in rows {
+                table.add_row(vec![name.to_string(), value]);
+            }
+            printer.table(&table)?;
+            for failure in &summary.failures {
+                printer.line(&format!(
+                    "failed {}: {}",
+                    failure.message_id,
+                    printer.display(&failure.reason)
+                ))?;
+            }
+        }
+        Format::Text => {
+            printer.line(&format!(
+                "moved\t{}\nskipped\t{}\nfailed\t{}\ndelete_failed\t{}",
+                summary.moved, summary.skipped, summary.failed, summary.delete_failed
+            ))?;
+        }
+    }
+    printer.flush()?;
+    let mut line = format!(
+        "moved {} of {} selected from {} to {} in {:.1} s",
+        summary.moved + summary.completed_from_journal,
+        summary.selected + summary.completed_from_journal,
+        summary.source,
+        summary.destination,
+        summary.seconds
+    );
+    if summary.skipped > 0 {
+        line.push_str(&format!(
+            "; {} not matching stay in the DLQ",
+            summary.skipped
+        ));
+    }
+    printer.info(line);
+    if summary.failed > 0 {
+        printer.warn(format!(
+            "{} messages could not be sent and stay in {} (reasons in the summary and the journal)",
+            summary.failed, summary.source
+        ));
+    }
+    if summary.delete_failed > 0 {
+        printer.warn(format!(
+            "{} messages were sent but could not be deleted from {}: run `sqsctl redrive --resume {}` to delete them without sending them again",
+            summary.delete_failed,
+            summary.source,
+            summary.journal.as_deref().unwrap_or("JOURNAL")
+        ));
+    }
+    if summary.left_in_flight > 0 && !summary.limit_reached {
+        printer.warn(format!(
+            "{} messages in {} are in flight (held by another consumer, or by a receive whose answer was lost); when they are visible again, run `sqsctl redrive --resume {}`",
+            summary.left_in_flight,
+            summary.source,
+            summary.journal.as_deref().unwrap_or("JOURNAL")
+        ));
+    }
+    if summary.interrupted {
+        printer.warn(format!(
+            "interrupted: the batches in flight were finished; `sqsctl redrive --resume {}` continues",
+            summary.journal.as_deref().unwrap_or("JOURNAL")
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,755 @@
+//! The run loop: `concurrency` workers, each receiving a batch from the DLQ, choosing what moves,
+//! sending it, journaling the outcome and deleting what was confirmed, until the DLQ has nothing
+//! more to give, the limit is reached, or Ctrl-C. See the module documentation of `redrive` for the
+//! safety rules; this file is where they are kept.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+use serde::Serialize;
+use serde_json::json;
+
+use super::RedriveError;
+use super::archive::Archive;
+use super::ids::IdSet;
+use super::journal::{Journal, ResumeState, line};
+use super::plan::{DedupMode, Plan};
+use super::rate::RateLimiter;
+use super::select::Selector;
+use super::send::{self, Sent, is_transient};
+use crate::app::Interrupt;
+use crate::client::{MAX_BATCH_ENTRIES, ReceiveOptions, Sqs, backoff};
+use crate::message::MessageRecord;
+
+/// Failures kept in the summary (all are in the journal).
+const MAX_REPORTED_FAILURES: usize = 100;
+/// Consecutive failed receives (after the SDK's own retries) before the run gives up.
+const MAX_RECEIVE_ERRORS: u32 = 8;
+/// Rounds of workers: a round ends when the DLQ looks empty; another starts if it was not.
+const MAX_ROUNDS: usize = 3;
+
+/// Live counts, for progress bars and the summary.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Messages received from the DLQ (a message seen twice counts twice).
+    pub received: AtomicU64,
+    /// Messages that matched the selection and were sent or tried.
+    pub selected: AtomicU64,
+    /// Sent and deleted from the DLQ.
+    pub moved: AtomicU64,
+    /// Not matching the selection: left in the DLQ.
+    pub skipped: AtomicU64,
+    /// Could not be sent: left in the DLQ.
+    pub failed: AtomicU64,
+    /// Sent, but the DLQ copy could not be deleted.
+    pub delete_failed: AtomicU64,
+    /// Sent by an earlier run (per the journal) and deleted now, without sending again.
+    pub completed_from_journal: AtomicU64,
+    /// Entries sent or deleted again after a failure.
+    pub retries: AtomicU64,
+}
+
+impl Counters {
+    fn add(counter: &AtomicU64, n: usize) {
+        counter.fetch_add(n as u64, Ordering::Relaxed);
+    }
+
+    pub fn get(counter: &AtomicU64) -> u64 {
+        counter.load(Ordering::Relaxed)
+    }
+}
+
+/// A message left in the DLQ, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct FailedMessage {
+    pub message_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<String>,
+    pub reason: String,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub source: String,
+    pub destination: String,
+    pub selected: u64,
+    pub moved: u64,
+    pub skipped: u64,
+    pub failed: u64,
+    pub delete_failed: u64,
+    pub completed_from_journal: u64,
+    pub retries: u64,
+    /// Messages visible in the DLQ at the end.
+    pub left_visible: u64,
+    /// Messages in flight in the DLQ at the end (held by another consumer, or by a receive whose
+    /// answer was lost); they become visible when their visibility timeout ends.
+    pub left_in_flight: u64,
+    /// Held messages that could not be made visible again (they come back by themselves).
+    pub release_failed: u64,
+    pub limit_reached: bool,
+    pub interrupted: bool,
+    pub seconds: f64,
+    pub messages_per_second: f64,
+    /// The first failures (every one is in the journal).
+    pub failures: Vec<FailedMessage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub journal: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub archive: Option<String>,
+    /// Set when the run stopped on an error (the summary still says what was done).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl Summary {
+    /// True when every selected message reached the destination and left the DLQ.
+    pub fn complete(&self) -> bool {
+        self.failed == 0
+            && self.delete_failed == 0
+            && self.error.is_none()
+            && !self.interrupted
+            && (self.limit_reached || self.left_in_flight == 0)
+    }
+}
+
+/// What a run needs besides the plan.
+pub struct RunOptions {
+    pub journal: Option<Journal>,
+    pub archive: Option<Archive>,
+    /// What an earlier run of the same journal already did.
+    pub resume: ResumeState,
+    pub counters: Arc<Counters>,
+    pub interrupt: Interrupt,
+}
+
+struct Shared {
+    sqs: Sqs,
+    plan: Plan,
+    selector: Selector,
+    limiter: Option<RateLimiter>,
+    journal: Option<Journal>,
+    archive: Option<Archive>,
+    counters: Arc<Counters>,
+    interrupt: Interrupt,
+    /// Messages claimed toward `--limit`.
+    claimed: AtomicU64,
+    limit_reached: AtomicBool,
+    stop: AtomicBool,
+    /// Workers holding a received batch.
+    processing: AtomicUsize,
+    /// A worker found the DLQ empty while no batch was being processed: this round is over.
+    drained: AtomicBool,
+    /// Batches finished, so an idle worker can tell whether anything changed while it polled.
+    completions: AtomicU64,
+    /// Sent by an earlier run and not yet deleted.
+    pending_journal_deletes: AtomicU64,
+    /// Confirmed sent (by an earlier run, or now with a failed delete): delete, never send again.
+    sent_before: Mutex<IdSet>,
+    /// Not matching, already counted.
+    skipped_seen: Mutex<IdSet>,
+    /// Could not be sent in this run: not tried again.
+    parked: Mutex<IdSet>,
+    /// Receipt handles of messages kept hidden until the run ends (not matching, failed, over the
+    /// limit), then made visible again.
+    held: Mutex<Vec<String>>,
+    failures: Mutex<(Vec<FailedMessage>, u64)>,
+    fatal: Mutex<Option<String>>,
+}
+
+impl Shared {
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::SeqCst) || self.interrupt.is_set()
+    }
+
+    fn round_over(&self) -> bool {
+        self.stopping() || self.drained.load(Ordering::SeqCst)
+    }
+
+    fn fail(&self, message: String) {
+        let mut fatal = self.fatal.lock();
+        if fatal.is_none() {
+            *fatal = Some(message);
+        }
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    fn report(&self, failure: FailedMessage) {
+        let mut failures = self.failures.lock();
+        failures.1 += 1;
+        if failures.0.len() < MAX_REPORTED_FAILURES {
+            failures.0.push(failure);
+        }
+    }
+
+    /// Claims up to `n` messages toward the limit; returns how many may move.
+    fn claim(&self, n: usize) -> usize {
+        let Some(limit) = self.plan.limit else {
+            return n;
+        };
+        let mut current = self.claimed.load(Ordering::SeqCst);
+        loop {
+            let grant = (limit.saturating_sub(current)).min(n as u64);
+            match self.claimed.compare_exchange(
+                current,
+                current + grant,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            ) {
+                Ok(_) => {
+                    if current + grant >= limit {
+                        self.limit_reached.store(true, Ordering::SeqCst);
+                    }
+                    return grant as usize;
+                }
+                Err(now) => current = now,
+            }
+        }
+    }
+
+    /// How many messages the next receive may ask for.
+    fn wanted(&self) -> usize {
+        let mut want = MAX_BATCH_ENTRIES;
+        if let Some(limiter) = &self.limiter {
+            want = want.min(limiter.batch());
+        }
+        if let Some(limit) = self.plan.limit {
+            let left = limit.saturating_sub(self.claimed.load(Ordering::SeqCst));
+            // Past the limit, a resumed run still looks for the messages its journal shows as
+            // sent but not deleted.
+            if left > 0 || self.pending_journal_deletes.load(Ordering::SeqCst) == 0 {
+                want = want.min(left as usize);
+            }
+        }
+        want
+    }
+}
+
+/// Runs a redrive to its end and says what happened. Errors that stop the run midway are reported
+/// in [`Summary::error`] (after the work in flight was finished); `Err` is returned only when
+/// nothing could start.
+pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary, RedriveError> {
+    plan.validate().map_err(RedriveError::Invalid)?;
+    let selector = Selector::compile(&plan.selection).map_err(RedriveError::Invalid)?;
+    let started = Instant::now();
+    let journal_path = options
+        .journal
+        .as_ref()
+        .map(|j| j.path().display().to_string());
+    let archive_path = options
+        .archive
+        .as_ref()
+        .map(|a| a.path().display().to_string());
+    let shared = Arc::new(Shared {
+        sqs: sqs.clone(),
+        plan: plan.clone(),
+        selector,
+        limiter: plan.rate.map(RateLimiter::new),
+        journal: options.journal,
+        archive: options.archive,
+        counters: options.counters.clone(),
+        interrupt: options.interrupt.clone(),
+        claimed: AtomicU64::new(0),
+        limit_reached: AtomicBool::new(plan.limit == Some(0)),
+        stop: AtomicBool::new(false),
+        processing: AtomicUsize::new(0),
+        drained: AtomicBool::new(false),
+        completions: AtomicU64::new(0),
+        pending_journal_deletes: AtomicU64::new(options.resume.sent_not_deleted),
+        sent_before: Mutex::new(options.resume.sent),
+        skipped_seen: Mutex::new(IdSet::default()),
+        parked: Mutex::new(IdSet::default()),
+        held: Mutex::new(Vec::new()),
+        failures: Mutex::new((Vec::new(), 0)),
+        fatal: Mutex::new(None),
+    });
+    for _round in 0..MAX_ROUNDS {
+        let mut workers = tokio::task::JoinSet::new();
+        for _ in 0..plan.concurrency {
+            workers.spawn(worker(shared.clone()));
+        }
+        while let Some(joined) = workers.join_next().await {
+            if let Err(err) = joined {
+                shared.fail(format!("a worker stopped unexpectedly: {err}"));
+            }
+        }
+        if shared.stopping() {
+            break;
+        }
+        // The workers saw an empty DLQ; another round only if messages showed up meanwhile (a
+        // batch finished as the last poll ran, and unblocked a FIFO group).
+        match shared.sqs.attributes(&shared.plan.source).await {
+            Ok(attrs) if attrs.visible() > 0 => shared.drained.store(false, Ordering::SeqCst),
+            _ => break,
+        }
+    }
+    let held = std::mem::take(&mut *shared.held.lock());
+    let release_failed = release_all(&shared, held).await;
+    let Ok(shared) = Arc::try_unwrap(shared) else {
+        return Err(RedriveError::Invalid(
+            "internal error: workers outlived the run".into(),
+        ));
+    };
+    let mut error = shared.fatal.lock().take();
+    if let Some(journal) = shared.journal
+        && let Err(e) = journal.close().await
+    {
+        error.get_or_insert(format!("the journal could not be closed: {e}"));
+    }
+    if let Some(archive) = &shared.archive
+        && let Err(e) = archive.close()
+    {
+        error.get_or_insert(format!(
+            "the archive {} could not be written: {e}",
+            archive.path().display()
+        ));
+    }
+    let (left_visible, left_in_flight) = match sqs.attributes(&plan.source).await {
+        Ok(attrs) => (attrs.visible(), attrs.in_flight()),
+        Err(_) => (0, 0),
+    };
+    let counters = &options.counters;
+    let seconds = started.elapsed().as_secs_f64();
+    let moved = Counters::get(&counters.moved);
+    let (failures, _) = std::mem::take(&mut *shared.failures.lock());
+    Ok(Summary {
+        source: plan.source.name.clone(),
+        destination: plan.destination.name.clone(),
+        selected: Counters::get(&counters.selected),
+        moved,
+        skipped: Counters::get(&counters.skipped),
+        failed: Counters::get(&counters.failed),
+        delete_failed: Counters::get(&counters.delete_failed),
+        completed_from_journal: Counters::get(&counters.completed_from_journal),
+        retries: Counters::get(&counters.retries),
+        left_visible,
+        left_in_flight,
+        release_failed,
+        limit_reached: shared.limit_reached.load(Ordering::SeqCst),
+        interrupted: shared.interrupt.is_set(),
+        seconds,
+        messages_per_second: if seconds > 0.0 {
+            moved as f64 / seconds
+        } else {
+            0.0
+        },
+        failures,
+        journal: journal_path,
+        archive: archive_path,
+        error,
+    })
+}
+
+async fn worker(shared: Arc<Shared>) {
+    let mut tail: Option<tokio::task::JoinHandle<()>> = None;
+    work(&shared, &mut tail).await;
+    if let Some(last) = tail {
+        let _ = last.await;
+    }
+}
+
+async fn work(shared: &Arc<Shared>, tail: &mut Option<tokio::task::JoinHandle<()>>) {
+    let mut receive_errors = 0u32;
+    loop {
+        if shared.round_over() {
+            return;
+        }
+        let want = shared.wanted();
+        if want == 0 {
+            shared.stop.store(true, Ordering::SeqCst);
+            return;
+        }
+        if let Some(limiter) = &shared.limiter {
+            // A slow rate can make a worker wait long for its tokens: Ctrl-C must not.
+            tokio::select! {
+                () = limiter.acquire(want) => {}
+                () = shared.interrupt.wait() => return,
+            }
+            if shared.round_over() {
+                limiter.refund(want);
+                return;
+            }
+        }
+        let seen_completions = shared.completions.load(Ordering::SeqCst);
+        let options = ReceiveOptions {
+            max_messages: want as i32,
+            wait_seconds: 1,
+            visibility_timeout: Some(shared.plan.visibility_timeout),
+        };
+        let received = shared.sqs.receive(&shared.plan.source, options).await;
+        let batch = match received {
+            Ok(batch) => {
+                receive_errors = 0;
+                batch
+            }
+            Err(err) => {
+                if let Some(limiter) = &shared.limiter {
+                    limiter.refund(want);
+                }
+                receive_errors += 1;
+                if !is_transient(&err) || receive_errors >= MAX_RECEIVE_ERRORS {
+                    shared.fail(format!("receiving from {}: {err}", shared.plan.source.name));
+                    return;
+                }
+                tokio::time::sleep(backoff(receive_errors)).await;
+                continue;
+            }
+        };
+        if let Some(limiter) = &shared.limiter {
+            limiter.refund(want.saturating_sub(batch.len()));
+        }
+        if batch.is_empty() {
+            // Done when no batch is being moved and none finished while this poll ran: otherwise
+            // a finished batch may have unblocked a FIFO group, so poll again.
+            if shared.processing.load(Ordering::SeqCst) == 0
+                && shared.completions.load(Ordering::SeqCst) == seen_completions
+            {
+                shared.drained.store(true, Ordering::SeqCst);
+                return;
+            }
+            continue;
+        }
+        shared.processing.fetch_add(1, Ordering::SeqCst);
+        Counters::add(&shared.counters.received, batch.len());
+        let pending = process(shared, batch).await;
+        // The commit (journal on disk, then delete) of this batch overlaps the receive and send
+        // of the next one; a worker has at most one commit outstanding.
+        if let Some(previous) = tail.take() {
+            let _ = previous.await;
+        }
+        let done = shared.clone();
+        *tail = Some(tokio::spawn(async move {
+            if let Some(pending) = pending {
+                commit(&done, pending).await;
+            }
+            done.completions.fetch_add(1, Ordering::SeqCst);
+            done.processing.fetch_sub(1, Ordering::SeqCst);
+        }));
+    }
+}
+
+/// One received message on its way.
+struct Moving {
+    original: MessageRecord,
+    outgoing: MessageRecord,
+}
+
+fn message_id(message: &MessageRecord) -> &str {
+    message.message_id.as_deref().unwrap_or_default()
+}
+
+fn handle(message: &MessageRecord) -> &str {
+    message.receipt_handle.as_deref().unwrap_or_default()
+}
+
+/// The message as it is sent to the destination.
+fn outgoing(plan: &Plan, message: &MessageRecord) -> MessageRecord {
+    let group_id = if plan.fifo {
+        message.effective_group_id().map(str::to_string)
+    } else {
+        None
+    };
+    let dedup_id = if plan.fifo {
+        match plan.dedup {
+            DedupMode::Keep => message
+                .effective_dedup_id()
+                .or(message.message_id.as_deref())
+                .map(str::to_string),
+            DedupMode::MessageId => message.message_id.clone(),
+            DedupMode::New => Some(uuid::Uuid::new_v4().simple().to_string()),
+        }
+    } else {
+        None
+    };
+    MessageRecord {
+        message_id: None,
+        body: message.body.clone(),
+        message_attributes: message.message_attributes.clone(),
+        group_id,
+        dedup_id,
+        delay_seconds: plan.delay_seconds.filter(|_| !plan.fifo),
+        attributes: Default::default(),
+        receipt_handle: None,
+    }
+}
+
+/// What is left of a batch once its sends are answered: journal them to disk, then delete.
+struct Commit {
+    /// The journal lines of the sends and failures.
+    lines: Vec<u8>,
+    /// Confirmed sent, then the messages an earlier run had sent: to delete, in that order.
+    to_delete: Vec<MessageRecord>,
+    confirmed: usize,
+    /// Receipt handles of the whole batch, to extend while the commit is slow.
+    handles: Vec<String>,
+}
+
+/// Chooses what moves, sends it, and returns what remains to be committed (`None` when the batch
+/// held nothing to send or delete).
+async fn process(shared: &Arc<Shared>, batch: Vec<MessageRecord>) -> Option<Commit> {
+    let mut moving: Vec<Moving> = Vec::new();
+    let mut delete_only: Vec<MessageRecord> = Vec::new();
+    let mut hold: Vec<String> = Vec::new();
+    let mut matching: Vec<MessageRecord> = Vec::new();
+    for message in batch {
+        let id = message_id(&message);
+        if shared.parked.lock().contains(id) {
+            hold.push(handle(&message).to_string());
+        } else if shared.sent_before.lock().contains(id) {
+            delete_only.push(message);
+        } else if !shared.selector.matches(&message) {
+            if shared.skipped_seen.lock().insert(id) {
+                Counters::add(&shared.counters.skipped, 1);
+            }
+            hold.push(handle(&message).to_string());
+        } else {
+            matching.push(message);
+        }
+    }
+    let granted = shared.claim(matching.len());
+    for (index, message) in matching.into_iter().enumerate() {
+        if index < granted {
+            let outgoing = outgoing(&shared.plan, &message);
+            moving.push(Moving {
+                original: message,
+                outgoing,
+            });
+        } else {
+            hold.push(handle(&message).to_string());
+        }
+    }
+    if let Some(wanted) = shared.selector.wanted_ids()
+        && Counters::get(&shared.counters.selected) + moving.len() as u64 >= wanted as u64
+    {
+        shared.stop.store(true, Ordering::SeqCst);
+    }
+    shared.held.lock().extend(hold);
+    if moving.is_empty() && delete_only.is_empty() {
+        return None;
+    }
+    Counters::add(&shared.counters.selected, moving.len());
+    let handles: Vec<String> = moving
+        .iter()
+        .map(|m| handle(&m.original).to_string())
+        .chain(delete_only.iter().map(|m| handle(m).to_string()))
+        .collect();
+    let (lines, confirmed) = keep_hidden(shared, &handles, send_batch(shared, &moving)).await;
+    let count = confirmed.len();
+    let to_delete = confirmed.into_iter().chain(delete_only).collect();
+    Some(Commit {
+        lines,
+        to_delete,
+        confirmed: count,
+        handles,
+    })
+}
+
+/// Runs `work` while keeping the batch hidden in the DLQ: its visibility timeout is extended at
+/// half its length for as long as the work lasts.
+async fn keep_hidden<F: std::future::Future>(
+    shared: &Shared,
+    handles: &[String],
+    work: F,
+) -> F::Output {
+    tokio::pin!(work);
+    let timeout = shared.plan.visibility_timeout;
+    let period = Duration::from_secs_f64((f64::from(timeout) / 2.0).max(0.5));
+    let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    loop {
+        tokio::select! {
+            output = &mut work => return output,
+            _ = ticker.tick() => extend(shared, handles, timeout).await,
+        }
+    }
+}
+
+async fn extend(shared: &Shared, handles: &[String], timeout: i32) {
+    for chunk in handles.chunks(MAX_BATCH_ENTRIES) {
+        let entries: Vec<(&str, i32)> = chunk.iter().map(|h| (h.as_str(), timeout)).collect();
+        let _ = shared
+            .sqs
+            .change_visibility_batch(&shared.plan.source, &entries)
+            .await;
+    }
+}
+
+async fn journal(shared: &Shared, bytes: Vec<u8>, sync: bool) {
+    if let Some(journal) = &shared.journal
+        && let Err(e) = journal.write(bytes, sync).await
+    {
+        shared.fail(format!(
+            "the journal {} could not be written: {e}",
+            journal.path().display()
+        ));
+    }
+}
+
+/// Sends the selected messages; returns the journal lines of the outcomes and the messages that
+/// were confirmed. What failed is parked: hidden until the run ends, so it is not tried again (and,
+/// on FIFO, the rest of its group stays behind it), then visible in the DLQ.
+async fn send_batch(shared: &Shared, moving: &[Moving]) -> (Vec<u8>, Vec<MessageRecord>) {
+    let mut lines = Vec::new();
+    for m in moving {
+        lines.extend(line(
+            "received",
+            &json!({ "id": message_id(&m.original), "group": m.outgoing.group_id }),
+        ));
+    }
+    if !lines.is_empty() {
+        journal(shared, lines, false).await;
+    }
+    let outgoing: Vec<MessageRecord> = moving.iter().map(|m| m.outgoing.clone()).collect();
+    let results = send::send_all(
+        &shared.sqs,
+        &shared.plan.destination,
+        shared.plan.fifo,
+        &outgoing,
+        &shared.counters.retries,
+    )
+    .await;
+    let mut lines = Vec::new();
+    let mut confirmed = Vec::new();
+    let mut failed_handles = Vec::new();
+    for (m, result) in moving.iter().zip(&results) {
+        let id = message_id(&m.original);
+        let reason = match result {
+            Sent::Ok(new_id) => {
+                lines.extend(line("sent", &json!({ "id": id, "new_id": new_id })));
+                confirmed.push(m.original.clone());
+                continue;
+            }
+            Sent::Failed(reason) => reason.clone(),
+            Sent::Blocked => "not sent: an earlier message of its group could not be sent".into(),
+        };
+        lines.extend(line("failed", &json!({ "id": id, "reason": reason })));
+        shared.parked.lock().insert(id);
+        failed_handles.push(handle(&m.original).to_string());
+        shared.report(FailedMessage {
+            message_id: id.to_string(),
+            group_id: m.outgoing.group_id.clone(),
+            reason,
+        });
+        Counters::add(&shared.counters.failed, 1);
+    }
+    shared.held.lock().extend(failed_handles);
+    (lines, confirmed)
+}
+
+/// The second half of a batch: the sends go to disk, then (and only then) the confirmed messages
+/// are deleted from the DLQ with the receipt handles of their receive.
+async fn commit(shared: &Shared, commit: Commit) {
+    let Commit {
+        lines,
+        to_delete,
+        confirmed,
+        handles,
+    } = commit;
+    keep_hidden(shared, &handles, async {
+        journal(shared, lines, true).await;
+        if let Some(archive) = &shared.archive
+            && confirmed > 0
+        {
+            let moved: Vec<&MessageRecord> = to_delete[..confirmed].iter().collect();
+            if let Err(e) = archive.write(&moved) {
+                shared.fail(format!(
+                    "the archive {} could not be written: {e}",
+                    archive.path().display()
+                ));
+            }
+        }
+        delete(shared, &to_delete, confirmed).await;
+    })
+    .await;
+}
+
+async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirmed: usize) {
+    if to_delete.is_empty() {
+        return;
+    }
+    let handles: Vec<&str> = to_delete.iter().map(handle).collect();
+    let mut outcomes = Vec::with_capacity(handles.len());
+    for chunk in handles.chunks(MAX_BATCH_ENTRIES) {
+        outcomes.extend(
+            send::delete_with_retries(
+                &shared.sqs,
+                &shared.plan.source,
+                chunk,
+                &shared.counters.retries,
+            )
+            .await,
+        );
+    }
+    let mut lines = Vec::new();
+    for (index, (message, outcome)) in to_delete.iter().zip(outcomes).enumerate() {
+        let id = message_id(message);
+        let resumed = index >= confirmed;
+        match outcome {
+            None => {
+                lines.extend(line("deleted", &json!({ "id": id })));
+                if resumed {
+                    Counters::add(&shared.counters.completed_from_journal, 1);
+                    let _ = shared.pending_journal_deletes.fetch_update(
+                        Ordering::SeqCst,
+                        Ordering::SeqCst,
+                        |n| n.checked_sub(1),
+                    );
+                    shared.sent_before.lock().remove(id);
+                } else {
+                    Counters::add(&shared.counters.moved, 1);
+                }
+            }
+            Some(reason) => {
+                // Sent but still in the DLQ: never send it again, delete it when seen again.
+                shared.sent_before.lock().insert(id);
+                Counters::add(&shared.counters.delete_failed, 1);
+                shared.report(FailedMessage {
+                    message_id: id.to_string(),
+                    group_id: message.effective_group_id().map(str::to_string),
+                    reason: format!("sent, but not deleted from the dead-letter queue: {reason}"),
+                });
+            }
+        }
+    }
+    journal(shared, lines, false).await;
+}
+
+/// Makes held messages visible again, a few batches at a time. Returns how many could not be.
+async fn release_all(shared: &Arc<Shared>, handles: Vec<String>) -> u64 {
+    if handles.is_empty() {
+        return 0;
+    }
+    let failed = Arc::new(AtomicU64::new(0));
+    let chunks: Vec<Vec<String>> = handles
+        .chunks(MAX_BATCH_ENTRIES)
+        .map(<[String]>::to_vec)
+        .collect();
+    let queue = Arc::new(Mutex::new(chunks));
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..shared.plan.concurrency.max(1) {
+        let queue = queue.clone();
+        let failed = failed.clone();
+        let shared = shared.clone();
+        tasks.spawn(async move {
+            loop {
+                let Some(chunk) = queue.lock().pop() else {
+                    return;
+                };
+                let handles: Vec<&str> = chunk.iter().map(String::as_str).collect();
+                let mut result = shared.sqs.release(&shared.plan.source, &handles).await;
+                for attempt in 1..3 {
+                    if result.is_ok() {
+                        break;
+                    }
+                    tokio::time::sleep(backoff(attempt)).await;
+                    result = shared.sqs.release(&shared.plan.source, &handles).await;
+                }
+                let lost = result.unwrap_or(handles.len());
+                failed.fetch_add(lost as u64, Ordering::Relaxed);
+            }
+        });
+    }
+    while tasks.join_next().await.is_some() {}
+    failed.load(Ordering::Relaxed)
+}

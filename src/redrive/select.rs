@@ -1,0 +1,274 @@
+//! Which messages move: `--grep` on the body, `--attr NAME=VALUE` on message attributes, `--where`
+//! (a JMESPath expression over the message record, with a JSON body parsed), a SentTimestamp window
+//! and a list of message ids. All given criteria must hold. [`Selection`] is the serializable form
+//! kept in the journal; [`Selector`] the compiled one.
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::message::MessageRecord;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Selection {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grep: Option<String>,
+    /// `(name, value)` pairs; each must be present with that value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attributes: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "where")]
+    pub where_expr: Option<String>,
+    /// Only messages sent before this time (epoch milliseconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sent_before_ms: Option<u64>,
+    /// Only messages sent after this time (epoch milliseconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sent_after_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub message_ids: Vec<String>,
+}
+
+impl Selection {
+    /// True when every message is selected.
+    pub fn is_all(&self) -> bool {
+        *self == Selection::default()
+    }
+
+    /// The criteria in the words of the command line, for messages and refusals.
+    pub fn describe(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(grep) = &self.grep {
+            out.push(format!("--grep {grep}"));
+        }
+        for (name, value) in &self.attributes {
+            out.push(format!("--attr {name}={value}"));
+        }
+        if let Some(expr) = &self.where_expr {
+            out.push(format!("--where {expr}"));
+        }
+        if self.sent_before_ms.is_some() {
+            out.push("--older-than".into());
+        }
+        if self.sent_after_ms.is_some() {
+            out.push("--newer-than".into());
+        }
+        if !self.message_ids.is_empty() {
+            out.push("--message-id".into());
+        }
+        out
+    }
+}
+
+/// Parses `NAME=VALUE`.
+pub fn parse_attribute_filter(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.to_string()))
+        }
+        _ => Err(format!("`{text}` is not NAME=VALUE")),
+    }
+}
+
+/// A compiled [`Selection`].
+pub struct Selector {
+    grep: Option<regex::Regex>,
+    attributes: Vec<(String, String)>,
+    where_expr: Option<jmespath::Expression<'static>>,
+    sent_before_ms: Option<u64>,
+    sent_after_ms: Option<u64>,
+    message_ids: HashSet<String>,
+}
+
+impl std::fmt::Debug for Selector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Selector").finish_non_exhaustive()
+    }
+}
+
+impl Selector {
+    pub fn compile(selection: &Selection) -> Result<Selector, String> {
+        let grep = selection
+            .grep
+            .as_deref()
+            .map(|pattern| {
+                regex::Regex::new(pattern).map_err(|e| {
+                    format!("--grep `{pattern}` is not a valid regular expression: {e}")
+                })
+            })
+            .transpose()?;
+        let where_expr = selection
+            .where_expr
+            .as_deref()
+            .map(|expr| {
+                jmespath::compile(expr).map_err(|e| {
+                    format!("--where `{expr}` is not a valid JMESPath expression: {e}")
+                })
+            })
+            .transpose()?;
+        Ok(Selector {
+            grep,
+            attributes: selection.attributes.clone(),
+            where_expr,
+            sent_before_ms: selection.sent_before_ms,
+            sent_after_ms: selection.sent_after_ms,
+            message_ids: selection.message_ids.iter().cloned().collect(),
+        })
+    }
+
+    /// The message ids asked for, when the selection names them (lets the engine stop early).
+    pub fn wanted_ids(&self) -> Option<usize> {
+        (!self.message_ids.is_empty()).then_some(self.message_ids.len())
+    }
+
+    pub fn matches(&self, message: &MessageRecord) -> bool {
+        if !self.message_ids.is_empty()
+            && !message
+                .message_id
+                .as_ref()
+                .is_some_and(|id| self.message_ids.contains(id))
+        {
+            return false;
+        }
+        if let Some(grep) = &self.grep
+            && !grep.is_match(&message.body)
+        {
+            return false;
+        }
+        for (name, value) in &self.attributes {
+            if message.message_attributes.get(name).map(|a| &a.value) != Some(value) {
+                return false;
+            }
+        }
+        if self.sent_before_ms.is_some() || self.sent_after_ms.is_some() {
+            let Some(sent) = message.attribute_u64("SentTimestamp") else {
+                return false;
+            };
+            if self.sent_before_ms.is_some_and(|t| sent >= t)
+                || self.sent_after_ms.is_some_and(|t| sent <= t)
+            {
+                return false;
+            }
+        }
+        if let Some(expr) = &self.where_expr {
+            return expr
+                .search(record_for_query(message))
+                .is_ok_and(|result| result.is_truthy());
+        }
+        true
+    }
+}
+
+/// The message record as `--where` sees it: the JSON Lines schema of `receive`, with a body that
+/// parses as JSON replaced by its value, and no receipt handle.
+pub fn record_for_query(message: &MessageRecord) -> serde_json::Value {
+    let mut value = serde_json::to_value(message).unwrap_or_default();
+    if let Some(object) = value.as_object_mut() {
+        object.remove("receipt_handle");
+        if let Ok(parsed) = serde_json::from_str::<serde_json::Value>(&message.body) {
+            object.insert("body".into(), parsed);
+        }
+    }
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::AttributeValue;
+
+    fn message(body: &str) -> MessageRecord {
+        let mut m = MessageRecord::with_body(body);
+        m.message_id = Some("id-1".into());
+        m.attributes
+            .insert("SentTimestamp".into(), "1700000000000".into());
+        m.message_attributes
+            .insert("tenant".into(), AttributeValue::string("acme"));
+        m
+    }
+
+    fn select(selection: Selection) -> Selector {
+        Selector::compile(&selection).expect("compiles")
+    }
+
+    #[test]
+    fn empty_selection_selects_everything() {
+        assert!(Selection::default().is_all());
+        assert!(select(Selection::default()).matches(&message("x")));
+    }
+
+    #[test]
+    fn grep_and_attributes_must_all_hold() {
+        let s = select(Selection {
+            grep: Some("^order-\\d+$".into()),
+            attributes: vec![("tenant".into(), "acme".into())],
+            ..Selection::default()
+        });
+        assert!(s.matches(&message("order-42")));
+        assert!(!s.matches(&message("refund-42")));
+        let mut other = message("order-42");
+        other
+            .message_attributes
+            .insert("tenant".into(), AttributeValue::string("globex"));
+        assert!(!s.matches(&other));
+    }
+
+    #[test]
+    fn where_sees_a_parsed_json_body_and_the_record() {
+        let s = select(Selection {
+            where_expr: Some(
+                "body.amount > `100` && message_attributes.tenant.value == 'acme'".into(),
+            ),
+            ..Selection::default()
+        });
+        assert!(s.matches(&message(r#"{"amount": 250}"#)));
+        assert!(!s.matches(&message(r#"{"amount": 5}"#)));
+        assert!(!s.matches(&message("not json")));
+        let s = select(Selection {
+            where_expr: Some("contains(body, 'boom')".into()),
+            ..Selection::default()
+        });
+        assert!(s.matches(&message("it went boom")));
+    }
+
+    #[test]
+    fn time_window_and_ids() {
+        let s = select(Selection {
+            sent_before_ms: Some(1_700_000_000_001),
+            sent_after_ms: Some(1_699_999_999_999),
+            ..Selection::default()
+        });
+        assert!(s.matches(&message("x")));
+        let s = select(Selection {
+            sent_before_ms: Some(1_700_000_000_000),
+            ..Selection::default()
+        });
+        assert!(!s.matches(&message("x")), "strictly older");
+        let s = select(Selection {
+            message_ids: vec!["id-2".into()],
+            ..Selection::default()
+        });
+        assert!(!s.matches(&message("x")));
+        assert_eq!(s.wanted_ids(), Some(1));
+    }
+
+    #[test]
+    fn bad_patterns_are_reported() {
+        let err = Selector::compile(&Selection {
+            grep: Some("(".into()),
+            ..Selection::default()
+        })
+        .unwrap_err();
+        assert!(err.contains("--grep"), "{err}");
+        let err = Selector::compile(&Selection {
+            where_expr: Some("body.[".into()),
+            ..Selection::default()
+        })
+        .unwrap_err();
+        assert!(err.contains("JMESPath"), "{err}");
+        assert!(parse_attribute_filter("novalue").is_err());
+        assert_eq!(
+            parse_attribute_filter("a=b=c").unwrap(),
+            ("a".to_string(), "b=c".to_string())
+        );
+    }
+}

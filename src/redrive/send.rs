@@ -1,0 +1,288 @@
+//! Sending one received batch to the destination: every entry of every response is read, entries
+//! that may still succeed are retried with backoff, and the outcome of each message is returned in
+//! input order. On FIFO queues the messages go out in waves, at most one message of a group per
+//! request, and a group stops at its first message that cannot be sent: a later message of a group
+//! is never sent before an earlier one, whatever fails in between.
+
+use std::collections::HashMap;
+
+use crate::client::{
+    ClientError, EntryOutcome, MAX_PAYLOAD_BYTES, QueueRef, Sqs, backoff, plan_batches,
+};
+use crate::message::MessageRecord;
+
+/// Attempts per entry, the first included.
+pub const SEND_ATTEMPTS: u32 = 6;
+pub const DELETE_ATTEMPTS: u32 = 6;
+
+/// What happened to one message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sent {
+    /// Confirmed by SQS, with the destination's new message id.
+    Ok(String),
+    /// Not sent, and retrying will not help (or the attempts ran out).
+    Failed(String),
+    /// Not attempted: an earlier message of its FIFO group failed.
+    Blocked,
+}
+
+/// Request-level errors worth another attempt: throttling, 5xx, network trouble.
+pub fn is_transient(err: &ClientError) -> bool {
+    match err {
+        ClientError::Throttled { .. } | ClientError::Transport { .. } => true,
+        ClientError::Service { code, .. } => {
+            matches!(
+                code.as_str(),
+                "InternalError"
+                    | "InternalFailure"
+                    | "ServiceUnavailable"
+                    | "Unavailable"
+                    | "RequestTimeout"
+                    | "RequestTimeoutException"
+                    | "Unknown"
+            ) || ClientError::is_throttle_code(code)
+        }
+        _ => false,
+    }
+}
+
+/// Sends `records` (already shaped for the destination) and returns one outcome per record.
+pub async fn send_all(
+    sqs: &Sqs,
+    destination: &QueueRef,
+    fifo: bool,
+    records: &[MessageRecord],
+    retries: &std::sync::atomic::AtomicU64,
+) -> Vec<Sent> {
+    let mut results: Vec<Option<Sent>> = vec![None; records.len()];
+    for wave in waves(records, fifo) {
+        let wave: Vec<usize> = wave.into_iter().filter(|&i| results[i].is_none()).collect();
+        let chosen: Vec<MessageRecord> = wave.iter().map(|&i| records[i].clone()).collect();
+        for range in plan_batches(&chosen, MAX_PAYLOAD_BYTES) {
+            let outcomes =
+                send_with_retries(sqs, destination, &chosen[range.clone()], retries).await;
+            for (offset, outcome) in outcomes.into_iter().enumerate() {
+                results[wave[range.start + offset]] = Some(outcome);
+            }
+        }
+        if fifo {
+            block_after_failures(records, &mut results);
+        }
+    }
+    results
+        .into_iter()
+        .map(|r| r.unwrap_or(Sent::Blocked))
+        .collect()
+}
+
+/// The order in which records go out. Standard queues: one wave of everything. FIFO: wave `k`
+/// holds the `k`-th message of each group, in the order the groups first appear.
+fn waves(records: &[MessageRecord], fifo: bool) -> Vec<Vec<usize>> {
+    if !fifo {
+        return vec![(0..records.len()).collect()];
+    }
+    let mut position: HashMap<&str, usize> = HashMap::new();
+    let mut waves: Vec<Vec<usize>> = Vec::new();
+    for (index, record) in records.iter().enumerate() {
+        let group = record.group_id.as_deref().unwrap_or_default();
+        let slot = position.entry(group).or_insert(0);
+        if waves.len() <= *slot {
+            waves.push(Vec::new());
+        }
+        waves[*slot].push(index);
+        *slot += 1;
+    }
+    waves
+}
+
+/// Marks every not-yet-sent message of a group that has a failed message as blocked.
+fn block_after_failures(records: &[MessageRecord], results: &mut [Option<Sent>]) {
+    let failed_groups: Vec<&str> = records
+        .iter()
+        .zip(results.iter())
+        .filter(|(_, r)| matches!(r, Some(Sent::Failed(_)) | Some(Sent::Blocked)))
+        .map(|(m, _)| m.group_id.as_deref().unwrap_or_default())
+        .collect();
+    if failed_groups.is_empty() {
+        return;
+    }
+    for (record, result) in records.iter().zip(results.iter_mut()) {
+        if result.is_none()
+            && failed_groups.contains(&record.group_id.as_deref().unwrap_or_default())
+        {
+            *result = Some(Sent::Blocked);
+        }
+    }
+}
+
+async fn send_with_retries(
+    sqs: &Sqs,
+    destination: &QueueRef,
+    records: &[MessageRecord],
+    retries: &std::sync::atomic::AtomicU64,
+) -> Vec<Sent> {
+    let mut results: Vec<Option<Sent>> = vec![None; records.len()];
+    let mut pending: Vec<usize> = (0..records.len()).collect();
+    let mut last_error = String::new();
+    for attempt in 0..SEND_ATTEMPTS {
+        if attempt > 0 {
+            retries.fetch_add(pending.len() as u64, std::sync::atomic::Ordering::Relaxed);
+            tokio::time::sleep(backoff(attempt)).await;
+        }
+        let response = if pending.len() == records.len() {
+            sqs.send_batch(destination, records).await
+        } else {
+            let subset: Vec<MessageRecord> = pending.iter().map(|&i| records[i].clone()).collect();
+            sqs.send_batch(destination, &subset).await
+        };
+        match response {
+            Err(err) => {
+                last_error = err.to_string();
+                if !is_transient(&err) {
+                    break;
+                }
+            }
+            Ok(outcomes) => {
+                for (&slot, outcome) in pending.iter().zip(outcomes) {
+                    match outcome {
+                        EntryOutcome::Ok { message_id, .. } => {
+                            results[slot] = Some(Sent::Ok(message_id.unwrap_or_default()));
+                        }
+                        ref failed @ EntryOutcome::Failed {
+                            ref code,
+                            ref message,
+                            ..
+                        } => {
+                            let text = format!("{code}: {message}");
+                            if failed.is_retryable() {
+                                last_error = text;
+                            } else {
+                                results[slot] = Some(Sent::Failed(text));
+                            }
+                        }
+                        EntryOutcome::Missing => {
+                            last_error = "the response did not mention the message".into();
+                        }
+                    }
+                }
+            }
+        }
+        pending.retain(|&i| results[i].is_none());
+        if pending.is_empty() {
+            break;
+        }
+    }
+    results
+        .into_iter()
+        .map(|r| {
+            r.unwrap_or_else(|| {
+                Sent::Failed(format!(
+                    "not sent after {SEND_ATTEMPTS} attempts: {last_error}"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Deletes by receipt handle, retrying entries and requests that may still succeed. Returns, per
+/// handle, `None` when deleted or the reason it was not.
+pub async fn delete_with_retries(
+    sqs: &Sqs,
+    queue: &QueueRef,
+    handles: &[&str],
+    retries: &std::sync::atomic::AtomicU64,
+) -> Vec<Option<String>> {
+    let mut results: Vec<Option<Option<String>>> = vec![None; handles.len()];
+    let mut pending: Vec<usize> = (0..handles.len()).collect();
+    let mut last_error = String::new();
+    for attempt in 0..DELETE_ATTEMPTS {
+        if attempt > 0 {
+            retries.fetch_add(pending.len() as u64, std::sync::atomic::Ordering::Relaxed);
+            tokio::time::sleep(backoff(attempt)).await;
+        }
+        let subset: Vec<&str> = pending.iter().map(|&i| handles[i]).collect();
+        match sqs.delete_batch(queue, &subset).await {
+            Err(err) => {
+                last_error = err.to_string();
+                if !is_transient(&err) {
+                    break;
+                }
+            }
+            Ok(outcomes) => {
+                for (&slot, outcome) in pending.iter().zip(outcomes) {
+                    match outcome {
+                        EntryOutcome::Ok { .. } => results[slot] = Some(None),
+                        ref failed @ EntryOutcome::Failed {
+                            ref code,
+                            ref message,
+                            ..
+                        } => {
+                            let text = format!("{code}: {message}");
+                            if failed.is_retryable() {
+                                last_error = text;
+                            } else {
+                                results[slot] = Some(Some(text));
+                            }
+                        }
+                        EntryOutcome::Missing => {
+                            last_error = "the response did not mention the message".into();
+                        }
+                    }
+                }
+            }
+        }
+        pending.retain(|&i| results[i].is_none());
+        if pending.is_empty() {
+            break;
+        }
+    }
+    results
+        .into_iter()
+        .map(|r| {
+            r.unwrap_or_else(|| {
+                Some(format!(
+                    "not deleted after {DELETE_ATTEMPTS} attempts: {last_error}"
+                ))
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grouped(groups: &[&str]) -> Vec<MessageRecord> {
+        groups
+            .iter()
+            .map(|g| MessageRecord {
+                group_id: Some(g.to_string()),
+                ..MessageRecord::with_body("x")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn fifo_waves_hold_one_message_per_group_in_order() {
+        let records = grouped(&["a", "b", "a", "a", "c", "b"]);
+        assert_eq!(
+            waves(&records, true),
+            vec![vec![0, 1, 4], vec![2, 5], vec![3]]
+        );
+        assert_eq!(waves(&records, false), vec![vec![0, 1, 2, 3, 4, 5]]);
+    }
+
+    #[test]
+    fn a_failure_blocks_the_rest_of_its_group_only() {
+        let records = grouped(&["a", "b", "a", "b"]);
+        let mut results = vec![
+            Some(Sent::Failed("x".into())),
+            Some(Sent::Ok("1".into())),
+            None,
+            None,
+        ];
+        block_after_failures(&records, &mut results);
+        assert_eq!(results[2], Some(Sent::Blocked));
+        assert_eq!(results[3], None);
+    }
+}

@@ -1,0 +1,787 @@
+//! `sqsctl redrive` through the binary against the local server: what moves, what stays, FIFO
+//! groups and order, dry runs, native move tasks, resume, and the refusals.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::time::{Duration, SystemTime};
+
+use serde_json::Value;
+use sqsctl::client::{QueueRef, ReceiveOptions};
+use sqsctl::local::{Clock, ServerConfig};
+use sqsctl::message::{AttributeValue, MessageRecord};
+use support::{Run, TestEnv};
+
+/// A source queue and its DLQ (standard or FIFO).
+fn pair(env: &TestEnv, name: &str, fifo: bool) -> (QueueRef, QueueRef) {
+    let suffix = if fifo { ".fifo" } else { "" };
+    let fifo_attrs: Vec<(&str, &str)> = if fifo {
+        vec![("FifoQueue", "true")]
+    } else {
+        vec![]
+    };
+    let dlq = env.create_queue(&format!("{name}-dlq{suffix}"), &fifo_attrs);
+    let arn = env.server().queue_arn(&dlq.name);
+    let policy = format!(r#"{{"deadLetterTargetArn":"{arn}","maxReceiveCount":"3"}}"#);
+    let mut attrs = fifo_attrs.clone();
+    attrs.push(("RedrivePolicy", &policy));
+    let source = env.create_queue(&format!("{name}{suffix}"), &attrs);
+    (source, dlq)
+}
+
+fn send(env: &TestEnv, queue: &QueueRef, records: Vec<MessageRecord>) {
+    env.block_on(async {
+        for chunk in records.chunks(10) {
+            let outcomes = env.sqs().send_batch(queue, chunk).await.unwrap();
+            assert!(outcomes.iter().all(|o| o.is_ok()), "{outcomes:?}");
+        }
+    });
+}
+
+fn bodies(env: &TestEnv, queue: &QueueRef, prefix: &str, n: usize) {
+    send(
+        env,
+        queue,
+        (0..n)
+            .map(|i| MessageRecord::with_body(format!("{prefix}{i}")))
+            .collect(),
+    );
+}
+
+/// Every message in a queue, in delivery order, received and deleted.
+fn drain(env: &TestEnv, queue: &QueueRef) -> Vec<MessageRecord> {
+    env.block_on(async {
+        let mut out = Vec::new();
+        loop {
+            let options = ReceiveOptions {
+                max_messages: 10,
+                wait_seconds: 0,
+                visibility_timeout: Some(600),
+            };
+            let batch = env.sqs().receive(queue, options).await.unwrap();
+            if batch.is_empty() {
+                break;
+            }
+            let handles: Vec<&str> = batch
+                .iter()
+                .filter_map(|m| m.receipt_handle.as_deref())
+                .collect();
+            env.sqs().delete_batch(queue, &handles).await.unwrap();
+            out.extend(batch);
+        }
+        out
+    })
+}
+
+fn visible(env: &TestEnv, queue: &QueueRef) -> (u64, u64) {
+    let attrs = env.block_on(env.sqs().attributes(queue)).unwrap();
+    (attrs.visible(), attrs.in_flight())
+}
+
+fn summary(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("summary is not JSON: {e}\n{}\n{}", run.stdout, run.stderr))
+}
+
+fn journal_arg(env: &TestEnv, name: &str) -> String {
+    env.home().join(name).display().to_string()
+}
+
+#[test]
+fn moves_everything_back_to_its_source_with_attributes() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "orders", false);
+    let records = (0..25)
+        .map(|i| {
+            let mut m = MessageRecord::with_body(format!("order-{i}"));
+            m.message_attributes
+                .insert("tenant".into(), AttributeValue::string("acme"));
+            m.message_attributes.insert(
+                "attempt".into(),
+                AttributeValue {
+                    data_type: "Number".into(),
+                    value: i.to_string(),
+                },
+            );
+            m.message_attributes.insert(
+                "blob".into(),
+                AttributeValue {
+                    data_type: "Binary".into(),
+                    value: "AAEC/w==".into(),
+                },
+            );
+            m
+        })
+        .collect();
+    send(&env, &dlq, records);
+    let journal = journal_arg(&env, "orders.jsonl");
+    let run = env.run(&[
+        "redrive",
+        "orders-dlq",
+        "--yes",
+        "-o",
+        "json",
+        "--journal",
+        &journal,
+    ]);
+    run.assert_code(0);
+    let s = summary(&run);
+    assert_eq!(s["moved"], 25, "{s}");
+    assert_eq!(s["failed"], 0);
+    assert_eq!(s["destination"], "orders");
+    assert!(
+        run.stderr.contains(&format!("journal: {journal}")),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(visible(&env, &dlq), (0, 0));
+    let moved = drain(&env, &source);
+    assert_eq!(moved.len(), 25);
+    for m in &moved {
+        let i: usize = m.body.trim_start_matches("order-").parse().unwrap();
+        assert_eq!(m.message_attributes["tenant"].value, "acme");
+        assert_eq!(m.message_attributes["attempt"].value, i.to_string());
+        assert_eq!(m.message_attributes["attempt"].data_type, "Number");
+        assert_eq!(m.message_attributes["blob"].value, "AAEC/w==");
+    }
+    // The journal has the plan, then each message received, sent (with its new id) and deleted.
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["type"], "plan");
+    let count = |kind: &str| lines.iter().filter(|l| l["type"] == kind).count();
+    assert_eq!(
+        (count("received"), count("sent"), count("deleted")),
+        (25, 25, 25)
+    );
+    let new_ids: Vec<&str> = lines
+        .iter()
+        .filter(|l| l["type"] == "sent")
+        .map(|l| l["data"]["new_id"].as_str().unwrap())
+        .collect();
+    for m in &moved {
+        assert!(new_ids.contains(&m.message_id.as_deref().unwrap()));
+    }
+}
+
+#[test]
+fn the_default_journal_goes_under_the_state_directory() {
+    let env = TestEnv::start();
+    let (_source, dlq) = pair(&env, "state", false);
+    bodies(&env, &dlq, "m", 3);
+    let run = env.run(&["redrive", "state-dlq", "--yes"]);
+    run.assert_code(0);
+    let dir = env.home().join("state").join("sqsctl").join("redrive");
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(files.len(), 1, "one journal in {}", dir.display());
+    assert!(
+        run.stderr.contains(&dir.display().to_string()),
+        "{}",
+        run.stderr
+    );
+    let records = run.records_of("summary");
+    assert_eq!(records[0]["moved"], 3);
+}
+
+#[test]
+fn without_a_terminal_it_needs_yes_and_on_a_terminal_it_asks() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "ask", false);
+    bodies(&env, &dlq, "m", 5);
+    let run = env.run(&["redrive", "ask-dlq"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("--yes"), "{}", run.stderr);
+    assert_eq!(visible(&env, &dlq).0, 5);
+    let answer = |text: &str| {
+        let mut cmd = env.cmd();
+        cmd.env("SQSCTL_ASSUME_TTY", "1")
+            .args(["redrive", "ask-dlq", "-o", "json"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let no = answer("n\n");
+    assert_eq!(no.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&no.stderr).contains("Move every message"));
+    assert_eq!(visible(&env, &dlq).0, 5);
+    let yes = answer("y\n");
+    assert_eq!(
+        yes.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&yes.stderr)
+    );
+    assert_eq!(visible(&env, &source).0, 5);
+}
+
+#[test]
+fn selection_moves_only_matching_messages_and_leaves_the_rest_visible() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "sel", false);
+    let records = (0..40)
+        .map(|i| {
+            let body = serde_json::json!({ "kind": if i % 2 == 0 { "timeout" } else { "crash" }, "amount": i }).to_string();
+            let mut m = MessageRecord::with_body(body);
+            let tenant = if i % 4 == 0 { "acme" } else { "globex" };
+            m.message_attributes
+                .insert("tenant".into(), AttributeValue::string(tenant));
+            m
+        })
+        .collect();
+    send(&env, &dlq, records);
+    // --grep and --attr together: even i and i % 4 == 0 -> 10 messages.
+    let run = env.run(&[
+        "redrive",
+        "sel-dlq",
+        "--yes",
+        "-o",
+        "json",
+        "--grep",
+        "timeout",
+        "--attr",
+        "tenant=acme",
+    ]);
+    run.assert_code(0);
+    let s = summary(&run);
+    assert_eq!(
+        (s["moved"].as_u64(), s["skipped"].as_u64()),
+        (Some(10), Some(30)),
+        "{s}"
+    );
+    assert_eq!(
+        visible(&env, &dlq),
+        (30, 0),
+        "the rest is visible again at once"
+    );
+    // --where over the parsed JSON body.
+    let run = env.run(&[
+        "redrive",
+        "sel-dlq",
+        "--yes",
+        "-o",
+        "json",
+        "--where",
+        "body.amount >= `30` && body.kind == 'crash'",
+    ]);
+    run.assert_code(0);
+    assert_eq!(summary(&run)["moved"], 5, "31, 33, 35, 37, 39");
+    let moved: Vec<String> = drain(&env, &source).into_iter().map(|m| m.body).collect();
+    assert_eq!(moved.len(), 15);
+    assert!(moved.iter().filter(|b| b.contains("crash")).count() == 5);
+    // --message-id picks exactly those.
+    let left = env.block_on(async {
+        env.sqs()
+            .receive(
+                &dlq,
+                ReceiveOptions {
+                    max_messages: 3,
+                    wait_seconds: 0,
+                    visibility_timeout: Some(0),
+                },
+            )
+            .await
+            .unwrap()
+    });
+    let ids: Vec<String> = left.iter().filter_map(|m| m.message_id.clone()).collect();
+    let mut args = vec!["redrive", "sel-dlq", "--yes", "-o", "json", "--message-id"];
+    args.extend(ids.iter().map(String::as_str));
+    let run = env.run(&args);
+    run.assert_code(0);
+    assert_eq!(summary(&run)["moved"], ids.len());
+    let moved_ids: Vec<String> = drain(&env, &source).into_iter().map(|m| m.body).collect();
+    let left_bodies: Vec<String> = left.into_iter().map(|m| m.body).collect();
+    assert_eq!(moved_ids.len(), left_bodies.len());
+    assert!(left_bodies.iter().all(|b| moved_ids.contains(b)));
+    assert_eq!(visible(&env, &dlq).0, 25 - ids.len() as u64);
+}
+
+#[test]
+fn older_than_and_newer_than_use_the_sent_timestamp() {
+    let start = SystemTime::now() - Duration::from_secs(3 * 3600);
+    let env = TestEnv::start_with(ServerConfig {
+        clock: Clock::manual(start),
+        ..ServerConfig::default()
+    });
+    let (source, dlq) = pair(&env, "age", false);
+    bodies(&env, &dlq, "old", 4);
+    env.server().clock().advance(Duration::from_secs(3 * 3600));
+    bodies(&env, &dlq, "new", 6);
+    let run = env.run(&[
+        "redrive",
+        "age-dlq",
+        "--yes",
+        "-o",
+        "json",
+        "--older-than",
+        "1h",
+    ]);
+    run.assert_code(0);
+    assert_eq!(summary(&run)["moved"], 4);
+    let moved: Vec<String> = drain(&env, &source).into_iter().map(|m| m.body).collect();
+    assert!(moved.iter().all(|b| b.starts_with("old")), "{moved:?}");
+    let run = env.run(&[
+        "redrive",
+        "age-dlq",
+        "--yes",
+        "-o",
+        "json",
+        "--newer-than",
+        "30m",
+        "--limit",
+        "4",
+    ]);
+    run.assert_code(0);
+    let s = summary(&run);
+    assert_eq!(s["moved"], 4);
+    assert_eq!(s["limit_reached"], true);
+    assert_eq!(visible(&env, &dlq).0, 2);
+    let run = env.run(&["redrive", "age-dlq", "--yes", "--older-than", "soon"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("--older-than"), "{}", run.stderr);
+}
+
+#[test]
+fn dry_run_changes_nothing_and_counts_per_destination_and_group() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "dry", true);
+    let records = (0..12)
+        .map(|i| MessageRecord {
+            group_id: Some(format!("g{}", i % 3)),
+            dedup_id: Some(format!("d{i}")),
+            ..MessageRecord::with_body(format!("m{i}"))
+        })
+        .collect();
+    send(&env, &dlq, records);
+    let run = env.run(&["redrive", "dry-dlq.fifo", "--dry-run"]);
+    run.assert_code(0);
+    let messages = run.records_of("message");
+    let s = &run.records_of("summary")[0];
+    assert_eq!(s["dry_run"], true);
+    assert_eq!(s["would_move"].as_u64().unwrap(), messages.len() as u64);
+    assert_eq!(s["per_destination"]["dry.fifo"], s["would_move"]);
+    let per_group: BTreeMap<String, u64> = serde_json::from_value(s["per_group"].clone()).unwrap();
+    assert_eq!(per_group.values().sum::<u64>(), messages.len() as u64);
+    assert!(per_group.len() == 3, "{per_group:?}");
+    assert!(run.stderr.contains("nothing was changed"), "{}", run.stderr);
+    assert_eq!(visible(&env, &dlq), (12, 0), "every message visible again");
+    assert_eq!(visible(&env, &source), (0, 0));
+    // A filtered dry run, standard queue: counts add up and no --yes is needed.
+    let (_s2, dlq2) = pair(&env, "dry2", false);
+    bodies(&env, &dlq2, "keep", 7);
+    bodies(&env, &dlq2, "move", 5);
+    let run = env.run(&[
+        "redrive",
+        "dry2-dlq",
+        "--dry-run",
+        "--yes",
+        "--grep",
+        "^move",
+        "-o",
+        "json",
+    ]);
+    run.assert_code(0);
+    let doc = summary(&run);
+    assert_eq!(doc["summary"]["would_move"], 5);
+    assert_eq!(doc["summary"]["would_stay"], 7);
+    assert_eq!(doc["messages"].as_array().unwrap().len(), 5);
+    assert_eq!(visible(&env, &dlq2), (12, 0));
+}
+
+#[test]
+fn fifo_keeps_groups_order_and_every_message() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "fifo", true);
+    let records: Vec<MessageRecord> = (0..60)
+        .map(|i| {
+            let mut m = MessageRecord {
+                group_id: Some(format!("g{}", i % 4)),
+                dedup_id: Some("same-for-all".to_string() + &(i % 2).to_string()),
+                ..MessageRecord::with_body(format!("g{}-{:03}", i % 4, i / 4))
+            };
+            m.message_attributes
+                .insert("seq".into(), AttributeValue::string(i.to_string()));
+            m
+        })
+        .collect();
+    // Distinct dedup ids in the DLQ (as after a real dead-lettering), sent one by one.
+    let records: Vec<MessageRecord> = records
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| MessageRecord {
+            dedup_id: Some(format!("orig-{i}")),
+            ..m
+        })
+        .collect();
+    send(&env, &dlq, records);
+    let run = env.run(&[
+        "redrive",
+        "fifo-dlq.fifo",
+        "--yes",
+        "-o",
+        "json",
+        "--concurrency",
+        "4",
+    ]);
+    run.assert_code(0);
+    assert_eq!(summary(&run)["moved"], 60);
+    let moved = drain(&env, &source);
+    assert_eq!(moved.len(), 60, "no message dropped by deduplication");
+    let mut per_group: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for m in &moved {
+        let group = m.effective_group_id().unwrap().to_string();
+        assert!(
+            m.body.starts_with(&group),
+            "group id kept: {} in {group}",
+            m.body
+        );
+        assert!(m.message_attributes.contains_key("seq"));
+        per_group.entry(group).or_default().push(m.body.clone());
+    }
+    for (group, list) in per_group {
+        let mut sorted = list.clone();
+        sorted.sort();
+        assert_eq!(list, sorted, "order of {group}");
+        assert_eq!(list.len(), 15);
+    }
+}
+
+#[test]
+fn fifo_dedup_modes() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "dd", true);
+    let record = |i: usize| MessageRecord {
+        group_id: Some("g".into()),
+        dedup_id: Some(format!("orig-{i}")),
+        ..MessageRecord::with_body(format!("m{i}"))
+    };
+    send(&env, &dlq, (0..4).map(record).collect());
+    let run = env.run(&[
+        "redrive",
+        "dd-dlq.fifo",
+        "--yes",
+        "-o",
+        "json",
+        "--dedup",
+        "keep",
+    ]);
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains("5 minutes"),
+        "keep warns: {}",
+        run.stderr
+    );
+    let moved = drain(&env, &source);
+    let dedup: Vec<&str> = moved
+        .iter()
+        .map(|m| m.effective_dedup_id().unwrap())
+        .collect();
+    assert_eq!(dedup, vec!["orig-0", "orig-1", "orig-2", "orig-3"]);
+    // The default: the DLQ message id.
+    send(&env, &dlq, (4..6).map(record).collect());
+    let ids: Vec<String> = env.block_on(async {
+        let batch = env
+            .sqs()
+            .receive(
+                &dlq,
+                ReceiveOptions {
+                    max_messages: 10,
+                    wait_seconds: 0,
+                    visibility_timeout: Some(0),
+                },
+            )
+            .await
+            .unwrap();
+        batch.into_iter().filter_map(|m| m.message_id).collect()
+    });
+    env.run(&["redrive", "dd-dlq.fifo", "--yes"]).assert_code(0);
+    let moved = drain(&env, &source);
+    let dedup: Vec<String> = moved
+        .iter()
+        .map(|m| m.effective_dedup_id().unwrap().to_string())
+        .collect();
+    assert_eq!(dedup, ids);
+}
+
+#[test]
+fn a_message_the_destination_refuses_stays_in_the_dlq_and_exits_3() {
+    let env = TestEnv::start();
+    let dlq = env.create_queue("big-dlq", &[]);
+    let dest = env.create_queue("small", &[("MaximumMessageSize", "1024")]);
+    bodies(&env, &dlq, "ok", 9);
+    send(&env, &dlq, vec![MessageRecord::with_body("x".repeat(2000))]);
+    let run = env.run(&["redrive", "big-dlq", "--to", "small", "--yes", "-o", "json"]);
+    run.assert_code(3);
+    let s = summary(&run);
+    assert_eq!(
+        (s["moved"].as_u64(), s["failed"].as_u64()),
+        (Some(9), Some(1)),
+        "{s}"
+    );
+    assert!(
+        s["failures"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("InvalidParameterValue")
+            || s["failures"][0]["reason"]
+                .as_str()
+                .unwrap()
+                .to_lowercase()
+                .contains("size")
+            || s["failures"][0]["reason"]
+                .as_str()
+                .unwrap()
+                .to_lowercase()
+                .contains("long"),
+        "{s}"
+    );
+    assert_eq!(visible(&env, &dlq), (1, 0), "visible again in the DLQ");
+    assert_eq!(visible(&env, &dest).0, 9);
+    assert!(run.stderr.contains("could not be sent"), "{}", run.stderr);
+}
+
+#[test]
+fn refusals_several_sources_none_type_mismatch_and_native_with_filters() {
+    let env = TestEnv::start();
+    let dlq = env.create_queue("shared-dlq", &[]);
+    let arn = env.server().queue_arn("shared-dlq");
+    let policy = format!(r#"{{"deadLetterTargetArn":"{arn}","maxReceiveCount":"3"}}"#);
+    env.create_queue("alpha", &[("RedrivePolicy", &policy)]);
+    env.create_queue("beta", &[("RedrivePolicy", &policy)]);
+    bodies(&env, &dlq, "m", 3);
+    let run = env.run(&["redrive", "shared-dlq", "--yes"]);
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("alpha") && run.stderr.contains("beta"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--to"), "{}", run.stderr);
+    env.create_queue("lonely-dlq", &[]);
+    let run = env.run(&["redrive", "lonely-dlq", "--yes"]);
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("no queue uses lonely-dlq"),
+        "{}",
+        run.stderr
+    );
+    env.create_queue("other.fifo", &[("FifoQueue", "true")]);
+    let run = env.run(&["redrive", "shared-dlq", "--to", "other.fifo", "--yes"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("same type"), "{}", run.stderr);
+    let run = env.run(&[
+        "redrive",
+        "shared-dlq",
+        "--to",
+        "alpha",
+        "--native",
+        "--grep",
+        "x",
+        "--yes",
+    ]);
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("--native cannot be combined with --grep"),
+        "{}",
+        run.stderr
+    );
+    let run = env.run(&[
+        "redrive",
+        "shared-dlq",
+        "--to",
+        "alpha",
+        "--native",
+        "--rate",
+        "900",
+        "--yes",
+    ]);
+    run.assert_code(2);
+    let run = env.run(&[
+        "redrive",
+        "shared-dlq",
+        "--to",
+        "alpha",
+        "--delay",
+        "5",
+        "--resume",
+        "x",
+    ]);
+    run.assert_code(2);
+    let run = env.run(&["redrive"]);
+    run.assert_code(2);
+    assert_eq!(visible(&env, &dlq).0, 3, "nothing moved by any refusal");
+}
+
+#[test]
+fn native_mode_status_and_cancel() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "nat", false);
+    bodies(&env, &dlq, "m", 30);
+    let run = env.run(&["redrive", "nat-dlq", "--native", "--yes", "-o", "json"]);
+    run.assert_code(0);
+    let s = summary(&run);
+    assert_eq!(s["mode"], "native");
+    assert_eq!(s["status"], "COMPLETED");
+    assert_eq!(s["moved"], 30);
+    assert_eq!(visible(&env, &source).0, 30);
+    assert_eq!(visible(&env, &dlq).0, 0);
+    let run = env.run(&["redrive", "status", "nat-dlq", "-o", "json"]);
+    run.assert_code(0);
+    let tasks: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(tasks[0]["status"], "COMPLETED");
+    let run = env.run(&["redrive", "cancel", "nat-dlq"]);
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("no move task is running"),
+        "{}",
+        run.stderr
+    );
+    // A slow task, cancelled from another invocation.
+    bodies(&env, &dlq, "slow", 200);
+    let arn = env.server().queue_arn("nat-dlq");
+    let to = env.server().queue_arn("nat");
+    env.block_on(env.sqs().start_move_task(&arn, Some(&to), Some(1)))
+        .unwrap();
+    let run = env.run(&["redrive", "cancel", "nat-dlq"]);
+    run.assert_code(0);
+    assert_eq!(run.records_of("cancelled")[0]["cancelled"], true);
+    let run = env.run(&["redrive", "status", "nat-dlq"]);
+    run.assert_code(0);
+    let tasks = run.records_of("task");
+    assert!(
+        tasks[0]["status"] == "CANCELLED" || tasks[0]["status"] == "CANCELLING",
+        "{tasks:?}"
+    );
+    assert!(
+        visible(&env, &dlq).0 > 150,
+        "the cancelled task stopped early"
+    );
+}
+
+#[test]
+fn resume_deletes_what_the_journal_shows_as_sent_without_sending_it_again() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "res", false);
+    bodies(&env, &dlq, "m", 20);
+    let journal = journal_arg(&env, "res.jsonl");
+    let run = env.run(&[
+        "redrive",
+        "res-dlq",
+        "--yes",
+        "-o",
+        "json",
+        "--limit",
+        "5",
+        "--journal",
+        &journal,
+    ]);
+    run.assert_code(0);
+    assert_eq!(summary(&run)["moved"], 5);
+    // As if the run had been killed after sending two more messages, before deleting them.
+    let two = env.block_on(async {
+        env.sqs()
+            .receive(
+                &dlq,
+                ReceiveOptions {
+                    max_messages: 2,
+                    wait_seconds: 0,
+                    visibility_timeout: Some(0),
+                },
+            )
+            .await
+            .unwrap()
+    });
+    assert_eq!(two.len(), 2);
+    let mut text = std::fs::read_to_string(&journal).unwrap();
+    for m in &two {
+        let id = m.message_id.as_deref().unwrap();
+        text.push_str(&format!(
+            "{{\"type\":\"received\",\"data\":{{\"id\":\"{id}\"}}}}\n{{\"type\":\"sent\",\"data\":{{\"id\":\"{id}\",\"new_id\":\"x\"}}}}\n"
+        ));
+    }
+    text.push_str("{\"type\":\"sent\",\"da"); // a torn last line
+    std::fs::write(&journal, text).unwrap();
+    let run = env.run(&["redrive", "--resume", &journal, "--yes", "-o", "json"]);
+    run.assert_code(0);
+    let s = summary(&run);
+    assert_eq!(s["completed_from_journal"], 2, "{s}");
+    assert_eq!(
+        s["moved"], 0,
+        "the limit (5) is for the whole run, and 7 were sent; {s}"
+    );
+    assert!(run.stderr.contains("5 moved earlier"), "{}", run.stderr);
+    let moved: Vec<String> = drain(&env, &source).into_iter().map(|m| m.body).collect();
+    assert_eq!(
+        moved.len(),
+        5,
+        "the two journaled sends were not sent again"
+    );
+    for m in &two {
+        assert!(!moved.contains(&m.body));
+    }
+    assert_eq!(
+        visible(&env, &dlq),
+        (13, 0),
+        "the rest is visible in the DLQ"
+    );
+    let run = env.run(&["redrive", "other-dlq", "--resume", &journal, "--yes"]);
+    assert_ne!(run.code, 0);
+}
+
+#[test]
+fn ctrl_c_finishes_the_batches_in_flight_and_exits_130() {
+    let env = TestEnv::start_with(ServerConfig {
+        latency: Duration::from_millis(20),
+        ..ServerConfig::default()
+    });
+    let (source, dlq) = pair(&env, "int", false);
+    bodies(&env, &dlq, "m", 2000);
+    let journal = journal_arg(&env, "int.jsonl");
+    let child = env
+        .cmd()
+        .args([
+            "redrive",
+            "int-dlq",
+            "--yes",
+            "-o",
+            "json",
+            "--concurrency",
+            "2",
+            "--journal",
+            &journal,
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    let s: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let moved = s["moved"].as_u64().unwrap();
+    assert!(moved > 0 && moved < 2000, "{s}");
+    assert_eq!(s["interrupted"], true);
+    assert!(stderr.contains("--resume"), "{stderr}");
+    let (left, in_flight) = visible(&env, &dlq);
+    assert_eq!(in_flight, 0, "nothing left hidden");
+    assert_eq!(left + moved, 2000, "none lost");
+    assert_eq!(visible(&env, &source).0, moved, "no duplicates");
+}
