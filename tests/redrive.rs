@@ -785,3 +785,46 @@ fn ctrl_c_finishes_the_batches_in_flight_and_exits_130() {
     assert_eq!(left + moved, 2000, "none lost");
     assert_eq!(visible(&env, &source).0, moved, "no duplicates");
 }
+
+#[test]
+fn archive_keeps_a_copy_and_delay_holds_the_moved_messages_back() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "arch", false);
+    bodies(&env, &dlq, "a", 12);
+    let archive = journal_arg(&env, "archive.jsonl");
+    let run = env.run(&[
+        "redrive",
+        "arch-dlq",
+        "--yes",
+        "-o",
+        "json",
+        "--archive",
+        &archive,
+        "--delay",
+        "600",
+    ]);
+    run.assert_code(0);
+    assert_eq!(summary(&run)["archive"], archive.as_str());
+    let text = std::fs::read_to_string(&archive).unwrap();
+    let mut archived: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            assert_eq!(v["type"], "message");
+            assert!(v["data"].get("receipt_handle").is_none());
+            v["data"]["body"].as_str().unwrap().to_string()
+        })
+        .collect();
+    archived.sort();
+    let mut expected: Vec<String> = (0..12).map(|i| format!("a{i}")).collect();
+    expected.sort();
+    assert_eq!(archived, expected);
+    let attrs = env.block_on(env.sqs().attributes(&source)).unwrap();
+    assert_eq!(
+        (attrs.visible(), attrs.delayed()),
+        (0, 12),
+        "delayed by --delay"
+    );
+    let run = env.run(&["redrive", "arch-dlq", "--yes", "--delay", "901"]);
+    run.assert_code(2);
+}

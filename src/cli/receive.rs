@@ -35,7 +35,7 @@ pub struct ReceiveArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
     /// Receive requests in flight at once
-    #[arg(long, default_value_t = 4, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub concurrency: u16,
 }
 

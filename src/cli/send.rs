@@ -47,7 +47,7 @@ pub struct SendArgs {
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=900))]
     pub delay: Option<i32>,
     /// Batches in flight at once (FIFO queues always send one at a time, to keep order)
-    #[arg(long, default_value_t = 8, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub concurrency: u16,
 }
 

@@ -92,10 +92,18 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         )?;
     }
     let sqs = ctx.sqs().await?.clone();
+    let mut max = settings.max;
+    if settings.until_empty && !settings.delete {
+        // Without --delete every message comes back after its visibility timeout, so a queue
+        // that takes longer than that to read would never look empty: read what was visible
+        // when the run started.
+        let visible = sqs.attributes(&queue).await?.visible();
+        max = Some(max.map_or(visible, |m| m.min(visible)));
+    }
     let shared = Arc::new(Shared {
         sqs: sqs.clone(),
         queue: queue.clone(),
-        budget: AtomicU64::new(settings.max.unwrap_or(u64::MAX)),
+        budget: AtomicU64::new(max.unwrap_or(u64::MAX)),
         done: AtomicBool::new(false),
         interrupt: ctx.interrupt.clone(),
         wait_seconds: settings.wait_seconds,
@@ -192,7 +200,13 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     } else if written > 0 {
         summary.push_str(" (not deleted: they become visible again after their visibility timeout; --delete consumes them)");
     }
-    ctx.printer.info(summary);
+    // A reader that went away (`| head`) is a normal end: no summary to talk over it.
+    let pipe_closed = write_error
+        .as_ref()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe);
+    if !pipe_closed {
+        ctx.printer.info(summary);
+    }
     if unwritten > 0 && released_failed > 0 {
         ctx.printer.warn(format!(
             "{released_failed} messages that were not written could not be made visible again; they return after their visibility timeout"

@@ -18,6 +18,7 @@ use tokio::task::JoinSet;
 use super::common::{plural, resolve_queue};
 pub use super::send_input::DedupId;
 use super::send_input::{Batch, Item, LineFormat, RecordDefaults, spawn_reader};
+use super::send_report::Report;
 use crate::app::{Context, UsageError, hinted};
 use crate::client::{ClientError, EntryOutcome, QueueRef, Sqs};
 use crate::exit::ExitStatus;
@@ -26,8 +27,6 @@ use crate::output::Format;
 
 /// Tries per batch entry, counting the first, for failures that are not the sender's fault.
 const ENTRY_ATTEMPTS: u32 = 4;
-/// Failures listed one by one on stderr before the rest are only counted.
-const MAX_FAILURE_WARNINGS: usize = 10;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SendInput {
@@ -54,24 +53,6 @@ struct Sent<'a> {
     message_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     sequence_number: Option<&'a str>,
-}
-
-#[derive(Debug, Serialize)]
-struct Failure {
-    line: u64,
-    code: String,
-    message: String,
-    record: MessageRecord,
-}
-
-#[derive(Debug, Default, Serialize)]
-struct Summary {
-    sent: u64,
-    failed: u64,
-    skipped: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stopped_at_line: Option<u64>,
-    interrupted: bool,
 }
 
 pub async fn run(ctx: &Context, settings: SendSettings) -> anyhow::Result<ExitStatus> {
@@ -327,130 +308,4 @@ async fn send_stream(
 
 fn sanitize_reason(reason: &str) -> String {
     crate::output::sanitize::for_terminal(reason).into_owned()
-}
-
-/// Tallies batch outcomes and reports failures as they come.
-struct Report<'a> {
-    ctx: &'a Context,
-    queue: &'a QueueRef,
-    summary: Summary,
-    failures: Vec<Failure>,
-    warned: usize,
-}
-
-impl<'a> Report<'a> {
-    fn new(ctx: &'a Context, queue: &'a QueueRef) -> Self {
-        Report {
-            ctx,
-            queue,
-            summary: Summary::default(),
-            failures: Vec::new(),
-            warned: 0,
-        }
-    }
-
-    /// Records one finished batch. A request that failed as a whole (after the SDK's retries)
-    /// fails every entry of the batch and is returned, to stop the run.
-    fn batch_done(
-        &mut self,
-        (batch, outcome): (Batch, Result<Vec<EntryOutcome>, ClientError>),
-    ) -> anyhow::Result<Option<anyhow::Error>> {
-        let (outcomes, fatal) = match outcome {
-            Ok(outcomes) => (outcomes, None),
-            Err(err) => {
-                let code = err.code().unwrap_or("RequestFailed").to_string();
-                let message = err.to_string();
-                let failed = EntryOutcome::Failed {
-                    code,
-                    message,
-                    sender_fault: false,
-                };
-                (vec![failed; batch.records.len()], Some(err.into()))
-            }
-        };
-        for ((line, record), outcome) in batch.lines.into_iter().zip(batch.records).zip(outcomes) {
-            let (code, message) = match outcome {
-                EntryOutcome::Ok { .. } => {
-                    self.summary.sent += 1;
-                    continue;
-                }
-                EntryOutcome::Failed { code, message, .. } => (code, message),
-                EntryOutcome::Missing => (
-                    "Unknown".to_string(),
-                    "the answer did not mention this entry; it may or may not have been sent"
-                        .to_string(),
-                ),
-            };
-            self.summary.failed += 1;
-            if self.warned < MAX_FAILURE_WARNINGS {
-                self.warned += 1;
-                self.ctx
-                    .printer
-                    .warn(format!("line {line}: not sent: {code}: {message}"));
-            }
-            let failure = Failure {
-                line,
-                code,
-                message,
-                record,
-            };
-            match self.ctx.printer.format() {
-                Format::Jsonl => self.ctx.printer.record("failed", &failure)?,
-                Format::Json => self.failures.push(failure),
-                Format::Table | Format::Text => {}
-            }
-        }
-        Ok(fatal)
-    }
-
-    fn finish(&mut self) -> anyhow::Result<()> {
-        let printer = &self.ctx.printer;
-        let summary = &self.summary;
-        match printer.format() {
-            Format::Jsonl => printer.record("summary", summary)?,
-            Format::Json => {
-                #[derive(Serialize)]
-                struct Document<'a> {
-                    #[serde(flatten)]
-                    summary: &'a Summary,
-                    failures: &'a [Failure],
-                }
-                printer.json(&Document {
-                    summary,
-                    failures: &self.failures,
-                })?;
-            }
-            Format::Table | Format::Text => {}
-        }
-        printer.flush()?;
-        if summary.failed as usize > self.warned {
-            printer.warn(format!(
-                "{} more failures not listed",
-                summary.failed as usize - self.warned
-            ));
-        }
-        let mut line = format!(
-            "sent {} to {}",
-            plural(summary.sent, "message"),
-            self.queue.name
-        );
-        if summary.failed > 0 {
-            line.push_str(&format!(", {} failed", summary.failed));
-        }
-        if summary.skipped > 0 {
-            line.push_str(&format!(
-                ", skipped {}",
-                plural(summary.skipped, "invalid line")
-            ));
-        }
-        if summary.interrupted {
-            line.push_str(" (interrupted: lines not yet read were not sent)");
-        }
-        if summary.failed > 0 || summary.skipped > 0 {
-            printer.warn(line);
-        } else {
-            printer.info(line);
-        }
-        Ok(())
-    }
 }
