@@ -19,6 +19,7 @@ use crate::message::Envelope;
 pub enum OutputFormat {
     /// A table on a terminal, JSON Lines when piped.
     Auto,
+    /// A table, also when piped.
     Table,
     /// One JSON document.
     Json,
