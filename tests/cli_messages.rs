@@ -1011,3 +1011,24 @@ fn verbose_shows_endpoint_region_and_batches_but_never_a_secret() {
         "",
     );
 }
+
+#[test]
+fn verbose_send_counts_the_entries_it_retried() {
+    let env = TestEnv::start_with(ServerConfig {
+        entry_fault_rate: 0.2,
+        seed: Some(7),
+        ..ServerConfig::default()
+    });
+    let queue = env.create_queue("flaky", &[]);
+    let lines: String = (0..40).map(|i| format!("m{i}\n")).collect();
+    let run = env.run_stdin(&["send", "flaky", "--lines", "-v"], &lines);
+    // An entry that fails every attempt is reported (exit 3); the point here is the count.
+    assert!(run.code == 0 || run.code == 3, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("batch entries sent again after a retryable failure: "),
+        "{}",
+        run.stderr
+    );
+    assert!(env.depth(&queue) > 0);
+}

@@ -109,6 +109,8 @@ pub struct Sqs {
     region: String,
     /// Where the endpoint came from and what it is, for `--verbose` (never credentials).
     endpoint: String,
+    /// Batch entries sent again after SQS failed them, shared by clones, for `--verbose`.
+    entry_retries: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Sqs {
@@ -148,6 +150,7 @@ impl Sqs {
             client: aws_sdk_sqs::Client::new(&config),
             region,
             endpoint,
+            entry_retries: std::sync::Arc::default(),
         })
     }
 
@@ -157,6 +160,7 @@ impl Sqs {
             client,
             region: region.into(),
             endpoint: "set in code".to_string(),
+            entry_retries: std::sync::Arc::default(),
         }
     }
 
@@ -185,6 +189,13 @@ impl Sqs {
         let mut sqs = Sqs::from_sdk(aws_sdk_sqs::Client::from_conf(config), region);
         sqs.endpoint = endpoint.to_string();
         sqs
+    }
+
+    /// How many batch entries were sent again after a retryable failure, by this client and its
+    /// clones.
+    pub fn entry_retries(&self) -> u64 {
+        self.entry_retries
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The endpoint in use and where it came from, for `--verbose`.
@@ -452,6 +463,8 @@ impl Sqs {
                 break;
             }
             tokio::time::sleep(backoff(attempt)).await;
+            self.entry_retries
+                .fetch_add(retry.len() as u64, std::sync::atomic::Ordering::Relaxed);
             let subset: Vec<MessageRecord> = retry.iter().map(|&i| records[i].clone()).collect();
             // A request-level failure here leaves the earlier outcomes standing: the entries that
             // were confirmed stay confirmed, the others stay failed.

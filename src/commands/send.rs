@@ -303,6 +303,12 @@ async fn send_stream(
         progress.set_position(report.summary.sent);
     }
     progress.finish_and_clear();
+    if sqs.entry_retries() > 0 {
+        ctx.printer.debug(format!(
+            "batch entries sent again after a retryable failure: {}",
+            sqs.entry_retries()
+        ));
+    }
     report.finish()?;
     let summary = &report.summary;
     if let Some(err) = stop {
