@@ -855,6 +855,10 @@ fn fifo_send_without_dedup_ids_is_refused_up_front_with_the_auto_hint() {
         );
         assert!(run.stderr.contains("hint: ") && run.stderr.contains("--dedup-id auto"));
     }
+    // Without --group-id that is what is missing first.
+    let run = env.run(&["send", "nodedup.fifo", "one"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("--group-id"), "{}", run.stderr);
     assert_eq!(env.depth(&queue), 0);
     // JSON records may carry their own ids: failures are reported per line, with the hint once.
     let run = env.run_stdin(

@@ -66,8 +66,13 @@ pub async fn run(ctx: &Context, settings: SendSettings) -> anyhow::Result<ExitSt
         .into());
     }
     // Without a deduplication id a FIFO queue needs content-based deduplication; every message
-    // would fail at SQS otherwise. JSON records may carry their own ids, so those are left to SQS.
-    if fifo && settings.dedup.is_none() && !matches!(settings.input, SendInput::Jsonl) {
+    // would fail at SQS otherwise. JSON records may carry their own ids, so those are left to SQS;
+    // without --group-id the missing group id is the first thing to say, and prepare() says it.
+    if fifo
+        && settings.dedup.is_none()
+        && settings.group_id.is_some()
+        && !matches!(settings.input, SendInput::Jsonl)
+    {
         let attrs = ctx.sqs().await?.attributes(&queue).await?;
         if !attrs.content_based_dedup() {
             return Err(hinted(
