@@ -28,7 +28,7 @@ complete -c sqsctl -n "__fish_sqsctl_needs_command" -l profile -d 'AWS profile f
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -57,7 +57,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l profile -d 'AWS
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -72,7 +72,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -91,7 +91,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -109,7 +109,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -125,7 +125,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -151,7 +151,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l profile -d 'AWS p
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -173,7 +173,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l profile -d 'AW
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -192,7 +192,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l profile -d 'AWS p
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -209,7 +209,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l profile -d 'AWS
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -227,7 +227,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l profile -d 'AWS 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -262,7 +262,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_se
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -283,7 +283,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_s
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -298,7 +298,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_s
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -316,7 +316,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -336,7 +336,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subc
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -357,7 +357,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l profile -d 'A
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -379,7 +379,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l profile -d 'AWS 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -395,7 +395,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l profile -d 'AWS p
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
@@ -412,7 +412,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l profile -d 'A
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
-table\t''
+table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"

@@ -38,7 +38,22 @@ impl Context {
 
     /// The SQS client, built from the AWS chain on first use.
     pub async fn sqs(&self) -> anyhow::Result<&Sqs> {
-        let sqs = self.sqs.get_or_try_init(|| Sqs::connect(&self.aws)).await?;
+        let sqs = self
+            .sqs
+            .get_or_try_init(|| async {
+                let sqs = Sqs::connect(&self.aws).await?;
+                self.printer.debug(format!(
+                    "region {}, endpoint {}, profile {}",
+                    sqs.region(),
+                    sqs.endpoint_description(),
+                    self.aws
+                        .profile
+                        .as_deref()
+                        .unwrap_or("from AWS_PROFILE or `default`")
+                ));
+                Ok::<_, ClientError>(sqs)
+            })
+            .await?;
         Ok(sqs)
     }
 
@@ -191,7 +206,28 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
         cause.downcast_ref::<HintedError>().map(|h| h.hint.clone())
     });
     printer.error(&err.to_string(), &causes, hint.as_deref());
-    if err.chain().any(|c| c.is::<UsageError>()) {
+    // What the SDK said, for `--verbose`: error codes and messages only, never the request.
+    for cause in err.chain() {
+        match cause.downcast_ref::<ClientError>() {
+            Some(ClientError::NoCredentials { detail }) => {
+                printer.debug(format!("credential provider chain: {detail}"))
+            }
+            Some(client) => {
+                if let Some(code) = client.code() {
+                    printer.debug(format!("error code: {code}"));
+                }
+            }
+            None => {}
+        }
+    }
+    let usage = |c: &(dyn std::error::Error + 'static)| {
+        c.is::<UsageError>()
+            || matches!(
+                c.downcast_ref::<ClientError>(),
+                Some(ClientError::InvalidEndpoint { .. })
+            )
+    };
+    if err.chain().any(usage) {
         ExitStatus::Usage
     } else {
         ExitStatus::Failure

@@ -245,3 +245,108 @@ fn unknown_queues_get_a_did_you_mean_hint() {
     let arn = env.server().queue_arn("ledger");
     env.run(&["queue", "info", &arn]).assert_code(0);
 }
+
+#[test]
+fn queue_create_of_an_existing_queue_changes_nothing_and_leaves_nothing_half_done() {
+    let env = TestEnv::start();
+    let run = env.run(&["queue", "create", "xq"]);
+    run.assert_code(0);
+    assert_eq!(run.records_of("queue_created")[0]["created"], true);
+
+    let run = env.run(&["queue", "create", "xq"]);
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains("queue xq exists, unchanged"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.records_of("queue_created")[0]["created"], false);
+
+    // The existing queue has no redrive policy: refused before any DLQ is created.
+    let run = env.run(&["queue", "create", "xq", "--dlq", "xq-dlq"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("already exists"), "{}", run.stderr);
+    assert!(!queue_exists(&env, "xq-dlq"), "no orphaned DLQ");
+
+    // A queue that cannot be created takes back the DLQ created for it.
+    let run = env.run(&[
+        "queue",
+        "create",
+        "zq",
+        "--dlq",
+        "zq-dlq",
+        "--attr",
+        "VisibilityTimeout=99999",
+    ]);
+    run.assert_code(1);
+    assert!(!queue_exists(&env, "zq"));
+    assert!(!queue_exists(&env, "zq-dlq"), "{}", run.stderr);
+
+    let run = env.run(&["queue", "create", "yq", "--dlq", "yq-dlq"]);
+    run.assert_code(0);
+    let run = env.run(&["queue", "create", "yq", "--dlq", "yq-dlq"]);
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains("queue yq exists, unchanged"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn missing_credentials_get_a_credentials_error_and_hint_not_a_network_one() {
+    let env = TestEnv::start();
+    // With instance metadata off; and with a metadata endpoint that answers nonsense, which is
+    // where the provider chain ends on a machine without credentials.
+    let imds = [
+        ("AWS_EC2_METADATA_DISABLED", "true"),
+        ("AWS_EC2_METADATA_SERVICE_ENDPOINT", env.endpoint()),
+    ];
+    for (name, value) in imds {
+        let output = env
+            .cmd()
+            .env_remove("AWS_ACCESS_KEY_ID")
+            .env_remove("AWS_SECRET_ACCESS_KEY")
+            .env_remove("AWS_EC2_METADATA_DISABLED")
+            .env(name, value)
+            .args(["queues"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{name}: {stderr}");
+        assert!(
+            stderr.contains("error: no AWS credentials found"),
+            "{name}: {stderr}"
+        );
+        assert!(stderr.contains("aws sso login"), "{name}: {stderr}");
+        assert!(stderr.contains("AWS_ACCESS_KEY_ID"), "{name}: {stderr}");
+        assert!(!stderr.contains("IMDS"), "{name}: {stderr}");
+    }
+}
+
+#[test]
+fn an_invalid_endpoint_url_is_a_usage_error_without_a_request_dump() {
+    let env = TestEnv::start();
+    let run = env.run(&["--endpoint-url", "notaurl", "queues"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("not a valid endpoint URL"),
+        "{}",
+        run.stderr
+    );
+    let output = env
+        .cmd()
+        .env("AWS_ENDPOINT_URL_SQS", "notaurl")
+        .args(["queues"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("`notaurl` is not a valid endpoint URL"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Request {"), "{stderr}");
+}

@@ -65,8 +65,14 @@ pub struct AwsArgs {
     #[arg(long, global = true, value_name = "REGION")]
     pub region: Option<String>,
     /// SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS's)
-    #[arg(long, global = true, value_name = "URL")]
+    #[arg(long, global = true, value_name = "URL", value_parser = parse_endpoint_url)]
     pub endpoint_url: Option<String>,
+}
+
+/// Accepts `http://HOST[:PORT][/PATH]` or `https://...`; anything else would only fail later,
+/// inside the SDK, with a dump of the request.
+pub fn parse_endpoint_url(text: &str) -> Result<String, String> {
+    crate::client::check_endpoint_url(text).map(|()| text.to_string())
 }
 
 #[derive(Debug, Clone, Args)]
@@ -130,4 +136,14 @@ pub enum Command {
     /// Write shell completions and man pages (for packaging)
     #[command(hide = true)]
     Generate(generate::GenerateArgs),
+}
+
+/// A count of at least 1, for `--max`: clap's own range error ("not in 1..18446744073709551615")
+/// reads like a bug.
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(count) => Ok(count),
+        Err(_) => Err("expected a whole number of 1 or more".to_string()),
+    }
 }

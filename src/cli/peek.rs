@@ -15,7 +15,7 @@ pub struct PeekArgs {
     /// Queue name, URL or ARN
     pub queue: String,
     /// Show at most this many messages
-    #[arg(long, short = 'n', default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, short = 'n', default_value_t = 10, value_name = "N", value_parser = super::parse_count)]
     pub max: u64,
     /// Read a queue with a redrive policy anyway (each read counts toward maxReceiveCount)
     #[arg(long)]

@@ -7,17 +7,20 @@ use crate::commands::receive::ReceiveSettings;
   sqsctl receive orders                        # up to 10 messages; they stay in the queue
   sqsctl receive orders --max 100 --wait 20    # long poll
   sqsctl receive orders --until-empty --delete --yes > orders.jsonl
-  sqsctl receive a --until-empty --delete --yes | sqsctl send b --jsonl
+  sqsctl redrive a --to b --yes                # to move messages between queues, not receive | send
 
 Received messages stay in the queue and come back after their visibility timeout unless --delete is \
 given; to look without receiving, use `sqsctl peek`. With --delete each message is deleted only after \
 its record was written to stdout and flushed; a closed pipe or Ctrl-C stops the run, and nothing \
-unwritten is deleted (it is made visible again at once). Records are what `send --jsonl` reads.")]
+unwritten is deleted (it is made visible again at once, and never received again in the same run). \
+Written means flushed into the pipe, not processed downstream: a reader that stops early (`| head -1`) \
+may have been handed a whole batch of up to 10, which --delete deletes; use --max to take only what \
+you need. Records are what `send --jsonl` reads.")]
 pub struct ReceiveArgs {
     /// Queue name, URL or ARN
     pub queue: String,
     /// Stop after this many messages (default 10, or no limit with --until-empty)
-    #[arg(long, short = 'n', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]
     pub max: Option<u64>,
     /// Long-poll wait per request, 0-20 seconds
     #[arg(long, default_value_t = 0, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=20))]
@@ -35,7 +38,7 @@ pub struct ReceiveArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
     /// Receive requests in flight at once
-    #[arg(long, default_value_t = 4, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub concurrency: u16,
 }
 

@@ -11,9 +11,10 @@ use crate::commands::send::{DedupId, SendInput, SendSettings};
   sqsctl send orders --attr kind=refund --attr amount:Number=12 '{\"id\": 7}'
   sqsctl send jobs.fifo --group-id customer-7 --dedup-id auto 'job 1'
   seq 1 1000 | sqsctl send orders --lines
-  sqsctl receive a --until-empty --delete --yes | sqsctl send b --jsonl
+  sqsctl send b --jsonl < a.jsonl              # records written by `sqsctl receive a > a.jsonl`
 
-Without BODY and without --lines/--jsonl, all of stdin is one message body. --jsonl reads the records \
+Without BODY and without --lines/--jsonl, all of stdin is one message body (less one final newline). \
+--jsonl reads the records \
 `sqsctl receive` writes (enveloped or bare, one per line): body, message_attributes, group_id, \
 dedup_id, delay_seconds; other fields are ignored, blank lines skipped. Options such as --group-id, \
 --attr and --delay fill in what a record does not say itself.
@@ -47,7 +48,7 @@ pub struct SendArgs {
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=900))]
     pub delay: Option<i32>,
     /// Batches in flight at once (FIFO queues always send one at a time, to keep order)
-    #[arg(long, default_value_t = 8, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub concurrency: u16,
 }
 

@@ -43,7 +43,7 @@ pub enum ClientError {
     QueueNotFound { queue: String, region: String },
     #[error("no AWS region is configured")]
     NoRegion,
-    #[error("no AWS credentials were found")]
+    #[error("no AWS credentials found")]
     NoCredentials { detail: String },
     #[error("SQS rejected the credentials ({code}): {message}")]
     Auth { code: String, message: String },
@@ -60,8 +60,46 @@ pub enum ClientError {
         action: &'static str,
         message: String,
     },
+    #[error("`{url}` is not a valid endpoint URL")]
+    InvalidEndpoint { url: String },
     #[error("{0}")]
     InvalidInput(String),
+}
+
+/// Checks an endpoint URL the way a user means it: `http` or `https`, `://`, a host.
+pub fn check_endpoint_url(text: &str) -> Result<(), String> {
+    let invalid = |why: &str| {
+        Err(format!(
+            "not a valid endpoint URL ({why}); expected e.g. http://127.0.0.1:9324 or https://sqs.us-east-1.amazonaws.com"
+        ))
+    };
+    let Some((scheme, rest)) = text.split_once("://") else {
+        return invalid("no http:// or https://");
+    };
+    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+        return invalid("the scheme must be http or https");
+    }
+    if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return invalid("it contains spaces");
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let (host, port) = match authority.strip_prefix('[') {
+        Some(v6) => match v6.split_once(']') {
+            Some((host, after)) => (host, after.strip_prefix(':')),
+            None => return invalid("an unclosed [ in the host"),
+        },
+        None => match authority.rsplit_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        },
+    };
+    if host.is_empty() {
+        return invalid("no host");
+    }
+    if port.is_some_and(|p| p.parse::<u16>().is_err()) {
+        return invalid("the port must be a number 0-65535");
+    }
+    Ok(())
 }
 
 impl ClientError {
@@ -86,7 +124,7 @@ impl ClientError {
                 "pass --region, set AWS_REGION, or set a region in your AWS profile".to_string(),
             ),
             ClientError::NoCredentials { .. } => Some(
-                "configure credentials (aws configure, AWS_PROFILE, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); for the local server any values work".to_string(),
+                "set AWS_PROFILE (or --profile) to a configured profile (for an SSO profile, run `aws sso login` first), run `aws configure`, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; for the local server any values work".to_string(),
             ),
             ClientError::Auth { .. } => Some(
                 "check the profile or keys in use (--profile, AWS_PROFILE) and that they are not expired".to_string(),
@@ -99,6 +137,9 @@ impl ClientError {
             ),
             ClientError::Service { code, .. } if code == "AWS.SimpleQueueService.PurgeQueueInProgress" || code == "PurgeQueueInProgress" => Some(
                 "SQS allows one purge per queue every 60 seconds; wait and try again".to_string(),
+            ),
+            ClientError::InvalidEndpoint { .. } => Some(
+                "check --endpoint-url, AWS_ENDPOINT_URL_SQS and AWS_ENDPOINT_URL: an endpoint looks like http://127.0.0.1:9324".to_string(),
             ),
             ClientError::Transport { .. } => Some(
                 "check --endpoint-url / AWS_ENDPOINT_URL_SQS and your network; for a local server, is `sqsctl local` running?".to_string(),
@@ -144,11 +185,23 @@ impl ClientError {
             };
         }
         let chain = error_chain(&err);
+        // The last provider of the chain is the instance metadata service, so a machine with no
+        // credentials at all ends on an IMDS error that says nothing about credentials.
         if chain.contains("no credentials")
+            || chain.contains("while loading credentials")
             || chain.contains("credentials provider")
             || chain.contains("the credential provider was not enabled")
         {
             return ClientError::NoCredentials { detail: chain };
+        }
+        // An endpoint the SDK cannot use (from AWS_ENDPOINT_URL_SQS, say) fails every request with
+        // a debug print of the request in the message: name the endpoint and nothing else.
+        if let Some(rest) = chain
+            .split_once("failed to apply endpoint `")
+            .map(|(_, r)| r)
+        {
+            let url = rest.split('`').next().unwrap_or("").to_string();
+            return ClientError::InvalidEndpoint { url };
         }
         ClientError::Transport {
             action,
@@ -170,4 +223,33 @@ fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
         source = cause.source();
     }
     parts.join(": ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_endpoint_url;
+
+    #[test]
+    fn endpoint_urls_need_a_scheme_a_host_and_a_numeric_port() {
+        for good in [
+            "http://127.0.0.1:9324",
+            "https://sqs.us-east-1.amazonaws.com",
+            "http://localhost:4566/",
+            "HTTP://[::1]:9324",
+        ] {
+            assert!(check_endpoint_url(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "notaurl",
+            "127.0.0.1:9324",
+            "ftp://host",
+            "http://",
+            "http://:9324",
+            "http://host:port",
+            "http://host:99999",
+            "http://ho st",
+        ] {
+            assert!(check_endpoint_url(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -22,7 +22,7 @@ use aws_sdk_sqs::types::{
 };
 
 pub use batch::{MAX_BATCH_ENTRIES, MAX_PAYLOAD_BYTES, plan_batches, validate_outgoing};
-pub use error::ClientError;
+pub use error::{ClientError, check_endpoint_url};
 pub use queue::{QueueAttributes, QueueRef, QueueSpec, RedrivePolicy};
 
 use crate::message::MessageRecord;
@@ -107,6 +107,10 @@ pub struct MoveTask {
 pub struct Sqs {
     client: aws_sdk_sqs::Client,
     region: String,
+    /// Where the endpoint came from and what it is, for `--verbose` (never credentials).
+    endpoint: String,
+    /// Batch entries sent again after SQS failed them, shared by clones, for `--verbose`.
+    entry_retries: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Sqs {
@@ -134,9 +138,19 @@ impl Sqs {
             .region()
             .map(|r| r.to_string())
             .ok_or(ClientError::NoRegion)?;
+        let endpoint = match (&settings.endpoint_url, config.endpoint_url()) {
+            (Some(url), _) => format!("{url} (--endpoint-url)"),
+            (None, Some(url)) => format!("{url} (AWS_ENDPOINT_URL or the profile)"),
+            (None, None) => match std::env::var("AWS_ENDPOINT_URL_SQS") {
+                Ok(url) if !url.is_empty() => format!("{url} (AWS_ENDPOINT_URL_SQS)"),
+                _ => format!("AWS's endpoint for {region}"),
+            },
+        };
         Ok(Sqs {
             client: aws_sdk_sqs::Client::new(&config),
             region,
+            endpoint,
+            entry_retries: std::sync::Arc::default(),
         })
     }
 
@@ -145,6 +159,8 @@ impl Sqs {
         Sqs {
             client,
             region: region.into(),
+            endpoint: "set in code".to_string(),
+            entry_retries: std::sync::Arc::default(),
         }
     }
 
@@ -170,7 +186,21 @@ impl Sqs {
                     .with_max_backoff(Duration::from_secs(5)),
             )
             .build();
-        Sqs::from_sdk(aws_sdk_sqs::Client::from_conf(config), region)
+        let mut sqs = Sqs::from_sdk(aws_sdk_sqs::Client::from_conf(config), region);
+        sqs.endpoint = endpoint.to_string();
+        sqs
+    }
+
+    /// How many batch entries were sent again after a retryable failure, by this client and its
+    /// clones.
+    pub fn entry_retries(&self) -> u64 {
+        self.entry_retries
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The endpoint in use and where it came from, for `--verbose`.
+    pub fn endpoint_description(&self) -> &str {
+        &self.endpoint
     }
 
     /// The SDK client, for benchmarks that measure the raw ceiling.
@@ -433,6 +463,8 @@ impl Sqs {
                 break;
             }
             tokio::time::sleep(backoff(attempt)).await;
+            self.entry_retries
+                .fetch_add(retry.len() as u64, std::sync::atomic::Ordering::Relaxed);
             let subset: Vec<MessageRecord> = retry.iter().map(|&i| records[i].clone()).collect();
             // A request-level failure here leaves the earlier outcomes standing: the entries that
             // were confirmed stay confirmed, the others stay failed.

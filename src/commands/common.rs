@@ -19,7 +19,11 @@ const MAX_SUGGESTIONS: usize = 3;
 pub async fn resolve_queue(ctx: &Context, text: &str) -> anyhow::Result<QueueRef> {
     let sqs = ctx.sqs().await?;
     match sqs.resolve(text).await {
-        Ok(queue) => Ok(queue),
+        Ok(queue) => {
+            ctx.printer
+                .debug(format!("queue `{}` is {}", queue.name, queue.url));
+            Ok(queue)
+        }
         Err(ClientError::QueueNotFound { queue, region }) => {
             Err(not_found(sqs, &queue, &region).await)
         }

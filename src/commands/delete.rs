@@ -90,7 +90,11 @@ pub async fn run(ctx: &Context, settings: DeleteSettings) -> anyhow::Result<Exit
     if missing > 0 {
         ctx.printer.warn(format!(
             "{} not found in {} (deleted already, in flight with a consumer, or delayed)",
-            plural(missing, "message id was"),
+            if missing == 1 {
+                "1 message id was".to_string()
+            } else {
+                format!("{missing} message ids were")
+            },
             queue.name
         ));
     }

@@ -43,12 +43,6 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         .region
         .clone()
         .unwrap_or_else(|| "us-east-1".to_string());
-    if !settings.bind.ip().is_loopback() {
-        ctx.printer.warn(format!(
-            "listening on {}, which is not a loopback address: anyone who can reach it can read and change the queues (the server checks no credentials)",
-            settings.bind
-        ));
-    }
     let config = ServerConfig {
         bind: settings.bind,
         region: region.clone(),
@@ -62,6 +56,11 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
     let printer = &ctx.printer;
     let mut printed = Ok(());
     let on_ready = |bound: &str| {
+        if !settings.bind.ip().is_loopback() {
+            printer.warn(format!(
+                "listening on {bound}, which is not a loopback address: anyone who can reach it can read and change the queues (the server checks no credentials)"
+            ));
+        }
         let endpoint = client_endpoint(bound, settings.bind);
         printed = printer.line(&format!("export AWS_ENDPOINT_URL_SQS={endpoint}"));
         let _ = printer.flush();

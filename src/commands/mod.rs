@@ -17,6 +17,7 @@ pub mod receive;
 pub mod redrive;
 pub mod send;
 pub mod send_input;
+pub mod send_report;
 
 use crate::app::{Context, UsageError};
 use crate::cli::Command;

@@ -57,7 +57,19 @@ pub async fn run(ctx: &Context, settings: PurgeSettings) -> anyhow::Result<ExitS
         Format::Json => ctx.printer.json(&purged)?,
         Format::Table | Format::Text => {}
     }
-    if settings.dry_run {
+    if depth == 0 {
+        ctx.printer.info(if settings.dry_run {
+            format!(
+                "dry run: {} looks empty; purging it would remove nothing",
+                queue.name
+            )
+        } else {
+            format!(
+                "purged {}: it looked empty, so nothing was removed",
+                queue.name
+            )
+        });
+    } else if settings.dry_run {
         ctx.printer.info(format!(
             "dry run: purging {} would remove about {}; nothing was removed",
             queue.name,

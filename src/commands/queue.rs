@@ -222,6 +222,8 @@ struct Created {
     name: String,
     url: String,
     fifo: bool,
+    /// Whether this run created it (false: it existed with the same attributes).
+    created: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     dead_letter_queue: Option<CreatedDlq>,
 }
@@ -237,8 +239,29 @@ struct CreatedDlq {
 
 async fn create(ctx: &Context, mut settings: CreateSettings) -> anyhow::Result<ExitStatus> {
     let sqs = ctx.sqs().await?;
+    // The queue itself is looked up first, so that a run that cannot create it leaves nothing
+    // behind (no new dead-letter queue for a queue that exists with other attributes).
+    let existing = match sqs.resolve(&settings.name).await {
+        Ok(queue) => Some(queue),
+        Err(ClientError::QueueNotFound { .. }) => None,
+        Err(ClientError::InvalidInput(message)) => return Err(UsageError(message).into()),
+        Err(err) => return Err(err.into()),
+    };
+    if let Some(queue) = &existing {
+        ctx.printer
+            .debug(format!("queue `{}` exists: {}", queue.name, queue.url));
+    }
     let mut dead_letter_queue = None;
     if let Some(dlq_name) = &settings.dlq {
+        if existing.is_some()
+            && matches!(
+                sqs.resolve(dlq_name).await,
+                Err(ClientError::QueueNotFound { .. })
+            )
+        {
+            // An existing queue cannot already point at a queue that does not exist.
+            return Err(exists_error(&settings.name));
+        }
         let (dlq, created) = ensure_dlq(sqs, dlq_name, settings.fifo).await?;
         let attrs = sqs.attributes(&dlq).await?;
         let arn = attrs
@@ -265,14 +288,40 @@ async fn create(ctx: &Context, mut settings: CreateSettings) -> anyhow::Result<E
             created,
         });
     }
-    let queue = sqs
+    // CreateQueue of an existing name succeeds when the attributes given match and fails when
+    // they differ, so SQS itself decides whether the existing queue is what was asked for.
+    let queue = match sqs
         .create_queue(&settings.name, settings.attributes.clone())
         .await
-        .map_err(|err| create_error(&settings.name, err))?;
+    {
+        Ok(queue) => queue,
+        Err(err) => {
+            if let Some(dlq) = dead_letter_queue.as_ref().filter(|d| d.created) {
+                // Undo the dead-letter queue this run created for a queue it could not create.
+                let dlq_ref = QueueRef {
+                    name: dlq.name.clone(),
+                    url: dlq.url.clone(),
+                };
+                match sqs.delete_queue(&dlq_ref).await {
+                    Ok(()) => ctx.printer.info(format!(
+                        "deleted dead-letter queue {} again, as `{}` could not be created",
+                        dlq.name, settings.name
+                    )),
+                    Err(_) => ctx.printer.warn(format!(
+                        "dead-letter queue {} was created but `{}` was not; delete it with `sqsctl queue delete {}`",
+                        dlq.name, settings.name, dlq.name
+                    )),
+                }
+            }
+            return Err(create_error(&settings.name, err));
+        }
+    };
+    let existed = existing.is_some();
     let created = Created {
         name: queue.name.clone(),
         url: queue.url.clone(),
         fifo: settings.fifo,
+        created: !existed,
         dead_letter_queue,
     };
     match ctx.printer.format() {
@@ -280,12 +329,21 @@ async fn create(ctx: &Context, mut settings: CreateSettings) -> anyhow::Result<E
         Format::Json => ctx.printer.json(&created)?,
         Format::Table | Format::Text => ctx.printer.line(&queue.url)?,
     }
-    let mut line = format!("created queue {}", queue.name);
+    let mut line = if existed {
+        format!("queue {} exists, unchanged", queue.name)
+    } else {
+        format!("created queue {}", queue.name)
+    };
     if let Some(dlq) = &created.dead_letter_queue {
-        line.push_str(&format!(
-            " with dead-letter queue {} after {} receives",
+        let with = format!(
+            "dead-letter queue {} after {} receives",
             dlq.name, dlq.max_receive_count
-        ));
+        );
+        line.push_str(&if existed {
+            format!(" ({with})")
+        } else {
+            format!(" with {with}")
+        });
     }
     ctx.printer.info(line);
     Ok(ExitStatus::Success)
@@ -336,16 +394,20 @@ async fn ensure_dlq(sqs: &Sqs, text: &str, fifo: bool) -> anyhow::Result<(QueueR
     }
 }
 
+fn exists_error(name: &str) -> anyhow::Error {
+    hinted(
+        format!("a queue named `{name}` already exists with different attributes"),
+        format!(
+            "see them with `sqsctl queue info {name}`; change them on the existing queue, or pick another name"
+        ),
+    )
+}
+
 fn create_error(name: &str, err: ClientError) -> anyhow::Error {
     match err.code() {
         Some(
             "QueueAlreadyExists" | "QueueNameExists" | "AWS.SimpleQueueService.QueueNameExists",
-        ) => hinted(
-            format!("a queue named `{name}` already exists with different attributes"),
-            format!(
-                "see them with `sqsctl queue info {name}`; change them on the existing queue, or pick another name"
-            ),
-        ),
+        ) => exists_error(name),
         Some("AWS.SimpleQueueService.QueueDeletedRecently" | "QueueDeletedRecently") => hinted(
             format!("`{name}` was deleted less than 60 seconds ago"),
             "SQS refuses to reuse a queue name for 60 seconds after deleting it; wait and try again",

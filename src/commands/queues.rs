@@ -37,6 +37,10 @@ pub struct QueueRow {
 pub async fn run(ctx: &Context, settings: QueuesSettings) -> anyhow::Result<ExitStatus> {
     let sqs = ctx.sqs().await?;
     let queues = sqs.list_queues(settings.prefix.as_deref()).await?;
+    ctx.printer.debug(format!(
+        "ListQueues found {}; reading their attributes, {CONCURRENCY} at a time",
+        plural(queues.len() as u64, "queue")
+    ));
     let permits = Arc::new(Semaphore::new(CONCURRENCY));
     let mut tasks: JoinSet<(usize, Result<QueueRow, ClientError>)> = JoinSet::new();
     for (index, queue) in queues.into_iter().enumerate() {

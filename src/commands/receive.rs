@@ -4,12 +4,15 @@
 //! Several receive requests run at once and hand their batches to one writer (this task), which
 //! writes and flushes each batch before handing its receipt handles to the deleters. So a message is
 //! deleted only once its record was written; when writing fails (a closed pipe) or Ctrl-C stops the
-//! run, the batches received but not written are made visible again at once.
+//! run, no new request starts, long polls in flight are abandoned, and the batches received but not
+//! written are made visible again once every receiver has stopped, so that no request of this run
+//! can receive a released message a second time (each receive raises its receive count, which a
+//! redrive policy turns into a move to the dead-letter queue).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::common::{MessageWriter, confirm_destructive, plural, resolve_queue};
@@ -40,6 +43,8 @@ struct Shared {
     /// Messages still to receive; each request reserves its share first, so `--max` is exact.
     budget: AtomicU64,
     done: AtomicBool,
+    /// Set when the writer failed (a closed pipe): receivers stop and abandon long polls.
+    halt: watch::Sender<bool>,
     interrupt: Interrupt,
     wait_seconds: i32,
     visibility_timeout: Option<i32>,
@@ -73,7 +78,21 @@ impl Shared {
     }
 
     fn stopped(&self) -> bool {
-        self.done.load(Ordering::SeqCst) || self.interrupt.is_set()
+        self.done.load(Ordering::SeqCst) || *self.halt.borrow() || self.interrupt.is_set()
+    }
+
+    fn halt(&self) {
+        self.done.store(true, Ordering::SeqCst);
+        self.halt.send_replace(true);
+    }
+
+    /// Resolves once the run is halted (closed pipe) or interrupted (Ctrl-C).
+    async fn halted(&self) {
+        let mut halt = self.halt.subscribe();
+        tokio::select! {
+            _ = halt.wait_for(|halted| *halted) => {}
+            () = self.interrupt.wait() => {}
+        }
     }
 }
 
@@ -92,11 +111,20 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         )?;
     }
     let sqs = ctx.sqs().await?.clone();
+    let mut max = settings.max;
+    if settings.until_empty && !settings.delete {
+        // Without --delete every message comes back after its visibility timeout, so a queue
+        // that takes longer than that to read would never look empty: read what was visible
+        // when the run started.
+        let visible = sqs.attributes(&queue).await?.visible();
+        max = Some(max.map_or(visible, |m| m.min(visible)));
+    }
     let shared = Arc::new(Shared {
         sqs: sqs.clone(),
         queue: queue.clone(),
-        budget: AtomicU64::new(settings.max.unwrap_or(u64::MAX)),
+        budget: AtomicU64::new(max.unwrap_or(u64::MAX)),
         done: AtomicBool::new(false),
+        halt: watch::channel(false).0,
         interrupt: ctx.interrupt.clone(),
         wait_seconds: settings.wait_seconds,
         visibility_timeout: settings.visibility_timeout,
@@ -120,7 +148,19 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     let mut write_error: Option<std::io::Error> = None;
     let mut released_failed = 0usize;
     let mut unwritten = 0u64;
+    // Receipt handles of batches received but not written, released only after the receivers
+    // stopped: a release while a request is still in flight could hand the same message back.
+    let mut to_release: Vec<String> = Vec::new();
+    ctx.printer.debug(format!(
+        "receiving with {concurrency} requests at once, up to 10 messages each, wait {} s (-vv: each batch)",
+        settings.wait_seconds
+    ));
+    let verbose_batches = ctx.printer.verbosity() >= 2;
     while let Some(batch) = rx.recv().await {
+        if verbose_batches {
+            ctx.printer
+                .debug(format!("received a batch of {}", batch.len()));
+        }
         let handles = receipt_handles(&batch);
         if write_error.is_none() {
             match writer.write_batch(&batch) {
@@ -154,20 +194,30 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
                 }
                 Err(err) => {
                     write_error = Some(err);
-                    shared.done.store(true, Ordering::SeqCst);
+                    shared.halt();
                 }
             }
         }
-        // Not written: make it visible again now rather than after its visibility timeout.
         unwritten += batch.len() as u64;
-        let refs: Vec<&str> = handles.iter().map(String::as_str).collect();
-        released_failed += sqs.release(&queue, &refs).await.unwrap_or(refs.len());
+        to_release.extend(handles);
     }
     let mut receive_error: Option<ClientError> = None;
     while let Some(result) = receivers.join_next().await {
         if let Err(err) = result? {
             receive_error.get_or_insert(err);
         }
+    }
+    // Every receiver has stopped (the channel closed only when the last one did): make the
+    // unwritten messages visible again now rather than after their visibility timeout.
+    for chunk in to_release.chunks(10) {
+        let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
+        released_failed += sqs.release(&queue, &refs).await.unwrap_or(refs.len());
+    }
+    if unwritten > 0 {
+        ctx.printer.debug(format!(
+            "released {} that were received but not written",
+            plural(unwritten, "message")
+        ));
     }
     while let Some(result) = deletes.join_next().await {
         let (count, failed) = result?;
@@ -192,7 +242,13 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     } else if written > 0 {
         summary.push_str(" (not deleted: they become visible again after their visibility timeout; --delete consumes them)");
     }
-    ctx.printer.info(summary);
+    // A reader that went away (`| head`) is a normal end: no summary to talk over it.
+    let pipe_closed = write_error
+        .as_ref()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe);
+    if !pipe_closed {
+        ctx.printer.info(summary);
+    }
     if unwritten > 0 && released_failed > 0 {
         ctx.printer.warn(format!(
             "{released_failed} messages that were not written could not be made visible again; they return after their visibility timeout"
@@ -245,8 +301,8 @@ async fn receive_loop(
             wait_seconds: wait,
             visibility_timeout: shared.visibility_timeout,
         };
-        // A short poll is left to finish on Ctrl-C, so what it received is written (and with
-        // --delete, deleted) rather than left hidden until its visibility timeout; a long poll
+        // A short poll is left to finish on Ctrl-C or a closed pipe, so what it received is
+        // written or released rather than left hidden until its visibility timeout; a long poll
         // is abandoned, since it most likely holds nothing yet.
         let request = shared.sqs.receive(&shared.queue, options);
         let received = if wait == 0 {
@@ -254,7 +310,7 @@ async fn receive_loop(
         } else {
             tokio::select! {
                 received = request => received,
-                () = shared.interrupt.wait() => {
+                () = shared.halted() => {
                     shared.give_back(want);
                     return Ok(());
                 }

@@ -18,6 +18,7 @@ use tokio::task::JoinSet;
 use super::common::{plural, resolve_queue};
 pub use super::send_input::DedupId;
 use super::send_input::{Batch, Item, LineFormat, RecordDefaults, spawn_reader};
+use super::send_report::Report;
 use crate::app::{Context, UsageError, hinted};
 use crate::client::{ClientError, EntryOutcome, QueueRef, Sqs};
 use crate::exit::ExitStatus;
@@ -26,8 +27,6 @@ use crate::output::Format;
 
 /// Tries per batch entry, counting the first, for failures that are not the sender's fault.
 const ENTRY_ATTEMPTS: u32 = 4;
-/// Failures listed one by one on stderr before the rest are only counted.
-const MAX_FAILURE_WARNINGS: usize = 10;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SendInput {
@@ -56,24 +55,6 @@ struct Sent<'a> {
     sequence_number: Option<&'a str>,
 }
 
-#[derive(Debug, Serialize)]
-struct Failure {
-    line: u64,
-    code: String,
-    message: String,
-    record: MessageRecord,
-}
-
-#[derive(Debug, Default, Serialize)]
-struct Summary {
-    sent: u64,
-    failed: u64,
-    skipped: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stopped_at_line: Option<u64>,
-    interrupted: bool,
-}
-
 pub async fn run(ctx: &Context, settings: SendSettings) -> anyhow::Result<ExitStatus> {
     let queue = resolve_queue(ctx, &settings.queue).await?;
     let fifo = queue.is_fifo();
@@ -83,6 +64,25 @@ pub async fn run(ctx: &Context, settings: SendSettings) -> anyhow::Result<ExitSt
             queue.name
         ))
         .into());
+    }
+    // Without a deduplication id a FIFO queue needs content-based deduplication; every message
+    // would fail at SQS otherwise. JSON records may carry their own ids, so those are left to SQS;
+    // without --group-id the missing group id is the first thing to say, and prepare() says it.
+    if fifo
+        && settings.dedup.is_none()
+        && settings.group_id.is_some()
+        && !matches!(settings.input, SendInput::Jsonl)
+    {
+        let attrs = ctx.sqs().await?.attributes(&queue).await?;
+        if !attrs.content_based_dedup() {
+            return Err(hinted(
+                format!(
+                    "`{}` is a FIFO queue without content-based deduplication, and no --dedup-id was given; nothing was sent",
+                    queue.name
+                ),
+                no_dedup_hint(),
+            ));
+        }
     }
     let defaults = RecordDefaults {
         group_id: settings.group_id.clone(),
@@ -104,6 +104,13 @@ pub async fn run(ctx: &Context, settings: SendSettings) -> anyhow::Result<ExitSt
             std::io::stdin()
                 .read_to_string(&mut body)
                 .context("could not read the message body from stdin (is it UTF-8?)")?;
+            // `echo x |` and files end in a newline that is not part of the message.
+            if body.ends_with('\n') {
+                body.pop();
+                if body.ends_with('\r') {
+                    body.pop();
+                }
+            }
             send_one(ctx, &queue, &defaults, body).await
         }
         SendInput::Lines => send_stream(ctx, &queue, defaults, LineFormat::Lines, &settings).await,
@@ -170,6 +177,8 @@ fn invalid_message(queue: &QueueRef, reason: &str) -> anyhow::Error {
     } else if reason.contains("1 MiB") {
         "SQS caps a message at 1 MiB; store large payloads elsewhere (S3) and send a reference"
             .to_string()
+    } else if reason.contains("body is empty") {
+        "give a body of at least one character (blank input lines are skipped with --lines and --jsonl)".to_string()
     } else if reason.contains("character") {
         "SQS accepts tab, newline, carriage return and Unicode from U+0020 up (no other control characters, no U+FFFE/U+FFFF); encode binary data as base64".to_string()
     } else if reason.contains("message attributes") {
@@ -180,12 +189,13 @@ fn invalid_message(queue: &QueueRef, reason: &str) -> anyhow::Error {
     hinted(format!("the message cannot be sent: {reason}"), hint)
 }
 
-fn entry_hint(queue: &QueueRef, code: &str, message: &str) -> Option<String> {
+pub fn no_dedup_hint() -> &'static str {
+    "pass --dedup-id auto (an id derived from each message's content), or --dedup-id ID, or give each JSON record a dedup_id; or enable ContentBasedDeduplication on the queue"
+}
+
+pub fn entry_hint(queue: &QueueRef, code: &str, message: &str) -> Option<String> {
     if queue.is_fifo() && message.to_ascii_lowercase().contains("deduplication") {
-        return Some(format!(
-            "`{}` has no content-based deduplication: pass --dedup-id ID, or --dedup-id auto",
-            queue.name
-        ));
+        return Some(no_dedup_hint().to_string());
     }
     ClientError::Service {
         action: "SendMessageBatch",
@@ -214,6 +224,11 @@ async fn send_stream(
     } else {
         settings.concurrency.max(1)
     };
+    ctx.printer.debug(format!(
+        "sending {} in batches of up to 10 messages and 1 MiB, {concurrency} request{} at a time (-vv: each batch)",
+        if format == LineFormat::Jsonl { "JSON records" } else { "lines" },
+        if concurrency == 1 { "" } else { "s" },
+    ));
     let mut items = spawn_reader(
         std::io::stdin(),
         format,
@@ -293,20 +308,27 @@ async fn send_stream(
         progress.set_position(report.summary.sent);
     }
     progress.finish_and_clear();
+    if sqs.entry_retries() > 0 {
+        ctx.printer.debug(format!(
+            "batch entries sent again after a retryable failure: {}",
+            sqs.entry_retries()
+        ));
+    }
     report.finish()?;
     let summary = &report.summary;
     if let Some(err) = stop {
+        let flag = if format == LineFormat::Jsonl {
+            "--jsonl"
+        } else {
+            "--lines"
+        };
         let hint = match summary.stopped_at_line {
+            Some(line) if summary.sent == 0 && summary.failed == 0 => format!(
+                "nothing was sent; fix line {line} and run again, or pass --skip-invalid to skip bad lines"
+            ),
             Some(line) => format!(
-                "the messages of the lines before line {line} were sent ({} sent, {} failed); fix line {line} and send the rest with `tail -n +{line} FILE | sqsctl send {} {}`, or pass --skip-invalid to skip bad lines",
-                summary.sent,
-                summary.failed,
-                queue.name,
-                if format == LineFormat::Jsonl {
-                    "--jsonl"
-                } else {
-                    "--lines"
-                }
+                "the lines before line {line} were handled ({} sent, {} failed) and nothing after it; fix line {line} and send the rest with `tail -n +{line} FILE | sqsctl send {} {flag}`, or pass --skip-invalid to skip bad lines",
+                summary.sent, summary.failed, queue.name,
             ),
             None => format!(
                 "{} were sent before the run stopped, {} failed; the failures are listed above",
@@ -327,130 +349,4 @@ async fn send_stream(
 
 fn sanitize_reason(reason: &str) -> String {
     crate::output::sanitize::for_terminal(reason).into_owned()
-}
-
-/// Tallies batch outcomes and reports failures as they come.
-struct Report<'a> {
-    ctx: &'a Context,
-    queue: &'a QueueRef,
-    summary: Summary,
-    failures: Vec<Failure>,
-    warned: usize,
-}
-
-impl<'a> Report<'a> {
-    fn new(ctx: &'a Context, queue: &'a QueueRef) -> Self {
-        Report {
-            ctx,
-            queue,
-            summary: Summary::default(),
-            failures: Vec::new(),
-            warned: 0,
-        }
-    }
-
-    /// Records one finished batch. A request that failed as a whole (after the SDK's retries)
-    /// fails every entry of the batch and is returned, to stop the run.
-    fn batch_done(
-        &mut self,
-        (batch, outcome): (Batch, Result<Vec<EntryOutcome>, ClientError>),
-    ) -> anyhow::Result<Option<anyhow::Error>> {
-        let (outcomes, fatal) = match outcome {
-            Ok(outcomes) => (outcomes, None),
-            Err(err) => {
-                let code = err.code().unwrap_or("RequestFailed").to_string();
-                let message = err.to_string();
-                let failed = EntryOutcome::Failed {
-                    code,
-                    message,
-                    sender_fault: false,
-                };
-                (vec![failed; batch.records.len()], Some(err.into()))
-            }
-        };
-        for ((line, record), outcome) in batch.lines.into_iter().zip(batch.records).zip(outcomes) {
-            let (code, message) = match outcome {
-                EntryOutcome::Ok { .. } => {
-                    self.summary.sent += 1;
-                    continue;
-                }
-                EntryOutcome::Failed { code, message, .. } => (code, message),
-                EntryOutcome::Missing => (
-                    "Unknown".to_string(),
-                    "the answer did not mention this entry; it may or may not have been sent"
-                        .to_string(),
-                ),
-            };
-            self.summary.failed += 1;
-            if self.warned < MAX_FAILURE_WARNINGS {
-                self.warned += 1;
-                self.ctx
-                    .printer
-                    .warn(format!("line {line}: not sent: {code}: {message}"));
-            }
-            let failure = Failure {
-                line,
-                code,
-                message,
-                record,
-            };
-            match self.ctx.printer.format() {
-                Format::Jsonl => self.ctx.printer.record("failed", &failure)?,
-                Format::Json => self.failures.push(failure),
-                Format::Table | Format::Text => {}
-            }
-        }
-        Ok(fatal)
-    }
-
-    fn finish(&mut self) -> anyhow::Result<()> {
-        let printer = &self.ctx.printer;
-        let summary = &self.summary;
-        match printer.format() {
-            Format::Jsonl => printer.record("summary", summary)?,
-            Format::Json => {
-                #[derive(Serialize)]
-                struct Document<'a> {
-                    #[serde(flatten)]
-                    summary: &'a Summary,
-                    failures: &'a [Failure],
-                }
-                printer.json(&Document {
-                    summary,
-                    failures: &self.failures,
-                })?;
-            }
-            Format::Table | Format::Text => {}
-        }
-        printer.flush()?;
-        if summary.failed as usize > self.warned {
-            printer.warn(format!(
-                "{} more failures not listed",
-                summary.failed as usize - self.warned
-            ));
-        }
-        let mut line = format!(
-            "sent {} to {}",
-            plural(summary.sent, "message"),
-            self.queue.name
-        );
-        if summary.failed > 0 {
-            line.push_str(&format!(", {} failed", summary.failed));
-        }
-        if summary.skipped > 0 {
-            line.push_str(&format!(
-                ", skipped {}",
-                plural(summary.skipped, "invalid line")
-            ));
-        }
-        if summary.interrupted {
-            line.push_str(" (interrupted: lines not yet read were not sent)");
-        }
-        if summary.failed > 0 || summary.skipped > 0 {
-            printer.warn(line);
-        } else {
-            printer.info(line);
-        }
-        Ok(())
-    }
 }

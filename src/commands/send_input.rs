@@ -246,13 +246,56 @@ fn parse_json_record(text: &str) -> Result<Option<MessageRecord>, String> {
     match parse_record_line(text) {
         Ok(ParsedLine::Message(record)) => Ok(Some(*record)),
         Ok(ParsedLine::Other) => Ok(None),
-        Err(err) => Err(format!("not a valid message record: {err}")),
+        Err(err) => Err(format!(
+            "not a valid message record: {}",
+            json_reason(text, &err)
+        )),
+    }
+}
+
+/// A JSON error in the words of the input line: serde's own "at line 1 column N" counts lines of
+/// the one-line text (the caller names the input line) and its "expected struct" names a Rust type.
+fn json_reason(text: &str, err: &serde_json::Error) -> String {
+    let kind = match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(_)) => None,
+        Ok(serde_json::Value::Array(_)) => Some("an array"),
+        Ok(serde_json::Value::String(_)) => Some("a string"),
+        Ok(serde_json::Value::Number(_)) => Some("a number"),
+        Ok(serde_json::Value::Bool(_)) => Some("a boolean"),
+        Ok(serde_json::Value::Null) => Some("null"),
+        Err(_) => None,
+    };
+    if let Some(kind) = kind {
+        return format!("expected a JSON object such as {{\"body\":\"...\"}}, found {kind}");
+    }
+    let full = err.to_string();
+    let message = full
+        .rsplit_once(" at line ")
+        .map_or(full.as_str(), |(message, _)| message)
+        .replace("struct MessageRecord", "a message record");
+    if err.is_syntax() || err.is_eof() {
+        format!("{message} (column {})", err.column())
+    } else {
+        message
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_errors_name_the_column_and_not_serde_lines_or_rust_types() {
+        let reason = parse_json_record("{\"body\": x}").unwrap_err();
+        assert!(reason.ends_with("expected value (column 10)"), "{reason}");
+        assert!(!reason.contains("line"), "{reason}");
+        let reason = parse_json_record("\"s\"").unwrap_err();
+        assert!(reason.contains("expected a JSON object"), "{reason}");
+        assert!(reason.contains("found a string"), "{reason}");
+        let reason = parse_json_record("{\"bdy\":\"x\"}").unwrap_err();
+        assert!(reason.contains("missing field `body`"), "{reason}");
+        assert!(!reason.contains("MessageRecord"), "{reason}");
+    }
 
     #[test]
     fn auto_dedup_ids_are_stable_and_content_sensitive() {

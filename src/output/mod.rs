@@ -19,6 +19,7 @@ use crate::message::Envelope;
 pub enum OutputFormat {
     /// A table on a terminal, JSON Lines when piped.
     Auto,
+    /// A table, also when piped.
     Table,
     /// One JSON document.
     Json,
@@ -216,6 +217,11 @@ impl Printer {
     /// A warning on stderr, shown even with `--quiet`.
     pub fn warn(&self, message: impl AsRef<str>) {
         eprintln!("{} {}", self.paint("warning:", "1;33"), message.as_ref());
+    }
+
+    /// A `hint: ...` line on stderr after a warning, shown even with `--quiet`.
+    pub fn hint(&self, message: impl AsRef<str>) {
+        eprintln!("{} {}", self.paint("hint:", "1;36"), message.as_ref());
     }
 
     /// An error block: `error: ...`, each `Caused by: ...`, and an optional `hint: ...`.
