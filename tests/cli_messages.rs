@@ -11,32 +11,7 @@ use std::process::Stdio;
 use sqsctl::client::{QueueRef, ReceiveOptions};
 use sqsctl::local::ServerConfig;
 use sqsctl::message::MessageRecord;
-use support::{Run, TestEnv};
-
-/// Runs the binary as if on a terminal (tables, prompts), with `stdin` as the typed answers.
-fn run_tty(env: &TestEnv, args: &[&str], stdin: &str) -> Run {
-    let mut child = env
-        .cmd()
-        .env("SQSCTL_ASSUME_TTY", "1")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
+use support::TestEnv;
 
 fn send_bodies(env: &TestEnv, queue: &QueueRef, bodies: &[String]) {
     let records: Vec<MessageRecord> = bodies.iter().map(MessageRecord::with_body).collect();
@@ -378,16 +353,12 @@ fn receive_delete_needs_yes_or_a_confirmation_on_a_terminal() {
         "nothing received without consent"
     );
 
-    let run = run_tty(&env, &["receive", "guarded", "--delete"], "n\n");
+    let run = env.run_tty(&["receive", "guarded", "--delete"], "n\n");
     run.assert_code(1);
     assert!(run.stderr.contains("cancelled"), "{}", run.stderr);
     assert_eq!(env.depth(&queue), 3);
 
-    let run = run_tty(
-        &env,
-        &["receive", "guarded", "--delete", "--until-empty"],
-        "y\n",
-    );
+    let run = env.run_tty(&["receive", "guarded", "--delete", "--until-empty"], "y\n");
     run.assert_code(0);
     // On a terminal the output is a table, not JSON.
     assert!(run.stdout.contains("message id"), "{}", run.stdout);
@@ -421,7 +392,7 @@ fn peek_leaves_messages_in_place_and_bodies_are_sanitized_only_on_a_terminal() {
     let raw = env.run(&["peek", "look", "-o", "text"]);
     raw.assert_code(0);
     assert!(raw.stdout.contains("\u{9b}31m"), "raw in a pipe");
-    let table = run_tty(&env, &["peek", "look"], "");
+    let table = env.run_tty(&["peek", "look"], "");
     table.assert_code(0);
     assert!(!table.stdout.contains('\u{9b}'), "{}", table.stdout);
     assert!(!table.stdout.contains('\u{202e}'), "{}", table.stdout);
@@ -555,7 +526,7 @@ fn purge_reports_the_depth_and_refuses_a_second_purge_within_a_minute() {
         run.stderr
     );
     assert!(run.stderr.contains("hint: wait a minute"), "{}", run.stderr);
-    let run = run_tty(&env, &["purge", "trash"], "n\n");
+    let run = env.run_tty(&["purge", "trash"], "n\n");
     run.assert_code(1);
 }
 

@@ -3,35 +3,10 @@
 
 mod support;
 
-use std::io::Write;
 use std::process::Stdio;
 
 use sqsctl::message::MessageRecord;
-use support::{Run, TestEnv};
-
-fn run_tty(env: &TestEnv, args: &[&str], stdin: &str) -> Run {
-    let mut child = env
-        .cmd()
-        .env("SQSCTL_ASSUME_TTY", "1")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
+use support::TestEnv;
 
 fn queue_exists(env: &TestEnv, name: &str) -> bool {
     env.block_on(env.sqs().resolve(name)).is_ok()
@@ -83,7 +58,7 @@ fn create_with_a_dlq_creates_the_dlq_and_info_decodes_the_policy() {
     assert_eq!(info["dead_letter_sources"], serde_json::json!(["orders"]));
     assert!(info.get("redrive_policy").is_none());
 
-    let table = run_tty(&env, &["queue", "info", "orders"], "");
+    let table = env.run_tty(&["queue", "info", "orders"], "");
     table.assert_code(0);
     assert!(
         table.stdout.contains("to `orders-dlq` after 4 receives"),
@@ -177,7 +152,7 @@ fn queues_lists_depths_type_and_dlq_with_a_prefix_filter() {
     let run = env.run(&["queues"]);
     assert_eq!(run.records_of("queue").len(), 4);
 
-    let table = run_tty(&env, &["queues"], "");
+    let table = env.run_tty(&["queues"], "");
     table.assert_code(0);
     for header in ["name", "visible", "in flight", "delayed", "FIFO", "DLQ"] {
         assert!(table.stdout.contains(header), "{header}: {}", table.stdout);
@@ -207,10 +182,10 @@ fn queue_delete_asks_first_and_dry_run_changes_nothing() {
     let run = env.run(&["queue", "delete", "scratch", "--dry-run"]);
     run.assert_code(0);
     assert!(queue_exists(&env, "scratch"));
-    let run = run_tty(&env, &["queue", "delete", "scratch"], "no\n");
+    let run = env.run_tty(&["queue", "delete", "scratch"], "no\n");
     run.assert_code(1);
     assert!(queue_exists(&env, "scratch"));
-    let run = run_tty(&env, &["queue", "delete", "scratch"], "y\n");
+    let run = env.run_tty(&["queue", "delete", "scratch"], "y\n");
     run.assert_code(0);
     assert!(
         run.stderr.contains("Delete queue `scratch`"),

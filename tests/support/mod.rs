@@ -153,22 +153,16 @@ impl TestEnv {
     }
 
     pub fn run_stdin(&self, args: &[&str], stdin: &str) -> Run {
-        let mut child = self
-            .cmd()
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("binary runs");
-        let mut input = child.stdin.take().expect("stdin");
-        let data = stdin.as_bytes().to_vec();
-        let writer = std::thread::spawn(move || {
-            let _ = input.write_all(&data);
-        });
-        let output = child.wait_with_output().expect("binary finishes");
-        let _ = writer.join();
-        Run::from_output(output)
+        let mut cmd = self.cmd();
+        cmd.args(args);
+        run_with_stdin(cmd, stdin)
+    }
+
+    /// Runs the binary as if on a terminal (tables, prompts), with `stdin` as the typed answers.
+    pub fn run_tty(&self, args: &[&str], stdin: &str) -> Run {
+        let mut cmd = self.cmd();
+        cmd.env("SQSCTL_ASSUME_TTY", "1").args(args);
+        run_with_stdin(cmd, stdin)
     }
 
     /// Every message body in a queue, drained (received and deleted) through the client.
@@ -229,4 +223,22 @@ pub fn sdk_client(endpoint: &str) -> aws_sdk_sqs::Client {
 /// A path inside the repository.
 pub fn repo_path(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// Runs `cmd` with `stdin` written to it from another thread, so a large input cannot deadlock.
+fn run_with_stdin(mut cmd: Command, stdin: &str) -> Run {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.as_bytes().to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let output = child.wait_with_output().expect("binary finishes");
+    let _ = writer.join();
+    Run::from_output(output)
 }
