@@ -28,6 +28,10 @@ use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, SendMessageBatchRequestEntry};
 use sqsctl::local::{Server, ServerConfig};
 
+// The same allocator as the binary, so the server and the raw loop are not slowed by a slower one.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
 
 const BIN: &str = env!("CARGO_BIN_EXE_sqsctl");
