@@ -291,7 +291,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--dedup', '--dedup', [CompletionResultType]::ParameterName, 'MessageDeduplicationId on FIFO destinations: the DLQ message id, the original id, or a new one')
             [CompletionResult]::new('--delay', '--delay', [CompletionResultType]::ParameterName, 'Delay each moved message by this many seconds (standard queues, 0-900)')
             [CompletionResult]::new('--rate', '--rate', [CompletionResultType]::ParameterName, 'Messages per second at most (native mode: 1-500)')
-            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Batches of 10 in flight at once')
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Batches in flight at once, each held from its receive until its delete')
             [CompletionResult]::new('--visibility-timeout', '--visibility-timeout', [CompletionResultType]::ParameterName, 'How long received messages stay hidden while they are moved, in seconds (extended when slow)')
             [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'Write the journal here (default: a new file under the state directory, printed at the start)')
             [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Complete an interrupted run from its journal, without re-sending what it shows as sent')

@@ -253,7 +253,7 @@ message-id\t'The DLQ message id: unique per message, and stable across retries a
 new\t'A fresh id per message (stable across retries within one run, not across `--resume`)'"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l delay -d 'Delay each moved message by this many seconds (standard queues, 0-900)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l rate -d 'Messages per second at most (native mode: 1-500)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l concurrency -d 'Batches of 10 in flight at once' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l concurrency -d 'Batches in flight at once, each held from its receive until its delete' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l visibility-timeout -d 'How long received messages stay hidden while they are moved, in seconds (extended when slow)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l journal -d 'Write the journal here (default: a new file under the state directory, printed at the start)' -r -F
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l resume -d 'Complete an interrupted run from its journal, without re-sending what it shows as sent' -r -F

@@ -105,7 +105,7 @@ pub struct RedriveArgs {
     #[arg(long, value_name = "N", help_heading = "Sending")]
     pub rate: Option<f64>,
 
-    /// Batches of 10 in flight at once
+    /// Batches in flight at once, each held from its receive until its delete
     #[arg(long, value_name = "N", default_value_t = DEFAULT_CONCURRENCY, help_heading = "Sending")]
     pub concurrency: usize,
 

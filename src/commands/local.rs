@@ -83,8 +83,12 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         .with_context(|| format!("could not listen on {}", settings.bind))?;
     printed.context("could not write the endpoint line")?;
     ctx.printer.info(format!(
-        "stopped after {} requests ({} injected errors, {} ambiguous, {} failed batch entries)",
-        stats.requests, stats.injected_errors, stats.ambiguous_failures, stats.entry_failures
+        "stopped after {} requests ({} injected errors, {} ambiguous, sending {} messages; {} failed batch entries)",
+        stats.requests,
+        stats.injected_errors,
+        stats.ambiguous_failures,
+        stats.ambiguous_sends,
+        stats.entry_failures
     ));
     Ok(ExitStatus::Interrupted)
 }

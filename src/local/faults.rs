@@ -23,6 +23,9 @@ pub struct Stats {
     pub throttled: u64,
     /// Requests whose action was applied before an injected 500 was returned.
     pub ambiguous_failures: u64,
+    /// Messages sent by those requests (SendMessage, and the successful entries of
+    /// SendMessageBatch): the sender was told the send failed, so a retry sends them again.
+    pub ambiguous_sends: u64,
     /// Batch entries failed individually by injection (not applied).
     pub entry_failures: u64,
 }
@@ -47,6 +50,7 @@ pub struct Faults {
     injected: AtomicU64,
     throttled: AtomicU64,
     ambiguous: AtomicU64,
+    ambiguous_sends: AtomicU64,
     entries: AtomicU64,
 }
 
@@ -77,6 +81,7 @@ impl Faults {
             injected: AtomicU64::new(0),
             throttled: AtomicU64::new(0),
             ambiguous: AtomicU64::new(0),
+            ambiguous_sends: AtomicU64::new(0),
             entries: AtomicU64::new(0),
         }
     }
@@ -116,6 +121,11 @@ impl Faults {
         }
     }
 
+    /// Counts the messages an ambiguously failed request sent.
+    pub fn count_ambiguous_sends(&self, messages: u64) {
+        self.ambiguous_sends.fetch_add(messages, Ordering::Relaxed);
+    }
+
     /// Whether to fail one batch entry; counts it if so.
     pub fn fail_entry(&self) -> bool {
         if self.entry_fault_rate <= 0.0 {
@@ -134,6 +144,7 @@ impl Faults {
             injected_errors: self.injected.load(Ordering::Relaxed),
             throttled: self.throttled.load(Ordering::Relaxed),
             ambiguous_failures: self.ambiguous.load(Ordering::Relaxed),
+            ambiguous_sends: self.ambiguous_sends.load(Ordering::Relaxed),
             entry_failures: self.entries.load(Ordering::Relaxed),
         }
     }

@@ -100,6 +100,18 @@ fn is_mutating(action: &str) -> bool {
     )
 }
 
+/// How many messages a successful answer says were sent (for the ambiguous-send counter).
+fn sent_messages(action: &str, body: &[u8]) -> u64 {
+    match action {
+        "SendMessage" => 1,
+        "SendMessageBatch" => serde_json::from_slice::<serde_json::Value>(body)
+            .ok()
+            .and_then(|v| v.get("Successful").and_then(|s| s.as_array()).map(Vec::len))
+            .map_or(0, |n| n as u64),
+        _ => 0,
+    }
+}
+
 fn parse<T: DeserializeOwned>(body: &[u8]) -> SqsResult<T> {
     let body = if body.iter().all(u8::is_ascii_whitespace) {
         b"{}".as_slice()
@@ -226,8 +238,10 @@ pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
     };
     let call = Call { svc, base };
     match run(&call, action, &req.body).await {
-        Ok(_) if fault == Fault::Ambiguous => {
+        Ok(body) if fault == Fault::Ambiguous => {
             svc.faults.count_injected(fault);
+            svc.faults
+                .count_ambiguous_sends(sent_messages(action, &body));
             Response::error(&SqsError::internal())
         }
         Ok(body) => Response::ok(body),

@@ -29,8 +29,6 @@ const MAX_REPORTED_FAILURES: usize = 100;
 const MAX_RECEIVE_ERRORS: u32 = 8;
 /// Rounds of workers: a round ends when the DLQ looks empty; another starts if it was not.
 const MAX_ROUNDS: usize = 3;
-/// How often a worker waiting for `--rate` tokens checks whether the round is over.
-const ROUND_CHECK: Duration = Duration::from_millis(50);
 
 /// Live counts, for progress bars and the summary.
 #[derive(Debug, Default)]
@@ -367,15 +365,10 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
     })
 }
 
+/// One worker: receive a batch, choose what moves, wait for `--rate` tokens, send, journal, delete;
+/// again until the round is over. A worker holds one batch at a time, so `--concurrency` is the
+/// number of batches in flight (received and not yet deleted).
 async fn worker(shared: Arc<Shared>) {
-    let mut tail: Option<tokio::task::JoinHandle<()>> = None;
-    work(&shared, &mut tail).await;
-    if let Some(last) = tail {
-        let _ = last.await;
-    }
-}
-
-async fn work(shared: &Arc<Shared>, tail: &mut Option<tokio::task::JoinHandle<()>>) {
     let mut receive_errors = 0u32;
     loop {
         if shared.round_over() {
@@ -385,27 +378,6 @@ async fn work(shared: &Arc<Shared>, tail: &mut Option<tokio::task::JoinHandle<()
         if want == 0 {
             shared.stop.store(true, Ordering::SeqCst);
             return;
-        }
-        if let Some(limiter) = &shared.limiter {
-            // A slow rate can make a worker wait long for its tokens: Ctrl-C must not, and a
-            // worker still queued when another found the DLQ empty leaves without waiting.
-            let acquire = limiter.acquire(want);
-            tokio::pin!(acquire);
-            loop {
-                tokio::select! {
-                    () = &mut acquire => break,
-                    () = shared.interrupt.wait() => return,
-                    () = tokio::time::sleep(ROUND_CHECK) => {
-                        if shared.round_over() {
-                            return;
-                        }
-                    }
-                }
-            }
-            if shared.round_over() {
-                limiter.refund(want);
-                return;
-            }
         }
         let seen_completions = shared.completions.load(Ordering::SeqCst);
         let options = ReceiveOptions {
@@ -420,9 +392,6 @@ async fn work(shared: &Arc<Shared>, tail: &mut Option<tokio::task::JoinHandle<()
                 batch
             }
             Err(err) => {
-                if let Some(limiter) = &shared.limiter {
-                    limiter.refund(want);
-                }
                 receive_errors += 1;
                 if !is_transient(&err) || receive_errors >= MAX_RECEIVE_ERRORS {
                     shared.fail(format!("receiving from {}: {err}", shared.plan.source.name));
@@ -432,9 +401,6 @@ async fn work(shared: &Arc<Shared>, tail: &mut Option<tokio::task::JoinHandle<()
                 continue;
             }
         };
-        if let Some(limiter) = &shared.limiter {
-            limiter.refund(want.saturating_sub(batch.len()));
-        }
         if batch.is_empty() {
             // Done when no batch is being moved and none finished while this poll ran: otherwise
             // a finished batch may have unblocked a FIFO group, so poll again.
@@ -448,20 +414,11 @@ async fn work(shared: &Arc<Shared>, tail: &mut Option<tokio::task::JoinHandle<()
         }
         shared.processing.fetch_add(1, Ordering::SeqCst);
         Counters::add(&shared.counters.received, batch.len());
-        let pending = process(shared, batch).await;
-        // The commit (journal on disk, then delete) of this batch overlaps the receive and send
-        // of the next one; a worker has at most one commit outstanding.
-        if let Some(previous) = tail.take() {
-            let _ = previous.await;
+        if let Some(pending) = process(&shared, batch).await {
+            commit(&shared, pending).await;
         }
-        let done = shared.clone();
-        *tail = Some(tokio::spawn(async move {
-            if let Some(pending) = pending {
-                commit(&done, pending).await;
-            }
-            done.completions.fetch_add(1, Ordering::SeqCst);
-            done.processing.fetch_sub(1, Ordering::SeqCst);
-        }));
+        shared.completions.fetch_add(1, Ordering::SeqCst);
+        shared.processing.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -567,12 +524,30 @@ async fn process(shared: &Arc<Shared>, batch: Vec<MessageRecord>) -> Option<Comm
     if moving.is_empty() && delete_only.is_empty() {
         return None;
     }
-    Counters::add(&shared.counters.selected, moving.len());
     let handles: Vec<String> = moving
         .iter()
         .map(|m| handle(&m.original).to_string())
         .chain(delete_only.iter().map(|m| handle(m).to_string()))
         .collect();
+    // `--rate` counts messages sent, so the tokens are taken for what this batch sends, once it
+    // is known; the batch stays hidden while it waits. Receives take no tokens, so the run ends
+    // as soon as the DLQ is found empty. Ctrl-C while waiting sends nothing: the whole batch is
+    // made visible again when the run ends.
+    if let Some(limiter) = &shared.limiter
+        && !moving.is_empty()
+    {
+        let wait = async {
+            tokio::select! {
+                () = limiter.acquire(moving.len()) => true,
+                () = shared.interrupt.wait() => false,
+            }
+        };
+        if !keep_hidden(shared, &handles, wait).await {
+            shared.held.lock().extend(handles);
+            return None;
+        }
+    }
+    Counters::add(&shared.counters.selected, moving.len());
     let (lines, confirmed) = keep_hidden(shared, &handles, send_batch(shared, &moving)).await;
     let count = confirmed.len();
     let to_delete = confirmed.into_iter().chain(delete_only).collect();

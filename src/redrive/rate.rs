@@ -1,13 +1,12 @@
 //! `--rate`: a token bucket that never lets more than one batch through ahead of the rate.
 //!
 //! The bucket starts empty and holds at most `capacity` tokens (one batch). Callers take the
-//! tokens for a batch before they receive it, one caller at a time and in arrival order: the
-//! caller at the head reserves its batch (the bucket may owe at most that one batch), waits until
-//! the debt is repaid, and lets the next one in. Callers still queued owe nothing, so when the DLQ
-//! runs dry they leave at once (the head gives its reservation back), and the rate is met from the
-//! first second. A caller that oversleeps does not lose the time: the next one's wait is shorter.
-//! In any window of `w` seconds at most `rate * w + capacity` messages pass. Tokens a batch did
-//! not use (a receive returned fewer messages) are handed back and wake the caller at the head.
+//! tokens for the messages of a batch before they send it, one caller at a time and in arrival
+//! order: the caller at the head reserves its tokens (the bucket may owe at most that one batch),
+//! waits until the debt is repaid, and lets the next one in. Callers still queued owe nothing, so
+//! the rate is met from the first second, and a caller that leaves (Ctrl-C) gives its reservation
+//! back. A caller that oversleeps does not lose the time: the next one's wait is shorter. In any
+//! window of `w` seconds at most `rate * w + capacity` messages pass.
 
 use std::time::{Duration, Instant};
 
@@ -150,7 +149,7 @@ impl RateLimiter {
         }
     }
 
-    pub fn refund(&self, n: usize) {
+    fn refund(&self, n: usize) {
         if n > 0 {
             self.bucket.lock().refund(self.now(), n as f64);
             self.refunded.notify_waiters();
