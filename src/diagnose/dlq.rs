@@ -108,9 +108,19 @@ pub fn check(view: &DlqView, queue: &str) -> Vec<Finding> {
             human_seconds(newest)
         ));
     }
+    // A redrive without --to returns messages to the one source queue, and refuses when there are
+    // several: say what works then.
+    let redrive = if view.sources.len() > 1 {
+        format!(
+            "`sqsctl redrive {queue} --native` (each message to its own source queue) or \
+             `sqsctl redrive {queue} --to QUEUE` (everything to one of them)"
+        )
+    } else {
+        format!("`sqsctl redrive {queue}`")
+    };
     findings.push(finding.advice(format!(
         "Find the cause in the messages (`sqsctl peek {queue}`), fix it, then move them back with \
-         `sqsctl redrive {queue}`."
+         {redrive}."
     )));
     if view.expiring_within_24h > 0
         && let Some(retention) = view.retention_seconds
@@ -187,7 +197,7 @@ mod tests {
         obs.add(&dead_letter(NOW - 3_600_000, "jobs"));
         obs.add(&dead_letter(NOW - 3 * 86_400_000 - 3_600_000, "jobs"));
         obs.add(&dead_letter(NOW - 60_000, "billing"));
-        let view = view(&facts, Some(&obs), NOW).expect("a DLQ");
+        let mut view = view(&facts, Some(&obs), NOW).expect("a DLQ");
         assert_eq!(view.sources, ["jobs", "billing"]);
         assert_eq!(view.oldest_age_seconds, Some(3 * 86_400 + 3_600));
         assert_eq!(view.newest_age_seconds, Some(60));
@@ -196,6 +206,14 @@ mod tests {
         let ids: Vec<_> = findings.iter().map(|f| f.id).collect();
         assert_eq!(ids, ["dlq-not-empty", "dlq-messages-expiring"]);
         assert!(findings[0].evidence[1].contains("oldest was sent 3d ago"));
+        // Two sources: a plain `redrive jobs-dlq` would refuse, so the advice names what works.
+        assert!(findings[0].advice.contains("redrive jobs-dlq --native"));
+        view.sources.truncate(1);
+        assert!(
+            check(&view, "jobs-dlq")[0]
+                .advice
+                .ends_with("`sqsctl redrive jobs-dlq`.")
+        );
     }
 
     #[test]

@@ -312,7 +312,8 @@ fn dlq_pairing(
             ))
             .advice(format!(
                 "Look at them with `sqsctl diagnose {dlq}` or `sqsctl peek {dlq}`, fix the cause, \
-                 then move them back with `sqsctl redrive {dlq}`."
+                 then move them back with `sqsctl redrive {dlq}` (if {dlq} serves several \
+                 queues: `--native` returns each message to its own, `--to QUEUE` sends all to one)."
             )),
         );
     }
