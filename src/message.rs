@@ -118,8 +118,32 @@ pub enum ParsedLine {
     Other,
 }
 
+/// A message envelope; `body` is read only to tell a bare record that happens to have `type` and
+/// `data` fields from an envelope.
+#[derive(Deserialize)]
+struct MessageEnvelope {
+    data: MessageRecord,
+    #[serde(default)]
+    body: Option<serde::de::IgnoredAny>,
+}
+
+/// How every message line that `receive` and `peek` write starts.
+const MESSAGE_ENVELOPE_START: &str = r#"{"type":"message","data":"#;
+
 /// Parses one line of a message stream: an enveloped record, a bare record, or another envelope.
 pub fn parse_record_line(line: &str) -> Result<ParsedLine, serde_json::Error> {
+    // The two shapes sqsctl writes are read in one pass: the envelope `receive` prints and a bare
+    // record with a body. Anything else (other envelopes, spacing, errors) takes the general path.
+    if line.starts_with(MESSAGE_ENVELOPE_START) {
+        if let Ok(envelope) = serde_json::from_str::<MessageEnvelope>(line)
+            && envelope.body.is_none()
+        {
+            return Ok(ParsedLine::Message(Box::new(envelope.data)));
+        }
+    } else if let Ok(record) = serde_json::from_str::<MessageRecord>(line) {
+        // A record with a body is a bare record even when it also has `type` and `data` fields.
+        return Ok(ParsedLine::Message(Box::new(record)));
+    }
     let value: serde_json::Value = serde_json::from_str(line)?;
     if let Some(kind) = value.get("type").and_then(|t| t.as_str())
         && value.get("data").is_some()
@@ -153,6 +177,24 @@ mod tests {
                 ParsedLine::Other => panic!("expected a message from {line}"),
             }
         }
+    }
+
+    #[test]
+    fn spacing_and_odd_shapes_parse_as_before() {
+        let spaced = r#"{ "type": "message", "data": { "body": "hi" } }"#;
+        let reordered = r#"{"data":{"body":"hi"},"type":"message"}"#;
+        for line in [spaced, reordered] {
+            assert!(
+                matches!(parse_record_line(line), Ok(ParsedLine::Message(m)) if m.body == "hi"),
+                "{line}"
+            );
+        }
+        // A body makes a line a bare record, whatever else it holds.
+        let both = r#"{"type":"message","data":{"body":"inner"},"body":"outer"}"#;
+        assert!(matches!(parse_record_line(both), Ok(ParsedLine::Message(m)) if m.body == "outer"));
+        // An envelope whose data is not a record is an error, as is a bare record without a body.
+        assert!(parse_record_line(r#"{"type":"message","data":{"bodyx":"a"}}"#).is_err());
+        assert!(parse_record_line(r#"{"group_id":"g"}"#).is_err());
     }
 
     #[test]

@@ -42,6 +42,18 @@ pub fn is_allowed_char(c: char) -> bool {
     matches!(c, '\u{9}' | '\u{A}' | '\u{D}' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
 }
 
+/// The first character SQS does not accept, with its byte offset. Text that is all printable
+/// ASCII, tab, newline or carriage return (the usual case) is accepted after a check of its bytes.
+pub fn first_disallowed_char(text: &str) -> Option<(usize, char)> {
+    let plain = text
+        .bytes()
+        .all(|b| (0x20..0x80).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r'));
+    if plain {
+        return None;
+    }
+    text.char_indices().find(|(_, c)| !is_allowed_char(*c))
+}
+
 /// Checks a record against the limits SQS enforces, so a bad record is reported before any batch
 /// is sent. `fifo` is whether the destination is a FIFO queue.
 pub fn validate_outgoing(record: &MessageRecord, fifo: bool) -> Result<(), String> {
@@ -54,11 +66,7 @@ pub fn validate_outgoing(record: &MessageRecord, fifo: bool) -> Result<(), Strin
             "the message is {size} bytes (body plus attributes); SQS accepts at most {MAX_PAYLOAD_BYTES} bytes (1 MiB)"
         ));
     }
-    if let Some((offset, c)) = record
-        .body
-        .char_indices()
-        .find(|(_, c)| !is_allowed_char(*c))
-    {
+    if let Some((offset, c)) = first_disallowed_char(&record.body) {
         return Err(format!(
             "the body has a character SQS does not accept (U+{:04X} at byte {offset})",
             c as u32
@@ -87,7 +95,7 @@ pub fn validate_outgoing(record: &MessageRecord, fifo: bool) -> Result<(), Strin
                 attr.value
             ));
         }
-        if base != "Binary" && attr.value.chars().any(|c| !is_allowed_char(c)) {
+        if base != "Binary" && first_disallowed_char(&attr.value).is_some() {
             return Err(format!(
                 "message attribute `{name}` has a character SQS does not accept"
             ));
@@ -217,5 +225,24 @@ mod tests {
         for c in ['\u{0}', '\u{8}', '\u{B}', '\u{1F}', '\u{FFFE}', '\u{FFFF}'] {
             assert!(!is_allowed_char(c), "{:?}", c);
         }
+    }
+
+    #[test]
+    fn the_byte_check_agrees_with_the_character_ranges() {
+        // Every ASCII byte, alone and inside text, and non-ASCII text on either side of it.
+        for b in 0u8..0x80 {
+            let c = char::from(b);
+            for text in [
+                format!("{c}"),
+                format!("ab{c}cd"),
+                format!("é{c}"),
+                format!("{c}\u{FFFE}"),
+            ] {
+                let expected = text.char_indices().find(|(_, c)| !is_allowed_char(*c));
+                assert_eq!(first_disallowed_char(&text), expected, "{text:?}");
+            }
+        }
+        assert_eq!(first_disallowed_char("plain text\r\n"), None);
+        assert_eq!(first_disallowed_char("x\u{7F}"), None);
     }
 }

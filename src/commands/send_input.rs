@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 
 use crate::client::batch::{MAX_BATCH_ENTRIES, MAX_PAYLOAD_BYTES, validate_outgoing};
-use crate::message::{AttributeValue, Envelope, MessageRecord, ParsedLine, parse_record_line};
+use crate::message::{AttributeValue, MessageRecord, ParsedLine, parse_record_line};
 
 /// How a deduplication id is chosen for records that carry none.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -231,18 +231,9 @@ fn parse_line(raw: &[u8], format: LineFormat) -> Result<Option<MessageRecord>, S
     }
 }
 
-/// A JSON line as a record: the two usual shapes (an enveloped message as `receive` writes it, a
-/// bare record) are decoded straight into the record, anything else through the general parser,
-/// which also skips envelopes of other types and words the errors.
+/// A JSON line as a record (envelopes of other types are skipped), with the error worded for the
+/// user.
 fn parse_json_record(text: &str) -> Result<Option<MessageRecord>, String> {
-    if let Ok(envelope) = serde_json::from_str::<Envelope<MessageRecord>>(text)
-        && envelope.kind == "message"
-    {
-        return Ok(Some(envelope.data));
-    }
-    if let Ok(record) = serde_json::from_str::<MessageRecord>(text) {
-        return Ok(Some(record));
-    }
     match parse_record_line(text) {
         Ok(ParsedLine::Message(record)) => Ok(Some(*record)),
         Ok(ParsedLine::Other) => Ok(None),
