@@ -740,6 +740,28 @@ fn resume_deletes_what_the_journal_shows_as_sent_without_sending_it_again() {
     assert_ne!(run.code, 0);
 }
 
+/// Runs the binary with `args`, sends it SIGINT after `after`, and returns its exit code, its JSON
+/// summary and its stderr.
+fn interrupted_run(env: &TestEnv, args: &[&str], after: Duration) -> (Option<i32>, Value, String) {
+    let child = env
+        .cmd()
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let summary = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    (output.status.code(), summary, stderr)
+}
+
 #[test]
 fn ctrl_c_finishes_the_batches_in_flight_and_exits_130() {
     let env = TestEnv::start_with(ServerConfig {
@@ -749,33 +771,19 @@ fn ctrl_c_finishes_the_batches_in_flight_and_exits_130() {
     let (source, dlq) = pair(&env, "int", false);
     bodies(&env, &dlq, "m", 2000);
     let journal = journal_arg(&env, "int.jsonl");
-    let child = env
-        .cmd()
-        .args([
-            "redrive",
-            "int-dlq",
-            "--yes",
-            "-o",
-            "json",
-            "--concurrency",
-            "2",
-            "--journal",
-            &journal,
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
-    let s: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let args = [
+        "redrive",
+        "int-dlq",
+        "--yes",
+        "-o",
+        "json",
+        "--concurrency",
+        "2",
+        "--journal",
+        &journal,
+    ];
+    let (code, s, stderr) = interrupted_run(&env, &args, Duration::from_millis(1500));
+    assert_eq!(code, Some(130), "{stderr}");
     let moved = s["moved"].as_u64().unwrap();
     assert!(moved > 0 && moved < 2000, "{s}");
     assert_eq!(s["interrupted"], true);
@@ -793,6 +801,45 @@ fn ctrl_c_finishes_the_batches_in_flight_and_exits_130() {
     assert_eq!(in_flight, 0, "nothing left hidden");
     assert_eq!(left + moved, 2000, "none lost");
     assert_eq!(visible(&env, &source).0, moved, "no duplicates");
+}
+
+#[test]
+fn ctrl_c_while_batches_wait_for_rate_tokens_sends_none_of_them() {
+    // At --rate 20 with 8 workers, most workers hold a received batch while they wait for their
+    // tokens: Ctrl-C must make those visible again, unsent.
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "rint", false);
+    bodies(&env, &dlq, "m", 300);
+    let journal = journal_arg(&env, "rint.jsonl");
+    let args = [
+        "redrive",
+        "rint-dlq",
+        "--yes",
+        "-o",
+        "json",
+        "--rate",
+        "20",
+        "--concurrency",
+        "8",
+        "--journal",
+        &journal,
+    ];
+    let (code, s, stderr) = interrupted_run(&env, &args, Duration::from_millis(1500));
+    assert_eq!(code, Some(130), "{stderr}");
+    let moved = s["moved"].as_u64().unwrap();
+    // 1.5 s at 20 per second, plus one batch of headroom and the start-up time.
+    assert!(moved > 0 && moved <= 50, "{s}");
+    let (left, in_flight) = visible(&env, &dlq);
+    assert_eq!(
+        in_flight, 0,
+        "the batches waiting for tokens are visible again"
+    );
+    assert_eq!(left + moved, 300, "none lost");
+    assert_eq!(
+        visible(&env, &source).0,
+        moved,
+        "none sent without being counted"
+    );
 }
 
 #[test]
