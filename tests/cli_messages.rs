@@ -94,6 +94,42 @@ fn send_lines_and_receive_until_empty_with_delete_consumes_everything() {
 }
 
 #[test]
+fn send_lines_from_a_slow_producer_sends_each_line_without_waiting_for_a_full_batch() {
+    // `tail -f log | sqsctl send q --lines`: a line must not wait for nine more, or for the end.
+    let env = TestEnv::start();
+    let queue = env.create_queue("trickle", &[]);
+    let mut child = env
+        .cmd()
+        .args(["send", "trickle", "--lines", "-q"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for (i, line) in ["first", "second"].iter().enumerate() {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while env.depth(&queue) < (i + 1) as u64 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "`{line}` was not sent while stdin stayed open"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(sorted(env.drain_bodies(&queue)), ["first", "second"]);
+}
+
+#[test]
 fn receive_max_is_exact_even_with_concurrent_requests() {
     let env = TestEnv::start();
     let queue = env.create_queue("exact", &[]);

@@ -4,6 +4,9 @@
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
+use std::os::fd::{AsFd, OwnedFd};
+
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
 use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
@@ -118,7 +121,7 @@ pub enum LineFormat {
 
 /// Starts the reader thread. It stops after an invalid line unless `skip_invalid`, and when the
 /// receiving side is dropped.
-pub fn spawn_reader<R: Read + Send + 'static>(
+pub fn spawn_reader<R: Read + AsFd + Send + 'static>(
     input: R,
     format: LineFormat,
     defaults: RecordDefaults,
@@ -126,12 +129,33 @@ pub fn spawn_reader<R: Read + Send + 'static>(
     capacity: usize,
 ) -> mpsc::Receiver<Item> {
     let (tx, rx) = mpsc::channel(capacity.max(1));
-    std::thread::spawn(move || read_all(input, format, &defaults, skip_invalid, &tx));
+    // A second descriptor for the same input, to ask whether a read would wait; without one,
+    // batches are sent only when full (or at the end), as for a file.
+    let probe = input.as_fd().try_clone_to_owned().ok();
+    std::thread::spawn(move || {
+        let ready = || probe.as_ref().is_none_or(has_input);
+        read_all(input, ready, format, &defaults, skip_invalid, &tx);
+    });
     rx
 }
 
+/// Whether reading `input` would return at once. An error counts as ready: the read reports it.
+fn has_input(input: &OwnedFd) -> bool {
+    let mut fds = [PollFd::new(input, PollFlags::IN)];
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    !matches!(poll(&mut fds, Some(&now)), Ok(0))
+}
+
+/// Reads `input` to its end, sending batches as they fill. A partly filled batch is sent when the
+/// next line has not arrived yet (`ready` says whether a read would return at once), so a slow
+/// producer such as `tail -f` sees each line sent promptly, while a file or a fast pipe still
+/// fills every batch.
 fn read_all<R: Read>(
     input: R,
+    ready: impl Fn() -> bool,
     format: LineFormat,
     defaults: &RecordDefaults,
     skip_invalid: bool,
@@ -161,6 +185,13 @@ fn read_all<R: Read>(
     };
     loop {
         buf.clear();
+        if !batch.records.is_empty()
+            && !reader.buffer().contains(&b'\n')
+            && !ready()
+            && !flush(&mut batch, &mut batch_bytes)
+        {
+            return;
+        }
         match reader.read_until(b'\n', &mut buf) {
             Ok(0) => break,
             Ok(_) => {}
