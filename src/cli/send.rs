@@ -11,6 +11,7 @@ use crate::commands::send::{DedupId, SendInput, SendSettings};
   sqsctl send orders --attr kind=refund --attr amount:Number=12 '{\"id\": 7}'
   sqsctl send jobs.fifo --group-id customer-7 --dedup-id auto 'job 1'
   seq 1 1000 | sqsctl send orders --lines
+  tail -f app.log | sqsctl send logs --lines   # each line goes out as it arrives
   sqsctl send b --jsonl < a.jsonl              # records written by `sqsctl receive a > a.jsonl`
 
 Without BODY and without --lines/--jsonl, all of stdin is one message body (less one final newline). \
