@@ -397,6 +397,25 @@ fn dry_run_changes_nothing_and_counts_per_destination_and_group() {
     assert_eq!(doc["summary"]["would_stay"], 7);
     assert_eq!(doc["messages"].as_array().unwrap().len(), 5);
     assert_eq!(visible(&env, &dlq2), (12, 0));
+    // As a table (a terminal), the listing stops at 20 rows; the counts cover every message.
+    let (_s3, dlq3) = pair(&env, "dry3", false);
+    bodies(&env, &dlq3, "row", 30);
+    let run = env.run(&["redrive", "dry3-dlq", "--dry-run", "-o", "table"]);
+    run.assert_code(0);
+    let listed = run.stdout.lines().filter(|l| l.contains("row")).count();
+    assert_eq!(listed, 20, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("and 10 more that would move"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.contains("-> dry3 ") && l.contains("30")),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]

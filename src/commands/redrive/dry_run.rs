@@ -34,6 +34,9 @@ struct DryRunSummary {
     release_failed: u64,
 }
 
+/// Messages listed in the table; the counts cover every one, `-o jsonl` lists every one.
+const TABLE_ROWS: usize = 20;
+
 pub async fn run(
     ctx: &Context,
     sqs: &Sqs,
@@ -114,7 +117,9 @@ pub async fn run(
                             return ControlFlow::Break(());
                         }
                     }
-                    Format::Json | Format::Table => kept.push(message),
+                    Format::Json => kept.push(message),
+                    Format::Table if kept.len() < TABLE_ROWS => kept.push(message),
+                    Format::Table => {}
                 }
             }
             ControlFlow::Continue(())
@@ -151,6 +156,12 @@ pub async fn run(
                 ]);
             }
             printer.table(&table)?;
+            let unlisted = summary.would_move.saturating_sub(kept.len() as u64);
+            if unlisted > 0 {
+                printer.info(format!(
+                    "and {unlisted} more that would move, not listed (-o jsonl lists every one)"
+                ));
+            }
             let mut counts = printer.new_table(&["destination / group", "messages"]);
             for (name, count) in &summary.per_destination {
                 counts.add_row(vec![format!("-> {name}"), count.to_string()]);
