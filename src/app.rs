@@ -181,6 +181,15 @@ async fn run(cli: Cli) -> ExitStatus {
     }
 }
 
+/// What to tell the user if a second Ctrl-C aborts the process, set by commands that leave a record
+/// to continue from (the redrive journal).
+static ABORT_NOTE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Sets the line printed (after `aborted`) when a second Ctrl-C stops the process at once.
+pub fn on_abort(note: String) {
+    let _ = ABORT_NOTE.set(note);
+}
+
 fn spawn_ctrl_c_handler(interrupt: Interrupt) {
     tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_err() {
@@ -190,6 +199,9 @@ fn spawn_ctrl_c_handler(interrupt: Interrupt) {
         interrupt.trigger();
         if tokio::signal::ctrl_c().await.is_ok() {
             eprintln!("aborted");
+            if let Some(note) = ABORT_NOTE.get() {
+                eprintln!("hint: {note}");
+            }
             std::process::exit(i32::from(ExitStatus::Interrupted.code()));
         }
     });

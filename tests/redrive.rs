@@ -862,6 +862,55 @@ fn ctrl_c_while_batches_wait_for_rate_tokens_sends_none_of_them() {
 }
 
 #[test]
+fn resume_after_kill_9_waits_for_the_batches_held_for_rate_tokens() {
+    // Killed while most workers hold a batch waiting for --rate tokens: the journal shows those
+    // batches as received, so --resume waits for them to come back and moves every message.
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "rkill", false);
+    bodies(&env, &dlq, "m", 200);
+    let journal = journal_arg(&env, "rkill.jsonl");
+    let mut child = env
+        .cmd()
+        .args([
+            "redrive",
+            "rkill-dlq",
+            "--yes",
+            "--rate",
+            "100",
+            "--concurrency",
+            "8",
+            "--visibility-timeout",
+            "3",
+            "--journal",
+            &journal,
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let (_plan, state) = sqsctl::redrive::journal::load(std::path::Path::new(&journal)).unwrap();
+    assert!(state.unresolved > 0, "held batches are in the journal");
+    assert!(
+        visible(&env, &dlq).1 > 0,
+        "the dead run left messages hidden"
+    );
+    let run = env.run(&["redrive", "--resume", &journal, "--yes", "-o", "json"]);
+    run.assert_code(0);
+    assert!(run.stderr.contains("waiting up to"), "{}", run.stderr);
+    assert_eq!(visible(&env, &dlq), (0, 0), "the DLQ is empty");
+    let moved: Vec<String> = drain(&env, &source).into_iter().map(|m| m.body).collect();
+    let unique: std::collections::HashSet<&String> = moved.iter().collect();
+    assert_eq!(unique.len(), 200, "none lost");
+    assert!(
+        (moved.len() - unique.len()) as u64 <= state.unresolved,
+        "duplicates only among messages without a recorded outcome"
+    );
+}
+
+#[test]
 fn archive_keeps_a_copy_and_delay_holds_the_moved_messages_back() {
     let env = TestEnv::start();
     let (source, dlq) = pair(&env, "arch", false);

@@ -529,6 +529,18 @@ async fn process(shared: &Arc<Shared>, batch: Vec<MessageRecord>) -> Option<Comm
         .map(|m| handle(&m.original).to_string())
         .chain(delete_only.iter().map(|m| handle(m).to_string()))
         .collect();
+    // Journaled as held before anything else happens to them, so that after a crash `--resume`
+    // knows the run held these messages and waits for them to be visible again.
+    let mut lines = Vec::new();
+    for m in &moving {
+        lines.extend(line(
+            "received",
+            &json!({ "id": message_id(&m.original), "group": m.outgoing.group_id }),
+        ));
+    }
+    if !lines.is_empty() {
+        journal(shared, lines, false).await;
+    }
     // `--rate` counts messages sent, so the tokens are taken for what this batch sends, once it
     // is known; the batch stays hidden while it waits. Receives take no tokens, so the run ends
     // as soon as the DLQ is found empty. Ctrl-C while waiting sends nothing: the whole batch is
@@ -543,6 +555,11 @@ async fn process(shared: &Arc<Shared>, batch: Vec<MessageRecord>) -> Option<Comm
             }
         };
         if !keep_hidden(shared, &handles, wait).await {
+            let mut lines = Vec::new();
+            for m in &moving {
+                lines.extend(line("released", &json!({ "id": message_id(&m.original) })));
+            }
+            journal(shared, lines, false).await;
             shared.held.lock().extend(handles);
             return None;
         }
@@ -603,16 +620,6 @@ async fn journal(shared: &Shared, bytes: Vec<u8>, sync: bool) {
 /// were confirmed. What failed is parked: hidden until the run ends, so it is not tried again (and,
 /// on FIFO, the rest of its group stays behind it), then visible in the DLQ.
 async fn send_batch(shared: &Shared, moving: &[Moving]) -> (Vec<u8>, Vec<MessageRecord>) {
-    let mut lines = Vec::new();
-    for m in moving {
-        lines.extend(line(
-            "received",
-            &json!({ "id": message_id(&m.original), "group": m.outgoing.group_id }),
-        ));
-    }
-    if !lines.is_empty() {
-        journal(shared, lines, false).await;
-    }
     let outgoing: Vec<MessageRecord> = moving.iter().map(|m| m.outgoing.clone()).collect();
     let results = send::send_all(
         &shared.sqs,

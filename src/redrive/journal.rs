@@ -4,7 +4,8 @@
 //!
 //! Lines are `{"type": KIND, "data": {...}}`. The first is the `plan`; then, per message (by its
 //! DLQ message id): `received`, `sent` (with the destination's new message id), `deleted`, or
-//! `failed` (with the reason it stays in the DLQ). `sent` lines are on disk (fsync'd) before the
+//! `failed` (with the reason it stays in the DLQ), or `released` (made visible again unsent, as on
+//! Ctrl-C while it waited for `--rate`). `sent` lines are on disk (fsync'd) before the
 //! delete of those messages is issued. A single writer thread commits the lines of all workers
 //! together, so one fsync serves every batch that is waiting for it.
 
@@ -191,7 +192,7 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
                 deleted.insert(id);
                 finished.insert(id);
             }
-            "failed" => {
+            "failed" | "released" => {
                 finished.insert(id);
             }
             _ => {}
@@ -236,9 +237,10 @@ mod tests {
         let path = dir.path().join("j.jsonl");
         let journal = Journal::create(&path, &plan()).expect("create");
         let mut bytes = Vec::new();
-        for id in ["a", "b", "c", "d"] {
+        for id in ["a", "b", "c", "d", "e"] {
             bytes.extend(line("received", &json!({ "id": id })));
         }
+        bytes.extend(line("released", &json!({ "id": "e" })));
         bytes.extend(line("sent", &json!({ "id": "a", "new_id": "x" })));
         bytes.extend(line("sent", &json!({ "id": "b", "new_id": "y" })));
         bytes.extend(line("deleted", &json!({ "id": "a" })));
@@ -257,7 +259,7 @@ mod tests {
         assert!(!state.sent.contains("c") && !state.sent.contains("d"));
         assert_eq!(state.moved_before, 1);
         assert_eq!(state.sent_not_deleted, 1);
-        assert_eq!(state.unresolved, 1, "d has no outcome");
+        assert_eq!(state.unresolved, 1, "d has no outcome (e was released unsent)");
     }
 
     #[test]

@@ -318,6 +318,11 @@ async fn execute(
                 .with_context(|| format!("cannot open the archive {}", path.display()))
         })
         .transpose()?;
+    crate::app::on_abort(format!(
+        "messages the run held come back to {} when their visibility timeout ends; `sqsctl redrive --resume {} --yes` waits for them and completes the run",
+        plan.source.name,
+        journal.path().display()
+    ));
     let counters = Arc::new(Counters::default());
     let total = plan.limit.map_or(depth, |l| l.min(depth));
     let progress = report::Progress::start(ctx, counters.clone(), total);
