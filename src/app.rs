@@ -102,6 +102,8 @@ pub struct UsageError(pub String);
 pub struct HintedError {
     pub message: String,
     pub hint: String,
+    /// The command line asked for something that cannot be done as given (exit code 2).
+    pub usage: bool,
 }
 
 /// Builds an error that prints a `hint:` line.
@@ -109,6 +111,16 @@ pub fn hinted(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Er
     anyhow::Error::new(HintedError {
         message: message.into(),
         hint: hint.into(),
+        usage: false,
+    })
+}
+
+/// A usage error (exit code 2) that prints a `hint:` line.
+pub fn hinted_usage(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(HintedError {
+        message: message.into(),
+        hint: hint.into(),
+        usage: true,
     })
 }
 
@@ -242,6 +254,7 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
     }
     let usage = |c: &(dyn std::error::Error + 'static)| {
         c.is::<UsageError>()
+            || c.downcast_ref::<HintedError>().is_some_and(|h| h.usage)
             || matches!(
                 c.downcast_ref::<ClientError>(),
                 Some(ClientError::InvalidEndpoint { .. })

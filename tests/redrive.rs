@@ -580,7 +580,7 @@ fn refusals_several_sources_none_type_mismatch_and_native_with_filters() {
     env.create_queue("beta", &[("RedrivePolicy", &policy)]);
     bodies(&env, &dlq, "m", 3);
     let run = env.run(&["redrive", "shared-dlq", "--yes"]);
-    run.assert_code(1);
+    run.assert_code(2);
     assert!(
         run.stderr.contains("alpha") && run.stderr.contains("beta"),
         "{}",
@@ -1091,6 +1091,11 @@ fn native_without_to_returns_each_message_to_its_own_source() {
     let doc: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(doc["summary"]["per_destination"]["two-a"], 2, "{doc}");
     assert_eq!(doc["summary"]["per_destination"]["two-b"], 3, "{doc}");
+    assert!(
+        run.stderr.contains("redrive two-dlq --native"),
+        "the dry run says what the move needs: {}",
+        run.stderr
+    );
     assert_eq!(visible(&env, &dlq), (5, 0));
     let run = env.run(&["redrive", "two-dlq", "--native", "--yes", "-o", "json"]);
     run.assert_code(0);

@@ -89,6 +89,7 @@ pub async fn inspect(
             facts(ctx, sqs, &queue, attrs).await
         } else {
             QueueFacts {
+                dlq_sources: 0,
                 name: queue.name.clone(),
                 attrs,
                 dlq: None,
@@ -246,6 +247,14 @@ async fn facts(ctx: &Context, sqs: &Sqs, queue: &QueueRef, attrs: QueueAttribute
         Some(policy) => Some(related(sqs, &policy.dead_letter_target_arn).await),
         None => None,
     };
+    // How many queues share the DLQ decides what a redrive of it needs.
+    let dlq_sources = match &dlq {
+        Some(Ok(found)) => match sqs.resolve(&found.name).await {
+            Ok(queue) => sqs.dead_letter_sources(&queue).await.map_or(0, |s| s.len()),
+            Err(_) => 0,
+        },
+        _ => 0,
+    };
     let mut sources = Vec::new();
     match sqs.dead_letter_sources(queue).await {
         Ok(found) => {
@@ -266,6 +275,7 @@ async fn facts(ctx: &Context, sqs: &Sqs, queue: &QueueRef, attrs: QueueAttribute
             .debug(format!("could not list the dead-letter sources: {e}")),
     }
     QueueFacts {
+        dlq_sources,
         name: queue.name.clone(),
         attrs,
         dlq,

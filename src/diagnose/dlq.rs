@@ -185,6 +185,7 @@ mod tests {
             .collect(),
         );
         let facts = QueueFacts {
+            dlq_sources: 0,
             name: "jobs-dlq".into(),
             attrs,
             dlq: None,
@@ -219,6 +220,7 @@ mod tests {
     #[test]
     fn an_ordinary_queue_has_no_dlq_view() {
         let facts = QueueFacts {
+            dlq_sources: 0,
             name: "jobs".into(),
             attrs: QueueAttributes::default(),
             dlq: None,

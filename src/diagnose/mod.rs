@@ -165,6 +165,7 @@ mod tests {
     #[test]
     fn standard_queues_have_no_group_layout() {
         let facts = QueueFacts {
+            dlq_sources: 0,
             name: "jobs".into(),
             attrs: QueueAttributes::default(),
             dlq: None,

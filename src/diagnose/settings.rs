@@ -26,6 +26,8 @@ pub struct QueueFacts {
     pub dlq: Option<Result<RelatedQueue, String>>,
     /// Queues whose redrive policy targets this one: when not empty, this queue is a DLQ.
     pub sources: Vec<RelatedQueue>,
+    /// How many queues use `dlq` as their dead-letter queue (0 when unknown).
+    pub dlq_sources: usize,
 }
 
 impl QueueFacts {
@@ -64,6 +66,7 @@ pub fn check(
             &facts.name,
             &facts.attrs,
             false,
+            facts.sources.len(),
         ));
     }
     if let Some(groups) = groups {
@@ -188,7 +191,14 @@ fn redrive(facts: &QueueFacts, obs: Option<&Observations>, now_ms: u64) -> Vec<F
     }
     match &facts.dlq {
         Some(Ok(dlq)) => {
-            let mut pairing = dlq_pairing(&facts.name, &facts.attrs, &dlq.name, &dlq.attrs, true);
+            let mut pairing = dlq_pairing(
+                &facts.name,
+                &facts.attrs,
+                &dlq.name,
+                &dlq.attrs,
+                true,
+                facts.dlq_sources,
+            );
             if let (Some(short), Some(obs), Some(retention)) = (
                 pairing.iter_mut().find(|f| f.id == "dlq-retention-short"),
                 obs,
@@ -235,6 +245,7 @@ fn dlq_pairing(
     dlq: &str,
     dlq_attrs: &QueueAttributes,
     report_depth: bool,
+    dlq_sources: usize,
 ) -> Vec<Finding> {
     let mut findings = Vec::new();
     let source_fifo = source_attrs.is_fifo() || source.ends_with(".fifo");
@@ -294,6 +305,15 @@ fn dlq_pairing(
         );
     }
     let waiting = dlq_attrs.total();
+    // A redrive without --to refuses a DLQ of several queues: say what works there.
+    let redrive = if dlq_sources > 1 {
+        format!(
+            "`sqsctl redrive {dlq} --native` ({dlq} serves {dlq_sources} queues: it returns each \
+             message to its own) or `sqsctl redrive {dlq} --to {source}`, which sends them all here"
+        )
+    } else {
+        format!("`sqsctl redrive {dlq}`")
+    };
     if report_depth && waiting > 0 {
         findings.push(
             Finding::new(
@@ -312,8 +332,7 @@ fn dlq_pairing(
             ))
             .advice(format!(
                 "Look at them with `sqsctl diagnose {dlq}` or `sqsctl peek {dlq}`, fix the cause, \
-                 then move them back with `sqsctl redrive {dlq}` (if {dlq} serves several \
-                 queues: `--native` returns each message to its own, `--to QUEUE` sends all to one)."
+                 then move them back with {redrive}."
             )),
         );
     }
@@ -396,6 +415,7 @@ mod tests {
 
     fn healthy() -> QueueFacts {
         QueueFacts {
+            dlq_sources: 0,
             name: "jobs".into(),
             attrs: attrs(&[
                 ("ReceiveMessageWaitTimeSeconds", "20"),
@@ -419,6 +439,7 @@ mod tests {
     #[test]
     fn defaults_miss_long_polling_and_a_redrive_policy() {
         let facts = QueueFacts {
+            dlq_sources: 0,
             attrs: attrs(&[("ReceiveMessageWaitTimeSeconds", "0")]),
             dlq: None,
             ..healthy()
@@ -455,6 +476,22 @@ mod tests {
         );
         assert!(findings[2].evidence[0].contains("keeps messages 24h, jobs keeps them 4d"));
         assert_eq!(findings[2].severity, Severity::Warning);
+        assert!(
+            findings[3]
+                .advice
+                .ends_with("`sqsctl redrive jobs-dlq.fifo`.")
+        );
+        // A DLQ shared by several queues: a plain redrive would refuse, so the advice says what works.
+        facts.dlq_sources = 3;
+        let shared = check(&facts, None, None, &CLOCK, Coverage::Complete);
+        assert!(
+            shared[3]
+                .advice
+                .contains("`sqsctl redrive jobs-dlq.fifo --native`")
+                && shared[3].advice.contains("--to jobs`"),
+            "{}",
+            shared[3].advice
+        );
         facts.dlq = Some(Err("queue does not exist".into()));
         assert_eq!(
             ids(&check(&facts, None, None, &CLOCK, Coverage::Complete)),
@@ -484,6 +521,7 @@ mod tests {
     #[test]
     fn a_dlq_is_checked_against_its_sources() {
         let facts = QueueFacts {
+            dlq_sources: 0,
             name: "jobs-dlq".into(),
             attrs: attrs(&[
                 ("MessageRetentionPeriod", "345600"),

@@ -259,7 +259,10 @@ mod tests {
         assert!(!state.sent.contains("c") && !state.sent.contains("d"));
         assert_eq!(state.moved_before, 1);
         assert_eq!(state.sent_not_deleted, 1);
-        assert_eq!(state.unresolved, 1, "d has no outcome (e was released unsent)");
+        assert_eq!(
+            state.unresolved, 1,
+            "d has no outcome (e was released unsent)"
+        );
     }
 
     #[test]

@@ -185,6 +185,12 @@ pub async fn run(
         summary.destination,
         summary.would_stay
     ));
+    if per_source {
+        printer.info(format!(
+            "{} is the dead-letter queue of several queues: to move these, `sqsctl redrive {} --native` returns each message to its own source, `--to QUEUE` sends them all to one",
+            summary.source, summary.source
+        ));
+    }
     let unseen = summary.visible_at_start.saturating_sub(summary.seen);
     if route.dlq_attrs.is_fifo() && unseen > 0 {
         printer.info(format!(

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
-use crate::app::{Context, UsageError, hinted};
+use crate::app::{Context, UsageError, hinted, hinted_usage};
 use crate::client::{QueueAttributes, QueueRef, Sqs};
 use crate::exit::ExitStatus;
 use crate::redrive::{
@@ -102,7 +102,7 @@ async fn route(
                 }
                 _ => {
                     let names: Vec<&str> = sources.iter().map(|q| q.name.as_str()).collect();
-                    return Err(hinted(
+                    return Err(hinted_usage(
                         format!(
                             "{} is the dead-letter queue of {} queues: {}",
                             dlq.name,
