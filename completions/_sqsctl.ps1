@@ -444,7 +444,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--bind', '--bind', [CompletionResultType]::ParameterName, 'Address and port to listen on (a non-loopback address exposes the queues to the network)')
             [CompletionResult]::new('--account-id', '--account-id', [CompletionResultType]::ParameterName, 'Account id used in queue URLs and ARNs')
             [CompletionResult]::new('--latency', '--latency', [CompletionResultType]::ParameterName, 'Delay added to every request, like a network round trip (e.g. 5ms)')
-            [CompletionResult]::new('--fault-rate', '--fault-rate', [CompletionResultType]::ParameterName, 'Share of requests (0 to 1) answered with an injected throttling or internal error')
+            [CompletionResult]::new('--fault-rate', '--fault-rate', [CompletionResultType]::ParameterName, 'Share of requests (0 to 1) answered with an injected error: throttling, internal, or ambiguous (the action is applied, then a 500 returned, as a lost response looks)')
             [CompletionResult]::new('--entry-fault-rate', '--entry-fault-rate', [CompletionResultType]::ParameterName, 'Share of batch entries (0 to 1) failed individually with InternalError')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the fault injection, for reproducible runs')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')

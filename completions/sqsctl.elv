@@ -412,7 +412,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --bind 'Address and port to listen on (a non-loopback address exposes the queues to the network)'
             cand --account-id 'Account id used in queue URLs and ARNs'
             cand --latency 'Delay added to every request, like a network round trip (e.g. 5ms)'
-            cand --fault-rate 'Share of requests (0 to 1) answered with an injected throttling or internal error'
+            cand --fault-rate 'Share of requests (0 to 1) answered with an injected error: throttling, internal, or ambiguous (the action is applied, then a 500 returned, as a lost response looks)'
             cand --entry-fault-rate 'Share of batch entries (0 to 1) failed individually with InternalError'
             cand --seed 'Seed of the fault injection, for reproducible runs'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'

@@ -372,7 +372,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s V -l version 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l bind -d 'Address and port to listen on (a non-loopback address exposes the queues to the network)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l account-id -d 'Account id used in queue URLs and ARNs' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l latency -d 'Delay added to every request, like a network round trip (e.g. 5ms)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l fault-rate -d 'Share of requests (0 to 1) answered with an injected throttling or internal error' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l fault-rate -d 'Share of requests (0 to 1) answered with an injected error: throttling, internal, or ambiguous (the action is applied, then a 500 returned, as a lost response looks)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l entry-fault-rate -d 'Share of batch entries (0 to 1) failed individually with InternalError' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l seed -d 'Seed of the fault injection, for reproducible runs' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r

@@ -23,7 +23,8 @@ pub struct LocalArgs {
     /// Delay added to every request, like a network round trip (e.g. 5ms)
     #[arg(long, value_parser = humantime::parse_duration, value_name = "DURATION")]
     pub latency: Option<Duration>,
-    /// Share of requests (0 to 1) answered with an injected throttling or internal error
+    /// Share of requests (0 to 1) answered with an injected error: throttling, internal, or
+    /// ambiguous (the action is applied, then a 500 returned, as a lost response looks)
     #[arg(long, default_value_t = 0.0, value_name = "RATE")]
     pub fault_rate: f64,
     /// Share of batch entries (0 to 1) failed individually with InternalError

@@ -47,7 +47,8 @@ pub struct Counters {
     pub delete_failed: AtomicU64,
     /// Sent by an earlier run (per the journal) and deleted now, without sending again.
     pub completed_from_journal: AtomicU64,
-    /// Entries sent or deleted again after a failure.
+    /// Entries sent or deleted again after SQS failed them one by one (the SDK's retries of whole
+    /// requests are not counted).
     pub retries: AtomicU64,
 }
 
