@@ -11,7 +11,6 @@
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
-use tokio::sync::Notify;
 
 /// The pure bucket, on a clock given in seconds (so tests can simulate time).
 #[derive(Debug, Clone)]
@@ -77,8 +76,6 @@ pub struct RateLimiter {
     bucket: Mutex<TokenBucket>,
     /// One caller reserves and waits at a time; the others queue here in arrival order.
     turn: tokio::sync::Mutex<()>,
-    /// Signalled by refunds, so the caller at the head re-checks at once.
-    refunded: Notify,
     origin: Instant,
     batch: usize,
 }
@@ -106,7 +103,6 @@ impl RateLimiter {
         RateLimiter {
             bucket: Mutex::new(TokenBucket::new(rate, batch as f64, 0.0)),
             turn: tokio::sync::Mutex::new(()),
-            refunded: Notify::new(),
             origin: Instant::now(),
             batch,
         }
@@ -125,8 +121,8 @@ impl RateLimiter {
         self.origin.elapsed().as_secs_f64()
     }
 
-    /// Waits for `n` tokens and takes them. Dropping the future (Ctrl-C, the DLQ ran dry) leaves
-    /// the queue and gives back what it had reserved.
+    /// Waits for `n` tokens and takes them. Dropping the future (Ctrl-C) leaves the queue and gives
+    /// back what it had reserved.
     pub async fn acquire(&self, n: usize) {
         let _turn = self.turn.lock().await;
         let mut reservation = Reservation {
@@ -136,23 +132,19 @@ impl RateLimiter {
         };
         self.bucket.lock().reserve(self.now(), n as f64);
         loop {
-            let refunded = self.refunded.notified();
+            // Re-checked after each sleep: a sleep may end early or late.
             let wait = self.bucket.lock().wait(self.now());
             if wait <= 0.0 {
                 reservation.done = true;
                 return;
             }
-            tokio::select! {
-                () = tokio::time::sleep(Duration::from_secs_f64(wait)) => {}
-                () = refunded => {}
-            }
+            tokio::time::sleep(Duration::from_secs_f64(wait)).await;
         }
     }
 
     fn refund(&self, n: usize) {
         if n > 0 {
             self.bucket.lock().refund(self.now(), n as f64);
-            self.refunded.notify_waiters();
         }
     }
 }
@@ -274,7 +266,7 @@ mod tests {
         bucket.refund(0.5, 5.0);
         assert_eq!(bucket.wait(0.5), 0.0);
         assert!((bucket.tokens(0.5) - 2.5).abs() < 1e-9);
-        // A batch came back with 2 of 5 messages: the refund shortens the next caller's wait.
+        // A partial refund (3 of 5 tokens) shortens the next caller's wait.
         assert!((bucket.reserve(0.5, 5.0) - 0.5).abs() < 1e-9);
         bucket.refund(0.5, 3.0);
         assert_eq!(bucket.wait(0.5), 0.0);
