@@ -243,17 +243,12 @@ fn peek_error(err: PeekError) -> anyhow::Error {
 }
 
 async fn facts(ctx: &Context, sqs: &Sqs, queue: &QueueRef, attrs: QueueAttributes) -> QueueFacts {
-    let dlq = match attrs.redrive_policy() {
-        Some(policy) => Some(related(sqs, &policy.dead_letter_target_arn).await),
-        None => None,
-    };
-    // How many queues share the DLQ decides what a redrive of it needs.
-    let dlq_sources = match &dlq {
-        Some(Ok(found)) => match sqs.resolve(&found.name).await {
-            Ok(queue) => sqs.dead_letter_sources(&queue).await.map_or(0, |s| s.len()),
-            Err(_) => 0,
-        },
-        _ => 0,
+    let (dlq, dlq_sources) = match attrs.redrive_policy() {
+        Some(policy) => {
+            let (dlq, sources) = dead_letter_queue(sqs, &policy.dead_letter_target_arn).await;
+            (Some(dlq), sources)
+        }
+        None => (None, 0),
     };
     let mut sources = Vec::new();
     match sqs.dead_letter_sources(queue).await {
@@ -283,13 +278,22 @@ async fn facts(ctx: &Context, sqs: &Sqs, queue: &QueueRef, attrs: QueueAttribute
     }
 }
 
-async fn related(sqs: &Sqs, arn: &str) -> Result<RelatedQueue, String> {
-    let queue = sqs.resolve_arn(arn).await.map_err(|e| e.to_string())?;
-    let attrs = sqs.attributes(&queue).await.map_err(|e| e.to_string())?;
-    Ok(RelatedQueue {
-        name: queue.name,
-        attrs,
-    })
+/// The dead-letter queue of a redrive policy (or why it could not be read), and how many queues
+/// use it (0 when unknown): a DLQ shared by several needs `--native` or `--to` to be redriven.
+async fn dead_letter_queue(sqs: &Sqs, arn: &str) -> (Result<RelatedQueue, String>, usize) {
+    let queue = match sqs.resolve_arn(arn).await {
+        Ok(queue) => queue,
+        Err(e) => return (Err(e.to_string()), 0),
+    };
+    let sources = sqs.dead_letter_sources(&queue).await.map_or(0, |s| s.len());
+    let related = match sqs.attributes(&queue).await {
+        Ok(attrs) => Ok(RelatedQueue {
+            name: queue.name,
+            attrs,
+        }),
+        Err(e) => Err(e.to_string()),
+    };
+    (related, sources)
 }
 
 async fn scan(
