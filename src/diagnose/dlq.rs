@@ -81,6 +81,20 @@ pub fn view(facts: &QueueFacts, obs: Option<&Observations>, now_ms: u64) -> Opti
     })
 }
 
+/// The command that moves a DLQ's messages back. A redrive without --to returns them to the one
+/// source queue and refuses a DLQ of several, so then it is `--native` (each to its own) or
+/// `--to` (all to `to`).
+pub(super) fn redrive_command(dlq: &str, sources: usize, to: &str) -> String {
+    if sources > 1 {
+        format!(
+            "`sqsctl redrive {dlq} --native` ({dlq} serves {sources} queues: it returns each \
+             message to its own) or `sqsctl redrive {dlq} --to {to}` (all of them to one queue)"
+        )
+    } else {
+        format!("`sqsctl redrive {dlq}`")
+    }
+}
+
 /// Findings of the dead-letter view: messages waiting, and messages about to expire.
 pub fn check(view: &DlqView, queue: &str) -> Vec<Finding> {
     let mut findings = Vec::new();
@@ -108,19 +122,10 @@ pub fn check(view: &DlqView, queue: &str) -> Vec<Finding> {
             human_seconds(newest)
         ));
     }
-    // A redrive without --to returns messages to the one source queue, and refuses when there are
-    // several: say what works then.
-    let redrive = if view.sources.len() > 1 {
-        format!(
-            "`sqsctl redrive {queue} --native` (each message to its own source queue) or \
-             `sqsctl redrive {queue} --to QUEUE` (everything to one of them)"
-        )
-    } else {
-        format!("`sqsctl redrive {queue}`")
-    };
     findings.push(finding.advice(format!(
         "Find the cause in the messages (`sqsctl peek {queue}`), fix it, then move them back with \
-         {redrive}."
+         {}.",
+        redrive_command(queue, view.sources.len(), "QUEUE")
     )));
     if view.expiring_within_24h > 0
         && let Some(retention) = view.retention_seconds

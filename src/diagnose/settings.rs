@@ -305,15 +305,6 @@ fn dlq_pairing(
         );
     }
     let waiting = dlq_attrs.total();
-    // A redrive without --to refuses a DLQ of several queues: say what works there.
-    let redrive = if dlq_sources > 1 {
-        format!(
-            "`sqsctl redrive {dlq} --native` ({dlq} serves {dlq_sources} queues: it returns each \
-             message to its own) or `sqsctl redrive {dlq} --to {source}`, which sends them all here"
-        )
-    } else {
-        format!("`sqsctl redrive {dlq}`")
-    };
     if report_depth && waiting > 0 {
         findings.push(
             Finding::new(
@@ -332,7 +323,8 @@ fn dlq_pairing(
             ))
             .advice(format!(
                 "Look at them with `sqsctl diagnose {dlq}` or `sqsctl peek {dlq}`, fix the cause, \
-                 then move them back with {redrive}."
+                 then move them back with {}.",
+                super::dlq::redrive_command(dlq, dlq_sources, source)
             )),
         );
     }
