@@ -5,6 +5,8 @@
 //! is never sent before an earlier one, whatever fails in between.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::client::{
     ClientError, EntryOutcome, MAX_PAYLOAD_BYTES, QueueRef, Sqs, backoff, plan_batches,
@@ -52,7 +54,7 @@ pub async fn send_all(
     destination: &QueueRef,
     fifo: bool,
     records: &[MessageRecord],
-    retries: &std::sync::atomic::AtomicU64,
+    retries: &AtomicU64,
 ) -> Vec<Sent> {
     let mut results: Vec<Option<Sent>> = vec![None; records.len()];
     for wave in waves(records, fifo) {
@@ -119,67 +121,22 @@ async fn send_with_retries(
     sqs: &Sqs,
     destination: &QueueRef,
     records: &[MessageRecord],
-    retries: &std::sync::atomic::AtomicU64,
+    retries: &AtomicU64,
 ) -> Vec<Sent> {
-    let mut results: Vec<Option<Sent>> = vec![None; records.len()];
-    let mut pending: Vec<usize> = (0..records.len()).collect();
-    let mut last_error = String::new();
-    for attempt in 0..SEND_ATTEMPTS {
-        if attempt > 0 {
-            retries.fetch_add(pending.len() as u64, std::sync::atomic::Ordering::Relaxed);
-            tokio::time::sleep(backoff(attempt)).await;
-        }
-        let response = if pending.len() == records.len() {
+    let call = |pending: Vec<usize>| async move {
+        if pending.len() == records.len() {
             sqs.send_batch(destination, records).await
         } else {
             let subset: Vec<MessageRecord> = pending.iter().map(|&i| records[i].clone()).collect();
             sqs.send_batch(destination, &subset).await
-        };
-        match response {
-            Err(err) => {
-                last_error = err.to_string();
-                if !is_transient(&err) {
-                    break;
-                }
-            }
-            Ok(outcomes) => {
-                for (&slot, outcome) in pending.iter().zip(outcomes) {
-                    match outcome {
-                        EntryOutcome::Ok { message_id, .. } => {
-                            results[slot] = Some(Sent::Ok(message_id.unwrap_or_default()));
-                        }
-                        ref failed @ EntryOutcome::Failed {
-                            ref code,
-                            ref message,
-                            ..
-                        } => {
-                            let text = format!("{code}: {message}");
-                            if failed.is_retryable() {
-                                last_error = text;
-                            } else {
-                                results[slot] = Some(Sent::Failed(text));
-                            }
-                        }
-                        EntryOutcome::Missing => {
-                            last_error = "the response did not mention the message".into();
-                        }
-                    }
-                }
-            }
         }
-        pending.retain(|&i| results[i].is_none());
-        if pending.is_empty() {
-            break;
-        }
-    }
-    results
+    };
+    with_entry_retries(records.len(), SEND_ATTEMPTS, "sent", retries, call)
+        .await
         .into_iter()
-        .map(|r| {
-            r.unwrap_or_else(|| {
-                Sent::Failed(format!(
-                    "not sent after {SEND_ATTEMPTS} attempts: {last_error}"
-                ))
-            })
+        .map(|outcome| match outcome {
+            Ok(message_id) => Sent::Ok(message_id.unwrap_or_default()),
+            Err(reason) => Sent::Failed(reason),
         })
         .collect()
 }
@@ -190,18 +147,43 @@ pub async fn delete_with_retries(
     sqs: &Sqs,
     queue: &QueueRef,
     handles: &[&str],
-    retries: &std::sync::atomic::AtomicU64,
+    retries: &AtomicU64,
 ) -> Vec<Option<String>> {
-    let mut results: Vec<Option<Option<String>>> = vec![None; handles.len()];
-    let mut pending: Vec<usize> = (0..handles.len()).collect();
+    let call = |pending: Vec<usize>| async move {
+        let subset: Vec<&str> = pending.iter().map(|&i| handles[i]).collect();
+        sqs.delete_batch(queue, &subset).await
+    };
+    with_entry_retries(handles.len(), DELETE_ATTEMPTS, "deleted", retries, call)
+        .await
+        .into_iter()
+        .map(Result::err)
+        .collect()
+}
+
+/// Runs a batch request for `count` entries and retries, with backoff, the entries (and whole
+/// requests) that may still succeed, up to `attempts` tries. `call` gets the indices still pending
+/// and answers one outcome per index. Per entry: `Ok` with the message id SQS gave (if any), or
+/// why it was not `done` ("sent", "deleted").
+async fn with_entry_retries<F, Fut>(
+    count: usize,
+    attempts: u32,
+    done: &str,
+    retries: &AtomicU64,
+    mut call: F,
+) -> Vec<Result<Option<String>, String>>
+where
+    F: FnMut(Vec<usize>) -> Fut,
+    Fut: Future<Output = Result<Vec<EntryOutcome>, ClientError>>,
+{
+    let mut results: Vec<Option<Result<Option<String>, String>>> = vec![None; count];
+    let mut pending: Vec<usize> = (0..count).collect();
     let mut last_error = String::new();
-    for attempt in 0..DELETE_ATTEMPTS {
+    for attempt in 0..attempts {
         if attempt > 0 {
-            retries.fetch_add(pending.len() as u64, std::sync::atomic::Ordering::Relaxed);
+            retries.fetch_add(pending.len() as u64, Ordering::Relaxed);
             tokio::time::sleep(backoff(attempt)).await;
         }
-        let subset: Vec<&str> = pending.iter().map(|&i| handles[i]).collect();
-        match sqs.delete_batch(queue, &subset).await {
+        match call(pending.clone()).await {
             Err(err) => {
                 last_error = err.to_string();
                 if !is_transient(&err) {
@@ -211,7 +193,7 @@ pub async fn delete_with_retries(
             Ok(outcomes) => {
                 for (&slot, outcome) in pending.iter().zip(outcomes) {
                     match outcome {
-                        EntryOutcome::Ok { .. } => results[slot] = Some(None),
+                        EntryOutcome::Ok { message_id, .. } => results[slot] = Some(Ok(message_id)),
                         ref failed @ EntryOutcome::Failed {
                             ref code,
                             ref message,
@@ -221,7 +203,7 @@ pub async fn delete_with_retries(
                             if failed.is_retryable() {
                                 last_error = text;
                             } else {
-                                results[slot] = Some(Some(text));
+                                results[slot] = Some(Err(text));
                             }
                         }
                         EntryOutcome::Missing => {
@@ -240,8 +222,8 @@ pub async fn delete_with_retries(
         .into_iter()
         .map(|r| {
             r.unwrap_or_else(|| {
-                Some(format!(
-                    "not deleted after {DELETE_ATTEMPTS} attempts: {last_error}"
+                Err(format!(
+                    "not {done} after {attempts} attempts: {last_error}"
                 ))
             })
         })
