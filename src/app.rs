@@ -2,15 +2,13 @@
 //! outcome into an exit code. Errors are classified once, here, and printed as `error:`, each
 //! `Caused by:`, and a `hint:` where the usual cause is known.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use clap::Parser;
-use tokio::sync::{Notify, OnceCell};
+use tokio::sync::OnceCell;
 
 use crate::cli::Cli;
 use crate::client::{AwsSettings, ClientError, Sqs};
 use crate::exit::ExitStatus;
+pub use crate::interrupt::Interrupt;
 use crate::output::{Printer, Terminal};
 
 /// Set to `1` to make the binary behave as on a terminal (tables, progress bars, prompts); for
@@ -59,35 +57,6 @@ impl Context {
 
     pub fn aws_settings(&self) -> &AwsSettings {
         &self.aws
-    }
-}
-
-/// Ctrl-C, as a flag that long-running loops check between batches and a future they can race.
-#[derive(Clone, Default)]
-pub struct Interrupt {
-    flag: Arc<AtomicBool>,
-    notify: Arc<Notify>,
-}
-
-impl Interrupt {
-    pub fn is_set(&self) -> bool {
-        self.flag.load(Ordering::SeqCst)
-    }
-
-    pub fn trigger(&self) {
-        self.flag.store(true, Ordering::SeqCst);
-        self.notify.notify_waiters();
-    }
-
-    /// Resolves once Ctrl-C was pressed.
-    pub async fn wait(&self) {
-        loop {
-            let notified = self.notify.notified();
-            if self.is_set() {
-                return;
-            }
-            notified.await;
-        }
     }
 }
 

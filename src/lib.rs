@@ -11,6 +11,7 @@ pub mod client;
 pub mod commands;
 pub mod diagnose;
 pub mod exit;
+pub mod interrupt;
 pub mod local;
 pub mod message;
 pub mod output;

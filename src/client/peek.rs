@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use std::ops::ControlFlow;
 
 use super::{ClientError, QueueAttributes, QueueRef, ReceiveOptions, Sqs};
-use crate::app::Interrupt;
+use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 
 /// How long messages are held by default while a scan runs, in seconds.

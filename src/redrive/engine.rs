@@ -19,8 +19,8 @@ use super::plan::{DedupMode, Plan};
 use super::rate::RateLimiter;
 use super::select::Selector;
 use super::send::{self, Sent, is_transient};
-use crate::app::Interrupt;
 use crate::client::{MAX_BATCH_ENTRIES, ReceiveOptions, Sqs, backoff};
+use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 
 /// Failures kept in the summary (all are in the journal).
