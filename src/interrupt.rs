@@ -2,24 +2,57 @@
 //! batches and a future they can race. It knows nothing of the command line, so the engines
 //! (`redrive`, `client::peek`) use it without reaching up into `app`.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use tokio::sync::Notify;
+use tokio::time::Instant;
+
+/// How long requests in flight may take to answer after the first Ctrl-C, by default.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(5);
 
 /// Ctrl-C, as a flag that long-running loops check between batches and a future they can race.
-#[derive(Clone, Default)]
+///
+/// The first Ctrl-C stops new work; what is in flight may finish within the grace period
+/// ([`Interrupt::grace_over`]). Work still unanswered then is abandoned, and its outcome is
+/// reported as unknown.
+#[derive(Clone)]
 pub struct Interrupt {
     flag: Arc<AtomicBool>,
     notify: Arc<Notify>,
+    grace: Duration,
+    triggered_at: Arc<OnceLock<Instant>>,
+}
+
+impl Default for Interrupt {
+    fn default() -> Self {
+        Interrupt::with_grace(DEFAULT_GRACE)
+    }
 }
 
 impl Interrupt {
+    /// An interrupt whose grace period for work in flight is `grace`.
+    pub fn with_grace(grace: Duration) -> Interrupt {
+        Interrupt {
+            flag: Arc::default(),
+            notify: Arc::default(),
+            grace,
+            triggered_at: Arc::default(),
+        }
+    }
+
+    /// How long work in flight may go on after the first Ctrl-C.
+    pub fn grace(&self) -> Duration {
+        self.grace
+    }
+
     pub fn is_set(&self) -> bool {
         self.flag.load(Ordering::SeqCst)
     }
 
     pub fn trigger(&self) {
+        let _ = self.triggered_at.set(Instant::now());
         self.flag.store(true, Ordering::SeqCst);
         self.notify.notify_waiters();
     }
@@ -33,5 +66,40 @@ impl Interrupt {
             }
             notified.await;
         }
+    }
+
+    /// Resolves once the grace period after Ctrl-C has run out: requests still in flight then are
+    /// abandoned, and their outcome is unknown.
+    pub async fn grace_over(&self) {
+        self.wait().await;
+        let start = self
+            .triggered_at
+            .get()
+            .copied()
+            .unwrap_or_else(Instant::now);
+        tokio::time::sleep_until(start + self.grace).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn grace_runs_out_only_after_a_trigger_and_its_period() {
+        let interrupt = Interrupt::with_grace(Duration::from_millis(400));
+        let waiting = tokio::spawn({
+            let interrupt = interrupt.clone();
+            async move { interrupt.grace_over().await }
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(!waiting.is_finished(), "no Ctrl-C yet");
+        interrupt.trigger();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(!waiting.is_finished(), "still within the grace period");
+        tokio::time::timeout(Duration::from_secs(5), waiting)
+            .await
+            .expect("the grace period ends")
+            .expect("no panic");
     }
 }
