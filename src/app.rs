@@ -2,6 +2,8 @@
 //! outcome into an exit code. Errors are classified once, here, and printed as `error:`, each
 //! `Caused by:`, and a `hint:` where the usual cause is known.
 
+use std::time::Duration;
+
 use clap::Parser;
 use tokio::sync::OnceCell;
 
@@ -64,6 +66,12 @@ impl Context {
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UsageError(pub String);
+
+/// A confirmation prompt was answered with Ctrl-C or end of input: nothing was changed (exit code
+/// 130, as for any interruption).
+#[derive(Debug, thiserror::Error)]
+#[error("cancelled: nothing was changed")]
+pub struct Cancelled;
 
 /// An error with a next step for the user.
 #[derive(Debug, thiserror::Error)]
@@ -150,8 +158,10 @@ async fn run(cli: Cli) -> ExitStatus {
         region: cli.aws.region,
         endpoint_url: cli.aws.endpoint_url,
         max_attempts: None,
+        connect_timeout: cli.aws.connect_timeout,
+        read_timeout: cli.aws.read_timeout,
     };
-    let interrupt = Interrupt::default();
+    let interrupt = Interrupt::with_grace(interrupt_grace());
     spawn_ctrl_c_handler(interrupt.clone());
     let ctx = Context::new(printer, aws, interrupt);
     let result = crate::commands::dispatch(&ctx, cli.command).await;
@@ -171,20 +181,53 @@ pub fn on_abort(note: String) {
     let _ = ABORT_NOTE.set(note);
 }
 
+/// How long after the grace period a command that still has not returned is stopped regardless:
+/// time for it to write what it knows (a summary, a journal line) once its requests are abandoned.
+const WRAP_UP: Duration = Duration::from_secs(2);
+
+/// The grace period for requests in flight after Ctrl-C: `SQSCTL_INTERRUPT_GRACE` seconds, or 5.
+fn interrupt_grace() -> Duration {
+    std::env::var("SQSCTL_INTERRUPT_GRACE")
+        .ok()
+        .and_then(|text| text.trim().parse::<f64>().ok())
+        .filter(|secs| secs.is_finite() && *secs >= 0.0)
+        .map_or(crate::interrupt::DEFAULT_GRACE, Duration::from_secs_f64)
+}
+
+/// Ctrl-C: at a confirmation prompt, ends the process at once (nothing was changed yet). During
+/// work, the first stops new work and gives requests in flight the grace period; a second, or
+/// the grace period running out, ends the process with exit code 130. Work abandoned so has an
+/// unknown outcome, and commands that leave a journal have said how to resume ([`on_abort`]).
 fn spawn_ctrl_c_handler(interrupt: Interrupt) {
     tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_err() {
             return;
         }
-        eprintln!("\nstopping: finishing the work in flight (press Ctrl-C again to abort at once)");
-        interrupt.trigger();
-        if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("aborted");
-            if let Some(note) = ABORT_NOTE.get() {
-                eprintln!("hint: {note}");
-            }
+        if crate::output::prompt_is_open() {
+            eprintln!("\ncancelled: nothing was changed");
             std::process::exit(i32::from(ExitStatus::Interrupted.code()));
         }
+        let grace = interrupt.grace();
+        eprintln!(
+            "\nstopping: no new work; requests in flight have {} to finish (press Ctrl-C again to stop at once)",
+            humantime::format_duration(grace)
+        );
+        interrupt.trigger();
+        let why = tokio::select! {
+            second = tokio::signal::ctrl_c() => match second {
+                Ok(()) => "aborted".to_string(),
+                Err(_) => return,
+            },
+            () = tokio::time::sleep(grace + WRAP_UP) => format!(
+                "stopped: requests in flight did not finish within {}; their outcome is unknown",
+                humantime::format_duration(grace)
+            ),
+        };
+        eprintln!("{why}");
+        if let Some(note) = ABORT_NOTE.get() {
+            eprintln!("hint: {note}");
+        }
+        std::process::exit(i32::from(ExitStatus::Interrupted.code()));
     });
 }
 
@@ -192,6 +235,10 @@ fn spawn_ctrl_c_handler(interrupt: Interrupt) {
 pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
     if is_broken_pipe(err) {
         return ExitStatus::Success;
+    }
+    if err.chain().any(|cause| cause.is::<Cancelled>()) {
+        printer.info(err.to_string());
+        return ExitStatus::Interrupted;
     }
     let mut causes: Vec<String> = Vec::new();
     for cause in err.chain().skip(1) {

@@ -774,7 +774,8 @@ fn verbose_names_the_resolved_queue_and_quiet_silences_summaries() {
     let run = env.run(&["send", "talk", "hi", "-v"]);
     run.assert_code(0);
     assert!(
-        run.stderr.contains("debug: queue `talk` is http://"),
+        run.stderr
+            .contains("debug: queue `talk` (account 000000000000, us-east-1) is http://"),
         "{}",
         run.stderr
     );
@@ -1000,7 +1001,7 @@ fn verbose_shows_endpoint_region_and_batches_but_never_a_secret() {
     assert!(stderr.contains("ListQueues found 1 queue"), "{stderr}");
     let stderr = run_with_secret(&["send", "loud", "--lines", "-vv"], "a\nb\nc\n");
     assert!(
-        stderr.contains("debug: queue `loud` is http://"),
+        stderr.contains("debug: queue `loud` (account 000000000000, us-east-1) is http://"),
         "{stderr}"
     );
     assert!(

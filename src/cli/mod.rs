@@ -67,6 +67,22 @@ pub struct AwsArgs {
     /// SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS's)
     #[arg(long, global = true, value_name = "URL", value_parser = parse_endpoint_url)]
     pub endpoint_url: Option<String>,
+    /// Seconds to wait for a connection to the endpoint before giving up [default: 10]
+    #[arg(long, global = true, value_name = "SECS", env = "SQSCTL_CONNECT_TIMEOUT", value_parser = parse_timeout)]
+    pub connect_timeout: Option<std::time::Duration>,
+    /// Seconds to wait for an answer to a request before giving up; a long poll's wait comes on
+    /// top [default: 30]
+    #[arg(long, global = true, value_name = "SECS", env = "SQSCTL_READ_TIMEOUT", value_parser = parse_timeout)]
+    pub read_timeout: Option<std::time::Duration>,
+}
+
+/// A timeout in seconds (fractions allowed), more than 0 and at most an hour.
+pub fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs <= 3600.0 => Ok(std::time::Duration::from_secs_f64(secs)),
+        Ok(_) => Err("must be more than 0 and at most 3600 seconds".to_string()),
+        Err(_) => Err("expected a number of seconds, e.g. 10 or 2.5".to_string()),
+    }
 }
 
 /// Accepts `http://HOST[:PORT][/PATH]` or `https://...`; anything else would only fail later,

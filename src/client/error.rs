@@ -4,7 +4,10 @@
 //! the source so `--verbose` can show it. Nothing here ever formats credentials or signatures: only
 //! error codes and the service's own messages are kept.
 
+use std::time::Duration;
+
 use aws_sdk_sqs::error::{ProvideErrorMetadata, SdkError};
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 
 /// Error codes SQS and the SDK use for throttling.
 const THROTTLE_CODES: &[&str] = &[
@@ -43,6 +46,17 @@ pub enum ClientError {
     QueueNotFound { queue: String, region: String },
     #[error("no AWS region is configured")]
     NoRegion,
+    #[error("`{region}` (from {from}) is not an AWS region name")]
+    InvalidRegion { region: String, from: &'static str },
+    #[error("the AWS profile `{name}` does not exist in {files}")]
+    UnknownProfile {
+        name: String,
+        /// The profiles that do exist, sorted.
+        known: Vec<String>,
+        files: String,
+        /// Why the files could not be read, when they could not.
+        problem: Option<String>,
+    },
     #[error("no AWS credentials found")]
     NoCredentials { detail: String },
     #[error("SQS rejected the credentials ({code}): {message}")]
@@ -59,6 +73,23 @@ pub enum ClientError {
     Transport {
         action: &'static str,
         message: String,
+    },
+    #[error("{endpoint} did not answer {action} in time ({message})")]
+    Timeout {
+        action: &'static str,
+        endpoint: String,
+        message: String,
+    },
+    #[error(
+        "{endpoint} did not answer {action} as SQS does: HTTP {status}, {content_type}, body: {body}"
+    )]
+    NotSqs {
+        action: &'static str,
+        endpoint: String,
+        status: u16,
+        content_type: String,
+        /// The first bytes of the body, on one line.
+        body: String,
     },
     #[error("`{url}` is not a valid endpoint URL")]
     InvalidEndpoint { url: String },
@@ -123,9 +154,19 @@ impl ClientError {
             ClientError::NoRegion => Some(
                 "pass --region, set AWS_REGION, or set a region in your AWS profile".to_string(),
             ),
-            ClientError::NoCredentials { .. } => Some(
-                "set AWS_PROFILE (or --profile) to a configured profile (for an SSO profile, run `aws sso login` first), run `aws configure`, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; for the local server any values work".to_string(),
+            ClientError::InvalidRegion { .. } => Some(
+                "a region name looks like us-east-1 or eu-west-2: check --region, AWS_REGION and the profile's region".to_string(),
             ),
+            ClientError::UnknownProfile { known, problem, .. } => Some(match (problem, known.is_empty()) {
+                (Some(problem), _) => format!("the profile files could not be read: {problem}"),
+                (None, true) => "no profile is configured there: run `aws configure --profile NAME`, or unset AWS_PROFILE / drop --profile to use the environment's credentials".to_string(),
+                (None, false) => format!("the profiles that exist: {}", known.join(", ")),
+            }),
+            ClientError::NoCredentials { .. } => Some(format!(
+                "looked in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), the profile `{}` in {}, SSO, web identity, and the container and instance roles: set AWS_PROFILE (or --profile) to a configured profile (for an SSO profile, run `aws sso login` first), run `aws configure`, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; for the local server any values work",
+                std::env::var("AWS_PROFILE").ok().filter(|p| !p.is_empty()).unwrap_or_else(|| "default".into()),
+                super::profiles::profile_file_paths()
+            )),
             ClientError::Auth { .. } => Some(
                 "check the profile or keys in use (--profile, AWS_PROFILE) and that they are not expired".to_string(),
             ),
@@ -141,6 +182,12 @@ impl ClientError {
             ClientError::InvalidEndpoint { .. } => Some(
                 "check --endpoint-url, AWS_ENDPOINT_URL_SQS and AWS_ENDPOINT_URL: an endpoint looks like http://127.0.0.1:9324".to_string(),
             ),
+            ClientError::Timeout { .. } => Some(
+                "check that the endpoint is up and reachable; --connect-timeout and --read-timeout (SQSCTL_CONNECT_TIMEOUT, SQSCTL_READ_TIMEOUT) set how long to wait".to_string(),
+            ),
+            ClientError::NotSqs { .. } => Some(
+                "is --endpoint-url (or AWS_ENDPOINT_URL_SQS / AWS_ENDPOINT_URL) an SQS endpoint? sqsctl local prints the one to use".to_string(),
+            ),
             ClientError::Transport { .. } => Some(
                 "check --endpoint-url / AWS_ENDPOINT_URL_SQS and your network; for a local server, is `sqsctl local` running?".to_string(),
             ),
@@ -152,24 +199,27 @@ impl ClientError {
         THROTTLE_CODES.contains(&code)
     }
 
-    /// Classifies an SDK error. `queue` names the queue the call was about, for not-found errors.
-    pub fn from_sdk<E, R>(
+    /// Classifies an SDK error. `queue` names the queue the call was about, for not-found errors;
+    /// `site` says where the call went, for errors about the endpoint itself.
+    pub fn from_sdk<E>(
         action: &'static str,
         queue: Option<&str>,
-        region: &str,
-        err: SdkError<E, R>,
+        site: &CallSite<'_>,
+        err: SdkError<E, HttpResponse>,
     ) -> Self
     where
         E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-        R: std::fmt::Debug + Send + Sync + 'static,
     {
         if let SdkError::ServiceError(service) = &err {
-            let code = service.err().code().unwrap_or("Unknown").to_string();
+            let Some(code) = service.err().code().map(str::to_string) else {
+                // Every SQS error names its code; an answer without one came from something else.
+                return not_sqs(action, site, service.raw());
+            };
             let message = service.err().message().unwrap_or("").to_string();
             if QUEUE_NOT_FOUND_CODES.contains(&code.as_str()) {
                 return ClientError::QueueNotFound {
                     queue: queue.unwrap_or("?").to_string(),
-                    region: region.to_string(),
+                    region: site.region.to_string(),
                 };
             }
             if AUTH_CODES.contains(&code.as_str()) {
@@ -184,7 +234,36 @@ impl ClientError {
                 message,
             };
         }
+        if let SdkError::ResponseError(response) = &err {
+            return not_sqs(action, site, response.raw());
+        }
         let chain = error_chain(&err);
+        let timed_out = matches!(&err, SdkError::TimeoutError(_))
+            || matches!(&err, SdkError::DispatchFailure(failure) if failure.is_timeout());
+        if timed_out {
+            let message = if matches!(&err, SdkError::TimeoutError(_)) {
+                format!(
+                    "gave up after {} of attempts that each waited {} for an answer (--read-timeout)",
+                    humantime::format_duration(site.connect_timeout + site.read_timeout * 2),
+                    humantime::format_duration(site.read_timeout)
+                )
+            } else if chain.contains("connect") {
+                format!(
+                    "no connection within {} (--connect-timeout)",
+                    humantime::format_duration(site.connect_timeout)
+                )
+            } else {
+                format!(
+                    "no answer within {} (--read-timeout)",
+                    humantime::format_duration(site.read_timeout)
+                )
+            };
+            return ClientError::Timeout {
+                action,
+                endpoint: site.endpoint.to_string(),
+                message,
+            };
+        }
         // The last provider of the chain is the instance metadata service, so a machine with no
         // credentials at all ends on an IMDS error that says nothing about credentials.
         if chain.contains("no credentials")
@@ -201,12 +280,55 @@ impl ClientError {
             .map(|(_, r)| r)
         {
             let url = rest.split('`').next().unwrap_or("").to_string();
-            return ClientError::InvalidEndpoint { url };
+            return ClientError::InvalidEndpoint {
+                url: super::redact_url(&url),
+            };
         }
         ClientError::Transport {
             action,
             message: chain,
         }
+    }
+}
+
+/// Where a call went: what errors about the endpoint itself name.
+#[derive(Debug, Clone, Copy)]
+pub struct CallSite<'a> {
+    pub region: &'a str,
+    /// The endpoint as it may be printed (no userinfo).
+    pub endpoint: &'a str,
+    pub connect_timeout: Duration,
+    pub read_timeout: Duration,
+}
+
+/// Most bytes of a foreign answer's body quoted in an error.
+const BODY_QUOTE_BYTES: usize = 200;
+
+/// An answer that is not SQS's: its status, its content type and the start of its body.
+fn not_sqs(action: &'static str, site: &CallSite<'_>, response: &HttpResponse) -> ClientError {
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .unwrap_or("no content type")
+        .to_string();
+    let bytes = response.body().bytes().unwrap_or_default();
+    let cut = &bytes[..bytes.len().min(BODY_QUOTE_BYTES)];
+    let mut body: String = String::from_utf8_lossy(cut)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if bytes.len() > BODY_QUOTE_BYTES {
+        body.push('…');
+    }
+    if body.is_empty() {
+        body = "(empty)".to_string();
+    }
+    ClientError::NotSqs {
+        action,
+        endpoint: site.endpoint.to_string(),
+        status: response.status().as_u16(),
+        content_type,
+        body,
     }
 }
 

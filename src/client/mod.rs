@@ -10,6 +10,7 @@ pub mod batch;
 mod convert;
 pub mod error;
 pub mod peek;
+mod profiles;
 pub mod queue;
 
 use std::collections::{BTreeMap, HashMap};
@@ -21,8 +22,9 @@ use aws_sdk_sqs::types::{
     MessageSystemAttributeName, QueueAttributeName,
 };
 
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 pub use batch::{MAX_BATCH_ENTRIES, MAX_PAYLOAD_BYTES, plan_batches, validate_outgoing};
-pub use error::{ClientError, check_endpoint_url};
+pub use error::{CallSite, ClientError, check_endpoint_url};
 pub use queue::{QueueAttributes, QueueRef, QueueSpec, RedrivePolicy};
 
 use crate::message::MessageRecord;
@@ -41,7 +43,17 @@ pub struct AwsSettings {
     pub endpoint_url: Option<String>,
     /// Total attempts per request, including the first (SDK standard retry mode).
     pub max_attempts: Option<u32>,
+    /// How long to wait for a connection ([`DEFAULT_CONNECT_TIMEOUT`] when `None`).
+    pub connect_timeout: Option<Duration>,
+    /// How long to wait for the first byte of an answer ([`DEFAULT_READ_TIMEOUT`] when `None`);
+    /// a long poll always gets its wait on top.
+    pub read_timeout: Option<Duration>,
 }
+
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// What a long poll's read timeout gets beyond its wait, so an empty queue is never a timeout.
+const LONG_POLL_MARGIN: Duration = Duration::from_secs(5);
 
 /// The outcome of one entry of a batch call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,20 +121,42 @@ pub struct Sqs {
     region: String,
     /// Where the endpoint came from and what it is, for `--verbose` (never credentials).
     endpoint: String,
+    /// What errors call the endpoint: its URL without userinfo, or AWS's endpoint for the region.
+    endpoint_name: String,
+    connect_timeout: Duration,
+    read_timeout: Duration,
     /// Batch entries sent again after SQS failed them, shared by clones, for `--verbose`.
     entry_retries: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Sqs {
-    /// Builds a client from `aws-config`'s chain with the given overrides.
+    /// Builds a client from `aws-config`'s chain with the given overrides. A profile that does
+    /// not exist and a region that is not a region name are errors, never a silent fallback to
+    /// other credentials or another region.
     pub async fn connect(settings: &AwsSettings) -> Result<Sqs, ClientError> {
         let mut loader = aws_config::defaults(BehaviorVersion::latest());
+        let selected_profile = settings.profile.clone().or_else(|| {
+            std::env::var("AWS_PROFILE")
+                .ok()
+                .filter(|p| !p.trim().is_empty())
+        });
+        if let Some(profile) = &selected_profile {
+            profiles::check_exists(profile).await?;
+        }
         if let Some(profile) = &settings.profile {
-            loader = loader.profile_name(profile);
+            // An explicit --profile wins over credentials in the environment, as with the AWS CLI.
+            loader = loader.profile_name(profile).credentials_provider(
+                aws_config::profile::ProfileFileCredentialsProvider::builder()
+                    .profile_name(profile)
+                    .build(),
+            );
         }
         if let Some(region) = &settings.region {
             loader = loader.region(Region::new(region.clone()));
         }
+        let connect_timeout = settings.connect_timeout.unwrap_or(DEFAULT_CONNECT_TIMEOUT);
+        let read_timeout = settings.read_timeout.unwrap_or(DEFAULT_READ_TIMEOUT);
+        loader = loader.timeout_config(timeouts(connect_timeout, read_timeout));
         if let Some(endpoint) = &settings.endpoint_url {
             loader = loader.endpoint_url(endpoint);
         }
@@ -138,18 +172,36 @@ impl Sqs {
             .region()
             .map(|r| r.to_string())
             .ok_or(ClientError::NoRegion)?;
-        let endpoint = match (&settings.endpoint_url, config.endpoint_url()) {
-            (Some(url), _) => format!("{url} (--endpoint-url)"),
-            (None, Some(url)) => format!("{url} (AWS_ENDPOINT_URL or the profile)"),
+        if !is_region_name(&region) {
+            return Err(ClientError::InvalidRegion {
+                region,
+                from: if settings.region.is_some() {
+                    "--region"
+                } else {
+                    "AWS_REGION or the profile"
+                },
+            });
+        }
+        let (endpoint_name, from) = match (&settings.endpoint_url, config.endpoint_url()) {
+            (Some(url), _) => (redact_url(url), "--endpoint-url"),
+            (None, Some(url)) => (redact_url(url), "AWS_ENDPOINT_URL or the profile"),
             (None, None) => match std::env::var("AWS_ENDPOINT_URL_SQS") {
-                Ok(url) if !url.is_empty() => format!("{url} (AWS_ENDPOINT_URL_SQS)"),
-                _ => format!("AWS's endpoint for {region}"),
+                Ok(url) if !url.is_empty() => (redact_url(&url), "AWS_ENDPOINT_URL_SQS"),
+                _ => (format!("AWS's endpoint for {region}"), ""),
             },
+        };
+        let endpoint = if from.is_empty() {
+            endpoint_name.clone()
+        } else {
+            format!("{endpoint_name} ({from})")
         };
         Ok(Sqs {
             client: aws_sdk_sqs::Client::new(&config),
             region,
             endpoint,
+            endpoint_name,
+            connect_timeout,
+            read_timeout,
             entry_retries: std::sync::Arc::default(),
         })
     }
@@ -160,6 +212,9 @@ impl Sqs {
             client,
             region: region.into(),
             endpoint: "set in code".to_string(),
+            endpoint_name: "the endpoint set in code".to_string(),
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            read_timeout: DEFAULT_READ_TIMEOUT,
             entry_retries: std::sync::Arc::default(),
         }
     }
@@ -187,7 +242,8 @@ impl Sqs {
             )
             .build();
         let mut sqs = Sqs::from_sdk(aws_sdk_sqs::Client::from_conf(config), region);
-        sqs.endpoint = endpoint.to_string();
+        sqs.endpoint = redact_url(endpoint);
+        sqs.endpoint_name = sqs.endpoint.clone();
         sqs
     }
 
@@ -212,17 +268,22 @@ impl Sqs {
         &self.region
     }
 
-    fn err<E, R>(
+    fn err<E>(
         &self,
         action: &'static str,
         queue: Option<&str>,
-        err: aws_sdk_sqs::error::SdkError<E, R>,
+        err: aws_sdk_sqs::error::SdkError<E, HttpResponse>,
     ) -> ClientError
     where
         E: aws_sdk_sqs::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-        R: std::fmt::Debug + Send + Sync + 'static,
     {
-        ClientError::from_sdk(action, queue, &self.region, err)
+        let site = CallSite {
+            region: &self.region,
+            endpoint: &self.endpoint_name,
+            connect_timeout: self.connect_timeout,
+            read_timeout: self.read_timeout,
+        };
+        ClientError::from_sdk(action, queue, &site, err)
     }
 
     /// Resolves a queue given by name, URL or ARN to its URL.
@@ -484,15 +545,26 @@ impl Sqs {
         queue: &QueueRef,
         options: ReceiveOptions,
     ) -> Result<Vec<MessageRecord>, ClientError> {
-        let out = self
+        let wait_seconds = options.wait_seconds.clamp(0, 20);
+        let mut request = self
             .client
             .receive_message()
             .queue_url(&queue.url)
             .max_number_of_messages(options.max_messages.clamp(1, 10))
-            .wait_time_seconds(options.wait_seconds.clamp(0, 20))
+            .wait_time_seconds(wait_seconds)
             .set_visibility_timeout(options.visibility_timeout)
             .message_system_attribute_names(MessageSystemAttributeName::All)
             .message_attribute_names("All")
+            .customize();
+        // A long poll answers only after its wait: the read timeout is on top of it.
+        let poll = Duration::from_secs(wait_seconds.unsigned_abs().into()) + LONG_POLL_MARGIN;
+        if poll > self.read_timeout {
+            request = request.config_override(
+                aws_sdk_sqs::config::Config::builder()
+                    .timeout_config(timeouts(self.connect_timeout, self.read_timeout + poll)),
+            );
+        }
+        let out = request
             .send()
             .await
             .map_err(|e| self.err("ReceiveMessage", Some(&queue.name), e))?;
@@ -728,6 +800,44 @@ fn record_failures(
                 sender_fault: failure.sender_fault,
             };
         }
+    }
+}
+
+/// The SDK's timeouts: per connection, per answer, and for a whole call with its retries, so an
+/// endpoint that never answers ends the call after about two read timeouts, not five.
+fn timeouts(connect: Duration, read: Duration) -> aws_config::timeout::TimeoutConfig {
+    aws_config::timeout::TimeoutConfig::builder()
+        .connect_timeout(connect)
+        .read_timeout(read)
+        .operation_timeout(connect + read * 2)
+        .build()
+}
+
+/// True for names shaped like an AWS region: `us-east-1`, `eu-central-2`, `us-gov-west-1`,
+/// `cn-north-1`. A typo such as `us-east1` or `useast-1` fails here instead of at the first
+/// request, as an unreachable host.
+pub fn is_region_name(name: &str) -> bool {
+    let parts: Vec<&str> = name.split('-').collect();
+    parts.len() >= 3
+        && parts[0].len() == 2
+        && parts[..parts.len() - 1]
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_lowercase()))
+        && parts[parts.len() - 1]
+            .parse::<u8>()
+            .is_ok_and(|n| parts[parts.len() - 1] == n.to_string())
+}
+
+/// An endpoint URL fit to print: userinfo (`user:password@`) is replaced by `***@`.
+pub fn redact_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(authority_end);
+    match authority.rsplit_once('@') {
+        Some((_, host)) => format!("{scheme}://***@{host}{path}"),
+        None => url.to_string(),
     }
 }
 

@@ -75,6 +75,15 @@ impl QueueRef {
     pub fn is_fifo(&self) -> bool {
         self.name.ends_with(".fifo")
     }
+
+    /// The AWS account that owns the queue, read from its URL (`.../ACCOUNT/NAME`), when the URL
+    /// has that shape.
+    pub fn account(&self) -> Option<&str> {
+        let mut segments = self.url.trim_end_matches('/').rsplit('/');
+        segments.next()?;
+        let account = segments.next()?;
+        (account.len() == 12 && account.bytes().all(|b| b.is_ascii_digit())).then_some(account)
+    }
 }
 
 /// `RedrivePolicy` of a source queue.

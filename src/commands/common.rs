@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use anyhow::Context as _;
 
-use crate::app::{Context, UsageError, hinted};
+use crate::app::{Cancelled, Context, UsageError, hinted};
 use crate::client::{ClientError, QueueRef, Sqs};
 use crate::message::{AttributeValue, MessageRecord};
-use crate::output::{Format, Printer, sanitize};
+use crate::output::{Answer, Format, Printer, sanitize};
 
 /// Most queue names the "did you mean" hint lists.
 const MAX_SUGGESTIONS: usize = 3;
@@ -20,8 +20,11 @@ pub async fn resolve_queue(ctx: &Context, text: &str) -> anyhow::Result<QueueRef
     let sqs = ctx.sqs().await?;
     match sqs.resolve(text).await {
         Ok(queue) => {
-            ctx.printer
-                .debug(format!("queue `{}` is {}", queue.name, queue.url));
+            ctx.printer.debug(format!(
+                "queue {} is {}",
+                queue_place(&queue, sqs.region()),
+                queue.url
+            ));
             Ok(queue)
         }
         Err(ClientError::QueueNotFound { queue, region }) => {
@@ -108,12 +111,13 @@ pub fn confirm_destructive(
         .confirm(question)
         .context("could not read the answer")?
     {
-        Some(true) => Ok(()),
-        Some(false) => Err(hinted(
+        Answer::Yes => Ok(()),
+        Answer::No => Err(hinted(
             "cancelled: nothing was changed",
             "answer `y` to go ahead, or pass --yes",
         )),
-        None => {
+        Answer::Cancelled => Err(Cancelled.into()),
+        Answer::NoTerminal => {
             let alternative = if dry_run_flag {
                 " (or --dry-run to see what it would do)"
             } else {
@@ -124,6 +128,15 @@ pub fn confirm_destructive(
             ))
             .into())
         }
+    }
+}
+
+/// Where a queue is, for a question asked before destructive work: its name, the account that owns
+/// it (from its URL) and the region, e.g. `` `orders` (account 123456789012, eu-west-1) ``.
+pub fn queue_place(queue: &QueueRef, region: &str) -> String {
+    match queue.account() {
+        Some(account) => format!("`{}` (account {account}, {region})", queue.name),
+        None => format!("`{}` (region {region})", queue.name),
     }
 }
 

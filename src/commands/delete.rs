@@ -11,7 +11,7 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use super::common::{confirm_destructive, plural, resolve_queue};
+use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
 use crate::app::{Context, hinted};
 use crate::client::peek::{self, PeekError};
 use crate::client::{EntryOutcome, MAX_BATCH_ENTRIES, QueueRef, ReceiveOptions, Sqs};
@@ -129,9 +129,9 @@ async fn by_handles(
     confirm_destructive(
         &ctx.printer,
         &format!(
-            "Delete {} from `{}`?",
+            "Delete {} from {}?",
             plural(handles.len() as u64, "message"),
-            queue.name
+            queue_place(queue, ctx.sqs().await?.region())
         ),
         &format!("deleting messages from `{}`", queue.name),
         true,
@@ -194,9 +194,9 @@ async fn by_ids(
         confirm_destructive(
             &ctx.printer,
             &format!(
-                "Delete the {} with the given ids from `{}`?",
+                "Delete the {} with the given ids from {}?",
                 plural(ids.len() as u64, "message"),
-                queue.name
+                queue_place(queue, ctx.sqs().await?.region())
             ),
             &format!("deleting messages from `{}`", queue.name),
             true,

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::common::{confirm_destructive, plural, resolve_queue};
+use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
 use crate::app::{Context, hinted};
 use crate::client::ClientError;
 use crate::exit::ExitStatus;
@@ -32,8 +32,8 @@ pub async fn run(ctx: &Context, settings: PurgeSettings) -> anyhow::Result<ExitS
         confirm_destructive(
             &ctx.printer,
             &format!(
-                "Purge `{}`, deleting about {} ({} visible, {} in flight, {} delayed)?",
-                queue.name,
+                "Purge {}: about {} ({} visible, {} in flight, {} delayed)?",
+                queue_place(&queue, sqs.region()),
                 plural(depth, "message"),
                 attrs.visible(),
                 attrs.in_flight(),

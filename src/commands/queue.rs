@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::common::{confirm_destructive, plural, resolve_queue};
+use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
 use crate::app::{Context, UsageError, hinted};
 use crate::client::queue::name_from_arn;
 use crate::client::{ClientError, QueueAttributes, QueueRef, Sqs};
@@ -446,8 +446,8 @@ async fn delete(ctx: &Context, text: &str, yes: bool, dry_run: bool) -> anyhow::
         confirm_destructive(
             &ctx.printer,
             &format!(
-                "Delete queue `{}` and its {}?",
-                queue.name,
+                "Delete queue {} and its {}?",
+                queue_place(&queue, sqs.region()),
                 plural(depth, "message")
             ),
             &format!("deleting queue `{}`", queue.name),

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 
-use super::common::{MessageWriter, confirm_destructive, plural, resolve_queue};
+use super::common::{MessageWriter, confirm_destructive, plural, queue_place, resolve_queue};
 use crate::app::{Context, Interrupt};
 use crate::client::{ClientError, QueueRef, ReceiveOptions, Sqs};
 use crate::exit::ExitStatus;
@@ -99,11 +99,12 @@ impl Shared {
 pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<ExitStatus> {
     let queue = resolve_queue(ctx, &settings.queue).await?;
     if settings.delete {
+        let region = ctx.sqs().await?.region();
         confirm_destructive(
             &ctx.printer,
             &format!(
-                "Delete each message received from `{}` once it is written?",
-                queue.name
+                "Delete each message received from {} once it is written?",
+                queue_place(&queue, region)
             ),
             &format!("receiving with --delete from `{}`", queue.name),
             false,

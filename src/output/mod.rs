@@ -7,6 +7,7 @@
 pub mod sanitize;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use parking_lot::Mutex;
@@ -144,41 +145,63 @@ impl Printer {
 
     /// One JSON Lines record in the `{"type": kind, "data": ...}` envelope.
     pub fn record<T: Serialize>(&self, kind: &str, data: &T) -> io::Result<()> {
+        let envelope = Envelope {
+            kind: kind.to_string(),
+            data,
+        };
+        if self.terminal.stdout_is_tty {
+            let text = serde_json::to_string(&envelope)?;
+            return self.line(&text);
+        }
         let mut out = self.stdout.lock();
-        serde_json::to_writer(
-            &mut *out,
-            &Envelope {
-                kind: kind.to_string(),
-                data,
-            },
-        )?;
+        serde_json::to_writer(&mut *out, &envelope)?;
         out.write_all(b"\n")
     }
 
     /// A whole JSON document, pretty-printed.
     pub fn json<T: Serialize>(&self, value: &T) -> io::Result<()> {
-        let mut out = self.stdout.lock();
-        serde_json::to_writer_pretty(&mut *out, value)?;
-        out.write_all(b"\n")?;
-        out.flush()
+        let text = serde_json::to_string_pretty(value)?;
+        self.line(&text)?;
+        self.flush()
     }
 
-    /// A line of text on stdout (the caller decides whether it needs [`Printer::display`]).
+    /// A line of text on stdout. The caller decides whether it needs [`Printer::display`]; on a
+    /// terminal, whatever it holds is written without escape sequences (JSON stays valid JSON).
     pub fn line(&self, text: &str) -> io::Result<()> {
+        let text = self.on_stdout(text);
         let mut out = self.stdout.lock();
         out.write_all(text.as_bytes())?;
         out.write_all(b"\n")
     }
 
+    /// Text bound for stdout, made safe for a terminal when stdout is one. JSON escapes keep JSON
+    /// valid, and already escaped text is left as it is.
+    fn on_stdout<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.terminal.stdout_is_tty {
+            sanitize::json_for_terminal(text)
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        }
+    }
+
     /// Text on stdout as is, without a newline (for output streamed in pieces, such as a JSON
     /// array written one element at a time).
     pub fn write_raw(&self, text: &str) -> io::Result<()> {
+        let text = self.on_stdout(text);
         self.stdout.lock().write_all(text.as_bytes())
     }
 
+    /// A table on stdout. Cells that hold text from the service (message ids, queue names, error
+    /// messages) are escaped here, whichever command filled them.
     pub fn table(&self, table: &comfy_table::Table) -> io::Result<()> {
+        let text = table.to_string();
+        let text = if self.terminal.stdout_is_tty {
+            sanitize::for_terminal_lines(&text)
+        } else {
+            std::borrow::Cow::Borrowed(text.as_str())
+        };
         let mut out = self.stdout.lock();
-        writeln!(out, "{table}")?;
+        writeln!(out, "{text}")?;
         out.flush()
     }
 
@@ -200,37 +223,47 @@ impl Printer {
         self.stdout.lock().flush()
     }
 
+    // Everything on stderr is talk for a person, and much of it quotes text from elsewhere (a
+    // server's error message, a queue name, an argument as typed): it is always written without
+    // escape sequences, on a terminal or in a log that a terminal may show later.
+
     /// An informational line on stderr, unless `--quiet`.
     pub fn info(&self, message: impl AsRef<str>) {
         if !self.quiet {
-            eprintln!("{}", message.as_ref());
+            eprintln!("{}", sanitize::for_terminal_lines(message.as_ref()));
         }
     }
 
     /// A line on stderr shown with `-v`.
     pub fn debug(&self, message: impl AsRef<str>) {
         if self.verbose > 0 {
-            eprintln!("{} {}", self.paint("debug:", "2"), message.as_ref());
+            let message = sanitize::for_terminal_lines(message.as_ref());
+            eprintln!("{} {message}", self.paint("debug:", "2"));
         }
     }
 
     /// A warning on stderr, shown even with `--quiet`.
     pub fn warn(&self, message: impl AsRef<str>) {
-        eprintln!("{} {}", self.paint("warning:", "1;33"), message.as_ref());
+        let message = sanitize::for_terminal_lines(message.as_ref());
+        eprintln!("{} {message}", self.paint("warning:", "1;33"));
     }
 
     /// A `hint: ...` line on stderr after a warning, shown even with `--quiet`.
     pub fn hint(&self, message: impl AsRef<str>) {
-        eprintln!("{} {}", self.paint("hint:", "1;36"), message.as_ref());
+        let message = sanitize::for_terminal_lines(message.as_ref());
+        eprintln!("{} {message}", self.paint("hint:", "1;36"));
     }
 
     /// An error block: `error: ...`, each `Caused by: ...`, and an optional `hint: ...`.
     pub fn error(&self, message: &str, causes: &[String], hint: Option<&str>) {
+        let message = sanitize::for_terminal_lines(message);
         eprintln!("{} {message}", self.paint("error:", "1;31"));
         for cause in causes {
+            let cause = sanitize::for_terminal_lines(cause);
             eprintln!("  {} {cause}", self.paint("Caused by:", "1"));
         }
         if let Some(hint) = hint {
+            let hint = sanitize::for_terminal_lines(hint);
             eprintln!("{} {hint}", self.paint("hint:", "1;36"));
         }
     }
@@ -262,19 +295,73 @@ impl Printer {
         bar
     }
 
-    /// Asks a yes/no question on the terminal. Returns `None` when there is no terminal to ask on
-    /// (the caller then requires `--yes`).
-    pub fn confirm(&self, question: &str) -> io::Result<Option<bool>> {
+    /// Asks a yes/no question on the terminal. While the question is open, Ctrl-C ends the
+    /// process at once with nothing changed (see [`prompt_is_open`]); end of input cancels too.
+    pub fn confirm(&self, question: &str) -> io::Result<Answer> {
         if !(self.terminal.stdin_is_tty && self.terminal.stderr_is_tty) {
-            return Ok(None);
+            return Ok(Answer::NoTerminal);
         }
-        eprint!("{question} [y/N] ");
+        let _open = OpenPrompt::new();
+        eprint!("{} [y/N] ", sanitize::for_terminal_lines(question));
         io::stderr().flush()?;
         let mut answer = String::new();
-        io::stdin().read_line(&mut answer)?;
-        Ok(Some(matches!(
-            answer.trim().to_ascii_lowercase().as_str(),
-            "y" | "yes"
-        )))
+        let read = read_stdin_line(&mut answer)?;
+        if read == 0 {
+            eprintln!();
+            return Ok(Answer::Cancelled);
+        }
+        Ok(
+            if matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+                Answer::Yes
+            } else {
+                Answer::No
+            },
+        )
+    }
+}
+
+/// What a confirmation prompt got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    Yes,
+    No,
+    /// End of input at the prompt: nothing is done, as for Ctrl-C.
+    Cancelled,
+    /// There is no terminal to ask on (the caller then requires `--yes`).
+    NoTerminal,
+}
+
+static PROMPT_OPEN: AtomicBool = AtomicBool::new(false);
+
+/// True while a confirmation prompt waits for an answer: nothing has been changed yet, so Ctrl-C
+/// may end the process at once.
+pub fn prompt_is_open() -> bool {
+    PROMPT_OPEN.load(Ordering::SeqCst)
+}
+
+struct OpenPrompt;
+
+impl OpenPrompt {
+    fn new() -> OpenPrompt {
+        PROMPT_OPEN.store(true, Ordering::SeqCst);
+        OpenPrompt
+    }
+}
+
+impl Drop for OpenPrompt {
+    fn drop(&mut self) {
+        PROMPT_OPEN.store(false, Ordering::SeqCst);
+    }
+}
+
+/// Reads a line from stdin. On the multi-threaded runtime the read tells the runtime it blocks, so
+/// the Ctrl-C handler keeps running on another worker while a person thinks.
+fn read_stdin_line(answer: &mut String) -> io::Result<usize> {
+    let multi_thread = tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+    if multi_thread {
+        tokio::task::block_in_place(|| io::stdin().read_line(answer))
+    } else {
+        io::stdin().read_line(answer)
     }
 }

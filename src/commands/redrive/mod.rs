@@ -12,9 +12,11 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
-use crate::app::{Context, UsageError, hinted, hinted_usage};
+use crate::app::{Cancelled, Context, UsageError, hinted, hinted_usage};
 use crate::client::{QueueAttributes, QueueRef, Sqs};
+use crate::commands::common::queue_place;
 use crate::exit::ExitStatus;
+use crate::output::Answer;
 use crate::redrive::{
     self, Counters, DedupMode, Journal, Plan, ResumeState, RunOptions, Selection,
 };
@@ -199,7 +201,7 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
         return dry_run::run(ctx, sqs, &route, &plan, per_source).await;
     }
     let depth = route.dlq_attrs.visible();
-    if !confirm(ctx, settings.yes, &plan, depth)? {
+    if !confirm(ctx, settings.yes, &plan, depth, sqs.region())? {
         ctx.printer.info("nothing moved");
         return Ok(ExitStatus::Failure);
     }
@@ -266,7 +268,7 @@ async fn resume(
         state.unresolved
     ));
     let attrs = sqs.attributes(&plan.source).await?;
-    if !confirm(ctx, settings.yes, &plan, attrs.visible())? {
+    if !confirm(ctx, settings.yes, &plan, attrs.visible(), sqs.region())? {
         ctx.printer.info("nothing moved");
         return Ok(ExitStatus::Failure);
     }
@@ -348,7 +350,13 @@ async fn execute(
     })
 }
 
-fn confirm(ctx: &Context, yes: bool, plan: &Plan, depth: u64) -> anyhow::Result<bool> {
+fn confirm(
+    ctx: &Context,
+    yes: bool,
+    plan: &Plan,
+    depth: u64,
+    region: &str,
+) -> anyhow::Result<bool> {
     if yes {
         return Ok(true);
     }
@@ -366,11 +374,14 @@ fn confirm(ctx: &Context, yes: bool, plan: &Plan, depth: u64) -> anyhow::Result<
         .unwrap_or_default();
     let question = format!(
         "Move {what}{limit} from {} (about {depth} visible) to {}?",
-        plan.source.name, plan.destination.name
+        queue_place(&plan.source, region),
+        queue_place(&plan.destination, region)
     );
     match ctx.printer.confirm(&question)? {
-        Some(answer) => Ok(answer),
-        None => Err(usage(
+        Answer::Yes => Ok(true),
+        Answer::No => Ok(false),
+        Answer::Cancelled => Err(Cancelled.into()),
+        Answer::NoTerminal => Err(usage(
             "redrive moves and deletes messages, and without a terminal to ask on it needs --yes (or --dry-run, to see what would move)",
         )),
     }
@@ -390,8 +401,10 @@ fn confirm_native(
         "Start a native move task for every message of {dlq} (about {depth}) to {destination}?"
     );
     match ctx.printer.confirm(&question)? {
-        Some(answer) => Ok(answer),
-        None => Err(usage(
+        Answer::Yes => Ok(true),
+        Answer::No => Ok(false),
+        Answer::Cancelled => Err(Cancelled.into()),
+        Answer::NoTerminal => Err(usage(
             "redrive moves messages, and without a terminal to ask on it needs --yes (or --dry-run, to see what would move)",
         )),
     }

@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::{MoveSettings, Route, confirm_native};
 use crate::app::{Context, hinted};
 use crate::client::{MoveTask, QueueAttributes, QueueRef, Sqs};
+use crate::commands::common::queue_place;
 use crate::exit::ExitStatus;
 use crate::output::Format;
 
@@ -89,7 +90,8 @@ pub async fn start(
         ));
         return Ok(ExitStatus::Success);
     }
-    if !confirm_native(ctx, settings.yes, &dlq.name, &destination_name, depth)? {
+    let dlq_place = queue_place(dlq, sqs.region());
+    if !confirm_native(ctx, settings.yes, &dlq_place, &destination_name, depth)? {
         ctx.printer.info("nothing moved");
         return Ok(ExitStatus::Failure);
     }
