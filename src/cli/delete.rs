@@ -13,7 +13,11 @@ use crate::commands::delete::{DeleteSettings, DeleteTarget};
 With --message-id the queue is scanned (each message received once, held, and made visible again \
 at once when the scan ends) and only the messages with those ids are deleted. Like peek, the scan \
 counts as a receive, so it refuses a queue with a redrive policy unless --force. Exit status 3 when \
-some messages were not found or not deleted.")]
+some messages were not found or not deleted.
+
+The question names the queue, its account and the region. Ctrl-C or Ctrl-D at it cancels with \
+nothing deleted (exit 130). Ctrl-C while deleting lets the requests in flight answer for a grace \
+period, then stops (exit 130); the summary counts only confirmed deletes.")]
 pub struct DeleteArgs {
     /// Queue name, URL or ARN
     pub queue: String,

@@ -8,7 +8,10 @@ use crate::commands::purge::PurgeSettings;
   sqsctl purge orders-dlq --yes      # in scripts
 
 SQS allows one purge per queue every 60 seconds and takes up to a minute to finish deleting. The \
-count shown is the queue's approximate depth (visible, in flight and delayed) just before the purge.")]
+count shown is the queue's approximate depth (visible, in flight and delayed) just before the purge.
+
+The question names the queue, its account and the region. Ctrl-C or Ctrl-D at it cancels with \
+nothing purged (exit 130).")]
 pub struct PurgeArgs {
     /// Queue name, URL or ARN
     pub queue: String,

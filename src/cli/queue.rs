@@ -52,7 +52,10 @@ pub struct QueueCreateArgs {
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Example:
-  sqsctl queue delete scratch --yes")]
+  sqsctl queue delete scratch --yes
+
+The question names the queue, its account and the region. Ctrl-C or Ctrl-D at it cancels with \
+nothing deleted (exit 130).")]
 pub struct QueueDeleteArgs {
     /// Queue name, URL or ARN
     pub queue: String,
