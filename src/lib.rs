@@ -12,7 +12,8 @@ pub mod commands;
 pub mod diagnose;
 pub mod exit;
 pub mod interrupt;
-pub mod local;
+/// The local SQS-compatible server, from its own crate.
+pub use sqsctl_local as local;
 pub mod message;
 pub mod output;
 pub mod redrive;

@@ -101,7 +101,7 @@ impl MessageMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::local::message::State;
+    use crate::message::State;
 
     fn message(body: &str) -> StoredMessage {
         StoredMessage::new(

@@ -192,8 +192,8 @@ mod tests {
         );
     }
 
-    fn fifo_message(group: &str, body: &str) -> crate::local::message::StoredMessage {
-        crate::local::message::StoredMessage::new(
+    fn fifo_message(group: &str, body: &str) -> crate::message::StoredMessage {
+        crate::message::StoredMessage::new(
             Uuid::new_v4(),
             body.into(),
             Vec::new(),
@@ -205,7 +205,7 @@ mod tests {
         )
     }
 
-    fn bodies(received: &crate::local::store::Received) -> Vec<String> {
+    fn bodies(received: &crate::store::Received) -> Vec<String> {
         received
             .messages
             .iter()
@@ -215,7 +215,7 @@ mod tests {
 
     #[test]
     fn groups_deliver_in_order_and_block_while_in_flight() {
-        let mut messages = crate::local::store::Messages::new(true);
+        let mut messages = crate::store::Messages::new(true);
         for (group, body) in [("a", "a1"), ("b", "b1"), ("a", "a2"), ("a", "a3")] {
             messages.insert(fifo_message(group, body));
         }
@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn over_the_receive_limit_goes_to_the_dead_letter_list() {
-        let mut messages = crate::local::store::Messages::new(true);
+        let mut messages = crate::store::Messages::new(true);
         messages.insert(fifo_message("g", "poison"));
         messages.insert(fifo_message("g", "next"));
         assert_eq!(bodies(&messages.receive(0, 1, 0, Some(1))), ["poison"]);

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use aws_sdk_sqs::Client;
 use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, SendMessageBatchRequestEntry};
-use sqsctl::local::{Server, ServerConfig};
+use sqsctl_local::{Server, ServerConfig};
 
 type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
 

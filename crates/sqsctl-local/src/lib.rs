@@ -3,11 +3,12 @@
 //! It serves the AWS JSON 1.0 protocol that current aws-sdk-sqs and boto3 speak, with SQS's
 //! semantics (visibility timeouts, delays, retention, FIFO groups and deduplication, dead-letter
 //! queues, message move tasks) and its error codes. Every timing rule reads a [`Clock`] that tests can
-//! freeze and advance, and faults and latency can be injected for reliability tests. It depends on
-//! nothing else in this crate.
+//! freeze and advance, and faults and latency can be injected for reliability tests. It is a crate
+//! of its own so that nothing of the command line can creep into it: the compiler keeps that
+//! boundary.
 //!
 //! ```no_run
-//! let server = sqsctl::local::Server::start(sqsctl::local::ServerConfig::default())?;
+//! let server = sqsctl_local::Server::start(sqsctl_local::ServerConfig::default())?;
 //! println!("export AWS_ENDPOINT_URL_SQS={}", server.endpoint());
 //! # Ok::<(), std::io::Error>(())
 //! ```

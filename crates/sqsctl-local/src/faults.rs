@@ -12,7 +12,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
-/// Counters of what the server did, from [`crate::local::Server::stats`] or `GET /_sqsctl/stats`.
+/// Counters of what the server did, from [`crate::Server::stats`] or `GET /_sqsctl/stats`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Stats {
     /// SQS API requests received (the stats endpoint itself is not counted).

@@ -11,7 +11,7 @@ use aws_sdk_sqs::types::{
     DeleteMessageBatchRequestEntry, MessageAttributeValue, MessageSystemAttributeName,
     QueueAttributeName, SendMessageBatchRequestEntry,
 };
-use sqsctl::local::{Clock, Server, ServerConfig};
+use sqsctl_local::{Clock, Server, ServerConfig};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -1117,7 +1117,7 @@ async fn real_clock_visibility_expiry_wakes_a_long_poll() -> TestResult {
     Ok(())
 }
 
-async fn faulty_run(seed: u64) -> (Vec<String>, sqsctl::local::Stats, String) {
+async fn faulty_run(seed: u64) -> (Vec<String>, sqsctl_local::Stats, String) {
     let config = ServerConfig {
         fault_rate: 0.3,
         seed: Some(seed),
