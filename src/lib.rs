@@ -16,3 +16,4 @@ pub mod local;
 pub mod message;
 pub mod output;
 pub mod redrive;
+pub mod state_file;
