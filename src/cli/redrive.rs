@@ -118,16 +118,16 @@ pub struct RedriveArgs {
     #[arg(long, value_name = "FILE", help_heading = "Journal")]
     pub journal: Option<PathBuf>,
 
-    /// Complete an interrupted run from its journal, without re-sending what it shows as sent
+    /// Complete an interrupted run from its journal, with its settings (--archive included), without re-sending what it shows as sent; a completed run is not run again
     #[arg(
         long,
         value_name = "FILE",
         help_heading = "Journal",
-        conflicts_with_all = ["to", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "limit", "delay", "journal", "native", "dry_run"]
+        conflicts_with_all = ["to", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "limit", "delay", "journal", "archive", "dedup", "visibility_timeout", "native", "dry_run"]
     )]
     pub resume: Option<PathBuf>,
 
-    /// Append a copy of every moved message to this JSON Lines file
+    /// Append a copy of every moved message to this JSON Lines file (written and synced before the message leaves the DLQ)
     #[arg(long, value_name = "FILE", help_heading = "Journal")]
     pub archive: Option<PathBuf>,
 
