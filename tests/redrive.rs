@@ -774,11 +774,7 @@ fn interrupted_run(env: &TestEnv, args: &[&str], after: Duration) -> (Option<i32
         .spawn()
         .unwrap();
     std::thread::sleep(after);
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    support::sigint(child.id());
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     let summary = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
@@ -873,9 +869,8 @@ fn resume_after_kill_9_waits_for_the_batches_held_for_rate_tokens() {
     let (source, dlq) = pair(&env, "rkill", false);
     bodies(&env, &dlq, "m", 200);
     let journal = journal_arg(&env, "rkill.jsonl");
-    let mut child = env
-        .cmd()
-        .args([
+    env.kill_9_after(
+        &[
             "redrive",
             "rkill-dlq",
             "--yes",
@@ -887,14 +882,9 @@ fn resume_after_kill_9_waits_for_the_batches_held_for_rate_tokens() {
             "3",
             "--journal",
             &journal,
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(800));
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+        ],
+        Duration::from_millis(800),
+    );
     let (_plan, state) = sqsctl::redrive::journal::load(std::path::Path::new(&journal)).unwrap();
     assert!(state.unresolved > 0, "held batches are in the journal");
     assert!(
@@ -1195,9 +1185,8 @@ fn a_resumed_run_leaves_the_messages_sent_after_the_run_started() {
     let (source, dlq) = pair(&env, "late", false);
     bodies(&env, &dlq, "old", 200);
     let journal = journal_arg(&env, "late.jsonl");
-    let mut child = env
-        .cmd()
-        .args([
+    env.kill_9_after(
+        &[
             "redrive",
             "late-dlq",
             "--yes",
@@ -1207,14 +1196,9 @@ fn a_resumed_run_leaves_the_messages_sent_after_the_run_started() {
             "3",
             "--journal",
             &journal,
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(800));
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+        ],
+        Duration::from_millis(800),
+    );
     let (plan, state) = sqsctl::redrive::journal::load(std::path::Path::new(&journal)).unwrap();
     assert_eq!(plan.planned, Some(200));
     assert!(state.moved_before < 200 && state.completed.is_none());

@@ -294,9 +294,10 @@ fn kill_9_then_resume_loses_nothing_and_resends_only_unresolved_messages() {
     });
     let journal = journal_path(&env, "kill.jsonl");
     let concurrency = 8;
-    let mut child = env
-        .cmd()
-        .args([
+    // A random moment once moving has started, well before it can end.
+    let delay = support::random_delay(300, 900);
+    env.kill_9_after(
+        &[
             "redrive",
             "kill-dlq",
             "--to",
@@ -310,30 +311,19 @@ fn kill_9_then_resume_loses_nothing_and_resends_only_unresolved_messages() {
             &concurrency.to_string(),
             "--visibility-timeout",
             VISIBILITY,
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    // A random moment once moving has started, well before it can end.
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    let delay = 300 + u64::from(nanos % 900);
-    std::thread::sleep(Duration::from_millis(delay));
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+        ],
+        delay,
+    );
     let (_plan, state) = sqsctl::redrive::journal::load(std::path::Path::new(&journal)).unwrap();
     let unresolved = state.unresolved;
     let moved_before = state.moved_before;
     eprintln!(
-        "kill -9 after {delay} ms: {moved_before} moved, {} sent not deleted, {unresolved} unresolved",
+        "kill -9 after {delay:?}: {moved_before} moved, {} sent not deleted, {unresolved} unresolved",
         state.sent_not_deleted
     );
     assert!(
         moved_before < 10_000,
-        "killed before the end (after {delay} ms)"
+        "killed before the end (after {delay:?})"
     );
     // The dead run's messages come back when their visibility timeout ends.
     env.server().clock().advance(Duration::from_secs(61));
@@ -434,9 +424,9 @@ fn kill_9_then_resume_archives_every_moved_message_exactly_once() {
     });
     let journal = journal_path(&env, "karch.jsonl");
     let archive = journal_path(&env, "karch-archive.jsonl");
-    let mut child = env
-        .cmd()
-        .args([
+    let delay = support::random_delay(200, 300);
+    env.kill_9_after(
+        &[
             "redrive",
             "karch-dlq",
             "--to",
@@ -450,23 +440,13 @@ fn kill_9_then_resume_archives_every_moved_message_exactly_once() {
             "8",
             "--visibility-timeout",
             VISIBILITY,
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    let delay = 200 + u64::from(nanos % 300);
-    std::thread::sleep(Duration::from_millis(delay));
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+        ],
+        delay,
+    );
     let (plan, state) = sqsctl::redrive::journal::load(std::path::Path::new(&journal)).unwrap();
     assert!(
         state.moved_before < count as u64,
-        "killed before the end (after {delay} ms)"
+        "killed before the end (after {delay:?})"
     );
     assert_eq!(
         plan.archive.as_deref(),
@@ -578,11 +558,7 @@ fn after_the_grace_period_unanswered_sends_are_journaled_as_unknown_and_resumed(
     // Every worker is soon waiting on a send that never answers.
     std::thread::sleep(Duration::from_millis(1500));
     let interrupted = std::time::Instant::now();
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    support::sigint(child.id());
     let output = child.wait_with_output().unwrap();
     let waited = interrupted.elapsed();
     let stderr = String::from_utf8_lossy(&output.stderr);
