@@ -172,6 +172,10 @@ fn plan(from: &QueueRef, to: &QueueRef, rate: Option<f64>, limit: Option<u64>) -
         rate,
         concurrency: CONCURRENCY,
         visibility_timeout: 60,
+        archive: None,
+        started_at_ms: None,
+        dlq_depth_at_start: None,
+        planned: None,
     }
 }
 
@@ -214,6 +218,7 @@ async fn engine(
         journal: Some(journal),
         archive: None,
         resume: ResumeState::default(),
+        sent_before_ms: None,
         counters,
         interrupt: Interrupt::default(),
     };

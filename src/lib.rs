@@ -17,3 +17,4 @@ pub use sqsctl_local as local;
 pub mod message;
 pub mod output;
 pub mod redrive;
+pub mod state_file;

@@ -708,7 +708,8 @@ fn resume_deletes_what_the_journal_shows_as_sent_without_sending_it_again() {
     ]);
     run.assert_code(0);
     assert_eq!(summary(&run)["moved"], 5);
-    // As if the run had been killed after sending two more messages, before deleting them.
+    // As if the run had been killed after sending two more messages, before deleting them (and
+    // so before it could record that it completed).
     let two = env.block_on(async {
         env.sqs()
             .receive(
@@ -723,7 +724,10 @@ fn resume_deletes_what_the_journal_shows_as_sent_without_sending_it_again() {
             .unwrap()
     });
     assert_eq!(two.len(), 2);
-    let mut text = std::fs::read_to_string(&journal).unwrap();
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let completed = text.lines().last().unwrap();
+    assert!(completed.contains("\"completed\""), "{completed}");
+    let mut text = text[..text.len() - completed.len() - 1].to_string();
     for m in &two {
         let id = m.message_id.as_deref().unwrap();
         text.push_str(&format!(
@@ -770,11 +774,7 @@ fn interrupted_run(env: &TestEnv, args: &[&str], after: Duration) -> (Option<i32
         .spawn()
         .unwrap();
     std::thread::sleep(after);
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    support::sigint(child.id());
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     let summary = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
@@ -806,11 +806,11 @@ fn ctrl_c_finishes_the_batches_in_flight_and_exits_130() {
     let moved = s["moved"].as_u64().unwrap();
     assert!(moved > 0 && moved < 2000, "{s}");
     assert_eq!(s["interrupted"], true);
-    assert!(stderr.contains("--resume"), "{stderr}");
     assert!(
-        stderr.contains(&format!("--resume {journal} --yes")),
-        "a script can run the hint: {stderr}"
+        stderr.contains(&format!("--resume {journal}`")),
+        "the hint names the journal: {stderr}"
     );
+    assert_resume_hints_ask_first(&stderr);
     assert!(
         !stderr.contains(" selected from "),
         "an interrupted run does not claim it saw everything: {stderr}"
@@ -869,9 +869,8 @@ fn resume_after_kill_9_waits_for_the_batches_held_for_rate_tokens() {
     let (source, dlq) = pair(&env, "rkill", false);
     bodies(&env, &dlq, "m", 200);
     let journal = journal_arg(&env, "rkill.jsonl");
-    let mut child = env
-        .cmd()
-        .args([
+    env.kill_9_after(
+        &[
             "redrive",
             "rkill-dlq",
             "--yes",
@@ -883,14 +882,9 @@ fn resume_after_kill_9_waits_for_the_batches_held_for_rate_tokens() {
             "3",
             "--journal",
             &journal,
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(800));
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+        ],
+        Duration::from_millis(800),
+    );
     let (_plan, state) = sqsctl::redrive::journal::load(std::path::Path::new(&journal)).unwrap();
     assert!(state.unresolved > 0, "held batches are in the journal");
     assert!(
@@ -1002,16 +996,34 @@ fn an_archive_that_cannot_be_written_stops_before_anything_is_deleted() {
         (30, 0),
         "nothing deleted, nothing hidden"
     );
+    assert_resume_hints_ask_first(&run.stderr);
     let sent = visible(&env, &source).0;
-    // The journal shows what was sent: resuming deletes it without sending it again.
+    assert!(sent > 0 && sent <= 30, "{sent}");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(
+        text.lines().last().unwrap().contains("\"stopped\"")
+            && text.contains("could not be written"),
+        "the journal says why the run stopped: {text}"
+    );
+    // The resumed run writes to the same archive, which still cannot be written: it deletes
+    // nothing either, and sends again nothing the journal shows as sent.
     let run = env.run(&["redrive", "--resume", &journal, "--yes"]);
-    run.assert_code(0);
-    assert_eq!(visible(&env, &dlq), (0, 0));
+    run.assert_code(1);
+    assert!(run.stderr.contains("/dev/full"), "{}", run.stderr);
+    assert_eq!(visible(&env, &dlq), (30, 0), "nothing deleted on resume");
     let mut moved: Vec<String> = drain(&env, &source).into_iter().map(|m| m.body).collect();
+    let count = moved.len();
     moved.sort();
     moved.dedup();
-    assert_eq!(moved.len(), 30, "none lost");
-    assert!(sent <= 30);
+    assert_eq!(moved.len(), count, "nothing sent twice");
+}
+
+/// Every printed `--resume` line leaves out `--yes`: run later from the shell's history, it asks.
+#[track_caller]
+fn assert_resume_hints_ask_first(stderr: &str) {
+    for line in stderr.lines().filter(|l| l.contains("--resume")) {
+        assert!(!line.contains("--yes"), "{line}");
+    }
 }
 
 #[test]
@@ -1134,4 +1146,143 @@ fn a_fifo_dry_run_says_what_it_saw_against_the_dlq_depth() {
         run.stderr
     );
     assert_eq!(visible(&env, &dlq), (15, 0));
+}
+
+#[test]
+fn resume_of_a_completed_run_moves_nothing_even_after_new_arrivals() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "done", false);
+    bodies(&env, &dlq, "old", 15);
+    let journal = journal_arg(&env, "done.jsonl");
+    let run = env.run(&[
+        "redrive",
+        "done-dlq",
+        "--yes",
+        "-o",
+        "json",
+        "--journal",
+        &journal,
+    ]);
+    run.assert_code(0);
+    assert_eq!(summary(&run)["moved"], 15);
+    bodies(&env, &dlq, "new", 5);
+    let run = env.run(&["redrive", "--resume", &journal, "--yes", "-o", "json"]);
+    run.assert_code(0);
+    assert!(
+        run.stderr
+            .contains(&format!("the run in {journal} completed at"))
+            && run.stderr.contains("nothing to resume"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(visible(&env, &dlq), (5, 0), "the new arrivals stay");
+    assert_eq!(visible(&env, &source).0, 15, "nothing moved again");
+}
+
+#[test]
+fn a_resumed_run_leaves_the_messages_sent_after_the_run_started() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "late", false);
+    bodies(&env, &dlq, "old", 200);
+    let journal = journal_arg(&env, "late.jsonl");
+    env.kill_9_after(
+        &[
+            "redrive",
+            "late-dlq",
+            "--yes",
+            "--rate",
+            "100",
+            "--visibility-timeout",
+            "3",
+            "--journal",
+            &journal,
+        ],
+        Duration::from_millis(800),
+    );
+    let (plan, state) = sqsctl::redrive::journal::load(std::path::Path::new(&journal)).unwrap();
+    assert_eq!(plan.planned, Some(200));
+    assert!(state.moved_before < 200 && state.completed.is_none());
+    bodies(&env, &dlq, "new", 20);
+    let run = env.run(&["redrive", "--resume", &journal, "--yes", "-o", "json"]);
+    run.assert_code(0);
+    let s = summary(&run);
+    assert_eq!(s["arrived_later"], 20, "{s}");
+    let moved: Vec<String> = drain(&env, &source).into_iter().map(|m| m.body).collect();
+    let unique: std::collections::HashSet<&String> = moved.iter().collect();
+    assert_eq!(unique.len(), 200, "every old message moved");
+    assert!(unique.iter().all(|b| b.starts_with("old")), "no new one");
+    let mut left: Vec<String> = drain(&env, &dlq).into_iter().map(|m| m.body).collect();
+    left.sort();
+    let mut new: Vec<String> = (0..20).map(|i| format!("new{i}")).collect();
+    new.sort();
+    assert_eq!(left, new, "the new arrivals are visible in the DLQ");
+    let run = env.run(&["redrive", "--resume", &journal, "--yes"]);
+    run.assert_code(0);
+    assert!(run.stderr.contains("nothing to resume"), "{}", run.stderr);
+}
+
+#[cfg(unix)]
+#[test]
+fn journals_and_archives_are_private_files_in_private_directories() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::start();
+    let (_source, dlq) = pair(&env, "priv", false);
+    bodies(&env, &dlq, "p", 3);
+    let archive = env.home().join("archives").join("priv").join("a.jsonl");
+    let run = env.run(&[
+        "redrive",
+        "priv-dlq",
+        "--yes",
+        "-o",
+        "json",
+        "--archive",
+        archive.to_str().unwrap(),
+    ]);
+    run.assert_code(0);
+    let journal = summary(&run)["journal"].as_str().unwrap().to_string();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let state = env.home().join("state");
+    let journal = std::path::Path::new(&journal);
+    assert!(journal.starts_with(&state), "{}", journal.display());
+    assert_eq!(mode(journal), 0o600, "{}", journal.display());
+    assert_eq!(mode(&archive), 0o600);
+    for dir in journal.parent().unwrap().ancestors() {
+        if dir == env.home() {
+            break;
+        }
+        assert_eq!(mode(dir), 0o700, "{}", dir.display());
+    }
+    assert_eq!(mode(&env.home().join("archives")), 0o700);
+    assert_eq!(mode(archive.parent().unwrap()), 0o700);
+}
+
+#[test]
+fn a_queue_url_whose_name_could_leave_the_state_directory_is_refused_before_any_file() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "odd", false);
+    bodies(&env, &dlq, "o", 3);
+    let archive = env.home().join("odd-archive.jsonl");
+    // An endpoint that answers for a URL whose last segment is `..` (here the local server, which
+    // ignores what follows `#` or `?`).
+    for url in [format!("{}#/..", dlq.url), format!("{}?x=/..", dlq.url)] {
+        let run = env.run(&[
+            "redrive",
+            &url,
+            "--to",
+            "odd",
+            "--yes",
+            "--archive",
+            archive.to_str().unwrap(),
+        ]);
+        assert_ne!(run.code, 0, "{}", run.stderr);
+        assert!(
+            run.stderr.contains("is not a valid queue name"),
+            "{}",
+            run.stderr
+        );
+        assert!(!env.home().join("state").exists(), "no journal directory");
+        assert!(!archive.exists(), "no archive");
+    }
+    assert_eq!(visible(&env, &dlq), (3, 0));
+    assert_eq!(visible(&env, &source), (0, 0));
 }

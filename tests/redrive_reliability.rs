@@ -294,9 +294,10 @@ fn kill_9_then_resume_loses_nothing_and_resends_only_unresolved_messages() {
     });
     let journal = journal_path(&env, "kill.jsonl");
     let concurrency = 8;
-    let mut child = env
-        .cmd()
-        .args([
+    // A random moment once moving has started, well before it can end.
+    let delay = support::random_delay(300, 900);
+    env.kill_9_after(
+        &[
             "redrive",
             "kill-dlq",
             "--to",
@@ -310,30 +311,19 @@ fn kill_9_then_resume_loses_nothing_and_resends_only_unresolved_messages() {
             &concurrency.to_string(),
             "--visibility-timeout",
             VISIBILITY,
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    // A random moment once moving has started, well before it can end.
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    let delay = 300 + u64::from(nanos % 900);
-    std::thread::sleep(Duration::from_millis(delay));
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+        ],
+        delay,
+    );
     let (_plan, state) = sqsctl::redrive::journal::load(std::path::Path::new(&journal)).unwrap();
     let unresolved = state.unresolved;
     let moved_before = state.moved_before;
     eprintln!(
-        "kill -9 after {delay} ms: {moved_before} moved, {} sent not deleted, {unresolved} unresolved",
+        "kill -9 after {delay:?}: {moved_before} moved, {} sent not deleted, {unresolved} unresolved",
         state.sent_not_deleted
     );
     assert!(
         moved_before < 10_000,
-        "killed before the end (after {delay} ms)"
+        "killed before the end (after {delay:?})"
     );
     // The dead run's messages come back when their visibility timeout ends.
     env.server().clock().advance(Duration::from_secs(61));
@@ -401,4 +391,203 @@ fn fifo_under_faults_keeps_every_message_once_and_in_group_order() {
         sorted.sort();
         assert_eq!(list, sorted, "order within {group}");
     }
+}
+
+/// The DLQ message id and body of every line of an archive.
+fn archived(path: &str) -> Vec<(String, String)> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value =
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            let data = &v["data"];
+            (
+                data["message_id"].as_str().unwrap().to_string(),
+                data["body"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn kill_9_then_resume_archives_every_moved_message_exactly_once() {
+    let env = TestEnv::start_with(ServerConfig {
+        latency: Duration::from_millis(3),
+        ..ServerConfig::default()
+    });
+    let dlq = env.create_queue("karch-dlq", &[]);
+    let dest = env.create_queue("karch", &[]);
+    let count = 2_000;
+    let confirmed = fill(&env, &dlq, count, 8, |i, _| {
+        MessageRecord::with_body(format!("m{i}"))
+    });
+    let journal = journal_path(&env, "karch.jsonl");
+    let archive = journal_path(&env, "karch-archive.jsonl");
+    let delay = support::random_delay(200, 300);
+    env.kill_9_after(
+        &[
+            "redrive",
+            "karch-dlq",
+            "--to",
+            "karch",
+            "--yes",
+            "--journal",
+            &journal,
+            "--archive",
+            &archive,
+            "--concurrency",
+            "8",
+            "--visibility-timeout",
+            VISIBILITY,
+        ],
+        delay,
+    );
+    let (plan, state) = sqsctl::redrive::journal::load(std::path::Path::new(&journal)).unwrap();
+    assert!(
+        state.moved_before < count as u64,
+        "killed before the end (after {delay:?})"
+    );
+    assert_eq!(
+        plan.archive.as_deref(),
+        Some(std::path::Path::new(&archive)),
+        "the plan keeps the archive"
+    );
+    env.server().clock().advance(Duration::from_secs(61));
+    // No --archive: the resumed run archives because the journal says so.
+    let run = env.run(&["redrive", "--resume", &journal, "--yes", "-o", "json"]);
+    run.assert_code(0);
+    let copies = archived(&archive);
+    let ids: HashSet<&str> = copies.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids.len(), copies.len(), "no message archived twice");
+    let archived_bodies: HashSet<&str> = copies.iter().map(|(_, b)| b.as_str()).collect();
+    let moved = drain_unique(&env, &dest, 8);
+    let moved_bodies: HashSet<&str> = moved.iter().map(|m| m.body.as_str()).collect();
+    assert_eq!(depth(&env, &dlq), 0, "the DLQ is empty");
+    assert_eq!(
+        archived_bodies, moved_bodies,
+        "every moved message has its copy, and only those"
+    );
+    assert!(confirmed.iter().all(|b| moved_bodies.contains(b.as_str())));
+    assert_eq!(copies.len(), count, "none lost");
+}
+
+/// A TCP proxy to the local server that holds every SendMessageBatch request unanswered (the
+/// connection stays open, as with a server that never replies); other requests pass through.
+/// Returns the proxy's endpoint.
+fn stalling_proxy(upstream: &str) -> String {
+    use std::io::{Read, Write};
+    use std::net::{TcpListener, TcpStream};
+    let upstream = upstream
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for client in listener.incoming() {
+            let Ok(mut client) = client else { return };
+            let Ok(mut server) = TcpStream::connect(&upstream) else {
+                return;
+            };
+            let (mut client_reader, mut server_writer) =
+                (client.try_clone().unwrap(), server.try_clone().unwrap());
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut server, &mut client);
+            });
+            std::thread::spawn(move || {
+                let mut buffer = vec![0u8; 1 << 16];
+                loop {
+                    let n = match client_reader.read(&mut buffer) {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => n,
+                    };
+                    let chunk = &buffer[..n];
+                    if chunk
+                        .windows(b"SendMessageBatch".len())
+                        .any(|w| w == b"SendMessageBatch")
+                    {
+                        // Never forwarded, never answered; the connection stays open.
+                        std::thread::sleep(Duration::from_secs(3600));
+                        return;
+                    }
+                    if server_writer.write_all(chunk).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    endpoint
+}
+
+#[test]
+fn after_the_grace_period_unanswered_sends_are_journaled_as_unknown_and_resumed() {
+    let env = TestEnv::start();
+    let dlq = env.create_queue("grace-dlq", &[]);
+    let dest = env.create_queue("grace", &[]);
+    let count = 100;
+    let confirmed = fill(&env, &dlq, count, 1, |i, _| {
+        MessageRecord::with_body(format!("m{i}"))
+    });
+    let journal = journal_path(&env, "grace.jsonl");
+    let proxy = stalling_proxy(env.endpoint());
+    let concurrency = 3;
+    let child = env
+        .cmd()
+        .env("AWS_ENDPOINT_URL_SQS", &proxy)
+        .args([
+            "redrive",
+            "grace-dlq",
+            "--to",
+            "grace",
+            "--yes",
+            "-o",
+            "json",
+            "--journal",
+            &journal,
+            "--concurrency",
+            &concurrency.to_string(),
+            "--visibility-timeout",
+            "2",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Every worker is soon waiting on a send that never answers.
+    std::thread::sleep(Duration::from_millis(1500));
+    let interrupted = std::time::Instant::now();
+    support::sigint(child.id());
+    let output = child.wait_with_output().unwrap();
+    let waited = interrupted.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(
+        waited >= sqsctl::interrupt::DEFAULT_GRACE && waited < Duration::from_secs(15),
+        "stopped {waited:?} after Ctrl-C"
+    );
+    let s: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let unknown = s["outcome_unknown"].as_u64().unwrap();
+    assert_eq!(unknown, 10 * concurrency, "{s}");
+    assert_eq!(s["moved"], 0, "{s}");
+    assert!(
+        stderr.contains(&format!("{unknown} messages were abandoned"))
+            && stderr.contains(&format!("--resume {journal}`")),
+        "{stderr}"
+    );
+    for line in stderr.lines().filter(|l| l.contains("--resume")) {
+        assert!(!line.contains("--yes"), "{line}");
+    }
+    let (_plan, state) = sqsctl::redrive::journal::load(std::path::Path::new(&journal)).unwrap();
+    assert_eq!(state.unknown, unknown, "journaled as unknown");
+    assert_eq!(state.unresolved, unknown);
+    // The abandoned messages are still hidden: the resumed run waits for them.
+    let run = env.run(&["redrive", "--resume", &journal, "--yes", "-o", "json"]);
+    run.assert_code(0);
+    assert!(run.stderr.contains("waiting up to"), "{}", run.stderr);
+    assert_eq!(depth(&env, &dlq), 0);
+    let (lost, duplicates) = lost_and_duplicates(&env, &[&dest, &dlq], &confirmed);
+    assert_eq!(lost, 0, "none lost");
+    assert!(duplicates as u64 <= unknown, "{duplicates}");
 }

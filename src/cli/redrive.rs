@@ -27,12 +27,25 @@ const REDRIVE_HELP: &str = "Examples:
   sqsctl redrive status orders-dlq                  # native move tasks of a DLQ
   sqsctl redrive cancel orders-dlq
 
-Safety: a message is deleted from the DLQ only after the destination confirmed it, and only after
-the journal recorded the send on disk. Messages that do not match, or cannot be sent, stay in the
-DLQ (hidden while the run lasts, visible again when it ends).
+Safety: a message is deleted from the DLQ only after the destination confirmed it, after the
+journal recorded the send on disk, and (with --archive) after its archive copy is on disk; if the
+archive cannot be written, nothing more is deleted and the run stops. Messages that do not match,
+or cannot be sent, stay in the DLQ (hidden while the run lasts, visible again when it ends).
+Journals and archives are created mode 0600, in directories created 0700.
 
-Exit codes: 0 every selected message moved; 3 some stayed in the DLQ (see the summary); 130
-stopped by Ctrl-C after finishing the batches in flight; 1 error; 2 usage.";
+Resume: --resume FILE continues with the run's own settings (--archive included; only --rate may
+change) and asks first unless --yes. A run that completed is not run again (exit 0). A resumed run
+moves at most what the run planned (the DLQ's depth at its start, or --limit) less what the
+journal shows as sent, and leaves in the DLQ messages sent after the run started (SentTimestamp;
+on standard queues that is the original send time, so only the count bound holds for messages
+dead-lettered during the run) and messages the run moved that came back.
+
+Ctrl-C: batches in flight may finish within 5 s; those still unanswered then are abandoned and
+journaled as outcome unknown (--resume waits for them and may send them again). A second Ctrl-C
+stops at once.
+
+Exit codes: 0 every selected message moved (or the resumed run had completed); 3 some stayed in
+the DLQ (see the summary); 130 stopped by Ctrl-C; 1 error; 2 usage.";
 
 #[derive(Debug, Args)]
 #[command(
@@ -118,16 +131,16 @@ pub struct RedriveArgs {
     #[arg(long, value_name = "FILE", help_heading = "Journal")]
     pub journal: Option<PathBuf>,
 
-    /// Complete an interrupted run from its journal, without re-sending what it shows as sent
+    /// Complete an interrupted run from its journal, with its settings (--archive included), without re-sending what it shows as sent; a completed run is not run again
     #[arg(
         long,
         value_name = "FILE",
         help_heading = "Journal",
-        conflicts_with_all = ["to", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "limit", "delay", "journal", "native", "dry_run"]
+        conflicts_with_all = ["to", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "limit", "delay", "journal", "archive", "dedup", "visibility_timeout", "native", "dry_run"]
     )]
     pub resume: Option<PathBuf>,
 
-    /// Append a copy of every moved message to this JSON Lines file
+    /// Append a copy of every moved message to this JSON Lines file (written and synced before the message leaves the DLQ)
     #[arg(long, value_name = "FILE", help_heading = "Journal")]
     pub archive: Option<PathBuf>,
 

@@ -165,7 +165,8 @@ pub fn record_scan(queue: &QueueRef) -> std::io::Result<()> {
 /// directory. Each scan raised the receive count of every message it read; the analyzers discount
 /// those reads so that looking at a queue repeatedly is not mistaken for failing consumers.
 struct ScanLog {
-    path: Option<PathBuf>,
+    /// `Err` when the queue's name cannot be part of a file name (nothing is read or written).
+    path: Result<Option<PathBuf>, crate::state_file::InvalidQueueName>,
 }
 
 /// Scans older than this cannot matter: no message outlives 14 days.
@@ -174,6 +175,11 @@ const SCAN_LOG_ENTRIES: usize = 500;
 
 impl ScanLog {
     fn for_queue(queue: &QueueRef) -> ScanLog {
+        if let Err(invalid) = crate::state_file::queue_file_name(&queue.name) {
+            return ScanLog { path: Err(invalid) };
+        }
+        // The URL (made of a valid name, so never `.` or `..` once its `/` are replaced) tells
+        // apart queues of one name in different accounts, regions or endpoints.
         let file: String = queue
             .url
             .chars()
@@ -188,13 +194,15 @@ impl ScanLog {
         let path = dirs::state_dir()
             .or_else(dirs::data_local_dir)
             .map(|dir| dir.join("sqsctl").join("scans").join(file));
-        ScanLog { path }
+        ScanLog { path: Ok(path) }
     }
 
     fn load(&self, now_ms: u64) -> Vec<u64> {
         let Some(text) = self
             .path
             .as_ref()
+            .ok()
+            .and_then(Option::as_ref)
             .and_then(|p| std::fs::read_to_string(p).ok())
         else {
             return Vec::new();
@@ -206,18 +214,26 @@ impl ScanLog {
     }
 
     fn append(&self, ended_ms: u64) -> std::io::Result<()> {
-        let Some(path) = &self.path else {
-            return Ok(());
+        let path = match &self.path {
+            Ok(Some(path)) => path,
+            Ok(None) => return Ok(()),
+            Err(invalid) => return Err(std::io::Error::other(invalid.to_string())),
         };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
+        crate::state_file::create_parent(path)?;
         let mut ends = self.load(ended_ms);
         ends.push(ended_ms);
         let keep = ends.len().saturating_sub(SCAN_LOG_ENTRIES);
         let text: String = ends[keep..].iter().map(|e| format!("{e}\n")).collect();
         let temporary = path.with_extension("tmp");
-        std::fs::write(&temporary, text)?;
+        let mut file = crate::state_file::open(
+            &temporary,
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true),
+        )?;
+        std::io::Write::write_all(&mut file, text.as_bytes())?;
+        drop(file);
         std::fs::rename(temporary, path)
     }
 }

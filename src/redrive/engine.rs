@@ -47,6 +47,12 @@ pub struct Counters {
     pub delete_failed: AtomicU64,
     /// Sent by an earlier run (per the journal) and deleted now, without sending again.
     pub completed_from_journal: AtomicU64,
+    /// Not part of the run: sent after a resumed run's start, or moved by this run and back in
+    /// the DLQ since. Left in the DLQ.
+    pub arrived_later: AtomicU64,
+    /// Abandoned when the grace period after Ctrl-C ran out before their send was answered: they
+    /// may or may not have been sent.
+    pub outcome_unknown: AtomicU64,
     /// Entries sent or deleted again after SQS failed them one by one (the SDK's retries of whole
     /// requests are not counted).
     pub retries: AtomicU64,
@@ -82,6 +88,10 @@ pub struct Summary {
     pub failed: u64,
     pub delete_failed: u64,
     pub completed_from_journal: u64,
+    /// Left in the DLQ as not part of the run (see [`Counters::arrived_later`]).
+    pub arrived_later: u64,
+    /// Abandoned with their send unanswered when the grace period after Ctrl-C ran out.
+    pub outcome_unknown: u64,
     pub retries: u64,
     /// Messages visible in the DLQ at the end.
     pub left_visible: u64,
@@ -113,6 +123,7 @@ impl Summary {
     pub fn complete(&self) -> bool {
         self.failed == 0
             && self.delete_failed == 0
+            && self.outcome_unknown == 0
             && self.not_found.is_empty()
             && self.error.is_none()
             && !self.interrupted
@@ -126,6 +137,9 @@ pub struct RunOptions {
     pub archive: Option<Archive>,
     /// What an earlier run of the same journal already did.
     pub resume: ResumeState,
+    /// Leave in the DLQ the messages whose `SentTimestamp` is later than this (ms since the
+    /// epoch): a resumed run's bound on new arrivals.
+    pub sent_before_ms: Option<u64>,
     pub counters: Arc<Counters>,
     pub interrupt: Interrupt,
 }
@@ -155,6 +169,15 @@ struct Shared {
     sent_before: Mutex<IdSet>,
     /// Not matching, already counted.
     skipped_seen: Mutex<IdSet>,
+    /// Destination ids of the messages sent (by this run or, per the journal, an earlier one).
+    sent_as: Mutex<IdSet>,
+    /// Left as arriving later, already counted.
+    later_seen: Mutex<IdSet>,
+    sent_before_ms: Option<u64>,
+    /// Moved ones since the start of the journal, for its `completed` line.
+    moved_before: u64,
+    /// An archive write failed: nothing more is deleted.
+    archive_failed: AtomicBool,
     /// Ids named with `--message-id` that were received.
     named_seen: Mutex<IdSet>,
     /// Could not be sent in this run: not tried again.
@@ -169,6 +192,20 @@ struct Shared {
 impl Shared {
     fn stopping(&self) -> bool {
         self.stop.load(Ordering::SeqCst) || self.interrupt.is_set()
+    }
+
+    /// Whether a message is not one the run is about: sent after a resumed run's start, or a
+    /// message this run moved that failed again and came back (standard queues keep the id that
+    /// the destination gave it).
+    fn arrived_later(&self, message: &MessageRecord) -> bool {
+        if self.sent_as.lock().contains(message_id(message)) {
+            return true;
+        }
+        let sent_at = message
+            .attributes
+            .get("SentTimestamp")
+            .and_then(|t| t.parse::<u64>().ok());
+        matches!((self.sent_before_ms, sent_at), (Some(bound), Some(at)) if at > bound)
     }
 
     fn round_over(&self) -> bool {
@@ -267,6 +304,11 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         pending_journal_deletes: AtomicU64::new(options.resume.sent_not_deleted),
         sent_before: Mutex::new(options.resume.sent),
         skipped_seen: Mutex::new(IdSet::default()),
+        sent_as: Mutex::new(options.resume.sent_as),
+        later_seen: Mutex::new(IdSet::default()),
+        sent_before_ms: options.sent_before_ms,
+        moved_before: options.resume.moved_before,
+        archive_failed: AtomicBool::new(false),
         named_seen: Mutex::new(IdSet::default()),
         parked: Mutex::new(IdSet::default()),
         held: Mutex::new(Vec::new()),
@@ -301,11 +343,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         ));
     };
     let mut error = shared.fatal.lock().take();
-    if let Some(journal) = shared.journal
-        && let Err(e) = journal.close().await
-    {
-        error.get_or_insert(format!("the journal could not be closed: {e}"));
-    }
+    // Synced before the journal's closing line, so that a `completed` journal has a whole archive.
     if let Some(archive) = &shared.archive
         && let Err(e) = archive.close()
     {
@@ -325,7 +363,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
     // Only a run that went through the whole DLQ can tell that an id is not there.
     let looked_everywhere = !shared.interrupt.is_set()
         && !shared.limit_reached.load(Ordering::SeqCst)
-        && shared.fatal.lock().is_none();
+        && error.is_none();
     let not_found = if !looked_everywhere {
         Vec::new()
     } else {
@@ -337,7 +375,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
             .cloned()
             .collect()
     };
-    Ok(Summary {
+    let mut summary = Summary {
         source: plan.source.name.clone(),
         destination: plan.destination.name.clone(),
         selected: Counters::get(&counters.selected),
@@ -346,6 +384,8 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         failed: Counters::get(&counters.failed),
         delete_failed: Counters::get(&counters.delete_failed),
         completed_from_journal: Counters::get(&counters.completed_from_journal),
+        arrived_later: Counters::get(&counters.arrived_later),
+        outcome_unknown: Counters::get(&counters.outcome_unknown),
         retries: Counters::get(&counters.retries),
         left_visible,
         left_in_flight,
@@ -363,7 +403,48 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         journal: journal_path,
         archive: archive_path,
         error,
-    })
+    };
+    if let Some(journal) = shared.journal {
+        let closing = closing_line(&summary, shared.moved_before);
+        let written = journal.write(closing, false).await;
+        if let Err(e) = written.and(journal.close().await) {
+            summary
+                .error
+                .get_or_insert(format!("the journal could not be closed: {e}"));
+        }
+    }
+    Ok(summary)
+}
+
+/// The journal's last line for this run: `completed` when every message the run was about moved
+/// (`--resume` then has nothing to do), `stopped` with the reason otherwise.
+fn closing_line(summary: &Summary, moved_before: u64) -> Vec<u8> {
+    let at_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let moved = moved_before + summary.moved + summary.completed_from_journal;
+    if summary.complete() {
+        return line("completed", &json!({ "at_ms": at_ms, "moved": moved }));
+    }
+    let reason = if let Some(error) = &summary.error {
+        error.clone()
+    } else if summary.interrupted {
+        "interrupted".to_string()
+    } else {
+        "some messages stayed in the dead-letter queue".to_string()
+    };
+    line(
+        "stopped",
+        &json!({
+            "at_ms": at_ms,
+            "reason": reason,
+            "moved": moved,
+            "failed": summary.failed,
+            "delete_failed": summary.delete_failed,
+            "outcome_unknown": summary.outcome_unknown,
+            "left_in_flight": summary.left_in_flight,
+        }),
+    )
 }
 
 /// One worker: receive a batch, choose what moves, wait for `--rate` tokens, send, journal, delete;
@@ -386,7 +467,13 @@ async fn worker(shared: Arc<Shared>) {
             wait_seconds: 1,
             visibility_timeout: Some(shared.plan.visibility_timeout),
         };
-        let received = shared.sqs.receive(&shared.plan.source, options).await;
+        // A receive unanswered when the grace period runs out is given up: whatever it would have
+        // returned stays hidden until its visibility timeout ends, as after a lost answer.
+        let received = tokio::select! {
+            biased;
+            received = shared.sqs.receive(&shared.plan.source, options) => received,
+            () = shared.interrupt.grace_over() => return,
+        };
         let batch = match received {
             Ok(batch) => {
                 receive_errors = 0;
@@ -413,14 +500,51 @@ async fn worker(shared: Arc<Shared>) {
             }
             continue;
         }
+        if shared.stopping() {
+            // Received as the run was stopping (Ctrl-C during the receive): no new work.
+            shared
+                .held
+                .lock()
+                .extend(batch.iter().map(|m| handle(m).to_string()));
+            return;
+        }
         shared.processing.fetch_add(1, Ordering::SeqCst);
         Counters::add(&shared.counters.received, batch.len());
-        if let Some(pending) = process(&shared, batch).await {
-            commit(&shared, pending).await;
+        let unanswered = Mutex::new(Vec::new());
+        let work = async {
+            if let Some(pending) = process(&shared, batch, &unanswered).await {
+                commit(&shared, pending).await;
+            }
+        };
+        // After Ctrl-C the batch may finish within the grace period; past it, the batch is
+        // abandoned, and the messages whose send had no answer are journaled as `unknown`.
+        let finished = tokio::select! {
+            biased;
+            () = work => true,
+            () = shared.interrupt.grace_over() => false,
+        };
+        if !finished {
+            let ids = std::mem::take(&mut *unanswered.lock());
+            abandon(&shared, ids).await;
         }
         shared.completions.fetch_add(1, Ordering::SeqCst);
         shared.processing.fetch_sub(1, Ordering::SeqCst);
     }
+}
+
+/// Journals the messages of an abandoned batch whose send had no answer: they may or may not have
+/// been sent. They stay hidden in the DLQ until their visibility timeout ends (releasing them could
+/// not undo a send), and `--resume` waits for them.
+async fn abandon(shared: &Shared, ids: Vec<String>) {
+    if ids.is_empty() {
+        return;
+    }
+    Counters::add(&shared.counters.outcome_unknown, ids.len());
+    let mut lines = Vec::new();
+    for id in &ids {
+        lines.extend(line("unknown", &json!({ "id": id })));
+    }
+    journal(shared, lines, true).await;
 }
 
 /// One received message on its way.
@@ -481,7 +605,11 @@ struct Commit {
 
 /// Chooses what moves, sends it, and returns what remains to be committed (`None` when the batch
 /// held nothing to send or delete).
-async fn process(shared: &Arc<Shared>, batch: Vec<MessageRecord>) -> Option<Commit> {
+async fn process(
+    shared: &Arc<Shared>,
+    batch: Vec<MessageRecord>,
+    unanswered: &Mutex<Vec<String>>,
+) -> Option<Commit> {
     let mut moving: Vec<Moving> = Vec::new();
     let mut delete_only: Vec<MessageRecord> = Vec::new();
     let mut hold: Vec<String> = Vec::new();
@@ -495,6 +623,11 @@ async fn process(shared: &Arc<Shared>, batch: Vec<MessageRecord>) -> Option<Comm
             hold.push(handle(&message).to_string());
         } else if shared.sent_before.lock().contains(id) {
             delete_only.push(message);
+        } else if shared.arrived_later(&message) {
+            if shared.later_seen.lock().insert(id) {
+                Counters::add(&shared.counters.arrived_later, 1);
+            }
+            hold.push(handle(&message).to_string());
         } else if !shared.selector.matches(&message) {
             if shared.skipped_seen.lock().insert(id) {
                 Counters::add(&shared.counters.skipped, 1);
@@ -566,7 +699,12 @@ async fn process(shared: &Arc<Shared>, batch: Vec<MessageRecord>) -> Option<Comm
         }
     }
     Counters::add(&shared.counters.selected, moving.len());
+    *unanswered.lock() = moving
+        .iter()
+        .map(|m| message_id(&m.original).to_string())
+        .collect();
     let (lines, confirmed) = keep_hidden(shared, &handles, send_batch(shared, &moving)).await;
+    unanswered.lock().clear();
     let count = confirmed.len();
     let to_delete = confirmed.into_iter().chain(delete_only).collect();
     Some(Commit {
@@ -606,7 +744,9 @@ async fn extend(shared: &Shared, handles: &[String], timeout: i32) {
     }
 }
 
-async fn journal(shared: &Shared, bytes: Vec<u8>, sync: bool) {
+/// Appends to the journal (with `sync`, on disk when this returns); false when that failed, which
+/// stops the run.
+async fn journal(shared: &Shared, bytes: Vec<u8>, sync: bool) -> bool {
     if let Some(journal) = &shared.journal
         && let Err(e) = journal.write(bytes, sync).await
     {
@@ -614,7 +754,9 @@ async fn journal(shared: &Shared, bytes: Vec<u8>, sync: bool) {
             "the journal {} could not be written: {e}",
             journal.path().display()
         ));
+        return false;
     }
+    true
 }
 
 /// Sends the selected messages; returns the journal lines of the outcomes and the messages that
@@ -638,6 +780,9 @@ async fn send_batch(shared: &Shared, moving: &[Moving]) -> (Vec<u8>, Vec<Message
         let reason = match result {
             Sent::Ok(new_id) => {
                 lines.extend(line("sent", &json!({ "id": id, "new_id": new_id })));
+                if !new_id.is_empty() {
+                    shared.sent_as.lock().insert(new_id);
+                }
                 confirmed.push(m.original.clone());
                 continue;
             }
@@ -668,43 +813,53 @@ async fn commit(shared: &Shared, commit: Commit) {
         handles,
     } = commit;
     keep_hidden(shared, &handles, async {
-        journal(shared, lines, true).await;
-        // The archive copy is written and flushed before the delete; when it cannot be, the
-        // messages sent now stay in the DLQ (the journal shows them as sent, so `--resume`
-        // deletes them without sending them again) and the run stops.
-        if let Some(archive) = &shared.archive
-            && confirmed > 0
-        {
-            let moved: Vec<&MessageRecord> = to_delete[..confirmed].iter().collect();
-            if let Err(e) = archive.write(&moved) {
+        if !journal(shared, lines, true).await {
+            keep(shared, &to_delete, "the journal could not be written");
+            return;
+        }
+        // Each message's archive copy is on disk before its delete (the messages an earlier run
+        // sent included: the archive skips those it already holds). Once a write fails, nothing
+        // more is deleted: what was sent stays in the DLQ, the journal shows it as sent, and the
+        // run stops.
+        if let Some(archive) = &shared.archive {
+            let copies: Vec<&MessageRecord> = to_delete.iter().collect();
+            let written = if shared.archive_failed.load(Ordering::SeqCst) {
+                Err(std::io::Error::other("an earlier write failed"))
+            } else {
+                archive.write(&copies)
+            };
+            if let Err(e) = written {
+                shared.archive_failed.store(true, Ordering::SeqCst);
                 shared.fail(format!(
                     "the archive {} could not be written: {e}",
                     archive.path().display()
                 ));
-                for message in &to_delete[..confirmed] {
-                    let id = message_id(message);
-                    shared.sent_before.lock().insert(id);
-                    Counters::add(&shared.counters.delete_failed, 1);
-                    shared.report(FailedMessage {
-                        message_id: id.to_string(),
-                        group_id: message.effective_group_id().map(str::to_string),
-                        reason: "sent, but not deleted from the dead-letter queue: the archive \
-                                 could not be written"
-                            .into(),
-                    });
-                }
-                // Visible again in the DLQ when the run ends.
-                shared
-                    .held
-                    .lock()
-                    .extend(to_delete[..confirmed].iter().map(|m| handle(m).to_string()));
-                delete(shared, &to_delete[confirmed..], 0).await;
+                keep(shared, &to_delete, "the archive could not be written");
                 return;
             }
         }
         delete(shared, &to_delete, confirmed).await;
     })
     .await;
+}
+
+/// Leaves sent messages in the DLQ, undeleted: never sent again by this run, visible again when
+/// it ends, and deleted by `--resume` (the journal shows them as sent).
+fn keep(shared: &Shared, messages: &[MessageRecord], why: &str) {
+    for message in messages {
+        let id = message_id(message);
+        shared.sent_before.lock().insert(id);
+        Counters::add(&shared.counters.delete_failed, 1);
+        shared.report(FailedMessage {
+            message_id: id.to_string(),
+            group_id: message.effective_group_id().map(str::to_string),
+            reason: format!("sent, but not deleted from the dead-letter queue: {why}"),
+        });
+    }
+    shared
+        .held
+        .lock()
+        .extend(messages.iter().map(|m| handle(m).to_string()));
 }
 
 async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirmed: usize) {

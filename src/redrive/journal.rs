@@ -5,9 +5,14 @@
 //! Lines are `{"type": KIND, "data": {...}}`. The first is the `plan`; then, per message (by its
 //! DLQ message id): `received`, `sent` (with the destination's new message id), `deleted`, or
 //! `failed` (with the reason it stays in the DLQ), or `released` (made visible again unsent, as on
-//! Ctrl-C while it waited for `--rate`). `sent` lines are on disk (fsync'd) before the
-//! delete of those messages is issued. A single writer thread commits the lines of all workers
-//! together, so one fsync serves every batch that is waiting for it.
+//! Ctrl-C while it waited for `--rate`), or `unknown` (abandoned when the grace period after Ctrl-C
+//! ran out while its send was unanswered: it may or may not have been sent). `sent` lines are on
+//! disk (fsync'd) before the delete of those messages is issued. A single writer thread commits
+//! the lines of all workers together, so one fsync serves every batch that is waiting for it.
+//!
+//! Each run (the first, and each `--resume`) that ends on its own closes with one line: `completed`
+//! (with counts) when every message it was about moved, after which `--resume` has nothing to do;
+//! otherwise `stopped`, with the reason, and `--resume` continues.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
@@ -49,9 +54,11 @@ pub fn line<T: Serialize>(kind: &str, data: &T) -> Vec<u8> {
 
 impl Journal {
     /// Creates a new journal (refusing to overwrite one) and writes the plan, on disk, first.
+    /// The file is created with mode 0600, in directories created 0700.
     pub fn create(path: &Path, plan: &Plan) -> io::Result<Journal> {
-        super::archive::create_parent(path)?;
-        let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
+        crate::state_file::create_parent(path)?;
+        let mut file =
+            crate::state_file::open(path, OpenOptions::new().write(true).create_new(true))?;
         file.write_all(&line("plan", plan))?;
         file.sync_all()?;
         Ok(Journal::spawn(path, file))
@@ -139,6 +146,22 @@ pub struct ResumeState {
     pub sent_not_deleted: u64,
     /// Received but with no outcome recorded: their send may or may not have happened.
     pub unresolved: u64,
+    /// Of those, the messages abandoned when the grace period after Ctrl-C ran out.
+    pub unknown: u64,
+    /// The ids the destination gave the messages sent: one of them seen in the DLQ is a moved
+    /// message that failed again, not one this run is about.
+    pub sent_as: IdSet,
+    /// Set when a run of this journal completed: there is nothing left to resume.
+    pub completed: Option<Completed>,
+}
+
+/// The `completed` line: the run moved every message it was about.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct Completed {
+    /// When (ms since the epoch).
+    pub at_ms: u64,
+    /// Messages moved by all runs of the journal together.
+    pub moved: u64,
 }
 
 /// Reads a journal: its plan and the state of every message it records. A last line cut short by
@@ -151,6 +174,7 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
     let mut received = IdSet::default();
     let mut deleted = IdSet::default();
     let mut finished = IdSet::default();
+    let mut unknown: Vec<String> = Vec::new();
     let mut lines = reader.lines().enumerate().peekable();
     while let Some((index, line)) = lines.next() {
         let line = line.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -177,6 +201,10 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
             );
             continue;
         }
+        if kind == "completed" {
+            state.completed = serde_json::from_value(data.clone()).ok();
+            continue;
+        }
         let Some(id) = data["id"].as_str() else {
             continue;
         };
@@ -187,6 +215,9 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
             "sent" => {
                 state.sent.insert(id);
                 finished.insert(id);
+                if let Some(new_id) = data["new_id"].as_str() {
+                    state.sent_as.insert(new_id);
+                }
             }
             "deleted" => {
                 deleted.insert(id);
@@ -195,6 +226,7 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
             "failed" | "released" => {
                 finished.insert(id);
             }
+            "unknown" => unknown.push(id.to_string()),
             _ => {}
         }
     }
@@ -207,6 +239,9 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
     state.moved_before = deleted.len() as u64;
     state.sent_not_deleted = state.sent.len().saturating_sub(deleted.len()) as u64;
     state.unresolved = received.len().saturating_sub(finished.len()) as u64;
+    unknown.sort_unstable();
+    unknown.dedup();
+    state.unknown = unknown.iter().filter(|id| !finished.contains(id)).count() as u64;
     Ok((plan, state))
 }
 
@@ -228,6 +263,10 @@ mod tests {
             rate: None,
             concurrency: 4,
             visibility_timeout: 60,
+            archive: None,
+            started_at_ms: Some(1),
+            dlq_depth_at_start: Some(5),
+            planned: Some(5),
         }
     }
 
@@ -245,6 +284,8 @@ mod tests {
         bytes.extend(line("sent", &json!({ "id": "b", "new_id": "y" })));
         bytes.extend(line("deleted", &json!({ "id": "a" })));
         bytes.extend(line("failed", &json!({ "id": "c", "reason": "r" })));
+        bytes.extend(line("unknown", &json!({ "id": "a" })));
+        bytes.extend(line("unknown", &json!({ "id": "d" })));
         journal.write(bytes, true).await.expect("write");
         journal.close().await.expect("close");
         assert!(
@@ -263,6 +304,23 @@ mod tests {
             state.unresolved, 1,
             "d has no outcome (e was released unsent)"
         );
+        assert_eq!(state.unknown, 1, "a was sent; d was abandoned");
+        assert!(state.sent_as.contains("x") && state.sent_as.contains("y"));
+        assert!(state.completed.is_none());
+        assert_eq!(loaded.planned, Some(5));
+    }
+
+    #[tokio::test]
+    async fn a_completed_line_closes_the_journal() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("j.jsonl");
+        let journal = Journal::create(&path, &plan()).expect("create");
+        let bytes = line("completed", &json!({ "at_ms": 7, "moved": 3 }));
+        journal.write(bytes, true).await.expect("write");
+        journal.close().await.expect("close");
+        let (_, state) = load(&path).expect("loads");
+        let completed = state.completed.expect("completed");
+        assert_eq!((completed.at_ms, completed.moved), (7, 3));
     }
 
     #[test]

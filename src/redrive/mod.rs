@@ -5,9 +5,12 @@
 //! with bounded concurrency and an optional rate limit. Each worker receives a batch with a
 //! visibility timeout long enough for its send (extended while the batch is slow), sends it, reads
 //! every entry of the response, retries the entries that may still succeed, appends the outcome to
-//! the [`journal`] (flushed to disk before any delete), and then deletes only the confirmed entries
-//! with the receipt handles of that same receive. Entries that cannot be sent stay in the DLQ and
-//! are reported. The engine knows nothing of terminals: callers watch [`Counters`] for progress.
+//! the [`journal`] (flushed to disk before any delete), writes the [`Archive`] copy (synced before
+//! any delete), and then deletes only the confirmed entries with the receipt handles of that same
+//! receive. Entries that cannot be sent stay in the DLQ and are reported. After Ctrl-C the batches
+//! in flight may finish within the interrupt's grace period; past it they are abandoned and their
+//! unanswered messages journaled as `unknown`. The engine knows nothing of terminals: callers
+//! watch [`Counters`] for progress.
 
 mod archive;
 mod engine;

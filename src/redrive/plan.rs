@@ -1,5 +1,10 @@
 //! What a redrive does, as data: written as the first line of the journal so that `--resume`
-//! continues with exactly the settings of the interrupted run.
+//! continues with exactly the settings of the interrupted run. Everything that shapes what moves
+//! and how (queues, selection, limit, deduplication, delay, archive) is here; only pacing (`--rate`,
+//! `--concurrency`) may change on resume. The plan also records what bounds the run: when it
+//! started and how many messages it could move at most.
+
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
@@ -37,6 +42,20 @@ pub struct Plan {
     pub concurrency: usize,
     /// Visibility timeout of each receive, in seconds; extended while a batch is slow.
     pub visibility_timeout: i32,
+    /// Where a copy of each moved message goes (an absolute path), on resume too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive: Option<PathBuf>,
+    /// When the run started (ms since the epoch, this machine's clock). A resumed run leaves in
+    /// the DLQ the messages sent after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at_ms: Option<u64>,
+    /// Messages in the DLQ (visible, in flight and delayed) when the run started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dlq_depth_at_start: Option<u64>,
+    /// The most messages the run is about: its depth at start, or `--limit` if lower. A resumed
+    /// run moves at most this many less what the journal shows as sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub planned: Option<u64>,
 }
 
 impl Plan {

@@ -165,6 +165,21 @@ impl TestEnv {
         run_with_stdin(cmd, stdin)
     }
 
+    /// Runs the binary with `args` (output discarded) and kills it with SIGKILL, as `kill -9`
+    /// would, after `after`.
+    pub fn kill_9_after(&self, args: &[&str], after: std::time::Duration) {
+        let mut child = self
+            .cmd()
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("binary runs");
+        std::thread::sleep(after);
+        child.kill().expect("SIGKILL");
+        child.wait().expect("killed");
+    }
+
     /// Every message body in a queue, drained (received and deleted) through the client.
     pub fn drain_bodies(&self, queue: &QueueRef) -> Vec<String> {
         self.block_on(async {
@@ -218,6 +233,23 @@ pub fn sdk_client(endpoint: &str) -> aws_sdk_sqs::Client {
         .endpoint_url(endpoint)
         .build();
     aws_sdk_sqs::Client::from_conf(config)
+}
+
+/// Presses Ctrl-C for a process: sends it SIGINT.
+pub fn sigint(pid: u32) {
+    let status = Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "SIGINT to {pid}");
+}
+
+/// A duration from `min` up to `min + spread`, different on each call: a random moment.
+pub fn random_delay(min_ms: u64, spread_ms: u64) -> std::time::Duration {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    std::time::Duration::from_millis(min_ms + u64::from(nanos) % spread_ms.max(1))
 }
 
 /// A path inside the repository.

@@ -184,6 +184,14 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
             "--dedup keep: SQS silently drops a message whose deduplication id it saw in the last 5 minutes; messages sent to the destination recently with the same id will not arrive",
         );
     }
+    // Absolute, so that `--resume` from another directory writes to the same archive.
+    let archive = settings
+        .archive
+        .as_deref()
+        .map(std::path::absolute)
+        .transpose()
+        .context("cannot resolve the archive path")?;
+    let dlq_depth = route.dlq_attrs.total();
     let plan = Plan {
         source: route.dlq.clone(),
         destination: route.destination.clone(),
@@ -195,20 +203,24 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
         rate: settings.rate,
         concurrency: settings.concurrency,
         visibility_timeout: settings.visibility_timeout,
+        archive,
+        started_at_ms: Some(now_ms()),
+        dlq_depth_at_start: Some(dlq_depth),
+        planned: Some(settings.limit.map_or(dlq_depth, |l| l.min(dlq_depth))),
     };
     plan.validate().map_err(usage)?;
     if settings.dry_run {
         return dry_run::run(ctx, sqs, &route, &plan, per_source).await;
     }
+    let path = match &settings.journal {
+        Some(path) => path.clone(),
+        None => default_journal_path(&settings.journal_dir, &plan.source.name)?,
+    };
     let depth = route.dlq_attrs.visible();
     if !confirm(ctx, settings.yes, &plan, depth, sqs.region())? {
         ctx.printer.info("nothing moved");
         return Ok(ExitStatus::Failure);
     }
-    let path = settings
-        .journal
-        .clone()
-        .unwrap_or_else(|| default_journal_path(&settings.journal_dir, &plan.source.name));
     let journal = Journal::create(&path, &plan).map_err(|e| {
         if e.kind() == std::io::ErrorKind::AlreadyExists && path.exists() {
             hinted(
@@ -238,6 +250,18 @@ async fn resume(
     path: PathBuf,
 ) -> anyhow::Result<ExitStatus> {
     let (plan, state) = redrive::journal::load(&path).map_err(|e| anyhow::anyhow!(e))?;
+    if let Some(completed) = &state.completed {
+        let at = std::time::UNIX_EPOCH + Duration::from_millis(completed.at_ms);
+        ctx.printer.info(format!(
+            "the run in {} completed at {} ({} moved from {} to {}): nothing to resume",
+            path.display(),
+            humantime::format_rfc3339_seconds(at),
+            completed.moved,
+            plan.source.name,
+            plan.destination.name
+        ));
+        return Ok(ExitStatus::Success);
+    }
     let sqs = ctx.sqs().await?;
     if let Some(dlq) = &settings.dlq {
         let named = sqs.resolve(dlq).await?;
@@ -250,23 +274,34 @@ async fn resume(
             )));
         }
     }
+    // The run moves at most what it planned (its --limit, or the DLQ's depth when it started),
+    // and what the journal shows as sent counts toward it. Journals without that record keep
+    // their --limit only.
+    let bound = match (plan.limit, plan.planned) {
+        (Some(limit), Some(planned)) => Some(limit.min(planned)),
+        (limit, planned) => limit.or(planned),
+    };
     let plan = Plan {
         // Pacing may change on resume; what moves and how may not.
         rate: settings.rate.or(plan.rate),
-        // The limit is for the whole run: what the journal shows as sent counts toward it.
-        limit: plan
-            .limit
-            .map(|limit| limit.saturating_sub(state.sent.len() as u64)),
+        limit: bound.map(|bound| bound.saturating_sub(state.sent.len() as u64)),
         ..plan
     };
     ctx.printer.info(format!(
-        "resuming {} -> {}: {} moved earlier, {} sent but not yet deleted, {} with an unknown outcome",
+        "resuming {} -> {}: {} moved earlier, {} sent but not yet deleted, {} with an unknown outcome{}",
         plan.source.name,
         plan.destination.name,
         state.moved_before,
         state.sent_not_deleted,
-        state.unresolved
+        state.unresolved,
+        plan.limit
+            .map(|left| format!("; at most {left} more to move"))
+            .unwrap_or_default()
     ));
+    if let Some(archive) = &plan.archive {
+        ctx.printer
+            .info(format!("archive (from the journal): {}", archive.display()));
+    }
     let attrs = sqs.attributes(&plan.source).await?;
     if !confirm(ctx, settings.yes, &plan, attrs.visible(), sqs.region())? {
         ctx.printer.info("nothing moved");
@@ -312,16 +347,18 @@ async fn execute(
     resume: ResumeState,
     depth: u64,
 ) -> anyhow::Result<ExitStatus> {
-    let archive = settings
+    let resuming = settings.resume.is_some();
+    let archive = plan
         .archive
         .as_deref()
         .map(|path| {
-            redrive::Archive::open(path)
+            redrive::Archive::open(path, resuming)
                 .with_context(|| format!("cannot open the archive {}", path.display()))
         })
         .transpose()?;
+    // No --yes in the hint: run later from the shell's history, it should ask first.
     crate::app::on_abort(format!(
-        "messages the run held come back to {} when their visibility timeout ends; `sqsctl redrive --resume {} --yes` waits for them and completes the run",
+        "messages the run held come back to {} when their visibility timeout ends; `sqsctl redrive --resume {}` waits for them and completes the run",
         plan.source.name,
         journal.path().display()
     ));
@@ -331,6 +368,7 @@ async fn execute(
     let options = RunOptions {
         journal: Some(journal),
         archive,
+        sent_before_ms: if resuming { plan.started_at_ms } else { None },
         resume,
         counters,
         interrupt: ctx.interrupt.clone(),
@@ -443,7 +481,15 @@ fn refuse_native_options(settings: &MoveSettings) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn default_journal_path(dir: &std::path::Path, queue: &str) -> PathBuf {
+/// A new journal file under `dir`, named after the queue (refused when the name, from a URL or an
+/// ARN, is not a valid queue name: it could leave the directory) and the time.
+fn default_journal_path(dir: &std::path::Path, queue: &str) -> anyhow::Result<PathBuf> {
+    let queue = crate::state_file::queue_file_name(queue).map_err(|e| {
+        hinted(
+            e.to_string(),
+            "name the journal file with --journal FILE, or check the queue URL or ARN",
+        )
+    })?;
     let stamp = humantime::format_rfc3339_seconds(std::time::SystemTime::now())
         .to_string()
         .replace([':', '-'], "");
@@ -453,5 +499,11 @@ fn default_journal_path(dir: &std::path::Path, queue: &str) -> PathBuf {
         n += 1;
         path = dir.join(format!("{queue}-{stamp}-{n}.jsonl"));
     }
-    path
+    Ok(path)
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }

@@ -62,7 +62,7 @@ pub fn summary(ctx: &Context, summary: &Summary) -> anyhow::Result<()> {
         Format::Jsonl => printer.record("summary", summary)?,
         Format::Table => {
             let mut table = printer.new_table(&["redrive", "result"]);
-            let rows: [(&str, String); 9] = [
+            let rows: [(&str, String); 11] = [
                 ("from", summary.source.clone()),
                 ("to", summary.destination.clone()),
                 ("moved", summary.moved.to_string()),
@@ -73,6 +73,11 @@ pub fn summary(ctx: &Context, summary: &Summary) -> anyhow::Result<()> {
                     "completed from the journal",
                     summary.completed_from_journal.to_string(),
                 ),
+                (
+                    "arrived later (left in the DLQ)",
+                    summary.arrived_later.to_string(),
+                ),
+                ("outcome unknown", summary.outcome_unknown.to_string()),
                 (
                     "left in the DLQ",
                     format!(
@@ -163,7 +168,7 @@ pub fn summary(ctx: &Context, summary: &Summary) -> anyhow::Result<()> {
     }
     if summary.delete_failed > 0 {
         printer.warn(format!(
-            "{} messages were sent but could not be deleted from {}: run `sqsctl redrive --resume {} --yes` to delete them without sending them again",
+            "{} messages were sent but could not be deleted from {}: run `sqsctl redrive --resume {}` to delete them without sending them again",
             summary.delete_failed,
             summary.source,
             summary.journal.as_deref().unwrap_or("JOURNAL")
@@ -171,15 +176,29 @@ pub fn summary(ctx: &Context, summary: &Summary) -> anyhow::Result<()> {
     }
     if summary.left_in_flight > 0 && !summary.limit_reached {
         printer.warn(format!(
-            "{} messages in {} are in flight (held by another consumer, or by a receive whose answer was lost); when they are visible again, run `sqsctl redrive --resume {} --yes`",
+            "{} messages in {} are in flight (held by another consumer, or by a receive whose answer was lost); when they are visible again, run `sqsctl redrive --resume {}`",
             summary.left_in_flight,
             summary.source,
             summary.journal.as_deref().unwrap_or("JOURNAL")
         ));
     }
-    if summary.interrupted {
+    if summary.arrived_later > 0 {
+        printer.info(format!(
+            "{} messages stay in {} as not part of this run (sent after it started, or moved by it and back since)",
+            summary.arrived_later, summary.source
+        ));
+    }
+    if summary.interrupted && summary.outcome_unknown > 0 {
         printer.warn(format!(
-            "interrupted: the batches in flight were finished; `sqsctl redrive --resume {} --yes` continues",
+            "interrupted: {} messages were abandoned when the grace period ran out, with their send unanswered (they may or may not have reached {}); they stay hidden in {} until their visibility timeout ends, and `sqsctl redrive --resume {}` waits for them and continues",
+            summary.outcome_unknown,
+            summary.destination,
+            summary.source,
+            summary.journal.as_deref().unwrap_or("JOURNAL")
+        ));
+    } else if summary.interrupted {
+        printer.warn(format!(
+            "interrupted: the batches in flight were finished; `sqsctl redrive --resume {}` continues",
             summary.journal.as_deref().unwrap_or("JOURNAL")
         ));
     }
