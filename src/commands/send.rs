@@ -348,8 +348,9 @@ async fn send_stream(
             sqs.entry_retries()
         ));
     }
-    let aborted = stop.is_some() || report.summary.interrupted;
-    if aborted && !input_done {
+    // A run that stopped names the first line it did not send, also when every line was read
+    // (the line after the last): what comes from there on is for the next run.
+    if stop.is_some() || report.summary.interrupted {
         report.summary.stopped_at_line = Some(next_line);
     }
     report.finish()?;
@@ -386,6 +387,11 @@ async fn send_stream(
                 );
                 (err, hint)
             }
+            (Stop::Other(err), Some(_)) if input_done => {
+                let hint =
+                    format!("every line was read: {handled}; the records not sent are listed");
+                (err, hint)
+            }
             (Stop::Other(err), Some(line)) => {
                 let hint = format!(
                     "the lines before line {line} were handled ({handled}; the records not sent are listed) and nothing from line {line} on was sent: {}",
@@ -393,11 +399,7 @@ async fn send_stream(
                 );
                 (err, hint)
             }
-            (Stop::BadLine(err) | Stop::Other(err), None) => {
-                let hint =
-                    format!("every line was read: {handled}; the records not sent are listed");
-                (err, hint)
-            }
+            (Stop::BadLine(err) | Stop::Other(err), None) => (err, handled),
         };
         return Err(hinted(format!("{err:#}"), hint));
     }
