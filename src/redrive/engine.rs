@@ -47,8 +47,7 @@ pub struct Counters {
     pub delete_failed: AtomicU64,
     /// Sent by an earlier run (per the journal) and deleted now, without sending again.
     pub completed_from_journal: AtomicU64,
-    /// Entries sent or deleted again after SQS failed them one by one (the SDK's retries of whole
-    /// requests are not counted).
+    /// Entries sent or deleted again after SQS failed them, one by one or as a whole request.
     pub retries: AtomicU64,
 }
 
