@@ -368,19 +368,6 @@ pub struct Flushed {
     pub error: Option<std::io::Error>,
 }
 
-/// Whether stdout is a pipe or a socket, where a reader may stop early and what sits unread in
-/// between is lost: not a file, a terminal or a device such as /dev/null.
-pub fn stdout_is_stream() -> bool {
-    use std::os::fd::AsFd;
-    use std::os::unix::fs::FileTypeExt;
-    let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() else {
-        return false;
-    };
-    std::fs::File::from(fd)
-        .metadata()
-        .is_ok_and(|m| m.file_type().is_fifo() || m.file_type().is_socket())
-}
-
 /// Milliseconds since the epoch as an RFC 3339 time, to the second.
 pub fn format_millis(millis: u64) -> String {
     let time = std::time::UNIX_EPOCH + std::time::Duration::from_millis(millis);

@@ -24,7 +24,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use super::common::{MessageWriter, confirm_destructive, plural, resolve_queue, stdout_is_stream};
+use super::common::{MessageWriter, confirm_destructive, plural, resolve_queue};
+use super::receive_pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
 use crate::app::{Context, Interrupt};
 use crate::client::{ClientError, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
 use crate::exit::ExitStatus;
@@ -33,8 +34,6 @@ use crate::message::MessageRecord;
 /// The longest wait, at the end of `--until-empty --delete`, for messages that a failed receive may
 /// have hidden: their visibility timeout, when it is not longer than this.
 const MAX_HIDDEN_WAIT: Duration = Duration::from_secs(120);
-/// The pipe buffer asked for when `--delete` writes into a pipe: one page, the least Linux allows.
-const PIPE_BYTES: usize = 4096;
 
 #[derive(Debug)]
 pub struct ReceiveSettings {
@@ -347,56 +346,6 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
 struct Received {
     batch: Vec<MessageRecord>,
     turn: Option<OwnedSemaphorePermit>,
-}
-
-/// Asks for the smallest pipe buffer on stdout, so that little can sit unread between this process
-/// and its reader. Only Linux can; elsewhere, and for a socket, the size stays.
-fn shrink_pipe() {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsFd;
-        let _ = rustix::pipe::fcntl_setpipe_size(std::io::stdout().as_fd(), PIPE_BYTES);
-    }
-}
-
-/// How many of the messages just written (`ends`: the bytes written up to the end of each) the
-/// reader has taken out of the pipe: waits until the pipe is empty, the reader went away, or
-/// Ctrl-C. Where the pipe's fill cannot be read, everything written counts as taken.
-async fn taken_by_reader(ends: &[u64], interrupt: &Interrupt) -> usize {
-    use std::os::fd::AsFd;
-    let Some(&written) = ends.last() else {
-        return 0;
-    };
-    let stdout = std::io::stdout();
-    let mut pause = Duration::from_millis(1);
-    loop {
-        let Ok(unread) = rustix::io::ioctl_fionread(stdout.as_fd()) else {
-            return ends.len();
-        };
-        if unread == 0 {
-            return ends.len();
-        }
-        if reader_gone(&stdout) || interrupt.is_set() {
-            let taken = written.saturating_sub(unread);
-            return ends.iter().take_while(|&&end| end <= taken).count();
-        }
-        tokio::time::sleep(pause).await;
-        pause = (pause * 2).min(Duration::from_millis(20));
-    }
-}
-
-/// Whether the read end of the stdout pipe was closed.
-fn reader_gone(stdout: &std::io::Stdout) -> bool {
-    use rustix::event::{PollFd, PollFlags, Timespec, poll};
-    let mut fds = [PollFd::new(stdout, PollFlags::OUT)];
-    let now = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    match poll(&mut fds, Some(&now)) {
-        Ok(_) => fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP),
-        Err(_) => false,
-    }
 }
 
 fn receipt_handles(batch: &[MessageRecord]) -> Vec<String> {
