@@ -814,6 +814,46 @@ fn receive_and_close_after_one_line(env: &TestEnv, args: &[&str]) -> (Option<i32
 }
 
 #[test]
+fn receive_delete_into_a_pipe_read_for_one_line_deletes_at_most_one_batch_unread() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("head-bound", &[]);
+    // Small records: a default pipe buffer (64 KiB) would hold more than a hundred of them.
+    send_bodies(&env, &queue, &numbered("m", 500));
+    let mut child = env
+        .cmd()
+        .args([
+            "receive",
+            "head-bound",
+            "--until-empty",
+            "--delete",
+            "--yes",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A reader slower to start than the writer, as `| head -1` can be: whatever the writer can
+    // put into the pipe meanwhile, it does.
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    assert!(line.contains("\"message\""), "{line}");
+    drop(reader);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let (visible, in_flight) = counts(&env, &queue);
+    assert_eq!(in_flight, 0, "what was not deleted is released at once");
+    let deleted = 500 - visible;
+    assert!(
+        deleted <= 1 + 10,
+        "{deleted} messages deleted and one read: at most one batch may go unread"
+    );
+}
+
+#[test]
 fn a_closed_pipe_never_receives_a_released_message_again() {
     let env = TestEnv::start();
     env.create_queue("head-dlq", &[]);

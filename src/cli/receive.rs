@@ -13,9 +13,13 @@ Received messages stay in the queue and come back after their visibility timeout
 given; to look without receiving, use `sqsctl peek`. With --delete each message is deleted only after \
 its record was written to stdout and flushed; a closed pipe or Ctrl-C stops the run, and nothing \
 unwritten is deleted (it is made visible again at once, and never received again in the same run). \
-Written means flushed into the pipe, not processed downstream: a reader that stops early (`| head -1`) \
-may have been handed a whole batch of up to 10, which --delete deletes; use --max to take only what \
-you need. Records are what `send --jsonl` reads.")]
+Into a pipe, --delete goes one batch at a time: each message is written and flushed on its own, the \
+pipe is shrunk to one page (on Linux), and a message is deleted only once the reader has taken it out \
+of the pipe; the next batch is received after that. So a reader that stops early (`| head -1`) leaves \
+at most one batch (10 messages) deleted unread; use --max to take only what you need. Taken is not \
+processed: what the next program does with a message is beyond sqsctl. With --until-empty --delete, \
+messages hidden by a receive that failed after SQS applied it are waited for (up to their visibility \
+timeout, when that is 2 minutes or less). Records are what `send --jsonl` reads.")]
 pub struct ReceiveArgs {
     /// Queue name, URL or ARN
     pub queue: String,

@@ -20,7 +20,12 @@ Without BODY and without --lines/--jsonl, all of stdin is one message body (less
 dedup_id, delay_seconds; other fields are ignored, blank lines skipped. Options such as --group-id, \
 --attr and --delay fill in what a record does not say itself.
 
-Exit status 3 when some messages could not be sent (each is reported with its line number).")]
+Exit status 3 when some messages were not confirmed sent, each reported with its line number: a \
+`failed` record when SQS did not take it, an `unknown` record when it may have (an attempt failed \
+after SQS may have applied it, and no retry confirmed it). On a FIFO queue, re-sending the same \
+records within 5 minutes is safe (the deduplication id drops what arrived); on a standard queue it \
+may deliver them twice. A run that stops early (an invalid line, a request that failed after its \
+retries, Ctrl-C) names the first line it did not send: `tail -n +N` resumes there.")]
 pub struct SendArgs {
     /// Queue name, URL or ARN
     pub queue: String,

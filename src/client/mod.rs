@@ -2,9 +2,9 @@
 //!
 //! Commands and engines talk to SQS only through [`Sqs`]: it resolves queues given by name, URL or
 //! ARN, converts between the SDK's types and [`MessageRecord`], returns per-entry outcomes of batch
-//! calls in input order, retries failed batch entries that SQS marks as not the sender's fault, and
-//! classifies errors into [`ClientError`]. Throttled and 5xx requests are retried by the SDK's
-//! standard retry strategy (exponential backoff with jitter), configured here.
+//! calls in input order, and classifies errors into [`ClientError`]. Batch calls (and the receives
+//! of `receive`) are retried by the one policy in [`retry`], with the SDK's own retries off for
+//! them; other requests are retried by the SDK's standard retry strategy, configured here.
 
 pub mod batch;
 mod convert;
@@ -12,6 +12,7 @@ pub mod error;
 pub mod peek;
 mod profiles;
 pub mod queue;
+pub mod retry;
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
@@ -26,6 +27,7 @@ use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 pub use batch::{MAX_BATCH_ENTRIES, MAX_PAYLOAD_BYTES, plan_batches, validate_outgoing};
 pub use error::{CallSite, ClientError, check_endpoint_url};
 pub use queue::{QueueAttributes, QueueRef, QueueSpec, RedrivePolicy};
+pub use retry::{BatchOutcome, EntryResult, RequestOutcome, RetryPolicy, backoff, is_transient};
 
 use crate::message::MessageRecord;
 
@@ -449,7 +451,8 @@ impl Sqs {
         Ok(urls)
     }
 
-    /// Sends one batch (at most 10 records, within 1 MiB). Outcomes come back in input order.
+    /// Sends one batch (at most 10 records, within 1 MiB) in a single attempt: the SDK does not
+    /// retry it (see [`Sqs::send_batch_retrying`]). Outcomes come back in input order.
     pub async fn send_batch(
         &self,
         queue: &QueueRef,
@@ -473,6 +476,8 @@ impl Sqs {
             .send_message_batch()
             .queue_url(&queue.url)
             .set_entries(Some(entries))
+            .customize()
+            .config_override(single_attempt())
             .send()
             .await
             .map_err(|e| self.err("SendMessageBatch", Some(&queue.name), e))?;
@@ -490,53 +495,34 @@ impl Sqs {
                 };
             }
         }
-        for failed in out.failed {
-            if let Some(slot) = failed
-                .id
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| outcomes.get_mut(i))
-            {
-                *slot = EntryOutcome::Failed {
-                    code: failed.code,
-                    message: failed.message.unwrap_or_default(),
-                    sender_fault: failed.sender_fault,
-                };
-            }
-        }
+        record_failures(&mut outcomes, out.failed);
         Ok(outcomes)
     }
 
-    /// Sends one batch and retries the entries that failed through no fault of the sender, with
-    /// exponential backoff and jitter, up to `attempts` tries in all.
+    /// Sends one batch under `policy`: whole requests and the entries that may still succeed are
+    /// retried; each entry ends done, failed, or unknown (perhaps sent).
     pub async fn send_batch_retrying(
         &self,
         queue: &QueueRef,
         records: &[MessageRecord],
-        attempts: u32,
-    ) -> Result<Vec<EntryOutcome>, ClientError> {
-        let mut outcomes = self.send_batch(queue, records).await?;
-        for attempt in 1..attempts.max(1) {
-            let retry: Vec<usize> = (0..outcomes.len())
-                .filter(|&i| outcomes[i].is_retryable())
-                .collect();
-            if retry.is_empty() {
-                break;
+        policy: &RetryPolicy,
+    ) -> BatchOutcome {
+        let call = |pending: Vec<usize>| async move {
+            if pending.len() == records.len() {
+                self.send_batch(queue, records).await
+            } else {
+                let subset: Vec<MessageRecord> =
+                    pending.iter().map(|&i| records[i].clone()).collect();
+                self.send_batch(queue, &subset).await
             }
-            tokio::time::sleep(backoff(attempt)).await;
-            self.entry_retries
-                .fetch_add(retry.len() as u64, std::sync::atomic::Ordering::Relaxed);
-            let subset: Vec<MessageRecord> = retry.iter().map(|&i| records[i].clone()).collect();
-            // A request-level failure here leaves the earlier outcomes standing: the entries that
-            // were confirmed stay confirmed, the others stay failed.
-            let Ok(again) = self.send_batch(queue, &subset).await else {
-                break;
-            };
-            for (slot, outcome) in retry.into_iter().zip(again) {
-                outcomes[slot] = outcome;
-            }
-        }
-        Ok(outcomes)
+        };
+        self.counted(policy.entries(records.len(), call).await)
+    }
+
+    fn counted(&self, outcome: BatchOutcome) -> BatchOutcome {
+        self.entry_retries
+            .fetch_add(outcome.retried, std::sync::atomic::Ordering::Relaxed);
+        outcome
     }
 
     /// Receives up to 10 messages with every system and message attribute.
@@ -545,8 +531,33 @@ impl Sqs {
         queue: &QueueRef,
         options: ReceiveOptions,
     ) -> Result<Vec<MessageRecord>, ClientError> {
+        self.receive_attempt(queue, options, false).await
+    }
+
+    /// Receives under `policy`, which sees every attempt: the outcome says how many attempts failed
+    /// after SQS may have applied them (hiding their messages until the visibility timeout ends).
+    pub async fn receive_retrying(
+        &self,
+        queue: &QueueRef,
+        options: ReceiveOptions,
+        policy: &RetryPolicy,
+    ) -> RequestOutcome<Vec<MessageRecord>> {
+        // A long poll may rightly take its whole wait.
+        let mut policy = policy.clone();
+        policy.attempt_timeout += Duration::from_secs(options.wait_seconds.clamp(0, 20) as u64);
+        policy
+            .request(|| self.receive_attempt(queue, options, true))
+            .await
+    }
+
+    async fn receive_attempt(
+        &self,
+        queue: &QueueRef,
+        options: ReceiveOptions,
+        single: bool,
+    ) -> Result<Vec<MessageRecord>, ClientError> {
         let wait_seconds = options.wait_seconds.clamp(0, 20);
-        let mut request = self
+        let request = self
             .client
             .receive_message()
             .queue_url(&queue.url)
@@ -554,20 +565,25 @@ impl Sqs {
             .wait_time_seconds(wait_seconds)
             .set_visibility_timeout(options.visibility_timeout)
             .message_system_attribute_names(MessageSystemAttributeName::All)
-            .message_attribute_names("All")
-            .customize();
+            .message_attribute_names("All");
         // A long poll answers only after its wait: the read timeout is on top of it.
         let poll = Duration::from_secs(wait_seconds.unsigned_abs().into()) + LONG_POLL_MARGIN;
-        if poll > self.read_timeout {
-            request = request.config_override(
-                aws_sdk_sqs::config::Config::builder()
-                    .timeout_config(timeouts(self.connect_timeout, self.read_timeout + poll)),
-            );
+        let long_poll = poll > self.read_timeout;
+        let out = if single || long_poll {
+            let mut config = if single {
+                single_attempt()
+            } else {
+                aws_sdk_sqs::config::Builder::default()
+            };
+            if long_poll {
+                config =
+                    config.timeout_config(timeouts(self.connect_timeout, self.read_timeout + poll));
+            }
+            request.customize().config_override(config).send().await
+        } else {
+            request.send().await
         }
-        let out = request
-            .send()
-            .await
-            .map_err(|e| self.err("ReceiveMessage", Some(&queue.name), e))?;
+        .map_err(|e| self.err("ReceiveMessage", Some(&queue.name), e))?;
         Ok(out
             .messages
             .unwrap_or_default()
@@ -576,7 +592,7 @@ impl Sqs {
             .collect())
     }
 
-    /// Deletes up to 10 messages by receipt handle; outcomes in input order.
+    /// Deletes up to 10 messages by receipt handle in a single attempt; outcomes in input order.
     pub async fn delete_batch(
         &self,
         queue: &QueueRef,
@@ -601,55 +617,34 @@ impl Sqs {
             .delete_message_batch()
             .queue_url(&queue.url)
             .set_entries(Some(entries))
+            .customize()
+            .config_override(single_attempt())
             .send()
             .await
             .map_err(|e| self.err("DeleteMessageBatch", Some(&queue.name), e))?;
         let mut outcomes = vec![EntryOutcome::Missing; receipt_handles.len()];
-        for ok in out.successful {
-            if let Some(slot) = ok
-                .id
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| outcomes.get_mut(i))
-            {
-                *slot = EntryOutcome::Ok {
-                    message_id: None,
-                    sequence_number: None,
-                };
-            }
-        }
+        record_successes(&mut outcomes, out.successful.into_iter().map(|ok| ok.id));
         record_failures(&mut outcomes, out.failed);
         Ok(outcomes)
     }
 
-    /// Deletes by receipt handle, retrying entries that failed through no fault of the sender.
+    /// Deletes up to 10 messages by receipt handle under `policy`. A delete applied twice does no
+    /// harm, so an unknown outcome here only means "maybe still in the queue".
     pub async fn delete_batch_retrying(
         &self,
         queue: &QueueRef,
         receipt_handles: &[&str],
-        attempts: u32,
-    ) -> Result<Vec<EntryOutcome>, ClientError> {
-        let mut outcomes = self.delete_batch(queue, receipt_handles).await?;
-        for attempt in 1..attempts.max(1) {
-            let retry: Vec<usize> = (0..outcomes.len())
-                .filter(|&i| outcomes[i].is_retryable())
-                .collect();
-            if retry.is_empty() {
-                break;
-            }
-            tokio::time::sleep(backoff(attempt)).await;
-            let subset: Vec<&str> = retry.iter().map(|&i| receipt_handles[i]).collect();
-            let Ok(again) = self.delete_batch(queue, &subset).await else {
-                break;
-            };
-            for (slot, outcome) in retry.into_iter().zip(again) {
-                outcomes[slot] = outcome;
-            }
-        }
-        Ok(outcomes)
+        policy: &RetryPolicy,
+    ) -> BatchOutcome {
+        let call = |pending: Vec<usize>| async move {
+            let subset: Vec<&str> = pending.iter().map(|&i| receipt_handles[i]).collect();
+            self.delete_batch(queue, &subset).await
+        };
+        self.counted(policy.entries(receipt_handles.len(), call).await)
     }
 
-    /// Changes the visibility timeout of up to 10 received messages; outcomes in input order.
+    /// Changes the visibility timeout of up to 10 received messages in a single attempt; outcomes
+    /// in input order.
     pub async fn change_visibility_batch(
         &self,
         queue: &QueueRef,
@@ -675,39 +670,50 @@ impl Sqs {
             .change_message_visibility_batch()
             .queue_url(&queue.url)
             .set_entries(Some(request))
+            .customize()
+            .config_override(single_attempt())
             .send()
             .await
             .map_err(|e| self.err("ChangeMessageVisibilityBatch", Some(&queue.name), e))?;
         let mut outcomes = vec![EntryOutcome::Missing; entries.len()];
-        for ok in out.successful {
-            if let Some(slot) = ok
-                .id
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| outcomes.get_mut(i))
-            {
-                *slot = EntryOutcome::Ok {
-                    message_id: None,
-                    sequence_number: None,
-                };
-            }
-        }
+        record_successes(&mut outcomes, out.successful.into_iter().map(|ok| ok.id));
         record_failures(&mut outcomes, out.failed);
         Ok(outcomes)
     }
 
-    /// Makes received messages visible again at once (visibility timeout 0), in batches of 10.
-    /// Returns how many could not be released (they reappear when their timeout runs out).
+    /// Changes the visibility timeout of up to 10 received messages under `policy`.
+    pub async fn change_visibility_retrying(
+        &self,
+        queue: &QueueRef,
+        entries: &[(&str, i32)],
+        policy: &RetryPolicy,
+    ) -> BatchOutcome {
+        let call = |pending: Vec<usize>| async move {
+            let subset: Vec<(&str, i32)> = pending.iter().map(|&i| entries[i]).collect();
+            self.change_visibility_batch(queue, &subset).await
+        };
+        self.counted(policy.entries(entries.len(), call).await)
+    }
+
+    /// Makes received messages visible again at once (visibility timeout 0), in batches of 10,
+    /// under the default retry policy. Returns how many could not be released (they reappear when
+    /// their timeout runs out); an error when a request-level error ended the retries of a batch.
     pub async fn release(
         &self,
         queue: &QueueRef,
         receipt_handles: &[&str],
     ) -> Result<usize, ClientError> {
+        let policy = RetryPolicy::default();
         let mut failed = 0;
         for chunk in receipt_handles.chunks(MAX_BATCH_ENTRIES) {
             let entries: Vec<(&str, i32)> = chunk.iter().map(|h| (*h, 0)).collect();
-            let outcomes = self.change_visibility_batch(queue, &entries).await?;
-            failed += outcomes.iter().filter(|o| !o.is_ok()).count();
+            let outcome = self
+                .change_visibility_retrying(queue, &entries, &policy)
+                .await;
+            if let Some(err) = outcome.request_error {
+                return Err(err);
+            }
+            failed += outcome.entries.iter().filter(|o| !o.is_done()).count();
         }
         Ok(failed)
     }
@@ -841,8 +847,20 @@ pub fn redact_url(url: &str) -> String {
     }
 }
 
-/// Exponential backoff with full jitter: attempt 1 waits up to 100 ms, doubling to at most 5 s.
-pub fn backoff(attempt: u32) -> Duration {
-    let cap_ms = (100u64 << attempt.min(6)).min(5_000);
-    Duration::from_millis(rand::random_range(cap_ms / 4..=cap_ms))
+/// Per-operation configuration of the calls [`retry`] retries itself: no retries in the SDK, so
+/// the policy sees every attempt (and can tell an ambiguous one), and sustained faults cannot drain
+/// the SDK's retry quota, which would make every other call fail at its first error.
+fn single_attempt() -> aws_sdk_sqs::config::Builder {
+    aws_sdk_sqs::config::Builder::default().retry_config(RetryConfig::disabled())
+}
+
+fn record_successes(outcomes: &mut [EntryOutcome], ids: impl Iterator<Item = String>) {
+    for id in ids {
+        if let Some(slot) = id.parse::<usize>().ok().and_then(|i| outcomes.get_mut(i)) {
+            *slot = EntryOutcome::Ok {
+                message_id: None,
+                sequence_number: None,
+            };
+        }
+    }
 }

@@ -8,7 +8,7 @@ use anyhow::Context as _;
 
 use crate::app::{Cancelled, Context, UsageError, hinted};
 use crate::client::{ClientError, QueueRef, Sqs};
-use crate::message::{AttributeValue, MessageRecord};
+use crate::message::{AttributeValue, Envelope, MessageRecord};
 use crate::output::{Answer, Format, Printer, sanitize};
 
 /// Most queue names the "did you mean" hint lists.
@@ -134,9 +134,14 @@ pub fn confirm_destructive(
 /// Where a queue is, for a question asked before destructive work: its name, the account that owns
 /// it (from its URL) and the region, e.g. `` `orders` (account 123456789012, eu-west-1) ``.
 pub fn queue_place(queue: &QueueRef, region: &str) -> String {
+    format!("`{}` ({})", queue.name, account_region(queue, region))
+}
+
+/// `account 123456789012, eu-west-1`, or `region eu-west-1` when the queue's URL names no account.
+pub fn account_region(queue: &QueueRef, region: &str) -> String {
     match queue.account() {
-        Some(account) => format!("`{}` (account {account}, {region})", queue.name),
-        None => format!("`{}` (region {region})", queue.name),
+        Some(account) => format!("account {account}, {region}"),
+        None => format!("region {region}"),
     }
 }
 
@@ -196,7 +201,8 @@ pub fn parse_message_attributes(
 /// Writes message records as they arrive, in the printer's format: a table per batch on a
 /// terminal, one enveloped record per line in a pipe, a single JSON array (streamed) with
 /// `-o json`, bodies only with `-o text`. Each batch is flushed before `write_batch` returns, so a
-/// caller may delete what was written.
+/// caller may delete what was written; `write_each` flushes message by message and says how far it
+/// got, for pipes.
 pub struct MessageWriter<'a> {
     printer: &'a Printer,
     written: u64,
@@ -243,35 +249,105 @@ impl<'a> MessageWriter<'a> {
                     printer.line(&printer.display(&record.body))?;
                 }
             }
-            Format::Table => {
-                let mut table =
-                    printer.new_table(&["#", "message id", "body", "group", "receives", "sent"]);
-                for (i, record) in batch.iter().enumerate() {
-                    let body = sanitize::for_terminal(&record.body);
-                    table.add_row(vec![
-                        (self.written + i as u64 + 1).to_string(),
-                        record.message_id.clone().unwrap_or_default(),
-                        sanitize::truncate(&body, 60).into_owned(),
-                        record
-                            .effective_group_id()
-                            .map(|g| sanitize::for_terminal(g).into_owned())
-                            .unwrap_or_default(),
-                        record
-                            .attributes
-                            .get("ApproximateReceiveCount")
-                            .cloned()
-                            .unwrap_or_default(),
-                        record
-                            .attribute_u64("SentTimestamp")
-                            .map(format_millis)
-                            .unwrap_or_default(),
-                    ]);
-                }
-                printer.table(&table)?;
-            }
+            Format::Table => printer.table(&self.batch_table(batch))?,
         }
         self.written += batch.len() as u64;
         printer.flush()
+    }
+
+    /// Writes and flushes one message at a time, for a reader at the other end of a pipe: a write
+    /// that fails (the reader went away) leaves the messages before it written and that one and the
+    /// rest not. A table is written whole, so its messages are written together or not at all.
+    pub fn write_each(&mut self, batch: &[MessageRecord]) -> Flushed {
+        let printer = self.printer;
+        let mut flushed = Flushed {
+            ends: Vec::with_capacity(batch.len()),
+            error: None,
+        };
+        if batch.is_empty() {
+            return flushed;
+        }
+        if printer.format() == Format::Table {
+            let text = format!("{}\n", self.batch_table(batch));
+            match printer.write_raw(&text).and_then(|()| printer.flush()) {
+                Ok(()) => {
+                    flushed.ends = vec![text.len() as u64; batch.len()];
+                    self.written += batch.len() as u64;
+                }
+                Err(err) => flushed.error = Some(err),
+            }
+            return flushed;
+        }
+        let mut bytes = 0u64;
+        for record in batch {
+            let text = match self.message_text(record) {
+                Ok(text) => text,
+                Err(err) => {
+                    flushed.error = Some(err);
+                    break;
+                }
+            };
+            if let Err(err) = printer.write_raw(&text).and_then(|()| printer.flush()) {
+                flushed.error = Some(err);
+                break;
+            }
+            bytes += text.len() as u64;
+            flushed.ends.push(bytes);
+            self.written += 1;
+        }
+        flushed
+    }
+
+    /// One message as `write_each` writes it, its separator included.
+    fn message_text(&self, record: &MessageRecord) -> std::io::Result<String> {
+        let printer = self.printer;
+        match printer.format() {
+            Format::Jsonl => self.with_handle(record, |r| {
+                let envelope = Envelope {
+                    kind: "message".to_string(),
+                    data: r,
+                };
+                serde_json::to_string(&envelope)
+                    .map(|line| line + "\n")
+                    .map_err(std::io::Error::other)
+            }),
+            Format::Json => {
+                let text = self.with_handle(record, |r| {
+                    serde_json::to_string(r).map_err(std::io::Error::other)
+                })?;
+                let lead = if self.written == 0 { "[\n  " } else { ",\n  " };
+                Ok(format!("{lead}{text}"))
+            }
+            Format::Text | Format::Table => Ok(format!("{}\n", printer.display(&record.body))),
+        }
+    }
+
+    fn batch_table(&self, batch: &[MessageRecord]) -> comfy_table::Table {
+        let mut table =
+            self.printer
+                .new_table(&["#", "message id", "body", "group", "receives", "sent"]);
+        for (i, record) in batch.iter().enumerate() {
+            let body = sanitize::for_terminal(&record.body);
+            table.add_row(vec![
+                (self.written + i as u64 + 1).to_string(),
+                record.message_id.clone().unwrap_or_default(),
+                sanitize::truncate(&body, 60).into_owned(),
+                record
+                    .effective_group_id()
+                    .map(|g| sanitize::for_terminal(g).into_owned())
+                    .unwrap_or_default(),
+                record
+                    .attributes
+                    .get("ApproximateReceiveCount")
+                    .cloned()
+                    .unwrap_or_default(),
+                record
+                    .attribute_u64("SentTimestamp")
+                    .map(format_millis)
+                    .unwrap_or_default(),
+            ]);
+        }
+        table
     }
 
     fn with_handle<T>(
@@ -298,6 +374,16 @@ impl<'a> MessageWriter<'a> {
         }
         self.printer.flush()
     }
+}
+
+/// What [`MessageWriter::write_each`] got through.
+#[derive(Debug)]
+pub struct Flushed {
+    /// For each message written and flushed, in order: the bytes of the batch written up to and
+    /// including it.
+    pub ends: Vec<u64>,
+    /// The error that stopped the writing, if one did.
+    pub error: Option<std::io::Error>,
 }
 
 /// Milliseconds since the epoch as an RFC 3339 time, to the second.

@@ -14,12 +14,11 @@ use serde::Serialize;
 use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
 use crate::app::{Context, hinted};
 use crate::client::peek::{self, PeekError};
-use crate::client::{EntryOutcome, MAX_BATCH_ENTRIES, QueueRef, ReceiveOptions, Sqs};
+use crate::client::{EntryResult, MAX_BATCH_ENTRIES, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
 use crate::exit::ExitStatus;
 use crate::message::MessageRecord;
 use crate::output::Format;
 
-const DELETE_ATTEMPTS: u32 = 4;
 /// Visibility timeout of scanned messages while the scan runs.
 const HOLD_SECONDS: i32 = 30;
 
@@ -138,33 +137,33 @@ async fn by_handles(
         settings.yes,
     )?;
     let sqs = ctx.sqs().await?;
+    let policy = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
     for chunk in handles.chunks(MAX_BATCH_ENTRIES) {
         if ctx.interrupt.is_set() {
             break;
         }
         let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
-        let outcomes = sqs
-            .delete_batch_retrying(queue, &refs, DELETE_ATTEMPTS)
-            .await?;
-        for (handle, outcome) in chunk.iter().zip(outcomes) {
+        let outcome = sqs.delete_batch_retrying(queue, &refs, &policy).await;
+        for (handle, entry) in chunk.iter().zip(&outcome.entries) {
             out.push(Outcome {
                 message_id: None,
                 receipt_handle: Some(handle.clone()),
-                status: if outcome.is_ok() { "deleted" } else { "failed" },
-                error: failure_text(&outcome),
+                status: status_of(entry),
+                error: entry.reason(),
                 body: None,
             })?;
+        }
+        if let Some(err) = outcome.request_error {
+            return Err(err.into());
         }
     }
     Ok(())
 }
 
-fn failure_text(outcome: &EntryOutcome) -> Option<String> {
-    match outcome {
-        EntryOutcome::Ok { .. } => None,
-        EntryOutcome::Failed { code, message, .. } => Some(format!("{code}: {message}")),
-        EntryOutcome::Missing => Some("SQS's answer did not mention this entry".to_string()),
-    }
+/// A delete whose outcome is unknown counts as failed: it may have happened, and deleting again
+/// does no harm.
+fn status_of(entry: &EntryResult) -> &'static str {
+    if entry.is_done() { "deleted" } else { "failed" }
 }
 
 async fn by_ids(
@@ -302,11 +301,10 @@ async fn scan(
             .iter()
             .filter_map(|m| m.receipt_handle.as_deref())
             .collect();
-        let outcomes = sqs
-            .delete_batch_retrying(queue, &refs, DELETE_ATTEMPTS)
-            .await?;
-        for (message, outcome) in matches.into_iter().zip(outcomes) {
-            if !outcome.is_ok()
+        let policy = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
+        let outcome = sqs.delete_batch_retrying(queue, &refs, &policy).await;
+        for (message, entry) in matches.into_iter().zip(&outcome.entries) {
+            if !entry.is_done()
                 && let Some(handle) = message.receipt_handle.clone()
             {
                 held.push(handle);
@@ -314,10 +312,13 @@ async fn scan(
             out.push(Outcome {
                 message_id: message.message_id,
                 receipt_handle: None,
-                status: if outcome.is_ok() { "deleted" } else { "failed" },
-                error: failure_text(&outcome),
+                status: status_of(entry),
+                error: entry.reason(),
                 body: Some(message.body),
             })?;
+        }
+        if let Some(err) = outcome.request_error {
+            return Err(err.into());
         }
     }
     Ok(())

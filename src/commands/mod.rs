@@ -14,6 +14,7 @@ pub mod purge;
 pub mod queue;
 pub mod queues;
 pub mod receive;
+mod receive_pipe;
 pub mod redrive;
 pub mod send;
 pub mod send_input;

@@ -8,20 +8,32 @@
 //! written are made visible again once every receiver has stopped, so that no request of this run
 //! can receive a released message a second time (each receive raises its receive count, which a
 //! redrive policy turns into a move to the dead-letter queue).
+//!
+//! With `--delete` into a pipe, where a reader that stops early loses what sits unread in between,
+//! the run is bounded instead: one batch at a time, each message written and flushed on its own,
+//! the pipe shrunk to one page (Linux), and a message deleted only once the reader has taken it out
+//! of the pipe. The next batch is received only after that, so a reader that stops early has been
+//! handed at most one batch it did not read.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
-use tokio::sync::{Semaphore, mpsc, watch};
+use parking_lot::Mutex;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
+use tokio::time::Instant;
 
 use super::common::{MessageWriter, confirm_destructive, plural, queue_place, resolve_queue};
+use super::receive_pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
 use crate::app::{Context, Interrupt};
-use crate::client::{ClientError, QueueRef, ReceiveOptions, Sqs};
+use crate::client::{ClientError, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
 use crate::exit::ExitStatus;
 use crate::message::MessageRecord;
 
-const DELETE_ATTEMPTS: u32 = 4;
+/// The longest wait, at the end of `--until-empty --delete`, for messages that a failed receive may
+/// have hidden: their visibility timeout, when it is not longer than this.
+const MAX_HIDDEN_WAIT: Duration = Duration::from_secs(120);
 
 #[derive(Debug)]
 pub struct ReceiveSettings {
@@ -49,6 +61,15 @@ struct Shared {
     wait_seconds: i32,
     visibility_timeout: Option<i32>,
     until_empty: bool,
+    delete: bool,
+    retry: RetryPolicy,
+    /// With `--delete` into a pipe: one permit, taken before a receive and given back once the
+    /// batch was written and read, so only one batch is out at a time.
+    turn: Option<Arc<Semaphore>>,
+    /// When the last receive failed after SQS may have applied it (hiding its messages).
+    last_ambiguous_receive: Mutex<Option<Instant>>,
+    /// Receives that failed after SQS may have applied them.
+    ambiguous_receives: AtomicU64,
 }
 
 impl Shared {
@@ -112,13 +133,22 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         )?;
     }
     let sqs = ctx.sqs().await?.clone();
+    let retry = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
     let mut max = settings.max;
     if settings.until_empty && !settings.delete {
         // Without --delete every message comes back after its visibility timeout, so a queue
         // that takes longer than that to read would never look empty: read what was visible
         // when the run started.
-        let visible = sqs.attributes(&queue).await?.visible();
+        let visible = retry
+            .request(|| sqs.attributes(&queue))
+            .await
+            .result?
+            .visible();
         max = Some(max.map_or(visible, |m| m.min(visible)));
+    }
+    let bounded = settings.delete && !ctx.printer.stdout_is_terminal() && stdout_is_stream();
+    if bounded {
+        shrink_pipe();
     }
     let shared = Arc::new(Shared {
         sqs: sqs.clone(),
@@ -130,9 +160,18 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         wait_seconds: settings.wait_seconds,
         visibility_timeout: settings.visibility_timeout,
         until_empty: settings.until_empty,
+        delete: settings.delete,
+        retry: retry.clone(),
+        turn: bounded.then(|| Arc::new(Semaphore::new(1))),
+        last_ambiguous_receive: Mutex::new(None),
+        ambiguous_receives: AtomicU64::new(0),
     });
-    let concurrency = settings.concurrency.max(1);
-    let (tx, mut rx) = mpsc::channel::<Vec<MessageRecord>>(concurrency);
+    let concurrency = if bounded {
+        1
+    } else {
+        settings.concurrency.max(1)
+    };
+    let (tx, mut rx) = mpsc::channel::<Received>(concurrency);
     let mut receivers: JoinSet<Result<(), ClientError>> = JoinSet::new();
     for _ in 0..concurrency {
         receivers.spawn(receive_loop(shared.clone(), tx.clone()));
@@ -152,54 +191,73 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     // Receipt handles of batches received but not written, released only after the receivers
     // stopped: a release while a request is still in flight could hand the same message back.
     let mut to_release: Vec<String> = Vec::new();
-    ctx.printer.debug(format!(
-        "receiving with {concurrency} requests at once, up to 10 messages each, wait {} s (-vv: each batch)",
-        settings.wait_seconds
-    ));
+    if bounded {
+        ctx.printer.debug(
+            "stdout is a pipe: one batch at a time, each message deleted once the reader took it",
+        );
+    } else {
+        ctx.printer.debug(format!(
+            "receiving with {concurrency} requests at once, up to 10 messages each, wait {} s (-vv: each batch)",
+            settings.wait_seconds
+        ));
+    }
     let verbose_batches = ctx.printer.verbosity() >= 2;
-    while let Some(batch) = rx.recv().await {
+    while let Some(Received { batch, turn }) = rx.recv().await {
         if verbose_batches {
             ctx.printer
                 .debug(format!("received a batch of {}", batch.len()));
         }
-        let handles = receipt_handles(&batch);
+        let mut handles = receipt_handles(&batch);
         if write_error.is_none() {
-            match writer.write_batch(&batch) {
-                Ok(()) => {
-                    progress.set_position(writer.written());
-                    // Finished deletes are collected as they go: a JoinSet keeps every task
-                    // until it is joined, and a long run has hundreds of thousands.
-                    while let Some(result) = deletes.try_join_next() {
-                        let (count, failed) = result?;
-                        deleted += (count - failed) as u64;
-                        delete_failed += failed as u64;
-                    }
-                    if settings.delete {
-                        let permit = deleters.clone().acquire_owned().await?;
-                        let sqs = sqs.clone();
-                        let queue = queue.clone();
-                        deletes.spawn(async move {
-                            let refs: Vec<&str> = handles.iter().map(String::as_str).collect();
-                            let failed = match sqs
-                                .delete_batch_retrying(&queue, &refs, DELETE_ATTEMPTS)
-                                .await
-                            {
-                                Ok(outcomes) => outcomes.iter().filter(|o| !o.is_ok()).count(),
-                                Err(_) => refs.len(),
-                            };
-                            drop(permit);
-                            (refs.len(), failed)
-                        });
-                    }
-                    continue;
-                }
-                Err(err) => {
+            // How many of the batch's messages may be deleted: all once written, or in a pipe
+            // only those written and taken out of it by the reader.
+            let taken = if bounded {
+                let flushed = writer.write_each(&batch);
+                let taken = taken_by_reader(&flushed.ends, &ctx.interrupt).await;
+                if let Some(err) = flushed.error {
                     write_error = Some(err);
-                    shared.halt();
+                } else if taken < batch.len() && !ctx.interrupt.is_set() {
+                    write_error = Some(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
                 }
+                taken
+            } else {
+                match writer.write_batch(&batch) {
+                    Ok(()) => batch.len(),
+                    Err(err) => {
+                        write_error = Some(err);
+                        0
+                    }
+                }
+            };
+            if write_error.is_some() {
+                shared.halt();
             }
+            progress.set_position(writer.written());
+            // Finished deletes are collected as they go: a JoinSet keeps every task until it is
+            // joined, and a long run has hundreds of thousands.
+            while let Some(result) = deletes.try_join_next() {
+                let (count, failed) = result?;
+                deleted += (count - failed) as u64;
+                delete_failed += failed as u64;
+            }
+            let rest = handles.split_off(taken.min(handles.len()));
+            if settings.delete && !handles.is_empty() {
+                let permit = deleters.clone().acquire_owned().await?;
+                let sqs = sqs.clone();
+                let queue = queue.clone();
+                let retry = retry.clone();
+                deletes.spawn(async move {
+                    let refs: Vec<&str> = handles.iter().map(String::as_str).collect();
+                    let outcome = sqs.delete_batch_retrying(&queue, &refs, &retry).await;
+                    let failed = outcome.entries.iter().filter(|e| !e.is_done()).count();
+                    drop(permit);
+                    (refs.len(), failed)
+                });
+            }
+            handles = rest;
         }
-        unwritten += batch.len() as u64;
+        drop(turn);
+        unwritten += handles.len() as u64;
         to_release.extend(handles);
     }
     let mut receive_error: Option<ClientError> = None;
@@ -250,6 +308,15 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     if !pipe_closed {
         ctx.printer.info(summary);
     }
+    let ambiguous = shared.ambiguous_receives.load(Ordering::Relaxed);
+    if ambiguous > 0 && !pipe_closed && !ctx.interrupt.is_set() {
+        ctx.printer.debug(format!(
+            "{} failed after SQS may have applied {}; what {} hid returned after the visibility timeout",
+            plural(ambiguous, "receive request"),
+            if ambiguous == 1 { "it" } else { "them" },
+            if ambiguous == 1 { "it" } else { "they" },
+        ));
+    }
     if unwritten > 0 && released_failed > 0 {
         ctx.printer.warn(format!(
             "{released_failed} messages that were not written could not be made visible again; they return after their visibility timeout"
@@ -276,6 +343,12 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     })
 }
 
+/// A batch on its way to the writer, with the turn its receiver took (bounded mode).
+struct Received {
+    batch: Vec<MessageRecord>,
+    turn: Option<OwnedSemaphorePermit>,
+}
+
 fn receipt_handles(batch: &[MessageRecord]) -> Vec<String> {
     batch
         .iter()
@@ -283,13 +356,38 @@ fn receipt_handles(batch: &[MessageRecord]) -> Vec<String> {
         .collect()
 }
 
+impl Shared {
+    /// Until when messages hidden by a receive that failed after SQS may have applied it can still
+    /// come back, if that is worth waiting for (`--until-empty --delete`, a visibility timeout
+    /// not longer than [`MAX_HIDDEN_WAIT`]).
+    fn hidden_until(&self, queue_visibility: Option<u64>) -> Option<Instant> {
+        if !(self.until_empty && self.delete) {
+            return None;
+        }
+        let failed_at = (*self.last_ambiguous_receive.lock())?;
+        let visibility = self
+            .visibility_timeout
+            .map(|v| v.max(0) as u64)
+            .or(queue_visibility)?;
+        let visibility = Duration::from_secs(visibility);
+        (visibility <= MAX_HIDDEN_WAIT).then(|| failed_at + visibility + Duration::from_secs(1))
+    }
+}
+
 /// One receiver: reserves its share of the budget, receives, hands the batch to the writer.
-async fn receive_loop(
-    shared: Arc<Shared>,
-    tx: mpsc::Sender<Vec<MessageRecord>>,
-) -> Result<(), ClientError> {
+async fn receive_loop(shared: Arc<Shared>, tx: mpsc::Sender<Received>) -> Result<(), ClientError> {
     let mut wait = shared.wait_seconds;
     loop {
+        if shared.stopped() {
+            return Ok(());
+        }
+        let turn = match &shared.turn {
+            Some(turn) => tokio::select! {
+                permit = turn.clone().acquire_owned() => permit.ok(),
+                () = shared.halted() => return Ok(()),
+            },
+            None => None,
+        };
         if shared.stopped() {
             return Ok(());
         }
@@ -305,19 +403,27 @@ async fn receive_loop(
         // A short poll is left to finish on Ctrl-C or a closed pipe, so what it received is
         // written or released rather than left hidden until its visibility timeout; a long poll
         // is abandoned, since it most likely holds nothing yet.
-        let request = shared.sqs.receive(&shared.queue, options);
-        let received = if wait == 0 {
+        let request = shared
+            .sqs
+            .receive_retrying(&shared.queue, options, &shared.retry);
+        let outcome = if wait == 0 {
             request.await
         } else {
             tokio::select! {
-                received = request => received,
+                outcome = request => outcome,
                 () = shared.halted() => {
                     shared.give_back(want);
                     return Ok(());
                 }
             }
         };
-        let batch = match received {
+        if outcome.ambiguous > 0 {
+            shared
+                .ambiguous_receives
+                .fetch_add(u64::from(outcome.ambiguous), Ordering::Relaxed);
+            *shared.last_ambiguous_receive.lock() = Some(Instant::now());
+        }
+        let batch = match outcome.result {
             Ok(batch) => batch,
             Err(err) => {
                 shared.give_back(want);
@@ -327,24 +433,33 @@ async fn receive_loop(
         };
         shared.give_back(want.saturating_sub(batch.len() as u64));
         if batch.is_empty() {
-            if !shared.until_empty || wait > 0 {
+            if !shared.until_empty || (wait > 0 && shared.last_ambiguous_receive.lock().is_none()) {
                 shared.done.store(true, Ordering::SeqCst);
                 return Ok(());
             }
             // A short poll can miss messages on SQS (it samples some servers): when the queue
             // still reports visible messages, look again with a long poll before stopping.
-            let attrs = shared.sqs.attributes(&shared.queue).await?;
+            let attrs = shared
+                .retry
+                .request(|| shared.sqs.attributes(&shared.queue))
+                .await
+                .result?;
             if attrs.visible() == 0 {
-                shared.done.store(true, Ordering::SeqCst);
-                return Ok(());
+                // Messages hidden by a receive that failed after SQS applied it come back when
+                // their visibility timeout ends: wait for them rather than leave them behind.
+                let hidden = shared.hidden_until(attrs.visibility_timeout());
+                if !(attrs.in_flight() > 0 && hidden.is_some_and(|until| Instant::now() < until)) {
+                    shared.done.store(true, Ordering::SeqCst);
+                    return Ok(());
+                }
             }
             wait = 1;
             continue;
         }
         wait = shared.wait_seconds;
-        if let Err(unsent) = tx.send(batch).await {
+        if let Err(unsent) = tx.send(Received { batch, turn }).await {
             // The writer is gone: put the messages back.
-            let handles = receipt_handles(&unsent.0);
+            let handles = receipt_handles(&unsent.0.batch);
             let refs: Vec<&str> = handles.iter().map(String::as_str).collect();
             let _ = shared.sqs.release(&shared.queue, &refs).await;
             return Ok(());

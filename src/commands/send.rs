@@ -15,18 +15,15 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
-use super::common::{plural, resolve_queue};
+use super::common::resolve_queue;
 pub use super::send_input::DedupId;
 use super::send_input::{Batch, Item, LineFormat, RecordDefaults, spawn_reader};
 use super::send_report::Report;
 use crate::app::{Context, UsageError, hinted};
-use crate::client::{ClientError, EntryOutcome, QueueRef, Sqs};
+use crate::client::{BatchOutcome, ClientError, EntryResult, QueueRef, RetryPolicy, Sqs};
 use crate::exit::ExitStatus;
 use crate::message::{AttributeValue, MessageRecord};
 use crate::output::Format;
-
-/// Tries per batch entry, counting the first, for failures that are not the sender's fault.
-const ENTRY_ATTEMPTS: u32 = 4;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SendInput {
@@ -128,17 +125,16 @@ async fn send_one(
         .prepare(MessageRecord::with_body(body))
         .map_err(|reason| invalid_message(queue, &reason))?;
     let sqs = ctx.sqs().await?;
+    let policy = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
     let outcome = sqs
-        .send_batch_retrying(queue, std::slice::from_ref(&record), ENTRY_ATTEMPTS)
-        .await?
-        .into_iter()
-        .next()
-        .unwrap_or(EntryOutcome::Missing);
-    match outcome {
-        EntryOutcome::Ok {
+        .send_batch_retrying(queue, std::slice::from_ref(&record), &policy)
+        .await;
+    let entry = outcome.entries.into_iter().next();
+    match entry {
+        Some(EntryResult::Done {
             message_id,
             sequence_number,
-        } => {
+        }) => {
             let sent = Sent {
                 message_id: message_id.as_deref(),
                 sequence_number: sequence_number.as_deref(),
@@ -154,16 +150,40 @@ async fn send_one(
                 .info(format!("sent 1 message to {}", queue.name));
             Ok(ExitStatus::Success)
         }
-        EntryOutcome::Failed { code, message, .. } => {
+        Some(EntryResult::Unknown { code, message }) => {
+            ctx.printer.warn(format!(
+                "the message may or may not have been sent to {}: {code}: {message}",
+                queue.name
+            ));
+            ctx.printer.hint(unknown_hint(queue));
+            Ok(ExitStatus::Partial)
+        }
+        Some(EntryResult::Failed { code, message }) => {
+            if let Some(err) = outcome.request_error {
+                return Err(err.into());
+            }
             let text = format!("SQS did not accept the message: {code}: {message}");
             Err(match entry_hint(queue, &code, &message) {
                 Some(hint) => hinted(text, hint),
                 None => anyhow::anyhow!(text),
             })
         }
-        EntryOutcome::Missing => Err(anyhow::anyhow!(
-            "SQS's answer did not say whether the message was sent; check the queue before sending it again"
-        )),
+        None => Err(anyhow::anyhow!("no outcome for the message")),
+    }
+}
+
+/// How to finish sending messages whose outcome is unknown without sending them twice.
+pub fn unknown_hint(queue: &QueueRef) -> String {
+    if queue.is_fifo() {
+        format!(
+            "`{}` is a FIFO queue: re-send the same records (the `unknown` records carry them, with their deduplication ids) within 5 minutes, and SQS drops the ones that did arrive",
+            queue.name
+        )
+    } else {
+        format!(
+            "`{}` is a standard queue: SQS may have them already, and re-sending may deliver them twice; check the queue (or make sure consumers tolerate duplicates) before re-sending the `unknown` records",
+            queue.name
+        )
     }
 }
 
@@ -237,21 +257,28 @@ async fn send_stream(
         concurrency * 2,
     );
     let permits = Arc::new(Semaphore::new(concurrency));
-    let mut tasks: JoinSet<(Batch, Result<Vec<EntryOutcome>, ClientError>)> = JoinSet::new();
+    let policy = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
+    let mut tasks: JoinSet<(Batch, BatchOutcome)> = JoinSet::new();
     let progress = ctx
         .printer
         .progress(0, "{spinner} {pos} messages sent ({per_sec})");
     let mut report = Report::new(ctx, queue);
-    let mut stop: Option<anyhow::Error> = None;
+    let mut stop: Option<Stop> = None;
+    // The first input line not handed to a request (nor skipped): where a stopped run resumes.
+    let mut next_line = 1u64;
+    let mut input_done = false;
     loop {
         let item = tokio::select! {
             item = items.recv() => item,
             () = ctx.interrupt.wait() => {
                 report.summary.interrupted = true;
-                None
+                break;
             }
         };
-        let Some(item) = item else { break };
+        let Some(item) = item else {
+            input_done = true;
+            break;
+        };
         match item {
             Item::Batch(batch) => {
                 let permit = tokio::select! {
@@ -261,11 +288,15 @@ async fn send_stream(
                         break;
                     }
                 };
+                if let Some(&last) = batch.lines.last() {
+                    next_line = last + 1;
+                }
                 let sqs: Sqs = sqs.clone();
                 let queue = queue.clone();
+                let policy = policy.clone();
                 tasks.spawn(async move {
                     let outcome = sqs
-                        .send_batch_retrying(&queue, &batch.records, ENTRY_ATTEMPTS)
+                        .send_batch_retrying(&queue, &batch.records, &policy)
                         .await;
                     drop(permit);
                     (batch, outcome)
@@ -273,25 +304,28 @@ async fn send_stream(
             }
             Item::Invalid { line, reason } => {
                 if settings.skip_invalid {
+                    next_line = line + 1;
                     report.summary.skipped += 1;
                     ctx.printer.warn(format!(
                         "line {line}: skipped: {}",
                         sanitize_reason(&reason)
                     ));
                 } else {
-                    report.summary.stopped_at_line = Some(line);
-                    stop = Some(anyhow::anyhow!("line {line}: {reason}"));
+                    next_line = line;
+                    stop = Some(Stop::BadLine(anyhow::anyhow!("line {line}: {reason}")));
                     break;
                 }
             }
             Item::ReadError(err) => {
-                stop = Some(anyhow::Error::new(err).context("could not read stdin"));
+                stop = Some(Stop::Other(
+                    anyhow::Error::new(err).context("could not read stdin"),
+                ));
                 break;
             }
         }
         while let Some(done) = tasks.try_join_next() {
             if let Some(err) = report.batch_done(done?)? {
-                stop.get_or_insert(err);
+                stop.get_or_insert(Stop::Other(err));
             }
             progress.set_position(report.summary.sent);
         }
@@ -303,7 +337,7 @@ async fn send_stream(
     drop(items);
     while let Some(done) = tasks.join_next().await {
         if let Some(err) = report.batch_done(done?)? {
-            stop.get_or_insert(err);
+            stop.get_or_insert(Stop::Other(err));
         }
         progress.set_position(report.summary.sent);
     }
@@ -314,37 +348,84 @@ async fn send_stream(
             sqs.entry_retries()
         ));
     }
+    // A run that stopped names the first line it did not send, also when every line was read
+    // (the line after the last): what comes from there on is for the next run.
+    if stop.is_some() || report.summary.interrupted {
+        report.summary.stopped_at_line = Some(next_line);
+    }
     report.finish()?;
     let summary = &report.summary;
-    if let Some(err) = stop {
-        let flag = if format == LineFormat::Jsonl {
-            "--jsonl"
-        } else {
-            "--lines"
-        };
-        let hint = match summary.stopped_at_line {
-            Some(line) if summary.sent == 0 && summary.failed == 0 => format!(
-                "nothing was sent; fix line {line} and run again, or pass --skip-invalid to skip bad lines"
-            ),
-            Some(line) => format!(
-                "the lines before line {line} were handled ({} sent, {} failed) and nothing after it; fix line {line} and send the rest with `tail -n +{line} FILE | sqsctl send {} {flag}`, or pass --skip-invalid to skip bad lines",
-                summary.sent, summary.failed, queue.name,
-            ),
-            None => format!(
-                "{} were sent before the run stopped, {} failed; the failures are listed above",
-                plural(summary.sent, "message"),
-                summary.failed
-            ),
+    let flag = if format == LineFormat::Jsonl {
+        "--jsonl"
+    } else {
+        "--lines"
+    };
+    let resume = |line: u64| {
+        format!(
+            "`tail -n +{line} FILE | sqsctl send {} {flag}` sends the rest",
+            queue.name
+        )
+    };
+    if let Some(stop) = stop {
+        let handled = format!(
+            "{} sent, {} failed, {} unknown",
+            summary.sent, summary.failed, summary.unknown
+        );
+        let (err, hint) = match (stop, summary.stopped_at_line) {
+            (Stop::BadLine(err), Some(line))
+                if summary.sent + summary.failed + summary.unknown == 0 =>
+            {
+                let hint = format!(
+                    "nothing was sent; fix line {line} and run again, or pass --skip-invalid to skip bad lines"
+                );
+                (err, hint)
+            }
+            (Stop::BadLine(err), Some(line)) => {
+                let hint = format!(
+                    "the lines before line {line} were handled ({handled}) and nothing from it on; fix line {line}, then {}, or pass --skip-invalid to skip bad lines",
+                    resume(line)
+                );
+                (err, hint)
+            }
+            (Stop::Other(err), Some(_)) if input_done => {
+                let hint =
+                    format!("every line was read: {handled}; the records not sent are listed");
+                (err, hint)
+            }
+            (Stop::Other(err), Some(line)) => {
+                let hint = format!(
+                    "the lines before line {line} were handled ({handled}; the records not sent are listed) and nothing from line {line} on was sent: {}",
+                    resume(line)
+                );
+                (err, hint)
+            }
+            (Stop::BadLine(err) | Stop::Other(err), None) => (err, handled),
         };
         return Err(hinted(format!("{err:#}"), hint));
     }
+    if summary.interrupted
+        && let Some(line) = summary.stopped_at_line
+    {
+        ctx.printer.hint(format!(
+            "nothing from line {line} on was sent: {}",
+            resume(line)
+        ));
+    }
     Ok(if summary.interrupted {
         ExitStatus::Interrupted
-    } else if summary.failed > 0 {
+    } else if summary.failed > 0 || summary.unknown > 0 {
         ExitStatus::Partial
     } else {
         ExitStatus::Success
     })
+}
+
+/// Why a stream send stopped before the end of its input.
+enum Stop {
+    /// An invalid line, without --skip-invalid.
+    BadLine(anyhow::Error),
+    /// A request that failed after its retries, or stdin that could not be read.
+    Other(anyhow::Error),
 }
 
 fn sanitize_reason(reason: &str) -> String {

@@ -1,13 +1,14 @@
-//! Tallying and reporting the outcome of `send --lines/--jsonl`: each failed batch entry with its
-//! input line (as a `failed` record that carries the record itself, for a retry), and the closing
-//! summary.
+//! Tallying and reporting the outcome of `send --lines/--jsonl`: each batch entry not confirmed,
+//! with its input line, as a `failed` record (definitely not sent) or an `unknown` record (SQS may
+//! have it: an attempt failed after the server may have applied it, and none confirmed it), each
+//! carrying the record itself for a retry; and the closing summary.
 
 use serde::Serialize;
 
 use super::common::plural;
 use super::send_input::Batch;
 use crate::app::Context;
-use crate::client::{ClientError, EntryOutcome, QueueRef};
+use crate::client::{BatchOutcome, EntryResult, QueueRef};
 use crate::message::MessageRecord;
 use crate::output::Format;
 
@@ -25,7 +26,10 @@ pub struct Failure {
 #[derive(Debug, Default, Serialize)]
 pub struct Summary {
     pub sent: u64,
+    /// Definitely not sent.
     pub failed: u64,
+    /// Perhaps sent: see the `unknown` records.
+    pub unknown: u64,
     pub skipped: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped_at_line: Option<u64>,
@@ -38,6 +42,7 @@ pub struct Report<'a> {
     queue: &'a QueueRef,
     pub summary: Summary,
     failures: Vec<Failure>,
+    unknown: Vec<Failure>,
     warned: usize,
     /// Hints for the failures seen, each shown once at the end.
     hints: Vec<String>,
@@ -50,64 +55,68 @@ impl<'a> Report<'a> {
             queue,
             summary: Summary::default(),
             failures: Vec::new(),
+            unknown: Vec::new(),
             warned: 0,
             hints: Vec::new(),
         }
     }
 
-    /// Records one finished batch. A request that failed as a whole (after the SDK's retries)
-    /// fails every entry of the batch and is returned, to stop the run.
+    /// Records one finished batch. A request that failed as a whole after its retries is
+    /// returned, to stop the run; its entries are reported like any other entry not sent.
     pub fn batch_done(
         &mut self,
-        (batch, outcome): (Batch, Result<Vec<EntryOutcome>, ClientError>),
+        (batch, outcome): (Batch, BatchOutcome),
     ) -> anyhow::Result<Option<anyhow::Error>> {
-        let (outcomes, fatal) = match outcome {
-            Ok(outcomes) => (outcomes, None),
-            Err(err) => {
-                let code = err.code().unwrap_or("RequestFailed").to_string();
-                let message = err.to_string();
-                let failed = EntryOutcome::Failed {
-                    code,
-                    message,
-                    sender_fault: false,
-                };
-                (vec![failed; batch.records.len()], Some(err.into()))
-            }
-        };
+        let BatchOutcome {
+            entries,
+            request_error,
+            ..
+        } = outcome;
         if self.ctx.printer.verbosity() >= 2 {
-            let sent = outcomes.iter().filter(|o| o.is_ok()).count();
+            let sent = entries.iter().filter(|o| o.is_done()).count();
             self.ctx.printer.debug(format!(
                 "batch of lines {}-{}: {} sent, {} not sent",
                 batch.lines.first().copied().unwrap_or(0),
                 batch.lines.last().copied().unwrap_or(0),
                 sent,
-                outcomes.len() - sent
+                entries.len() - sent
             ));
         }
-        for ((line, record), outcome) in batch.lines.into_iter().zip(batch.records).zip(outcomes) {
-            let (code, message) = match outcome {
-                EntryOutcome::Ok { .. } => {
+        for ((line, record), entry) in batch.lines.into_iter().zip(batch.records).zip(entries) {
+            let (kind, code, message) = match entry {
+                EntryResult::Done { .. } => {
                     self.summary.sent += 1;
                     continue;
                 }
-                EntryOutcome::Failed { code, message, .. } => (code, message),
-                EntryOutcome::Missing => (
-                    "Unknown".to_string(),
-                    "the answer did not mention this entry; it may or may not have been sent"
-                        .to_string(),
-                ),
+                EntryResult::Failed { code, message } => {
+                    self.summary.failed += 1;
+                    ("failed", code, message)
+                }
+                EntryResult::Unknown { code, message } => {
+                    self.summary.unknown += 1;
+                    ("unknown", code, message)
+                }
             };
-            self.summary.failed += 1;
-            if let Some(hint) = super::send::entry_hint(self.queue, &code, &message)
+            let hint = if kind == "unknown" {
+                Some(super::send::unknown_hint(self.queue))
+            } else {
+                super::send::entry_hint(self.queue, &code, &message)
+            };
+            if let Some(hint) = hint
                 && !self.hints.contains(&hint)
             {
                 self.hints.push(hint);
             }
             if self.warned < MAX_FAILURE_WARNINGS {
                 self.warned += 1;
+                let what = if kind == "unknown" {
+                    "perhaps sent (outcome unknown)"
+                } else {
+                    "not sent"
+                };
                 self.ctx
                     .printer
-                    .warn(format!("line {line}: not sent: {code}: {message}"));
+                    .warn(format!("line {line}: {what}: {code}: {message}"));
             }
             let failure = Failure {
                 line,
@@ -116,12 +125,13 @@ impl<'a> Report<'a> {
                 record,
             };
             match self.ctx.printer.format() {
-                Format::Jsonl => self.ctx.printer.record("failed", &failure)?,
+                Format::Jsonl => self.ctx.printer.record(kind, &failure)?,
+                Format::Json if kind == "unknown" => self.unknown.push(failure),
                 Format::Json => self.failures.push(failure),
                 Format::Table | Format::Text => {}
             }
         }
-        Ok(fatal)
+        Ok(request_error.map(anyhow::Error::from))
     }
 
     pub fn finish(&mut self) -> anyhow::Result<()> {
@@ -135,19 +145,22 @@ impl<'a> Report<'a> {
                     #[serde(flatten)]
                     summary: &'a Summary,
                     failures: &'a [Failure],
+                    unknown: &'a [Failure],
                 }
                 printer.json(&Document {
                     summary,
                     failures: &self.failures,
+                    unknown: &self.unknown,
                 })?;
             }
             Format::Table | Format::Text => {}
         }
         printer.flush()?;
-        if summary.failed as usize > self.warned {
+        let not_sent = (summary.failed + summary.unknown) as usize;
+        if not_sent > self.warned {
             printer.warn(format!(
-                "{} more failures not listed",
-                summary.failed as usize - self.warned
+                "{} more messages not sent or perhaps sent, not listed",
+                not_sent - self.warned
             ));
         }
         let mut line = format!(
@@ -158,6 +171,12 @@ impl<'a> Report<'a> {
         if summary.failed > 0 {
             line.push_str(&format!(", {} failed", summary.failed));
         }
+        if summary.unknown > 0 {
+            line.push_str(&format!(
+                ", {} with an unknown outcome (perhaps sent)",
+                summary.unknown
+            ));
+        }
         if summary.skipped > 0 {
             line.push_str(&format!(
                 ", skipped {}",
@@ -167,9 +186,13 @@ impl<'a> Report<'a> {
         if summary.interrupted {
             line.push_str(" (interrupted: lines not yet read were not sent)");
         }
-        if summary.stopped_at_line.is_some() && summary.sent == 0 && summary.failed == 0 {
+        if summary.stopped_at_line.is_some()
+            && summary.sent == 0
+            && summary.failed == 0
+            && summary.unknown == 0
+        {
             // The error that stopped the run says it all: "sent 0 messages" would only distract.
-        } else if summary.failed > 0 || summary.skipped > 0 {
+        } else if summary.failed > 0 || summary.unknown > 0 || summary.skipped > 0 {
             printer.warn(line);
         } else {
             printer.info(line);

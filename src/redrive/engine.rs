@@ -18,8 +18,8 @@ use super::journal::{Journal, ResumeState, line};
 use super::plan::{DedupMode, Plan};
 use super::rate::RateLimiter;
 use super::select::Selector;
-use super::send::{self, Sent, is_transient};
-use crate::client::{MAX_BATCH_ENTRIES, ReceiveOptions, Sqs, backoff};
+use super::send::{self, Sent};
+use crate::client::{MAX_BATCH_ENTRIES, ReceiveOptions, RetryPolicy, Sqs, backoff, is_transient};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 
@@ -53,8 +53,7 @@ pub struct Counters {
     /// Abandoned when the grace period after Ctrl-C ran out before their send was answered: they
     /// may or may not have been sent.
     pub outcome_unknown: AtomicU64,
-    /// Entries sent or deleted again after SQS failed them one by one (the SDK's retries of whole
-    /// requests are not counted).
+    /// Entries sent or deleted again after SQS failed them, one by one or as a whole request.
     pub retries: AtomicU64,
 }
 
@@ -739,7 +738,7 @@ async fn extend(shared: &Shared, handles: &[String], timeout: i32) {
         let entries: Vec<(&str, i32)> = chunk.iter().map(|h| (h.as_str(), timeout)).collect();
         let _ = shared
             .sqs
-            .change_visibility_batch(&shared.plan.source, &entries)
+            .change_visibility_retrying(&shared.plan.source, &entries, &RetryPolicy::default())
             .await;
     }
 }
@@ -786,7 +785,7 @@ async fn send_batch(shared: &Shared, moving: &[Moving]) -> (Vec<u8>, Vec<Message
                 confirmed.push(m.original.clone());
                 continue;
             }
-            Sent::Failed(reason) => reason.clone(),
+            Sent::Failed(reason) | Sent::Unknown(reason) => reason.clone(),
             Sent::Blocked => "not sent: an earlier message of its group could not be sent".into(),
         };
         lines.extend(line("failed", &json!({ "id": id, "reason": reason })));
@@ -935,14 +934,8 @@ async fn release_all(shared: &Arc<Shared>, handles: Vec<String>) -> u64 {
                     return;
                 };
                 let handles: Vec<&str> = chunk.iter().map(String::as_str).collect();
-                let mut result = shared.sqs.release(&shared.plan.source, &handles).await;
-                for attempt in 1..3 {
-                    if result.is_ok() {
-                        break;
-                    }
-                    tokio::time::sleep(backoff(attempt)).await;
-                    result = shared.sqs.release(&shared.plan.source, &handles).await;
-                }
+                // The client retries what may still succeed.
+                let result = shared.sqs.release(&shared.plan.source, &handles).await;
                 let lost = result.unwrap_or(handles.len());
                 failed.fetch_add(lost as u64, Ordering::Relaxed);
             }

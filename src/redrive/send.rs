@@ -1,51 +1,26 @@
 //! Sending one received batch to the destination: every entry of every response is read, entries
-//! that may still succeed are retried with backoff, and the outcome of each message is returned in
-//! input order. On FIFO queues the messages go out in waves, at most one message of a group per
-//! request, and a group stops at its first message that cannot be sent: a later message of a group
-//! is never sent before an earlier one, whatever fails in between.
+//! that may still succeed are retried under the client's one retry policy, and the outcome of each
+//! message is returned in input order. On FIFO queues the messages go out in waves, at most one
+//! message of a group per request, and a group stops at its first message that cannot be sent: a
+//! later message of a group is never sent before an earlier one, whatever fails in between.
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::client::{
-    ClientError, EntryOutcome, MAX_PAYLOAD_BYTES, QueueRef, Sqs, backoff, plan_batches,
-};
+use crate::client::{EntryResult, MAX_PAYLOAD_BYTES, QueueRef, RetryPolicy, Sqs, plan_batches};
 use crate::message::MessageRecord;
-
-/// Attempts per entry, the first included.
-pub const SEND_ATTEMPTS: u32 = 6;
-pub const DELETE_ATTEMPTS: u32 = 6;
 
 /// What happened to one message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Sent {
     /// Confirmed by SQS, with the destination's new message id.
     Ok(String),
-    /// Not sent, and retrying will not help (or the attempts ran out).
+    /// Not sent, and retrying will not help (or the retries ran out).
     Failed(String),
+    /// Perhaps sent: an attempt may have been applied, and none confirmed it.
+    Unknown(String),
     /// Not attempted: an earlier message of its FIFO group failed.
     Blocked,
-}
-
-/// Request-level errors worth another attempt: throttling, 5xx, network trouble.
-pub fn is_transient(err: &ClientError) -> bool {
-    match err {
-        ClientError::Throttled { .. } | ClientError::Transport { .. } => true,
-        ClientError::Service { code, .. } => {
-            matches!(
-                code.as_str(),
-                "InternalError"
-                    | "InternalFailure"
-                    | "ServiceUnavailable"
-                    | "Unavailable"
-                    | "RequestTimeout"
-                    | "RequestTimeoutException"
-                    | "Unknown"
-            ) || ClientError::is_throttle_code(code)
-        }
-        _ => false,
-    }
 }
 
 /// Sends `records` (already shaped for the destination) and returns one outcome per record.
@@ -102,7 +77,12 @@ fn block_after_failures(records: &[MessageRecord], results: &mut [Option<Sent>])
     let failed_groups: Vec<&str> = records
         .iter()
         .zip(results.iter())
-        .filter(|(_, r)| matches!(r, Some(Sent::Failed(_)) | Some(Sent::Blocked)))
+        .filter(|(_, r)| {
+            matches!(
+                r,
+                Some(Sent::Failed(_)) | Some(Sent::Unknown(_)) | Some(Sent::Blocked)
+            )
+        })
         .map(|(m, _)| m.group_id.as_deref().unwrap_or_default())
         .collect();
     if failed_groups.is_empty() {
@@ -123,111 +103,36 @@ async fn send_with_retries(
     records: &[MessageRecord],
     retries: &AtomicU64,
 ) -> Vec<Sent> {
-    let call = |pending: Vec<usize>| async move {
-        if pending.len() == records.len() {
-            sqs.send_batch(destination, records).await
-        } else {
-            let subset: Vec<MessageRecord> = pending.iter().map(|&i| records[i].clone()).collect();
-            sqs.send_batch(destination, &subset).await
-        }
-    };
-    with_entry_retries(records.len(), SEND_ATTEMPTS, "sent", retries, call)
-        .await
+    let outcome = sqs
+        .send_batch_retrying(destination, records, &RetryPolicy::default())
+        .await;
+    retries.fetch_add(outcome.retried, Ordering::Relaxed);
+    outcome
+        .entries
         .into_iter()
-        .map(|outcome| match outcome {
-            Ok(message_id) => Sent::Ok(message_id.unwrap_or_default()),
-            Err(reason) => Sent::Failed(reason),
+        .map(|entry| match entry {
+            EntryResult::Done { message_id, .. } => Sent::Ok(message_id.unwrap_or_default()),
+            EntryResult::Failed { code, message } => Sent::Failed(format!("{code}: {message}")),
+            EntryResult::Unknown { code, message } => Sent::Unknown(format!(
+                "outcome unknown (SQS may have sent it): {code}: {message}"
+            )),
         })
         .collect()
 }
 
 /// Deletes by receipt handle, retrying entries and requests that may still succeed. Returns, per
-/// handle, `None` when deleted or the reason it was not.
+/// handle, `None` when deleted or the reason it was not (or may not have been).
 pub async fn delete_with_retries(
     sqs: &Sqs,
     queue: &QueueRef,
     handles: &[&str],
     retries: &AtomicU64,
 ) -> Vec<Option<String>> {
-    let call = |pending: Vec<usize>| async move {
-        let subset: Vec<&str> = pending.iter().map(|&i| handles[i]).collect();
-        sqs.delete_batch(queue, &subset).await
-    };
-    with_entry_retries(handles.len(), DELETE_ATTEMPTS, "deleted", retries, call)
-        .await
-        .into_iter()
-        .map(Result::err)
-        .collect()
-}
-
-/// Runs a batch request for `count` entries and retries, with backoff, the entries (and whole
-/// requests) that may still succeed, up to `attempts` tries. `call` gets the indices still pending
-/// and answers one outcome per index. Per entry: `Ok` with the message id SQS gave (if any), or
-/// why it was not `done` ("sent", "deleted").
-async fn with_entry_retries<F, Fut>(
-    count: usize,
-    attempts: u32,
-    done: &str,
-    retries: &AtomicU64,
-    mut call: F,
-) -> Vec<Result<Option<String>, String>>
-where
-    F: FnMut(Vec<usize>) -> Fut,
-    Fut: Future<Output = Result<Vec<EntryOutcome>, ClientError>>,
-{
-    let mut results: Vec<Option<Result<Option<String>, String>>> = vec![None; count];
-    let mut pending: Vec<usize> = (0..count).collect();
-    let mut last_error = String::new();
-    for attempt in 0..attempts {
-        if attempt > 0 {
-            retries.fetch_add(pending.len() as u64, Ordering::Relaxed);
-            tokio::time::sleep(backoff(attempt)).await;
-        }
-        match call(pending.clone()).await {
-            Err(err) => {
-                last_error = err.to_string();
-                if !is_transient(&err) {
-                    break;
-                }
-            }
-            Ok(outcomes) => {
-                for (&slot, outcome) in pending.iter().zip(outcomes) {
-                    match outcome {
-                        EntryOutcome::Ok { message_id, .. } => results[slot] = Some(Ok(message_id)),
-                        ref failed @ EntryOutcome::Failed {
-                            ref code,
-                            ref message,
-                            ..
-                        } => {
-                            let text = format!("{code}: {message}");
-                            if failed.is_retryable() {
-                                last_error = text;
-                            } else {
-                                results[slot] = Some(Err(text));
-                            }
-                        }
-                        EntryOutcome::Missing => {
-                            last_error = "the response did not mention the message".into();
-                        }
-                    }
-                }
-            }
-        }
-        pending.retain(|&i| results[i].is_none());
-        if pending.is_empty() {
-            break;
-        }
-    }
-    results
-        .into_iter()
-        .map(|r| {
-            r.unwrap_or_else(|| {
-                Err(format!(
-                    "not {done} after {attempts} attempts: {last_error}"
-                ))
-            })
-        })
-        .collect()
+    let outcome = sqs
+        .delete_batch_retrying(queue, handles, &RetryPolicy::default())
+        .await;
+    retries.fetch_add(outcome.retried, Ordering::Relaxed);
+    outcome.entries.iter().map(EntryResult::reason).collect()
 }
 
 #[cfg(test)]

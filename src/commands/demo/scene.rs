@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use anyhow::{Context as _, bail, ensure};
 
-use crate::client::{QueueRef, ReceiveOptions, Sqs};
+use crate::client::{QueueRef, ReceiveOptions, RetryPolicy, Sqs};
 use crate::message::{AttributeValue, MessageRecord};
 
 pub const ORDERS: &str = "orders";
@@ -150,8 +150,13 @@ fn payment_records() -> Vec<MessageRecord> {
 
 async fn send_all(sqs: &Sqs, queue: &QueueRef, records: Vec<MessageRecord>) -> anyhow::Result<()> {
     for batch in records.chunks(10) {
-        let outcomes = sqs.send_batch_retrying(queue, batch, 5).await?;
-        if let Some(failed) = outcomes.iter().find(|o| !o.is_ok()) {
+        let outcome = sqs
+            .send_batch_retrying(queue, batch, &RetryPolicy::default())
+            .await;
+        if let Some(err) = outcome.request_error {
+            return Err(err.into());
+        }
+        if let Some(failed) = outcome.entries.iter().find(|o| !o.is_done()) {
             bail!(
                 "a message of the scene could not be sent to {}: {failed:?}",
                 queue.name

@@ -14,7 +14,7 @@ use anyhow::Context as _;
 
 use crate::app::{Cancelled, Context, UsageError, hinted, hinted_usage};
 use crate::client::{QueueAttributes, QueueRef, Sqs};
-use crate::commands::common::queue_place;
+use crate::commands::common::{account_region, queue_place};
 use crate::exit::ExitStatus;
 use crate::output::Answer;
 use crate::redrive::{
@@ -376,7 +376,7 @@ async fn execute(
     let summary = redrive::run(sqs, plan, options).await;
     progress.finish();
     let summary = summary?;
-    report::summary(ctx, &summary)?;
+    report::summary(ctx, &summary, &account_region(&plan.source, sqs.region()))?;
     Ok(if summary.interrupted {
         ExitStatus::Interrupted
     } else if let Some(error) = &summary.error {

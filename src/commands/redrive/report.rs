@@ -55,7 +55,9 @@ impl Progress {
 }
 
 /// The summary: data on stdout in the chosen format, one line for a person on stderr.
-pub fn summary(ctx: &Context, summary: &Summary) -> anyhow::Result<()> {
+/// Prints the summary of a run. `account_region` says where the run acted (`account 123456789012,
+/// eu-west-1`), for the closing line.
+pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow::Result<()> {
     let printer = &ctx.printer;
     match printer.format() {
         Format::Json => printer.json(summary)?,
@@ -136,6 +138,7 @@ pub fn summary(ctx: &Context, summary: &Summary) -> anyhow::Result<()> {
             summary.seconds
         )
     };
+    line.push_str(&format!(" ({account_region})"));
     if summary.skipped > 0 {
         line.push_str(&format!(
             "; {} not matching stay in the DLQ",
