@@ -45,6 +45,10 @@ fn prompts(env: &TestEnv) -> Vec<(Vec<&'static str>, &'static str)> {
             vec!["redrive", "orders-dlq", "--to", "orders"],
             "from `orders-dlq` (account 000000000000, us-east-1)",
         ),
+        (
+            vec!["delete", "orders", "AQEBnot-a-real-handle"],
+            "Delete 1 message from `orders` (account 000000000000, us-east-1)",
+        ),
     ]
 }
 
@@ -361,4 +365,30 @@ fn text_from_the_endpoint_never_reaches_a_terminal_raw() {
         .unwrap_or_else(|| panic!("no record: {screen:?}"));
     let record: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
     assert_eq!(record["data"]["body"], "b\u{9b}31m\u{202e}x");
+}
+
+#[test]
+fn ctrl_c_during_work_gives_requests_in_flight_the_grace_period_then_stops_with_130() {
+    let env = TestEnv::start();
+    let hung = FakeEndpoint::start(|_| None);
+    let mut pty = env.pty(
+        &["queues", "--endpoint-url", &hung.url],
+        &[("SQSCTL_INTERRUPT_GRACE", "1")],
+    );
+    // Let the request go out, then press Ctrl-C once.
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let pressed = std::time::Instant::now();
+    pty.send("\x03");
+    let code = pty.wait(20);
+    let took = pressed.elapsed();
+    assert_eq!(code, 130, "{}", pty.screen());
+    let screen = pty.screen();
+    assert!(
+        screen.contains("requests in flight have 1s to finish"),
+        "{screen}"
+    );
+    assert!(screen.contains("their outcome is unknown"), "{screen}");
+    // The grace period (1 s) and the time to wrap up (2 s), not the 30 s read timeout.
+    assert!(took < std::time::Duration::from_secs(10), "took {took:?}");
+    assert!(took >= std::time::Duration::from_secs(1), "took {took:?}");
 }

@@ -19,7 +19,10 @@ of the pipe; the next batch is received after that. So a reader that stops early
 at most one batch (10 messages) deleted unread; use --max to take only what you need. Taken is not \
 processed: what the next program does with a message is beyond sqsctl. With --until-empty --delete, \
 messages hidden by a receive that failed after SQS applied it are waited for (up to their visibility \
-timeout, when that is 2 minutes or less). Records are what `send --jsonl` reads.")]
+timeout, when that is 2 minutes or less). Records are what `send --jsonl` reads.
+
+The --delete question names the queue, its account and the region; Ctrl-C or Ctrl-D at it cancels \
+with nothing received (exit 130).")]
 pub struct ReceiveArgs {
     /// Queue name, URL or ARN
     pub queue: String,

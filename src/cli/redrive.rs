@@ -42,7 +42,8 @@ dead-lettered during the run) and messages the run moved that came back.
 
 Ctrl-C: batches in flight may finish within 5 s; those still unanswered then are abandoned and
 journaled as outcome unknown (--resume waits for them and may send them again). A second Ctrl-C
-stops at once.
+stops at once. The question before a move names both queues, their account and the region; Ctrl-C
+or Ctrl-D at it cancels with nothing moved (exit 130).
 
 Exit codes: 0 every selected message moved (or the resumed run had completed); 3 some stayed in
 the DLQ (see the summary); 130 stopped by Ctrl-C; 1 error; 2 usage.";
