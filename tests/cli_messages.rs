@@ -619,7 +619,7 @@ fn ctrl_c_stops_receive_and_deletes_exactly_what_was_written() {
     });
     let queue = env.create_queue("interrupted", &[]);
     send_bodies(&env, &queue, &numbered("i", 300));
-    let child = env
+    let mut child = env
         .cmd()
         .args([
             "receive",
@@ -635,6 +635,14 @@ fn ctrl_c_stops_receive_and_deletes_exactly_what_was_written() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // A reader that keeps up, as a pipeline's next program does: into a pipe, a message is
+    // deleted once the reader has taken it.
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        text
+    });
     std::thread::sleep(std::time::Duration::from_millis(700));
     let status = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
@@ -644,7 +652,7 @@ fn ctrl_c_stops_receive_and_deletes_exactly_what_was_written() {
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(130), "{stderr}");
-    let written = String::from_utf8_lossy(&output.stdout).lines().count() as u64;
+    let written = reader.join().unwrap().lines().count() as u64;
     let (visible, in_flight) = counts(&env, &queue);
     assert!(written > 0 && written < 300, "stopped part way: {written}");
     assert_eq!(in_flight, 0, "nothing left hidden");
