@@ -106,7 +106,17 @@ pub fn main() -> std::process::ExitCode {
         Ok(cli) => cli,
         Err(err) => {
             // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).
-            let _ = err.print();
+            // A usage error quotes the argument as typed: when an argument carries control
+            // characters, the error is printed as plain text (clap's plain rendering drops escape
+            // sequences; what is left is escaped), without clap's colours.
+            let hostile =
+                std::env::args_os().any(|a| a.to_string_lossy().chars().any(char::is_control));
+            if err.use_stderr() && hostile {
+                let plain = err.render().to_string();
+                eprint!("{}", crate::output::sanitize::for_terminal_lines(&plain));
+            } else {
+                let _ = err.print();
+            }
             return if err.use_stderr() {
                 ExitStatus::Usage.into()
             } else {

@@ -335,6 +335,8 @@ fn text_from_the_endpoint_never_reaches_a_terminal_raw() {
         vec!["receive", "q", "--max", "1", "-o", "text"],
         vec!["queues"],
         vec!["purge", "\x1b]0;pwned\x07"],
+        // A usage error quotes the argument as typed.
+        vec!["receive", "q", "--max", "1\x1b]0;pwned\x07"],
     ] {
         let mut full = args.clone();
         full.extend(["--endpoint-url", evil.url.as_str()]);
