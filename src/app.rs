@@ -5,101 +5,18 @@
 use std::time::Duration;
 
 use clap::Parser;
-use tokio::sync::OnceCell;
 
 use crate::cli::Cli;
-use crate::client::{AwsSettings, ClientError, Sqs};
+use crate::client::{AwsSettings, ClientError};
+pub use crate::commands::context::Context;
+pub use crate::error::{Cancelled, HintedError, UsageError, hinted, hinted_usage};
 use crate::exit::ExitStatus;
-pub use crate::interrupt::Interrupt;
+pub use crate::interrupt::{Interrupt, on_abort};
 use crate::output::{Printer, Terminal};
 
 /// Set to `1` to make the binary behave as on a terminal (tables, progress bars, prompts); for
 /// tests of what a person sees.
 pub const ASSUME_TTY_ENV: &str = "SQSCTL_ASSUME_TTY";
-
-/// What every command runs with: the printer, the AWS settings (the client is built on first use,
-/// so commands that never call AWS never load credentials), and the Ctrl-C flag.
-pub struct Context {
-    pub printer: Printer,
-    aws: AwsSettings,
-    sqs: OnceCell<Sqs>,
-    pub interrupt: Interrupt,
-}
-
-impl Context {
-    pub fn new(printer: Printer, aws: AwsSettings, interrupt: Interrupt) -> Context {
-        Context {
-            printer,
-            aws,
-            sqs: OnceCell::new(),
-            interrupt,
-        }
-    }
-
-    /// The SQS client, built from the AWS chain on first use.
-    pub async fn sqs(&self) -> anyhow::Result<&Sqs> {
-        let sqs = self
-            .sqs
-            .get_or_try_init(|| async {
-                let sqs = Sqs::connect(&self.aws).await?;
-                self.printer.debug(format!(
-                    "region {}, endpoint {}, profile {}",
-                    sqs.region(),
-                    sqs.endpoint_description(),
-                    self.aws
-                        .profile
-                        .as_deref()
-                        .unwrap_or("from AWS_PROFILE or `default`")
-                ));
-                Ok::<_, ClientError>(sqs)
-            })
-            .await?;
-        Ok(sqs)
-    }
-
-    pub fn aws_settings(&self) -> &AwsSettings {
-        &self.aws
-    }
-}
-
-/// An error in how the command was called (exit code 2).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(pub String);
-
-/// A confirmation prompt was answered with Ctrl-C or end of input: nothing was changed (exit code
-/// 130, as for any interruption).
-#[derive(Debug, thiserror::Error)]
-#[error("cancelled: nothing was changed")]
-pub struct Cancelled;
-
-/// An error with a next step for the user.
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub struct HintedError {
-    pub message: String,
-    pub hint: String,
-    /// The command line asked for something that cannot be done as given (exit code 2).
-    pub usage: bool,
-}
-
-/// Builds an error that prints a `hint:` line.
-pub fn hinted(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(HintedError {
-        message: message.into(),
-        hint: hint.into(),
-        usage: false,
-    })
-}
-
-/// A usage error (exit code 2) that prints a `hint:` line.
-pub fn hinted_usage(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(HintedError {
-        message: message.into(),
-        hint: hint.into(),
-        usage: true,
-    })
-}
 
 pub fn main() -> std::process::ExitCode {
     let cli = match Cli::try_parse() {
@@ -172,15 +89,6 @@ async fn run(cli: Cli) -> ExitStatus {
     }
 }
 
-/// What to tell the user if a second Ctrl-C aborts the process, set by commands that leave a record
-/// to continue from (the redrive journal).
-static ABORT_NOTE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
-/// Sets the line printed (after `aborted`) when a second Ctrl-C stops the process at once.
-pub fn on_abort(note: String) {
-    let _ = ABORT_NOTE.set(note);
-}
-
 /// How long after the grace period a command that still has not returned is stopped regardless:
 /// time for it to write what it knows (a summary, a journal line) once its requests are abandoned.
 const WRAP_UP: Duration = Duration::from_secs(2);
@@ -224,7 +132,7 @@ fn spawn_ctrl_c_handler(interrupt: Interrupt) {
             ),
         };
         eprintln!("{why}");
-        if let Some(note) = ABORT_NOTE.get() {
+        if let Some(note) = crate::interrupt::ABORT_NOTE.get() {
             eprintln!("hint: {note}");
         }
         std::process::exit(i32::from(ExitStatus::Interrupted.code()));

@@ -2,6 +2,7 @@
 //! that maps the command line to them.
 
 pub mod common;
+pub mod context;
 pub mod delete;
 pub mod demo;
 pub mod diagnose;
