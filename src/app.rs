@@ -8,10 +8,10 @@ use clap::Parser;
 
 use crate::cli::Cli;
 use crate::client::{AwsSettings, ClientError};
-pub use crate::commands::context::Context;
-pub use crate::error::{Cancelled, HintedError, UsageError, hinted, hinted_usage};
+use crate::commands::context::Context;
+use crate::error::{Cancelled, HintedError, UsageError};
 use crate::exit::ExitStatus;
-pub use crate::interrupt::{Interrupt, on_abort};
+use crate::interrupt::Interrupt;
 use crate::output::{Printer, Terminal};
 
 /// Set to `1` to make the binary behave as on a terminal (tables, progress bars, prompts); for

@@ -1,6 +1,7 @@
 //! Ctrl-C as a value that engines and commands share: a flag long-running loops check between
 //! batches and a future they can race. It knows nothing of the command line, so the engines
-//! (`redrive`, `client::peek`) use it without reaching up into `app`.
+//! (`redrive`, `client::peek`) use it without reaching up into `app`. The note printed when a
+//! second Ctrl-C aborts the process ([`on_abort`]) is kept here too, for `app`'s handler to read.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};

@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use anyhow::Context as _;
 
-use crate::app::{Cancelled, Context, UsageError, hinted};
 use crate::client::{ClientError, QueueRef, Sqs};
+use crate::commands::context::Context;
+use crate::error::{Cancelled, UsageError, hinted};
 use crate::message::{AttributeValue, Envelope, MessageRecord};
 use crate::output::{Answer, Format, Printer, sanitize};
 

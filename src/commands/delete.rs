@@ -12,9 +12,10 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
-use crate::app::{Context, hinted};
 use crate::client::peek::{self, PeekError};
 use crate::client::{EntryResult, MAX_BATCH_ENTRIES, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
+use crate::commands::context::Context;
+use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::message::MessageRecord;
 use crate::output::Format;

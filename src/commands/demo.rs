@@ -14,8 +14,9 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 
-use crate::app::{Context, hinted};
 use crate::client::{LOCAL_ACCESS_KEY_ID, LOCAL_SECRET_ACCESS_KEY, Sqs};
+use crate::commands::context::Context;
+use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::local::{Server, ServerConfig};
 use crate::output::Format;

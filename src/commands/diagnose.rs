@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use super::inspect::{self, Inspection};
 pub use super::inspect::{DEFAULT_SAMPLE, MessageSource};
-use crate::app::Context;
 use crate::client::peek::Scanned;
+use crate::commands::context::Context;
 use crate::diagnose::{self, Analysis, Finding, Report};
 use crate::exit::ExitStatus;
 use crate::output::Format;

@@ -5,11 +5,12 @@ use comfy_table::Cell;
 use serde::Serialize;
 
 use super::inspect::{self, MessageSource};
-use crate::app::{Context, hinted};
 use crate::client::peek::Scanned;
+use crate::commands::context::Context;
 use crate::diagnose::ReceiveClock;
 use crate::diagnose::finding::human_seconds;
 use crate::diagnose::groups::{self, GroupLayout, GroupTotals};
+use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::output::Format;
 

@@ -8,8 +8,8 @@ use anyhow::Context as _;
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::app::Context;
 use crate::cli::Cli;
+use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 
 #[derive(Debug)]

@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::app::{Context, hinted};
 use crate::client::peek::{self, PeekError, PeekOptions, Scanned};
 use crate::client::{QueueAttributes, QueueRef, Sqs};
+use crate::commands::context::Context;
 use crate::diagnose::{Coverage, Observations, QueueFacts, RelatedQueue};
+use crate::error::hinted;
 use crate::message::{ParsedLine, parse_record_line};
 
 /// Messages read from a queue by default.

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
-use crate::app::Context;
+use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::local::{ServerConfig, serve_until};
 

@@ -21,8 +21,9 @@ pub mod send;
 pub mod send_input;
 pub mod send_report;
 
-use crate::app::{Context, UsageError};
 use crate::cli::Command;
+use crate::commands::context::Context;
+use crate::error::UsageError;
 use crate::exit::ExitStatus;
 
 /// Resolves the arguments of a command into its settings (a failure there is a usage error,

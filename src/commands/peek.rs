@@ -3,8 +3,9 @@
 use std::ops::ControlFlow;
 
 use super::common::{MessageWriter, plural, resolve_queue};
-use crate::app::{Context, hinted};
 use crate::client::peek::{self, PeekError, PeekOptions};
+use crate::commands::context::Context;
+use crate::error::hinted;
 use crate::exit::ExitStatus;
 
 #[derive(Debug)]

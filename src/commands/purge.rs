@@ -3,8 +3,9 @@
 use serde::Serialize;
 
 use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
-use crate::app::{Context, hinted};
 use crate::client::ClientError;
+use crate::commands::context::Context;
+use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::output::Format;
 

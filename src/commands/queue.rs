@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
-use crate::app::{Context, UsageError, hinted};
 use crate::client::queue::name_from_arn;
 use crate::client::{ClientError, QueueAttributes, QueueRef, Sqs};
+use crate::commands::context::Context;
+use crate::error::{UsageError, hinted};
 use crate::exit::ExitStatus;
 use crate::output::{Format, sanitize};
 

@@ -7,9 +7,9 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 use super::common::plural;
-use crate::app::Context;
 use crate::client::queue::name_from_arn;
 use crate::client::{ClientError, QueueRef};
+use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::output::{Format, sanitize};
 

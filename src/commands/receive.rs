@@ -26,9 +26,10 @@ use tokio::time::Instant;
 
 use super::common::{MessageWriter, confirm_destructive, plural, queue_place, resolve_queue};
 use super::receive_pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
-use crate::app::{Context, Interrupt};
 use crate::client::{ClientError, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
+use crate::commands::context::Context;
 use crate::exit::ExitStatus;
+use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 
 /// The longest wait, at the end of `--until-empty --delete`, for messages that a failed receive may

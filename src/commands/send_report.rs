@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::common::plural;
 use super::send_input::Batch;
-use crate::app::Context;
 use crate::client::{BatchOutcome, EntryResult, QueueRef};
+use crate::commands::context::Context;
 use crate::message::MessageRecord;
 use crate::output::Format;
 
