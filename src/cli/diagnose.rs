@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use anyhow::bail;
 
-use crate::commands::diagnose::{DEFAULT_SAMPLE, DiagnoseSettings, MessageSource};
+use crate::commands::diagnose::{DiagnoseSettings, MessageSource};
+
+/// Messages read from a queue by default.
+pub const DEFAULT_SAMPLE: usize = 20_000;
 
 #[derive(Debug, clap::Args)]
 #[command(

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::commands::diagnose::DEFAULT_SAMPLE;
+use crate::cli::diagnose::DEFAULT_SAMPLE;
 use crate::commands::fifo::FifoSettings;
 
 #[derive(Debug, clap::Subcommand)]

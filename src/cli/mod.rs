@@ -16,6 +16,7 @@ pub mod queues;
 pub mod receive;
 pub mod redrive;
 pub mod send;
+pub mod values;
 
 use clap::{Args, Parser, Subcommand};
 

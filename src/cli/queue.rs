@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use anyhow::bail;
 
-use crate::commands::common::parse_name_value;
+use crate::cli::values::parse_name_value;
 use crate::commands::queue::{CreateSettings, QueueSettings};
 
 #[derive(Debug, clap::Subcommand)]

@@ -2,7 +2,7 @@
 
 use anyhow::bail;
 
-use crate::commands::common::parse_message_attributes;
+use crate::cli::values::parse_message_attributes;
 use crate::commands::send::{DedupId, SendInput, SendSettings};
 
 #[derive(Debug, clap::Args)]

@@ -8,8 +8,8 @@ use std::time::Duration;
 use comfy_table::{Cell, ColumnConstraint, Width};
 use serde::Serialize;
 
+pub use super::inspect::MessageSource;
 use super::inspect::{self, Inspection};
-pub use super::inspect::{DEFAULT_SAMPLE, MessageSource};
 use crate::client::peek::Scanned;
 use crate::commands::context::Context;
 use crate::diagnose::{self, Analysis, Finding, Report};

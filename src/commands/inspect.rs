@@ -14,8 +14,6 @@ use crate::diagnose::{Coverage, Observations, QueueFacts, RelatedQueue};
 use crate::error::hinted;
 use crate::message::{ParsedLine, parse_record_line};
 
-/// Messages read from a queue by default.
-pub const DEFAULT_SAMPLE: usize = 20_000;
 /// How long scanned messages stay hidden at most, should releasing them fail.
 const HOLD_SECONDS: i32 = 60;
 /// Source queues of a DLQ whose attributes are read.
