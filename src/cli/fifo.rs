@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use crate::cli::diagnose::DEFAULT_SAMPLE;
-use crate::commands::fifo::FifoSettings;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum FifoCommand {
@@ -35,21 +34,4 @@ pub struct FifoGroupsArgs {
     /// Show at most N groups in the table (all of them in JSON)
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub limit: usize,
-}
-
-impl FifoCommand {
-    pub fn resolve(self) -> anyhow::Result<FifoSettings> {
-        match self {
-            FifoCommand::Groups(args) => Ok(FifoSettings {
-                source: crate::cli::diagnose::resolve_source(
-                    args.queue.is_some(),
-                    args.input,
-                    args.sample,
-                )?,
-                queue: args.queue,
-                force: args.force,
-                limit: args.limit,
-            }),
-        }
-    }
 }

@@ -6,12 +6,14 @@
 //! their receipt handles are fresh, and every other message is made visible again the moment the
 //! scan ends, whatever ended it.
 
+use anyhow::bail;
 use std::collections::BTreeSet;
 use std::collections::HashSet;
 
 use serde::Serialize;
 
 use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
+use crate::cli::delete::DeleteArgs;
 use crate::client::peek::{self, PeekError};
 use crate::client::{EntryResult, MAX_BATCH_ENTRIES, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
 use crate::commands::context::Context;
@@ -36,6 +38,33 @@ pub struct DeleteSettings {
     pub dry_run: bool,
     pub yes: bool,
     pub force: bool,
+}
+
+impl DeleteArgs {
+    pub fn resolve(self) -> anyhow::Result<DeleteSettings> {
+        let target = if !self.message_ids.is_empty() {
+            let mut ids = self.message_ids;
+            ids.sort();
+            ids.dedup();
+            DeleteTarget::MessageIds(ids)
+        } else if !self.receipt_handles.is_empty() {
+            DeleteTarget::ReceiptHandles(self.receipt_handles)
+        } else {
+            bail!("nothing to delete: give RECEIPT_HANDLE arguments or --message-id ID");
+        };
+        if let DeleteTarget::ReceiptHandles(handles) = &target
+            && let Some(empty) = handles.iter().position(|h| h.trim().is_empty())
+        {
+            bail!("receipt handle number {} is empty", empty + 1);
+        }
+        Ok(DeleteSettings {
+            queue: self.queue,
+            target,
+            dry_run: self.dry_run,
+            yes: self.yes,
+            force: self.force,
+        })
+    }
 }
 
 /// One line of output per message handled.

@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 
+use crate::cli::demo::DemoArgs;
 use crate::client::{LOCAL_ACCESS_KEY_ID, LOCAL_SECRET_ACCESS_KEY, Sqs};
 use crate::commands::context::Context;
 use crate::error::hinted;
@@ -25,6 +26,15 @@ use crate::output::Format;
 pub struct DemoSettings {
     pub bind: SocketAddr,
     pub keep: bool,
+}
+
+impl DemoArgs {
+    pub fn resolve(self) -> anyhow::Result<DemoSettings> {
+        Ok(DemoSettings {
+            bind: self.bind,
+            keep: self.keep,
+        })
+    }
 }
 
 /// One command of the demo, with what it shows and the exit codes that mean it worked.

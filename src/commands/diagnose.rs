@@ -1,6 +1,7 @@
 //! `sqsctl diagnose`: every check of [`crate::diagnose`] on a queue or an export, as a table of
 //! findings, JSON, or JSON Lines; exit code 4 when a warning or an error was found.
 
+use anyhow::bail;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -10,6 +11,7 @@ use serde::Serialize;
 
 pub use super::inspect::MessageSource;
 use super::inspect::{self, Inspection};
+use crate::cli::diagnose::DiagnoseArgs;
 use crate::client::peek::Scanned;
 use crate::commands::context::Context;
 use crate::diagnose::{self, Analysis, Finding, Report};
@@ -22,6 +24,39 @@ pub struct DiagnoseSettings {
     pub source: MessageSource,
     pub force: bool,
     pub watch: Option<Duration>,
+}
+
+impl DiagnoseArgs {
+    pub fn resolve(self) -> anyhow::Result<DiagnoseSettings> {
+        let source = resolve_source(self.queue.is_some(), self.input, self.sample)?;
+        let watch = match self.watch {
+            Some(0) => bail!("--watch takes a number of seconds greater than 0"),
+            Some(seconds) => Some(Duration::from_secs(seconds)),
+            None => None,
+        };
+        Ok(DiagnoseSettings {
+            queue: self.queue,
+            source,
+            force: self.force,
+            watch,
+        })
+    }
+}
+
+/// Where messages come from, shared by `diagnose` and `fifo groups`.
+pub fn resolve_source(
+    has_queue: bool,
+    input: Option<PathBuf>,
+    sample: usize,
+) -> anyhow::Result<MessageSource> {
+    if sample == 0 {
+        bail!("--sample takes a number of messages greater than 0");
+    }
+    match input {
+        Some(path) => Ok(MessageSource::File(path)),
+        None if has_queue => Ok(MessageSource::Queue { sample }),
+        None => bail!("give a QUEUE to read, or --input FILE with exported messages"),
+    }
 }
 
 /// `diagnose --output json`: the report plus what was read.

@@ -5,6 +5,7 @@ use comfy_table::Cell;
 use serde::Serialize;
 
 use super::inspect::{self, MessageSource};
+use crate::cli::fifo::FifoCommand;
 use crate::client::peek::Scanned;
 use crate::commands::context::Context;
 use crate::diagnose::ReceiveClock;
@@ -21,6 +22,23 @@ pub struct FifoSettings {
     pub force: bool,
     /// Rows shown in the table.
     pub limit: usize,
+}
+
+impl FifoCommand {
+    pub fn resolve(self) -> anyhow::Result<FifoSettings> {
+        match self {
+            FifoCommand::Groups(args) => Ok(FifoSettings {
+                source: crate::commands::diagnose::resolve_source(
+                    args.queue.is_some(),
+                    args.input,
+                    args.sample,
+                )?,
+                queue: args.queue,
+                force: args.force,
+                limit: args.limit,
+            }),
+        }
+    }
 }
 
 /// `fifo groups --output json`.

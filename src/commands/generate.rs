@@ -9,12 +9,21 @@ use clap::CommandFactory;
 use clap_complete::Shell;
 
 use crate::cli::Cli;
+use crate::cli::generate::GenerateArgs;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 
 #[derive(Debug)]
 pub struct GenerateSettings {
     pub out_dir: PathBuf,
+}
+
+impl GenerateArgs {
+    pub fn resolve(self) -> anyhow::Result<crate::commands::generate::GenerateSettings> {
+        Ok(crate::commands::generate::GenerateSettings {
+            out_dir: self.out_dir,
+        })
+    }
 }
 
 pub async fn run(ctx: &Context, settings: GenerateSettings) -> anyhow::Result<ExitStatus> {

@@ -3,11 +3,13 @@
 //! stdout gets one line a shell can evaluate (`export AWS_ENDPOINT_URL_SQS=...`); everything else
 //! goes to stderr.
 
+use anyhow::bail;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
 
 use anyhow::Context as _;
 
+use crate::cli::local::LocalArgs;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::local::{ServerConfig, serve_until};
@@ -20,6 +22,29 @@ pub struct LocalSettings {
     pub fault_rate: f64,
     pub entry_fault_rate: f64,
     pub seed: Option<u64>,
+}
+
+fn rate(name: &str, value: f64) -> anyhow::Result<f64> {
+    if !(0.0..=1.0).contains(&value) {
+        bail!("--{name} must be between 0 and 1, got {value}");
+    }
+    Ok(value)
+}
+
+impl LocalArgs {
+    pub fn resolve(self) -> anyhow::Result<LocalSettings> {
+        if self.account_id.len() != 12 || !self.account_id.bytes().all(|b| b.is_ascii_digit()) {
+            bail!("--account-id must be 12 digits, got {:?}", self.account_id);
+        }
+        Ok(LocalSettings {
+            bind: self.bind,
+            account_id: self.account_id,
+            latency: self.latency.unwrap_or(Duration::ZERO),
+            fault_rate: rate("fault-rate", self.fault_rate)?,
+            entry_fault_rate: rate("entry-fault-rate", self.entry_fault_rate)?,
+            seed: self.seed,
+        })
+    }
 }
 
 /// The endpoint clients should use: an unspecified bind address (0.0.0.0, ::) is reachable

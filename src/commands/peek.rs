@@ -3,6 +3,7 @@
 use std::ops::ControlFlow;
 
 use super::common::{MessageWriter, plural, resolve_queue};
+use crate::cli::peek::PeekArgs;
 use crate::client::peek::{self, PeekError, PeekOptions};
 use crate::commands::context::Context;
 use crate::error::hinted;
@@ -13,6 +14,16 @@ pub struct PeekSettings {
     pub queue: String,
     pub max: u64,
     pub force: bool,
+}
+
+impl PeekArgs {
+    pub fn resolve(self) -> anyhow::Result<PeekSettings> {
+        Ok(PeekSettings {
+            queue: self.queue,
+            max: self.max,
+            force: self.force,
+        })
+    }
 }
 
 pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitStatus> {

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
+use crate::cli::purge::PurgeArgs;
 use crate::client::ClientError;
 use crate::commands::context::Context;
 use crate::error::hinted;
@@ -14,6 +15,16 @@ pub struct PurgeSettings {
     pub queue: String,
     pub yes: bool,
     pub dry_run: bool,
+}
+
+impl PurgeArgs {
+    pub fn resolve(self) -> anyhow::Result<PurgeSettings> {
+        Ok(PurgeSettings {
+            queue: self.queue,
+            yes: self.yes,
+            dry_run: self.dry_run,
+        })
+    }
 }
 
 #[derive(Debug, Serialize)]

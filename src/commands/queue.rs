@@ -1,10 +1,13 @@
 //! `sqsctl queue info|create|delete`.
 
+use anyhow::bail;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
+use crate::cli::queue::{QueueCommand, QueueCreateArgs};
+use crate::cli::values::parse_name_value;
 use crate::client::queue::name_from_arn;
 use crate::client::{ClientError, QueueAttributes, QueueRef, Sqs};
 use crate::commands::context::Context;
@@ -23,6 +26,60 @@ pub enum QueueSettings {
         yes: bool,
         dry_run: bool,
     },
+}
+
+impl QueueCommand {
+    pub fn resolve(self) -> anyhow::Result<QueueSettings> {
+        Ok(match self {
+            QueueCommand::Info(args) => QueueSettings::Info { queue: args.queue },
+            QueueCommand::Create(args) => QueueSettings::Create(args.resolve()?),
+            QueueCommand::Delete(args) => QueueSettings::Delete {
+                queue: args.queue,
+                yes: args.yes,
+                dry_run: args.dry_run,
+            },
+        })
+    }
+}
+
+impl QueueCreateArgs {
+    fn resolve(self) -> anyhow::Result<CreateSettings> {
+        let fifo = self.fifo || self.name.ends_with(".fifo");
+        if fifo && !self.name.ends_with(".fifo") {
+            bail!("FIFO queue names end in .fifo: use `{}.fifo`", self.name);
+        }
+        let valid_name = |name: &str| {
+            let base = name.strip_suffix(".fifo").unwrap_or(name);
+            !base.is_empty()
+                && name.len() <= 80
+                && base
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        };
+        if !valid_name(&self.name) {
+            bail!(
+                "`{}` is not a valid queue name: 1-80 letters, digits, - and _ (FIFO names end in .fifo)",
+                self.name
+            );
+        }
+        let mut attributes = BTreeMap::new();
+        for text in &self.attrs {
+            let (name, value) = parse_name_value(text, "--attr")?;
+            if attributes.insert(name.clone(), value).is_some() {
+                bail!("--attr {name} is given twice");
+            }
+        }
+        if fifo {
+            attributes.insert("FifoQueue".to_string(), "true".to_string());
+        }
+        Ok(CreateSettings {
+            name: self.name,
+            fifo,
+            dlq: self.dlq,
+            max_receive: self.max_receive,
+            attributes,
+        })
+    }
 }
 
 #[derive(Debug)]

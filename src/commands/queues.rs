@@ -7,6 +7,7 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 use super::common::plural;
+use crate::cli::queues::QueuesArgs;
 use crate::client::queue::name_from_arn;
 use crate::client::{ClientError, QueueRef};
 use crate::commands::context::Context;
@@ -19,6 +20,21 @@ const CONCURRENCY: usize = 16;
 #[derive(Debug)]
 pub struct QueuesSettings {
     pub prefix: Option<String>,
+}
+
+impl QueuesArgs {
+    pub fn resolve(self) -> anyhow::Result<QueuesSettings> {
+        if let Some(prefix) = &self.prefix
+            && !prefix
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        {
+            anyhow::bail!("`{prefix}` cannot start a queue name (letters, digits, - and _ only)");
+        }
+        Ok(QueuesSettings {
+            prefix: self.prefix.filter(|p| !p.is_empty()),
+        })
+    }
 }
 
 #[derive(Debug, Serialize)]

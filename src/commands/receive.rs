@@ -26,6 +26,7 @@ use tokio::time::Instant;
 
 use super::common::{MessageWriter, confirm_destructive, plural, queue_place, resolve_queue};
 use super::receive_pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
+use crate::cli::receive::ReceiveArgs;
 use crate::client::{ClientError, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
@@ -47,6 +48,26 @@ pub struct ReceiveSettings {
     pub delete: bool,
     pub yes: bool,
     pub concurrency: usize,
+}
+
+impl ReceiveArgs {
+    pub fn resolve(self) -> anyhow::Result<ReceiveSettings> {
+        let max = match (self.max, self.until_empty) {
+            (Some(max), _) => Some(max),
+            (None, true) => None,
+            (None, false) => Some(10),
+        };
+        Ok(ReceiveSettings {
+            queue: self.queue,
+            max,
+            wait_seconds: self.wait,
+            visibility_timeout: self.visibility,
+            until_empty: self.until_empty,
+            delete: self.delete,
+            yes: self.yes,
+            concurrency: usize::from(self.concurrency),
+        })
+    }
 }
 
 /// State shared by the receivers.

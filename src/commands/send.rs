@@ -6,6 +6,7 @@
 //! with 3. An invalid input line stops the run (after sending the lines before it) unless
 //! `--skip-invalid`, and the error says which line to resume from.
 
+use anyhow::bail;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::sync::Arc;
@@ -19,6 +20,8 @@ use super::common::resolve_queue;
 pub use super::send_input::DedupId;
 use super::send_input::{Batch, Item, LineFormat, RecordDefaults, spawn_reader};
 use super::send_report::Report;
+use crate::cli::send::SendArgs;
+use crate::cli::values::parse_message_attributes;
 use crate::client::{BatchOutcome, ClientError, EntryResult, QueueRef, RetryPolicy, Sqs};
 use crate::commands::context::Context;
 use crate::error::{UsageError, hinted};
@@ -44,6 +47,40 @@ pub struct SendSettings {
     pub attributes: BTreeMap<String, AttributeValue>,
     pub delay_seconds: Option<i32>,
     pub concurrency: usize,
+}
+
+impl SendArgs {
+    pub fn resolve(self) -> anyhow::Result<SendSettings> {
+        let input = match (self.body, self.lines, self.jsonl) {
+            (Some(body), _, _) if body == "-" => SendInput::WholeStdin,
+            (Some(body), _, _) => SendInput::Body(body),
+            (None, true, _) => SendInput::Lines,
+            (None, _, true) => SendInput::Jsonl,
+            (None, false, false) => SendInput::WholeStdin,
+        };
+        if self.skip_invalid && !matches!(input, SendInput::Lines | SendInput::Jsonl) {
+            bail!("--skip-invalid only applies to --lines or --jsonl");
+        }
+        let dedup = match self.dedup_id.as_deref() {
+            None => None,
+            Some("auto") => Some(DedupId::Auto),
+            Some("") => bail!("--dedup-id must not be empty (use an id, or `auto`)"),
+            Some(id) => Some(DedupId::Fixed(id.to_string())),
+        };
+        if matches!(self.group_id.as_deref(), Some("")) {
+            bail!("--group-id must not be empty");
+        }
+        Ok(SendSettings {
+            queue: self.queue,
+            input,
+            skip_invalid: self.skip_invalid,
+            group_id: self.group_id,
+            dedup,
+            attributes: parse_message_attributes(&self.attrs)?,
+            delay_seconds: self.delay,
+            concurrency: usize::from(self.concurrency),
+        })
+    }
 }
 
 #[derive(Debug, Serialize)]
