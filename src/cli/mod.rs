@@ -1,7 +1,8 @@
 //! The command line as clap derive structs, and nothing else.
 //!
-//! Each subcommand's `Args` lives in its own file and resolves itself into the plain settings
-//! struct its command in `crate::commands` runs with. Global options are flattened here.
+//! Each subcommand's `Args` lives in its own file; the command resolves it into the plain settings
+//! struct it runs with (`XSettings::resolve` in `crate::commands`), so nothing here imports
+//! `commands`. Global options are flattened here.
 
 pub mod delete;
 pub mod demo;

@@ -40,15 +40,17 @@ pub struct DeleteSettings {
     pub force: bool,
 }
 
-impl DeleteArgs {
-    pub fn resolve(self) -> anyhow::Result<DeleteSettings> {
-        let target = if !self.message_ids.is_empty() {
-            let mut ids = self.message_ids;
+impl DeleteSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: DeleteArgs) -> anyhow::Result<DeleteSettings> {
+        let target = if !args.message_ids.is_empty() {
+            let mut ids = args.message_ids;
             ids.sort();
             ids.dedup();
             DeleteTarget::MessageIds(ids)
-        } else if !self.receipt_handles.is_empty() {
-            DeleteTarget::ReceiptHandles(self.receipt_handles)
+        } else if !args.receipt_handles.is_empty() {
+            DeleteTarget::ReceiptHandles(args.receipt_handles)
         } else {
             bail!("nothing to delete: give RECEIPT_HANDLE arguments or --message-id ID");
         };
@@ -58,11 +60,11 @@ impl DeleteArgs {
             bail!("receipt handle number {} is empty", empty + 1);
         }
         Ok(DeleteSettings {
-            queue: self.queue,
+            queue: args.queue,
             target,
-            dry_run: self.dry_run,
-            yes: self.yes,
-            force: self.force,
+            dry_run: args.dry_run,
+            yes: args.yes,
+            force: args.force,
         })
     }
 }

@@ -28,11 +28,13 @@ pub struct DemoSettings {
     pub keep: bool,
 }
 
-impl DemoArgs {
-    pub fn resolve(self) -> anyhow::Result<DemoSettings> {
+impl DemoSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: DemoArgs) -> anyhow::Result<DemoSettings> {
         Ok(DemoSettings {
-            bind: self.bind,
-            keep: self.keep,
+            bind: args.bind,
+            keep: args.keep,
         })
     }
 }

@@ -26,18 +26,20 @@ pub struct DiagnoseSettings {
     pub watch: Option<Duration>,
 }
 
-impl DiagnoseArgs {
-    pub fn resolve(self) -> anyhow::Result<DiagnoseSettings> {
-        let source = resolve_source(self.queue.is_some(), self.input, self.sample)?;
-        let watch = match self.watch {
+impl DiagnoseSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: DiagnoseArgs) -> anyhow::Result<DiagnoseSettings> {
+        let source = resolve_source(args.queue.is_some(), args.input, args.sample)?;
+        let watch = match args.watch {
             Some(0) => bail!("--watch takes a number of seconds greater than 0"),
             Some(seconds) => Some(Duration::from_secs(seconds)),
             None => None,
         };
         Ok(DiagnoseSettings {
-            queue: self.queue,
+            queue: args.queue,
             source,
-            force: self.force,
+            force: args.force,
             watch,
         })
     }

@@ -24,9 +24,11 @@ pub struct FifoSettings {
     pub limit: usize,
 }
 
-impl FifoCommand {
-    pub fn resolve(self) -> anyhow::Result<FifoSettings> {
-        match self {
+impl FifoSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(command: FifoCommand) -> anyhow::Result<FifoSettings> {
+        match command {
             FifoCommand::Groups(args) => Ok(FifoSettings {
                 source: crate::commands::diagnose::resolve_source(
                     args.queue.is_some(),

@@ -18,10 +18,12 @@ pub struct GenerateSettings {
     pub out_dir: PathBuf,
 }
 
-impl GenerateArgs {
-    pub fn resolve(self) -> anyhow::Result<crate::commands::generate::GenerateSettings> {
-        Ok(crate::commands::generate::GenerateSettings {
-            out_dir: self.out_dir,
+impl GenerateSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: GenerateArgs) -> anyhow::Result<GenerateSettings> {
+        Ok(GenerateSettings {
+            out_dir: args.out_dir,
         })
     }
 }

@@ -31,18 +31,20 @@ fn rate(name: &str, value: f64) -> anyhow::Result<f64> {
     Ok(value)
 }
 
-impl LocalArgs {
-    pub fn resolve(self) -> anyhow::Result<LocalSettings> {
-        if self.account_id.len() != 12 || !self.account_id.bytes().all(|b| b.is_ascii_digit()) {
-            bail!("--account-id must be 12 digits, got {:?}", self.account_id);
+impl LocalSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: LocalArgs) -> anyhow::Result<LocalSettings> {
+        if args.account_id.len() != 12 || !args.account_id.bytes().all(|b| b.is_ascii_digit()) {
+            bail!("--account-id must be 12 digits, got {:?}", args.account_id);
         }
         Ok(LocalSettings {
-            bind: self.bind,
-            account_id: self.account_id,
-            latency: self.latency.unwrap_or(Duration::ZERO),
-            fault_rate: rate("fault-rate", self.fault_rate)?,
-            entry_fault_rate: rate("entry-fault-rate", self.entry_fault_rate)?,
-            seed: self.seed,
+            bind: args.bind,
+            account_id: args.account_id,
+            latency: args.latency.unwrap_or(Duration::ZERO),
+            fault_rate: rate("fault-rate", args.fault_rate)?,
+            entry_fault_rate: rate("entry-fault-rate", args.entry_fault_rate)?,
+            seed: args.seed,
         })
     }
 }

@@ -16,12 +16,14 @@ pub struct PeekSettings {
     pub force: bool,
 }
 
-impl PeekArgs {
-    pub fn resolve(self) -> anyhow::Result<PeekSettings> {
+impl PeekSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: PeekArgs) -> anyhow::Result<PeekSettings> {
         Ok(PeekSettings {
-            queue: self.queue,
-            max: self.max,
-            force: self.force,
+            queue: args.queue,
+            max: args.max,
+            force: args.force,
         })
     }
 }

@@ -17,12 +17,14 @@ pub struct PurgeSettings {
     pub dry_run: bool,
 }
 
-impl PurgeArgs {
-    pub fn resolve(self) -> anyhow::Result<PurgeSettings> {
+impl PurgeSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: PurgeArgs) -> anyhow::Result<PurgeSettings> {
         Ok(PurgeSettings {
-            queue: self.queue,
-            yes: self.yes,
-            dry_run: self.dry_run,
+            queue: args.queue,
+            yes: args.yes,
+            dry_run: args.dry_run,
         })
     }
 }

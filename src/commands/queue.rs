@@ -28,11 +28,13 @@ pub enum QueueSettings {
     },
 }
 
-impl QueueCommand {
-    pub fn resolve(self) -> anyhow::Result<QueueSettings> {
-        Ok(match self {
+impl QueueSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(command: QueueCommand) -> anyhow::Result<QueueSettings> {
+        Ok(match command {
             QueueCommand::Info(args) => QueueSettings::Info { queue: args.queue },
-            QueueCommand::Create(args) => QueueSettings::Create(args.resolve()?),
+            QueueCommand::Create(args) => QueueSettings::Create(CreateSettings::resolve(args)?),
             QueueCommand::Delete(args) => QueueSettings::Delete {
                 queue: args.queue,
                 yes: args.yes,
@@ -42,11 +44,13 @@ impl QueueCommand {
     }
 }
 
-impl QueueCreateArgs {
-    fn resolve(self) -> anyhow::Result<CreateSettings> {
-        let fifo = self.fifo || self.name.ends_with(".fifo");
-        if fifo && !self.name.ends_with(".fifo") {
-            bail!("FIFO queue names end in .fifo: use `{}.fifo`", self.name);
+impl CreateSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: QueueCreateArgs) -> anyhow::Result<CreateSettings> {
+        let fifo = args.fifo || args.name.ends_with(".fifo");
+        if fifo && !args.name.ends_with(".fifo") {
+            bail!("FIFO queue names end in .fifo: use `{}.fifo`", args.name);
         }
         let valid_name = |name: &str| {
             let base = name.strip_suffix(".fifo").unwrap_or(name);
@@ -56,14 +60,14 @@ impl QueueCreateArgs {
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         };
-        if !valid_name(&self.name) {
+        if !valid_name(&args.name) {
             bail!(
                 "`{}` is not a valid queue name: 1-80 letters, digits, - and _ (FIFO names end in .fifo)",
-                self.name
+                args.name
             );
         }
         let mut attributes = BTreeMap::new();
-        for text in &self.attrs {
+        for text in &args.attrs {
             let (name, value) = parse_name_value(text, "--attr")?;
             if attributes.insert(name.clone(), value).is_some() {
                 bail!("--attr {name} is given twice");
@@ -73,10 +77,10 @@ impl QueueCreateArgs {
             attributes.insert("FifoQueue".to_string(), "true".to_string());
         }
         Ok(CreateSettings {
-            name: self.name,
+            name: args.name,
             fifo,
-            dlq: self.dlq,
-            max_receive: self.max_receive,
+            dlq: args.dlq,
+            max_receive: args.max_receive,
             attributes,
         })
     }

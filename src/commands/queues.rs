@@ -22,9 +22,11 @@ pub struct QueuesSettings {
     pub prefix: Option<String>,
 }
 
-impl QueuesArgs {
-    pub fn resolve(self) -> anyhow::Result<QueuesSettings> {
-        if let Some(prefix) = &self.prefix
+impl QueuesSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: QueuesArgs) -> anyhow::Result<QueuesSettings> {
+        if let Some(prefix) = &args.prefix
             && !prefix
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
@@ -32,7 +34,7 @@ impl QueuesArgs {
             anyhow::bail!("`{prefix}` cannot start a queue name (letters, digits, - and _ only)");
         }
         Ok(QueuesSettings {
-            prefix: self.prefix.filter(|p| !p.is_empty()),
+            prefix: args.prefix.filter(|p| !p.is_empty()),
         })
     }
 }

@@ -50,22 +50,24 @@ pub struct ReceiveSettings {
     pub concurrency: usize,
 }
 
-impl ReceiveArgs {
-    pub fn resolve(self) -> anyhow::Result<ReceiveSettings> {
-        let max = match (self.max, self.until_empty) {
+impl ReceiveSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: ReceiveArgs) -> anyhow::Result<ReceiveSettings> {
+        let max = match (args.max, args.until_empty) {
             (Some(max), _) => Some(max),
             (None, true) => None,
             (None, false) => Some(10),
         };
         Ok(ReceiveSettings {
-            queue: self.queue,
+            queue: args.queue,
             max,
-            wait_seconds: self.wait,
-            visibility_timeout: self.visibility,
-            until_empty: self.until_empty,
-            delete: self.delete,
-            yes: self.yes,
-            concurrency: usize::from(self.concurrency),
+            wait_seconds: args.wait,
+            visibility_timeout: args.visibility,
+            until_empty: args.until_empty,
+            delete: args.delete,
+            yes: args.yes,
+            concurrency: usize::from(args.concurrency),
         })
     }
 }

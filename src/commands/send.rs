@@ -49,36 +49,38 @@ pub struct SendSettings {
     pub concurrency: usize,
 }
 
-impl SendArgs {
-    pub fn resolve(self) -> anyhow::Result<SendSettings> {
-        let input = match (self.body, self.lines, self.jsonl) {
+impl SendSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: SendArgs) -> anyhow::Result<SendSettings> {
+        let input = match (args.body, args.lines, args.jsonl) {
             (Some(body), _, _) if body == "-" => SendInput::WholeStdin,
             (Some(body), _, _) => SendInput::Body(body),
             (None, true, _) => SendInput::Lines,
             (None, _, true) => SendInput::Jsonl,
             (None, false, false) => SendInput::WholeStdin,
         };
-        if self.skip_invalid && !matches!(input, SendInput::Lines | SendInput::Jsonl) {
+        if args.skip_invalid && !matches!(input, SendInput::Lines | SendInput::Jsonl) {
             bail!("--skip-invalid only applies to --lines or --jsonl");
         }
-        let dedup = match self.dedup_id.as_deref() {
+        let dedup = match args.dedup_id.as_deref() {
             None => None,
             Some("auto") => Some(DedupId::Auto),
             Some("") => bail!("--dedup-id must not be empty (use an id, or `auto`)"),
             Some(id) => Some(DedupId::Fixed(id.to_string())),
         };
-        if matches!(self.group_id.as_deref(), Some("")) {
+        if matches!(args.group_id.as_deref(), Some("")) {
             bail!("--group-id must not be empty");
         }
         Ok(SendSettings {
-            queue: self.queue,
+            queue: args.queue,
             input,
-            skip_invalid: self.skip_invalid,
-            group_id: self.group_id,
+            skip_invalid: args.skip_invalid,
+            group_id: args.group_id,
             dedup,
-            attributes: parse_message_attributes(&self.attrs)?,
-            delay_seconds: self.delay,
-            concurrency: usize::from(self.concurrency),
+            attributes: parse_message_attributes(&args.attrs)?,
+            delay_seconds: args.delay,
+            concurrency: usize::from(args.concurrency),
         })
     }
 }
