@@ -19,6 +19,17 @@ pub struct DiagnoseArgs {
     /// Queue name, URL or ARN (optional with --input: the file is then analyzed on its own)
     #[arg(value_name = "QUEUE")]
     pub queue: Option<String>,
+    #[command(flatten)]
+    pub source: MessageSourceArgs,
+    /// Run again every N seconds and say what changed, until Ctrl-C
+    #[arg(long, value_name = "SECONDS")]
+    pub watch: Option<u64>,
+}
+
+/// Where the messages to analyze come from, for `diagnose` and `fifo groups`: a sample of the
+/// queue, or an export.
+#[derive(Debug, clap::Args)]
+pub struct MessageSourceArgs {
     /// Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin)
     /// instead of reading the queue
     #[arg(long, value_name = "FILE")]
@@ -29,7 +40,4 @@ pub struct DiagnoseArgs {
     /// Read messages even when the queue has a redrive policy (each read counts as a receive)
     #[arg(long)]
     pub force: bool,
-    /// Run again every N seconds and say what changed, until Ctrl-C
-    #[arg(long, value_name = "SECONDS")]
-    pub watch: Option<u64>,
 }

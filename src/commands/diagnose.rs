@@ -11,7 +11,7 @@ use serde::Serialize;
 
 pub use super::inspect::MessageSource;
 use super::inspect::{self, Inspection};
-use crate::cli::diagnose::DiagnoseArgs;
+use crate::cli::diagnose::{DiagnoseArgs, MessageSourceArgs};
 use crate::client::peek::Scanned;
 use crate::commands::context::Context;
 use crate::diagnose::{self, Analysis, Finding, Report};
@@ -30,7 +30,8 @@ impl DiagnoseSettings {
     /// Checks the command line's values and fills in the defaults (an error here is a usage
     /// error).
     pub fn resolve(args: DiagnoseArgs) -> anyhow::Result<DiagnoseSettings> {
-        let source = resolve_source(args.queue.is_some(), args.input, args.sample)?;
+        let force = args.source.force;
+        let source = resolve_source(args.queue.is_some(), args.source)?;
         let watch = match args.watch {
             Some(0) => bail!("--watch takes a number of seconds greater than 0"),
             Some(seconds) => Some(Duration::from_secs(seconds)),
@@ -39,24 +40,22 @@ impl DiagnoseSettings {
         Ok(DiagnoseSettings {
             queue: args.queue,
             source,
-            force: args.force,
+            force,
             watch,
         })
     }
 }
 
 /// Where messages come from, shared by `diagnose` and `fifo groups`.
-pub fn resolve_source(
-    has_queue: bool,
-    input: Option<PathBuf>,
-    sample: usize,
-) -> anyhow::Result<MessageSource> {
-    if sample == 0 {
+pub fn resolve_source(has_queue: bool, args: MessageSourceArgs) -> anyhow::Result<MessageSource> {
+    if args.sample == 0 {
         bail!("--sample takes a number of messages greater than 0");
     }
-    match input {
+    match args.input {
         Some(path) => Ok(MessageSource::File(path)),
-        None if has_queue => Ok(MessageSource::Queue { sample }),
+        None if has_queue => Ok(MessageSource::Queue {
+            sample: args.sample,
+        }),
         None => bail!("give a QUEUE to read, or --input FILE with exported messages"),
     }
 }

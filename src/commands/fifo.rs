@@ -30,13 +30,9 @@ impl FifoSettings {
     pub fn resolve(command: FifoCommand) -> anyhow::Result<FifoSettings> {
         match command {
             FifoCommand::Groups(args) => Ok(FifoSettings {
-                source: crate::commands::diagnose::resolve_source(
-                    args.queue.is_some(),
-                    args.input,
-                    args.sample,
-                )?,
+                force: args.source.force,
+                source: super::diagnose::resolve_source(args.queue.is_some(), args.source)?,
                 queue: args.queue,
-                force: args.force,
                 limit: args.limit,
             }),
         }
