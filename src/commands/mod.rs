@@ -15,11 +15,8 @@ pub mod purge;
 pub mod queue;
 pub mod queues;
 pub mod receive;
-mod receive_pipe;
 pub mod redrive;
 pub mod send;
-pub mod send_input;
-pub mod send_report;
 
 use crate::cli::Command;
 use crate::commands::context::Context;

@@ -6,6 +6,9 @@
 //! with 3. An invalid input line stops the run (after sending the lines before it) unless
 //! `--skip-invalid`, and the error says which line to resume from.
 
+mod input;
+mod report;
+
 use anyhow::bail;
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -17,9 +20,6 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 use super::common::resolve_queue;
-pub use super::send_input::DedupId;
-use super::send_input::{Batch, Item, LineFormat, RecordDefaults, spawn_reader};
-use super::send_report::Report;
 use crate::cli::send::SendArgs;
 use crate::cli::values::parse_message_attributes;
 use crate::client::{BatchOutcome, ClientError, EntryResult, QueueRef, RetryPolicy, Sqs};
@@ -28,6 +28,9 @@ use crate::error::{UsageError, hinted};
 use crate::exit::ExitStatus;
 use crate::message::{AttributeValue, MessageRecord};
 use crate::output::Format;
+pub use input::DedupId;
+use input::{Batch, Item, LineFormat, RecordDefaults, spawn_reader};
+use report::Report;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SendInput {

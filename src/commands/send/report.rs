@@ -5,9 +5,9 @@
 
 use serde::Serialize;
 
-use super::common::plural;
-use super::send_input::Batch;
+use super::input::Batch;
 use crate::client::{BatchOutcome, EntryResult, QueueRef};
+use crate::commands::common::plural;
 use crate::commands::context::Context;
 use crate::message::MessageRecord;
 use crate::output::Format;
@@ -98,9 +98,9 @@ impl<'a> Report<'a> {
                 }
             };
             let hint = if kind == "unknown" {
-                Some(super::send::unknown_hint(self.queue))
+                Some(super::unknown_hint(self.queue))
             } else {
-                super::send::entry_hint(self.queue, &code, &message)
+                super::entry_hint(self.queue, &code, &message)
             };
             if let Some(hint) = hint
                 && !self.hints.contains(&hint)

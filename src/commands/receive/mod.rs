@@ -15,6 +15,8 @@
 //! of the pipe. The next batch is received only after that, so a reader that stops early has been
 //! handed at most one batch it did not read.
 
+mod pipe;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -25,13 +27,13 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use super::common::{MessageWriter, confirm_destructive, plural, queue_place, resolve_queue};
-use super::receive_pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
 use crate::cli::receive::ReceiveArgs;
 use crate::client::{ClientError, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
+use pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
 
 /// The longest wait, at the end of `--until-empty --delete`, for messages that a failed receive may
 /// have hidden: their visibility timeout, when it is not longer than this.
