@@ -1,48 +1,18 @@
-//! `sqsctl queue info|create|delete`.
+//! `sqsctl queue create`: checks the name and attributes, creates the dead-letter queue when it is
+//! missing, and creates the queue (an existing one with the same attributes is left as it is).
 
-use anyhow::bail;
 use std::collections::BTreeMap;
 
+use anyhow::bail;
 use serde::Serialize;
 
-use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
-use crate::cli::queue::{QueueCommand, QueueCreateArgs};
+use crate::cli::queue::QueueCreateArgs;
 use crate::cli::values::parse_name_value;
-use crate::client::queue::name_from_arn;
-use crate::client::{ClientError, QueueAttributes, QueueRef, Sqs};
+use crate::client::{ClientError, QueueRef, Sqs};
 use crate::commands::context::Context;
 use crate::error::{UsageError, hinted};
 use crate::exit::ExitStatus;
-use crate::output::{Format, sanitize};
-
-#[derive(Debug)]
-pub enum QueueSettings {
-    Info {
-        queue: String,
-    },
-    Create(CreateSettings),
-    Delete {
-        queue: String,
-        yes: bool,
-        dry_run: bool,
-    },
-}
-
-impl QueueSettings {
-    /// Checks the command line's values and fills in the defaults (an error here is a usage
-    /// error).
-    pub fn resolve(command: QueueCommand) -> anyhow::Result<QueueSettings> {
-        Ok(match command {
-            QueueCommand::Info(args) => QueueSettings::Info { queue: args.queue },
-            QueueCommand::Create(args) => QueueSettings::Create(CreateSettings::resolve(args)?),
-            QueueCommand::Delete(args) => QueueSettings::Delete {
-                queue: args.queue,
-                yes: args.yes,
-                dry_run: args.dry_run,
-            },
-        })
-    }
-}
+use crate::output::Format;
 
 impl CreateSettings {
     /// Checks the command line's values and fills in the defaults (an error here is a usage
@@ -96,189 +66,6 @@ pub struct CreateSettings {
     pub attributes: BTreeMap<String, String>,
 }
 
-pub async fn run(ctx: &Context, settings: QueueSettings) -> anyhow::Result<ExitStatus> {
-    match settings {
-        QueueSettings::Info { queue } => info(ctx, &queue).await,
-        QueueSettings::Create(create_settings) => create(ctx, create_settings).await,
-        QueueSettings::Delete {
-            queue,
-            yes,
-            dry_run,
-        } => delete(ctx, &queue, yes, dry_run).await,
-    }
-}
-
-#[derive(Debug, Serialize)]
-struct Depth {
-    name: String,
-    url: Option<String>,
-    visible: u64,
-    in_flight: u64,
-    delayed: u64,
-    exists: bool,
-}
-
-#[derive(Debug, Serialize)]
-struct RedriveInfo {
-    dead_letter_target_arn: String,
-    max_receive_count: u32,
-    dead_letter_queue: Depth,
-}
-
-#[derive(Debug, Serialize)]
-struct QueueInfo {
-    name: String,
-    url: String,
-    fifo: bool,
-    visible: u64,
-    in_flight: u64,
-    delayed: u64,
-    /// Every attribute as SQS reports it.
-    attributes: QueueAttributes,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    redrive_policy: Option<RedriveInfo>,
-    /// Queues whose redrive policy points at this one (it is their DLQ).
-    dead_letter_sources: Vec<String>,
-}
-
-async fn depth_of(sqs: &Sqs, arn: &str) -> Result<Depth, ClientError> {
-    let name = name_from_arn(arn).unwrap_or(arn).to_string();
-    match sqs.resolve_arn(arn).await {
-        Ok(queue) => {
-            let attrs = sqs.attributes(&queue).await?;
-            Ok(Depth {
-                name,
-                url: Some(queue.url),
-                visible: attrs.visible(),
-                in_flight: attrs.in_flight(),
-                delayed: attrs.delayed(),
-                exists: true,
-            })
-        }
-        Err(ClientError::QueueNotFound { .. }) => Ok(Depth {
-            name,
-            url: None,
-            visible: 0,
-            in_flight: 0,
-            delayed: 0,
-            exists: false,
-        }),
-        Err(err) => Err(err),
-    }
-}
-
-async fn info(ctx: &Context, text: &str) -> anyhow::Result<ExitStatus> {
-    let queue = resolve_queue(ctx, text).await?;
-    let sqs = ctx.sqs().await?;
-    let attrs = sqs.attributes(&queue).await?;
-    let redrive_policy = match attrs.redrive_policy() {
-        Some(policy) => Some(RedriveInfo {
-            dead_letter_queue: depth_of(sqs, &policy.dead_letter_target_arn).await?,
-            dead_letter_target_arn: policy.dead_letter_target_arn,
-            max_receive_count: policy.max_receive_count,
-        }),
-        None => None,
-    };
-    let mut dead_letter_sources: Vec<String> = sqs
-        .dead_letter_sources(&queue)
-        .await?
-        .into_iter()
-        .map(|q| q.name)
-        .collect();
-    dead_letter_sources.sort();
-    let info = QueueInfo {
-        fifo: attrs.is_fifo() || queue.is_fifo(),
-        visible: attrs.visible(),
-        in_flight: attrs.in_flight(),
-        delayed: attrs.delayed(),
-        name: queue.name,
-        url: queue.url,
-        attributes: attrs,
-        redrive_policy,
-        dead_letter_sources,
-    };
-    if let Some(policy) = &info.redrive_policy
-        && !policy.dead_letter_queue.exists
-    {
-        ctx.printer.warn(format!(
-            "the dead-letter queue `{}` of the redrive policy does not exist: messages over the receive limit have nowhere to go",
-            policy.dead_letter_queue.name
-        ));
-    }
-    print_info(ctx, &info)?;
-    Ok(ExitStatus::Success)
-}
-
-fn print_info(ctx: &Context, info: &QueueInfo) -> anyhow::Result<()> {
-    let printer = &ctx.printer;
-    match printer.format() {
-        Format::Jsonl => printer.record("queue_info", info)?,
-        Format::Json => printer.json(info)?,
-        Format::Table | Format::Text => {
-            let mut rows: Vec<(String, String)> = vec![
-                ("Name".into(), info.name.clone()),
-                ("URL".into(), info.url.clone()),
-                (
-                    "Type".into(),
-                    if info.fifo { "FIFO" } else { "standard" }.into(),
-                ),
-                (
-                    "Messages".into(),
-                    format!(
-                        "{} visible, {} in flight, {} delayed",
-                        info.visible, info.in_flight, info.delayed
-                    ),
-                ),
-            ];
-            if let Some(policy) = &info.redrive_policy {
-                let dlq = &policy.dead_letter_queue;
-                rows.push((
-                    "Redrive policy".into(),
-                    format!(
-                        "to `{}` after {} receives",
-                        dlq.name, policy.max_receive_count
-                    ),
-                ));
-                rows.push((
-                    "Dead-letter queue".into(),
-                    if dlq.exists {
-                        format!(
-                            "{}: {} visible, {} in flight, {} delayed",
-                            dlq.name, dlq.visible, dlq.in_flight, dlq.delayed
-                        )
-                    } else {
-                        format!("{} (does not exist)", dlq.name)
-                    },
-                ));
-            } else {
-                rows.push(("Redrive policy".into(), "none".into()));
-            }
-            if !info.dead_letter_sources.is_empty() {
-                rows.push((
-                    "Dead-letter queue of".into(),
-                    info.dead_letter_sources.join(", "),
-                ));
-            }
-            for (name, value) in &info.attributes.0 {
-                rows.push((name.clone(), value.clone()));
-            }
-            if printer.format() == Format::Text {
-                for (name, value) in rows {
-                    printer.line(&format!("{name}\t{}", printer.display(&value)))?;
-                }
-            } else {
-                let mut table = printer.new_table(&["attribute", "value"]);
-                for (name, value) in rows {
-                    table.add_row(vec![name, sanitize::for_terminal(&value).into_owned()]);
-                }
-                printer.table(&table)?;
-            }
-        }
-    }
-    printer.flush()?;
-    Ok(())
-}
-
 #[derive(Debug, Serialize)]
 struct Created {
     name: String,
@@ -299,7 +86,10 @@ struct CreatedDlq {
     created: bool,
 }
 
-async fn create(ctx: &Context, mut settings: CreateSettings) -> anyhow::Result<ExitStatus> {
+pub(super) async fn create(
+    ctx: &Context,
+    mut settings: CreateSettings,
+) -> anyhow::Result<ExitStatus> {
     let sqs = ctx.sqs().await?;
     // The queue itself is looked up first, so that a run that cannot create it leaves nothing
     // behind (no new dead-letter queue for a queue that exists with other attributes).
@@ -476,71 +266,4 @@ fn create_error(name: &str, err: ClientError) -> anyhow::Error {
         ),
         _ => err.into(),
     }
-}
-
-#[derive(Debug, Serialize)]
-struct Deleted<'a> {
-    name: &'a str,
-    url: &'a str,
-    /// Approximate depth when it was deleted.
-    messages: u64,
-    dry_run: bool,
-}
-
-async fn delete(ctx: &Context, text: &str, yes: bool, dry_run: bool) -> anyhow::Result<ExitStatus> {
-    let queue = resolve_queue(ctx, text).await?;
-    let sqs = ctx.sqs().await?;
-    let attrs = sqs.attributes(&queue).await?;
-    let sources: Vec<String> = sqs
-        .dead_letter_sources(&queue)
-        .await
-        .map(|queues| queues.into_iter().map(|q| q.name).collect())
-        .unwrap_or_default();
-    if !sources.is_empty() {
-        ctx.printer.warn(format!(
-            "`{}` is the dead-letter queue of {}: their failed messages will have nowhere to go",
-            queue.name,
-            sources.join(", ")
-        ));
-    }
-    let depth = attrs.total();
-    if !dry_run {
-        confirm_destructive(
-            &ctx.printer,
-            &format!(
-                "Delete queue {} and its {}?",
-                queue_place(&queue, sqs.region()),
-                plural(depth, "message")
-            ),
-            &format!("deleting queue `{}`", queue.name),
-            true,
-            yes,
-        )?;
-        sqs.delete_queue(&queue).await?;
-    }
-    let deleted = Deleted {
-        name: &queue.name,
-        url: &queue.url,
-        messages: depth,
-        dry_run,
-    };
-    match ctx.printer.format() {
-        Format::Jsonl => ctx.printer.record("queue_deleted", &deleted)?,
-        Format::Json => ctx.printer.json(&deleted)?,
-        Format::Table | Format::Text => {}
-    }
-    ctx.printer.info(if dry_run {
-        format!(
-            "dry run: would delete queue {} and its {}",
-            queue.name,
-            plural(depth, "message")
-        )
-    } else {
-        format!(
-            "deleted queue {} and its {}",
-            queue.name,
-            plural(depth, "message")
-        )
-    });
-    Ok(ExitStatus::Success)
 }
