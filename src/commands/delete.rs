@@ -6,10 +6,10 @@
 //! their receipt handles are fresh, and every other message is made visible again the moment the
 //! scan ends, whatever ended it.
 
-use anyhow::bail;
 use std::collections::BTreeSet;
 use std::collections::HashSet;
 
+use anyhow::bail;
 use serde::Serialize;
 
 use super::common::{confirm_destructive, plural, queue_place, resolve_queue};

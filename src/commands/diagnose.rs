@@ -1,11 +1,11 @@
 //! `sqsctl diagnose`: every check of [`crate::diagnose`] on a queue or an export, as a table of
 //! findings, JSON, or JSON Lines; exit code 4 when a warning or an error was found.
 
-use anyhow::bail;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use anyhow::bail;
 use comfy_table::{Cell, ColumnConstraint, Width};
 use serde::Serialize;
 

@@ -3,11 +3,10 @@
 //! stdout gets one line a shell can evaluate (`export AWS_ENDPOINT_URL_SQS=...`); everything else
 //! goes to stderr.
 
-use anyhow::bail;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
 
-use anyhow::Context as _;
+use anyhow::{Context as _, bail};
 
 use crate::cli::local::LocalArgs;
 use crate::commands::context::Context;

@@ -9,12 +9,11 @@
 mod input;
 mod report;
 
-use anyhow::bail;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::sync::Arc;
 
-use anyhow::Context as _;
+use anyhow::{Context as _, bail};
 use serde::Serialize;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
