@@ -19,3 +19,4 @@ pub mod message;
 pub mod output;
 pub mod redrive;
 pub mod state_file;
+pub mod text;

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use anyhow::bail;
 use serde::Serialize;
 
-use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
+use super::common::{confirm_destructive, queue_place, resolve_queue};
 use crate::cli::delete::DeleteArgs;
 use crate::client::peek::{self, PeekError};
 use crate::client::{EntryResult, MAX_BATCH_ENTRIES, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
@@ -21,6 +21,7 @@ use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::message::MessageRecord;
 use crate::output::Format;
+use crate::text::plural;
 
 /// Visibility timeout of scanned messages while the scan runs.
 const HOLD_SECONDS: i32 = 30;

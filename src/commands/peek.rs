@@ -2,12 +2,14 @@
 
 use std::ops::ControlFlow;
 
-use super::common::{MessageWriter, plural, resolve_queue};
+use super::common::resolve_queue;
 use crate::cli::peek::PeekArgs;
 use crate::client::peek::{self, PeekError, PeekOptions};
 use crate::commands::context::Context;
 use crate::error::hinted;
 use crate::exit::ExitStatus;
+use crate::output::messages::MessageWriter;
+use crate::text::plural;
 
 #[derive(Debug)]
 pub struct PeekSettings {

@@ -2,13 +2,14 @@
 
 use serde::Serialize;
 
-use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
+use super::common::{confirm_destructive, queue_place, resolve_queue};
 use crate::cli::purge::PurgeArgs;
 use crate::client::ClientError;
 use crate::commands::context::Context;
 use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::output::Format;
+use crate::text::plural;
 
 #[derive(Debug)]
 pub struct PurgeSettings {

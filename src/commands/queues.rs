@@ -6,13 +6,13 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
-use super::common::plural;
 use crate::cli::queues::QueuesArgs;
 use crate::client::queue::name_from_arn;
 use crate::client::{ClientError, QueueRef};
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::output::{Format, sanitize};
+use crate::text::plural;
 
 /// Attribute requests in flight at once.
 const CONCURRENCY: usize = 16;

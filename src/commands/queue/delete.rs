@@ -2,10 +2,11 @@
 
 use serde::Serialize;
 
-use crate::commands::common::{confirm_destructive, plural, queue_place, resolve_queue};
+use crate::commands::common::{confirm_destructive, queue_place, resolve_queue};
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::output::Format;
+use crate::text::plural;
 
 #[derive(Debug, Serialize)]
 struct Deleted<'a> {

@@ -26,13 +26,15 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use super::common::{MessageWriter, confirm_destructive, plural, queue_place, resolve_queue};
+use super::common::{confirm_destructive, queue_place, resolve_queue};
 use crate::cli::receive::ReceiveArgs;
 use crate::client::{ClientError, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
+use crate::output::messages::MessageWriter;
+use crate::text::plural;
 use pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
 
 /// The longest wait, at the end of `--until-empty --delete`, for messages that a failed receive may

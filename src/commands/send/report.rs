@@ -7,10 +7,10 @@ use serde::Serialize;
 
 use super::input::Batch;
 use crate::client::{BatchOutcome, EntryResult, QueueRef};
-use crate::commands::common::plural;
 use crate::commands::context::Context;
 use crate::message::MessageRecord;
 use crate::output::Format;
+use crate::text::plural;
 
 /// Failures listed one by one on stderr before the rest are only counted.
 const MAX_FAILURE_WARNINGS: usize = 10;
