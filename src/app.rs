@@ -7,9 +7,10 @@ use std::time::Duration;
 use clap::Parser;
 
 use crate::cli::Cli;
+use crate::client::peek::PeekError;
 use crate::client::{AwsSettings, ClientError};
 use crate::commands::context::Context;
-use crate::error::{Cancelled, HintedError, UsageError};
+use crate::error::{Cancelled, CommandHint, HintedError, UsageError};
 use crate::exit::ExitStatus;
 use crate::interrupt::Interrupt;
 use crate::output::{Printer, Terminal};
@@ -155,16 +156,24 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
             causes.push(text);
         }
     }
+    // The outermost hint wins: a command's hint knows its own options better than an engine's.
     let hint = err.chain().find_map(|cause| {
+        if let Some(hinted) = cause.downcast_ref::<CommandHint>() {
+            return Some(hinted.hint.clone());
+        }
+        if let Some(peek) = cause.downcast_ref::<PeekError>() {
+            return peek.hint();
+        }
         if let Some(client) = cause.downcast_ref::<ClientError>() {
             return client.hint();
         }
         cause.downcast_ref::<HintedError>().map(|h| h.hint.clone())
     });
-    printer.error(&err.to_string(), &causes, hint.as_deref());
+    let message = refusal_message(err).unwrap_or_else(|| err.to_string());
+    printer.error(&message, &causes, hint.as_deref());
     // What the SDK said, for `--verbose`: error codes and messages only, never the request.
     for cause in err.chain() {
-        match cause.downcast_ref::<ClientError>() {
+        match client_error(cause) {
             Some(ClientError::NoCredentials { detail }) => {
                 printer.debug(format!("credential provider chain: {detail}"))
             }
@@ -179,15 +188,37 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
     let usage = |c: &(dyn std::error::Error + 'static)| {
         c.is::<UsageError>()
             || c.downcast_ref::<HintedError>().is_some_and(|h| h.usage)
-            || matches!(
-                c.downcast_ref::<ClientError>(),
-                Some(ClientError::InvalidEndpoint { .. })
-            )
+            || matches!(client_error(c), Some(ClientError::InvalidEndpoint { .. }))
     };
     if err.chain().any(usage) {
         ExitStatus::Usage
     } else {
         ExitStatus::Failure
+    }
+}
+
+/// The redrive-policy guard's refusal to read a queue, in the words every command uses for it:
+/// the limit and the dead-letter queue are what the user needs to judge `--force`.
+fn refusal_message(err: &anyhow::Error) -> Option<String> {
+    let refusal = err.chain().find(|cause| !cause.is::<CommandHint>())?;
+    match refusal.downcast_ref::<PeekError>()? {
+        PeekError::WouldDeadLetter {
+            queue,
+            dlq,
+            max_receive_count,
+        } => Some(format!(
+            "refusing to read `{queue}`: it has a redrive policy (maxReceiveCount {max_receive_count}, dead-letter queue `{dlq}`), and every read counts as a receive, so reading could move messages into `{dlq}`"
+        )),
+        PeekError::Client(_) => None,
+    }
+}
+
+/// The client's error in a cause, also where a scan ([`PeekError`]) carries it: a transparent
+/// variant does not appear in the chain on its own.
+fn client_error<'a>(cause: &'a (dyn std::error::Error + 'static)) -> Option<&'a ClientError> {
+    match cause.downcast_ref::<PeekError>() {
+        Some(PeekError::Client(client)) => Some(client),
+        _ => cause.downcast_ref::<ClientError>(),
     }
 }
 

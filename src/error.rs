@@ -1,5 +1,6 @@
 //! The user-facing error kinds that commands raise and `app::report` renders: a usage error, a
-//! cancelled prompt, and an error with a hint. Plain thiserror types; nothing here prints.
+//! cancelled prompt, an error with a hint, and an engine's error with the hint of the command that
+//! met it. Plain thiserror types; nothing here prints.
 
 /// An error in how the command was called (exit code 2).
 #[derive(Debug, thiserror::Error)]
@@ -37,5 +38,27 @@ pub fn hinted_usage(message: impl Into<String>, hint: impl Into<String>) -> anyh
         message: message.into(),
         hint: hint.into(),
         usage: true,
+    })
+}
+
+/// An engine's error with the hint of the command that met it, for when the engine's own hint
+/// names options this command does not have. It reads as the error itself, which stays in the
+/// chain for `app::report` to classify.
+#[derive(Debug, thiserror::Error)]
+#[error("{source}")]
+pub struct CommandHint {
+    #[source]
+    pub source: Box<dyn std::error::Error + Send + Sync + 'static>,
+    pub hint: String,
+}
+
+/// Gives `err` the hint `hint` in place of its own.
+pub fn with_hint(
+    err: impl std::error::Error + Send + Sync + 'static,
+    hint: impl Into<String>,
+) -> anyhow::Error {
+    anyhow::Error::new(CommandHint {
+        source: Box::new(err),
+        hint: hint.into(),
     })
 }

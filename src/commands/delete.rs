@@ -14,10 +14,10 @@ use serde::Serialize;
 
 use super::common::{confirm_destructive, queue_place, resolve_queue};
 use crate::cli::delete::DeleteArgs;
-use crate::client::peek::{self, PeekError};
+use crate::client::peek;
 use crate::client::{EntryResult, MAX_BATCH_ENTRIES, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
 use crate::commands::context::Context;
-use crate::error::hinted;
+use crate::error::with_hint;
 use crate::exit::ExitStatus;
 use crate::message::MessageRecord;
 use crate::output::Format;
@@ -208,20 +208,12 @@ async fn by_ids(
 ) -> anyhow::Result<()> {
     let sqs = ctx.sqs().await?;
     let attrs = sqs.attributes(queue).await?;
-    if let Err(PeekError::WouldDeadLetter {
-        dlq,
-        max_receive_count,
-        ..
-    }) = peek::guard(queue, &attrs, settings.force)
-    {
-        return Err(hinted(
-            format!(
-                "refusing to scan `{}` for message ids: it has a redrive policy (maxReceiveCount {max_receive_count}, dead-letter queue `{dlq}`), and the scan receives every message it looks at, which could move messages into `{dlq}`",
-                queue.name
-            ),
-            "pass --force to scan anyway, or delete by receipt handle",
-        ));
-    }
+    peek::guard(queue, &attrs, settings.force).map_err(|refused| {
+        with_hint(
+            refused,
+            "pass --force to scan for the ids anyway, or delete by receipt handle",
+        )
+    })?;
     if !settings.dry_run {
         confirm_destructive(
             &ctx.printer,
