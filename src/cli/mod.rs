@@ -1,7 +1,7 @@
 //! The command line as clap derive structs, and nothing else.
 //!
 //! Each subcommand's `Args` lives in its own file; the command resolves it into the plain settings
-//! struct it runs with (`XSettings::resolve` in `crate::commands`), so nothing here imports
+//! struct it runs with (`XSettings::resolve`, in the commands layer), so nothing here imports
 //! `commands`. Global options are flattened here.
 
 pub mod delete;
