@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 use aws_sdk_sqs::Client;
 use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, SendMessageBatchRequestEntry};
-use sqsctl::app::Interrupt;
 use sqsctl::client::{QueueRef, Sqs};
+use sqsctl::interrupt::Interrupt;
 use sqsctl::local::{Server, ServerConfig};
 use sqsctl::redrive::{
     self, Counters, DedupMode, Journal, Plan, ResumeState, RunOptions, Selection,

@@ -391,7 +391,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sqsctl;fifo;groups'= {
-            cand --input 'Read messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin)'
+            cand --input 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue'
             cand --sample 'Read at most N messages of the queue'
             cand --limit 'Show at most N groups in the table (all of them in JSON)'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'

@@ -5,101 +5,19 @@
 use std::time::Duration;
 
 use clap::Parser;
-use tokio::sync::OnceCell;
 
 use crate::cli::Cli;
-use crate::client::{AwsSettings, ClientError, Sqs};
+use crate::client::peek::PeekError;
+use crate::client::{AwsSettings, ClientError};
+use crate::commands::context::Context;
+use crate::error::{Cancelled, CommandHint, HintedError, UsageError};
 use crate::exit::ExitStatus;
-pub use crate::interrupt::Interrupt;
+use crate::interrupt::Interrupt;
 use crate::output::{Printer, Terminal};
 
 /// Set to `1` to make the binary behave as on a terminal (tables, progress bars, prompts); for
 /// tests of what a person sees.
 pub const ASSUME_TTY_ENV: &str = "SQSCTL_ASSUME_TTY";
-
-/// What every command runs with: the printer, the AWS settings (the client is built on first use,
-/// so commands that never call AWS never load credentials), and the Ctrl-C flag.
-pub struct Context {
-    pub printer: Printer,
-    aws: AwsSettings,
-    sqs: OnceCell<Sqs>,
-    pub interrupt: Interrupt,
-}
-
-impl Context {
-    pub fn new(printer: Printer, aws: AwsSettings, interrupt: Interrupt) -> Context {
-        Context {
-            printer,
-            aws,
-            sqs: OnceCell::new(),
-            interrupt,
-        }
-    }
-
-    /// The SQS client, built from the AWS chain on first use.
-    pub async fn sqs(&self) -> anyhow::Result<&Sqs> {
-        let sqs = self
-            .sqs
-            .get_or_try_init(|| async {
-                let sqs = Sqs::connect(&self.aws).await?;
-                self.printer.debug(format!(
-                    "region {}, endpoint {}, profile {}",
-                    sqs.region(),
-                    sqs.endpoint_description(),
-                    self.aws
-                        .profile
-                        .as_deref()
-                        .unwrap_or("from AWS_PROFILE or `default`")
-                ));
-                Ok::<_, ClientError>(sqs)
-            })
-            .await?;
-        Ok(sqs)
-    }
-
-    pub fn aws_settings(&self) -> &AwsSettings {
-        &self.aws
-    }
-}
-
-/// An error in how the command was called (exit code 2).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(pub String);
-
-/// A confirmation prompt was answered with Ctrl-C or end of input: nothing was changed (exit code
-/// 130, as for any interruption).
-#[derive(Debug, thiserror::Error)]
-#[error("cancelled: nothing was changed")]
-pub struct Cancelled;
-
-/// An error with a next step for the user.
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub struct HintedError {
-    pub message: String,
-    pub hint: String,
-    /// The command line asked for something that cannot be done as given (exit code 2).
-    pub usage: bool,
-}
-
-/// Builds an error that prints a `hint:` line.
-pub fn hinted(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(HintedError {
-        message: message.into(),
-        hint: hint.into(),
-        usage: false,
-    })
-}
-
-/// A usage error (exit code 2) that prints a `hint:` line.
-pub fn hinted_usage(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(HintedError {
-        message: message.into(),
-        hint: hint.into(),
-        usage: true,
-    })
-}
 
 pub fn main() -> std::process::ExitCode {
     let cli = match Cli::try_parse() {
@@ -182,15 +100,6 @@ async fn run(cli: Cli) -> ExitStatus {
     }
 }
 
-/// What to tell the user if a second Ctrl-C aborts the process, set by commands that leave a record
-/// to continue from (the redrive journal).
-static ABORT_NOTE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
-/// Sets the line printed (after `aborted`) when a second Ctrl-C stops the process at once.
-pub fn on_abort(note: String) {
-    let _ = ABORT_NOTE.set(note);
-}
-
 /// How long after the grace period a command that still has not returned is stopped regardless:
 /// time for it to write what it knows (a summary, a journal line) once its requests are abandoned.
 const WRAP_UP: Duration = Duration::from_secs(2);
@@ -234,7 +143,7 @@ fn spawn_ctrl_c_handler(interrupt: Interrupt) {
             ),
         };
         eprintln!("{why}");
-        if let Some(note) = ABORT_NOTE.get() {
+        if let Some(note) = crate::interrupt::ABORT_NOTE.get() {
             eprintln!("hint: {note}");
         }
         std::process::exit(i32::from(ExitStatus::Interrupted.code()));
@@ -257,16 +166,24 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
             causes.push(text);
         }
     }
+    // The outermost hint wins: a command's hint knows its own options better than an engine's.
     let hint = err.chain().find_map(|cause| {
+        if let Some(hinted) = cause.downcast_ref::<CommandHint>() {
+            return Some(hinted.hint.clone());
+        }
+        if let Some(peek) = cause.downcast_ref::<PeekError>() {
+            return peek.hint();
+        }
         if let Some(client) = cause.downcast_ref::<ClientError>() {
             return client.hint();
         }
         cause.downcast_ref::<HintedError>().map(|h| h.hint.clone())
     });
-    printer.error(&err.to_string(), &causes, hint.as_deref());
+    let message = refusal_message(err).unwrap_or_else(|| err.to_string());
+    printer.error(&message, &causes, hint.as_deref());
     // What the SDK said, for `--verbose`: error codes and messages only, never the request.
     for cause in err.chain() {
-        match cause.downcast_ref::<ClientError>() {
+        match client_error(cause) {
             Some(ClientError::NoCredentials { detail }) => {
                 printer.debug(format!("credential provider chain: {detail}"))
             }
@@ -281,15 +198,37 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
     let usage = |c: &(dyn std::error::Error + 'static)| {
         c.is::<UsageError>()
             || c.downcast_ref::<HintedError>().is_some_and(|h| h.usage)
-            || matches!(
-                c.downcast_ref::<ClientError>(),
-                Some(ClientError::InvalidEndpoint { .. })
-            )
+            || matches!(client_error(c), Some(ClientError::InvalidEndpoint { .. }))
     };
     if err.chain().any(usage) {
         ExitStatus::Usage
     } else {
         ExitStatus::Failure
+    }
+}
+
+/// The redrive-policy guard's refusal to read a queue, in the words every command uses for it:
+/// the limit and the dead-letter queue are what the user needs to judge `--force`.
+fn refusal_message(err: &anyhow::Error) -> Option<String> {
+    let refusal = err.chain().find(|cause| !cause.is::<CommandHint>())?;
+    match refusal.downcast_ref::<PeekError>()? {
+        PeekError::WouldDeadLetter {
+            queue,
+            dlq,
+            max_receive_count,
+        } => Some(format!(
+            "refusing to read `{queue}`: it has a redrive policy (maxReceiveCount {max_receive_count}, dead-letter queue `{dlq}`), and every read counts as a receive, so reading could move messages into `{dlq}`"
+        )),
+        PeekError::Client(_) => None,
+    }
+}
+
+/// The client's error in a cause, also where a scan ([`PeekError`]) carries it: a transparent
+/// variant does not appear in the chain on its own.
+fn client_error<'a>(cause: &'a (dyn std::error::Error + 'static)) -> Option<&'a ClientError> {
+    match cause.downcast_ref::<PeekError>() {
+        Some(PeekError::Client(client)) => Some(client),
+        _ => cause.downcast_ref::<ClientError>(),
     }
 }
 

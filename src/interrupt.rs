@@ -1,6 +1,7 @@
 //! Ctrl-C as a value that engines and commands share: a flag long-running loops check between
 //! batches and a future they can race. It knows nothing of the command line, so the engines
-//! (`redrive`, `client::peek`) use it without reaching up into `app`.
+//! (`redrive`, `client::peek`) use it without reaching up into `app`. The note printed when a
+//! second Ctrl-C aborts the process ([`on_abort`]) is kept here too, for `app`'s handler to read.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -79,6 +80,15 @@ impl Interrupt {
             .unwrap_or_else(Instant::now);
         tokio::time::sleep_until(start + self.grace).await;
     }
+}
+
+/// What to tell the user if a second Ctrl-C aborts the process, set by commands that leave a record
+/// to continue from (the redrive journal).
+pub(crate) static ABORT_NOTE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Sets the line printed (after `aborted`) when a second Ctrl-C stops the process at once.
+pub fn on_abort(note: String) {
+    let _ = ABORT_NOTE.set(note);
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod client;
 pub mod commands;
 pub mod diagnose;
+pub mod error;
 pub mod exit;
 pub mod interrupt;
 /// The local SQS-compatible server, from its own crate.
@@ -18,3 +19,4 @@ pub mod message;
 pub mod output;
 pub mod redrive;
 pub mod state_file;
+pub mod text;

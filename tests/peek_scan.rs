@@ -6,8 +6,8 @@ mod support;
 
 use std::ops::ControlFlow;
 
-use sqsctl::app::Interrupt;
 use sqsctl::client::peek::{self, PeekError, PeekOptions};
+use sqsctl::interrupt::Interrupt;
 use sqsctl::message::MessageRecord;
 use support::TestEnv;
 

@@ -1,9 +1,5 @@
 //! Arguments of `sqsctl delete`.
 
-use anyhow::bail;
-
-use crate::commands::delete::{DeleteSettings, DeleteTarget};
-
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   sqsctl delete orders AQEB...handle...
@@ -36,31 +32,4 @@ pub struct DeleteArgs {
     /// Scan a queue with a redrive policy anyway (each scanned message counts one receive)
     #[arg(long)]
     pub force: bool,
-}
-
-impl DeleteArgs {
-    pub fn resolve(self) -> anyhow::Result<DeleteSettings> {
-        let target = if !self.message_ids.is_empty() {
-            let mut ids = self.message_ids;
-            ids.sort();
-            ids.dedup();
-            DeleteTarget::MessageIds(ids)
-        } else if !self.receipt_handles.is_empty() {
-            DeleteTarget::ReceiptHandles(self.receipt_handles)
-        } else {
-            bail!("nothing to delete: give RECEIPT_HANDLE arguments or --message-id ID");
-        };
-        if let DeleteTarget::ReceiptHandles(handles) = &target
-            && let Some(empty) = handles.iter().position(|h| h.trim().is_empty())
-        {
-            bail!("receipt handle number {} is empty", empty + 1);
-        }
-        Ok(DeleteSettings {
-            queue: self.queue,
-            target,
-            dry_run: self.dry_run,
-            yes: self.yes,
-            force: self.force,
-        })
-    }
 }

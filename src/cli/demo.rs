@@ -4,8 +4,6 @@
 
 use std::net::SocketAddr;
 
-use crate::commands::demo::DemoSettings;
-
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "The demo needs no AWS account and touches none: it starts a local SQS-compatible server inside this process, builds the queues, runs each step as `sqsctl <command>` against it and stops the server at the end (unless --keep). Each step is explained on stdout before its output."
@@ -17,13 +15,4 @@ pub struct DemoArgs {
     /// Leave the server and its queues running after the demo, until Ctrl-C, to go on by hand
     #[arg(long)]
     pub keep: bool,
-}
-
-impl DemoArgs {
-    pub fn resolve(self) -> anyhow::Result<DemoSettings> {
-        Ok(DemoSettings {
-            bind: self.bind,
-            keep: self.keep,
-        })
-    }
 }

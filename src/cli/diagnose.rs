@@ -1,11 +1,9 @@
 //! Arguments of `sqsctl diagnose`.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
-use anyhow::bail;
-
-use crate::commands::diagnose::{DEFAULT_SAMPLE, DiagnoseSettings, MessageSource};
+/// Messages read from a queue by default.
+pub const DEFAULT_SAMPLE: usize = 20_000;
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -21,6 +19,17 @@ pub struct DiagnoseArgs {
     /// Queue name, URL or ARN (optional with --input: the file is then analyzed on its own)
     #[arg(value_name = "QUEUE")]
     pub queue: Option<String>,
+    #[command(flatten)]
+    pub source: MessageSourceArgs,
+    /// Run again every N seconds and say what changed, until Ctrl-C
+    #[arg(long, value_name = "SECONDS")]
+    pub watch: Option<u64>,
+}
+
+/// Where the messages to analyze come from, for `diagnose` and `fifo groups`: a sample of the
+/// queue, or an export.
+#[derive(Debug, clap::Args)]
+pub struct MessageSourceArgs {
     /// Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin)
     /// instead of reading the queue
     #[arg(long, value_name = "FILE")]
@@ -31,40 +40,4 @@ pub struct DiagnoseArgs {
     /// Read messages even when the queue has a redrive policy (each read counts as a receive)
     #[arg(long)]
     pub force: bool,
-    /// Run again every N seconds and say what changed, until Ctrl-C
-    #[arg(long, value_name = "SECONDS")]
-    pub watch: Option<u64>,
-}
-
-impl DiagnoseArgs {
-    pub fn resolve(self) -> anyhow::Result<DiagnoseSettings> {
-        let source = resolve_source(self.queue.is_some(), self.input, self.sample)?;
-        let watch = match self.watch {
-            Some(0) => bail!("--watch takes a number of seconds greater than 0"),
-            Some(seconds) => Some(Duration::from_secs(seconds)),
-            None => None,
-        };
-        Ok(DiagnoseSettings {
-            queue: self.queue,
-            source,
-            force: self.force,
-            watch,
-        })
-    }
-}
-
-/// Where messages come from, shared by `diagnose` and `fifo groups`.
-pub fn resolve_source(
-    has_queue: bool,
-    input: Option<PathBuf>,
-    sample: usize,
-) -> anyhow::Result<MessageSource> {
-    if sample == 0 {
-        bail!("--sample takes a number of messages greater than 0");
-    }
-    match input {
-        Some(path) => Ok(MessageSource::File(path)),
-        None if has_queue => Ok(MessageSource::Queue { sample }),
-        None => bail!("give a QUEUE to read, or --input FILE with exported messages"),
-    }
 }

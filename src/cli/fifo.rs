@@ -1,9 +1,6 @@
 //! Arguments of `sqsctl fifo ...`.
 
-use std::path::PathBuf;
-
-use crate::commands::diagnose::DEFAULT_SAMPLE;
-use crate::commands::fifo::FifoSettings;
+use crate::cli::diagnose::MessageSourceArgs;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum FifoCommand {
@@ -23,33 +20,9 @@ pub struct FifoGroupsArgs {
     /// FIFO queue name, URL or ARN (optional with --input)
     #[arg(value_name = "QUEUE")]
     pub queue: Option<String>,
-    /// Read messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin)
-    #[arg(long, value_name = "FILE")]
-    pub input: Option<PathBuf>,
-    /// Read at most N messages of the queue
-    #[arg(long, default_value_t = DEFAULT_SAMPLE, value_name = "N")]
-    pub sample: usize,
-    /// Read messages even when the queue has a redrive policy (each read counts as a receive)
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub source: MessageSourceArgs,
     /// Show at most N groups in the table (all of them in JSON)
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub limit: usize,
-}
-
-impl FifoCommand {
-    pub fn resolve(self) -> anyhow::Result<FifoSettings> {
-        match self {
-            FifoCommand::Groups(args) => Ok(FifoSettings {
-                source: crate::cli::diagnose::resolve_source(
-                    args.queue.is_some(),
-                    args.input,
-                    args.sample,
-                )?,
-                queue: args.queue,
-                force: args.force,
-                limit: args.limit,
-            }),
-        }
-    }
 }

@@ -8,11 +8,3 @@ pub struct GenerateArgs {
     #[arg(long, default_value = ".", value_name = "DIR")]
     pub out_dir: PathBuf,
 }
-
-impl GenerateArgs {
-    pub fn resolve(self) -> anyhow::Result<crate::commands::generate::GenerateSettings> {
-        Ok(crate::commands::generate::GenerateSettings {
-            out_dir: self.out_dir,
-        })
-    }
-}

@@ -5,10 +5,6 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use anyhow::bail;
-
-use crate::commands::local::LocalSettings;
-
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "The first line on stdout is `export AWS_ENDPOINT_URL_SQS=<endpoint>`, for a shell to evaluate; SDKs and the AWS CLI then use the local server. Any credentials are accepted. The region of queue ARNs is the global --region (default us-east-1)."
@@ -33,27 +29,4 @@ pub struct LocalArgs {
     /// Seed of the fault injection, for reproducible runs
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-}
-
-fn rate(name: &str, value: f64) -> anyhow::Result<f64> {
-    if !(0.0..=1.0).contains(&value) {
-        bail!("--{name} must be between 0 and 1, got {value}");
-    }
-    Ok(value)
-}
-
-impl LocalArgs {
-    pub fn resolve(self) -> anyhow::Result<LocalSettings> {
-        if self.account_id.len() != 12 || !self.account_id.bytes().all(|b| b.is_ascii_digit()) {
-            bail!("--account-id must be 12 digits, got {:?}", self.account_id);
-        }
-        Ok(LocalSettings {
-            bind: self.bind,
-            account_id: self.account_id,
-            latency: self.latency.unwrap_or(Duration::ZERO),
-            fault_rate: rate("fault-rate", self.fault_rate)?,
-            entry_fault_rate: rate("entry-fault-rate", self.entry_fault_rate)?,
-            seed: self.seed,
-        })
-    }
 }

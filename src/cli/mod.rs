@@ -1,7 +1,8 @@
 //! The command line as clap derive structs, and nothing else.
 //!
-//! Each subcommand's `Args` lives in its own file and resolves itself into the plain settings
-//! struct its command in `crate::commands` runs with. Global options are flattened here.
+//! Each subcommand's `Args` lives in its own file; the command resolves it into the plain settings
+//! struct it runs with (`XSettings::resolve`, in the commands layer), so nothing here imports
+//! `commands`. Global options are flattened here.
 
 pub mod delete;
 pub mod demo;
@@ -16,6 +17,7 @@ pub mod queues;
 pub mod receive;
 pub mod redrive;
 pub mod send;
+pub mod values;
 
 use clap::{Args, Parser, Subcommand};
 

@@ -1,7 +1,5 @@
 //! Arguments of `sqsctl peek`.
 
-use crate::commands::peek::PeekSettings;
-
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   sqsctl peek orders
@@ -20,14 +18,4 @@ pub struct PeekArgs {
     /// Read a queue with a redrive policy anyway (each read counts toward maxReceiveCount)
     #[arg(long)]
     pub force: bool,
-}
-
-impl PeekArgs {
-    pub fn resolve(self) -> anyhow::Result<PeekSettings> {
-        Ok(PeekSettings {
-            queue: self.queue,
-            max: self.max,
-            force: self.force,
-        })
-    }
 }

@@ -1,7 +1,5 @@
 //! Arguments of `sqsctl purge`.
 
-use crate::commands::purge::PurgeSettings;
-
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   sqsctl purge orders-dlq            # asks first on a terminal
@@ -21,14 +19,4 @@ pub struct PurgeArgs {
     /// Show how many messages would be removed, remove nothing
     #[arg(long)]
     pub dry_run: bool,
-}
-
-impl PurgeArgs {
-    pub fn resolve(self) -> anyhow::Result<PurgeSettings> {
-        Ok(PurgeSettings {
-            queue: self.queue,
-            yes: self.yes,
-            dry_run: self.dry_run,
-        })
-    }
 }

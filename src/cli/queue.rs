@@ -1,12 +1,5 @@
 //! Arguments of `sqsctl queue info|create|delete`.
 
-use std::collections::BTreeMap;
-
-use anyhow::bail;
-
-use crate::commands::common::parse_name_value;
-use crate::commands::queue::{CreateSettings, QueueSettings};
-
 #[derive(Debug, clap::Subcommand)]
 pub enum QueueCommand {
     /// Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources
@@ -65,58 +58,4 @@ pub struct QueueDeleteArgs {
     /// Show what would be deleted, delete nothing
     #[arg(long)]
     pub dry_run: bool,
-}
-
-impl QueueCommand {
-    pub fn resolve(self) -> anyhow::Result<QueueSettings> {
-        Ok(match self {
-            QueueCommand::Info(args) => QueueSettings::Info { queue: args.queue },
-            QueueCommand::Create(args) => QueueSettings::Create(args.resolve()?),
-            QueueCommand::Delete(args) => QueueSettings::Delete {
-                queue: args.queue,
-                yes: args.yes,
-                dry_run: args.dry_run,
-            },
-        })
-    }
-}
-
-impl QueueCreateArgs {
-    fn resolve(self) -> anyhow::Result<CreateSettings> {
-        let fifo = self.fifo || self.name.ends_with(".fifo");
-        if fifo && !self.name.ends_with(".fifo") {
-            bail!("FIFO queue names end in .fifo: use `{}.fifo`", self.name);
-        }
-        let valid_name = |name: &str| {
-            let base = name.strip_suffix(".fifo").unwrap_or(name);
-            !base.is_empty()
-                && name.len() <= 80
-                && base
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        };
-        if !valid_name(&self.name) {
-            bail!(
-                "`{}` is not a valid queue name: 1-80 letters, digits, - and _ (FIFO names end in .fifo)",
-                self.name
-            );
-        }
-        let mut attributes = BTreeMap::new();
-        for text in &self.attrs {
-            let (name, value) = parse_name_value(text, "--attr")?;
-            if attributes.insert(name.clone(), value).is_some() {
-                bail!("--attr {name} is given twice");
-            }
-        }
-        if fifo {
-            attributes.insert("FifoQueue".to_string(), "true".to_string());
-        }
-        Ok(CreateSettings {
-            name: self.name,
-            fifo,
-            dlq: self.dlq,
-            max_receive: self.max_receive,
-            attributes,
-        })
-    }
 }

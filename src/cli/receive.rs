@@ -1,7 +1,5 @@
 //! Arguments of `sqsctl receive`.
 
-use crate::commands::receive::ReceiveSettings;
-
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   sqsctl receive orders                        # up to 10 messages; they stay in the queue
@@ -47,24 +45,4 @@ pub struct ReceiveArgs {
     /// Receive requests in flight at once
     #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub concurrency: u16,
-}
-
-impl ReceiveArgs {
-    pub fn resolve(self) -> anyhow::Result<ReceiveSettings> {
-        let max = match (self.max, self.until_empty) {
-            (Some(max), _) => Some(max),
-            (None, true) => None,
-            (None, false) => Some(10),
-        };
-        Ok(ReceiveSettings {
-            queue: self.queue,
-            max,
-            wait_seconds: self.wait,
-            visibility_timeout: self.visibility,
-            until_empty: self.until_empty,
-            delete: self.delete,
-            yes: self.yes,
-            concurrency: usize::from(self.concurrency),
-        })
-    }
 }

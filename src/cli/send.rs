@@ -1,10 +1,5 @@
 //! Arguments of `sqsctl send`.
 
-use anyhow::bail;
-
-use crate::commands::common::parse_message_attributes;
-use crate::commands::send::{DedupId, SendInput, SendSettings};
-
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   sqsctl send orders 'hello'
@@ -56,38 +51,4 @@ pub struct SendArgs {
     /// Batches in flight at once (FIFO queues always send one at a time, to keep order)
     #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub concurrency: u16,
-}
-
-impl SendArgs {
-    pub fn resolve(self) -> anyhow::Result<SendSettings> {
-        let input = match (self.body, self.lines, self.jsonl) {
-            (Some(body), _, _) if body == "-" => SendInput::WholeStdin,
-            (Some(body), _, _) => SendInput::Body(body),
-            (None, true, _) => SendInput::Lines,
-            (None, _, true) => SendInput::Jsonl,
-            (None, false, false) => SendInput::WholeStdin,
-        };
-        if self.skip_invalid && !matches!(input, SendInput::Lines | SendInput::Jsonl) {
-            bail!("--skip-invalid only applies to --lines or --jsonl");
-        }
-        let dedup = match self.dedup_id.as_deref() {
-            None => None,
-            Some("auto") => Some(DedupId::Auto),
-            Some("") => bail!("--dedup-id must not be empty (use an id, or `auto`)"),
-            Some(id) => Some(DedupId::Fixed(id.to_string())),
-        };
-        if matches!(self.group_id.as_deref(), Some("")) {
-            bail!("--group-id must not be empty");
-        }
-        Ok(SendSettings {
-            queue: self.queue,
-            input,
-            skip_invalid: self.skip_invalid,
-            group_id: self.group_id,
-            dedup,
-            attributes: parse_message_attributes(&self.attrs)?,
-            delay_seconds: self.delay,
-            concurrency: usize::from(self.concurrency),
-        })
-    }
 }

@@ -9,15 +9,19 @@
 use std::collections::BTreeSet;
 use std::collections::HashSet;
 
+use anyhow::bail;
 use serde::Serialize;
 
-use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
-use crate::app::{Context, hinted};
-use crate::client::peek::{self, PeekError};
+use super::common::{confirm_destructive, queue_place, resolve_queue};
+use crate::cli::delete::DeleteArgs;
+use crate::client::peek;
 use crate::client::{EntryResult, MAX_BATCH_ENTRIES, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
+use crate::commands::context::Context;
+use crate::error::with_hint;
 use crate::exit::ExitStatus;
 use crate::message::MessageRecord;
 use crate::output::Format;
+use crate::text::plural;
 
 /// Visibility timeout of scanned messages while the scan runs.
 const HOLD_SECONDS: i32 = 30;
@@ -35,6 +39,35 @@ pub struct DeleteSettings {
     pub dry_run: bool,
     pub yes: bool,
     pub force: bool,
+}
+
+impl DeleteSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: DeleteArgs) -> anyhow::Result<DeleteSettings> {
+        let target = if !args.message_ids.is_empty() {
+            let mut ids = args.message_ids;
+            ids.sort();
+            ids.dedup();
+            DeleteTarget::MessageIds(ids)
+        } else if !args.receipt_handles.is_empty() {
+            DeleteTarget::ReceiptHandles(args.receipt_handles)
+        } else {
+            bail!("nothing to delete: give RECEIPT_HANDLE arguments or --message-id ID");
+        };
+        if let DeleteTarget::ReceiptHandles(handles) = &target
+            && let Some(empty) = handles.iter().position(|h| h.trim().is_empty())
+        {
+            bail!("receipt handle number {} is empty", empty + 1);
+        }
+        Ok(DeleteSettings {
+            queue: args.queue,
+            target,
+            dry_run: args.dry_run,
+            yes: args.yes,
+            force: args.force,
+        })
+    }
 }
 
 /// One line of output per message handled.
@@ -175,20 +208,12 @@ async fn by_ids(
 ) -> anyhow::Result<()> {
     let sqs = ctx.sqs().await?;
     let attrs = sqs.attributes(queue).await?;
-    if let Err(PeekError::WouldDeadLetter {
-        dlq,
-        max_receive_count,
-        ..
-    }) = peek::guard(queue, &attrs, settings.force)
-    {
-        return Err(hinted(
-            format!(
-                "refusing to scan `{}` for message ids: it has a redrive policy (maxReceiveCount {max_receive_count}, dead-letter queue `{dlq}`), and the scan receives every message it looks at, which could move messages into `{dlq}`",
-                queue.name
-            ),
-            "pass --force to scan anyway, or delete by receipt handle",
-        ));
-    }
+    peek::guard(queue, &attrs, settings.force).map_err(|refused| {
+        with_hint(
+            refused,
+            "pass --force to scan for the ids anyway, or delete by receipt handle",
+        )
+    })?;
     if !settings.dry_run {
         confirm_destructive(
             &ctx.printer,

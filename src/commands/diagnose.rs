@@ -5,13 +5,15 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use anyhow::bail;
 use comfy_table::{Cell, ColumnConstraint, Width};
 use serde::Serialize;
 
+pub use super::inspect::MessageSource;
 use super::inspect::{self, Inspection};
-pub use super::inspect::{DEFAULT_SAMPLE, MessageSource};
-use crate::app::Context;
+use crate::cli::diagnose::{DiagnoseArgs, MessageSourceArgs};
 use crate::client::peek::Scanned;
+use crate::commands::context::Context;
 use crate::diagnose::{self, Analysis, Finding, Report};
 use crate::exit::ExitStatus;
 use crate::output::Format;
@@ -22,6 +24,40 @@ pub struct DiagnoseSettings {
     pub source: MessageSource,
     pub force: bool,
     pub watch: Option<Duration>,
+}
+
+impl DiagnoseSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: DiagnoseArgs) -> anyhow::Result<DiagnoseSettings> {
+        let force = args.source.force;
+        let source = resolve_source(args.queue.is_some(), args.source)?;
+        let watch = match args.watch {
+            Some(0) => bail!("--watch takes a number of seconds greater than 0"),
+            Some(seconds) => Some(Duration::from_secs(seconds)),
+            None => None,
+        };
+        Ok(DiagnoseSettings {
+            queue: args.queue,
+            source,
+            force,
+            watch,
+        })
+    }
+}
+
+/// Where messages come from, shared by `diagnose` and `fifo groups`.
+pub fn resolve_source(has_queue: bool, args: MessageSourceArgs) -> anyhow::Result<MessageSource> {
+    if args.sample == 0 {
+        bail!("--sample takes a number of messages greater than 0");
+    }
+    match args.input {
+        Some(path) => Ok(MessageSource::File(path)),
+        None if has_queue => Ok(MessageSource::Queue {
+            sample: args.sample,
+        }),
+        None => bail!("give a QUEUE to read, or --input FILE with exported messages"),
+    }
 }
 
 /// `diagnose --output json`: the report plus what was read.

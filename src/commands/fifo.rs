@@ -5,11 +5,13 @@ use comfy_table::Cell;
 use serde::Serialize;
 
 use super::inspect::{self, MessageSource};
-use crate::app::{Context, hinted};
+use crate::cli::fifo::FifoCommand;
 use crate::client::peek::Scanned;
+use crate::commands::context::Context;
 use crate::diagnose::ReceiveClock;
 use crate::diagnose::finding::human_seconds;
 use crate::diagnose::groups::{self, GroupLayout, GroupTotals};
+use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::output::Format;
 
@@ -20,6 +22,21 @@ pub struct FifoSettings {
     pub force: bool,
     /// Rows shown in the table.
     pub limit: usize,
+}
+
+impl FifoSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(command: FifoCommand) -> anyhow::Result<FifoSettings> {
+        match command {
+            FifoCommand::Groups(args) => Ok(FifoSettings {
+                force: args.source.force,
+                source: super::diagnose::resolve_source(args.queue.is_some(), args.source)?,
+                queue: args.queue,
+                limit: args.limit,
+            }),
+        }
+    }
 }
 
 /// `fifo groups --output json`.

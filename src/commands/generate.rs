@@ -8,13 +8,24 @@ use anyhow::Context as _;
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::app::Context;
 use crate::cli::Cli;
+use crate::cli::generate::GenerateArgs;
+use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 
 #[derive(Debug)]
 pub struct GenerateSettings {
     pub out_dir: PathBuf,
+}
+
+impl GenerateSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: GenerateArgs) -> anyhow::Result<GenerateSettings> {
+        Ok(GenerateSettings {
+            out_dir: args.out_dir,
+        })
+    }
 }
 
 pub async fn run(ctx: &Context, settings: GenerateSettings) -> anyhow::Result<ExitStatus> {

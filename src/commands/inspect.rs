@@ -7,14 +7,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::app::{Context, hinted};
 use crate::client::peek::{self, PeekError, PeekOptions, Scanned};
 use crate::client::{QueueAttributes, QueueRef, Sqs};
+use crate::commands::context::Context;
 use crate::diagnose::{Coverage, Observations, QueueFacts, RelatedQueue};
+use crate::error::hinted;
 use crate::message::{ParsedLine, parse_record_line};
 
-/// Messages read from a queue by default.
-pub const DEFAULT_SAMPLE: usize = 20_000;
 /// How long scanned messages stay hidden at most, should releasing them fail.
 const HOLD_SECONDS: i32 = 60;
 /// Source queues of a DLQ whose attributes are read.
@@ -125,7 +124,7 @@ pub async fn inspect(
                         max_receive_count,
                     });
                 }
-                Err(other) => return Err(peek_error(other)),
+                Err(other) => return Err(other.into()),
                 Ok(()) => {
                     let log = ScanLog::for_queue(queue);
                     let mut own_scans = log.load(now_ms());
@@ -238,24 +237,14 @@ impl ScanLog {
     }
 }
 
-/// The redrive-policy refusal as an error with its hint (for commands that cannot go on without
-/// messages).
+/// The redrive-policy refusal as an error (for commands that cannot go on without messages);
+/// `app::report` gives it its hint.
 pub fn refusal_error(refusal: &Refusal) -> anyhow::Error {
-    peek_error(PeekError::WouldDeadLetter {
+    anyhow::Error::new(PeekError::WouldDeadLetter {
         queue: refusal.queue.clone(),
         dlq: refusal.dlq.clone(),
         max_receive_count: refusal.max_receive_count,
     })
-}
-
-fn peek_error(err: PeekError) -> anyhow::Error {
-    match err {
-        PeekError::Client(client) => anyhow::Error::from(client),
-        other => {
-            let hint = other.hint().unwrap_or_default();
-            hinted(other.to_string(), hint)
-        }
-    }
 }
 
 async fn facts(ctx: &Context, sqs: &Sqs, queue: &QueueRef, attrs: QueueAttributes) -> QueueFacts {
@@ -337,7 +326,7 @@ async fn scan(
     })
     .await;
     bar.finish_and_clear();
-    let scanned = result.map_err(peek_error)?;
+    let scanned = result?;
     if scanned.release_failed > 0 {
         ctx.printer.warn(format!(
             "{} message{} could not be made visible again; they reappear within {HOLD_SECONDS}s",

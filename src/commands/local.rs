@@ -6,9 +6,10 @@
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
 
-use anyhow::Context as _;
+use anyhow::{Context as _, bail};
 
-use crate::app::Context;
+use crate::cli::local::LocalArgs;
+use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::local::{ServerConfig, serve_until};
 
@@ -20,6 +21,31 @@ pub struct LocalSettings {
     pub fault_rate: f64,
     pub entry_fault_rate: f64,
     pub seed: Option<u64>,
+}
+
+fn rate(name: &str, value: f64) -> anyhow::Result<f64> {
+    if !(0.0..=1.0).contains(&value) {
+        bail!("--{name} must be between 0 and 1, got {value}");
+    }
+    Ok(value)
+}
+
+impl LocalSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: LocalArgs) -> anyhow::Result<LocalSettings> {
+        if args.account_id.len() != 12 || !args.account_id.bytes().all(|b| b.is_ascii_digit()) {
+            bail!("--account-id must be 12 digits, got {:?}", args.account_id);
+        }
+        Ok(LocalSettings {
+            bind: args.bind,
+            account_id: args.account_id,
+            latency: args.latency.unwrap_or(Duration::ZERO),
+            fault_rate: rate("fault-rate", args.fault_rate)?,
+            entry_fault_rate: rate("entry-fault-rate", args.entry_fault_rate)?,
+            seed: args.seed,
+        })
+    }
 }
 
 /// The endpoint clients should use: an unspecified bind address (0.0.0.0, ::) is reachable

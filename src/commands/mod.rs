@@ -2,6 +2,7 @@
 //! that maps the command line to them.
 
 pub mod common;
+pub mod context;
 pub mod delete;
 pub mod demo;
 pub mod diagnose;
@@ -14,14 +15,12 @@ pub mod purge;
 pub mod queue;
 pub mod queues;
 pub mod receive;
-mod receive_pipe;
 pub mod redrive;
 pub mod send;
-pub mod send_input;
-pub mod send_report;
 
-use crate::app::{Context, UsageError};
 use crate::cli::Command;
+use crate::commands::context::Context;
+use crate::error::UsageError;
 use crate::exit::ExitStatus;
 
 /// Resolves the arguments of a command into its settings (a failure there is a usage error,
@@ -31,18 +30,28 @@ pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitSta
         result.map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))))
     }
     match command {
-        Command::Queues(args) => queues::run(ctx, usage(args.resolve())?).await,
-        Command::Queue(args) => queue::run(ctx, usage(args.resolve())?).await,
-        Command::Send(args) => send::run(ctx, usage(args.resolve())?).await,
-        Command::Receive(args) => receive::run(ctx, usage(args.resolve())?).await,
-        Command::Peek(args) => peek::run(ctx, usage(args.resolve())?).await,
-        Command::Delete(args) => delete::run(ctx, usage(args.resolve())?).await,
-        Command::Purge(args) => purge::run(ctx, usage(args.resolve())?).await,
+        Command::Queues(args) => {
+            queues::run(ctx, usage(queues::QueuesSettings::resolve(args))?).await
+        }
+        Command::Queue(args) => queue::run(ctx, usage(queue::QueueSettings::resolve(args))?).await,
+        Command::Send(args) => send::run(ctx, usage(send::SendSettings::resolve(args))?).await,
+        Command::Receive(args) => {
+            receive::run(ctx, usage(receive::ReceiveSettings::resolve(args))?).await
+        }
+        Command::Peek(args) => peek::run(ctx, usage(peek::PeekSettings::resolve(args))?).await,
+        Command::Delete(args) => {
+            delete::run(ctx, usage(delete::DeleteSettings::resolve(args))?).await
+        }
+        Command::Purge(args) => purge::run(ctx, usage(purge::PurgeSettings::resolve(args))?).await,
         Command::Redrive(args) => redrive::run(ctx, usage((*args).resolve())?).await,
-        Command::Fifo(args) => fifo::run(ctx, usage(args.resolve())?).await,
-        Command::Diagnose(args) => diagnose::run(ctx, usage(args.resolve())?).await,
-        Command::Local(args) => local::run(ctx, usage(args.resolve())?).await,
-        Command::Demo(args) => demo::run(ctx, usage(args.resolve())?).await,
-        Command::Generate(args) => generate::run(ctx, usage(args.resolve())?).await,
+        Command::Fifo(args) => fifo::run(ctx, usage(fifo::FifoSettings::resolve(args))?).await,
+        Command::Diagnose(args) => {
+            diagnose::run(ctx, usage(diagnose::DiagnoseSettings::resolve(args))?).await
+        }
+        Command::Local(args) => local::run(ctx, usage(local::LocalSettings::resolve(args))?).await,
+        Command::Demo(args) => demo::run(ctx, usage(demo::DemoSettings::resolve(args))?).await,
+        Command::Generate(args) => {
+            generate::run(ctx, usage(generate::GenerateSettings::resolve(args))?).await
+        }
     }
 }

@@ -2,10 +2,14 @@
 
 use std::ops::ControlFlow;
 
-use super::common::{MessageWriter, plural, resolve_queue};
-use crate::app::{Context, hinted};
-use crate::client::peek::{self, PeekError, PeekOptions};
+use super::common::resolve_queue;
+use crate::cli::peek::PeekArgs;
+use crate::client::peek::{self, PeekOptions};
+use crate::commands::context::Context;
+use crate::error::with_hint;
 use crate::exit::ExitStatus;
+use crate::output::messages::MessageWriter;
+use crate::text::plural;
 
 #[derive(Debug)]
 pub struct PeekSettings {
@@ -14,13 +18,28 @@ pub struct PeekSettings {
     pub force: bool,
 }
 
+impl PeekSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: PeekArgs) -> anyhow::Result<PeekSettings> {
+        Ok(PeekSettings {
+            queue: args.queue,
+            max: args.max,
+            force: args.force,
+        })
+    }
+}
+
 pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitStatus> {
     let queue = resolve_queue(ctx, &settings.queue).await?;
     let sqs = ctx.sqs().await?;
     let attrs = sqs.attributes(&queue).await?;
-    if let Err(err) = peek::guard(&queue, &attrs, settings.force) {
-        return Err(peek_error(err));
-    }
+    peek::guard(&queue, &attrs, settings.force).map_err(|refused| {
+        with_hint(
+            refused,
+            "pass --force to peek anyway (each message shown gets one receive closer to the dead-letter queue), or peek at the dead-letter queue itself",
+        )
+    })?;
     if settings.force
         && let Some(policy) = attrs.redrive_policy()
     {
@@ -51,8 +70,7 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
             }
         },
     )
-    .await
-    .map_err(peek_error)?;
+    .await?;
     // Diagnose discounts the receives its own and peek's reads added, so that looking at a
     // queue is not mistaken for failing consumers. The record is a hint: failing to write it is
     // not worth failing the peek for.
@@ -88,21 +106,4 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
     } else {
         ExitStatus::Success
     })
-}
-
-/// The guard's refusal as a message that names the limit and the dead-letter queue.
-fn peek_error(err: PeekError) -> anyhow::Error {
-    match err {
-        PeekError::WouldDeadLetter {
-            queue,
-            dlq,
-            max_receive_count,
-        } => hinted(
-            format!(
-                "refusing to peek at `{queue}`: it has a redrive policy (maxReceiveCount {max_receive_count}, dead-letter queue `{dlq}`), and every peek counts as a receive, so peeking could move messages into `{dlq}`"
-            ),
-            "pass --force to peek anyway (each message shown gets one receive closer to the dead-letter queue), or peek at the dead-letter queue itself",
-        ),
-        PeekError::Client(err) => err.into(),
-    }
 }

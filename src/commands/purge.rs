@@ -2,17 +2,32 @@
 
 use serde::Serialize;
 
-use super::common::{confirm_destructive, plural, queue_place, resolve_queue};
-use crate::app::{Context, hinted};
+use super::common::{confirm_destructive, queue_place, resolve_queue};
+use crate::cli::purge::PurgeArgs;
 use crate::client::ClientError;
+use crate::commands::context::Context;
+use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::output::Format;
+use crate::text::plural;
 
 #[derive(Debug)]
 pub struct PurgeSettings {
     pub queue: String,
     pub yes: bool,
     pub dry_run: bool,
+}
+
+impl PurgeSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: PurgeArgs) -> anyhow::Result<PurgeSettings> {
+        Ok(PurgeSettings {
+            queue: args.queue,
+            yes: args.yes,
+            dry_run: args.dry_run,
+        })
+    }
 }
 
 #[derive(Debug, Serialize)]

@@ -6,12 +6,13 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
-use super::common::plural;
-use crate::app::Context;
+use crate::cli::queues::QueuesArgs;
 use crate::client::queue::name_from_arn;
 use crate::client::{ClientError, QueueRef};
+use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::output::{Format, sanitize};
+use crate::text::plural;
 
 /// Attribute requests in flight at once.
 const CONCURRENCY: usize = 16;
@@ -19,6 +20,23 @@ const CONCURRENCY: usize = 16;
 #[derive(Debug)]
 pub struct QueuesSettings {
     pub prefix: Option<String>,
+}
+
+impl QueuesSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: QueuesArgs) -> anyhow::Result<QueuesSettings> {
+        if let Some(prefix) = &args.prefix
+            && !prefix
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        {
+            anyhow::bail!("`{prefix}` cannot start a queue name (letters, digits, - and _ only)");
+        }
+        Ok(QueuesSettings {
+            prefix: args.prefix.filter(|p| !p.is_empty()),
+        })
+    }
 }
 
 #[derive(Debug, Serialize)]

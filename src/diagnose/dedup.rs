@@ -3,10 +3,9 @@
 //! deduplication on bodies that repeat. A FIFO queue accepts a duplicate send and silently drops
 //! it for five minutes, so these problems lose messages without any error.
 
-use std::time::{Duration, UNIX_EPOCH};
-
 use super::finding::{Finding, Severity};
 use super::observe::Observations;
+use crate::text::{format_millis, plural};
 
 /// Fewer dedup ids than this say nothing about their shape.
 const MIN_IDS_FOR_SHAPE: usize = 5;
@@ -39,15 +38,13 @@ pub fn collisions(obs: &Observations) -> Option<Finding> {
         "dedup-collision",
         Severity::Error,
         format!(
-            "{} deduplication id{} used for different messages",
-            colliding.len(),
-            plural(colliding.len() as u64)
+            "{} used for different messages",
+            plural(colliding.len() as u64, "deduplication id")
         ),
     )
     .evidence(format!(
-        "{messages} messages share {} id{} with another, different body",
-        colliding.len(),
-        plural(colliding.len() as u64)
+        "{messages} messages share {} with another, different body",
+        plural(colliding.len() as u64, "id")
     ));
     for entry in colliding.iter().take(3) {
         finding = finding.evidence(format!(
@@ -188,7 +185,7 @@ pub fn time_derived(obs: &Observations) -> Option<Finding> {
         near.len(),
         sample.len(),
         unit.describe(),
-        format_ms(*example_ms)
+        format_millis(*example_ms)
     ));
     // Ids that share their timestamp with another id only differ by what surrounds it; when
     // nothing does, they are the same id.
@@ -356,14 +353,6 @@ pub fn repeating_bodies(obs: &Observations, content_based: bool) -> Option<Findi
          sent far enough apart; those that were not are gone. Put something unique per event in \
          the body (an event id, a timestamp) or send an explicit MessageDeduplicationId.",
     ))
-}
-
-fn format_ms(ms: u64) -> String {
-    humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_millis(ms)).to_string()
-}
-
-pub(crate) fn plural(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 #[cfg(test)]

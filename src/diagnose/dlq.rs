@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use super::dedup::plural;
 use super::finding::{Finding, Severity, human_seconds};
 use super::observe::Observations;
 use super::settings::QueueFacts;
+use crate::text::plural;
 
 /// Messages this close to the end of their retention are reported as about to expire.
 pub const EXPIRY_HORIZON_SECONDS: u64 = 86_400;
@@ -105,19 +105,15 @@ pub fn check(view: &DlqView, queue: &str) -> Vec<Finding> {
     let mut finding = Finding::new(
         "dlq-not-empty",
         Severity::Warning,
-        format!(
-            "The dead-letter queue holds {count} message{}",
-            plural(count)
-        ),
+        format!("The dead-letter queue holds {}", plural(count, "message")),
     );
     if !view.sources.is_empty() {
         finding = finding.evidence(format!("fed by {}", view.sources.join(", ")));
     }
     if let (Some(oldest), Some(newest)) = (view.oldest_age_seconds, view.newest_age_seconds) {
         finding = finding.evidence(format!(
-            "of {} message{} read, the oldest was sent {} ago, the newest {} ago",
-            view.messages_seen,
-            plural(view.messages_seen),
+            "of {} read, the oldest was sent {} ago, the newest {} ago",
+            plural(view.messages_seen, "message"),
             human_seconds(oldest),
             human_seconds(newest)
         ));
@@ -135,9 +131,8 @@ pub fn check(view: &DlqView, queue: &str) -> Vec<Finding> {
                 "dlq-messages-expiring",
                 Severity::Warning,
                 format!(
-                    "{} message{} in the dead-letter queue expire within a day",
-                    view.expiring_within_24h,
-                    plural(view.expiring_within_24h)
+                    "{} in the dead-letter queue expire within a day",
+                    plural(view.expiring_within_24h, "message")
                 ),
             )
             .evidence(format!(

@@ -9,9 +9,9 @@
 
 use serde::Serialize;
 
-use super::dedup::plural;
 use super::finding::percent;
 use super::observe::{Observations, ReceiveClock};
+use crate::text::plural;
 
 /// A group whose head was received this many times before is blocked on a failing message.
 /// (Reads by tools count too, so one or two earlier looks at the queue are not enough.)
@@ -190,10 +190,10 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
                         _ => format!("the {candidates} groups marked as having more behind"),
                     };
                     inferred.push(format!(
-                        "{unseen} visible message{} were not delivered: SQS delivers no more of a \
+                        "{} were not delivered: SQS delivers no more of a \
                          group while its head is held, so they wait behind the head of \
                          {behind_whom}{}",
-                        plural(unseen),
+                        plural(unseen, "visible message"),
                         if in_flight_at_start > 0 {
                             " (or in groups held by consumers)"
                         } else {
@@ -202,17 +202,17 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
                     ));
                 } else if unseen > 0 {
                     inferred.push(format!(
-                        "{unseen} visible message{} were not delivered: they belong to groups \
+                        "{} were not delivered: they belong to groups \
                          blocked by messages in flight, which a scan cannot see",
-                        plural(unseen)
+                        plural(unseen, "visible message")
                     ));
                 }
                 if in_flight_at_start > 0 {
                     inferred.push(format!(
-                        "{in_flight_at_start} message{} were in flight when the scan started; \
+                        "{} were in flight when the scan started; \
                          their groups are blocked until they are deleted or time out, and are \
                          not listed",
-                        plural(in_flight_at_start)
+                        plural(in_flight_at_start, "message")
                     ));
                 }
                 (

@@ -1,9 +1,10 @@
 //! Checks on the group layout: serialized groups (one group, or a few, holding most messages)
 //! and head-of-line blocking (a group's head failing over and over).
 
-use super::dedup::{embedded_time, plural};
+use super::dedup::embedded_time;
 use super::finding::{Finding, Severity, human_seconds, percent};
 use super::groups::{GroupLayout, GroupRow, IDLE_NOTE, OWN_READS_NOTE};
+use crate::text::plural;
 
 /// Below this many messages a group layout says nothing about scaling.
 const MIN_MESSAGES: u64 = 10;
@@ -65,11 +66,9 @@ fn serialized(layout: &GroupLayout) -> Option<Finding> {
         return None;
     };
     let mut finding = Finding::new("serialized-groups", severity, title).evidence(format!(
-        "{} distinct group{} among {} message{} seen{}",
-        t.distinct_groups,
-        plural(t.distinct_groups),
-        t.messages_seen,
-        plural(t.messages_seen),
+        "{} among {} seen{}",
+        plural(t.distinct_groups, "distinct group"),
+        plural(t.messages_seen, "message"),
         t.largest_group
             .as_deref()
             .map(|g| format!("; largest: `{g}`"))
@@ -84,11 +83,11 @@ fn serialized(layout: &GroupLayout) -> Option<Finding> {
             .map(|g| format!("`{}`", g.group_id))
             .collect();
         finding = finding.evidence(format!(
-            "at least {} of {total} messages ({}%) are in the {few} group{} whose last receive \
+            "at least {} of {total} messages ({}%) are in the {} whose last receive \
              came back full, so more of them wait behind their heads: {}{}",
             t.messages_in_those_groups,
             percent(t.messages_in_those_groups, total),
-            plural(few),
+            plural(few, "group"),
             names.join(", "),
             if few > 5 { ", ..." } else { "" }
         ));
@@ -141,9 +140,8 @@ fn head_of_line(layout: &GroupLayout) -> Option<Finding> {
         "head-of-line-blocking",
         severity,
         format!(
-            "{} group{} held up by a head message that keeps failing",
-            blocked.len(),
-            plural(blocked.len() as u64)
+            "{} held up by a head message that keeps failing",
+            plural(blocked.len() as u64, "group")
         ),
     );
     for group in blocked.iter().take(5) {

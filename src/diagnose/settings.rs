@@ -5,10 +5,10 @@
 
 use crate::client::QueueAttributes;
 
-use super::dedup::plural;
 use super::finding::{Finding, Severity, human_seconds, percent};
 use super::groups::{Coverage, GroupTotals};
 use super::observe::{Observations, ReceiveClock};
+use crate::text::plural;
 
 /// Another queue and its attributes: the DLQ of the queue diagnosed, or one of its sources.
 #[derive(Debug, Clone)]
@@ -311,8 +311,8 @@ fn dlq_pairing(
                 "dlq-not-empty",
                 Severity::Warning,
                 format!(
-                    "The dead-letter queue {dlq} holds {waiting} message{}",
-                    plural(waiting)
+                    "The dead-letter queue {dlq} holds {}",
+                    plural(waiting, "message")
                 ),
             )
             .evidence(format!(
@@ -347,9 +347,8 @@ fn fifo_throughput(attrs: &QueueAttributes, groups: &GroupTotals) -> Option<Find
             )
             .evidence(format!(
                 "FifoThroughputLimit = perMessageGroupId, DeduplicationScope = messageGroup; {} \
-                 group{} seen",
-                groups.distinct_groups,
-                plural(groups.distinct_groups)
+                 seen",
+                plural(groups.distinct_groups, "group")
             ))
             .advice(
                 "High throughput is a quota per message group: with one or two groups the queue \

@@ -4,6 +4,7 @@
 //! (progress bars, warnings, prompts, summaries) goes to stderr, and is silenced by `--quiet` except
 //! warnings and errors. Commands never print directly.
 
+pub mod messages;
 pub mod sanitize;
 
 use std::io::{self, BufWriter, IsTerminal, Write};

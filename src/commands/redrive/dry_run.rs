@@ -7,9 +7,10 @@ use std::ops::ControlFlow;
 use serde::Serialize;
 
 use super::Route;
-use crate::app::{Context, hinted};
 use crate::client::Sqs;
 use crate::client::peek::{self, PeekError, PeekOptions};
+use crate::commands::context::Context;
+use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::message::MessageRecord;
 use crate::output::Format;

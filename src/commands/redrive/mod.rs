@@ -12,9 +12,10 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
-use crate::app::{Cancelled, Context, UsageError, hinted, hinted_usage};
 use crate::client::{QueueAttributes, QueueRef, Sqs};
 use crate::commands::common::{account_region, queue_place};
+use crate::commands::context::Context;
+use crate::error::{Cancelled, UsageError, hinted, hinted_usage};
 use crate::exit::ExitStatus;
 use crate::output::Answer;
 use crate::redrive::{
@@ -357,7 +358,7 @@ async fn execute(
         })
         .transpose()?;
     // No --yes in the hint: run later from the shell's history, it should ask first.
-    crate::app::on_abort(format!(
+    crate::interrupt::on_abort(format!(
         "messages the run held come back to {} when their visibility timeout ends; `sqsctl redrive --resume {}` waits for them and completes the run",
         plan.source.name,
         journal.path().display()

@@ -6,9 +6,10 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::{MoveSettings, Route, confirm_native};
-use crate::app::{Context, hinted};
 use crate::client::{MoveTask, QueueAttributes, QueueRef, Sqs};
 use crate::commands::common::queue_place;
+use crate::commands::context::Context;
+use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::output::Format;
 

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::app::Context;
+use crate::commands::context::Context;
 use crate::output::Format;
 use crate::redrive::{Counters, Summary};
 

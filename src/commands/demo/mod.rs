@@ -14,8 +14,10 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 
-use crate::app::{Context, hinted};
+use crate::cli::demo::DemoArgs;
 use crate::client::{LOCAL_ACCESS_KEY_ID, LOCAL_SECRET_ACCESS_KEY, Sqs};
+use crate::commands::context::Context;
+use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::local::{Server, ServerConfig};
 use crate::output::Format;
@@ -24,6 +26,17 @@ use crate::output::Format;
 pub struct DemoSettings {
     pub bind: SocketAddr,
     pub keep: bool,
+}
+
+impl DemoSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: DemoArgs) -> anyhow::Result<DemoSettings> {
+        Ok(DemoSettings {
+            bind: args.bind,
+            keep: args.keep,
+        })
+    }
 }
 
 /// One command of the demo, with what it shows and the exit codes that mean it worked.

@@ -15,6 +15,8 @@
 //! of the pipe. The next batch is received only after that, so a reader that stops early has been
 //! handed at most one batch it did not read.
 
+mod pipe;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -24,12 +26,16 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use super::common::{MessageWriter, confirm_destructive, plural, queue_place, resolve_queue};
-use super::receive_pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
-use crate::app::{Context, Interrupt};
+use super::common::{confirm_destructive, queue_place, resolve_queue};
+use crate::cli::receive::ReceiveArgs;
 use crate::client::{ClientError, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
+use crate::commands::context::Context;
 use crate::exit::ExitStatus;
+use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
+use crate::output::messages::MessageWriter;
+use crate::text::plural;
+use pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
 
 /// The longest wait, at the end of `--until-empty --delete`, for messages that a failed receive may
 /// have hidden: their visibility timeout, when it is not longer than this.
@@ -46,6 +52,28 @@ pub struct ReceiveSettings {
     pub delete: bool,
     pub yes: bool,
     pub concurrency: usize,
+}
+
+impl ReceiveSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: ReceiveArgs) -> anyhow::Result<ReceiveSettings> {
+        let max = match (args.max, args.until_empty) {
+            (Some(max), _) => Some(max),
+            (None, true) => None,
+            (None, false) => Some(10),
+        };
+        Ok(ReceiveSettings {
+            queue: args.queue,
+            max,
+            wait_seconds: args.wait,
+            visibility_timeout: args.visibility,
+            until_empty: args.until_empty,
+            delete: args.delete,
+            yes: args.yes,
+            concurrency: usize::from(args.concurrency),
+        })
+    }
 }
 
 /// State shared by the receivers.

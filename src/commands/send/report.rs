@@ -5,12 +5,12 @@
 
 use serde::Serialize;
 
-use super::common::plural;
-use super::send_input::Batch;
-use crate::app::Context;
+use super::input::Batch;
 use crate::client::{BatchOutcome, EntryResult, QueueRef};
+use crate::commands::context::Context;
 use crate::message::MessageRecord;
 use crate::output::Format;
+use crate::text::plural;
 
 /// Failures listed one by one on stderr before the rest are only counted.
 const MAX_FAILURE_WARNINGS: usize = 10;
@@ -98,9 +98,9 @@ impl<'a> Report<'a> {
                 }
             };
             let hint = if kind == "unknown" {
-                Some(super::send::unknown_hint(self.queue))
+                Some(super::unknown_hint(self.queue))
             } else {
-                super::send::entry_hint(self.queue, &code, &message)
+                super::entry_hint(self.queue, &code, &message)
             };
             if let Some(hint) = hint
                 && !self.hints.contains(&hint)

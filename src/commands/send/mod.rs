@@ -6,24 +6,30 @@
 //! with 3. An invalid input line stops the run (after sending the lines before it) unless
 //! `--skip-invalid`, and the error says which line to resume from.
 
+mod input;
+mod report;
+
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::sync::Arc;
 
-use anyhow::Context as _;
+use anyhow::{Context as _, bail};
 use serde::Serialize;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 use super::common::resolve_queue;
-pub use super::send_input::DedupId;
-use super::send_input::{Batch, Item, LineFormat, RecordDefaults, spawn_reader};
-use super::send_report::Report;
-use crate::app::{Context, UsageError, hinted};
+use crate::cli::send::SendArgs;
+use crate::cli::values::parse_message_attributes;
 use crate::client::{BatchOutcome, ClientError, EntryResult, QueueRef, RetryPolicy, Sqs};
+use crate::commands::context::Context;
+use crate::error::{UsageError, hinted};
 use crate::exit::ExitStatus;
 use crate::message::{AttributeValue, MessageRecord};
 use crate::output::Format;
+pub use input::DedupId;
+use input::{Batch, Item, LineFormat, RecordDefaults, spawn_reader};
+use report::Report;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SendInput {
@@ -43,6 +49,42 @@ pub struct SendSettings {
     pub attributes: BTreeMap<String, AttributeValue>,
     pub delay_seconds: Option<i32>,
     pub concurrency: usize,
+}
+
+impl SendSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: SendArgs) -> anyhow::Result<SendSettings> {
+        let input = match (args.body, args.lines, args.jsonl) {
+            (Some(body), _, _) if body == "-" => SendInput::WholeStdin,
+            (Some(body), _, _) => SendInput::Body(body),
+            (None, true, _) => SendInput::Lines,
+            (None, _, true) => SendInput::Jsonl,
+            (None, false, false) => SendInput::WholeStdin,
+        };
+        if args.skip_invalid && !matches!(input, SendInput::Lines | SendInput::Jsonl) {
+            bail!("--skip-invalid only applies to --lines or --jsonl");
+        }
+        let dedup = match args.dedup_id.as_deref() {
+            None => None,
+            Some("auto") => Some(DedupId::Auto),
+            Some("") => bail!("--dedup-id must not be empty (use an id, or `auto`)"),
+            Some(id) => Some(DedupId::Fixed(id.to_string())),
+        };
+        if matches!(args.group_id.as_deref(), Some("")) {
+            bail!("--group-id must not be empty");
+        }
+        Ok(SendSettings {
+            queue: args.queue,
+            input,
+            skip_invalid: args.skip_invalid,
+            group_id: args.group_id,
+            dedup,
+            attributes: parse_message_attributes(&args.attrs)?,
+            delay_seconds: args.delay,
+            concurrency: usize::from(args.concurrency),
+        })
+    }
 }
 
 #[derive(Debug, Serialize)]

@@ -1,0 +1,269 @@
+//! `sqsctl queue create`: checks the name and attributes, creates the dead-letter queue when it is
+//! missing, and creates the queue (an existing one with the same attributes is left as it is).
+
+use std::collections::BTreeMap;
+
+use anyhow::bail;
+use serde::Serialize;
+
+use crate::cli::queue::QueueCreateArgs;
+use crate::cli::values::parse_name_value;
+use crate::client::{ClientError, QueueRef, Sqs};
+use crate::commands::context::Context;
+use crate::error::{UsageError, hinted};
+use crate::exit::ExitStatus;
+use crate::output::Format;
+
+impl CreateSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(args: QueueCreateArgs) -> anyhow::Result<CreateSettings> {
+        let fifo = args.fifo || args.name.ends_with(".fifo");
+        if fifo && !args.name.ends_with(".fifo") {
+            bail!("FIFO queue names end in .fifo: use `{}.fifo`", args.name);
+        }
+        let valid_name = |name: &str| {
+            let base = name.strip_suffix(".fifo").unwrap_or(name);
+            !base.is_empty()
+                && name.len() <= 80
+                && base
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        };
+        if !valid_name(&args.name) {
+            bail!(
+                "`{}` is not a valid queue name: 1-80 letters, digits, - and _ (FIFO names end in .fifo)",
+                args.name
+            );
+        }
+        let mut attributes = BTreeMap::new();
+        for text in &args.attrs {
+            let (name, value) = parse_name_value(text, "--attr")?;
+            if attributes.insert(name.clone(), value).is_some() {
+                bail!("--attr {name} is given twice");
+            }
+        }
+        if fifo {
+            attributes.insert("FifoQueue".to_string(), "true".to_string());
+        }
+        Ok(CreateSettings {
+            name: args.name,
+            fifo,
+            dlq: args.dlq,
+            max_receive: args.max_receive,
+            attributes,
+        })
+    }
+}
+
+#[derive(Debug)]
+pub struct CreateSettings {
+    pub name: String,
+    pub fifo: bool,
+    pub dlq: Option<String>,
+    pub max_receive: u32,
+    /// Queue attributes, `FifoQueue` included for FIFO queues.
+    pub attributes: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Created {
+    name: String,
+    url: String,
+    fifo: bool,
+    /// Whether this run created it (false: it existed with the same attributes).
+    created: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dead_letter_queue: Option<CreatedDlq>,
+}
+
+#[derive(Debug, Serialize)]
+struct CreatedDlq {
+    name: String,
+    url: String,
+    max_receive_count: u32,
+    /// Whether this run created it (false: it existed).
+    created: bool,
+}
+
+pub(super) async fn create(
+    ctx: &Context,
+    mut settings: CreateSettings,
+) -> anyhow::Result<ExitStatus> {
+    let sqs = ctx.sqs().await?;
+    // The queue itself is looked up first, so that a run that cannot create it leaves nothing
+    // behind (no new dead-letter queue for a queue that exists with other attributes).
+    let existing = match sqs.resolve(&settings.name).await {
+        Ok(queue) => Some(queue),
+        Err(ClientError::QueueNotFound { .. }) => None,
+        Err(ClientError::InvalidInput(message)) => return Err(UsageError(message).into()),
+        Err(err) => return Err(err.into()),
+    };
+    if let Some(queue) = &existing {
+        ctx.printer
+            .debug(format!("queue `{}` exists: {}", queue.name, queue.url));
+    }
+    let mut dead_letter_queue = None;
+    if let Some(dlq_name) = &settings.dlq {
+        if existing.is_some()
+            && matches!(
+                sqs.resolve(dlq_name).await,
+                Err(ClientError::QueueNotFound { .. })
+            )
+        {
+            // An existing queue cannot already point at a queue that does not exist.
+            return Err(exists_error(&settings.name));
+        }
+        let (dlq, created) = ensure_dlq(sqs, dlq_name, settings.fifo).await?;
+        let attrs = sqs.attributes(&dlq).await?;
+        let arn = attrs
+            .arn()
+            .map(str::to_string)
+            .ok_or_else(|| anyhow::anyhow!("SQS did not report the ARN of `{}`", dlq.name))?;
+        let policy = serde_json::json!({
+            "deadLetterTargetArn": arn,
+            "maxReceiveCount": settings.max_receive,
+        });
+        settings
+            .attributes
+            .insert("RedrivePolicy".to_string(), policy.to_string());
+        if created {
+            ctx.printer.info(format!(
+                "created dead-letter queue {} ({})",
+                dlq.name, dlq.url
+            ));
+        }
+        dead_letter_queue = Some(CreatedDlq {
+            name: dlq.name,
+            url: dlq.url,
+            max_receive_count: settings.max_receive,
+            created,
+        });
+    }
+    // CreateQueue of an existing name succeeds when the attributes given match and fails when
+    // they differ, so SQS itself decides whether the existing queue is what was asked for.
+    let queue = match sqs
+        .create_queue(&settings.name, settings.attributes.clone())
+        .await
+    {
+        Ok(queue) => queue,
+        Err(err) => {
+            if let Some(dlq) = dead_letter_queue.as_ref().filter(|d| d.created) {
+                // Undo the dead-letter queue this run created for a queue it could not create.
+                let dlq_ref = QueueRef {
+                    name: dlq.name.clone(),
+                    url: dlq.url.clone(),
+                };
+                match sqs.delete_queue(&dlq_ref).await {
+                    Ok(()) => ctx.printer.info(format!(
+                        "deleted dead-letter queue {} again, as `{}` could not be created",
+                        dlq.name, settings.name
+                    )),
+                    Err(_) => ctx.printer.warn(format!(
+                        "dead-letter queue {} was created but `{}` was not; delete it with `sqsctl queue delete {}`",
+                        dlq.name, settings.name, dlq.name
+                    )),
+                }
+            }
+            return Err(create_error(&settings.name, err));
+        }
+    };
+    let existed = existing.is_some();
+    let created = Created {
+        name: queue.name.clone(),
+        url: queue.url.clone(),
+        fifo: settings.fifo,
+        created: !existed,
+        dead_letter_queue,
+    };
+    match ctx.printer.format() {
+        Format::Jsonl => ctx.printer.record("queue_created", &created)?,
+        Format::Json => ctx.printer.json(&created)?,
+        Format::Table | Format::Text => ctx.printer.line(&queue.url)?,
+    }
+    let mut line = if existed {
+        format!("queue {} exists, unchanged", queue.name)
+    } else {
+        format!("created queue {}", queue.name)
+    };
+    if let Some(dlq) = &created.dead_letter_queue {
+        let with = format!(
+            "dead-letter queue {} after {} receives",
+            dlq.name, dlq.max_receive_count
+        );
+        line.push_str(&if existed {
+            format!(" ({with})")
+        } else {
+            format!(" with {with}")
+        });
+    }
+    ctx.printer.info(line);
+    Ok(ExitStatus::Success)
+}
+
+/// Finds the DLQ or creates it with the source's type.
+async fn ensure_dlq(sqs: &Sqs, text: &str, fifo: bool) -> anyhow::Result<(QueueRef, bool)> {
+    match sqs.resolve(text).await {
+        Ok(dlq) => {
+            let attrs = sqs.attributes(&dlq).await?;
+            let dlq_fifo = attrs.is_fifo() || dlq.is_fifo();
+            if dlq_fifo != fifo {
+                return Err(UsageError(format!(
+                    "`{}` is a {} queue; the dead-letter queue of a {} queue must be {} too",
+                    dlq.name,
+                    if dlq_fifo { "FIFO" } else { "standard" },
+                    if fifo { "FIFO" } else { "standard" },
+                    if fifo { "FIFO" } else { "standard" },
+                ))
+                .into());
+            }
+            Ok((dlq, false))
+        }
+        Err(ClientError::QueueNotFound { queue, .. }) => {
+            if fifo != queue.ends_with(".fifo") {
+                return Err(UsageError(if fifo {
+                    format!("the dead-letter queue of a FIFO queue must be FIFO: name it `{queue}.fifo`")
+                } else {
+                    format!("`{queue}` is a FIFO name; the dead-letter queue of a standard queue must be standard")
+                })
+                .into());
+            }
+            let mut attributes = BTreeMap::new();
+            if fifo {
+                attributes.insert("FifoQueue".to_string(), "true".to_string());
+            }
+            // SQS measures retention of standard messages from the original enqueue time, so a DLQ
+            // keeps them the maximum time to leave room for a redrive.
+            attributes.insert("MessageRetentionPeriod".to_string(), "1209600".to_string());
+            let dlq = sqs
+                .create_queue(&queue, attributes)
+                .await
+                .map_err(|err| create_error(&queue, err))?;
+            Ok((dlq, true))
+        }
+        Err(ClientError::InvalidInput(message)) => Err(UsageError(message).into()),
+        Err(err) => Err(err.into()),
+    }
+}
+
+fn exists_error(name: &str) -> anyhow::Error {
+    hinted(
+        format!("a queue named `{name}` already exists with different attributes"),
+        format!(
+            "see them with `sqsctl queue info {name}`; change them on the existing queue, or pick another name"
+        ),
+    )
+}
+
+fn create_error(name: &str, err: ClientError) -> anyhow::Error {
+    match err.code() {
+        Some(
+            "QueueAlreadyExists" | "QueueNameExists" | "AWS.SimpleQueueService.QueueNameExists",
+        ) => exists_error(name),
+        Some("AWS.SimpleQueueService.QueueDeletedRecently" | "QueueDeletedRecently") => hinted(
+            format!("`{name}` was deleted less than 60 seconds ago"),
+            "SQS refuses to reuse a queue name for 60 seconds after deleting it; wait and try again",
+        ),
+        _ => err.into(),
+    }
+}

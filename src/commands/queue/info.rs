@@ -1,0 +1,182 @@
+//! `sqsctl queue info`: every attribute of a queue, its redrive policy decoded, the depth of its
+//! dead-letter queue and the queues that use it as theirs.
+
+use serde::Serialize;
+
+use crate::client::queue::name_from_arn;
+use crate::client::{ClientError, QueueAttributes, Sqs};
+use crate::commands::common::resolve_queue;
+use crate::commands::context::Context;
+use crate::exit::ExitStatus;
+use crate::output::{Format, sanitize};
+
+#[derive(Debug, Serialize)]
+struct Depth {
+    name: String,
+    url: Option<String>,
+    visible: u64,
+    in_flight: u64,
+    delayed: u64,
+    exists: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct RedriveInfo {
+    dead_letter_target_arn: String,
+    max_receive_count: u32,
+    dead_letter_queue: Depth,
+}
+
+#[derive(Debug, Serialize)]
+struct QueueInfo {
+    name: String,
+    url: String,
+    fifo: bool,
+    visible: u64,
+    in_flight: u64,
+    delayed: u64,
+    /// Every attribute as SQS reports it.
+    attributes: QueueAttributes,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    redrive_policy: Option<RedriveInfo>,
+    /// Queues whose redrive policy points at this one (it is their DLQ).
+    dead_letter_sources: Vec<String>,
+}
+
+async fn depth_of(sqs: &Sqs, arn: &str) -> Result<Depth, ClientError> {
+    let name = name_from_arn(arn).unwrap_or(arn).to_string();
+    match sqs.resolve_arn(arn).await {
+        Ok(queue) => {
+            let attrs = sqs.attributes(&queue).await?;
+            Ok(Depth {
+                name,
+                url: Some(queue.url),
+                visible: attrs.visible(),
+                in_flight: attrs.in_flight(),
+                delayed: attrs.delayed(),
+                exists: true,
+            })
+        }
+        Err(ClientError::QueueNotFound { .. }) => Ok(Depth {
+            name,
+            url: None,
+            visible: 0,
+            in_flight: 0,
+            delayed: 0,
+            exists: false,
+        }),
+        Err(err) => Err(err),
+    }
+}
+
+pub(super) async fn info(ctx: &Context, text: &str) -> anyhow::Result<ExitStatus> {
+    let queue = resolve_queue(ctx, text).await?;
+    let sqs = ctx.sqs().await?;
+    let attrs = sqs.attributes(&queue).await?;
+    let redrive_policy = match attrs.redrive_policy() {
+        Some(policy) => Some(RedriveInfo {
+            dead_letter_queue: depth_of(sqs, &policy.dead_letter_target_arn).await?,
+            dead_letter_target_arn: policy.dead_letter_target_arn,
+            max_receive_count: policy.max_receive_count,
+        }),
+        None => None,
+    };
+    let mut dead_letter_sources: Vec<String> = sqs
+        .dead_letter_sources(&queue)
+        .await?
+        .into_iter()
+        .map(|q| q.name)
+        .collect();
+    dead_letter_sources.sort();
+    let info = QueueInfo {
+        fifo: attrs.is_fifo() || queue.is_fifo(),
+        visible: attrs.visible(),
+        in_flight: attrs.in_flight(),
+        delayed: attrs.delayed(),
+        name: queue.name,
+        url: queue.url,
+        attributes: attrs,
+        redrive_policy,
+        dead_letter_sources,
+    };
+    if let Some(policy) = &info.redrive_policy
+        && !policy.dead_letter_queue.exists
+    {
+        ctx.printer.warn(format!(
+            "the dead-letter queue `{}` of the redrive policy does not exist: messages over the receive limit have nowhere to go",
+            policy.dead_letter_queue.name
+        ));
+    }
+    print_info(ctx, &info)?;
+    Ok(ExitStatus::Success)
+}
+
+fn print_info(ctx: &Context, info: &QueueInfo) -> anyhow::Result<()> {
+    let printer = &ctx.printer;
+    match printer.format() {
+        Format::Jsonl => printer.record("queue_info", info)?,
+        Format::Json => printer.json(info)?,
+        Format::Table | Format::Text => {
+            let mut rows: Vec<(String, String)> = vec![
+                ("Name".into(), info.name.clone()),
+                ("URL".into(), info.url.clone()),
+                (
+                    "Type".into(),
+                    if info.fifo { "FIFO" } else { "standard" }.into(),
+                ),
+                (
+                    "Messages".into(),
+                    format!(
+                        "{} visible, {} in flight, {} delayed",
+                        info.visible, info.in_flight, info.delayed
+                    ),
+                ),
+            ];
+            if let Some(policy) = &info.redrive_policy {
+                let dlq = &policy.dead_letter_queue;
+                rows.push((
+                    "Redrive policy".into(),
+                    format!(
+                        "to `{}` after {} receives",
+                        dlq.name, policy.max_receive_count
+                    ),
+                ));
+                rows.push((
+                    "Dead-letter queue".into(),
+                    if dlq.exists {
+                        format!(
+                            "{}: {} visible, {} in flight, {} delayed",
+                            dlq.name, dlq.visible, dlq.in_flight, dlq.delayed
+                        )
+                    } else {
+                        format!("{} (does not exist)", dlq.name)
+                    },
+                ));
+            } else {
+                rows.push(("Redrive policy".into(), "none".into()));
+            }
+            if !info.dead_letter_sources.is_empty() {
+                rows.push((
+                    "Dead-letter queue of".into(),
+                    info.dead_letter_sources.join(", "),
+                ));
+            }
+            for (name, value) in &info.attributes.0 {
+                rows.push((name.clone(), value.clone()));
+            }
+            if printer.format() == Format::Text {
+                for (name, value) in rows {
+                    printer.line(&format!("{name}\t{}", printer.display(&value)))?;
+                }
+            } else {
+                let mut table = printer.new_table(&["attribute", "value"]);
+                for (name, value) in rows {
+                    table.add_row(vec![name, sanitize::for_terminal(&value).into_owned()]);
+                }
+                printer.table(&table)?;
+            }
+        }
+    }
+    printer.flush()?;
+    Ok(())
+}

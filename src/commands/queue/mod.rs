@@ -1,0 +1,52 @@
+//! `sqsctl queue info|create|delete`: the settings each subcommand runs with, and the dispatch to
+//! the file of each.
+
+mod create;
+mod delete;
+mod info;
+
+use crate::cli::queue::QueueCommand;
+use crate::commands::context::Context;
+use crate::exit::ExitStatus;
+pub use create::CreateSettings;
+
+#[derive(Debug)]
+pub enum QueueSettings {
+    Info {
+        queue: String,
+    },
+    Create(CreateSettings),
+    Delete {
+        queue: String,
+        yes: bool,
+        dry_run: bool,
+    },
+}
+
+impl QueueSettings {
+    /// Checks the command line's values and fills in the defaults (an error here is a usage
+    /// error).
+    pub fn resolve(command: QueueCommand) -> anyhow::Result<QueueSettings> {
+        Ok(match command {
+            QueueCommand::Info(args) => QueueSettings::Info { queue: args.queue },
+            QueueCommand::Create(args) => QueueSettings::Create(CreateSettings::resolve(args)?),
+            QueueCommand::Delete(args) => QueueSettings::Delete {
+                queue: args.queue,
+                yes: args.yes,
+                dry_run: args.dry_run,
+            },
+        })
+    }
+}
+
+pub async fn run(ctx: &Context, settings: QueueSettings) -> anyhow::Result<ExitStatus> {
+    match settings {
+        QueueSettings::Info { queue } => info::info(ctx, &queue).await,
+        QueueSettings::Create(create_settings) => create::create(ctx, create_settings).await,
+        QueueSettings::Delete {
+            queue,
+            yes,
+            dry_run,
+        } => delete::delete(ctx, &queue, yes, dry_run).await,
+    }
+}

@@ -1,0 +1,194 @@
+//! Message records on stdout, in the chosen format, as they arrive: the writer `receive` and `peek`
+//! share. It writes and flushes; what to do once a record is written (delete it) is the caller's.
+
+use crate::message::{Envelope, MessageRecord};
+use crate::output::{Format, Printer, sanitize};
+use crate::text::format_millis;
+
+/// Writes message records as they arrive, in the printer's format: a table per batch on a
+/// terminal, one enveloped record per line in a pipe, a single JSON array (streamed) with
+/// `-o json`, bodies only with `-o text`. Each batch is flushed before `write_batch` returns, so a
+/// caller may delete what was written; `write_each` flushes message by message and says how far it
+/// got, for pipes.
+pub struct MessageWriter<'a> {
+    printer: &'a Printer,
+    written: u64,
+    include_receipt_handles: bool,
+}
+
+impl<'a> MessageWriter<'a> {
+    pub fn new(printer: &'a Printer, include_receipt_handles: bool) -> Self {
+        MessageWriter {
+            printer,
+            written: 0,
+            include_receipt_handles,
+        }
+    }
+
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    pub fn write_batch(&mut self, batch: &[MessageRecord]) -> std::io::Result<()> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let printer = self.printer;
+        match printer.format() {
+            Format::Jsonl => {
+                for record in batch {
+                    self.with_handle(record, |r| printer.record("message", r))?;
+                }
+            }
+            Format::Json => {
+                for record in batch {
+                    let text = self.with_handle(record, |r| {
+                        serde_json::to_string(r).map_err(std::io::Error::other)
+                    })?;
+                    let lead = if self.written == 0 { "[\n  " } else { ",\n  " };
+                    printer.write_raw(&format!("{lead}{text}"))?;
+                    self.written += 1;
+                }
+                return printer.flush();
+            }
+            Format::Text => {
+                for record in batch {
+                    printer.line(&printer.display(&record.body))?;
+                }
+            }
+            Format::Table => printer.table(&self.batch_table(batch))?,
+        }
+        self.written += batch.len() as u64;
+        printer.flush()
+    }
+
+    /// Writes and flushes one message at a time, for a reader at the other end of a pipe: a write
+    /// that fails (the reader went away) leaves the messages before it written and that one and the
+    /// rest not. A table is written whole, so its messages are written together or not at all.
+    pub fn write_each(&mut self, batch: &[MessageRecord]) -> Flushed {
+        let printer = self.printer;
+        let mut flushed = Flushed {
+            ends: Vec::with_capacity(batch.len()),
+            error: None,
+        };
+        if batch.is_empty() {
+            return flushed;
+        }
+        if printer.format() == Format::Table {
+            let text = format!("{}\n", self.batch_table(batch));
+            match printer.write_raw(&text).and_then(|()| printer.flush()) {
+                Ok(()) => {
+                    flushed.ends = vec![text.len() as u64; batch.len()];
+                    self.written += batch.len() as u64;
+                }
+                Err(err) => flushed.error = Some(err),
+            }
+            return flushed;
+        }
+        let mut bytes = 0u64;
+        for record in batch {
+            let text = match self.message_text(record) {
+                Ok(text) => text,
+                Err(err) => {
+                    flushed.error = Some(err);
+                    break;
+                }
+            };
+            if let Err(err) = printer.write_raw(&text).and_then(|()| printer.flush()) {
+                flushed.error = Some(err);
+                break;
+            }
+            bytes += text.len() as u64;
+            flushed.ends.push(bytes);
+            self.written += 1;
+        }
+        flushed
+    }
+
+    /// One message as `write_each` writes it, its separator included.
+    fn message_text(&self, record: &MessageRecord) -> std::io::Result<String> {
+        let printer = self.printer;
+        match printer.format() {
+            Format::Jsonl => self.with_handle(record, |r| {
+                let envelope = Envelope {
+                    kind: "message".to_string(),
+                    data: r,
+                };
+                serde_json::to_string(&envelope)
+                    .map(|line| line + "\n")
+                    .map_err(std::io::Error::other)
+            }),
+            Format::Json => {
+                let text = self.with_handle(record, |r| {
+                    serde_json::to_string(r).map_err(std::io::Error::other)
+                })?;
+                let lead = if self.written == 0 { "[\n  " } else { ",\n  " };
+                Ok(format!("{lead}{text}"))
+            }
+            Format::Text | Format::Table => Ok(format!("{}\n", printer.display(&record.body))),
+        }
+    }
+
+    fn batch_table(&self, batch: &[MessageRecord]) -> comfy_table::Table {
+        let mut table =
+            self.printer
+                .new_table(&["#", "message id", "body", "group", "receives", "sent"]);
+        for (i, record) in batch.iter().enumerate() {
+            let body = sanitize::for_terminal(&record.body);
+            table.add_row(vec![
+                (self.written + i as u64 + 1).to_string(),
+                record.message_id.clone().unwrap_or_default(),
+                sanitize::truncate(&body, 60).into_owned(),
+                record
+                    .effective_group_id()
+                    .map(|g| sanitize::for_terminal(g).into_owned())
+                    .unwrap_or_default(),
+                record
+                    .attributes
+                    .get("ApproximateReceiveCount")
+                    .cloned()
+                    .unwrap_or_default(),
+                record
+                    .attribute_u64("SentTimestamp")
+                    .map(format_millis)
+                    .unwrap_or_default(),
+            ]);
+        }
+        table
+    }
+
+    fn with_handle<T>(
+        &self,
+        record: &MessageRecord,
+        write: impl FnOnce(&MessageRecord) -> std::io::Result<T>,
+    ) -> std::io::Result<T> {
+        if self.include_receipt_handles || record.receipt_handle.is_none() {
+            write(record)
+        } else {
+            let stripped = MessageRecord {
+                receipt_handle: None,
+                ..record.clone()
+            };
+            write(&stripped)
+        }
+    }
+
+    /// Closes the output: the JSON array's bracket (an empty array when nothing was written).
+    pub fn finish(&mut self) -> std::io::Result<()> {
+        if self.printer.format() == Format::Json {
+            let close = if self.written == 0 { "[]\n" } else { "\n]\n" };
+            self.printer.write_raw(close)?;
+        }
+        self.printer.flush()
+    }
+}
+
+/// What [`MessageWriter::write_each`] got through.
+#[derive(Debug)]
+pub struct Flushed {
+    /// For each message written and flushed, in order: the bytes of the batch written up to and
+    /// including it.
+    pub ends: Vec<u64>,
+    /// The error that stopped the writing, if one did.
+    pub error: Option<std::io::Error>,
+}
