@@ -34,15 +34,22 @@ pub fn shrink_pipe() {
 }
 
 /// How many of the messages just written (`ends`: the bytes written up to the end of each) the
-/// reader has taken out of the pipe: waits until the pipe is empty, the reader went away, or
-/// Ctrl-C. Where the pipe's fill cannot be read, everything written counts as taken.
+/// reader has taken out of the pipe: waits until the pipe is empty, the reader went away, or the
+/// grace period after Ctrl-C ran out (a reader that is still reading gets that long to take what
+/// was already written). Where the pipe's fill cannot be read, everything written counts as taken.
 pub async fn taken_by_reader(ends: &[u64], interrupt: &Interrupt) -> usize {
     use std::os::fd::AsFd;
     let Some(&written) = ends.last() else {
         return 0;
     };
     let stdout = std::io::stdout();
+    let taken_when = |unread: u64| {
+        let taken = written.saturating_sub(unread);
+        ends.iter().take_while(|&&end| end <= taken).count()
+    };
     let mut pause = Duration::from_millis(1);
+    let grace_over = interrupt.grace_over();
+    tokio::pin!(grace_over);
     loop {
         let Ok(unread) = rustix::io::ioctl_fionread(stdout.as_fd()) else {
             return ends.len();
@@ -50,11 +57,15 @@ pub async fn taken_by_reader(ends: &[u64], interrupt: &Interrupt) -> usize {
         if unread == 0 {
             return ends.len();
         }
-        if reader_gone(&stdout) || interrupt.is_set() {
-            let taken = written.saturating_sub(unread);
-            return ends.iter().take_while(|&&end| end <= taken).count();
+        if reader_gone(&stdout) {
+            return taken_when(unread);
         }
-        tokio::time::sleep(pause).await;
+        tokio::select! {
+            () = tokio::time::sleep(pause) => {}
+            () = &mut grace_over => {
+                return rustix::io::ioctl_fionread(stdout.as_fd()).map_or(ends.len(), taken_when);
+            }
+        }
         pause = (pause * 2).min(Duration::from_millis(20));
     }
 }
