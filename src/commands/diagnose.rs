@@ -9,11 +9,11 @@ use anyhow::bail;
 use comfy_table::{Cell, ColumnConstraint, Width};
 use serde::Serialize;
 
-pub use super::inspect::MessageSource;
-use super::inspect::{self, Inspection};
 use crate::cli::diagnose::{DiagnoseArgs, MessageSourceArgs};
 use crate::client::peek::Scanned;
 use crate::commands::context::Context;
+pub use crate::diagnose::gather::MessageSource;
+use crate::diagnose::gather::{self as inspect, Inspection};
 use crate::diagnose::{self, Analysis, Finding, Report};
 use crate::exit::ExitStatus;
 use crate::output::Format;

@@ -4,12 +4,12 @@
 use comfy_table::Cell;
 use serde::Serialize;
 
-use super::inspect::{self, MessageSource};
 use crate::cli::fifo::FifoCommand;
 use crate::client::peek::Scanned;
 use crate::commands::context::Context;
 use crate::diagnose::ReceiveClock;
 use crate::diagnose::finding::human_seconds;
+use crate::diagnose::gather::{self as inspect, MessageSource};
 use crate::diagnose::groups::{self, GroupLayout, GroupTotals};
 use crate::error::hinted;
 use crate::exit::ExitStatus;

@@ -8,7 +8,6 @@ pub mod demo;
 pub mod diagnose;
 pub mod fifo;
 pub mod generate;
-pub mod inspect;
 pub mod local;
 pub mod peek;
 pub mod purge;

@@ -75,7 +75,7 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
     // queue is not mistaken for failing consumers. The record is a hint: failing to write it is
     // not worth failing the peek for.
     if scanned.seen > 0 {
-        let _ = crate::commands::inspect::record_scan(&queue);
+        let _ = crate::diagnose::gather::record_scan(&queue);
     }
     if let Some(err) = write_error {
         return Err(anyhow::Error::new(err).context("could not write to stdout"));

@@ -9,6 +9,7 @@
 pub mod dedup;
 pub mod dlq;
 pub mod finding;
+pub mod gather;
 pub mod groups;
 pub mod observe;
 pub mod scaling;
