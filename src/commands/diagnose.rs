@@ -1,6 +1,7 @@
 //! `sqsctl diagnose`: every check of [`crate::diagnose`] on a queue or an export, as a table of
 //! findings, JSON, or JSON Lines; exit code 4 when a warning or an error was found.
 
+use crate::text::plural;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -138,13 +139,15 @@ async fn run_once(
     settings: &DiagnoseSettings,
     earlier_scans: &[u64],
 ) -> anyhow::Result<(Report, ExitStatus, Option<u64>)> {
-    let inspection = inspect::inspect(
+    let inspection = gather(
         ctx,
-        settings.queue.as_deref(),
-        &settings.source,
-        settings.force,
-        true,
-        earlier_scans,
+        inspect::Request {
+            queue: settings.queue.as_deref(),
+            source: &settings.source,
+            force: settings.force,
+            neighbours: true,
+            earlier_scans,
+        },
     )
     .await?;
     let mut report = diagnose::analyze(&Analysis {
@@ -162,8 +165,7 @@ async fn run_once(
         ));
         diagnose::sort_findings(&mut report.findings);
     }
-    ctx.printer
-        .info(inspect::describe(&inspection, &settings.source));
+    ctx.printer.info(describe(&inspection, &settings.source));
     if let Some(groups) = &report.groups {
         let t = &groups.totals;
         ctx.printer.info(format!(
@@ -268,9 +270,84 @@ fn table(ctx: &Context, findings: &[Finding]) -> comfy_table::Table {
             Cell::new(details.join("\n")),
         ]);
     }
-    inspect::fit(&mut table);
+    crate::output::fit_width(&mut table);
     if let Some(column) = table.column_mut(1) {
         column.set_constraint(ColumnConstraint::UpperBoundary(Width::Fixed(30)));
     }
     table
+}
+
+/// Gathers through [`inspect::inspect`] with this command's client, progress bar and `--verbose`
+/// notes: the one place `diagnose` and `fifo groups` turn the gatherer's reports into output.
+pub async fn gather(ctx: &Context, request: inspect::Request<'_>) -> anyhow::Result<Inspection> {
+    let sqs = match request.queue {
+        Some(_) => Some(ctx.sqs().await?),
+        None => None,
+    };
+    let mut bar = None;
+    let inspection = inspect::inspect(sqs, request, &ctx.interrupt, |progress| match progress {
+        inspect::Progress::Started { expected } => {
+            bar = Some(
+                ctx.printer
+                    .progress(expected, "{spinner} reading {pos}/{len} messages {elapsed}"),
+            );
+        }
+        inspect::Progress::Read(count) => {
+            if let Some(bar) = &bar {
+                bar.inc(count);
+            }
+        }
+        inspect::Progress::Finished => {
+            if let Some(bar) = bar.take() {
+                bar.finish_and_clear();
+            }
+        }
+    })
+    .await?;
+    for note in &inspection.notes {
+        ctx.printer.debug(note);
+    }
+    if let Some(scan) = &inspection.scan
+        && scan.release_failed > 0
+    {
+        ctx.printer.warn(format!(
+            "{} could not be made visible again; they reappear within {}s",
+            plural(scan.release_failed, "message"),
+            inspect::HOLD_SECONDS
+        ));
+    }
+    Ok(inspection)
+}
+
+/// One line describing what was read, for stderr.
+pub fn describe(inspection: &Inspection, source: &MessageSource) -> String {
+    let name = inspection
+        .queue
+        .as_ref()
+        .map_or("the file", |q| q.name.as_str());
+    let seen = inspection.observations.as_ref().map_or(0, |o| o.messages);
+    match (source, &inspection.scan, &inspection.refused) {
+        (MessageSource::File(path), _, _) => format!(
+            "{seen} message{} read from {}",
+            if seen == 1 { "" } else { "s" },
+            path.display()
+        ),
+        (_, _, Some(refusal)) => format!(
+            "{name}: messages not read (redrive policy to {}); settings checked",
+            refusal.dlq
+        ),
+        (_, Some(scan), _) => format!(
+            "{name}: read {} of {} visible message{} ({} in flight) without consuming them{}",
+            scan.seen,
+            inspection.facts.as_ref().map_or(0, |f| f.attrs.visible()),
+            if scan.visible_at_start == 1 { "" } else { "s" },
+            scan.in_flight_at_start,
+            if scan.interrupted {
+                "; interrupted"
+            } else {
+                ""
+            }
+        ),
+        _ => format!("{name}: checked"),
+    }
 }

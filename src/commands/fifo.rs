@@ -59,13 +59,15 @@ struct Totals<'a> {
 }
 
 pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitStatus> {
-    let inspection = inspect::inspect(
+    let inspection = super::diagnose::gather(
         ctx,
-        settings.queue.as_deref(),
-        &settings.source,
-        settings.force,
-        false,
-        &[],
+        inspect::Request {
+            queue: settings.queue.as_deref(),
+            source: &settings.source,
+            force: settings.force,
+            neighbours: false,
+            earlier_scans: &[],
+        },
     )
     .await?;
     if let Some(facts) = &inspection.facts
@@ -95,7 +97,7 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
     };
     let layout = groups::layout(obs, inspection.coverage, &clock);
     ctx.printer
-        .info(inspect::describe(&inspection, &settings.source));
+        .info(super::diagnose::describe(&inspection, &settings.source));
     let queue = inspection.queue.as_ref().map(|q| q.name.as_str());
     let printer = &ctx.printer;
     match printer.format() {
@@ -206,7 +208,7 @@ fn groups_table(ctx: &Context, layout: &GroupLayout, limit: usize) -> comfy_tabl
             Cell::new("yes: in flight"),
         ]);
     }
-    inspect::fit(&mut table);
+    crate::output::fit_width(&mut table);
     table
 }
 
@@ -277,6 +279,6 @@ fn totals_table(ctx: &Context, totals: &GroupTotals) -> comfy_table::Table {
     for (name, value) in rows {
         table.add_row(vec![Cell::new(name), Cell::new(value)]);
     }
-    inspect::fit(&mut table);
+    crate::output::fit_width(&mut table);
     table
 }

@@ -1,5 +1,8 @@
 //! Reading what `diagnose` and `fifo groups` analyze: a queue's attributes and neighbours, and its
 //! messages, either scanned without consuming them or loaded from a JSON Lines file.
+//!
+//! This is engine code: it talks to SQS through [`Sqs`] and hands back data ([`Inspection`], with
+//! its notes for `--verbose`); the commands print. Progress is reported through a callback.
 
 use std::io::BufRead;
 use std::ops::ControlFlow;
@@ -9,13 +12,13 @@ use anyhow::Context as _;
 
 use crate::client::peek::{self, PeekError, PeekOptions, Scanned};
 use crate::client::{QueueAttributes, QueueRef, Sqs};
-use crate::commands::context::Context;
 use crate::diagnose::{Coverage, Observations, QueueFacts, RelatedQueue};
 use crate::error::hinted;
+use crate::interrupt::Interrupt;
 use crate::message::{ParsedLine, parse_record_line};
 
 /// How long scanned messages stay hidden at most, should releasing them fail.
-const HOLD_SECONDS: i32 = 60;
+pub const HOLD_SECONDS: i32 = 60;
 /// Source queues of a DLQ whose attributes are read.
 const MAX_SOURCES: usize = 10;
 
@@ -49,6 +52,35 @@ pub struct Inspection {
     pub own_scans: Vec<u64>,
     /// When this scan ended, if there was one.
     pub scan_ended_ms: Option<u64>,
+    /// What went wrong on the side without stopping the gathering (a neighbour's attributes that
+    /// could not be read, a scan log that could not be written), for `--verbose`.
+    pub notes: Vec<String>,
+}
+
+/// What a scan reports as it goes.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress {
+    /// The scan starts and expects to read about this many messages.
+    Started { expected: u64 },
+    /// This many more messages were read.
+    Read(u64),
+    /// The scan ended.
+    Finished,
+}
+
+/// What to gather.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    /// The queue by name, URL or ARN; `None` analyzes a file alone.
+    pub queue: Option<&'a str>,
+    pub source: &'a MessageSource,
+    /// Read even a queue whose redrive policy the read could trip.
+    pub force: bool,
+    /// Also read the queue's DLQ and its source queues.
+    pub neighbours: bool,
+    /// The ends of scans this process made before (a `--watch`), in case the scan log cannot be
+    /// written.
+    pub earlier_scans: &'a [u64],
 }
 
 impl Inspection {
@@ -57,16 +89,13 @@ impl Inspection {
     }
 }
 
-/// Gathers the queue's facts (with its DLQ and sources when `neighbours`) and its messages.
-/// `earlier_scans` are the ends of scans this process made before (a `--watch`), in case the scan
-/// log cannot be written.
+/// Gathers the queue's facts (with its DLQ and sources when `neighbours`) and its messages. `sqs`
+/// is needed when a queue is named. Ctrl-C (`interrupt`) ends a scan early.
 pub async fn inspect(
-    ctx: &Context,
-    queue: Option<&str>,
-    source: &MessageSource,
-    force: bool,
-    neighbours: bool,
-    earlier_scans: &[u64],
+    sqs: Option<&Sqs>,
+    request: Request<'_>,
+    interrupt: &Interrupt,
+    mut progress: impl FnMut(Progress),
 ) -> anyhow::Result<Inspection> {
     let mut inspection = Inspection {
         queue: None,
@@ -77,28 +106,33 @@ pub async fn inspect(
         refused: None,
         own_scans: Vec::new(),
         scan_ended_ms: None,
+        notes: Vec::new(),
     };
     let mut per_group_dedup = false;
-    if let Some(name) = queue {
-        let sqs = ctx.sqs().await?;
-        let queue = sqs.resolve(name).await?;
-        let attrs = sqs.attributes(&queue).await?;
-        per_group_dedup = attrs.get("DeduplicationScope") == Some("messageGroup");
-        let facts = if neighbours {
-            facts(ctx, sqs, &queue, attrs).await
-        } else {
-            QueueFacts {
-                dlq_sources: 0,
-                name: queue.name.clone(),
-                attrs,
-                dlq: None,
-                sources: Vec::new(),
-            }
-        };
-        inspection.queue = Some(queue);
-        inspection.facts = Some(facts);
-    }
-    match source {
+    let sqs = match (request.queue, sqs) {
+        (Some(name), Some(sqs)) => {
+            let queue = sqs.resolve(name).await?;
+            let attrs = sqs.attributes(&queue).await?;
+            per_group_dedup = attrs.get("DeduplicationScope") == Some("messageGroup");
+            let facts = if request.neighbours {
+                facts(sqs, &queue, attrs, &mut inspection.notes).await
+            } else {
+                QueueFacts {
+                    dlq_sources: 0,
+                    name: queue.name.clone(),
+                    attrs,
+                    dlq: None,
+                    sources: Vec::new(),
+                }
+            };
+            inspection.queue = Some(queue);
+            inspection.facts = Some(facts);
+            Some(sqs)
+        }
+        (Some(_), None) => anyhow::bail!("a client is needed to read a queue"),
+        (None, _) => None,
+    };
+    match request.source {
         MessageSource::File(path) => {
             inspection.observations = Some(read_file(path, per_group_dedup)?);
             // The file's receive counts may include sqsctl's own looks at the queue; which of the
@@ -108,11 +142,11 @@ pub async fn inspect(
             }
         }
         MessageSource::Queue { sample } => {
-            let (Some(queue), Some(facts)) = (&inspection.queue, &inspection.facts) else {
+            let (Some(sqs), Some(queue), Some(facts)) = (sqs, &inspection.queue, &inspection.facts)
+            else {
                 anyhow::bail!("no queue to read");
             };
-            let sqs = ctx.sqs().await?;
-            match peek::guard(queue, &facts.attrs, force) {
+            match peek::guard(queue, &facts.attrs, request.force) {
                 Err(PeekError::WouldDeadLetter {
                     queue,
                     dlq,
@@ -128,12 +162,26 @@ pub async fn inspect(
                 Ok(()) => {
                     let log = ScanLog::for_queue(queue);
                     let mut own_scans = log.load(now_ms());
-                    own_scans.extend_from_slice(earlier_scans);
+                    own_scans.extend_from_slice(request.earlier_scans);
                     own_scans.sort_unstable();
                     own_scans.dedup();
                     let mut obs = Observations::new(per_group_dedup);
-                    let scanned =
-                        scan(ctx, sqs, queue, &facts.attrs, *sample, force, &mut obs).await?;
+                    let expected = (facts.attrs.visible() as usize).min(*sample) as u64;
+                    progress(Progress::Started { expected });
+                    let options = PeekOptions {
+                        max: Some(*sample),
+                        hold_seconds: HOLD_SECONDS,
+                        force: request.force,
+                    };
+                    let result =
+                        peek::scan(sqs, queue, &facts.attrs, &options, interrupt, |batch| {
+                            obs.add_batch(&batch);
+                            progress(Progress::Read(batch.len() as u64));
+                            ControlFlow::Continue(())
+                        })
+                        .await;
+                    progress(Progress::Finished);
+                    let scanned = result?;
                     inspection.coverage = Coverage::Scan {
                         visible_at_start: facts.attrs.visible(),
                         in_flight_at_start: facts.attrs.in_flight(),
@@ -141,7 +189,9 @@ pub async fn inspect(
                     };
                     let ended = now_ms();
                     if let Err(e) = log.append(ended) {
-                        ctx.printer.debug(format!("could not record the scan: {e}"));
+                        inspection
+                            .notes
+                            .push(format!("could not record the scan: {e}"));
                     }
                     inspection.observations = Some(obs);
                     inspection.scan = Some(scanned);
@@ -247,7 +297,12 @@ pub fn refusal_error(refusal: &Refusal) -> anyhow::Error {
     })
 }
 
-async fn facts(ctx: &Context, sqs: &Sqs, queue: &QueueRef, attrs: QueueAttributes) -> QueueFacts {
+async fn facts(
+    sqs: &Sqs,
+    queue: &QueueRef,
+    attrs: QueueAttributes,
+    notes: &mut Vec<String>,
+) -> QueueFacts {
     let (dlq, dlq_sources) = match attrs.redrive_policy() {
         Some(policy) => {
             let (dlq, sources) = dead_letter_queue(sqs, &policy.dead_letter_target_arn).await;
@@ -264,15 +319,11 @@ async fn facts(ctx: &Context, sqs: &Sqs, queue: &QueueRef, attrs: QueueAttribute
                         name: source.name.clone(),
                         attrs,
                     }),
-                    Err(e) => ctx
-                        .printer
-                        .debug(format!("attributes of {}: {e}", source.name)),
+                    Err(e) => notes.push(format!("attributes of {}: {e}", source.name)),
                 }
             }
         }
-        Err(e) => ctx
-            .printer
-            .debug(format!("could not list the dead-letter sources: {e}")),
+        Err(e) => notes.push(format!("could not list the dead-letter sources: {e}")),
     }
     QueueFacts {
         dlq_sources,
@@ -299,42 +350,6 @@ async fn dead_letter_queue(sqs: &Sqs, arn: &str) -> (Result<RelatedQueue, String
         Err(e) => Err(e.to_string()),
     };
     (related, sources)
-}
-
-async fn scan(
-    ctx: &Context,
-    sqs: &Sqs,
-    queue: &QueueRef,
-    attrs: &QueueAttributes,
-    sample: usize,
-    force: bool,
-    obs: &mut Observations,
-) -> anyhow::Result<Scanned> {
-    let expected = (attrs.visible() as usize).min(sample) as u64;
-    let bar = ctx
-        .printer
-        .progress(expected, "{spinner} reading {pos}/{len} messages {elapsed}");
-    let options = PeekOptions {
-        max: Some(sample),
-        hold_seconds: HOLD_SECONDS,
-        force,
-    };
-    let result = peek::scan(sqs, queue, attrs, &options, &ctx.interrupt, |batch| {
-        obs.add_batch(&batch);
-        bar.inc(batch.len() as u64);
-        ControlFlow::Continue(())
-    })
-    .await;
-    bar.finish_and_clear();
-    let scanned = result?;
-    if scanned.release_failed > 0 {
-        ctx.printer.warn(format!(
-            "{} message{} could not be made visible again; they reappear within {HOLD_SECONDS}s",
-            scanned.release_failed,
-            if scanned.release_failed == 1 { "" } else { "s" }
-        ));
-    }
-    Ok(scanned)
 }
 
 /// Loads messages from a JSON Lines file; other record types (summaries) are skipped.
@@ -371,53 +386,9 @@ pub fn read_file(path: &Path, per_group_dedup: bool) -> anyhow::Result<Observati
     Ok(obs)
 }
 
-/// Width given to tables whose terminal width is unknown (piped, or a forced terminal), so long
-/// evidence wraps instead of making one very wide line.
-const FALLBACK_WIDTH: u16 = 100;
-
-/// Gives a table a width when the terminal's cannot be detected.
-pub fn fit(table: &mut comfy_table::Table) {
-    if table.width().is_none() {
-        table.set_width(FALLBACK_WIDTH);
-    }
-}
-
 /// "Now" in epoch milliseconds.
 pub fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
-}
-
-/// One line describing what was read, for stderr.
-pub fn describe(inspection: &Inspection, source: &MessageSource) -> String {
-    let name = inspection
-        .queue
-        .as_ref()
-        .map_or("the file", |q| q.name.as_str());
-    let seen = inspection.observations.as_ref().map_or(0, |o| o.messages);
-    match (source, &inspection.scan, &inspection.refused) {
-        (MessageSource::File(path), _, _) => format!(
-            "{seen} message{} read from {}",
-            if seen == 1 { "" } else { "s" },
-            path.display()
-        ),
-        (_, _, Some(refusal)) => format!(
-            "{name}: messages not read (redrive policy to {}); settings checked",
-            refusal.dlq
-        ),
-        (_, Some(scan), _) => format!(
-            "{name}: read {} of {} visible message{} ({} in flight) without consuming them{}",
-            scan.seen,
-            inspection.facts.as_ref().map_or(0, |f| f.attrs.visible()),
-            if scan.visible_at_start == 1 { "" } else { "s" },
-            scan.in_flight_at_start,
-            if scan.interrupted {
-                "; interrupted"
-            } else {
-                ""
-            }
-        ),
-        _ => format!("{name}: checked"),
-    }
 }

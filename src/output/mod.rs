@@ -366,3 +366,14 @@ fn read_stdin_line(answer: &mut String) -> io::Result<usize> {
         io::stdin().read_line(answer)
     }
 }
+
+/// Width given to tables whose terminal width is unknown (piped, or a forced terminal), so long
+/// evidence wraps instead of making one very wide line.
+const FALLBACK_WIDTH: u16 = 100;
+
+/// Gives a table a width when the terminal's cannot be detected.
+pub fn fit_width(table: &mut comfy_table::Table) {
+    if table.width().is_none() {
+        table.set_width(FALLBACK_WIDTH);
+    }
+}
