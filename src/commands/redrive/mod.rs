@@ -5,6 +5,7 @@
 mod dry_run;
 mod native;
 mod report;
+mod settings;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,36 +18,8 @@ use crate::client::{QueueAttributes, QueueRef, Sqs};
 use crate::commands::common::{account_region, queue_place};
 use crate::exit::ExitStatus;
 use crate::output::Answer;
-use crate::redrive::{
-    self, Counters, DedupMode, Journal, Plan, ResumeState, RunOptions, Selection,
-};
-
-#[derive(Debug)]
-pub enum RedriveSettings {
-    Move(Box<MoveSettings>),
-    Status { dlq: String },
-    Cancel { dlq: String },
-}
-
-#[derive(Debug)]
-pub struct MoveSettings {
-    pub dlq: Option<String>,
-    pub to: Option<String>,
-    pub selection: Selection,
-    pub dry_run: bool,
-    pub yes: bool,
-    pub dedup: DedupMode,
-    pub delay: Option<i32>,
-    pub limit: Option<u64>,
-    pub rate: Option<f64>,
-    pub concurrency: usize,
-    pub visibility_timeout: i32,
-    pub journal: Option<PathBuf>,
-    pub journal_dir: PathBuf,
-    pub resume: Option<PathBuf>,
-    pub archive: Option<PathBuf>,
-    pub native: bool,
-}
+use crate::redrive::{self, Counters, DedupMode, Journal, Plan, ResumeState, RunOptions};
+pub use settings::{MoveSettings, RedriveSettings};
 
 pub async fn run(ctx: &Context, settings: RedriveSettings) -> anyhow::Result<ExitStatus> {
     match settings {
