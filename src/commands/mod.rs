@@ -38,7 +38,9 @@ pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitSta
         Command::Peek(args) => peek::run(ctx, usage(args.resolve())?).await,
         Command::Delete(args) => delete::run(ctx, usage(args.resolve())?).await,
         Command::Purge(args) => purge::run(ctx, usage(args.resolve())?).await,
-        Command::Redrive(args) => redrive::run(ctx, usage((*args).resolve())?).await,
+        Command::Redrive(args) => {
+            redrive::run(ctx, usage(redrive::RedriveSettings::resolve(*args))?).await
+        }
         Command::Fifo(args) => fifo::run(ctx, usage(args.resolve())?).await,
         Command::Diagnose(args) => diagnose::run(ctx, usage(args.resolve())?).await,
         Command::Local(args) => local::run(ctx, usage(args.resolve())?).await,

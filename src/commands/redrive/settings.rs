@@ -58,82 +58,84 @@ fn default_journal_dir() -> PathBuf {
         .join("redrive")
 }
 
-impl RedriveArgs {
-    pub fn resolve(self) -> anyhow::Result<RedriveSettings> {
-        match self.task {
-            Some(TaskCommand::Status(args)) => {
-                return Ok(RedriveSettings::Status { dlq: args.dlq });
+impl RedriveSettings {
+    /// The settings of the arguments; an error here is a usage error (checked before anything is
+    /// read).
+    pub fn resolve(args: RedriveArgs) -> anyhow::Result<RedriveSettings> {
+        match args.task {
+            Some(TaskCommand::Status(task)) => {
+                return Ok(RedriveSettings::Status { dlq: task.dlq });
             }
-            Some(TaskCommand::Cancel(args)) => {
-                return Ok(RedriveSettings::Cancel { dlq: args.dlq });
+            Some(TaskCommand::Cancel(task)) => {
+                return Ok(RedriveSettings::Cancel { dlq: task.dlq });
             }
             None => {}
         }
         let now = SystemTime::now();
-        let attributes = self
+        let attributes = args
             .attributes
             .iter()
             .map(|a| parse_attribute_filter(a).map_err(|e| anyhow::anyhow!("--attr {e}")))
             .collect::<anyhow::Result<Vec<_>>>()?;
         let selection = Selection {
-            grep: self.grep,
+            grep: args.grep,
             attributes,
-            where_expr: self.where_expr,
-            sent_before_ms: self
+            where_expr: args.where_expr,
+            sent_before_ms: args
                 .older_than
                 .as_deref()
                 .map(|t| cutoff(t, "--older-than", now))
                 .transpose()?,
-            sent_after_ms: self
+            sent_after_ms: args
                 .newer_than
                 .as_deref()
                 .map(|t| cutoff(t, "--newer-than", now))
                 .transpose()?,
-            message_ids: self.message_ids,
+            message_ids: args.message_ids,
         };
         // Patterns are checked here so that a typo is a usage error before anything is read.
         crate::redrive::Selector::compile(&selection).map_err(|e| anyhow::anyhow!(e))?;
-        if self.concurrency == 0 || self.concurrency > 256 {
+        if args.concurrency == 0 || args.concurrency > 256 {
             anyhow::bail!("--concurrency must be 1 to 256");
         }
-        if let Some(rate) = self.rate {
+        if let Some(rate) = args.rate {
             if !(rate.is_finite() && rate > 0.0) {
                 anyhow::bail!("--rate must be a positive number of messages per second");
             }
-            if self.native && !(1.0..=500.0).contains(&rate) {
+            if args.native && !(1.0..=500.0).contains(&rate) {
                 anyhow::bail!(
                     "--rate with --native must be 1 to 500 (SQS's limit for MaxNumberOfMessagesPerSecond)"
                 );
             }
         }
-        if self.limit == Some(0) {
+        if args.limit == Some(0) {
             anyhow::bail!("--limit must be at least 1");
         }
-        if let Some(delay) = self.delay
+        if let Some(delay) = args.delay
             && !(0..=900).contains(&delay)
         {
             anyhow::bail!("--delay must be 0 to 900 seconds");
         }
-        if !(1..=43_200).contains(&self.visibility_timeout) {
+        if !(1..=43_200).contains(&args.visibility_timeout) {
             anyhow::bail!("--visibility-timeout must be 1 to 43200 seconds");
         }
         Ok(RedriveSettings::Move(Box::new(MoveSettings {
-            dlq: self.dlq,
-            to: self.to,
+            dlq: args.dlq,
+            to: args.to,
             selection,
-            dry_run: self.dry_run,
-            yes: self.yes,
-            dedup: self.dedup,
-            delay: self.delay,
-            limit: self.limit,
-            rate: self.rate,
-            concurrency: self.concurrency,
-            visibility_timeout: self.visibility_timeout,
-            journal: self.journal,
+            dry_run: args.dry_run,
+            yes: args.yes,
+            dedup: args.dedup,
+            delay: args.delay,
+            limit: args.limit,
+            rate: args.rate,
+            concurrency: args.concurrency,
+            visibility_timeout: args.visibility_timeout,
+            journal: args.journal,
             journal_dir: default_journal_dir(),
-            resume: self.resume,
-            archive: self.archive,
-            native: self.native,
+            resume: args.resume,
+            archive: args.archive,
+            native: args.native,
         })))
     }
 }
