@@ -4,14 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use crate::redrive::DedupMode;
-
-/// Batches in flight at once by default. Each is held from its receive to its delete (three round
-/// trips), so with ~20 ms per SQS round trip this moves about 5,000 messages per second, far below
-/// SQS's limits; after a `kill -9` at most 320 messages can be sent twice.
-pub const DEFAULT_CONCURRENCY: usize = 32;
-/// Visibility timeout of each receive by default, in seconds (extended while a batch is slow).
-pub const DEFAULT_VISIBILITY_TIMEOUT: i32 = 60;
+use crate::redrive::{DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT, DedupMode};
 
 const REDRIVE_HELP: &str = "Examples:
   sqsctl redrive orders-dlq --dry-run               # what would move, and where

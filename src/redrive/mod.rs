@@ -24,7 +24,7 @@ mod send;
 pub use archive::Archive;
 pub use engine::{Counters, FailedMessage, RunOptions, Summary, run};
 pub use journal::{Journal, ResumeState};
-pub use plan::{DedupMode, Plan};
+pub use plan::{DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT, DedupMode, Plan};
 pub use rate::{RateLimiter, TokenBucket};
 pub use select::{Selection, Selector};
 
