@@ -274,7 +274,7 @@ impl Shared {
 /// in [`Summary::error`] (after the work in flight was finished); `Err` is returned only when
 /// nothing could start.
 pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary, RedriveError> {
-    plan.validate().map_err(RedriveError::Invalid)?;
+    plan.validate()?;
     let selector = Selector::compile(&plan.selection).map_err(RedriveError::Invalid)?;
     let started = Instant::now();
     let journal_path = options

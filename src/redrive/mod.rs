@@ -24,7 +24,10 @@ mod send;
 pub use archive::Archive;
 pub use engine::{Counters, FailedMessage, RunOptions, Summary, run};
 pub use journal::{Journal, ResumeState};
-pub use plan::{DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT, DedupMode, Plan};
+pub use plan::{
+    DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT, DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS,
+    MAX_VISIBILITY_TIMEOUT, Plan, PlanError, PlanOptions,
+};
 pub use rate::{RateLimiter, TokenBucket};
 pub use select::{Selection, Selector};
 
@@ -46,6 +49,8 @@ pub enum RedriveError {
         #[source]
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Plan(#[from] PlanError),
     #[error("{0}")]
     Invalid(String),
 }

@@ -144,18 +144,9 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
     }
     let (route, per_source) = route(sqs, dlq, settings.to.as_deref(), settings.dry_run).await?;
     let fifo = route.dlq_attrs.is_fifo();
-    if fifo && settings.delay.is_some_and(|d| d != 0) {
-        return Err(usage(
-            "--delay is not available for FIFO queues (SQS accepts a per-message delay only on standard queues)",
-        ));
-    }
     if settings.native {
+        // --delay was refused with --native.
         return native::start(ctx, sqs, native::NativeTarget::Queue(&route), settings).await;
-    }
-    if fifo && settings.dedup == DedupMode::Keep {
-        ctx.printer.warn(
-            "--dedup keep: SQS silently drops a message whose deduplication id it saw in the last 5 minutes; messages sent to the destination recently with the same id will not arrive",
-        );
     }
     // Absolute, so that `--resume` from another directory writes to the same archive.
     let archive = settings
@@ -181,7 +172,13 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
         dlq_depth_at_start: Some(dlq_depth),
         planned: Some(settings.limit.map_or(dlq_depth, |l| l.min(dlq_depth))),
     };
-    plan.validate().map_err(usage)?;
+    plan.validate()
+        .map_err(|e| usage(settings::flag_message(&e)))?;
+    if fifo && settings.dedup == DedupMode::Keep {
+        ctx.printer.warn(
+            "--dedup keep: SQS silently drops a message whose deduplication id it saw in the last 5 minutes; messages sent to the destination recently with the same id will not arrive",
+        );
+    }
     if settings.dry_run {
         return dry_run::run(ctx, sqs, &route, &plan, per_source).await;
     }

@@ -9,7 +9,13 @@ use anyhow::Context as _;
 
 use crate::cli::redrive::{RedriveArgs, TaskCommand};
 use crate::redrive::select::parse_attribute_filter;
-use crate::redrive::{DedupMode, Selection};
+use crate::redrive::{
+    DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS, MAX_VISIBILITY_TIMEOUT, PlanError, PlanOptions,
+    Selection,
+};
+
+/// SQS's bound on a move task's MaxNumberOfMessagesPerSecond.
+const NATIVE_MAX_RATE: f64 = 500.0;
 
 #[derive(Debug)]
 pub enum RedriveSettings {
@@ -95,30 +101,28 @@ impl RedriveSettings {
         };
         // Patterns are checked here so that a typo is a usage error before anything is read.
         crate::redrive::Selector::compile(&selection).map_err(|e| anyhow::anyhow!(e))?;
-        if args.concurrency == 0 || args.concurrency > 256 {
-            anyhow::bail!("--concurrency must be 1 to 256");
+        let options = PlanOptions {
+            concurrency: args.concurrency,
+            rate: args.rate,
+            limit: args.limit,
+            delay_seconds: args.delay,
+            visibility_timeout: args.visibility_timeout,
+        };
+        let checked = options.validate();
+        // The flags are checked in this order: --concurrency and --rate, then --native's own
+        // bound on --rate, then the rest.
+        if let Err(e @ (PlanError::Concurrency(_) | PlanError::Rate(_))) = &checked {
+            anyhow::bail!(flag_message(e));
         }
-        if let Some(rate) = args.rate {
-            if !(rate.is_finite() && rate > 0.0) {
-                anyhow::bail!("--rate must be a positive number of messages per second");
-            }
-            if args.native && !(1.0..=500.0).contains(&rate) {
-                anyhow::bail!(
-                    "--rate with --native must be 1 to 500 (SQS's limit for MaxNumberOfMessagesPerSecond)"
-                );
-            }
-        }
-        if args.limit == Some(0) {
-            anyhow::bail!("--limit must be at least 1");
-        }
-        if let Some(delay) = args.delay
-            && !(0..=900).contains(&delay)
+        if let Some(rate) = args.rate
+            && args.native
+            && !(1.0..=NATIVE_MAX_RATE).contains(&rate)
         {
-            anyhow::bail!("--delay must be 0 to 900 seconds");
+            anyhow::bail!(
+                "--rate with --native must be 1 to 500 (SQS's limit for MaxNumberOfMessagesPerSecond)"
+            );
         }
-        if !(1..=43_200).contains(&args.visibility_timeout) {
-            anyhow::bail!("--visibility-timeout must be 1 to 43200 seconds");
-        }
+        checked.map_err(|e| anyhow::anyhow!(flag_message(&e)))?;
         Ok(RedriveSettings::Move(Box::new(MoveSettings {
             dlq: args.dlq,
             to: args.to,
@@ -137,5 +141,20 @@ impl RedriveSettings {
             archive: args.archive,
             native: args.native,
         })))
+    }
+}
+
+/// The engine's refusal of a setting, in the words of the flag that set it.
+pub(super) fn flag_message(error: &PlanError) -> String {
+    match error {
+        PlanError::Concurrency(_) => format!("--concurrency must be 1 to {MAX_CONCURRENCY}"),
+        PlanError::Rate(_) => "--rate must be a positive number of messages per second".into(),
+        PlanError::ZeroLimit => "--limit must be at least 1".into(),
+        PlanError::Delay(_) => format!("--delay must be 0 to {MAX_DELAY_SECONDS} seconds"),
+        PlanError::VisibilityTimeout(_) => {
+            format!("--visibility-timeout must be 1 to {MAX_VISIBILITY_TIMEOUT} seconds")
+        }
+        PlanError::DelayOnFifo => "--delay is not available for FIFO queues (SQS accepts a per-message delay only on standard queues)".into(),
+        PlanError::DestinationIsSource => error.to_string(),
     }
 }
