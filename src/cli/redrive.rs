@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use crate::redrive::{DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT, DedupMode};
+use crate::redrive::{DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT};
 
 const REDRIVE_HELP: &str = "Examples:
   sqsctl redrive orders-dlq --dry-run               # what would move, and where
@@ -99,7 +99,7 @@ pub struct RedriveArgs {
         value_name = "MODE",
         help_heading = "Sending"
     )]
-    pub dedup: DedupMode,
+    pub dedup: DedupArg,
 
     /// Delay each moved message by this many seconds (standard queues, 0-900)
     #[arg(long, value_name = "SECONDS", help_heading = "Sending")]
@@ -137,6 +137,17 @@ pub struct RedriveArgs {
     /// Use SQS's server-side move task (StartMessageMoveTask): no selection, no journal
     #[arg(long, help_heading = "Native")]
     pub native: bool,
+}
+
+/// The values of `--dedup`, one for each of the engine's `redrive::DedupMode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DedupArg {
+    /// The id the message had (SQS drops a re-send of an id it saw in the last 5 minutes).
+    Keep,
+    /// The DLQ message id: unique per message, and stable across retries and `--resume`.
+    MessageId,
+    /// A fresh id per message (stable across retries within one run, not across `--resume`).
+    New,
 }
 
 #[derive(Debug, Subcommand)]

@@ -98,7 +98,7 @@ impl PlanOptions {
 }
 
 /// How the MessageDeduplicationId of a message sent to a FIFO destination is chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DedupMode {
     /// The id the message had (SQS drops a re-send of an id it saw in the last 5 minutes).

@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context as _;
 
-use crate::cli::redrive::{RedriveArgs, TaskCommand};
+use crate::cli::redrive::{DedupArg, RedriveArgs, TaskCommand};
 use crate::redrive::select::parse_attribute_filter;
 use crate::redrive::{
     DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS, MAX_VISIBILITY_TIMEOUT, PlanError, PlanOptions,
@@ -129,7 +129,11 @@ impl RedriveSettings {
             selection,
             dry_run: args.dry_run,
             yes: args.yes,
-            dedup: args.dedup,
+            dedup: match args.dedup {
+                DedupArg::Keep => DedupMode::Keep,
+                DedupArg::MessageId => DedupMode::MessageId,
+                DedupArg::New => DedupMode::New,
+            },
             delay: args.delay,
             limit: args.limit,
             rate: args.rate,
