@@ -95,21 +95,14 @@ impl Sqs {
             .send()
             .await
             .map_err(|e| self.err("SendMessageBatch", Some(&queue.name), e))?;
-        let mut outcomes = vec![EntryOutcome::Missing; records.len()];
-        for ok in out.successful {
-            if let Some(slot) = ok
-                .id
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| outcomes.get_mut(i))
-            {
-                *slot = EntryOutcome::Ok {
-                    message_id: Some(ok.message_id),
-                    sequence_number: ok.sequence_number,
-                };
-            }
-        }
-        record_failures(&mut outcomes, out.failed);
+        let sent = out.successful.into_iter().map(|ok| {
+            let outcome = EntryOutcome::Ok {
+                message_id: Some(ok.message_id),
+                sequence_number: ok.sequence_number,
+            };
+            (ok.id, outcome)
+        });
+        let outcomes = in_input_order(records.len(), sent, out.failed);
         Ok(outcomes)
     }
 
@@ -236,9 +229,8 @@ impl Sqs {
             .send()
             .await
             .map_err(|e| self.err("DeleteMessageBatch", Some(&queue.name), e))?;
-        let mut outcomes = vec![EntryOutcome::Missing; receipt_handles.len()];
-        record_successes(&mut outcomes, out.successful.into_iter().map(|ok| ok.id));
-        record_failures(&mut outcomes, out.failed);
+        let done = out.successful.into_iter().map(|ok| acknowledged(ok.id));
+        let outcomes = in_input_order(receipt_handles.len(), done, out.failed);
         Ok(outcomes)
     }
 
@@ -289,9 +281,8 @@ impl Sqs {
             .send()
             .await
             .map_err(|e| self.err("ChangeMessageVisibilityBatch", Some(&queue.name), e))?;
-        let mut outcomes = vec![EntryOutcome::Missing; entries.len()];
-        record_successes(&mut outcomes, out.successful.into_iter().map(|ok| ok.id));
-        record_failures(&mut outcomes, out.failed);
+        let done = out.successful.into_iter().map(|ok| acknowledged(ok.id));
+        let outcomes = in_input_order(entries.len(), done, out.failed);
         Ok(outcomes)
     }
 
@@ -333,33 +324,64 @@ impl Sqs {
     }
 }
 
-fn record_failures(
-    outcomes: &mut [EntryOutcome],
+/// The outcomes of a batch call in input order (entry ids are input indexes): what the response
+/// names as successful or failed, and [`EntryOutcome::Missing`] for an entry it does not name.
+fn in_input_order(
+    len: usize,
+    successful: impl Iterator<Item = (String, EntryOutcome)>,
     failed: Vec<aws_sdk_sqs::types::BatchResultErrorEntry>,
-) {
-    for failure in failed {
-        if let Some(slot) = failure
-            .id
-            .parse::<usize>()
-            .ok()
-            .and_then(|i| outcomes.get_mut(i))
-        {
-            *slot = EntryOutcome::Failed {
-                code: failure.code,
-                message: failure.message.unwrap_or_default(),
-                sender_fault: failure.sender_fault,
-            };
+) -> Vec<EntryOutcome> {
+    let failures = failed.into_iter().map(|failure| {
+        let outcome = EntryOutcome::Failed {
+            code: failure.code,
+            message: failure.message.unwrap_or_default(),
+            sender_fault: failure.sender_fault,
+        };
+        (failure.id, outcome)
+    });
+    let mut outcomes = vec![EntryOutcome::Missing; len];
+    for (id, outcome) in successful.chain(failures) {
+        if let Some(slot) = id.parse::<usize>().ok().and_then(|i| outcomes.get_mut(i)) {
+            *slot = outcome;
         }
     }
+    outcomes
 }
 
-fn record_successes(outcomes: &mut [EntryOutcome], ids: impl Iterator<Item = String>) {
-    for id in ids {
-        if let Some(slot) = id.parse::<usize>().ok().and_then(|i| outcomes.get_mut(i)) {
-            *slot = EntryOutcome::Ok {
-                message_id: None,
-                sequence_number: None,
-            };
-        }
+/// A success of a batch call that answers with the entry's id only (delete, change visibility).
+fn acknowledged(id: String) -> (String, EntryOutcome) {
+    let outcome = EntryOutcome::Ok {
+        message_id: None,
+        sequence_number: None,
+    };
+    (id, outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_come_back_in_input_order_and_unnamed_entries_are_missing() {
+        let failed = aws_sdk_sqs::types::BatchResultErrorEntry::builder()
+            .id("0")
+            .code("InternalError")
+            .sender_fault(false)
+            .build()
+            .expect("a complete error entry");
+        let done = ["2", "not-an-index", "9"].map(|id| acknowledged(id.to_string()));
+        let outcomes = in_input_order(3, done.into_iter(), vec![failed]);
+        assert_eq!(
+            outcomes,
+            vec![
+                EntryOutcome::Failed {
+                    code: "InternalError".into(),
+                    message: String::new(),
+                    sender_fault: false,
+                },
+                EntryOutcome::Missing,
+                acknowledged(String::new()).1,
+            ]
+        );
     }
 }
