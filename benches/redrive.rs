@@ -29,7 +29,7 @@ type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
 
 const LATENCY: Duration = Duration::from_millis(5);
 /// The engine's default `--concurrency`, used by the rate and LocalStack runs.
-const CONCURRENCY: usize = sqsctl::cli::redrive::DEFAULT_CONCURRENCY;
+const CONCURRENCY: usize = sqsctl::redrive::DEFAULT_CONCURRENCY;
 /// The throughput runs compare the engine with the raw loop at each of these.
 const CONCURRENCY_LEVELS: [usize; 2] = [16, 32];
 /// The sequential loop is slow by design: timed over this many messages.

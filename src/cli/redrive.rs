@@ -1,21 +1,10 @@
 //! Arguments of `sqsctl redrive`, and of its `status` and `cancel` subcommands.
 
 use std::path::PathBuf;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
-use crate::commands::redrive::{MoveSettings, RedriveSettings};
-use crate::redrive::select::parse_attribute_filter;
-use crate::redrive::{DedupMode, Selection};
-
-/// Batches in flight at once by default. Each is held from its receive to its delete (three round
-/// trips), so with ~20 ms per SQS round trip this moves about 5,000 messages per second, far below
-/// SQS's limits; after a `kill -9` at most 320 messages can be sent twice.
-pub const DEFAULT_CONCURRENCY: usize = 32;
-/// Visibility timeout of each receive by default, in seconds (extended while a batch is slow).
-pub const DEFAULT_VISIBILITY_TIMEOUT: i32 = 60;
+use crate::redrive::{DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT};
 
 const REDRIVE_HELP: &str = "Examples:
   sqsctl redrive orders-dlq --dry-run               # what would move, and where
@@ -110,7 +99,7 @@ pub struct RedriveArgs {
         value_name = "MODE",
         help_heading = "Sending"
     )]
-    pub dedup: DedupMode,
+    pub dedup: DedupArg,
 
     /// Delay each moved message by this many seconds (standard queues, 0-900)
     #[arg(long, value_name = "SECONDS", help_heading = "Sending")]
@@ -150,6 +139,17 @@ pub struct RedriveArgs {
     pub native: bool,
 }
 
+/// The values of `--dedup`, one for each of the engine's `redrive::DedupMode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DedupArg {
+    /// The id the message had (SQS drops a re-send of an id it saw in the last 5 minutes).
+    Keep,
+    /// The DLQ message id: unique per message, and stable across retries and `--resume`.
+    MessageId,
+    /// A fresh id per message (stable across retries within one run, not across `--resume`).
+    New,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum TaskCommand {
     /// List the native move tasks of a dead-letter queue (SQS keeps the latest 10)
@@ -163,104 +163,4 @@ pub struct TaskArgs {
     /// The dead-letter queue (name, URL or ARN)
     #[arg(value_name = "DLQ")]
     pub dlq: String,
-}
-
-fn cutoff(text: &str, flag: &str, now: SystemTime) -> anyhow::Result<u64> {
-    let duration = humantime::parse_duration(text.trim())
-        .with_context(|| format!("{flag} `{text}` is not a duration (e.g. 30m, 2h, 1day)"))?;
-    let at = now.checked_sub(duration).unwrap_or(UNIX_EPOCH);
-    Ok(at
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or(Duration::ZERO)
-        .as_millis() as u64)
-}
-
-/// Where journals go by default: `$XDG_STATE_HOME/sqsctl/redrive` (or the platform's equivalent).
-fn default_journal_dir() -> PathBuf {
-    dirs::state_dir()
-        .or_else(dirs::data_local_dir)
-        .or_else(|| dirs::home_dir().map(|h| h.join(".local").join("state")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("sqsctl")
-        .join("redrive")
-}
-
-impl RedriveArgs {
-    pub fn resolve(self) -> anyhow::Result<RedriveSettings> {
-        match self.task {
-            Some(TaskCommand::Status(args)) => {
-                return Ok(RedriveSettings::Status { dlq: args.dlq });
-            }
-            Some(TaskCommand::Cancel(args)) => {
-                return Ok(RedriveSettings::Cancel { dlq: args.dlq });
-            }
-            None => {}
-        }
-        let now = SystemTime::now();
-        let attributes = self
-            .attributes
-            .iter()
-            .map(|a| parse_attribute_filter(a).map_err(|e| anyhow::anyhow!("--attr {e}")))
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let selection = Selection {
-            grep: self.grep,
-            attributes,
-            where_expr: self.where_expr,
-            sent_before_ms: self
-                .older_than
-                .as_deref()
-                .map(|t| cutoff(t, "--older-than", now))
-                .transpose()?,
-            sent_after_ms: self
-                .newer_than
-                .as_deref()
-                .map(|t| cutoff(t, "--newer-than", now))
-                .transpose()?,
-            message_ids: self.message_ids,
-        };
-        // Patterns are checked here so that a typo is a usage error before anything is read.
-        crate::redrive::Selector::compile(&selection).map_err(|e| anyhow::anyhow!(e))?;
-        if self.concurrency == 0 || self.concurrency > 256 {
-            anyhow::bail!("--concurrency must be 1 to 256");
-        }
-        if let Some(rate) = self.rate {
-            if !(rate.is_finite() && rate > 0.0) {
-                anyhow::bail!("--rate must be a positive number of messages per second");
-            }
-            if self.native && !(1.0..=500.0).contains(&rate) {
-                anyhow::bail!(
-                    "--rate with --native must be 1 to 500 (SQS's limit for MaxNumberOfMessagesPerSecond)"
-                );
-            }
-        }
-        if self.limit == Some(0) {
-            anyhow::bail!("--limit must be at least 1");
-        }
-        if let Some(delay) = self.delay
-            && !(0..=900).contains(&delay)
-        {
-            anyhow::bail!("--delay must be 0 to 900 seconds");
-        }
-        if !(1..=43_200).contains(&self.visibility_timeout) {
-            anyhow::bail!("--visibility-timeout must be 1 to 43200 seconds");
-        }
-        Ok(RedriveSettings::Move(Box::new(MoveSettings {
-            dlq: self.dlq,
-            to: self.to,
-            selection,
-            dry_run: self.dry_run,
-            yes: self.yes,
-            dedup: self.dedup,
-            delay: self.delay,
-            limit: self.limit,
-            rate: self.rate,
-            concurrency: self.concurrency,
-            visibility_timeout: self.visibility_timeout,
-            journal: self.journal,
-            journal_dir: default_journal_dir(),
-            resume: self.resume,
-            archive: self.archive,
-            native: self.native,
-        })))
-    }
 }

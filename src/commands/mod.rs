@@ -42,7 +42,9 @@ pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitSta
             delete::run(ctx, usage(delete::DeleteSettings::resolve(args))?).await
         }
         Command::Purge(args) => purge::run(ctx, usage(purge::PurgeSettings::resolve(args))?).await,
-        Command::Redrive(args) => redrive::run(ctx, usage((*args).resolve())?).await,
+        Command::Redrive(args) => {
+            redrive::run(ctx, usage(redrive::RedriveSettings::resolve(*args))?).await
+        }
         Command::Fifo(args) => fifo::run(ctx, usage(fifo::FifoSettings::resolve(args))?).await,
         Command::Diagnose(args) => {
             diagnose::run(ctx, usage(diagnose::DiagnoseSettings::resolve(args))?).await

@@ -219,13 +219,7 @@ mod tests {
 
     #[test]
     fn an_ordinary_queue_has_no_dlq_view() {
-        let facts = QueueFacts {
-            dlq_sources: 0,
-            name: "jobs".into(),
-            attrs: QueueAttributes::default(),
-            dlq: None,
-            sources: Vec::new(),
-        };
+        let facts = QueueFacts::plain("jobs");
         assert!(view(&facts, Some(&Observations::new(false)), NOW).is_none());
     }
 }

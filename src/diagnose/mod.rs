@@ -129,7 +129,6 @@ pub fn scan_skipped(queue: &str, dlq: &str, max_receive_count: u32) -> Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::client::QueueAttributes;
     use crate::diagnose::observe::tests::fifo;
 
     #[test]
@@ -165,13 +164,7 @@ mod tests {
 
     #[test]
     fn standard_queues_have_no_group_layout() {
-        let facts = QueueFacts {
-            dlq_sources: 0,
-            name: "jobs".into(),
-            attrs: QueueAttributes::default(),
-            dlq: None,
-            sources: Vec::new(),
-        };
+        let facts = QueueFacts::plain("jobs");
         let mut obs = Observations::new(false);
         obs.add(&fifo("tenant-1", "d", "b", 1, 1));
         let report = analyze(&Analysis {

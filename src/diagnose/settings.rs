@@ -34,6 +34,18 @@ impl QueueFacts {
     pub fn is_dead_letter_queue(&self) -> bool {
         !self.sources.is_empty()
     }
+
+    /// A queue with default attributes, no dead-letter queue and no sources, for tests.
+    #[cfg(test)]
+    pub(crate) fn plain(name: &str) -> QueueFacts {
+        QueueFacts {
+            name: name.into(),
+            attrs: QueueAttributes::default(),
+            dlq: None,
+            sources: Vec::new(),
+            dlq_sources: 0,
+        }
+    }
 }
 
 /// Receive counts from this many earlier receives up count as climbing.

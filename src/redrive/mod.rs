@@ -10,13 +10,14 @@
 //! receive. Entries that cannot be sent stay in the DLQ and are reported. After Ctrl-C the batches
 //! in flight may finish within the interrupt's grace period; past it they are abandoned and their
 //! unanswered messages journaled as `unknown`. The engine knows nothing of terminals: callers
-//! watch [`Counters`] for progress.
+//! watch [`Counters`] for progress. [`preview`] says what a plan would move without moving it.
 
 mod archive;
 mod engine;
 mod ids;
 pub mod journal;
 mod plan;
+mod preview;
 pub mod rate;
 pub mod select;
 mod send;
@@ -24,7 +25,11 @@ mod send;
 pub use archive::Archive;
 pub use engine::{Counters, FailedMessage, RunOptions, Summary, run};
 pub use journal::{Journal, ResumeState};
-pub use plan::{DedupMode, Plan};
+pub use plan::{
+    DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT, DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS,
+    MAX_VISIBILITY_TIMEOUT, Plan, PlanError, PlanOptions,
+};
+pub use preview::{Preview, PreviewError, PreviewOptions, preview};
 pub use rate::{RateLimiter, TokenBucket};
 pub use select::{Selection, Selector};
 
@@ -46,6 +51,8 @@ pub enum RedriveError {
         #[source]
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Plan(#[from] PlanError),
     #[error("{0}")]
     Invalid(String),
 }

@@ -3,6 +3,9 @@
 //! and how (queues, selection, limit, deduplication, delay, archive) is here; only pacing (`--rate`,
 //! `--concurrency`) may change on resume. The plan also records what bounds the run: when it
 //! started and how many messages it could move at most.
+//!
+//! The engine checks its own settings: [`PlanOptions::validate`] before any queue is read,
+//! [`Plan::validate`] once the queues are known; both answer with a [`PlanError`].
 
 use std::path::PathBuf;
 
@@ -11,8 +14,91 @@ use serde::{Deserialize, Serialize};
 use super::select::Selection;
 use crate::client::QueueRef;
 
+/// Batches in flight at once by default. Each is held from its receive to its delete (three round
+/// trips), so with ~20 ms per SQS round trip this moves about 5,000 messages per second, far below
+/// SQS's limits; after a `kill -9` at most 320 messages can be sent twice.
+pub const DEFAULT_CONCURRENCY: usize = 32;
+/// Visibility timeout of each receive by default, in seconds (extended while a batch is slow).
+pub const DEFAULT_VISIBILITY_TIMEOUT: i32 = 60;
+/// The most batches in flight at once.
+pub const MAX_CONCURRENCY: usize = 256;
+/// The longest visibility timeout SQS accepts, in seconds (12 hours).
+pub const MAX_VISIBILITY_TIMEOUT: i32 = 43_200;
+/// The longest per-message delay SQS accepts, in seconds.
+pub const MAX_DELAY_SECONDS: i32 = 900;
+
+/// A setting of a redrive that the engine refuses.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    #[error("the concurrency must be 1 to {MAX_CONCURRENCY}, not {0}")]
+    Concurrency(usize),
+    #[error("the rate must be a positive number of messages per second, not {0}")]
+    Rate(f64),
+    /// A run that may move nothing is a mistake when asked for (a resumed plan may have 0 left).
+    #[error("the limit must be at least 1")]
+    ZeroLimit,
+    #[error("the delay must be 0 to {MAX_DELAY_SECONDS} seconds, not {0}")]
+    Delay(i32),
+    #[error("the visibility timeout must be 1 to {MAX_VISIBILITY_TIMEOUT} seconds, not {0}")]
+    VisibilityTimeout(i32),
+    #[error(
+        "a per-message delay is not available for FIFO queues (SQS accepts one only on standard queues)"
+    )]
+    DelayOnFifo,
+    #[error("the destination is the dead-letter queue itself")]
+    DestinationIsSource,
+}
+
+/// What a caller chooses for a run apart from the queues, checked before any queue is read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlanOptions {
+    pub concurrency: usize,
+    pub rate: Option<f64>,
+    pub limit: Option<u64>,
+    pub delay_seconds: Option<i32>,
+    pub visibility_timeout: i32,
+}
+
+impl Default for PlanOptions {
+    fn default() -> PlanOptions {
+        PlanOptions {
+            concurrency: DEFAULT_CONCURRENCY,
+            rate: None,
+            limit: None,
+            delay_seconds: None,
+            visibility_timeout: DEFAULT_VISIBILITY_TIMEOUT,
+        }
+    }
+}
+
+impl PlanOptions {
+    /// Checks each setting against its range; the first one out of range is the error.
+    pub fn validate(&self) -> Result<(), PlanError> {
+        if !(1..=MAX_CONCURRENCY).contains(&self.concurrency) {
+            return Err(PlanError::Concurrency(self.concurrency));
+        }
+        if let Some(rate) = self.rate
+            && !(rate.is_finite() && rate > 0.0)
+        {
+            return Err(PlanError::Rate(rate));
+        }
+        if self.limit == Some(0) {
+            return Err(PlanError::ZeroLimit);
+        }
+        if let Some(delay) = self.delay_seconds
+            && !(0..=MAX_DELAY_SECONDS).contains(&delay)
+        {
+            return Err(PlanError::Delay(delay));
+        }
+        if !(1..=MAX_VISIBILITY_TIMEOUT).contains(&self.visibility_timeout) {
+            return Err(PlanError::VisibilityTimeout(self.visibility_timeout));
+        }
+        Ok(())
+    }
+}
+
 /// How the MessageDeduplicationId of a message sent to a FIFO destination is chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DedupMode {
     /// The id the message had (SQS drops a re-send of an id it saw in the last 5 minutes).
@@ -59,33 +145,118 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Checks the settings that do not depend on the queues' state.
-    pub fn validate(&self) -> Result<(), String> {
-        if self.concurrency == 0 {
-            return Err("the concurrency must be at least 1".into());
+    /// The settings of the plan that do not depend on the queues.
+    pub fn options(&self) -> PlanOptions {
+        PlanOptions {
+            concurrency: self.concurrency,
+            rate: self.rate,
+            limit: self.limit,
+            delay_seconds: self.delay_seconds,
+            visibility_timeout: self.visibility_timeout,
         }
-        if let Some(rate) = self.rate
-            && !(rate.is_finite() && rate > 0.0)
-        {
-            return Err("the rate must be a positive number of messages per second".into());
+    }
+
+    /// Checks the settings (as [`PlanOptions::validate`], except that a resumed plan may have no
+    /// message left to move) and that they fit the queues.
+    pub fn validate(&self) -> Result<(), PlanError> {
+        PlanOptions {
+            limit: None,
+            ..self.options()
         }
-        if !(1..=43_200).contains(&self.visibility_timeout) {
-            return Err("the visibility timeout must be 1 to 43200 seconds".into());
-        }
+        .validate()?;
         if self.fifo && self.delay_seconds.is_some_and(|d| d != 0) {
-            return Err(
-                "--delay is not available for FIFO queues (SQS accepts a per-message delay only on standard queues)"
-                    .into(),
-            );
-        }
-        if let Some(delay) = self.delay_seconds
-            && !(0..=900).contains(&delay)
-        {
-            return Err(format!("the delay must be 0 to 900 seconds, not {delay}"));
+            return Err(PlanError::DelayOnFifo);
         }
         if self.source.url == self.destination.url {
-            return Err("the destination is the dead-letter queue itself".into());
+            return Err(PlanError::DestinationIsSource);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_out_of_range_are_refused_first_to_last() {
+        assert_eq!(PlanOptions::default().validate(), Ok(()));
+        let bad = PlanOptions {
+            concurrency: 0,
+            rate: Some(0.0),
+            limit: Some(0),
+            delay_seconds: Some(901),
+            visibility_timeout: 0,
+        };
+        assert_eq!(bad.validate(), Err(PlanError::Concurrency(0)));
+        let bad = PlanOptions {
+            concurrency: MAX_CONCURRENCY,
+            ..bad
+        };
+        assert_eq!(bad.validate(), Err(PlanError::Rate(0.0)));
+        let bad = PlanOptions {
+            rate: Some(f64::INFINITY),
+            ..bad
+        };
+        assert!(matches!(bad.validate(), Err(PlanError::Rate(_))));
+        let bad = PlanOptions {
+            rate: Some(0.5),
+            ..bad
+        };
+        assert_eq!(bad.validate(), Err(PlanError::ZeroLimit));
+        let bad = PlanOptions {
+            limit: Some(1),
+            ..bad
+        };
+        assert_eq!(bad.validate(), Err(PlanError::Delay(901)));
+        let bad = PlanOptions {
+            delay_seconds: Some(MAX_DELAY_SECONDS),
+            ..bad
+        };
+        assert_eq!(bad.validate(), Err(PlanError::VisibilityTimeout(0)));
+        let good = PlanOptions {
+            visibility_timeout: MAX_VISIBILITY_TIMEOUT,
+            ..bad
+        };
+        assert_eq!(good.validate(), Ok(()));
+        let over = PlanOptions {
+            concurrency: MAX_CONCURRENCY + 1,
+            ..good
+        };
+        assert_eq!(
+            over.validate(),
+            Err(PlanError::Concurrency(MAX_CONCURRENCY + 1))
+        );
+    }
+
+    fn plan(fifo: bool, delay_seconds: Option<i32>, limit: Option<u64>) -> Plan {
+        Plan {
+            source: QueueRef::from_url("http://localhost/1/dlq".to_string()),
+            destination: QueueRef::from_url("http://localhost/1/work".to_string()),
+            fifo,
+            dedup: DedupMode::MessageId,
+            delay_seconds,
+            selection: Selection::default(),
+            limit,
+            rate: None,
+            concurrency: DEFAULT_CONCURRENCY,
+            visibility_timeout: DEFAULT_VISIBILITY_TIMEOUT,
+            archive: None,
+            started_at_ms: None,
+            dlq_depth_at_start: None,
+            planned: None,
+        }
+    }
+
+    #[test]
+    fn a_plan_checks_its_queues_and_accepts_nothing_left_to_move() {
+        assert_eq!(plan(false, Some(5), Some(0)).validate(), Ok(()));
+        assert_eq!(
+            plan(true, Some(5), None).validate(),
+            Err(PlanError::DelayOnFifo)
+        );
+        let mut same = plan(false, None, None);
+        same.destination = same.source.clone();
+        assert_eq!(same.validate(), Err(PlanError::DestinationIsSource));
     }
 }

@@ -1,5 +1,6 @@
-//! `sqsctl redrive --dry-run`: reads the DLQ without consuming it (every message is visible again
-//! afterwards) and says what would move, where, with counts per destination and per group.
+//! `sqsctl redrive --dry-run`: shows the engine's [`Preview`] of a redrive (what would move,
+//! where, with counts per destination and per group) as a table, JSON, JSON Lines or message
+//! bodies. Nothing is moved or consumed: every message read is visible again afterwards.
 
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
@@ -8,13 +9,11 @@ use serde::Serialize;
 
 use super::Route;
 use crate::client::Sqs;
-use crate::client::peek::{self, PeekError, PeekOptions};
+use crate::client::peek::PeekError;
 use crate::commands::context::Context;
-use crate::error::hinted;
 use crate::exit::ExitStatus;
-use crate::message::MessageRecord;
 use crate::output::Format;
-use crate::redrive::{Plan, Selector};
+use crate::redrive::{Plan, Preview, PreviewError, PreviewOptions, preview};
 
 #[derive(Debug, Serialize)]
 struct DryRunSummary {
@@ -35,6 +34,35 @@ struct DryRunSummary {
     release_failed: u64,
 }
 
+impl DryRunSummary {
+    fn of(preview: &Preview, plan: &Plan, per_source: bool) -> DryRunSummary {
+        let mut per_destination = preview.per_destination.clone();
+        if preview.without_source > 0 {
+            per_destination.insert(
+                "(no DeadLetterQueueSourceArn: needs --to)".to_string(),
+                preview.without_source,
+            );
+        }
+        DryRunSummary {
+            dry_run: true,
+            source: plan.source.name.clone(),
+            destination: if per_source {
+                "each message's source queue".to_string()
+            } else {
+                plan.destination.name.clone()
+            },
+            visible_at_start: preview.visible_at_start,
+            seen: preview.seen,
+            would_move: preview.would_move,
+            would_stay: preview.would_stay,
+            per_destination,
+            per_group: preview.per_group.clone(),
+            in_flight_not_seen: preview.in_flight_at_start,
+            release_failed: preview.release_failed,
+        }
+    }
+}
+
 /// Messages listed in the table; the counts cover every one, `-o jsonl` lists every one.
 const TABLE_ROWS: usize = 20;
 
@@ -45,102 +73,52 @@ pub async fn run(
     plan: &Plan,
     per_source: bool,
 ) -> anyhow::Result<ExitStatus> {
-    let selector = Selector::compile(&plan.selection).map_err(|e| anyhow::anyhow!(e))?;
     let printer = &ctx.printer;
-    let mut summary = DryRunSummary {
-        dry_run: true,
-        source: plan.source.name.clone(),
-        destination: if per_source {
-            "each message's source queue".to_string()
-        } else {
-            plan.destination.name.clone()
+    let format = printer.format();
+    let options = PreviewOptions {
+        per_source,
+        keep: match format {
+            Format::Json => usize::MAX,
+            Format::Table => TABLE_ROWS,
+            Format::Jsonl | Format::Text => 0,
         },
-        visible_at_start: 0,
-        seen: 0,
-        would_move: 0,
-        would_stay: 0,
-        per_destination: BTreeMap::new(),
-        per_group: BTreeMap::new(),
-        in_flight_not_seen: 0,
-        release_failed: 0,
     };
-    let mut kept: Vec<MessageRecord> = Vec::new();
+    // JSON Lines and bodies are written as the messages are found, so a deep DLQ is not held.
     let mut write_error: Option<std::io::Error> = None;
-    let options = PeekOptions {
-        max: None,
-        hold_seconds: plan.visibility_timeout,
-        force: false,
-    };
-    let limit = plan.limit.unwrap_or(u64::MAX);
-    let scanned = peek::scan(
+    let preview = preview(
         sqs,
-        &route.dlq,
+        plan,
         &route.dlq_attrs,
-        &options,
+        options,
         &ctx.interrupt,
-        |batch| {
-            for mut message in batch {
-                summary.seen += 1;
-                if summary.would_move >= limit || !selector.matches(&message) {
-                    summary.would_stay += 1;
-                    continue;
-                }
-                summary.would_move += 1;
-                // Several source queues: each message counts toward the queue its
-                // DeadLetterQueueSourceArn names.
-                let destination = if per_source {
-                    message
-                        .attributes
-                        .get("DeadLetterQueueSourceArn")
-                        .and_then(|arn| arn.rsplit(':').next())
-                        .map_or_else(
-                            || "(no DeadLetterQueueSourceArn: needs --to)".to_string(),
-                            str::to_string,
-                        )
-                } else {
-                    plan.destination.name.clone()
-                };
-                *summary.per_destination.entry(destination).or_default() += 1;
-                if let Some(group) = message.effective_group_id() {
-                    *summary.per_group.entry(group.to_string()).or_default() += 1;
-                }
-                message.receipt_handle = None;
-                match printer.format() {
-                    Format::Jsonl => {
-                        if let Err(e) = printer.record("message", &message) {
-                            write_error = Some(e);
-                            return ControlFlow::Break(());
-                        }
-                    }
-                    Format::Text => {
-                        if let Err(e) = printer.line(&printer.display(&message.body)) {
-                            write_error = Some(e);
-                            return ControlFlow::Break(());
-                        }
-                    }
-                    Format::Json => kept.push(message),
-                    Format::Table if kept.len() < TABLE_ROWS => kept.push(message),
-                    Format::Table => {}
+        |message| {
+            let written = match format {
+                Format::Jsonl => printer.record("message", message),
+                Format::Text => printer.line(&printer.display(&message.body)),
+                Format::Json | Format::Table => Ok(()),
+            };
+            match written {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    write_error = Some(e);
+                    ControlFlow::Break(())
                 }
             }
-            ControlFlow::Continue(())
         },
     )
     .await
     .map_err(|err| match err {
-        PeekError::Client(client) => anyhow::Error::new(client),
-        other => {
-            let hint = other.hint().unwrap_or_default();
-            hinted(other.to_string(), hint)
-        }
+        PreviewError::Read(PeekError::Client(client)) => anyhow::Error::new(client),
+        // The redrive-policy refusal is rendered, with its hint, by `app::report`.
+        PreviewError::Read(other) => anyhow::Error::new(other),
+        PreviewError::Selection(message) => anyhow::anyhow!(message),
     })?;
     if let Some(e) = write_error {
         return Err(e.into());
     }
-    summary.in_flight_not_seen = scanned.in_flight_at_start;
-    summary.visible_at_start = scanned.visible_at_start;
-    summary.release_failed = scanned.release_failed;
-    match printer.format() {
+    let summary = DryRunSummary::of(&preview, plan, per_source);
+    let kept = &preview.messages;
+    match format {
         Format::Json => {
             printer.json(&serde_json::json!({ "messages": kept, "summary": summary }))?
         }
@@ -148,7 +126,7 @@ pub async fn run(
         Format::Text => {}
         Format::Table => {
             let mut table = printer.new_table(&["message id", "group", "body"]);
-            for message in &kept {
+            for message in kept {
                 let body: String = message.body.chars().take(80).collect();
                 table.add_row(vec![
                     message.message_id.clone().unwrap_or_default(),
@@ -192,23 +170,23 @@ pub async fn run(
             summary.source, summary.source
         ));
     }
-    let unseen = summary.visible_at_start.saturating_sub(summary.seen);
-    if route.dlq_attrs.is_fifo() && unseen > 0 {
+    let unseen = preview.unseen();
+    if preview.fifo && unseen > 0 {
         printer.info(format!(
             "FIFO: a read sees only the first messages of each group; {unseen} messages behind them were not seen (a redrive moves them as their groups advance), so the counts are of what was seen",
         ));
-    } else if unseen > 0 && !scanned.interrupted && plan.limit.is_none() {
+    } else if unseen > 0 && !preview.interrupted && plan.limit.is_none() {
         printer.info(format!(
             "{unseen} messages were not seen (sent or made visible while the dry run read)"
         ));
     }
-    if scanned.in_flight_at_start > 0 {
+    if preview.in_flight_at_start > 0 {
         printer.warn(format!(
             "{} messages were in flight in {} and could not be seen",
-            scanned.in_flight_at_start, summary.source
+            preview.in_flight_at_start, summary.source
         ));
     }
-    Ok(if scanned.interrupted {
+    Ok(if preview.interrupted {
         ExitStatus::Interrupted
     } else {
         ExitStatus::Success

@@ -5,6 +5,7 @@
 mod dry_run;
 mod native;
 mod report;
+mod settings;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,36 +19,8 @@ use crate::commands::context::Context;
 use crate::error::{Cancelled, UsageError, hinted, hinted_usage};
 use crate::exit::ExitStatus;
 use crate::output::Answer;
-use crate::redrive::{
-    self, Counters, DedupMode, Journal, Plan, ResumeState, RunOptions, Selection,
-};
-
-#[derive(Debug)]
-pub enum RedriveSettings {
-    Move(Box<MoveSettings>),
-    Status { dlq: String },
-    Cancel { dlq: String },
-}
-
-#[derive(Debug)]
-pub struct MoveSettings {
-    pub dlq: Option<String>,
-    pub to: Option<String>,
-    pub selection: Selection,
-    pub dry_run: bool,
-    pub yes: bool,
-    pub dedup: DedupMode,
-    pub delay: Option<i32>,
-    pub limit: Option<u64>,
-    pub rate: Option<f64>,
-    pub concurrency: usize,
-    pub visibility_timeout: i32,
-    pub journal: Option<PathBuf>,
-    pub journal_dir: PathBuf,
-    pub resume: Option<PathBuf>,
-    pub archive: Option<PathBuf>,
-    pub native: bool,
-}
+use crate::redrive::{self, Counters, DedupMode, Journal, Plan, ResumeState, RunOptions};
+pub use settings::{MoveSettings, RedriveSettings};
 
 pub async fn run(ctx: &Context, settings: RedriveSettings) -> anyhow::Result<ExitStatus> {
     match settings {
@@ -172,18 +145,9 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
     }
     let (route, per_source) = route(sqs, dlq, settings.to.as_deref(), settings.dry_run).await?;
     let fifo = route.dlq_attrs.is_fifo();
-    if fifo && settings.delay.is_some_and(|d| d != 0) {
-        return Err(usage(
-            "--delay is not available for FIFO queues (SQS accepts a per-message delay only on standard queues)",
-        ));
-    }
     if settings.native {
+        // --delay was refused with --native.
         return native::start(ctx, sqs, native::NativeTarget::Queue(&route), settings).await;
-    }
-    if fifo && settings.dedup == DedupMode::Keep {
-        ctx.printer.warn(
-            "--dedup keep: SQS silently drops a message whose deduplication id it saw in the last 5 minutes; messages sent to the destination recently with the same id will not arrive",
-        );
     }
     // Absolute, so that `--resume` from another directory writes to the same archive.
     let archive = settings
@@ -209,7 +173,13 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
         dlq_depth_at_start: Some(dlq_depth),
         planned: Some(settings.limit.map_or(dlq_depth, |l| l.min(dlq_depth))),
     };
-    plan.validate().map_err(usage)?;
+    plan.validate()
+        .map_err(|e| usage(settings::flag_message(&e)))?;
+    if fifo && settings.dedup == DedupMode::Keep {
+        ctx.printer.warn(
+            "--dedup keep: SQS silently drops a message whose deduplication id it saw in the last 5 minutes; messages sent to the destination recently with the same id will not arrive",
+        );
+    }
     if settings.dry_run {
         return dry_run::run(ctx, sqs, &route, &plan, per_source).await;
     }

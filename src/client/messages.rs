@@ -1,0 +1,387 @@
+//! The message calls of [`Sqs`]: receive, and the batch calls (send, delete, change visibility)
+//! with their per-entry outcomes in input order, each in a single attempt and under a
+//! [`RetryPolicy`]. Batching into 10s and payload limits are in [`batch`](super::batch).
+
+use std::time::Duration;
+
+use aws_sdk_sqs::types::{
+    ChangeMessageVisibilityBatchRequestEntry, DeleteMessageBatchRequestEntry,
+    MessageSystemAttributeName,
+};
+
+use super::{
+    BatchOutcome, ClientError, MAX_BATCH_ENTRIES, QueueRef, RequestOutcome, RetryPolicy, Sqs,
+    convert, single_attempt, timeouts,
+};
+use crate::message::MessageRecord;
+
+/// What a long poll's read timeout gets beyond its wait, so an empty queue is never a timeout.
+const LONG_POLL_MARGIN: Duration = Duration::from_secs(5);
+
+/// The outcome of one entry of a batch call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryOutcome {
+    /// SQS confirmed the entry (for sends: the new message id and, on FIFO, its sequence number).
+    Ok {
+        message_id: Option<String>,
+        sequence_number: Option<String>,
+    },
+    /// SQS reported the entry as failed. `sender_fault` false means a retry may succeed.
+    Failed {
+        code: String,
+        message: String,
+        sender_fault: bool,
+    },
+    /// The response named neither success nor failure for this entry: its fate is unknown.
+    Missing,
+}
+
+impl EntryOutcome {
+    pub fn is_ok(&self) -> bool {
+        matches!(self, EntryOutcome::Ok { .. })
+    }
+
+    /// True for failures worth retrying: not the sender's fault, or throttling.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            EntryOutcome::Failed {
+                code, sender_fault, ..
+            } => !sender_fault || ClientError::is_throttle_code(code),
+            EntryOutcome::Missing => false,
+            EntryOutcome::Ok { .. } => false,
+        }
+    }
+}
+
+/// What to ask of a receive call.
+#[derive(Debug, Clone, Copy)]
+pub struct ReceiveOptions {
+    /// 1..=10.
+    pub max_messages: i32,
+    /// Long-poll wait, 0..=20 seconds.
+    pub wait_seconds: i32,
+    /// Per-call visibility timeout; the queue's default when `None`.
+    pub visibility_timeout: Option<i32>,
+}
+
+impl Sqs {
+    /// Sends one batch (at most 10 records, within 1 MiB) in a single attempt: the SDK does not
+    /// retry it (see [`Sqs::send_batch_retrying`]). Outcomes come back in input order.
+    pub async fn send_batch(
+        &self,
+        queue: &QueueRef,
+        records: &[MessageRecord],
+    ) -> Result<Vec<EntryOutcome>, ClientError> {
+        if records.is_empty() {
+            return Ok(Vec::new());
+        }
+        if records.len() > MAX_BATCH_ENTRIES {
+            return Err(ClientError::InvalidInput(format!(
+                "a batch holds at most {MAX_BATCH_ENTRIES} messages"
+            )));
+        }
+        let entries = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| convert::batch_entry(i, r))
+            .collect::<Result<Vec<_>, _>>()?;
+        let out = self
+            .client
+            .send_message_batch()
+            .queue_url(&queue.url)
+            .set_entries(Some(entries))
+            .customize()
+            .config_override(single_attempt())
+            .send()
+            .await
+            .map_err(|e| self.err("SendMessageBatch", Some(&queue.name), e))?;
+        let sent = out.successful.into_iter().map(|ok| {
+            let outcome = EntryOutcome::Ok {
+                message_id: Some(ok.message_id),
+                sequence_number: ok.sequence_number,
+            };
+            (ok.id, outcome)
+        });
+        let outcomes = in_input_order(records.len(), sent, out.failed);
+        Ok(outcomes)
+    }
+
+    /// Sends one batch under `policy`: whole requests and the entries that may still succeed are
+    /// retried; each entry ends done, failed, or unknown (perhaps sent).
+    pub async fn send_batch_retrying(
+        &self,
+        queue: &QueueRef,
+        records: &[MessageRecord],
+        policy: &RetryPolicy,
+    ) -> BatchOutcome {
+        let call = |pending: Vec<usize>| async move {
+            if pending.len() == records.len() {
+                self.send_batch(queue, records).await
+            } else {
+                let subset: Vec<MessageRecord> =
+                    pending.iter().map(|&i| records[i].clone()).collect();
+                self.send_batch(queue, &subset).await
+            }
+        };
+        self.counted(policy.entries(records.len(), call).await)
+    }
+
+    fn counted(&self, outcome: BatchOutcome) -> BatchOutcome {
+        self.entry_retries
+            .fetch_add(outcome.retried, std::sync::atomic::Ordering::Relaxed);
+        outcome
+    }
+
+    /// Receives up to 10 messages with every system and message attribute.
+    pub async fn receive(
+        &self,
+        queue: &QueueRef,
+        options: ReceiveOptions,
+    ) -> Result<Vec<MessageRecord>, ClientError> {
+        self.receive_attempt(queue, options, false).await
+    }
+
+    /// Receives under `policy`, which sees every attempt: the outcome says how many attempts failed
+    /// after SQS may have applied them (hiding their messages until the visibility timeout ends).
+    pub async fn receive_retrying(
+        &self,
+        queue: &QueueRef,
+        options: ReceiveOptions,
+        policy: &RetryPolicy,
+    ) -> RequestOutcome<Vec<MessageRecord>> {
+        // A long poll may rightly take its whole wait.
+        let mut policy = policy.clone();
+        policy.attempt_timeout += Duration::from_secs(options.wait_seconds.clamp(0, 20) as u64);
+        policy
+            .request(|| self.receive_attempt(queue, options, true))
+            .await
+    }
+
+    async fn receive_attempt(
+        &self,
+        queue: &QueueRef,
+        options: ReceiveOptions,
+        single: bool,
+    ) -> Result<Vec<MessageRecord>, ClientError> {
+        let wait_seconds = options.wait_seconds.clamp(0, 20);
+        let request = self
+            .client
+            .receive_message()
+            .queue_url(&queue.url)
+            .max_number_of_messages(options.max_messages.clamp(1, 10))
+            .wait_time_seconds(wait_seconds)
+            .set_visibility_timeout(options.visibility_timeout)
+            .message_system_attribute_names(MessageSystemAttributeName::All)
+            .message_attribute_names("All");
+        // A long poll answers only after its wait: the read timeout is on top of it.
+        let poll = Duration::from_secs(wait_seconds.unsigned_abs().into()) + LONG_POLL_MARGIN;
+        let long_poll = poll > self.read_timeout;
+        let out = if single || long_poll {
+            let mut config = if single {
+                single_attempt()
+            } else {
+                aws_sdk_sqs::config::Builder::default()
+            };
+            if long_poll {
+                config =
+                    config.timeout_config(timeouts(self.connect_timeout, self.read_timeout + poll));
+            }
+            request.customize().config_override(config).send().await
+        } else {
+            request.send().await
+        }
+        .map_err(|e| self.err("ReceiveMessage", Some(&queue.name), e))?;
+        Ok(out
+            .messages
+            .unwrap_or_default()
+            .into_iter()
+            .map(convert::record_from_sdk)
+            .collect())
+    }
+
+    /// Deletes up to 10 messages by receipt handle in a single attempt; outcomes in input order.
+    pub async fn delete_batch(
+        &self,
+        queue: &QueueRef,
+        receipt_handles: &[&str],
+    ) -> Result<Vec<EntryOutcome>, ClientError> {
+        if receipt_handles.is_empty() {
+            return Ok(Vec::new());
+        }
+        let entries = receipt_handles
+            .iter()
+            .enumerate()
+            .map(|(i, handle)| {
+                DeleteMessageBatchRequestEntry::builder()
+                    .id(i.to_string())
+                    .receipt_handle(*handle)
+                    .build()
+                    .map_err(|e| ClientError::InvalidInput(e.to_string()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let out = self
+            .client
+            .delete_message_batch()
+            .queue_url(&queue.url)
+            .set_entries(Some(entries))
+            .customize()
+            .config_override(single_attempt())
+            .send()
+            .await
+            .map_err(|e| self.err("DeleteMessageBatch", Some(&queue.name), e))?;
+        let done = out.successful.into_iter().map(|ok| acknowledged(ok.id));
+        let outcomes = in_input_order(receipt_handles.len(), done, out.failed);
+        Ok(outcomes)
+    }
+
+    /// Deletes up to 10 messages by receipt handle under `policy`. A delete applied twice does no
+    /// harm, so an unknown outcome here only means "maybe still in the queue".
+    pub async fn delete_batch_retrying(
+        &self,
+        queue: &QueueRef,
+        receipt_handles: &[&str],
+        policy: &RetryPolicy,
+    ) -> BatchOutcome {
+        let call = |pending: Vec<usize>| async move {
+            let subset: Vec<&str> = pending.iter().map(|&i| receipt_handles[i]).collect();
+            self.delete_batch(queue, &subset).await
+        };
+        self.counted(policy.entries(receipt_handles.len(), call).await)
+    }
+
+    /// Changes the visibility timeout of up to 10 received messages in a single attempt; outcomes
+    /// in input order.
+    pub async fn change_visibility_batch(
+        &self,
+        queue: &QueueRef,
+        entries: &[(&str, i32)],
+    ) -> Result<Vec<EntryOutcome>, ClientError> {
+        if entries.is_empty() {
+            return Ok(Vec::new());
+        }
+        let request = entries
+            .iter()
+            .enumerate()
+            .map(|(i, (handle, seconds))| {
+                ChangeMessageVisibilityBatchRequestEntry::builder()
+                    .id(i.to_string())
+                    .receipt_handle(*handle)
+                    .visibility_timeout(*seconds)
+                    .build()
+                    .map_err(|e| ClientError::InvalidInput(e.to_string()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let out = self
+            .client
+            .change_message_visibility_batch()
+            .queue_url(&queue.url)
+            .set_entries(Some(request))
+            .customize()
+            .config_override(single_attempt())
+            .send()
+            .await
+            .map_err(|e| self.err("ChangeMessageVisibilityBatch", Some(&queue.name), e))?;
+        let done = out.successful.into_iter().map(|ok| acknowledged(ok.id));
+        let outcomes = in_input_order(entries.len(), done, out.failed);
+        Ok(outcomes)
+    }
+
+    /// Changes the visibility timeout of up to 10 received messages under `policy`.
+    pub async fn change_visibility_retrying(
+        &self,
+        queue: &QueueRef,
+        entries: &[(&str, i32)],
+        policy: &RetryPolicy,
+    ) -> BatchOutcome {
+        let call = |pending: Vec<usize>| async move {
+            let subset: Vec<(&str, i32)> = pending.iter().map(|&i| entries[i]).collect();
+            self.change_visibility_batch(queue, &subset).await
+        };
+        self.counted(policy.entries(entries.len(), call).await)
+    }
+
+    /// Makes received messages visible again at once (visibility timeout 0), in batches of 10,
+    /// under the default retry policy. Returns how many could not be released (they reappear when
+    /// their timeout runs out); an error when a request-level error ended the retries of a batch.
+    pub async fn release(
+        &self,
+        queue: &QueueRef,
+        receipt_handles: &[&str],
+    ) -> Result<usize, ClientError> {
+        let policy = RetryPolicy::default();
+        let mut failed = 0;
+        for chunk in receipt_handles.chunks(MAX_BATCH_ENTRIES) {
+            let entries: Vec<(&str, i32)> = chunk.iter().map(|h| (*h, 0)).collect();
+            let outcome = self
+                .change_visibility_retrying(queue, &entries, &policy)
+                .await;
+            if let Some(err) = outcome.request_error {
+                return Err(err);
+            }
+            failed += outcome.entries.iter().filter(|o| !o.is_done()).count();
+        }
+        Ok(failed)
+    }
+}
+
+/// The outcomes of a batch call in input order (entry ids are input indexes): what the response
+/// names as successful or failed, and [`EntryOutcome::Missing`] for an entry it does not name.
+fn in_input_order(
+    len: usize,
+    successful: impl Iterator<Item = (String, EntryOutcome)>,
+    failed: Vec<aws_sdk_sqs::types::BatchResultErrorEntry>,
+) -> Vec<EntryOutcome> {
+    let failures = failed.into_iter().map(|failure| {
+        let outcome = EntryOutcome::Failed {
+            code: failure.code,
+            message: failure.message.unwrap_or_default(),
+            sender_fault: failure.sender_fault,
+        };
+        (failure.id, outcome)
+    });
+    let mut outcomes = vec![EntryOutcome::Missing; len];
+    for (id, outcome) in successful.chain(failures) {
+        if let Some(slot) = id.parse::<usize>().ok().and_then(|i| outcomes.get_mut(i)) {
+            *slot = outcome;
+        }
+    }
+    outcomes
+}
+
+/// A success of a batch call that answers with the entry's id only (delete, change visibility).
+fn acknowledged(id: String) -> (String, EntryOutcome) {
+    let outcome = EntryOutcome::Ok {
+        message_id: None,
+        sequence_number: None,
+    };
+    (id, outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_come_back_in_input_order_and_unnamed_entries_are_missing() {
+        let failed = aws_sdk_sqs::types::BatchResultErrorEntry::builder()
+            .id("0")
+            .code("InternalError")
+            .sender_fault(false)
+            .build()
+            .expect("a complete error entry");
+        let done = ["2", "not-an-index", "9"].map(|id| acknowledged(id.to_string()));
+        let outcomes = in_input_order(3, done.into_iter(), vec![failed]);
+        assert_eq!(
+            outcomes,
+            vec![
+                EntryOutcome::Failed {
+                    code: "InternalError".into(),
+                    message: String::new(),
+                    sender_fault: false,
+                },
+                EntryOutcome::Missing,
+                acknowledged(String::new()).1,
+            ]
+        );
+    }
+}

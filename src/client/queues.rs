@@ -1,0 +1,184 @@
+//! The queue calls of [`Sqs`]: resolving a queue given by name, URL or ARN, its attributes, listing,
+//! creating, deleting and purging queues, and the sources of a dead-letter queue. The queue types
+//! themselves are in [`queue`](super::queue).
+
+use std::collections::{BTreeMap, HashMap};
+
+use aws_sdk_sqs::types::QueueAttributeName;
+
+use super::{ClientError, QueueAttributes, QueueRef, QueueSpec, Sqs};
+
+impl Sqs {
+    /// Resolves a queue given by name, URL or ARN to its URL.
+    pub async fn resolve(&self, text: &str) -> Result<QueueRef, ClientError> {
+        match QueueSpec::parse(text).map_err(ClientError::InvalidInput)? {
+            QueueSpec::Url(url) => Ok(QueueRef::from_url(url)),
+            QueueSpec::Name(name) => self.queue_url(&name, None).await,
+            QueueSpec::Arn { region, .. } if region != self.region => {
+                Err(ClientError::InvalidInput(format!(
+                    "`{text}` is a queue in {region}, but sqsctl is working in {}: pass --region {region}",
+                    self.region
+                )))
+            }
+            QueueSpec::Arn { account, name, .. } => self.queue_url(&name, Some(account)).await,
+        }
+    }
+
+    async fn queue_url(&self, name: &str, owner: Option<String>) -> Result<QueueRef, ClientError> {
+        let out = self
+            .client
+            .get_queue_url()
+            .queue_name(name)
+            .set_queue_owner_aws_account_id(owner)
+            .send()
+            .await
+            .map_err(|e| self.err("GetQueueUrl", Some(name), e))?;
+        let url = out
+            .queue_url
+            .ok_or_else(|| ClientError::InvalidInput(format!("no URL returned for `{name}`")))?;
+        Ok(QueueRef {
+            url,
+            name: name.to_string(),
+        })
+    }
+
+    /// Resolves the queue an ARN names (for DLQ targets and `DeadLetterQueueSourceArn`).
+    pub async fn resolve_arn(&self, arn: &str) -> Result<QueueRef, ClientError> {
+        self.resolve(arn).await
+    }
+
+    /// All attributes of a queue.
+    pub async fn attributes(&self, queue: &QueueRef) -> Result<QueueAttributes, ClientError> {
+        let out = self
+            .client
+            .get_queue_attributes()
+            .queue_url(&queue.url)
+            .attribute_names(QueueAttributeName::All)
+            .send()
+            .await
+            .map_err(|e| self.err("GetQueueAttributes", Some(&queue.name), e))?;
+        let map = out
+            .attributes
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(name, value)| (name.as_str().to_string(), value))
+            .collect();
+        Ok(QueueAttributes(map))
+    }
+
+    pub async fn set_attributes(
+        &self,
+        queue: &QueueRef,
+        attributes: BTreeMap<String, String>,
+    ) -> Result<(), ClientError> {
+        let map: HashMap<QueueAttributeName, String> = attributes
+            .into_iter()
+            .map(|(k, v)| (QueueAttributeName::from(k.as_str()), v))
+            .collect();
+        self.client
+            .set_queue_attributes()
+            .queue_url(&queue.url)
+            .set_attributes(Some(map))
+            .send()
+            .await
+            .map_err(|e| self.err("SetQueueAttributes", Some(&queue.name), e))?;
+        Ok(())
+    }
+
+    /// Queue URLs, following pagination.
+    pub async fn list_queues(&self, prefix: Option<&str>) -> Result<Vec<QueueRef>, ClientError> {
+        let mut urls = Vec::new();
+        let mut token = None;
+        loop {
+            let out = self
+                .client
+                .list_queues()
+                .set_queue_name_prefix(prefix.map(str::to_string))
+                .max_results(1000)
+                .set_next_token(token)
+                .send()
+                .await
+                .map_err(|e| self.err("ListQueues", None, e))?;
+            urls.extend(
+                out.queue_urls
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(QueueRef::from_url),
+            );
+            token = out.next_token;
+            if token.is_none() {
+                break;
+            }
+        }
+        Ok(urls)
+    }
+
+    pub async fn create_queue(
+        &self,
+        name: &str,
+        attributes: BTreeMap<String, String>,
+    ) -> Result<QueueRef, ClientError> {
+        let map: HashMap<QueueAttributeName, String> = attributes
+            .into_iter()
+            .map(|(k, v)| (QueueAttributeName::from(k.as_str()), v))
+            .collect();
+        let out = self
+            .client
+            .create_queue()
+            .queue_name(name)
+            .set_attributes(if map.is_empty() { None } else { Some(map) })
+            .send()
+            .await
+            .map_err(|e| self.err("CreateQueue", Some(name), e))?;
+        let url = out
+            .queue_url
+            .ok_or_else(|| ClientError::InvalidInput("no queue URL returned".into()))?;
+        Ok(QueueRef {
+            url,
+            name: name.to_string(),
+        })
+    }
+
+    pub async fn delete_queue(&self, queue: &QueueRef) -> Result<(), ClientError> {
+        self.client
+            .delete_queue()
+            .queue_url(&queue.url)
+            .send()
+            .await
+            .map_err(|e| self.err("DeleteQueue", Some(&queue.name), e))?;
+        Ok(())
+    }
+
+    /// The source queues whose redrive policy points at this DLQ.
+    pub async fn dead_letter_sources(&self, dlq: &QueueRef) -> Result<Vec<QueueRef>, ClientError> {
+        let mut urls = Vec::new();
+        let mut token = None;
+        loop {
+            let out = self
+                .client
+                .list_dead_letter_source_queues()
+                .queue_url(&dlq.url)
+                .max_results(1000)
+                .set_next_token(token)
+                .send()
+                .await
+                .map_err(|e| self.err("ListDeadLetterSourceQueues", Some(&dlq.name), e))?;
+            urls.extend(out.queue_urls.into_iter().map(QueueRef::from_url));
+            token = out.next_token;
+            if token.is_none() {
+                break;
+            }
+        }
+        Ok(urls)
+    }
+
+    pub async fn purge(&self, queue: &QueueRef) -> Result<(), ClientError> {
+        self.client
+            .purge_queue()
+            .queue_url(&queue.url)
+            .send()
+            .await
+            .map_err(|e| self.err("PurgeQueue", Some(&queue.name), e))?;
+        Ok(())
+    }
+}

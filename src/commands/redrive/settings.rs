@@ -1,0 +1,164 @@
+//! The settings of `sqsctl redrive`, resolved from its arguments: selection patterns compiled to
+//! check them, durations turned into cutoffs, the journal directory found. Nothing here reads a
+//! queue; the command runs what this returns.
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::Context as _;
+
+use crate::cli::redrive::{DedupArg, RedriveArgs, TaskCommand};
+use crate::redrive::select::parse_attribute_filter;
+use crate::redrive::{
+    DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS, MAX_VISIBILITY_TIMEOUT, PlanError, PlanOptions,
+    Selection,
+};
+
+/// SQS's bound on a move task's MaxNumberOfMessagesPerSecond.
+const NATIVE_MAX_RATE: f64 = 500.0;
+
+#[derive(Debug)]
+pub enum RedriveSettings {
+    Move(Box<MoveSettings>),
+    Status { dlq: String },
+    Cancel { dlq: String },
+}
+
+#[derive(Debug)]
+pub struct MoveSettings {
+    pub dlq: Option<String>,
+    pub to: Option<String>,
+    pub selection: Selection,
+    pub dry_run: bool,
+    pub yes: bool,
+    pub dedup: DedupMode,
+    pub delay: Option<i32>,
+    pub limit: Option<u64>,
+    pub rate: Option<f64>,
+    pub concurrency: usize,
+    pub visibility_timeout: i32,
+    pub journal: Option<PathBuf>,
+    pub journal_dir: PathBuf,
+    pub resume: Option<PathBuf>,
+    pub archive: Option<PathBuf>,
+    pub native: bool,
+}
+
+fn cutoff(text: &str, flag: &str, now: SystemTime) -> anyhow::Result<u64> {
+    let duration = humantime::parse_duration(text.trim())
+        .with_context(|| format!("{flag} `{text}` is not a duration (e.g. 30m, 2h, 1day)"))?;
+    let at = now.checked_sub(duration).unwrap_or(UNIX_EPOCH);
+    Ok(at
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO)
+        .as_millis() as u64)
+}
+
+/// Where journals go by default: `$XDG_STATE_HOME/sqsctl/redrive` (or the platform's equivalent).
+fn default_journal_dir() -> PathBuf {
+    dirs::state_dir()
+        .or_else(dirs::data_local_dir)
+        .or_else(|| dirs::home_dir().map(|h| h.join(".local").join("state")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("sqsctl")
+        .join("redrive")
+}
+
+impl RedriveSettings {
+    /// The settings of the arguments; an error here is a usage error (checked before anything is
+    /// read).
+    pub fn resolve(args: RedriveArgs) -> anyhow::Result<RedriveSettings> {
+        match args.task {
+            Some(TaskCommand::Status(task)) => {
+                return Ok(RedriveSettings::Status { dlq: task.dlq });
+            }
+            Some(TaskCommand::Cancel(task)) => {
+                return Ok(RedriveSettings::Cancel { dlq: task.dlq });
+            }
+            None => {}
+        }
+        let now = SystemTime::now();
+        let attributes = args
+            .attributes
+            .iter()
+            .map(|a| parse_attribute_filter(a).map_err(|e| anyhow::anyhow!("--attr {e}")))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let selection = Selection {
+            grep: args.grep,
+            attributes,
+            where_expr: args.where_expr,
+            sent_before_ms: args
+                .older_than
+                .as_deref()
+                .map(|t| cutoff(t, "--older-than", now))
+                .transpose()?,
+            sent_after_ms: args
+                .newer_than
+                .as_deref()
+                .map(|t| cutoff(t, "--newer-than", now))
+                .transpose()?,
+            message_ids: args.message_ids,
+        };
+        // Patterns are checked here so that a typo is a usage error before anything is read.
+        crate::redrive::Selector::compile(&selection).map_err(|e| anyhow::anyhow!(e))?;
+        let options = PlanOptions {
+            concurrency: args.concurrency,
+            rate: args.rate,
+            limit: args.limit,
+            delay_seconds: args.delay,
+            visibility_timeout: args.visibility_timeout,
+        };
+        let checked = options.validate();
+        // The flags are checked in this order: --concurrency and --rate, then --native's own
+        // bound on --rate, then the rest.
+        if let Err(e @ (PlanError::Concurrency(_) | PlanError::Rate(_))) = &checked {
+            anyhow::bail!(flag_message(e));
+        }
+        if let Some(rate) = args.rate
+            && args.native
+            && !(1.0..=NATIVE_MAX_RATE).contains(&rate)
+        {
+            anyhow::bail!(
+                "--rate with --native must be 1 to 500 (SQS's limit for MaxNumberOfMessagesPerSecond)"
+            );
+        }
+        checked.map_err(|e| anyhow::anyhow!(flag_message(&e)))?;
+        Ok(RedriveSettings::Move(Box::new(MoveSettings {
+            dlq: args.dlq,
+            to: args.to,
+            selection,
+            dry_run: args.dry_run,
+            yes: args.yes,
+            dedup: match args.dedup {
+                DedupArg::Keep => DedupMode::Keep,
+                DedupArg::MessageId => DedupMode::MessageId,
+                DedupArg::New => DedupMode::New,
+            },
+            delay: args.delay,
+            limit: args.limit,
+            rate: args.rate,
+            concurrency: args.concurrency,
+            visibility_timeout: args.visibility_timeout,
+            journal: args.journal,
+            journal_dir: default_journal_dir(),
+            resume: args.resume,
+            archive: args.archive,
+            native: args.native,
+        })))
+    }
+}
+
+/// The engine's refusal of a setting, in the words of the flag that set it.
+pub(super) fn flag_message(error: &PlanError) -> String {
+    match error {
+        PlanError::Concurrency(_) => format!("--concurrency must be 1 to {MAX_CONCURRENCY}"),
+        PlanError::Rate(_) => "--rate must be a positive number of messages per second".into(),
+        PlanError::ZeroLimit => "--limit must be at least 1".into(),
+        PlanError::Delay(_) => format!("--delay must be 0 to {MAX_DELAY_SECONDS} seconds"),
+        PlanError::VisibilityTimeout(_) => {
+            format!("--visibility-timeout must be 1 to {MAX_VISIBILITY_TIMEOUT} seconds")
+        }
+        PlanError::DelayOnFifo => "--delay is not available for FIFO queues (SQS accepts a per-message delay only on standard queues)".into(),
+        PlanError::DestinationIsSource => error.to_string(),
+    }
+}

@@ -1,0 +1,135 @@
+//! The second half of a batch: the outcomes of its sends go to the journal on disk, the archive
+//! copies after them, and only then are the confirmed messages deleted from the DLQ.
+
+use std::sync::atomic::Ordering;
+
+use serde_json::json;
+
+use super::state::{Shared, handle, journal, message_id};
+use super::summary::{Counters, FailedMessage};
+use super::worker::keep_hidden;
+use crate::client::MAX_BATCH_ENTRIES;
+use crate::message::MessageRecord;
+use crate::redrive::journal::line;
+use crate::redrive::send;
+
+/// What is left of a batch once its sends are answered: journal them to disk, then delete.
+pub(super) struct Commit {
+    /// The journal lines of the sends and failures.
+    pub(super) lines: Vec<u8>,
+    /// Confirmed sent, then the messages an earlier run had sent: to delete, in that order.
+    pub(super) to_delete: Vec<MessageRecord>,
+    pub(super) confirmed: usize,
+    /// Receipt handles of the whole batch, to extend while the commit is slow.
+    pub(super) handles: Vec<String>,
+}
+
+/// The second half of a batch: the sends go to disk, then (and only then) the confirmed messages
+/// are deleted from the DLQ with the receipt handles of their receive.
+pub(super) async fn commit(shared: &Shared, commit: Commit) {
+    let Commit {
+        lines,
+        to_delete,
+        confirmed,
+        handles,
+    } = commit;
+    keep_hidden(shared, &handles, async {
+        if !journal(shared, lines, true).await {
+            keep(shared, &to_delete, "the journal could not be written");
+            return;
+        }
+        // Each message's archive copy is on disk before its delete (the messages an earlier run
+        // sent included: the archive skips those it already holds). Once a write fails, nothing
+        // more is deleted: what was sent stays in the DLQ, the journal shows it as sent, and the
+        // run stops.
+        if let Some(archive) = &shared.archive {
+            let copies: Vec<&MessageRecord> = to_delete.iter().collect();
+            let written = if shared.archive_failed.load(Ordering::SeqCst) {
+                Err(std::io::Error::other("an earlier write failed"))
+            } else {
+                archive.write(&copies)
+            };
+            if let Err(e) = written {
+                shared.archive_failed.store(true, Ordering::SeqCst);
+                shared.fail(format!(
+                    "the archive {} could not be written: {e}",
+                    archive.path().display()
+                ));
+                keep(shared, &to_delete, "the archive could not be written");
+                return;
+            }
+        }
+        delete(shared, &to_delete, confirmed).await;
+    })
+    .await;
+}
+
+/// Leaves sent messages in the DLQ, undeleted: never sent again by this run, visible again when
+/// it ends, and deleted by `--resume` (the journal shows them as sent).
+pub(super) fn keep(shared: &Shared, messages: &[MessageRecord], why: &str) {
+    for message in messages {
+        let id = message_id(message);
+        shared.sent_before.lock().insert(id);
+        Counters::add(&shared.counters.delete_failed, 1);
+        shared.report(FailedMessage {
+            message_id: id.to_string(),
+            group_id: message.effective_group_id().map(str::to_string),
+            reason: format!("sent, but not deleted from the dead-letter queue: {why}"),
+        });
+    }
+    shared
+        .held
+        .lock()
+        .extend(messages.iter().map(|m| handle(m).to_string()));
+}
+
+pub(super) async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirmed: usize) {
+    if to_delete.is_empty() {
+        return;
+    }
+    let handles: Vec<&str> = to_delete.iter().map(handle).collect();
+    let mut outcomes = Vec::with_capacity(handles.len());
+    for chunk in handles.chunks(MAX_BATCH_ENTRIES) {
+        outcomes.extend(
+            send::delete_with_retries(
+                &shared.sqs,
+                &shared.plan.source,
+                chunk,
+                &shared.counters.retries,
+            )
+            .await,
+        );
+    }
+    let mut lines = Vec::new();
+    for (index, (message, outcome)) in to_delete.iter().zip(outcomes).enumerate() {
+        let id = message_id(message);
+        let resumed = index >= confirmed;
+        match outcome {
+            None => {
+                lines.extend(line("deleted", &json!({ "id": id })));
+                if resumed {
+                    Counters::add(&shared.counters.completed_from_journal, 1);
+                    let _ = shared.pending_journal_deletes.fetch_update(
+                        Ordering::SeqCst,
+                        Ordering::SeqCst,
+                        |n| n.checked_sub(1),
+                    );
+                    shared.sent_before.lock().remove(id);
+                } else {
+                    Counters::add(&shared.counters.moved, 1);
+                }
+            }
+            Some(reason) => {
+                // Sent but still in the DLQ: never send it again, delete it when seen again.
+                shared.sent_before.lock().insert(id);
+                Counters::add(&shared.counters.delete_failed, 1);
+                shared.report(FailedMessage {
+                    message_id: id.to_string(),
+                    group_id: message.effective_group_id().map(str::to_string),
+                    reason: format!("sent, but not deleted from the dead-letter queue: {reason}"),
+                });
+            }
+        }
+    }
+    journal(shared, lines, false).await;
+}

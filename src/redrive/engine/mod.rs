@@ -1,0 +1,225 @@
+//! The run loop: `concurrency` workers, each receiving a batch from the DLQ, choosing what moves,
+//! sending it, journaling the outcome and deleting what was confirmed, until the DLQ has nothing
+//! more to give, the limit is reached, or Ctrl-C. See the module documentation of `redrive` for the
+//! safety rules; this folder is where they are kept: [`worker`] receives, selects and sends,
+//! [`commit`] journals and deletes, [`release`] makes held messages visible again at the end, over
+//! the [`state`] the workers share; [`summary`] is what a run reports.
+
+mod commit;
+mod release;
+mod state;
+mod summary;
+mod worker;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use parking_lot::Mutex;
+use serde_json::json;
+
+use super::RedriveError;
+use super::archive::Archive;
+use super::ids::IdSet;
+use super::journal::{Journal, ResumeState, line};
+use super::plan::Plan;
+use super::rate::RateLimiter;
+use super::select::Selector;
+use crate::client::Sqs;
+use crate::interrupt::Interrupt;
+use release::release_all;
+use state::Shared;
+pub use summary::{Counters, FailedMessage, Summary};
+use worker::worker;
+
+/// Rounds of workers: a round ends when the DLQ looks empty; another starts if it was not.
+const MAX_ROUNDS: usize = 3;
+
+/// What a run needs besides the plan.
+pub struct RunOptions {
+    pub journal: Option<Journal>,
+    pub archive: Option<Archive>,
+    /// What an earlier run of the same journal already did.
+    pub resume: ResumeState,
+    /// Leave in the DLQ the messages whose `SentTimestamp` is later than this (ms since the
+    /// epoch): a resumed run's bound on new arrivals.
+    pub sent_before_ms: Option<u64>,
+    pub counters: Arc<Counters>,
+    pub interrupt: Interrupt,
+}
+
+/// Runs a redrive to its end and says what happened. Errors that stop the run midway are reported
+/// in [`Summary::error`] (after the work in flight was finished); `Err` is returned only when
+/// nothing could start.
+pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary, RedriveError> {
+    plan.validate()?;
+    let selector = Selector::compile(&plan.selection).map_err(RedriveError::Invalid)?;
+    let started = Instant::now();
+    let journal_path = options
+        .journal
+        .as_ref()
+        .map(|j| j.path().display().to_string());
+    let archive_path = options
+        .archive
+        .as_ref()
+        .map(|a| a.path().display().to_string());
+    let shared = Arc::new(Shared {
+        sqs: sqs.clone(),
+        plan: plan.clone(),
+        selector,
+        limiter: plan.rate.map(RateLimiter::new),
+        journal: options.journal,
+        archive: options.archive,
+        counters: options.counters.clone(),
+        interrupt: options.interrupt.clone(),
+        claimed: AtomicU64::new(0),
+        limit_reached: AtomicBool::new(plan.limit == Some(0)),
+        stop: AtomicBool::new(false),
+        processing: AtomicUsize::new(0),
+        drained: AtomicBool::new(false),
+        completions: AtomicU64::new(0),
+        pending_journal_deletes: AtomicU64::new(options.resume.sent_not_deleted),
+        sent_before: Mutex::new(options.resume.sent),
+        skipped_seen: Mutex::new(IdSet::default()),
+        sent_as: Mutex::new(options.resume.sent_as),
+        later_seen: Mutex::new(IdSet::default()),
+        sent_before_ms: options.sent_before_ms,
+        moved_before: options.resume.moved_before,
+        archive_failed: AtomicBool::new(false),
+        named_seen: Mutex::new(IdSet::default()),
+        parked: Mutex::new(IdSet::default()),
+        held: Mutex::new(Vec::new()),
+        failures: Mutex::new((Vec::new(), 0)),
+        fatal: Mutex::new(None),
+    });
+    for _round in 0..MAX_ROUNDS {
+        let mut workers = tokio::task::JoinSet::new();
+        for _ in 0..plan.concurrency {
+            workers.spawn(worker(shared.clone()));
+        }
+        while let Some(joined) = workers.join_next().await {
+            if let Err(err) = joined {
+                shared.fail(format!("a worker stopped unexpectedly: {err}"));
+            }
+        }
+        if shared.stopping() {
+            break;
+        }
+        // The workers saw an empty DLQ; another round only if messages showed up meanwhile (a
+        // batch finished as the last poll ran, and unblocked a FIFO group).
+        match shared.sqs.attributes(&shared.plan.source).await {
+            Ok(attrs) if attrs.visible() > 0 => shared.drained.store(false, Ordering::SeqCst),
+            _ => break,
+        }
+    }
+    let held = std::mem::take(&mut *shared.held.lock());
+    let release_failed = release_all(&shared, held).await;
+    let Ok(shared) = Arc::try_unwrap(shared) else {
+        return Err(RedriveError::Invalid(
+            "internal error: workers outlived the run".into(),
+        ));
+    };
+    let mut error = shared.fatal.lock().take();
+    // Synced before the journal's closing line, so that a `completed` journal has a whole archive.
+    if let Some(archive) = &shared.archive
+        && let Err(e) = archive.close()
+    {
+        error.get_or_insert(format!(
+            "the archive {} could not be written: {e}",
+            archive.path().display()
+        ));
+    }
+    let (left_visible, left_in_flight) = match sqs.attributes(&plan.source).await {
+        Ok(attrs) => (attrs.visible(), attrs.in_flight()),
+        Err(_) => (0, 0),
+    };
+    let counters = &options.counters;
+    let seconds = started.elapsed().as_secs_f64();
+    let moved = Counters::get(&counters.moved);
+    let (failures, _) = std::mem::take(&mut *shared.failures.lock());
+    // Only a run that went through the whole DLQ can tell that an id is not there.
+    let looked_everywhere = !shared.interrupt.is_set()
+        && !shared.limit_reached.load(Ordering::SeqCst)
+        && error.is_none();
+    let not_found = if !looked_everywhere {
+        Vec::new()
+    } else {
+        let seen = shared.named_seen.lock();
+        plan.selection
+            .message_ids
+            .iter()
+            .filter(|id| !seen.contains(id))
+            .cloned()
+            .collect()
+    };
+    let mut summary = Summary {
+        source: plan.source.name.clone(),
+        destination: plan.destination.name.clone(),
+        selected: Counters::get(&counters.selected),
+        moved,
+        skipped: Counters::get(&counters.skipped),
+        failed: Counters::get(&counters.failed),
+        delete_failed: Counters::get(&counters.delete_failed),
+        completed_from_journal: Counters::get(&counters.completed_from_journal),
+        arrived_later: Counters::get(&counters.arrived_later),
+        outcome_unknown: Counters::get(&counters.outcome_unknown),
+        retries: Counters::get(&counters.retries),
+        left_visible,
+        left_in_flight,
+        release_failed,
+        limit_reached: shared.limit_reached.load(Ordering::SeqCst),
+        interrupted: shared.interrupt.is_set(),
+        seconds,
+        messages_per_second: if seconds > 0.0 {
+            moved as f64 / seconds
+        } else {
+            0.0
+        },
+        failures,
+        not_found,
+        journal: journal_path,
+        archive: archive_path,
+        error,
+    };
+    if let Some(journal) = shared.journal {
+        let closing = closing_line(&summary, shared.moved_before);
+        let written = journal.write(closing, false).await;
+        if let Err(e) = written.and(journal.close().await) {
+            summary
+                .error
+                .get_or_insert(format!("the journal could not be closed: {e}"));
+        }
+    }
+    Ok(summary)
+}
+
+/// The journal's last line for this run: `completed` when every message the run was about moved
+/// (`--resume` then has nothing to do), `stopped` with the reason otherwise.
+fn closing_line(summary: &Summary, moved_before: u64) -> Vec<u8> {
+    let at_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let moved = moved_before + summary.moved + summary.completed_from_journal;
+    if summary.complete() {
+        return line("completed", &json!({ "at_ms": at_ms, "moved": moved }));
+    }
+    let reason = if let Some(error) = &summary.error {
+        error.clone()
+    } else if summary.interrupted {
+        "interrupted".to_string()
+    } else {
+        "some messages stayed in the dead-letter queue".to_string()
+    };
+    line(
+        "stopped",
+        &json!({
+            "at_ms": at_ms,
+            "reason": reason,
+            "moved": moved,
+            "failed": summary.failed,
+            "delete_failed": summary.delete_failed,
+            "outcome_unknown": summary.outcome_unknown,
+            "left_in_flight": summary.left_in_flight,
+        }),
+    )
+}

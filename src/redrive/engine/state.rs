@@ -1,0 +1,171 @@
+//! The state the workers of one run share: the plan, the compiled selection, the journal and
+//! archive, the limit's claims, the ids already seen, the held receipt handles and the failures. It
+//! holds no logic of its own beyond claiming toward the limit and recording what went wrong.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+use parking_lot::Mutex;
+
+use super::summary::{Counters, FailedMessage};
+use crate::client::{MAX_BATCH_ENTRIES, Sqs};
+use crate::interrupt::Interrupt;
+use crate::message::MessageRecord;
+use crate::redrive::archive::Archive;
+use crate::redrive::ids::IdSet;
+use crate::redrive::journal::Journal;
+use crate::redrive::plan::Plan;
+use crate::redrive::rate::RateLimiter;
+use crate::redrive::select::Selector;
+
+/// Failures kept in the summary (all are in the journal).
+pub(super) const MAX_REPORTED_FAILURES: usize = 100;
+pub(super) struct Shared {
+    pub(super) sqs: Sqs,
+    pub(super) plan: Plan,
+    pub(super) selector: Selector,
+    pub(super) limiter: Option<RateLimiter>,
+    pub(super) journal: Option<Journal>,
+    pub(super) archive: Option<Archive>,
+    pub(super) counters: Arc<Counters>,
+    pub(super) interrupt: Interrupt,
+    /// Messages claimed toward `--limit`.
+    pub(super) claimed: AtomicU64,
+    pub(super) limit_reached: AtomicBool,
+    pub(super) stop: AtomicBool,
+    /// Workers holding a received batch.
+    pub(super) processing: AtomicUsize,
+    /// A worker found the DLQ empty while no batch was being processed: this round is over.
+    pub(super) drained: AtomicBool,
+    /// Batches finished, so an idle worker can tell whether anything changed while it polled.
+    pub(super) completions: AtomicU64,
+    /// Sent by an earlier run and not yet deleted.
+    pub(super) pending_journal_deletes: AtomicU64,
+    /// Confirmed sent (by an earlier run, or now with a failed delete): delete, never send again.
+    pub(super) sent_before: Mutex<IdSet>,
+    /// Not matching, already counted.
+    pub(super) skipped_seen: Mutex<IdSet>,
+    /// Destination ids of the messages sent (by this run or, per the journal, an earlier one).
+    pub(super) sent_as: Mutex<IdSet>,
+    /// Left as arriving later, already counted.
+    pub(super) later_seen: Mutex<IdSet>,
+    pub(super) sent_before_ms: Option<u64>,
+    /// Moved ones since the start of the journal, for its `completed` line.
+    pub(super) moved_before: u64,
+    /// An archive write failed: nothing more is deleted.
+    pub(super) archive_failed: AtomicBool,
+    /// Ids named with `--message-id` that were received.
+    pub(super) named_seen: Mutex<IdSet>,
+    /// Could not be sent in this run: not tried again.
+    pub(super) parked: Mutex<IdSet>,
+    /// Receipt handles of messages kept hidden until the run ends (not matching, failed, over the
+    /// limit), then made visible again.
+    pub(super) held: Mutex<Vec<String>>,
+    pub(super) failures: Mutex<(Vec<FailedMessage>, u64)>,
+    pub(super) fatal: Mutex<Option<String>>,
+}
+
+impl Shared {
+    pub(super) fn stopping(&self) -> bool {
+        self.stop.load(Ordering::SeqCst) || self.interrupt.is_set()
+    }
+
+    /// Whether a message is not one the run is about: sent after a resumed run's start, or a
+    /// message this run moved that failed again and came back (standard queues keep the id that
+    /// the destination gave it).
+    pub(super) fn arrived_later(&self, message: &MessageRecord) -> bool {
+        if self.sent_as.lock().contains(message_id(message)) {
+            return true;
+        }
+        let sent_at = message
+            .attributes
+            .get("SentTimestamp")
+            .and_then(|t| t.parse::<u64>().ok());
+        matches!((self.sent_before_ms, sent_at), (Some(bound), Some(at)) if at > bound)
+    }
+
+    pub(super) fn round_over(&self) -> bool {
+        self.stopping() || self.drained.load(Ordering::SeqCst)
+    }
+
+    pub(super) fn fail(&self, message: String) {
+        let mut fatal = self.fatal.lock();
+        if fatal.is_none() {
+            *fatal = Some(message);
+        }
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    pub(super) fn report(&self, failure: FailedMessage) {
+        let mut failures = self.failures.lock();
+        failures.1 += 1;
+        if failures.0.len() < MAX_REPORTED_FAILURES {
+            failures.0.push(failure);
+        }
+    }
+
+    /// Claims up to `n` messages toward the limit; returns how many may move.
+    pub(super) fn claim(&self, n: usize) -> usize {
+        let Some(limit) = self.plan.limit else {
+            return n;
+        };
+        let mut current = self.claimed.load(Ordering::SeqCst);
+        loop {
+            let grant = (limit.saturating_sub(current)).min(n as u64);
+            match self.claimed.compare_exchange(
+                current,
+                current + grant,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            ) {
+                Ok(_) => {
+                    if current + grant >= limit {
+                        self.limit_reached.store(true, Ordering::SeqCst);
+                    }
+                    return grant as usize;
+                }
+                Err(now) => current = now,
+            }
+        }
+    }
+
+    /// How many messages the next receive may ask for.
+    pub(super) fn wanted(&self) -> usize {
+        let mut want = MAX_BATCH_ENTRIES;
+        if let Some(limiter) = &self.limiter {
+            want = want.min(limiter.batch());
+        }
+        if let Some(limit) = self.plan.limit {
+            let left = limit.saturating_sub(self.claimed.load(Ordering::SeqCst));
+            // Past the limit, a resumed run still looks for the messages its journal shows as
+            // sent but not deleted.
+            if left > 0 || self.pending_journal_deletes.load(Ordering::SeqCst) == 0 {
+                want = want.min(left as usize);
+            }
+        }
+        want
+    }
+}
+
+pub(super) fn message_id(message: &MessageRecord) -> &str {
+    message.message_id.as_deref().unwrap_or_default()
+}
+
+pub(super) fn handle(message: &MessageRecord) -> &str {
+    message.receipt_handle.as_deref().unwrap_or_default()
+}
+
+/// Appends to the journal (with `sync`, on disk when this returns); false when that failed, which
+/// stops the run.
+pub(super) async fn journal(shared: &Shared, bytes: Vec<u8>, sync: bool) -> bool {
+    if let Some(journal) = &shared.journal
+        && let Err(e) = journal.write(bytes, sync).await
+    {
+        shared.fail(format!(
+            "the journal {} could not be written: {e}",
+            journal.path().display()
+        ));
+        return false;
+    }
+    true
+}

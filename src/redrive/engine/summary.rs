@@ -1,0 +1,106 @@
+//! What a run reports: live [`Counters`] while it runs, a [`Summary`] when it ends, and the
+//! [`FailedMessage`]s left in the DLQ.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::Serialize;
+
+/// Live counts, for progress bars and the summary.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Messages received from the DLQ (a message seen twice counts twice).
+    pub received: AtomicU64,
+    /// Messages that matched the selection and were sent or tried.
+    pub selected: AtomicU64,
+    /// Sent and deleted from the DLQ.
+    pub moved: AtomicU64,
+    /// Not matching the selection: left in the DLQ.
+    pub skipped: AtomicU64,
+    /// Could not be sent: left in the DLQ.
+    pub failed: AtomicU64,
+    /// Sent, but the DLQ copy could not be deleted.
+    pub delete_failed: AtomicU64,
+    /// Sent by an earlier run (per the journal) and deleted now, without sending again.
+    pub completed_from_journal: AtomicU64,
+    /// Not part of the run: sent after a resumed run's start, or moved by this run and back in
+    /// the DLQ since. Left in the DLQ.
+    pub arrived_later: AtomicU64,
+    /// Abandoned when the grace period after Ctrl-C ran out before their send was answered: they
+    /// may or may not have been sent.
+    pub outcome_unknown: AtomicU64,
+    /// Entries sent or deleted again after SQS failed them, one by one or as a whole request.
+    pub retries: AtomicU64,
+}
+
+impl Counters {
+    pub(super) fn add(counter: &AtomicU64, n: usize) {
+        counter.fetch_add(n as u64, Ordering::Relaxed);
+    }
+
+    pub fn get(counter: &AtomicU64) -> u64 {
+        counter.load(Ordering::Relaxed)
+    }
+}
+
+/// A message left in the DLQ, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct FailedMessage {
+    pub message_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<String>,
+    pub reason: String,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub source: String,
+    pub destination: String,
+    pub selected: u64,
+    pub moved: u64,
+    pub skipped: u64,
+    pub failed: u64,
+    pub delete_failed: u64,
+    pub completed_from_journal: u64,
+    /// Left in the DLQ as not part of the run (see [`Counters::arrived_later`]).
+    pub arrived_later: u64,
+    /// Abandoned with their send unanswered when the grace period after Ctrl-C ran out.
+    pub outcome_unknown: u64,
+    pub retries: u64,
+    /// Messages visible in the DLQ at the end.
+    pub left_visible: u64,
+    /// Messages in flight in the DLQ at the end (held by another consumer, or by a receive whose
+    /// answer was lost); they become visible when their visibility timeout ends.
+    pub left_in_flight: u64,
+    /// Held messages that could not be made visible again (they come back by themselves).
+    pub release_failed: u64,
+    pub limit_reached: bool,
+    pub interrupted: bool,
+    pub seconds: f64,
+    pub messages_per_second: f64,
+    /// The first failures (every one is in the journal).
+    pub failures: Vec<FailedMessage>,
+    /// Ids named with `--message-id` that were not seen in the DLQ.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_found: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub journal: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub archive: Option<String>,
+    /// Set when the run stopped on an error (the summary still says what was done).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl Summary {
+    /// True when every selected message reached the destination and left the DLQ.
+    pub fn complete(&self) -> bool {
+        self.failed == 0
+            && self.delete_failed == 0
+            && self.outcome_unknown == 0
+            && self.not_found.is_empty()
+            && self.error.is_none()
+            && !self.interrupted
+            && (self.limit_reached || self.left_in_flight == 0)
+    }
+}

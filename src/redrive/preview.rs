@@ -1,0 +1,142 @@
+//! What a redrive would move, computed without moving anything: the DLQ is read as `peek` reads a
+//! queue (every message visible again afterwards), each message is put through the plan's
+//! selection and limit, and the ones that would move are counted per destination and per group.
+//! The preview is data; how it is shown (table, JSON, one line per message) is the caller's job.
+
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+
+use super::plan::Plan;
+use super::select::Selector;
+use crate::client::peek::{self, PeekError, PeekOptions};
+use crate::client::{QueueAttributes, Sqs};
+use crate::interrupt::Interrupt;
+use crate::message::MessageRecord;
+
+/// How a preview reads the DLQ and what it keeps.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PreviewOptions {
+    /// The DLQ serves several source queues and no destination was chosen: each message counts
+    /// toward the queue its `DeadLetterQueueSourceArn` names.
+    pub per_source: bool,
+    /// How many of the messages that would move to keep in [`Preview::messages`] (the counts
+    /// cover every one).
+    pub keep: usize,
+}
+
+/// What a redrive of the plan would do, as far as the read could see.
+#[derive(Debug, Clone, Default)]
+pub struct Preview {
+    /// Messages visible in the DLQ when the read started.
+    pub visible_at_start: u64,
+    /// Messages in flight in the DLQ when the read started: not seen.
+    pub in_flight_at_start: u64,
+    /// Messages read from the DLQ.
+    pub seen: u64,
+    pub would_move: u64,
+    pub would_stay: u64,
+    /// Messages that would move, per destination queue name.
+    pub per_destination: BTreeMap<String, u64>,
+    /// With [`PreviewOptions::per_source`]: messages that would move but name no source queue
+    /// (sent to the DLQ directly), so that only a chosen destination could take them.
+    pub without_source: u64,
+    /// Messages that would move, per message group (FIFO, or fair standard queues).
+    pub per_group: BTreeMap<String, u64>,
+    /// The first messages that would move (without receipt handles), at most
+    /// [`PreviewOptions::keep`].
+    pub messages: Vec<MessageRecord>,
+    /// Held messages that could not be made visible again (they come back by themselves).
+    pub release_failed: u64,
+    /// The DLQ is FIFO: a read sees only the first messages of each group, so messages behind
+    /// them were not seen.
+    pub fifo: bool,
+    /// The read stopped on Ctrl-C.
+    pub interrupted: bool,
+}
+
+impl Preview {
+    /// Messages visible at the start that the read did not see.
+    pub fn unseen(&self) -> u64 {
+        self.visible_at_start.saturating_sub(self.seen)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PreviewError {
+    #[error("{0}")]
+    Selection(String),
+    #[error(transparent)]
+    Read(#[from] PeekError),
+}
+
+/// Reads the plan's DLQ (whose attributes are `dlq_attrs`) and says what would move. `each` gets
+/// every message that would move, as it is found (without its receipt handle), and may stop the
+/// read with `ControlFlow::Break`; what was counted until then is returned.
+pub async fn preview<F>(
+    sqs: &Sqs,
+    plan: &Plan,
+    dlq_attrs: &QueueAttributes,
+    options: PreviewOptions,
+    interrupt: &Interrupt,
+    mut each: F,
+) -> Result<Preview, PreviewError>
+where
+    F: FnMut(&MessageRecord) -> ControlFlow<()>,
+{
+    let selector = Selector::compile(&plan.selection).map_err(PreviewError::Selection)?;
+    let mut preview = Preview {
+        fifo: dlq_attrs.is_fifo(),
+        ..Preview::default()
+    };
+    let read = PeekOptions {
+        max: None,
+        hold_seconds: plan.visibility_timeout,
+        force: false,
+    };
+    let limit = plan.limit.unwrap_or(u64::MAX);
+    let scanned = peek::scan(sqs, &plan.source, dlq_attrs, &read, interrupt, |batch| {
+        for mut message in batch {
+            preview.seen += 1;
+            if preview.would_move >= limit || !selector.matches(&message) {
+                preview.would_stay += 1;
+                continue;
+            }
+            preview.would_move += 1;
+            if !options.per_source {
+                *preview
+                    .per_destination
+                    .entry(plan.destination.name.clone())
+                    .or_default() += 1;
+            } else if let Some(source) = message
+                .attributes
+                .get("DeadLetterQueueSourceArn")
+                .and_then(|arn| arn.rsplit(':').next())
+            {
+                *preview
+                    .per_destination
+                    .entry(source.to_string())
+                    .or_default() += 1;
+            } else {
+                preview.without_source += 1;
+            }
+            if let Some(group) = message.effective_group_id() {
+                *preview.per_group.entry(group.to_string()).or_default() += 1;
+            }
+            message.receipt_handle = None;
+            let flow = each(&message);
+            if preview.messages.len() < options.keep {
+                preview.messages.push(message);
+            }
+            if flow.is_break() {
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    })
+    .await?;
+    preview.visible_at_start = scanned.visible_at_start;
+    preview.in_flight_at_start = scanned.in_flight_at_start;
+    preview.release_failed = scanned.release_failed;
+    preview.interrupted = scanned.interrupted;
+    Ok(preview)
+}
