@@ -144,6 +144,11 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
         }
     }
     let (route, per_source) = route(sqs, dlq, settings.to.as_deref(), settings.dry_run).await?;
+    ctx.printer.debug(format!(
+        "from {} to {}",
+        queue_place(&route.dlq, sqs.region()),
+        queue_place(&route.destination, sqs.region())
+    ));
     let fifo = route.dlq_attrs.is_fifo();
     if settings.native {
         // --delay was refused with --native.
