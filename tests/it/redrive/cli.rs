@@ -2,7 +2,7 @@
 //! groups and order, dry runs, native move tasks, resume, and the refusals.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};

@@ -4,7 +4,7 @@
 //! raw. Prompts and Ctrl-C go through a real pseudo-terminal.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use sqsctl::client::QueueRef;
 use sqsctl::message::MessageRecord;

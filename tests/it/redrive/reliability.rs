@@ -13,7 +13,7 @@
 //!   so at most 10 x --concurrency.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! and the safety rules (peek leaves messages in place, delete-after-write, broken pipes).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;

@@ -4,7 +4,7 @@
 //! never reported as failed, and a run that stops says where to resume.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! `queues` and `queue info|create|delete` through the real binary against the local server.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::process::Stdio;
 

@@ -5,7 +5,7 @@
 //! closed afterwards. `--keep` is run too: the server stays up and usable until Ctrl-C.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -18,7 +18,7 @@ const TRANSIENT: u64 = 60;
 const POISON: u64 = 12;
 const PAYMENTS: u64 = 300;
 
-/// The binary with nothing from the developer's environment, as tests/support's `cmd` does, but
+/// The binary with nothing from the developer's environment, as the support module's `cmd` does, but
 /// without an endpoint: the demo brings its own server.
 fn demo_cmd(home: &std::path::Path) -> Command {
     let mut cmd = Command::new(BIN);

@@ -2,7 +2,7 @@
 //! visible afterwards, and never reads a queue whose redrive policy a read could trigger.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::ops::ControlFlow;
 

@@ -4,8 +4,8 @@
 //! `SQSCTL_REQUIRE_LOCALSTACK=1` so the skip cannot go unnoticed).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-mod support;
+use crate::common;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
