@@ -3,8 +3,8 @@
 //! Reading never consumes a message and never pushes one into a dead-letter queue.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::common;
 use crate::support;
+use crate::support::localstack as common;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

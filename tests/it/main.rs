@@ -2,7 +2,6 @@
 //! test runs the real binary (or the library's client) against a real server over HTTP.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
 mod support;
 
 mod conformance;

@@ -17,7 +17,7 @@
 //! starting with "LocalStack differs".
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::common;
+use crate::support::localstack as common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Debug;

@@ -7,7 +7,7 @@
 //! random suffix and every queue is deleted at the end, passed or not.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::common;
+use crate::support::localstack as common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

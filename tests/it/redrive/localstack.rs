@@ -4,8 +4,8 @@
 //! `SQSCTL_REQUIRE_LOCALSTACK=1` so the skip cannot go unnoticed).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::common;
 use crate::support;
+use crate::support::localstack as common;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
