@@ -12,27 +12,17 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use support::{BIN, Run};
+use support::Run;
 
 const TRANSIENT: u64 = 60;
 const POISON: u64 = 12;
 const PAYMENTS: u64 = 300;
 
-/// The binary with nothing from the developer's environment, as the support module's `cmd` does, but
-/// without an endpoint: the demo brings its own server.
+/// The binary with nothing from the developer's environment and no endpoint: the demo brings its
+/// own server.
 fn demo_cmd(home: &std::path::Path) -> Command {
-    let mut cmd = Command::new(BIN);
-    cmd.env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("AWS_CONFIG_FILE", home.join("aws-config"))
-        .env("AWS_SHARED_CREDENTIALS_FILE", home.join("aws-credentials"))
-        .env("AWS_EC2_METADATA_DISABLED", "true")
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null());
+    let mut cmd = support::cleared_cmd(home);
+    cmd.stdin(Stdio::null());
     cmd
 }
 
@@ -43,11 +33,7 @@ fn run_demo(args: &[&str]) -> Run {
         .args(args)
         .output()
         .expect("binary runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    Run::from_output(output)
 }
 
 /// The endpoint the demo announced on its first line.

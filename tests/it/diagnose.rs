@@ -4,15 +4,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
-use crate::support::localstack as common;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use common::LocalStack;
 use serde_json::Value;
 use sqsctl::client::{QueueRef, ReceiveOptions, Sqs};
 use sqsctl::local::{Clock, ServerConfig};
 use sqsctl::message::MessageRecord;
+use support::LocalStack;
 use support::{Run, TestEnv};
 
 const PROBLEMS_FOUND: i32 = 4;
@@ -681,13 +680,13 @@ fn looking_again_and_again_is_not_blamed_on_consumers() {
 /// head of the group, infers the rest from the depth, and leaves every message visible.
 #[test]
 fn one_constant_group_on_localstack() {
-    let endpoint = match common::localstack() {
+    let endpoint = match support::localstack() {
         LocalStack::At(endpoint) => endpoint,
         LocalStack::Skip(_) => return,
     };
     let env = TestEnv::start();
-    let sqs = Sqs::from_sdk(common::sdk_client(&endpoint), "us-east-1");
-    let name = format!("{}.fifo", common::unique_name("diag-serial"));
+    let sqs = Sqs::from_sdk(support::sdk_client(&endpoint), "us-east-1");
+    let name = format!("{}.fifo", support::unique_name("diag-serial"));
     let attributes = [("FifoQueue".to_string(), "true".to_string())]
         .into_iter()
         .collect();

@@ -17,7 +17,7 @@
 //! starting with "LocalStack differs".
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::support::localstack as common;
+use crate::support;
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Debug;
@@ -34,7 +34,7 @@ use aws_sdk_sqs::types::{
 use sha2::Digest;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use common::LocalStack;
+use support::LocalStack;
 
 /// A scenario that has not finished by then has hung; LocalStack's slowest (the message move task)
 /// takes a few seconds.
@@ -69,7 +69,7 @@ struct Queue {
 impl Target {
     fn new(kind: Kind, endpoint: &str) -> Target {
         // No retries: a throttling or 5xx answer is an observable result to compare, not noise to hide.
-        let config = common::sdk_config(endpoint)
+        let config = support::sdk_config(endpoint)
             .to_builder()
             .retry_config(RetryConfig::disabled())
             .build();
@@ -91,7 +91,7 @@ impl Target {
         prefix: &str,
         attributes: &[(QueueAttributeName, &str)],
     ) -> Queue {
-        self.create_queue(common::unique_name(prefix), attributes)
+        self.create_queue(support::unique_name(prefix), attributes)
             .await
     }
 
@@ -99,7 +99,7 @@ impl Target {
     async fn fifo_queue(&self, prefix: &str, attributes: &[(QueueAttributeName, &str)]) -> Queue {
         let mut all = vec![(QueueAttributeName::FifoQueue, "true")];
         all.extend_from_slice(attributes);
-        self.create_queue(format!("{}.fifo", common::unique_name(prefix)), &all)
+        self.create_queue(format!("{}.fifo", support::unique_name(prefix)), &all)
             .await
     }
 
@@ -983,7 +983,7 @@ async fn purge(t: Arc<Target>) {
 /// Queue names, GetQueueUrl, CreateQueue conflicts, and an action the service does not have.
 async fn queue_errors(t: Arc<Target>) {
     let mut checks = Checks::new(&t);
-    let missing = common::unique_name("cf-missing");
+    let missing = support::unique_name("cf-missing");
     checks.code(
         "GetQueueUrl of a missing queue",
         t.client.get_queue_url().queue_name(&missing).send().await,
@@ -1384,7 +1384,7 @@ async fn move_task_errors(t: Arc<Target>) {
     );
     let missing_arn = dlq
         .arn
-        .replace(&dlq.name, &common::unique_name("cf-missing"));
+        .replace(&dlq.name, &support::unique_name("cf-missing"));
     checks.code(
         "StartMessageMoveTask from a missing queue",
         t.client
@@ -1451,7 +1451,7 @@ where
                 .expect("the local server starts");
             (server.endpoint().to_owned(), Some(server))
         }
-        Kind::LocalStack => match common::localstack() {
+        Kind::LocalStack => match support::localstack() {
             LocalStack::At(endpoint) => (endpoint, None),
             LocalStack::Skip(_) => return,
         },

@@ -7,39 +7,9 @@
 //! random suffix and every queue is deleted at the end, passed or not.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::support::localstack as common;
+use crate::support;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-use common::LocalStack;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    #[track_caller]
-    fn assert_code(&self, code: i32) -> &Run {
-        assert_eq!(
-            self.code, code,
-            "exit code\nstdout:\n{}\nstderr:\n{}",
-            self.stdout, self.stderr
-        );
-        self
-    }
-
-    fn records_of(&self, kind: &str) -> Vec<serde_json::Value> {
-        self.stdout
-            .lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .filter(|r| r["type"] == kind)
-            .map(|r| r["data"].clone())
-            .collect()
-    }
-}
+use support::{LocalStack, Run};
 
 /// The binary in a cleared environment aimed at LocalStack; deletes its queues when dropped.
 struct Cli {
@@ -50,7 +20,7 @@ struct Cli {
 
 impl Cli {
     fn new() -> Option<Cli> {
-        match common::localstack() {
+        match support::localstack() {
             LocalStack::At(endpoint) => Some(Cli {
                 endpoint,
                 home: tempfile::tempdir().unwrap(),
@@ -61,45 +31,15 @@ impl Cli {
     }
 
     fn queue_name(&self, prefix: &str) -> String {
-        let name = common::unique_name(prefix);
+        let name = support::unique_name(prefix);
         self.queues.lock().unwrap().push(name.clone());
         name
     }
 
     fn run(&self, args: &[&str], stdin: &str) -> Run {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sqsctl"))
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.home.path())
-            .env("AWS_CONFIG_FILE", self.home.path().join("aws-config"))
-            .env(
-                "AWS_SHARED_CREDENTIALS_FILE",
-                self.home.path().join("aws-credentials"),
-            )
-            .env("AWS_ACCESS_KEY_ID", "test")
-            .env("AWS_SECRET_ACCESS_KEY", "test")
-            .env("AWS_REGION", "us-east-1")
-            .env("AWS_EC2_METADATA_DISABLED", "true")
-            .env("AWS_ENDPOINT_URL_SQS", &self.endpoint)
-            .env("NO_COLOR", "1")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut input = child.stdin.take().unwrap();
-        let data = stdin.as_bytes().to_vec();
-        let writer = std::thread::spawn(move || {
-            let _ = input.write_all(&data);
-        });
-        let output = child.wait_with_output().unwrap();
-        let _ = writer.join();
-        Run {
-            code: output.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
+        let mut cmd = support::cmd_at(&self.endpoint, self.home.path());
+        cmd.args(args);
+        support::run_with_stdin(cmd, stdin)
     }
 }
 

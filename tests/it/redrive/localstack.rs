@@ -5,14 +5,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
-use crate::support::localstack as common;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use common::LocalStack;
 use sqsctl::client::{QueueRef, ReceiveOptions, Sqs};
 use sqsctl::message::{AttributeValue, MessageRecord};
+use support::LocalStack;
 use support::TestEnv;
 
 struct Queues {
@@ -23,9 +22,9 @@ struct Queues {
 
 impl Queues {
     async fn create(endpoint: &str) -> Queues {
-        let sqs = Sqs::from_sdk(common::sdk_client(endpoint), "us-east-1");
+        let sqs = Sqs::from_sdk(support::sdk_client(endpoint), "us-east-1");
         let dlq = sqs
-            .create_queue(&common::unique_name("rd-dlq"), BTreeMap::new())
+            .create_queue(&support::unique_name("rd-dlq"), BTreeMap::new())
             .await
             .unwrap();
         let arn = sqs
@@ -38,7 +37,7 @@ impl Queues {
         let policy = format!(r#"{{"deadLetterTargetArn":"{arn}","maxReceiveCount":"3"}}"#);
         let source = sqs
             .create_queue(
-                &common::unique_name("rd-src"),
+                &support::unique_name("rd-src"),
                 [("RedrivePolicy".to_string(), policy)]
                     .into_iter()
                     .collect(),
@@ -92,7 +91,7 @@ impl Queues {
 
 #[test]
 fn engine_and_native_mode_against_localstack() {
-    let endpoint = match common::localstack() {
+    let endpoint = match support::localstack() {
         LocalStack::At(endpoint) => endpoint,
         LocalStack::Skip(_) => return,
     };

@@ -18,7 +18,6 @@ use crate::support;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
 
-use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
 use sqsctl::client::{QueueRef, ReceiveOptions, Sqs};
 use sqsctl::local::ServerConfig;
 use sqsctl::message::MessageRecord;
@@ -28,11 +27,8 @@ const VISIBILITY: &str = "30";
 
 /// A client that never retries by itself, so every attempt of the setup is visible to the test.
 fn one_shot_client(endpoint: &str) -> Sqs {
-    let config = aws_sdk_sqs::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new("test", "test", None, None, "test"))
-        .endpoint_url(endpoint)
+    let config = support::sdk_config(endpoint)
+        .to_builder()
         .retry_config(aws_sdk_sqs::config::retry::RetryConfig::disabled())
         .build();
     Sqs::from_sdk(aws_sdk_sqs::Client::from_conf(config), "us-east-1")

@@ -1,42 +1,16 @@
-//! Helpers for tests that talk to an SQS endpoint through `aws-sdk-sqs`: a client built in code
-//! for any endpoint (never from the environment's credentials or profiles), unique queue names so
-//! runs against a long-lived server do not collide, and the switch that decides whether the
-//! LocalStack half of a test runs, is skipped, or must fail.
-#![allow(dead_code)]
+//! The switch that decides whether the LocalStack half of a test runs, is skipped, or must fail.
+//! Every such test has `localstack` in its name (its module or its function), which is how CI
+//! selects them: `cargo test --test it localstack`.
 
 use std::io::Write;
 use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::{Once, OnceLock};
 use std::time::Duration;
 
-use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
-
 /// Where the LocalStack half of a test runs, e.g. `http://[::1]:4566`.
 pub const LOCALSTACK_ENDPOINT_VAR: &str = "SQSCTL_LOCALSTACK_ENDPOINT";
 /// Set to `1` (as CI does) to make a missing or unreachable LocalStack a failure, not a skip.
 pub const REQUIRE_LOCALSTACK_VAR: &str = "SQSCTL_REQUIRE_LOCALSTACK";
-
-/// The SDK configuration for `endpoint`, in code only: fixed test credentials and region.
-pub fn sdk_config(endpoint: &str) -> aws_sdk_sqs::Config {
-    aws_sdk_sqs::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new("test", "test", None, None, "test"))
-        .endpoint_url(endpoint)
-        .build()
-}
-
-/// An SDK client for `endpoint` (see [`sdk_config`]).
-pub fn sdk_client(endpoint: &str) -> aws_sdk_sqs::Client {
-    aws_sdk_sqs::Client::from_conf(sdk_config(endpoint))
-}
-
-/// `prefix` plus a random suffix, a valid queue name as long as `prefix` is one and is at most
-/// 60 characters.
-pub fn unique_name(prefix: &str) -> String {
-    let id = uuid::Uuid::new_v4().simple().to_string();
-    format!("{prefix}-{}", &id[..12])
-}
 
 /// What to do about the LocalStack half of a test.
 #[derive(Debug, Clone, PartialEq, Eq)]

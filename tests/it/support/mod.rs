@@ -1,6 +1,8 @@
-//! A hermetic test environment: an in-process local server on an ephemeral port, a client for
-//! setup and assertions, and the real `sqsctl` binary run in a cleared environment that points at
-//! the server. Nothing from the developer's own AWS configuration can leak in.
+//! What every integration test stands on: a hermetic test environment (an in-process local server
+//! on an ephemeral port, a client for setup and assertions, and the real `sqsctl` binary run in a
+//! cleared environment that points at the server), the SDK client configured in code, the
+//! LocalStack switch ([`localstack`]) and the pseudo-terminal runner ([`pty`]). Nothing from the
+//! developer's own AWS configuration can leak in.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeMap;
@@ -31,7 +33,7 @@ pub struct Run {
 }
 
 impl Run {
-    fn from_output(output: Output) -> Run {
+    pub fn from_output(output: Output) -> Run {
         Run {
             code: output.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -121,25 +123,7 @@ impl TestEnv {
 
     /// The binary with a cleared environment that points at the local server with test credentials.
     pub fn cmd(&self) -> Command {
-        let mut cmd = Command::new(BIN);
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.home())
-            .env("XDG_STATE_HOME", self.home().join("state"))
-            .env("XDG_DATA_HOME", self.home().join("data"))
-            .env("XDG_CONFIG_HOME", self.home().join("config"))
-            .env("AWS_CONFIG_FILE", self.home().join("aws-config"))
-            .env(
-                "AWS_SHARED_CREDENTIALS_FILE",
-                self.home().join("aws-credentials"),
-            )
-            .env("AWS_ACCESS_KEY_ID", "test")
-            .env("AWS_SECRET_ACCESS_KEY", "test")
-            .env("AWS_REGION", "us-east-1")
-            .env("AWS_EC2_METADATA_DISABLED", "true")
-            .env("AWS_ENDPOINT_URL_SQS", self.endpoint())
-            .env("NO_COLOR", "1");
-        cmd
+        cmd_at(self.endpoint(), self.home())
     }
 
     pub fn run(&self, args: &[&str]) -> Run {
@@ -224,15 +208,54 @@ impl Drop for TestEnv {
     }
 }
 
-/// An SDK client for an endpoint, configured in code only.
-pub fn sdk_client(endpoint: &str) -> aws_sdk_sqs::Client {
-    let config = aws_sdk_sqs::Config::builder()
+/// The SDK configuration for `endpoint`, in code only: fixed test credentials and region.
+pub fn sdk_config(endpoint: &str) -> aws_sdk_sqs::Config {
+    aws_sdk_sqs::Config::builder()
         .behavior_version(BehaviorVersion::latest())
         .region(Region::new("us-east-1"))
         .credentials_provider(Credentials::new("test", "test", None, None, "test"))
         .endpoint_url(endpoint)
-        .build();
-    aws_sdk_sqs::Client::from_conf(config)
+        .build()
+}
+
+/// An SDK client for `endpoint` (see [`sdk_config`]).
+pub fn sdk_client(endpoint: &str) -> aws_sdk_sqs::Client {
+    aws_sdk_sqs::Client::from_conf(sdk_config(endpoint))
+}
+
+/// `prefix` plus a random suffix, a valid queue name as long as `prefix` is one and is at most
+/// 60 characters.
+pub fn unique_name(prefix: &str) -> String {
+    let id = uuid::Uuid::new_v4().simple().to_string();
+    format!("{prefix}-{}", &id[..12])
+}
+
+/// The binary in an environment cleared of everything but `PATH`, with `home` as its home and
+/// configuration directories: no credentials, no region, no endpoint.
+pub fn cleared_cmd(home: &Path) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("AWS_CONFIG_FILE", home.join("aws-config"))
+        .env("AWS_SHARED_CREDENTIALS_FILE", home.join("aws-credentials"))
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("NO_COLOR", "1");
+    cmd
+}
+
+/// [`cleared_cmd`] pointed at `endpoint` with test credentials and region, as a user's environment
+/// would point it.
+pub fn cmd_at(endpoint: &str, home: &Path) -> Command {
+    let mut cmd = cleared_cmd(home);
+    cmd.env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_ENDPOINT_URL_SQS", endpoint);
+    cmd
 }
 
 /// Presses Ctrl-C for a process: sends it SIGINT.
@@ -258,7 +281,7 @@ pub fn repo_path(relative: &str) -> PathBuf {
 }
 
 /// Runs `cmd` with `stdin` written to it from another thread, so a large input cannot deadlock.
-fn run_with_stdin(mut cmd: Command, stdin: &str) -> Run {
+pub fn run_with_stdin(mut cmd: Command, stdin: &str) -> Run {
     let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -277,3 +300,5 @@ fn run_with_stdin(mut cmd: Command, stdin: &str) -> Run {
 
 pub mod localstack;
 pub mod pty;
+
+pub use localstack::{LocalStack, localstack};
