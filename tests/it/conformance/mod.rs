@@ -15,6 +15,13 @@
 //! Where LocalStack departs from the AWS documentation, the documented behaviour is asserted for our
 //! server only, and the LocalStack half prints what it saw; each such place says so in a comment
 //! starting with "LocalStack differs".
+//!
+//! Why this exists beside the server crate's own tests (`crates/sqsctl-local/tests/server.rs`):
+//! those check our server alone, against what we believe SQS does, and can use its test clock and
+//! internals. These run the same scenarios against ours and against LocalStack, an implementation
+//! we did not write, so that a belief of ours that is wrong shows up as a difference between the
+//! two halves instead of passing on both sides of our own tests. Keep ours and LocalStack equal
+//! here; put checks that only make sense for our server (its clock, its faults, its limits) there.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
