@@ -8,6 +8,7 @@ mod conformance;
 mod demo;
 mod diagnose;
 mod generated;
+mod help;
 mod messages;
 mod on_call;
 mod queues;

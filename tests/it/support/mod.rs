@@ -1,8 +1,9 @@
 //! What every integration test stands on: a hermetic test environment (an in-process local server
 //! on an ephemeral port, a client for setup and assertions, and the real `sqsctl` binary run in a
 //! cleared environment that points at the server), the SDK client configured in code, the
-//! LocalStack switch ([`localstack`]) and the pseudo-terminal runner ([`pty`]). Nothing from the
-//! developer's own AWS configuration can leak in.
+//! LocalStack switch ([`localstack`]), the pseudo-terminal runner ([`pty`]) and snapshots of
+//! what people read ([`snapshot`]). Nothing from the developer's own AWS configuration can leak
+//! in.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeMap;
@@ -300,5 +301,6 @@ pub fn run_with_stdin(mut cmd: Command, stdin: &str) -> Run {
 
 pub mod localstack;
 pub mod pty;
+pub mod snapshot;
 
 pub use localstack::{LocalStack, localstack};
