@@ -41,8 +41,6 @@ fn help_of_each_command() {
     ];
     for command in commands {
         let name = command.join("_");
-        insta::with_settings!({ snapshot_suffix => name.clone() }, {
-            assert_snapshot!(help(command));
-        });
+        assert_snapshot!(name: name, help(command));
     }
 }

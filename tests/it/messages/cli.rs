@@ -12,6 +12,7 @@ use sqsctl::client::{QueueRef, ReceiveOptions};
 use sqsctl::local::ServerConfig;
 use sqsctl::message::MessageRecord;
 use support::TestEnv;
+use support::snapshot::assert_snapshot;
 
 fn send_bodies(env: &TestEnv, queue: &QueueRef, bodies: &[String]) {
     let records: Vec<MessageRecord> = bodies.iter().map(MessageRecord::with_body).collect();
@@ -242,11 +243,10 @@ fn fifo_send_without_group_id_is_refused_before_sending() {
     let queue = env.create_queue("nogroup.fifo", &[("FifoQueue", "true")]);
     let run = env.run(&["send", "nogroup.fifo", "--dedup-id", "d1", "body"]);
     run.assert_code(1);
-    assert!(run.stderr.contains("group id"), "{}", run.stderr);
-    assert!(run.stderr.contains("hint: ") && run.stderr.contains("--group-id"));
+    assert_snapshot!(name: "argument", run.stderr);
     let run = env.run_stdin(&["send", "nogroup.fifo", "--jsonl"], "{\"body\":\"x\"}\n");
     run.assert_code(1);
-    assert!(run.stderr.contains("line 1"), "{}", run.stderr);
+    assert_snapshot!(name: "jsonl", run.stderr);
     assert_eq!(env.depth(&queue), 0);
 }
 
@@ -257,19 +257,13 @@ fn a_malformed_json_line_stops_the_run_and_names_the_line() {
     let input = "{\"body\":\"one\"}\n{\"body\":\"two\"}\n{not json\n{\"body\":\"four\"}\n";
     let run = env.run_stdin(&["send", "strict", "--jsonl"], input);
     run.assert_code(1);
-    assert!(run.stderr.contains("line 3"), "{}", run.stderr);
-    assert!(run.stderr.contains("tail -n +3"), "{}", run.stderr);
+    assert_snapshot!(name: "stops", run.stderr);
     // The lines before the bad one were sent, nothing after it.
     assert_eq!(sorted(env.drain_bodies(&queue)), vec!["one", "two"]);
 
     let run = env.run_stdin(&["send", "strict", "--jsonl", "--skip-invalid"], input);
     run.assert_code(0);
-    assert!(run.stderr.contains("line 3: skipped"), "{}", run.stderr);
-    assert!(
-        run.stderr.contains("skipped 1 invalid line"),
-        "{}",
-        run.stderr
-    );
+    assert_snapshot!(name: "skips", run.stderr);
     assert_eq!(run.records_of("summary")[0]["skipped"], 1);
     assert_eq!(sorted(env.drain_bodies(&queue)), vec!["four", "one", "two"]);
 }
@@ -281,11 +275,11 @@ fn oversized_bodies_invalid_characters_and_too_many_attributes_are_refused() {
     let big = "x".repeat(1024 * 1024 + 1);
     let run = env.run_stdin(&["send", "limits"], &big);
     run.assert_code(1);
-    assert!(run.stderr.contains("1 MiB"), "{}", run.stderr);
+    assert_snapshot!(name: "oversized", run.stderr);
 
     let run = env.run(&["send", "limits", "bad\u{1}char"]);
     run.assert_code(1);
-    assert!(run.stderr.contains("U+0001"), "{}", run.stderr);
+    assert_snapshot!(name: "invalid_character", run.stderr);
 
     let mut args: Vec<String> = vec!["send".into(), "limits".into()];
     for i in 0..11 {
@@ -296,7 +290,7 @@ fn oversized_bodies_invalid_characters_and_too_many_attributes_are_refused() {
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let run = env.run(&refs);
     run.assert_code(2);
-    assert!(run.stderr.contains("at most 10"), "{}", run.stderr);
+    assert_snapshot!(name: "too_many_attributes_flags", run.stderr);
 
     let attrs: Vec<String> = (0..11)
         .map(|i| format!("\"a{i}\":{{\"type\":\"String\",\"value\":\"v\"}}"))
@@ -310,11 +304,7 @@ fn oversized_bodies_invalid_characters_and_too_many_attributes_are_refused() {
         &format!("{{\"body\":\"ok\"}}\n{line}"),
     );
     run.assert_code(1);
-    assert!(
-        run.stderr.contains("line 2") && run.stderr.contains("at most 10"),
-        "{}",
-        run.stderr
-    );
+    assert_snapshot!(name: "too_many_attributes_jsonl", run.stderr);
     assert_eq!(env.drain_bodies(&queue), vec!["ok"]);
 }
 
@@ -332,23 +322,14 @@ fn bad_numbers_and_unknown_queues_get_clear_errors() {
     ] {
         let run = env.run(&args);
         run.assert_code(2);
-        assert!(run.stderr.contains("error"), "{args:?}: {}", run.stderr);
+        assert_snapshot!(name: args.join("_"), run.stderr);
     }
     let run = env.run(&["send", "paymnets", "x"]);
     run.assert_code(1);
-    assert!(
-        run.stderr.contains("`paymnets` does not exist"),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        run.stderr.contains("did you mean `payments`"),
-        "{}",
-        run.stderr
-    );
+    assert_snapshot!(name: "did_you_mean", run.stderr);
     let run = env.run(&["receive", "no-such-queue-at-all"]);
     run.assert_code(1);
-    assert!(run.stderr.contains("hint: "), "{}", run.stderr);
+    assert_snapshot!(name: "no_such_queue", run.stderr);
 }
 
 #[test]
@@ -382,7 +363,7 @@ fn receive_delete_needs_yes_or_a_confirmation_on_a_terminal() {
     send_bodies(&env, &queue, &numbered("g", 3));
     let run = env.run(&["receive", "guarded", "--delete"]);
     run.assert_code(2);
-    assert!(run.stderr.contains("--yes"), "{}", run.stderr);
+    assert_snapshot!(name: "without_yes", run.stderr);
     assert_eq!(
         counts(&env, &queue),
         (3, 0),
@@ -391,14 +372,13 @@ fn receive_delete_needs_yes_or_a_confirmation_on_a_terminal() {
 
     let run = env.run_tty(&["receive", "guarded", "--delete"], "n\n");
     run.assert_code(1);
-    assert!(run.stderr.contains("cancelled"), "{}", run.stderr);
+    assert_snapshot!(name: "answered_no", run.stderr);
     assert_eq!(env.depth(&queue), 3);
 
     let run = env.run_tty(&["receive", "guarded", "--delete", "--until-empty"], "y\n");
     run.assert_code(0);
     // On a terminal the output is a table, not JSON.
-    assert!(run.stdout.contains("message id"), "{}", run.stdout);
-    assert!(run.stdout.contains("g0") && run.stdout.contains("g2"));
+    assert_snapshot!(name: "table", run.stdout);
     assert_eq!(env.depth(&queue), 0);
 }
 
@@ -432,7 +412,7 @@ fn peek_leaves_messages_in_place_and_bodies_are_sanitized_only_on_a_terminal() {
     table.assert_code(0);
     assert!(!table.stdout.contains('\u{9b}'), "{}", table.stdout);
     assert!(!table.stdout.contains('\u{202e}'), "{}", table.stdout);
-    assert!(table.stdout.contains("\\u{9b}31malert"), "{}", table.stdout);
+    assert_snapshot!(name: "table", table.stdout);
     assert_eq!(counts(&env, &queue), (5, 0));
 }
 
@@ -446,14 +426,12 @@ fn peek_refuses_a_queue_with_a_redrive_policy_unless_forced() {
     send_bodies(&env, &queue, &numbered("w", 3));
     let run = env.run(&["peek", "work"]);
     run.assert_code(1);
-    assert!(run.stderr.contains("maxReceiveCount 2"), "{}", run.stderr);
-    assert!(run.stderr.contains("work-dlq"), "{}", run.stderr);
-    assert!(run.stderr.contains("--force"), "{}", run.stderr);
+    assert_snapshot!(name: "refused", run.stderr);
     assert!(run.stdout.is_empty());
     let run = env.run(&["peek", "work", "--force"]);
     run.assert_code(0);
     assert_eq!(run.records_of("message").len(), 3);
-    assert!(run.stderr.contains("maxReceiveCount 2"), "{}", run.stderr);
+    assert_snapshot!(name: "forced", run.stderr);
     assert_eq!(counts(&env, &queue), (3, 0));
     let dlq = env.block_on(env.sqs().resolve("work-dlq")).unwrap();
     assert_eq!(env.depth(&dlq), 0);
@@ -541,27 +519,18 @@ fn purge_reports_the_depth_and_refuses_a_second_purge_within_a_minute() {
     send_bodies(&env, &queue, &numbered("t", 12));
     let run = env.run(&["purge", "trash"]);
     run.assert_code(2);
-    assert!(run.stderr.contains("--yes"), "{}", run.stderr);
+    assert_snapshot!(name: "without_yes", run.stderr);
     let run = env.run(&["purge", "trash", "--dry-run"]);
     run.assert_code(0);
     assert_eq!(env.depth(&queue), 12);
     let run = env.run(&["purge", "trash", "--yes"]);
     run.assert_code(0);
     assert_eq!(run.records_of("purge")[0]["messages"], 12);
-    assert!(
-        run.stderr.contains("removed about 12 messages"),
-        "{}",
-        run.stderr
-    );
+    assert_snapshot!(name: "purged", run.stderr);
     assert_eq!(env.depth(&queue), 0);
     let run = env.run(&["purge", "trash", "--yes"]);
     run.assert_code(1);
-    assert!(
-        run.stderr.contains("PurgeQueueInProgress"),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stderr.contains("hint: wait a minute"), "{}", run.stderr);
+    assert_snapshot!(name: "second_purge", run.stderr);
     let run = env.run_tty(&["purge", "trash"], "n\n");
     run.assert_code(1);
 }
@@ -890,23 +859,24 @@ fn a_closed_pipe_never_receives_a_released_message_again() {
 fn fifo_send_without_dedup_ids_is_refused_up_front_with_the_auto_hint() {
     let env = TestEnv::start();
     let queue = env.create_queue("nodedup.fifo", &[("FifoQueue", "true")]);
-    for args in [
-        &["send", "nodedup.fifo", "--lines", "--group-id", "g"][..],
-        &["send", "nodedup.fifo", "--group-id", "g", "one"][..],
+    for (name, args) in [
+        (
+            "lines",
+            &["send", "nodedup.fifo", "--lines", "--group-id", "g"][..],
+        ),
+        (
+            "argument",
+            &["send", "nodedup.fifo", "--group-id", "g", "one"][..],
+        ),
     ] {
         let run = env.run_stdin(args, "a\nb\n");
         run.assert_code(1);
-        assert!(
-            run.stderr.contains("without content-based deduplication"),
-            "{}",
-            run.stderr
-        );
-        assert!(run.stderr.contains("hint: ") && run.stderr.contains("--dedup-id auto"));
+        assert_snapshot!(name: name, run.stderr);
     }
     // Without --group-id that is what is missing first.
     let run = env.run(&["send", "nodedup.fifo", "one"]);
     run.assert_code(1);
-    assert!(run.stderr.contains("--group-id"), "{}", run.stderr);
+    assert_snapshot!(name: "no_group_id", run.stderr);
     assert_eq!(env.depth(&queue), 0);
     // JSON records may carry their own ids: failures are reported per line, with the hint once.
     let run = env.run_stdin(
@@ -942,34 +912,22 @@ fn send_input_errors_speak_of_input_lines_not_serde_or_rust() {
     let queue = env.create_queue("words", &[]);
     let run = env.run_stdin(&["send", "words", "--jsonl"], "{bad\n{\"body\":\"x\"}\n");
     run.assert_code(1);
-    assert!(run.stderr.contains("line 1:"), "{}", run.stderr);
-    assert!(run.stderr.contains("nothing was sent"), "{}", run.stderr);
-    assert!(!run.stderr.contains("sent 0"), "{}", run.stderr);
-    assert!(!run.stderr.contains("tail -n +1"), "{}", run.stderr);
+    assert_snapshot!(name: "first_line", run.stderr);
 
     let run = env.run_stdin(
         &["send", "words", "--jsonl"],
         "{\"body\":\"a\"}\n{\"body\": x}\n",
     );
     run.assert_code(1);
-    assert!(run.stderr.contains("line 2: "), "{}", run.stderr);
-    assert!(run.stderr.contains("(column 10)"), "{}", run.stderr);
-    assert!(!run.stderr.contains("at line 1"), "{}", run.stderr);
-    assert!(run.stderr.contains("tail -n +2"), "{}", run.stderr);
+    assert_snapshot!(name: "second_line", run.stderr);
 
     let run = env.run_stdin(&["send", "words", "--jsonl"], "\"just a string\"\n");
     run.assert_code(1);
-    assert!(
-        run.stderr.contains("expected a JSON object"),
-        "{}",
-        run.stderr
-    );
-    assert!(!run.stderr.contains("MessageRecord"), "{}", run.stderr);
+    assert_snapshot!(name: "not_an_object", run.stderr);
 
     let run = env.run(&["send", "words", ""]);
     run.assert_code(1);
-    assert!(run.stderr.contains("body is empty"), "{}", run.stderr);
-    assert!(!run.stderr.contains("U+0020"), "{}", run.stderr);
+    assert_snapshot!(name: "empty_body", run.stderr);
     assert_eq!(env.drain_bodies(&queue), vec!["a"]);
 }
 
@@ -978,24 +936,14 @@ fn small_wording_and_input_details_of_everyday_commands() {
     let env = TestEnv::start();
     let queue = env.create_queue("small", &[]);
     let run = env.run(&["delete", "small", "--message-id", "a", "b", "--dry-run"]);
-    assert!(
-        run.stderr.contains("2 message ids were not found"),
-        "{}",
-        run.stderr
-    );
+    assert_snapshot!(name: "delete_ids_not_found", run.stderr);
     let run = env.run(&["purge", "small", "--yes"]);
     run.assert_code(0);
-    assert!(run.stderr.contains("nothing was removed"), "{}", run.stderr);
-    assert!(!run.stderr.contains("about 0"), "{}", run.stderr);
+    assert_snapshot!(name: "purge_empty", run.stderr);
     for command in ["receive", "peek"] {
         let run = env.run(&[command, "small", "--max", "0"]);
         run.assert_code(2);
-        assert!(run.stderr.contains("must be at least 1"), "{}", run.stderr);
-        assert!(
-            !run.stderr.contains("18446744073709551615"),
-            "{}",
-            run.stderr
-        );
+        assert_snapshot!(name: format!("max_0_{command}"), run.stderr);
     }
     // A body piped from `echo` loses the newline `echo` added, and only that.
     env.run_stdin(&["send", "small"], "x\n").assert_code(0);

@@ -7,18 +7,24 @@
 //! beside the old as `.snap.new`; review with `cargo insta review`, or accept everything with
 //! `INSTA_UPDATE=always cargo test --test it` and read `git diff` (see the README's Tests section).
 
-/// Replacements applied to every snapshot: (regex, replacement).
+/// Replacements applied to every snapshot: (regex, replacement). Each replacement is as wide as
+/// what it replaces, so tables keep their layout.
 const FILTERS: &[(&str, &str)] = &[
-    // The local server's address: an ephemeral port (Linux hands out 32768-60999) on the loopback
+    // The local server's port: an ephemeral one (Linux hands out 32768-60999) on the loopback
     // interface. Fixed ports, such as the defaults the help documents, stay.
     (
         r"(127\.0\.0\.1|localhost|\[::1\]):(3[2-9]\d{3}|[4-6]\d{4})\b",
-        "[host:port]",
+        "$1:xxxxx",
     ),
     // Message ids, request ids, move task handles.
     (
         r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
-        "[uuid]",
+        "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+    ),
+    // Times a message was sent or a run started.
+    (
+        r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z",
+        "YYYY-MM-DDTHH:MM:SSZ",
     ),
     // Each test's private home directory.
     (r"/tmp/\.tmp[0-9A-Za-z]+", "[home]"),
@@ -35,14 +41,15 @@ pub fn settings(extra: &[(&str, &str)]) -> insta::Settings {
     settings
 }
 
-/// `insta::assert_snapshot!` with [`settings`]: `assert_snapshot!(value)`, or with a name when a
-/// test takes several, `assert_snapshot!("name", value)`; extra replacements follow as
-/// `regex => replacement`.
+/// `insta::assert_snapshot!` with [`settings`]: `assert_snapshot!(value)`, or where a test takes
+/// several, `assert_snapshot!(name: "what", value)`, which names the file `<test>@<what>.snap`.
+/// Extra replacements follow as `regex => replacement`.
 macro_rules! assert_snapshot {
-    ($name:literal, $value:expr $(, $regex:literal => $replacement:literal)* $(,)?) => {{
-        let _settings = $crate::support::snapshot::settings(&[$(($regex, $replacement)),*])
-            .bind_to_scope();
-        insta::assert_snapshot!($name, $value);
+    (name: $name:expr, $value:expr $(, $regex:literal => $replacement:literal)* $(,)?) => {{
+        let mut settings = $crate::support::snapshot::settings(&[$(($regex, $replacement)),*]);
+        settings.set_snapshot_suffix($name);
+        let _settings = settings.bind_to_scope();
+        insta::assert_snapshot!($value);
     }};
     ($value:expr $(, $regex:literal => $replacement:literal)* $(,)?) => {{
         let _settings = $crate::support::snapshot::settings(&[$(($regex, $replacement)),*])
