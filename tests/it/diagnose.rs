@@ -12,6 +12,7 @@ use sqsctl::client::{QueueRef, ReceiveOptions, Sqs};
 use sqsctl::local::{Clock, ServerConfig};
 use sqsctl::message::MessageRecord;
 use support::LocalStack;
+use support::snapshot::assert_snapshot;
 use support::{Run, TestEnv};
 
 const PROBLEMS_FOUND: i32 = 4;
@@ -451,8 +452,7 @@ fn a_healthy_queue_has_no_warnings_and_exits_0() {
         .output()
         .unwrap();
     assert_eq!(run.status.code(), Some(0));
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(stdout.contains("No problems found"), "{stdout}");
+    assert_snapshot!(String::from_utf8_lossy(&run.stdout));
 }
 
 #[test]
@@ -500,12 +500,7 @@ fn the_peek_guard_keeps_messages_out_of_the_dlq() {
 
     let run = env.run(&["fifo", "groups", "mail.fifo"]);
     run.assert_code(1);
-    assert!(
-        run.stderr.contains("error:") && run.stderr.contains("hint:"),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stderr.contains("--force"), "{}", run.stderr);
+    assert_snapshot!(run.stderr);
 
     assert_eq!(
         visible_and_in_flight(&env, &dlq),
@@ -520,24 +515,19 @@ fn bad_input_is_explained() {
     let env = TestEnv::start();
     let run = env.run(&["diagnose"]);
     run.assert_code(2);
-    assert!(run.stderr.contains("--input"), "{}", run.stderr);
+    assert_snapshot!(name: "nothing_to_read", run.stderr);
     let run = env.run_stdin(
         &["diagnose", "--input", "-"],
         "{\"body\":\"ok\"}\nnot json\n",
     );
     run.assert_code(1);
-    assert!(
-        run.stderr.contains("-:2: not a message record"),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stderr.contains("hint:"), "{}", run.stderr);
+    assert_snapshot!(name: "bad_record", run.stderr);
     let run = env.run(&["diagnose", "--input", "/nonexistent/file.jsonl"]);
     run.assert_code(1);
     env.create_queue("plain", &[]);
     let run = env.run(&["fifo", "groups", "plain"]);
     run.assert_code(1);
-    assert!(run.stderr.contains("not a FIFO queue"), "{}", run.stderr);
+    assert_snapshot!(name: "not_fifo", run.stderr);
     let run = env.run(&["diagnose", "no-such-queue"]);
     run.assert_code(1);
 }

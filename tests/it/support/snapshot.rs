@@ -41,6 +41,24 @@ pub fn settings(extra: &[(&str, &str)]) -> insta::Settings {
     settings
 }
 
+/// `table` with the value of the row labelled `label` (a timing, a rate) replaced by
+/// `placeholder`, padded to the cell's width so the table keeps its layout.
+pub fn mask_row(table: &str, label: &str, placeholder: &str) -> String {
+    let prefix = format!("│ {label} ");
+    table
+        .lines()
+        .map(|line| match line.rsplit_once('┆') {
+            Some((head, cell)) if line.starts_with(&prefix) => {
+                // The cell is " value<padding>│": keep its width in characters.
+                let width = cell.chars().count().saturating_sub(2);
+                format!("{head}┆ {placeholder:<width$}│")
+            }
+            _ => line.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// `insta::assert_snapshot!` with [`settings`]: `assert_snapshot!(value)`, or where a test takes
 /// several, `assert_snapshot!(name: "what", value)`, which names the file `<test>@<what>.snap`.
 /// Extra replacements follow as `regex => replacement`.
