@@ -151,8 +151,15 @@ impl TestEnv {
     }
 
     /// Runs the binary with `args` (output discarded) and kills it with SIGKILL, as `kill -9`
-    /// would, after `after`.
+    /// would, after `after`. With `--journal FILE` among `args`, `after` counts from when the
+    /// journal appears, not from the start of the process: on a busy machine (tests run side by
+    /// side) starting up can take longer than `after`, and a run killed before it began is not
+    /// the run these tests mean to interrupt.
     pub fn kill_9_after(&self, args: &[&str], after: std::time::Duration) {
+        let journal = args
+            .windows(2)
+            .find(|pair| pair[0] == "--journal")
+            .map(|pair| PathBuf::from(pair[1]));
         let mut child = self
             .cmd()
             .args(args)
@@ -160,6 +167,15 @@ impl TestEnv {
             .stderr(Stdio::null())
             .spawn()
             .expect("binary runs");
+        if let Some(journal) = journal {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+            while !journal.exists()
+                && std::time::Instant::now() < deadline
+                && child.try_wait().expect("child status").is_none()
+            {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        }
         std::thread::sleep(after);
         child.kill().expect("SIGKILL");
         child.wait().expect("killed");
