@@ -16,7 +16,6 @@
 //! speed varies; the targets are in the issue: send under 20 ms, --help under 5 ms, throughput at
 //! least 80% of capacity, peak RSS under 64 MiB.
 
-use std::error::Error;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -25,15 +24,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use aws_sdk_sqs::Client;
-use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, SendMessageBatchRequestEntry};
-use sqsctl::local::{Server, ServerConfig};
+use sqsctl::local::ServerConfig;
+
+mod support;
+
+use support::{BenchResult, client, env_count, peak_rss_kib, start_server};
 
 // The same allocator as the binary, so the server and the raw loop are not slowed by a slower one.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
 
 const BIN: &str = env!("CARGO_BIN_EXE_sqsctl");
 const STARTUP_RUNS: usize = 30;
@@ -43,23 +43,6 @@ const BODY_LEN: usize = 200;
 const RAW_CHILD_ENV: &str = "SQSCTL_BENCH_RAW_CHILD";
 /// Alternating rounds of the raw loop and sqsctl in the throughput part.
 const ROUNDS: usize = 2;
-
-fn env_count(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.replace('_', "").parse().ok())
-        .unwrap_or(default)
-}
-
-fn client(endpoint: &str) -> Client {
-    let config = aws_sdk_sqs::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new("test", "test", None, None, "bench"))
-        .endpoint_url(endpoint)
-        .build();
-    Client::from_conf(config)
-}
 
 /// The binary in a cleared environment aimed at the local server.
 fn sqsctl(endpoint: &str, home: &Path) -> Command {
@@ -421,15 +404,6 @@ fn throughput(
     Ok(())
 }
 
-/// Peak resident set size of a running process so far, from /proc (Linux).
-fn peak_rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-}
-
 fn memory(
     runtime: &tokio::runtime::Runtime,
     sqs: &Client,
@@ -548,9 +522,8 @@ fn main() -> BenchResult<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let server = Server::start(ServerConfig::default())?;
+    let (server, sqs) = start_server(ServerConfig::default())?;
     let endpoint = server.endpoint().to_string();
-    let sqs = client(&endpoint);
     let home = tempfile::tempdir()?;
     let startup_url = runtime.block_on(create(&sqs, "bench-startup"))?;
     println!("sqsctl CLI benchmark against the local server at {endpoint}");

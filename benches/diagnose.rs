@@ -13,41 +13,24 @@
 //! Run with `cargo bench --bench diagnose`. `SQSCTL_BENCH_MESSAGES` and `SQSCTL_BENCH_GROUPS`
 //! override the queue's shape.
 
-use std::error::Error;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use aws_sdk_sqs::Client;
-use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_sqs::types::{
     ChangeMessageVisibilityBatchRequestEntry, MessageSystemAttributeName, QueueAttributeName,
     SendMessageBatchRequestEntry,
 };
-use sqsctl::local::{Server, ServerConfig};
+use sqsctl::local::ServerConfig;
 
-type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
+mod support;
+
+use support::{BenchResult, env_count, peak_rss_kib, start_server};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sqsctl");
 const SEND_CONCURRENCY: usize = 16;
 const TARGET_SECONDS: f64 = 10.0;
 const TARGET_RSS_MIB: f64 = 64.0;
-
-fn client(endpoint: &str) -> Client {
-    let config = aws_sdk_sqs::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new("test", "test", None, None, "bench"))
-        .endpoint_url(endpoint)
-        .build();
-    Client::from_conf(config)
-}
-
-fn env_number(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// Fills the queue: message `i` goes to group `i % groups`, so every group is equally deep.
 async fn fill(sqs: &Client, url: &str, messages: usize, groups: usize) -> BenchResult<()> {
@@ -138,17 +121,6 @@ async fn raw_scan(sqs: &Client, url: &str) -> BenchResult<usize> {
     Ok(handles.len())
 }
 
-/// Peak resident memory of a running process, from /proc (0 once it has exited).
-fn peak_rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|kb| kb.parse().ok())
-        .unwrap_or(0)
-}
-
 struct ChildRun {
     seconds: f64,
     peak_rss_mib: f64,
@@ -188,7 +160,7 @@ fn run_binary(endpoint: &str, args: &[&str]) -> BenchResult<ChildRun> {
     });
     let mut peak = 0;
     let status = loop {
-        peak = peak.max(peak_rss_kib(pid));
+        peak = peak.max(peak_rss_kib(pid).unwrap_or(0));
         if let Some(status) = child.try_wait()? {
             break status;
         }
@@ -267,11 +239,10 @@ fn parse_only(path: &std::path::Path) -> BenchResult<usize> {
 }
 
 async fn run() -> BenchResult<()> {
-    let messages = env_number("SQSCTL_BENCH_MESSAGES", 100_000);
-    let groups = env_number("SQSCTL_BENCH_GROUPS", 1_000).max(1);
-    let server = Server::start(ServerConfig::default())?;
+    let messages = env_count("SQSCTL_BENCH_MESSAGES", 100_000);
+    let groups = env_count("SQSCTL_BENCH_GROUPS", 1_000).max(1);
+    let (server, sqs) = start_server(ServerConfig::default())?;
     let endpoint = server.endpoint().to_string();
-    let sqs = client(&endpoint);
     let url = sqs
         .create_queue()
         .queue_name("bench-diagnose.fifo")

@@ -9,23 +9,23 @@
 //! - `SQSCTL_BENCH_LOCALSTACK`: a LocalStack endpoint, to time the native move task against the
 //!   engine there.
 
-use std::error::Error;
 use std::process::Stdio;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use aws_sdk_sqs::Client;
-use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, SendMessageBatchRequestEntry};
 use sqsctl::client::{QueueRef, Sqs};
 use sqsctl::interrupt::Interrupt;
-use sqsctl::local::{Server, ServerConfig};
+use sqsctl::local::ServerConfig;
 use sqsctl::redrive::{
     self, Counters, DedupMode, Journal, Plan, ResumeState, RunOptions, Selection,
 };
 
-type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
+mod support;
+
+use support::{BenchResult, client, env_count, start_server};
 
 const LATENCY: Duration = Duration::from_millis(5);
 /// The engine's default `--concurrency`, used by the rate and LocalStack runs.
@@ -36,23 +36,6 @@ const CONCURRENCY_LEVELS: [usize; 2] = [16, 32];
 const SEQUENTIAL_MESSAGES: usize = 3_000;
 const RATE: f64 = 1_000.0;
 const BODY: &str = "{\"order\":12345,\"error\":\"timeout calling payments\",\"attempt\":3,\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}";
-
-fn env_count(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.replace('_', "").parse().ok())
-        .unwrap_or(default)
-}
-
-fn client(endpoint: &str) -> Client {
-    let config = aws_sdk_sqs::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new("test", "test", None, None, "bench"))
-        .endpoint_url(endpoint)
-        .build();
-    Client::from_conf(config)
-}
 
 async fn create(sqs: &Sqs, name: &str) -> BenchResult<QueueRef> {
     Ok(sqs.create_queue(name, Default::default()).await?)
@@ -377,11 +360,10 @@ async fn run() -> BenchResult<()> {
     let rss_total = env_count("SQSCTL_BENCH_RSS_MESSAGES", 1_000_000);
     let rate_seconds = env_count("SQSCTL_BENCH_RATE_SECONDS", 30);
     let dir = tempfile::tempdir()?;
-    let server = Server::start(ServerConfig {
+    let (server, sdk) = start_server(ServerConfig {
         latency: LATENCY,
         ..ServerConfig::default()
     })?;
-    let sdk = client(server.endpoint());
     let sqs = Sqs::from_sdk(sdk.clone(), "us-east-1");
     println!(
         "redrive benchmark: local server with {} ms per request, {total} messages, {} CPUs",
@@ -480,8 +462,7 @@ async fn run() -> BenchResult<()> {
     }
 
     if rss_total > 0 {
-        let fast = Server::start(ServerConfig::default())?;
-        let fast_sdk = client(fast.endpoint());
+        let (fast, fast_sdk) = start_server(ServerConfig::default())?;
         let fast_sqs = Sqs::from_sdk(fast_sdk.clone(), "us-east-1");
         let (peak, rate) =
             binary_peak_rss(fast.endpoint(), &fast_sqs, &fast_sdk, rss_total, dir.path()).await?;

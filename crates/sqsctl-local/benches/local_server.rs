@@ -6,17 +6,17 @@
 //! server too and print how it compares. `SQSCTL_BENCH_DEEP` overrides the deep queue's depth
 //! (default 1,000,000).
 
-use std::error::Error;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use aws_sdk_sqs::Client;
-use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, SendMessageBatchRequestEntry};
-use sqsctl_local::{Server, ServerConfig};
+use sqsctl_local::ServerConfig;
 
-type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
+mod support;
+
+use support::{BenchResult, client, env_count, rss_kib, start_server};
 
 /// Requests in flight at once.
 const CONCURRENCY: usize = 32;
@@ -24,16 +24,6 @@ const SHALLOW_DEPTH: usize = 1_000;
 const STEADY_WINDOW: Duration = Duration::from_secs(5);
 const FLOW_MESSAGES: usize = 300_000;
 const COMPARISON_MESSAGES: usize = 5_000;
-
-fn client(endpoint: &str) -> Client {
-    let config = aws_sdk_sqs::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new("test", "test", None, None, "bench"))
-        .endpoint_url(endpoint)
-        .build();
-    Client::from_conf(config)
-}
 
 async fn create(sqs: &Client, name: &str) -> BenchResult<String> {
     let out = sqs.create_queue().queue_name(name).send().await?;
@@ -172,16 +162,6 @@ async fn steady(sqs: &Client, url: &str, body_len: usize, window: Duration) -> B
     Ok(deleted.load(Ordering::SeqCst) as f64 / started.elapsed().as_secs_f64())
 }
 
-fn rss_bytes() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|kb| kb.parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
-}
-
 /// CPU seconds used so far by the server's threads and by everything else (the client), from
 /// /proc; on a shared machine these say more than wall-clock rates.
 fn cpu_split() -> (f64, f64) {
@@ -261,12 +241,8 @@ async fn comparison_workload(endpoint: &str, name: &str) -> BenchResult<(f64, f6
 }
 
 async fn run() -> BenchResult<()> {
-    let deep_depth: usize = std::env::var("SQSCTL_BENCH_DEEP")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1_000_000);
-    let server = Server::start(ServerConfig::default())?;
-    let sqs = client(server.endpoint());
+    let deep_depth = env_count("SQSCTL_BENCH_DEEP", 1_000_000);
+    let (server, sqs) = start_server(ServerConfig::default())?;
     println!(
         "local server benchmark: aws-sdk-sqs client in the same process, {CONCURRENCY} requests in flight, {} CPUs",
         std::thread::available_parallelism().map_or(0, |n| n.get())
@@ -274,10 +250,10 @@ async fn run() -> BenchResult<()> {
 
     // Memory first, before other phases leave freed memory in the allocator.
     let deep = create(&sqs, "bench-deep").await?;
-    let before = rss_bytes();
+    let before = rss_kib().map_or(0, |kib| kib * 1024);
     let meter = CpuMeter::start();
     let fill_rate = send_all(&sqs, &deep, deep_depth, 1024).await?;
-    let after = rss_bytes();
+    let after = rss_kib().map_or(0, |kib| kib * 1024);
     println!(
         "send-batch, 1 KiB bodies, filling {} messages: {} msgs/s ({})",
         thousands(deep_depth as f64),

@@ -1,0 +1,62 @@
+//! What the workspace's benchmarks share: the SDK client they measure with, the local server's
+//! start-up, their environment knobs and the memory figures read from /proc. It lives with the
+//! server crate, the lowest layer that has benchmarks, so this crate's benchmark can use it on its
+//! own; the root crate's benchmarks include this same file through `benches/support/mod.rs`.
+#![allow(dead_code)]
+
+use std::error::Error;
+
+use aws_sdk_sqs::Client;
+use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
+use sqsctl_local::{Server, ServerConfig};
+
+pub type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
+
+/// An SDK client for `endpoint`, configured in code only: fixed credentials and region, so the
+/// environment running the benchmark does not matter.
+pub fn client(endpoint: &str) -> Client {
+    let config = aws_sdk_sqs::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new("test", "test", None, None, "bench"))
+        .endpoint_url(endpoint)
+        .build();
+    Client::from_conf(config)
+}
+
+/// The local server in this process, on an ephemeral port, and a client for it.
+pub fn start_server(config: ServerConfig) -> BenchResult<(Server, Client)> {
+    let server = Server::start(config)?;
+    let sqs = client(server.endpoint());
+    Ok((server, sqs))
+}
+
+/// A count from the environment, `default` when unset or not a number; `_` separators are
+/// allowed (`SQSCTL_BENCH_MESSAGES=1_000_000`).
+pub fn env_count(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.replace('_', "").parse().ok())
+        .unwrap_or(default)
+}
+
+/// Peak resident set size of a running process so far, in KiB, from /proc (Linux); `None` once
+/// it has exited or where there is no /proc.
+pub fn peak_rss_kib(pid: u32) -> Option<u64> {
+    proc_status_kib(&pid.to_string(), "VmHWM")
+}
+
+/// Resident set size of this process now, in KiB, from /proc (Linux).
+pub fn rss_kib() -> Option<u64> {
+    proc_status_kib("self", "VmRSS")
+}
+
+/// A `kB` field of `/proc/<process>/status`.
+fn proc_status_kib(process: &str, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{process}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|value| value.split_whitespace().next())
+        .and_then(|kib| kib.parse().ok())
+}

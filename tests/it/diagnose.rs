@@ -1,0 +1,760 @@
+//! `sqsctl diagnose` and `sqsctl fifo groups` through the binary against the local server: each
+//! problem is built on a real queue and its finding asserted, as is its absence on a healthy queue.
+//! Reading never consumes a message and never pushes one into a dead-letter queue.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde_json::Value;
+use sqsctl::client::{QueueRef, ReceiveOptions, Sqs};
+use sqsctl::local::{Clock, ServerConfig};
+use sqsctl::message::MessageRecord;
+use support::LocalStack;
+use support::snapshot::assert_snapshot;
+use support::{Run, TestEnv};
+
+const PROBLEMS_FOUND: i32 = 4;
+
+fn send(env: &TestEnv, queue: &QueueRef, records: Vec<MessageRecord>) {
+    env.block_on(async {
+        for chunk in records.chunks(10) {
+            let outcomes = env.sqs().send_batch(queue, chunk).await.unwrap();
+            assert!(outcomes.iter().all(|o| o.is_ok()), "{outcomes:?}");
+        }
+    });
+}
+
+fn fifo_record(group: &str, dedup: &str, body: &str) -> MessageRecord {
+    MessageRecord {
+        group_id: Some(group.into()),
+        dedup_id: Some(dedup.into()),
+        ..MessageRecord::with_body(body)
+    }
+}
+
+fn json(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\nstderr:\n{}", run.stdout, run.stderr))
+}
+
+fn finding<'a>(report: &'a Value, id: &str) -> Option<&'a Value> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == id)
+}
+
+#[track_caller]
+fn assert_finding<'a>(report: &'a Value, id: &str, severity: &str) -> &'a Value {
+    let found = finding(report, id).unwrap_or_else(|| panic!("no {id} finding in {report:#}"));
+    assert_eq!(found["severity"], severity, "{found:#}");
+    found
+}
+
+fn ids(report: &Value) -> Vec<String> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn arn(env: &TestEnv, queue: &QueueRef) -> String {
+    env.block_on(env.sqs().attributes(queue))
+        .unwrap()
+        .arn()
+        .unwrap()
+        .to_string()
+}
+
+fn policy(dlq_arn: &str, max: u32) -> String {
+    format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":{max}}}"#)
+}
+
+fn visible_and_in_flight(env: &TestEnv, queue: &QueueRef) -> (u64, u64) {
+    let attrs = env.block_on(env.sqs().attributes(queue)).unwrap();
+    (attrs.visible(), attrs.in_flight())
+}
+
+#[test]
+fn one_constant_group_is_reported_as_serialized_and_nothing_is_consumed() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("orders.fifo", &[("FifoQueue", "true")]);
+    let records = (0..5_000)
+        .map(|i| fifo_record("worker-4821", &format!("order-{i}"), &format!("order {i}")))
+        .collect();
+    send(&env, &queue, records);
+
+    let run = env.run(&["diagnose", "orders.fifo", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    let serialized = assert_finding(&report, "serialized-groups", "error");
+    let evidence = serialized["evidence"].to_string();
+    assert!(evidence.contains("effective parallelism: 1"), "{evidence}");
+    assert!(evidence.contains("worker-4821"), "{evidence}");
+    assert_eq!(report["groups"]["totals"]["not_delivered"], 4_990);
+    assert_eq!(report["scan"]["seen"], 10);
+    assert_eq!(report["scan"]["visible_at_start"], 5_000);
+
+    let run = env.run(&["fifo", "groups", "orders.fifo", "-o", "json"]);
+    run.assert_code(0);
+    let groups = json(&run);
+    assert_eq!(groups["totals"]["distinct_groups"], 1);
+    assert_eq!(groups["totals"]["effective_parallelism"], 1.0);
+    assert_eq!(groups["totals"]["largest_group_share_percent"], 100);
+    assert_eq!(groups["groups"][0]["visible"], 5_000);
+    assert_eq!(groups["groups"][0]["inferred"], true);
+    assert!(
+        groups["inferred"][0]
+            .as_str()
+            .unwrap()
+            .contains("4990 visible messages were not delivered"),
+        "{groups:#}"
+    );
+
+    // A bounded scan says it saw only part of the queue, and claims nothing exact.
+    let run = env.run(&[
+        "fifo",
+        "groups",
+        "orders.fifo",
+        "--sample",
+        "3",
+        "-o",
+        "json",
+    ]);
+    run.assert_code(0);
+    let sampled = json(&run);
+    assert_eq!(sampled["scan"]["seen"], 3);
+    assert_eq!(sampled["totals"]["exact"], false);
+    assert!(
+        sampled["inferred"][0]
+            .as_str()
+            .unwrap()
+            .contains("3 of 5000 visible messages were read"),
+        "{sampled:#}"
+    );
+    assert_eq!(visible_and_in_flight(&env, &queue), (5_000, 0));
+}
+
+#[test]
+fn fifty_groups_with_one_hot_group() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("events.fifo", &[("FifoQueue", "true")]);
+    let mut records = Vec::new();
+    let mut n = 0;
+    for round in 0..10 {
+        for cold in 0..49 {
+            if round < 2 {
+                n += 1;
+                records.push(fifo_record(
+                    &format!("device-{cold}"),
+                    &format!("e{n}"),
+                    "x",
+                ));
+            }
+        }
+        for _ in 0..50 {
+            n += 1;
+            records.push(fifo_record("device-hot", &format!("e{n}"), "x"));
+        }
+    }
+    send(&env, &queue, records.clone());
+
+    // Live: the scan sees the heads; the hot group is among those with more behind, and the
+    // parallelism is far below the number of groups.
+    let run = env.run(&["fifo", "groups", "events.fifo", "-o", "json"]);
+    run.assert_code(0);
+    let live = json(&run);
+    assert_eq!(live["totals"]["distinct_groups"], 50);
+    let hot = live["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["group_id"] == "device-hot")
+        .expect("hot group listed");
+    assert_eq!(hot["more_behind"], true, "{live:#}");
+    let parallelism = live["totals"]["effective_parallelism"].as_f64().unwrap();
+    assert!(parallelism < 25.0, "{live:#}");
+    let run = env.run(&["diagnose", "events.fifo", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    let concentrated = assert_finding(&report, "serialized-groups", "warning");
+    assert!(
+        concentrated["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("Most messages wait in"),
+        "{concentrated:#}"
+    );
+    assert!(
+        concentrated["evidence"].to_string().contains("device-hot")
+            || live["totals"]["groups_with_more_behind"].as_u64().unwrap() > 5
+    );
+    assert_eq!(visible_and_in_flight(&env, &queue), (598, 0));
+
+    // An export of the whole queue measures the hot group exactly.
+    let export: String = records
+        .iter()
+        .map(|r| serde_json::to_string(r).unwrap() + "\n")
+        .collect();
+    let path = env.home().join("events.jsonl");
+    std::fs::write(&path, export).unwrap();
+    let run = env.run(&["diagnose", "--input", path.to_str().unwrap(), "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    let serialized = assert_finding(&report, "serialized-groups", "warning");
+    assert!(
+        serialized["title"].as_str().unwrap().contains("84%"),
+        "{serialized:#}"
+    );
+    assert_eq!(report["groups"]["totals"]["largest_group"], "device-hot");
+    assert_eq!(report["groups"]["totals"]["effective_parallelism"], 1.2);
+}
+
+#[test]
+fn dedup_collisions_in_an_export_and_time_derived_ids_on_a_live_queue() {
+    let env = TestEnv::start();
+    // Collisions SQS would have dropped: only a producer's log shows them.
+    let log = [
+        fifo_record("a", "job-1", "charge 10"),
+        fifo_record("b", "job-1", "charge 99"),
+        fifo_record("c", "9f2c", "refund 5"),
+    ]
+    .iter()
+    .map(|r| serde_json::to_string(&serde_json::json!({"type": "message", "data": r})).unwrap())
+    .collect::<Vec<_>>()
+    .join("\n");
+    let run = env.run_stdin(&["diagnose", "--input", "-", "-o", "json"], &log);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    let collision = assert_finding(&report, "dedup-collision", "error");
+    let evidence = collision["evidence"].to_string();
+    assert!(
+        evidence.contains("job-1") && evidence.contains("charge 99"),
+        "{evidence}"
+    );
+
+    // Producers that use the clock as the id.
+    let queue = env.create_queue("payments.fifo", &[("FifoQueue", "true")]);
+    let now_ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    let records = (0..40u128)
+        .map(|i| {
+            fifo_record(
+                &format!("account-{}", i % 8),
+                &format!("pay-{}", now_ms + i * 3),
+                &format!("payment {i}"),
+            )
+        })
+        .collect();
+    send(&env, &queue, records);
+    let run = env.run(&["diagnose", "payments.fifo", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    let time = assert_finding(&report, "dedup-id-time-derived", "warning");
+    assert!(
+        time["evidence"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("40 of 40"),
+        "{time:#}"
+    );
+    assert!(finding(&report, "dedup-collision").is_none());
+    assert!(
+        finding(&report, "serialized-groups").is_none(),
+        "{report:#}"
+    );
+}
+
+#[test]
+fn a_dlq_with_shorter_retention_is_reported_from_both_sides() {
+    let env = TestEnv::start();
+    let dlq = env.create_queue(
+        "billing-dlq",
+        &[
+            ("MessageRetentionPeriod", "86400"),
+            ("ReceiveMessageWaitTimeSeconds", "20"),
+        ],
+    );
+    let dlq_arn = arn(&env, &dlq);
+    let source = env.create_queue(
+        "billing",
+        &[
+            ("MessageRetentionPeriod", "345600"),
+            ("ReceiveMessageWaitTimeSeconds", "20"),
+            ("RedrivePolicy", &policy(&dlq_arn, 5)),
+        ],
+    );
+    send(&env, &source, vec![MessageRecord::with_body("invoice 1")]);
+    send(&env, &dlq, vec![MessageRecord::with_body("invoice 0")]);
+
+    let run = env.run(&["diagnose", "billing", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    let short = assert_finding(&report, "dlq-retention-short", "warning");
+    assert!(
+        short["evidence"][0]
+            .as_str()
+            .unwrap()
+            .contains("billing-dlq keeps messages 24h, billing keeps them 4d"),
+        "{short:#}"
+    );
+    assert_finding(&report, "dlq-not-empty", "warning");
+    assert_finding(&report, "scan-skipped", "info");
+    assert_eq!(report["read_from"], "settings");
+
+    // The DLQ itself: its source, its messages' ages, the same retention problem.
+    let run = env.run(&["diagnose", "billing-dlq", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    assert_finding(&report, "dlq-retention-short", "warning");
+    assert_finding(&report, "dlq-not-empty", "warning");
+    assert_eq!(report["dlq"]["sources"][0], "billing");
+    assert_eq!(report["dlq"]["messages_seen"], 1);
+    assert!(
+        finding(&report, "no-redrive-policy").is_none(),
+        "a DLQ needs none"
+    );
+    assert_eq!(visible_and_in_flight(&env, &dlq), (1, 0));
+}
+
+#[test]
+fn receive_counts_climbing_under_a_short_visibility_timeout() {
+    // A manual clock that starts two minutes ago, so that the receives below happened in the
+    // past as far as the binary's own clock is concerned.
+    let env = TestEnv::start_with(ServerConfig {
+        clock: Clock::manual(SystemTime::now() - Duration::from_secs(120)),
+        ..ServerConfig::default()
+    });
+    let queue = env.create_queue("thumbnails", &[("VisibilityTimeout", "5")]);
+    send(
+        &env,
+        &queue,
+        (0..20)
+            .map(|i| MessageRecord::with_body(format!("image {i}")))
+            .collect(),
+    );
+    // Consumers that take longer than 5 s: every message comes back, three times over.
+    for _ in 0..3 {
+        let mut got = 0;
+        while got < 20 {
+            let options = ReceiveOptions {
+                max_messages: 10,
+                wait_seconds: 0,
+                visibility_timeout: None,
+            };
+            got += env
+                .block_on(env.sqs().receive(&queue, options))
+                .unwrap()
+                .len();
+        }
+        env.server().clock().advance(Duration::from_secs(6));
+    }
+    // A consumer is at work on five of them right now.
+    let options = ReceiveOptions {
+        max_messages: 5,
+        wait_seconds: 0,
+        visibility_timeout: Some(60),
+    };
+    assert_eq!(
+        env.block_on(env.sqs().receive(&queue, options))
+            .unwrap()
+            .len(),
+        5
+    );
+    let run = env.run(&["diagnose", "thumbnails", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    let climbing = assert_finding(&report, "visibility-timeout-short", "warning");
+    assert!(
+        climbing["title"].as_str().unwrap().contains("(5s)"),
+        "{climbing:#}"
+    );
+    assert!(
+        climbing["evidence"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("15 of 15 messages read (100%)"),
+        "{climbing:#}"
+    );
+    assert_finding(&report, "no-redrive-policy", "warning");
+    assert_finding(&report, "no-long-polling", "info");
+}
+
+/// A FIFO queue set up as it should be: many groups, unique dedup ids, long polling, a FIFO DLQ
+/// that keeps messages longer.
+fn healthy(env: &TestEnv) -> QueueRef {
+    let dlq = env.create_queue(
+        "shipments-dlq.fifo",
+        &[("FifoQueue", "true"), ("MessageRetentionPeriod", "1209600")],
+    );
+    let dlq_arn = arn(env, &dlq);
+    let queue = env.create_queue(
+        "shipments.fifo",
+        &[
+            ("FifoQueue", "true"),
+            ("ReceiveMessageWaitTimeSeconds", "20"),
+            ("RedrivePolicy", &policy(&dlq_arn, 5)),
+        ],
+    );
+    let records = (0..60)
+        .map(|i| {
+            fifo_record(
+                &format!("shipment-{}", i % 20),
+                &uuid::Uuid::new_v4().to_string(),
+                &format!("{{\"shipment\":{},\"step\":{}}}", i % 20, i / 20),
+            )
+        })
+        .collect();
+    send(env, &queue, records);
+    queue
+}
+
+#[test]
+fn a_healthy_queue_has_no_warnings_and_exits_0() {
+    let env = TestEnv::start();
+    let queue = healthy(&env);
+    let run = env.run(&["diagnose", "shipments.fifo", "--force", "-o", "json"]);
+    run.assert_code(0);
+    let report = json(&run);
+    assert_eq!(ids(&report), Vec::<String>::new(), "{report:#}");
+    assert_eq!(report["problems"], false);
+    // A group whose run was cut at the end of a receive hides the rest behind its held head.
+    let seen = report["scan"]["seen"].as_u64().unwrap();
+    assert!(seen >= 40, "{report:#}");
+    assert_eq!(report["groups"]["totals"]["not_delivered"], 60 - seen);
+    assert_eq!(report["groups"]["totals"]["distinct_groups"], 20);
+    assert!(
+        report["groups"]["totals"]["effective_parallelism"]
+            .as_f64()
+            .unwrap()
+            >= 10.0
+    );
+    assert_eq!(visible_and_in_flight(&env, &queue), (60, 0));
+
+    // Looking again and again raises receive counts, but is not mistaken for failing consumers.
+    for _ in 0..3 {
+        env.run(&["diagnose", "shipments.fifo", "--force", "-o", "json"])
+            .assert_code(0);
+    }
+
+    // On a terminal: a table that says so.
+    let run = env
+        .cmd()
+        .args(["diagnose", "shipments.fifo", "--force"])
+        .env("SQSCTL_ASSUME_TTY", "1")
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    assert_snapshot!(String::from_utf8_lossy(&run.stdout));
+}
+
+#[test]
+fn the_peek_guard_keeps_messages_out_of_the_dlq() {
+    let env = TestEnv::start();
+    let dlq = env.create_queue("mail-dlq.fifo", &[("FifoQueue", "true")]);
+    let dlq_arn = arn(&env, &dlq);
+    let queue = env.create_queue(
+        "mail.fifo",
+        &[
+            ("FifoQueue", "true"),
+            ("RedrivePolicy", &policy(&dlq_arn, 1)),
+        ],
+    );
+    send(
+        &env,
+        &queue,
+        (0..5)
+            .map(|i| fifo_record(&format!("user-{i}"), &format!("m{i}"), "hello"))
+            .collect(),
+    );
+    // Each message has been received once already: one more receive would dead-letter it.
+    env.block_on(async {
+        let options = ReceiveOptions {
+            max_messages: 10,
+            wait_seconds: 0,
+            visibility_timeout: Some(30),
+        };
+        let batch = env.sqs().receive(&queue, options).await.unwrap();
+        assert_eq!(batch.len(), 5);
+        let handles: Vec<&str> = batch
+            .iter()
+            .filter_map(|m| m.receipt_handle.as_deref())
+            .collect();
+        assert_eq!(env.sqs().release(&queue, &handles).await.unwrap(), 0);
+    });
+
+    let run = env.run(&["diagnose", "mail.fifo", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    let skipped = assert_finding(&report, "scan-skipped", "info");
+    assert!(skipped["advice"].as_str().unwrap().contains("--force"));
+    assert_finding(&report, "max-receive-count-one", "warning");
+    assert!(report["groups"].is_null() && report["scan"].is_null());
+
+    let run = env.run(&["fifo", "groups", "mail.fifo"]);
+    run.assert_code(1);
+    assert_snapshot!(run.stderr);
+
+    assert_eq!(
+        visible_and_in_flight(&env, &dlq),
+        (0, 0),
+        "nothing dead-lettered"
+    );
+    assert_eq!(visible_and_in_flight(&env, &queue), (5, 0));
+}
+
+#[test]
+fn bad_input_is_explained() {
+    let env = TestEnv::start();
+    let run = env.run(&["diagnose"]);
+    run.assert_code(2);
+    assert_snapshot!(name: "nothing_to_read", run.stderr);
+    let run = env.run_stdin(
+        &["diagnose", "--input", "-"],
+        "{\"body\":\"ok\"}\nnot json\n",
+    );
+    run.assert_code(1);
+    assert_snapshot!(name: "bad_record", run.stderr);
+    let run = env.run(&["diagnose", "--input", "/nonexistent/file.jsonl"]);
+    run.assert_code(1);
+    env.create_queue("plain", &[]);
+    let run = env.run(&["fifo", "groups", "plain"]);
+    run.assert_code(1);
+    assert_snapshot!(name: "not_fifo", run.stderr);
+    let run = env.run(&["diagnose", "no-such-queue"]);
+    run.assert_code(1);
+}
+
+#[test]
+fn piped_output_is_json_lines_and_a_file_can_be_checked_against_the_live_queue() {
+    let env = TestEnv::start();
+    env.create_queue(
+        "reports.fifo",
+        &[("FifoQueue", "true"), ("ContentBasedDeduplication", "true")],
+    );
+    // A producer's log of what it sent: the same body four times, which content-based
+    // deduplication turns into one message when the sends are close together.
+    let log: String = (0..6)
+        .map(|i| {
+            let body = if i < 4 {
+                "refresh-all".to_string()
+            } else {
+                format!("report {i}")
+            };
+            serde_json::to_string(&fifo_record(&format!("team-{i}"), "", &body)).unwrap() + "\n"
+        })
+        .collect::<String>()
+        .replace(",\"dedup_id\":\"\"", "");
+    let path = env.home().join("sent.jsonl");
+    std::fs::write(&path, log).unwrap();
+    let run = env.run(&[
+        "diagnose",
+        "reports.fifo",
+        "--input",
+        path.to_str().unwrap(),
+    ]);
+    run.assert_code(PROBLEMS_FOUND);
+    let findings = run.records_of("finding");
+    let repeats = findings
+        .iter()
+        .find(|f| f["id"] == "dedup-content-repeats")
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    assert!(
+        repeats["evidence"]
+            .to_string()
+            .contains("`refresh-all` seen 4 times")
+    );
+    let summary = run.records_of("summary");
+    assert_eq!(summary.len(), 1);
+    assert_eq!(summary[0]["read_from"], "file");
+    assert_eq!(summary[0]["problems"], true);
+}
+
+#[test]
+fn watch_runs_again_and_says_what_changed_until_ctrl_c() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("watched", &[("ReceiveMessageWaitTimeSeconds", "20")]);
+    send(&env, &queue, vec![MessageRecord::with_body("one")]);
+    let mut child = env
+        .cmd()
+        .args(["diagnose", "watched", "--watch", "1", "-o", "text"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the second run to report, then press Ctrl-C.
+    let mut stderr_pipe = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut stderr = String::new();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !stderr.contains("no change since the last run") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no second run: {stderr}"
+        );
+        let mut line = String::new();
+        if std::io::BufRead::read_line(&mut stderr_pipe, &mut line).unwrap() == 0 {
+            panic!("the watch ended early: {stderr}");
+        }
+        stderr.push_str(&line);
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    std::io::Read::read_to_string(&mut stderr_pipe, &mut stderr).unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("no change since the last run"), "{stderr}");
+    // Its own reads did not make the message look like it keeps failing.
+    assert!(!stdout.contains("visibility-timeout-short"), "{stdout}");
+    assert!(stdout.matches("no-redrive-policy").count() >= 2, "{stdout}");
+    assert_eq!(visible_and_in_flight(&env, &queue), (1, 0));
+}
+
+#[test]
+fn looking_again_and_again_is_not_blamed_on_consumers() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(
+        "invoices",
+        &[
+            ("VisibilityTimeout", "1"),
+            ("ReceiveMessageWaitTimeSeconds", "20"),
+        ],
+    );
+    send(
+        &env,
+        &queue,
+        (0..5)
+            .map(|i| MessageRecord::with_body(format!("invoice {i}")))
+            .collect(),
+    );
+    // A consumer is at work on one message.
+    let options = ReceiveOptions {
+        max_messages: 1,
+        wait_seconds: 0,
+        visibility_timeout: Some(600),
+    };
+    assert_eq!(
+        env.block_on(env.sqs().receive(&queue, options))
+            .unwrap()
+            .len(),
+        1
+    );
+    // Each run reads every other message once and takes over a second: by the fourth run the
+    // counts and the time since the first receive would fit consumers timing out.
+    for _ in 0..4 {
+        let run = env.run(&["diagnose", "invoices", "-o", "json"]);
+        let report = json(&run);
+        assert!(
+            finding(&report, "visibility-timeout-short").is_none(),
+            "{report:#}"
+        );
+    }
+    // Without the record of those scans, the same counts do look like failing consumers.
+    std::fs::remove_dir_all(env.home().join("state").join("sqsctl").join("scans")).unwrap();
+    let report = json(&env.run(&["diagnose", "invoices", "-o", "json"]));
+    assert_finding(&report, "visibility-timeout-short", "warning");
+}
+
+/// The serialized queue again on LocalStack, an independent SQS implementation: the scan sees the
+/// head of the group, infers the rest from the depth, and leaves every message visible.
+#[test]
+fn one_constant_group_on_localstack() {
+    let endpoint = match support::localstack() {
+        LocalStack::At(endpoint) => endpoint,
+        LocalStack::Skip(_) => return,
+    };
+    let env = TestEnv::start();
+    let sqs = Sqs::from_sdk(support::sdk_client(&endpoint), "us-east-1");
+    let name = format!("{}.fifo", support::unique_name("diag-serial"));
+    let attributes = [("FifoQueue".to_string(), "true".to_string())]
+        .into_iter()
+        .collect();
+    let queue = env.block_on(sqs.create_queue(&name, attributes)).unwrap();
+    let records: Vec<MessageRecord> = (0..200)
+        .map(|i| fifo_record("producer-7731", &format!("job-{i}"), &format!("job {i}")))
+        .collect();
+    env.block_on(async {
+        for chunk in records.chunks(10) {
+            let outcomes = sqs.send_batch(&queue, chunk).await.unwrap();
+            assert!(outcomes.iter().all(|o| o.is_ok()), "{outcomes:?}");
+        }
+    });
+    let output = env
+        .cmd()
+        .args(["diagnose", &queue.url, "-o", "json"])
+        .env("AWS_ENDPOINT_URL_SQS", &endpoint)
+        .output()
+        .unwrap();
+    let run = Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    let report = json(&run);
+    let attrs = env.block_on(sqs.attributes(&queue)).unwrap();
+    let _ = env.block_on(sqs.delete_queue(&queue));
+    run.assert_code(PROBLEMS_FOUND);
+    assert_finding(&report, "serialized-groups", "error");
+    let totals = &report["groups"]["totals"];
+    assert_eq!(totals["effective_parallelism"], 1.0, "{report:#}");
+    assert_eq!(
+        totals["not_delivered"].as_u64().unwrap() + totals["messages_seen"].as_u64().unwrap(),
+        200
+    );
+    assert_eq!((attrs.visible(), attrs.in_flight()), (200, 0));
+}
+
+#[test]
+fn a_dlq_shows_its_sources_and_the_messages_about_to_expire() {
+    // Messages sent 30 hours ago (by the server's clock) into a DLQ that keeps them 2 days.
+    let env = TestEnv::start_with(ServerConfig {
+        clock: Clock::manual(SystemTime::now() - Duration::from_secs(30 * 3600)),
+        ..ServerConfig::default()
+    });
+    let dlq = env.create_queue("exports-dlq", &[("MessageRetentionPeriod", "172800")]);
+    let dlq_arn = arn(&env, &dlq);
+    env.create_queue(
+        "exports",
+        &[
+            ("MessageRetentionPeriod", "86400"),
+            ("RedrivePolicy", &policy(&dlq_arn, 4)),
+        ],
+    );
+    send(
+        &env,
+        &dlq,
+        (0..3)
+            .map(|i| MessageRecord::with_body(format!("export {i}")))
+            .collect(),
+    );
+    let run = env.run(&["diagnose", "exports-dlq", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    assert_eq!(report["dlq"]["sources"][0], "exports");
+    assert_eq!(report["dlq"]["expiring_within_24h"], 3);
+    let oldest = report["dlq"]["oldest_age_seconds"].as_u64().unwrap();
+    assert!((30 * 3600..31 * 3600).contains(&oldest), "{report:#}");
+    assert_finding(&report, "dlq-messages-expiring", "warning");
+    let waiting = assert_finding(&report, "dlq-not-empty", "warning");
+    assert!(
+        waiting["evidence"][0]
+            .as_str()
+            .unwrap()
+            .contains("fed by exports")
+    );
+    assert!(
+        finding(&report, "dlq-retention-short").is_none(),
+        "{report:#}"
+    );
+}

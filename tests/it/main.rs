@@ -1,0 +1,15 @@
+//! The integration tests of the `sqsctl` crate, in one binary: each module is a subject, and each
+//! test runs the real binary (or the library's client) against a real server over HTTP.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+mod conformance;
+mod demo;
+mod diagnose;
+mod generated;
+mod help;
+mod messages;
+mod on_call;
+mod queues;
+mod redrive;

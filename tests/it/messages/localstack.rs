@@ -1,0 +1,184 @@
+//! The core paths of the everyday commands (send, receive, peek, purge, queue create) through the
+//! real binary against LocalStack, an independent SQS implementation, with `AWS_ENDPOINT_URL_SQS`
+//! pointing at it the way a user's environment would.
+//!
+//! Skipped (with a note) unless `SQSCTL_LOCALSTACK_ENDPOINT` is set; with
+//! `SQSCTL_REQUIRE_LOCALSTACK=1` (CI) an unreachable LocalStack fails instead. Queue names carry a
+//! random suffix and every queue is deleted at the end, passed or not.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use support::{LocalStack, Run};
+
+/// The binary in a cleared environment aimed at LocalStack; deletes its queues when dropped.
+struct Cli {
+    endpoint: String,
+    home: tempfile::TempDir,
+    queues: std::sync::Mutex<Vec<String>>,
+}
+
+impl Cli {
+    fn new() -> Option<Cli> {
+        match support::localstack() {
+            LocalStack::At(endpoint) => Some(Cli {
+                endpoint,
+                home: tempfile::tempdir().unwrap(),
+                queues: Default::default(),
+            }),
+            LocalStack::Skip(_) => None,
+        }
+    }
+
+    fn queue_name(&self, prefix: &str) -> String {
+        let name = support::unique_name(prefix);
+        self.queues.lock().unwrap().push(name.clone());
+        name
+    }
+
+    fn run(&self, args: &[&str], stdin: &str) -> Run {
+        let mut cmd = support::cmd_at(&self.endpoint, self.home.path());
+        cmd.args(args);
+        support::run_with_stdin(cmd, stdin)
+    }
+}
+
+impl Drop for Cli {
+    fn drop(&mut self) {
+        let names: Vec<String> = self.queues.lock().unwrap().clone();
+        for name in names {
+            for queue in [name.clone(), format!("{name}-dlq")] {
+                let _ = self.run(&["queue", "delete", &queue, "--yes"], "");
+            }
+        }
+    }
+}
+
+#[test]
+fn send_then_receive_with_delete_round_trips_bodies_and_attributes() {
+    let Some(cli) = Cli::new() else { return };
+    let queue = cli.queue_name("cli-roundtrip");
+    cli.run(&["queue", "create", &queue], "").assert_code(0);
+    cli.run(&["send", &queue, "--attr", "kind=refund", "first"], "")
+        .assert_code(0);
+    let lines: String = (0..24).map(|i| format!("line {i}\n")).collect();
+    let run = cli.run(&["send", &queue, "--lines"], &lines);
+    run.assert_code(0);
+    assert_eq!(run.records_of("summary")[0]["sent"], 24);
+
+    let run = cli.run(
+        &[
+            "receive", &queue, "--max", "25", "--wait", "2", "--delete", "--yes",
+        ],
+        "",
+    );
+    run.assert_code(0);
+    let messages = run.records_of("message");
+    assert_eq!(messages.len(), 25, "{}", run.stderr);
+    let first = messages.iter().find(|m| m["body"] == "first").unwrap();
+    assert_eq!(first["message_attributes"]["kind"]["value"], "refund");
+
+    // Records written by receive are what send --jsonl reads.
+    let jsonl: String = run.stdout.clone();
+    let run = cli.run(&["send", &queue, "--jsonl"], &jsonl);
+    run.assert_code(0);
+    assert_eq!(run.records_of("summary")[0]["sent"], 25);
+    let run = cli.run(
+        &[
+            "receive", &queue, "--max", "25", "--wait", "2", "--delete", "--yes",
+        ],
+        "",
+    );
+    assert_eq!(run.records_of("message").len(), 25);
+}
+
+#[test]
+fn fifo_send_and_receive_keep_group_order() {
+    let Some(cli) = Cli::new() else { return };
+    let queue = format!("{}.fifo", cli.queue_name("cli-fifo"));
+    cli.queues.lock().unwrap().push(queue.clone());
+    cli.run(&["queue", "create", &queue], "").assert_code(0);
+    let run = cli.run(&["send", &queue, "x"], "");
+    run.assert_code(1);
+    assert!(run.stderr.contains("--group-id"), "{}", run.stderr);
+    cli.run(
+        &[
+            "send",
+            &queue,
+            "--lines",
+            "--group-id",
+            "g",
+            "--dedup-id",
+            "auto",
+        ],
+        "a\nb\nc\n",
+    )
+    .assert_code(0);
+    let run = cli.run(
+        &[
+            "receive", &queue, "--max", "3", "--wait", "2", "--delete", "--yes",
+        ],
+        "",
+    );
+    run.assert_code(0);
+    let bodies: Vec<String> = run
+        .records_of("message")
+        .iter()
+        .map(|m| m["body"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(bodies, vec!["a", "b", "c"]);
+}
+
+#[test]
+fn peek_leaves_messages_and_refuses_queues_with_a_redrive_policy() {
+    let Some(cli) = Cli::new() else { return };
+    let queue = cli.queue_name("cli-peek");
+    let dlq = format!("{queue}-dlq");
+    cli.run(
+        &[
+            "queue",
+            "create",
+            &queue,
+            "--dlq",
+            &dlq,
+            "--max-receive",
+            "2",
+        ],
+        "",
+    )
+    .assert_code(0);
+    cli.run(&["send", &queue, "--lines"], "p1\np2\np3\n")
+        .assert_code(0);
+    let run = cli.run(&["peek", &queue], "");
+    run.assert_code(1);
+    assert!(run.stderr.contains("maxReceiveCount 2"), "{}", run.stderr);
+
+    let run = cli.run(&["peek", &queue, "--force"], "");
+    run.assert_code(0);
+    assert_eq!(run.records_of("message").len(), 3, "{}", run.stderr);
+    // Still there: the peek released what it held.
+    let run = cli.run(
+        &[
+            "receive", &queue, "--max", "3", "--wait", "5", "--delete", "--yes",
+        ],
+        "",
+    );
+    assert_eq!(run.records_of("message").len(), 3, "{}", run.stderr);
+}
+
+#[test]
+fn purge_removes_everything_and_reports_the_depth() {
+    let Some(cli) = Cli::new() else { return };
+    let queue = cli.queue_name("cli-purge");
+    cli.run(&["queue", "create", &queue], "").assert_code(0);
+    cli.run(&["send", &queue, "--lines"], "1\n2\n3\n4\n5\n")
+        .assert_code(0);
+    let run = cli.run(&["purge", &queue], "");
+    run.assert_code(2);
+    let run = cli.run(&["purge", &queue, "--yes"], "");
+    run.assert_code(0);
+    assert_eq!(run.records_of("purge")[0]["messages"], 5);
+    let run = cli.run(&["receive", &queue, "--wait", "1"], "");
+    run.assert_code(0);
+    assert!(run.records_of("message").is_empty());
+}

@@ -1,0 +1,396 @@
+//! What an on-call engineer relies on before anything is destroyed: Ctrl-C and end of input at a
+//! prompt cancel, prompts say where they act, configuration mistakes are errors, a hung or
+//! foreign endpoint ends with a clear error, and nothing from the endpoint reaches the terminal
+//! raw. Prompts and Ctrl-C go through a real pseudo-terminal.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use sqsctl::client::QueueRef;
+use sqsctl::message::MessageRecord;
+use support::TestEnv;
+
+fn fill(env: &TestEnv, queue: &QueueRef, count: usize) {
+    let records: Vec<MessageRecord> = (0..count)
+        .map(|i| MessageRecord::with_body(format!("m{i}")))
+        .collect();
+    env.block_on(async {
+        for chunk in records.chunks(10) {
+            let outcomes = env.sqs().send_batch(queue, chunk).await.unwrap();
+            assert!(outcomes.iter().all(|o| o.is_ok()));
+        }
+    });
+}
+
+/// Every destructive command's prompt, the text it must show, and the queue it must leave alone.
+fn prompts(env: &TestEnv) -> Vec<(Vec<&'static str>, &'static str)> {
+    let orders = env.create_queue("orders", &[]);
+    fill(env, &orders, 5);
+    let dlq = env.create_queue("orders-dlq", &[]);
+    fill(env, &dlq, 3);
+    vec![
+        (
+            vec!["purge", "orders"],
+            "Purge `orders` (account 000000000000, us-east-1)",
+        ),
+        (
+            vec!["queue", "delete", "orders"],
+            "Delete queue `orders` (account 000000000000, us-east-1)",
+        ),
+        (
+            vec!["receive", "orders", "--delete"],
+            "from `orders` (account 000000000000, us-east-1)",
+        ),
+        (
+            vec!["redrive", "orders-dlq", "--to", "orders"],
+            "from `orders-dlq` (account 000000000000, us-east-1)",
+        ),
+        (
+            vec!["delete", "orders", "AQEBnot-a-real-handle"],
+            "Delete 1 message from `orders` (account 000000000000, us-east-1)",
+        ),
+    ]
+}
+
+#[test]
+fn ctrl_c_at_any_prompt_cancels_at_once_with_nothing_changed() {
+    let env = TestEnv::start();
+    for (args, shown) in prompts(&env) {
+        let mut pty = env.pty(&args, &[]);
+        pty.expect("[y/N]", 20);
+        assert!(pty.screen().contains(shown), "{args:?}: {}", pty.screen());
+        pty.send("\x03");
+        let code = pty.wait(10);
+        assert_eq!(code, 130, "{args:?}: {}", pty.screen());
+        assert!(
+            pty.screen().contains("cancelled: nothing was changed"),
+            "{args:?}: {}",
+            pty.screen()
+        );
+        // Typing `y` after the Ctrl-C reaches nobody: the process is gone.
+        let orders = env
+            .block_on(env.sqs().resolve("orders"))
+            .expect("orders still exists");
+        let dlq = env.block_on(env.sqs().resolve("orders-dlq")).unwrap();
+        assert_eq!(env.depth(&orders), 5, "{args:?}");
+        assert_eq!(env.depth(&dlq), 3, "{args:?}");
+    }
+}
+
+#[test]
+fn end_of_input_at_a_prompt_cancels_like_ctrl_c() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("orders", &[]);
+    fill(&env, &queue, 5);
+    let mut pty = env.pty(&["purge", "orders"], &[]);
+    pty.expect("[y/N]", 20);
+    pty.send("\x04");
+    assert_eq!(pty.wait(10), 130, "{}", pty.screen());
+    assert!(pty.screen().contains("cancelled: nothing was changed"));
+    assert_eq!(env.depth(&queue), 5);
+
+    // A `no` is a decline, not an interruption: exit 1, and still nothing changed.
+    let mut pty = env.pty(&["purge", "orders"], &[]);
+    pty.expect("[y/N]", 20);
+    pty.send("n\r");
+    assert_eq!(pty.wait(10), 1, "{}", pty.screen());
+    assert_eq!(env.depth(&queue), 5);
+}
+
+/// A server on loopback that answers every request with what `answer` returns for the request's
+/// `X-Amz-Target` (or never answers, when it returns `None`). For endpoints that are not SQS, or
+/// that misbehave.
+struct FakeEndpoint {
+    url: String,
+}
+
+impl FakeEndpoint {
+    fn start(answer: impl Fn(&str) -> Option<String> + Send + Sync + 'static) -> FakeEndpoint {
+        use std::io::{BufRead, BufReader, Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let answer = std::sync::Arc::new(answer);
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { return };
+                let answer = answer.clone();
+                std::thread::spawn(move || {
+                    loop {
+                        let mut reader = BufReader::new(&mut stream);
+                        let mut target = String::new();
+                        let mut length = 0usize;
+                        let mut line = String::new();
+                        loop {
+                            line.clear();
+                            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                                return;
+                            }
+                            let lower = line.to_ascii_lowercase();
+                            if let Some(v) = lower.strip_prefix("content-length:") {
+                                length = v.trim().parse().unwrap_or(0);
+                            }
+                            if lower.starts_with("x-amz-target:") {
+                                target = line["x-amz-target:".len()..].trim().to_string();
+                            }
+                            if line == "\r\n" {
+                                break;
+                            }
+                        }
+                        let mut body = vec![0; length];
+                        if reader.read_exact(&mut body).is_err() {
+                            return;
+                        }
+                        match answer(&target) {
+                            Some(response) => {
+                                if stream.write_all(response.as_bytes()).is_err() {
+                                    return;
+                                }
+                            }
+                            // Hold the connection open and never answer.
+                            None => std::thread::sleep(std::time::Duration::from_secs(600)),
+                        }
+                    }
+                });
+            }
+        });
+        FakeEndpoint { url }
+    }
+}
+
+fn http(status: &str, content_type: &str, extra_headers: &str, body: &str) -> String {
+    format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n{extra_headers}\r\n{body}",
+        body.len()
+    )
+}
+
+#[test]
+fn a_hung_endpoint_ends_with_an_error_naming_it_and_the_timeout() {
+    let env = TestEnv::start();
+    let hung = FakeEndpoint::start(|_| None);
+    let started = std::time::Instant::now();
+    let run = env.run(&["queues", "--endpoint-url", &hung.url, "--read-timeout", "1"]);
+    let took = started.elapsed();
+    run.assert_code(1);
+    assert!(run.stderr.contains(&hung.url), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no answer within 1s (--read-timeout)"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("hint:"), "{}", run.stderr);
+    assert!(took < std::time::Duration::from_secs(30), "took {took:?}");
+
+    // The timeout also comes from the environment.
+    let mut cmd = env.cmd();
+    cmd.env("SQSCTL_READ_TIMEOUT", "1")
+        .args(["queues", "--endpoint-url", &hung.url]);
+    let output = cmd.output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--read-timeout"));
+
+    // A long poll is not a timeout: its wait comes on top of the read timeout.
+    let queue = env.create_queue("quiet", &[]);
+    let run = env.run(&["receive", "quiet", "--wait", "2", "--read-timeout", "1"]);
+    run.assert_code(0);
+    assert_eq!(env.depth(&queue), 0);
+}
+
+#[test]
+fn an_endpoint_that_is_not_sqs_is_named_with_its_status_type_and_body() {
+    let env = TestEnv::start();
+    let page = FakeEndpoint::start(|_| {
+        Some(http(
+            "404 Not Found",
+            "text/html",
+            "",
+            "<html><body><h1>Not Found</h1>\x1b]0;pwned\x07</body></html>",
+        ))
+    });
+    let run = env.run(&["queues", "--endpoint-url", &page.url]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("HTTP 404"), "{}", run.stderr);
+    assert!(run.stderr.contains("text/html"), "{}", run.stderr);
+    assert!(run.stderr.contains("<h1>Not Found</h1>"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("hint: is --endpoint-url"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains('\x1b'), "{}", run.stderr);
+
+    let unimplemented =
+        FakeEndpoint::start(|_| Some(http("501 Not Implemented", "text/plain", "", "nope")));
+    let run = env.run(&["queues", "--endpoint-url", &unimplemented.url]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("HTTP 501"), "{}", run.stderr);
+    assert!(run.stderr.contains("nope"), "{}", run.stderr);
+}
+
+#[test]
+fn an_unknown_profile_is_an_error_even_with_credentials_in_the_environment() {
+    let env = TestEnv::start();
+    env.create_queue("orders", &[]);
+    std::fs::write(
+        env.home().join("aws-config"),
+        "[default]\nregion = us-east-1\n\n[profile staging]\nregion = us-east-1\n",
+    )
+    .unwrap();
+    let run = env.run(&["queues", "--profile", "nosuch"]);
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("profile `nosuch` does not exist"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("default, staging"), "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+
+    let mut cmd = env.cmd();
+    cmd.env("AWS_PROFILE", "prdo").arg("queues");
+    let output = cmd.output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("profile `prdo` does not exist"));
+
+    // A profile that exists is used, and its credentials win over the environment's.
+    std::fs::write(
+        env.home().join("aws-credentials"),
+        "[staging]\naws_access_key_id = from-profile\naws_secret_access_key = x\n",
+    )
+    .unwrap();
+    env.run(&["queues", "--profile", "staging"]).assert_code(0);
+}
+
+#[test]
+fn a_region_that_is_not_a_region_name_is_refused() {
+    let env = TestEnv::start();
+    for bad in ["us-east1", "useast-1", "US-EAST-1", "eu-west-1 "] {
+        let run = env.run(&["queues", "--region", bad]);
+        run.assert_code(1);
+        assert!(
+            run.stderr.contains("is not an AWS region name"),
+            "{bad}: {}",
+            run.stderr
+        );
+    }
+    env.run(&["queues", "--region", "eu-west-1"]).assert_code(0);
+}
+
+#[test]
+fn verbose_output_never_shows_the_password_of_an_endpoint_url() {
+    let env = TestEnv::start();
+    env.create_queue("orders", &[]);
+    let endpoint = env.endpoint().replacen("http://", "http://user:s3cret@", 1);
+    let run = env.run(&["queues", "-vv", "--endpoint-url", &endpoint]);
+    assert!(!run.stderr.contains("s3cret"), "{}", run.stderr);
+    assert!(run.stderr.contains("***@"), "{}", run.stderr);
+    let hung = FakeEndpoint::start(|_| None);
+    let endpoint = hung.url.replacen("http://", "http://user:s3cret@", 1);
+    let run = env.run(&[
+        "queues",
+        "--endpoint-url",
+        &endpoint,
+        "--read-timeout",
+        "0.5",
+    ]);
+    run.assert_code(1);
+    assert!(!run.stderr.contains("s3cret"), "{}", run.stderr);
+}
+
+#[test]
+fn text_from_the_endpoint_never_reaches_a_terminal_raw() {
+    let env = TestEnv::start();
+    let evil = FakeEndpoint::start(|target| {
+        let json = "application/x-amz-json-1.0";
+        Some(match target {
+            "AmazonSQS.GetQueueUrl" => http(
+                "200 OK",
+                json,
+                "",
+                r#"{"QueueUrl":"http://127.0.0.1:1/000000000000/q"}"#,
+            ),
+            "AmazonSQS.ReceiveMessage" => http(
+                "200 OK",
+                json,
+                "",
+                r#"{"Messages":[{"MessageId":"id\u001b]0;pwned\u0007","ReceiptHandle":"h","Body":"b\u009b31m\u202ex"}]}"#,
+            ),
+            _ => http(
+                "400 Bad Request",
+                json,
+                "x-amzn-query-error: InvalidAddress;Sender\r\n",
+                r#"{"__type":"com.amazonaws.sqs#InvalidAddress","message":"bad \u001b]0;pwned\u0007 address"}"#,
+            ),
+        })
+    });
+    let raw = |screen: &str| {
+        screen.contains('\x1b') && screen.contains("]0;pwned")
+            || screen.contains('\u{9b}')
+            || screen.contains('\u{202e}')
+    };
+    for args in [
+        vec!["receive", "q", "--max", "1"],
+        vec!["receive", "q", "--max", "1", "-o", "jsonl"],
+        vec!["receive", "q", "--max", "1", "-o", "json"],
+        vec!["receive", "q", "--max", "1", "-o", "text"],
+        vec!["queues"],
+        vec!["purge", "\x1b]0;pwned\x07"],
+        // A usage error quotes the argument as typed.
+        vec!["receive", "q", "--max", "1\x1b]0;pwned\x07"],
+    ] {
+        let mut full = args.clone();
+        full.extend(["--endpoint-url", evil.url.as_str()]);
+        let mut pty = env.pty(&full, &[]);
+        pty.wait(20);
+        let screen = pty.screen();
+        assert!(!raw(&screen), "{args:?} printed raw escapes:\n{screen:?}");
+    }
+    // The JSON stays JSON: the escapes are JSON escapes of the same text.
+    let mut pty = env.pty(
+        &[
+            "receive",
+            "q",
+            "--max",
+            "1",
+            "-o",
+            "jsonl",
+            "--endpoint-url",
+            &evil.url,
+        ],
+        &[],
+    );
+    pty.wait(20);
+    let screen = pty.screen();
+    let line = screen
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| panic!("no record: {screen:?}"));
+    let record: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    assert_eq!(record["data"]["body"], "b\u{9b}31m\u{202e}x");
+}
+
+#[test]
+fn ctrl_c_during_work_gives_requests_in_flight_the_grace_period_then_stops_with_130() {
+    let env = TestEnv::start();
+    let hung = FakeEndpoint::start(|_| None);
+    let mut pty = env.pty(
+        &["queues", "--endpoint-url", &hung.url],
+        &[("SQSCTL_INTERRUPT_GRACE", "1")],
+    );
+    // Let the request go out, then press Ctrl-C once.
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let pressed = std::time::Instant::now();
+    pty.send("\x03");
+    let code = pty.wait(20);
+    let took = pressed.elapsed();
+    assert_eq!(code, 130, "{}", pty.screen());
+    let screen = pty.screen();
+    assert!(
+        screen.contains("requests in flight have 1s to finish"),
+        "{screen}"
+    );
+    assert!(screen.contains("their outcome is unknown"), "{screen}");
+    // The grace period (1 s) and the time to wrap up (2 s), not the 30 s read timeout.
+    assert!(took < std::time::Duration::from_secs(10), "took {took:?}");
+    assert!(took >= std::time::Duration::from_secs(1), "took {took:?}");
+}

@@ -1,0 +1,6 @@
+//! `sqsctl redrive`: its behaviour against the local server, its guarantees under faults, Ctrl-C
+//! and `kill -9`, and the same moves against LocalStack.
+
+mod cli;
+mod localstack;
+mod reliability;
