@@ -208,10 +208,13 @@ async fn by_ids(
 ) -> anyhow::Result<()> {
     let sqs = ctx.sqs().await?;
     let attrs = sqs.attributes(queue).await?;
-    peek::guard(queue, &attrs, settings.force).map_err(|refused| {
+    let cost = peek::guard(queue, &attrs, settings.force).map_err(|refused| {
         with_hint(
             refused,
-            "pass --force to scan for the ids anyway, or delete by receipt handle",
+            format!(
+                "queues with a maxReceiveCount of {} or more are scanned without asking; pass --force to scan for the ids anyway, or delete by receipt handle",
+                peek::MIN_UNFORCED_MAX_RECEIVE_COUNT
+            ),
         )
     })?;
     if !settings.dry_run {
@@ -250,6 +253,9 @@ async fn by_ids(
         ));
     }
     result?;
+    if let Some(cost) = cost {
+        ctx.printer.info(cost.describe());
+    }
     for id in wanted {
         out.push(Outcome {
             message_id: Some(id),

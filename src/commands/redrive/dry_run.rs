@@ -116,6 +116,12 @@ pub async fn run(
     if let Some(e) = write_error {
         return Err(e.into());
     }
+    if let Some(cost) = preview.cost.as_ref().filter(|_| preview.seen > 0) {
+        printer.info(cost.describe());
+        if let Some(near) = cost.describe_near(preview.near_dead_letter) {
+            printer.warn(near);
+        }
+    }
     let summary = DryRunSummary::of(&preview, plan, per_source);
     let kept = &preview.messages;
     match format {
