@@ -400,3 +400,72 @@ fn delete_by_id_follows_the_same_rule() {
     run.assert_code(1);
     assert!(run.stderr.contains("maxReceiveCount 2"), "{}", run.stderr);
 }
+
+#[test]
+fn a_scan_stops_before_its_hold_runs_out_rather_than_read_a_message_twice() {
+    use std::ops::ControlFlow;
+    use std::time::Duration;
+
+    use sqsctl::client::peek::{self, PeekOptions};
+    use sqsctl::interrupt::Interrupt;
+    use sqsctl::local::ServerConfig;
+
+    // Slow receives: the whole queue takes longer to read than the 2 s hold.
+    let env = TestEnv::start_with(ServerConfig {
+        latency: Duration::from_millis(100),
+        ..ServerConfig::default()
+    });
+    let (queue, _dlq) = guarded(&env, "slow", 3, &[]);
+    send(
+        &env,
+        &queue,
+        (0..200)
+            .map(|i| MessageRecord::with_body(format!("m{i}")))
+            .collect(),
+    );
+    let attrs = env.block_on(env.sqs().attributes(&queue)).unwrap();
+    let options = PeekOptions {
+        max: None,
+        hold_seconds: 2,
+        force: false,
+    };
+    let mut counts = Vec::new();
+    let scanned = env
+        .block_on(peek::scan(
+            env.sqs(),
+            &queue,
+            &attrs,
+            &options,
+            &Interrupt::default(),
+            |batch| {
+                counts.extend(
+                    batch
+                        .iter()
+                        .map(|m| m.attribute_u64("ApproximateReceiveCount")),
+                );
+                ControlFlow::Continue(())
+            },
+        ))
+        .unwrap();
+    assert!(scanned.hold_ran_short, "{scanned:?}");
+    assert!(!scanned.exhausted && scanned.seen < 200, "{scanned:?}");
+    assert!(counts.iter().all(|c| *c == Some(1)), "{counts:?}");
+
+    // One more receive of everything: no message was received more than once by the scan.
+    let mut highest = 0;
+    env.block_on(async {
+        let mut got = 0;
+        while got < 200 {
+            let options = ReceiveOptions {
+                max_messages: 10,
+                wait_seconds: 1,
+                visibility_timeout: Some(120),
+            };
+            for m in env.sqs().receive(&queue, options).await.unwrap() {
+                got += 1;
+                highest = highest.max(m.attribute_u64("ApproximateReceiveCount").unwrap());
+            }
+        }
+    });
+    assert!(highest <= 2, "a message was received {highest} times");
+}
