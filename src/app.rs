@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Parser;
 
 use crate::cli::Cli;
-use crate::client::peek::{MIN_UNFORCED_MAX_RECEIVE_COUNT, PeekError};
+use crate::client::peek::PeekError;
 use crate::client::{AwsSettings, ClientError};
 use crate::commands::context::Context;
 use crate::error::{Cancelled, CommandHint, HintedError, UsageError};
@@ -217,7 +217,7 @@ fn refusal_message(err: &anyhow::Error) -> Option<String> {
             dlq,
             max_receive_count,
         } => Some(format!(
-            "refusing to read `{queue}`: its redrive policy moves a message to `{dlq}` after maxReceiveCount {max_receive_count} receives, and every read counts as a receive, so a read could take a consumer's last try (queues with a maxReceiveCount of {MIN_UNFORCED_MAX_RECEIVE_COUNT} or more are read without asking)"
+            "refusing to read `{queue}`: its redrive policy moves a message to `{dlq}` after maxReceiveCount {max_receive_count} receives, and every read counts as a receive, so a read could take a consumer's last try"
         )),
         PeekError::Client(_) => None,
     }

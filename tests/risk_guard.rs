@@ -469,3 +469,49 @@ fn a_scan_stops_before_its_hold_runs_out_rather_than_read_a_message_twice() {
     });
     assert!(highest <= 2, "a message was received {highest} times");
 }
+
+#[test]
+fn the_redrive_dry_run_reads_a_dlq_by_the_same_rule() {
+    let env = TestEnv::start();
+    // DLQs that have a redrive policy of their own (a chain), each fed by one source queue.
+    for (name, max) in [("tasks", 5), ("urgent", 2)] {
+        let (dlq, _last) = guarded(&env, &format!("{name}-dlq"), max, &[]);
+        let dlq_arn = env
+            .block_on(env.sqs().attributes(&dlq))
+            .unwrap()
+            .arn()
+            .unwrap()
+            .to_string();
+        let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":3}}"#);
+        env.create_queue(name, &[("RedrivePolicy", &policy)]);
+        send(
+            &env,
+            &dlq,
+            (0..4)
+                .map(|i| MessageRecord::with_body(format!("{name} {i}")))
+                .collect(),
+        );
+    }
+
+    let run = env.run(&["redrive", "tasks-dlq", "--dry-run"]);
+    run.assert_code(0);
+    assert!(
+        run.stderr
+            .contains("each message read used 1 of its 5 receives before the dead-letter queue `tasks-dlq-dlq`"),
+        "{}",
+        run.stderr
+    );
+
+    let run = env.run(&["redrive", "urgent-dlq", "--dry-run"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("maxReceiveCount 2"), "{}", run.stderr);
+    assert!(run.stderr.contains("urgent-dlq-dlq"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("hint: a dry run reads the DLQ and cannot be forced"),
+        "{}",
+        run.stderr
+    );
+    let urgent_dlq = env.block_on(env.sqs().resolve("urgent-dlq")).unwrap();
+    assert_eq!(visible_and_in_flight(&env, &urgent_dlq), (4, 0));
+}
