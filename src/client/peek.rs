@@ -148,6 +148,14 @@ impl ReadCost {
     }
 }
 
+/// When a scan that starts now and holds messages for `hold_seconds` stops receiving: a quarter of
+/// the hold before it runs out, because a message received first could otherwise come back while
+/// the scan still runs and be received (and its count raised) a second time.
+pub fn stop_reading_at(hold_seconds: i32) -> Instant {
+    let hold_ms = u64::try_from(hold_seconds.max(1)).unwrap_or(1) * 1000;
+    Instant::now() + Duration::from_millis(hold_ms * 3 / 4)
+}
+
 /// Weighs what a read of `queue` costs: nothing without a redrive policy; one receive of each
 /// message read with one, which is refused (unless `force`) when `maxReceiveCount` is below
 /// [`MIN_UNFORCED_MAX_RECEIVE_COUNT`]. The one rule of every reader.
@@ -237,10 +245,7 @@ where
     let limit = options.max.unwrap_or(usize::MAX) as u64;
     // How many messages the scan expects to find before it confirms the end with a long poll.
     let mut expected = scanned.visible_at_start;
-    // Receives stop a quarter of the hold before it runs out: a message received after that could
-    // come back while the scan still runs and be received (and its count raised) a second time.
-    let hold_ms = u64::try_from(options.hold_seconds.max(1)).unwrap_or(1) * 1000;
-    let stop_at = Instant::now() + Duration::from_millis(hold_ms * 3 / 4);
+    let stop_at = stop_reading_at(options.hold_seconds);
     loop {
         if interrupt.is_set() {
             scanned.interrupted = true;

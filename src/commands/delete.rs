@@ -8,6 +8,7 @@
 
 use std::collections::BTreeSet;
 use std::collections::HashSet;
+use std::time::Instant;
 
 use anyhow::bail;
 use serde::Serialize;
@@ -280,7 +281,15 @@ async fn scan(
     out: &mut Output<'_>,
 ) -> anyhow::Result<()> {
     let mut seen: HashSet<String> = HashSet::new();
+    let stop_at = peek::stop_reading_at(HOLD_SECONDS);
     while !wanted.is_empty() && !ctx.interrupt.is_set() {
+        if Instant::now() >= stop_at {
+            ctx.printer.warn(format!(
+                "the scan stopped after reading {} before the first of them became visible again, so as not to read any message twice; run it again for the ids not found",
+                plural(seen.len() as u64, "message")
+            ));
+            break;
+        }
         // Short polls while unseen messages remain; one long poll to be sure before stopping.
         let wait = if (seen.len() as u64) < visible_at_start {
             0

@@ -351,6 +351,9 @@ pub fn describe(inspection: &Inspection, source: &MessageSource) -> String {
             scan.in_flight_at_start,
             if scan.interrupted {
                 "; interrupted"
+            } else if scan.hold_ran_short {
+                "; stopped before the first of them became visible again, so as not to read any \
+                 message twice"
             } else {
                 ""
             }

@@ -88,6 +88,11 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
             scanned.in_flight_at_start
         ));
     }
+    if scanned.hold_ran_short {
+        summary.push_str(
+            "; stopped before the first of them became visible again, so as not to read any message twice",
+        );
+    }
     ctx.printer.info(summary);
     if let Some(cost) = &scanned.cost
         && scanned.seen > 0
