@@ -93,8 +93,8 @@ pub fn unread(
     )
     .evidence(why)
     .advice(format!(
-        "Run again with a --sample of at least {} to check every visible message, or export \
-         the messages and run `sqsctl diagnose {} --input FILE`.",
+        "Run again with a --sample of at least {} so that the scan reads as far as the queue \
+         delivers, or export the messages and run `sqsctl diagnose {} --input FILE`.",
         scan.visible_at_start, facts.name
     ));
     Some((finding, skipped(&reason)))
