@@ -217,7 +217,7 @@ text\t'Plain text: message bodies one per line, or tab-separated columns'"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l force -d 'Read a queue with a redrive policy anyway (each read counts toward maxReceiveCount)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l force -d 'Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -238,7 +238,7 @@ always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l dry-run -d 'Show what would be deleted, delete nothing'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l force -d 'Scan a queue with a redrive policy anyway (each scanned message counts one receive)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l force -d 'Scan a queue whose maxReceiveCount is 1 or 2 anyway (each scanned message counts one receive)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -375,7 +375,7 @@ text\t'Plain text: message bodies one per line, or tab-separated columns'"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l force -d 'Read messages even when the queue has a redrive policy (each read counts as a receive)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l force -d 'Read messages even when the queue\'s maxReceiveCount is 1 or 2 (each read counts as a receive)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -398,7 +398,7 @@ text\t'Plain text: message bodies one per line, or tab-separated columns'"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l force -d 'Read messages even when the queue has a redrive policy (each read counts as a receive)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l force -d 'Read messages even when the queue\'s maxReceiveCount is 1 or 2 (each read counts as a receive)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s h -l help -d 'Print help (see more with \'--help\')'

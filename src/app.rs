@@ -207,8 +207,8 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
     }
 }
 
-/// The redrive-policy guard's refusal to read a queue, in the words every command uses for it:
-/// the limit and the dead-letter queue are what the user needs to judge `--force`.
+/// The guard's refusal to read a queue, in the words every command uses for it: the limit and
+/// the dead-letter queue are what the user needs to judge `--force`.
 fn refusal_message(err: &anyhow::Error) -> Option<String> {
     let refusal = err.chain().find(|cause| !cause.is::<CommandHint>())?;
     match refusal.downcast_ref::<PeekError>()? {
@@ -217,7 +217,7 @@ fn refusal_message(err: &anyhow::Error) -> Option<String> {
             dlq,
             max_receive_count,
         } => Some(format!(
-            "refusing to read `{queue}`: it has a redrive policy (maxReceiveCount {max_receive_count}, dead-letter queue `{dlq}`), and every read counts as a receive, so reading could move messages into `{dlq}`"
+            "refusing to read `{queue}`: its redrive policy moves a message to `{dlq}` after maxReceiveCount {max_receive_count} receives, and every read counts as a receive, so a read could take a consumer's last try"
         )),
         PeekError::Client(_) => None,
     }

@@ -13,7 +13,7 @@ pub enum ExitStatus {
     /// The command ran, but part of the work was not done: some messages were not sent, moved or
     /// deleted. The summary says which.
     Partial,
-    /// `diagnose` ran and found at least one warning or error.
+    /// `diagnose` ran and found at least one warning or error, or could not run every check.
     ProblemsFound,
     /// Stopped by Ctrl-C after finishing the work in flight.
     Interrupted,
@@ -32,7 +32,7 @@ impl ExitStatus {
     }
 
     /// The help text that documents the codes, shared by `--help` and the man page.
-    pub const HELP: &'static str = "Exit codes:\n  0    success\n  1    failure (see the error message)\n  2    usage error (bad arguments)\n  3    partially done: some messages were not sent, moved or deleted\n  4    diagnose found at least one warning or error\n  130  interrupted by Ctrl-C (work in flight was finished first)";
+    pub const HELP: &'static str = "Exit codes:\n  0    success\n  1    failure (see the error message)\n  2    usage error (bad arguments)\n  3    partially done: some messages were not sent, moved or deleted\n  4    diagnose found at least one warning or error, or could not run every check\n  130  interrupted by Ctrl-C (work in flight was finished first)";
 }
 
 impl From<ExitStatus> for std::process::ExitCode {

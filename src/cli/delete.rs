@@ -8,8 +8,9 @@
 
 With --message-id the queue is scanned (each message received once, held, and made visible again \
 at once when the scan ends) and only the messages with those ids are deleted. Like peek, the scan \
-counts as a receive, so it refuses a queue with a redrive policy unless --force. Exit status 3 when \
-some messages were not found or not deleted.
+counts as a receive: on a queue with a redrive policy it says what it cost, and with a \
+maxReceiveCount of 1 or 2 it refuses unless --force. Exit status 3 when some messages were not \
+found or not deleted.
 
 The question names the queue, its account and the region. Ctrl-C or Ctrl-D at it cancels with \
 nothing deleted (exit 130). Ctrl-C while deleting lets the requests in flight answer for a grace \
@@ -29,7 +30,7 @@ pub struct DeleteArgs {
     /// Do not ask for confirmation
     #[arg(long, short = 'y')]
     pub yes: bool,
-    /// Scan a queue with a redrive policy anyway (each scanned message counts one receive)
+    /// Scan a queue whose maxReceiveCount is 1 or 2 anyway (each scanned message counts one receive)
     #[arg(long)]
     pub force: bool,
 }

@@ -9,11 +9,15 @@ pub const DEFAULT_SAMPLE: usize = 20_000;
 #[command(
     after_help = "Each finding has a stable id (e.g. serialized-groups, dedup-collision, \
 visibility-timeout-short), a severity (info, warning, error), the evidence and what to change. \
-The exit code is 0 when nothing worse than info was found, and 4 when a warning or an error was.
+The exit code is 0 when every check ran and nothing worse than info was found, and 4 when a warning \
+or an error was, or when a check could not run (scan-skipped, scan-incomplete: the JSON then has \
+\"complete\": false and lists the checks in \"skipped\").
 
-Messages are read without consuming them: each is received with a visibility timeout and made \
-visible again at the end. On a queue with a redrive policy a read could move a message to the \
-dead-letter queue, so diagnose then checks only the settings, unless --force is given."
+Messages are read without consuming them: each is received once with a visibility timeout and made \
+visible again at the end. Each read counts as a receive: on a queue with a redrive policy diagnose \
+says what it cost, and reports the messages now one receive from the dead-letter queue \
+(near-dead-letter). With a maxReceiveCount of 1 or 2 it checks only the settings unless --force is \
+given."
 )]
 pub struct DiagnoseArgs {
     /// Queue name, URL or ARN (optional with --input: the file is then analyzed on its own)
@@ -37,7 +41,7 @@ pub struct MessageSourceArgs {
     /// Read at most N messages of the queue
     #[arg(long, default_value_t = DEFAULT_SAMPLE, value_name = "N")]
     pub sample: usize,
-    /// Read messages even when the queue has a redrive policy (each read counts as a receive)
+    /// Read messages even when the queue's maxReceiveCount is 1 or 2 (each read counts as a receive)
     #[arg(long)]
     pub force: bool,
 }

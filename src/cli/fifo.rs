@@ -14,7 +14,11 @@ pub enum FifoCommand {
 held, SQS delivers no more of that group, so a scan sees the head of each group (up to 10 messages \
 per receive); what lies behind the heads is inferred from the queue's visible depth, and the \
 output says so. Effective parallelism is how many consumers can make progress at once: the \
-messages divided by those of the largest group."
+messages divided by those of the largest group.
+
+Each read counts as a receive: on a queue with a redrive policy fifo groups says what it cost and \
+how many messages are now one receive from the dead-letter queue; with a maxReceiveCount of 1 or 2 \
+it refuses (exit 1) unless --force."
 )]
 pub struct FifoGroupsArgs {
     /// FIFO queue name, URL or ARN (optional with --input)

@@ -5,8 +5,11 @@
 //! enough to see each message once (the "hold"), hands every batch to the caller as it arrives, and
 //! then makes every held message visible again at once, whatever happened in between (an error, a
 //! Ctrl-C, the caller stopping early). [`guard`] is the rule every reader applies first: on a queue
-//! with a redrive policy, a receive can be the one that moves a message to the dead-letter queue, so
-//! reading needs the user's explicit consent.
+//! with a redrive policy every read takes one of each message's receives before the dead-letter
+//! queue. With `maxReceiveCount` 3 or more a read leaves a fresh message at least two, so the read
+//! goes ahead and says what it cost ([`ReadCost`]); with 1 or 2 it could take a consumer's only
+//! remaining try, so reading needs the user's explicit consent (`force`). A scan reads each message
+//! at most once: it stops before its hold runs out rather than receive a message a second time.
 //!
 //! What a scan can see is bounded by SQS itself: on a FIFO queue, while messages of a group are held
 //! no further message of that group is delivered, so a scan sees the head of each group (up to ten
@@ -14,6 +17,7 @@
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
 use super::{ClientError, QueueAttributes, QueueRef, ReceiveOptions, Sqs};
 use crate::interrupt::Interrupt;
@@ -25,11 +29,15 @@ pub const DEFAULT_HOLD_SECONDS: i32 = 30;
 /// Long-poll wait of the receive that decides that nothing more is deliverable, in seconds.
 const FINAL_WAIT_SECONDS: i32 = 1;
 
+/// The lowest `maxReceiveCount` a scan reads without `force`: one read leaves a fresh message at
+/// least two receives, so a consumer that fails once still gets another try.
+pub const MIN_UNFORCED_MAX_RECEIVE_COUNT: u32 = 3;
+
 #[derive(Debug, thiserror::Error)]
 pub enum PeekError {
     #[error(
         "reading {queue} could move messages to its dead-letter queue {dlq}: every read counts as a \
-         receive, and the queue sends a message there after {max_receive_count} receives"
+         receive, and the queue sends a message there after only {max_receive_count} receives"
     )]
     WouldDeadLetter {
         queue: String,
@@ -43,11 +51,11 @@ pub enum PeekError {
 impl PeekError {
     pub fn hint(&self) -> Option<String> {
         match self {
-            PeekError::WouldDeadLetter { .. } => Some(
-                "pass --force to read it anyway (each message read gets one receive closer to the \
-                 dead-letter queue), or read an export with --input"
-                    .to_string(),
-            ),
+            PeekError::WouldDeadLetter { .. } => Some(format!(
+                "queues with a maxReceiveCount of {MIN_UNFORCED_MAX_RECEIVE_COUNT} or more are read \
+                 without asking; pass --force to read this one anyway (each message read uses one \
+                 of its receives), or read an export with --input"
+            )),
             PeekError::Client(e) => e.hint(),
         }
     }
@@ -60,7 +68,7 @@ pub struct PeekOptions {
     pub max: Option<usize>,
     /// Visibility timeout while the scan runs, in seconds; messages are released when it ends.
     pub hold_seconds: i32,
-    /// Read even when a receive could move a message to the dead-letter queue.
+    /// Read even a queue whose `maxReceiveCount` is below [`MIN_UNFORCED_MAX_RECEIVE_COUNT`].
     pub force: bool,
 }
 
@@ -89,21 +97,90 @@ pub struct Scanned {
     pub interrupted: bool,
     /// The queue had nothing more to deliver (as opposed to stopping at `max` or by the caller).
     pub exhausted: bool,
+    /// The scan stopped before its hold ran out, so as not to receive a message a second time.
+    pub hold_ran_short: bool,
+    /// What the read cost, on a queue with a redrive policy.
+    pub cost: Option<ReadCost>,
+    /// Messages read whose receive count is now at least `maxReceiveCount - 1`: the next receive
+    /// is their last before the dead-letter queue (or, at `maxReceiveCount`, moves them there).
+    pub near_dead_letter: u64,
 }
 
-/// Refuses, unless `force`, to read a queue whose redrive policy could move a message to its
-/// dead-letter queue because of the read.
-pub fn guard(queue: &QueueRef, attrs: &QueueAttributes, force: bool) -> Result<(), PeekError> {
-    match attrs.redrive_policy() {
-        Some(policy) if !force => Err(PeekError::WouldDeadLetter {
-            queue: queue.name.clone(),
-            dlq: super::queue::name_from_arn(&policy.dead_letter_target_arn)
-                .unwrap_or(&policy.dead_letter_target_arn)
-                .to_string(),
-            max_receive_count: policy.max_receive_count,
-        }),
-        _ => Ok(()),
+/// What reading a queue with a redrive policy costs: each message read uses one of its
+/// `max_receive_count` receives before it moves to `dlq`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ReadCost {
+    pub dlq: String,
+    pub max_receive_count: u32,
+}
+
+impl ReadCost {
+    /// The cost in the words every reader prints on stderr.
+    pub fn describe(&self) -> String {
+        format!(
+            "each message read used 1 of its {} receives before the dead-letter queue `{}`",
+            self.max_receive_count, self.dlq
+        )
     }
+
+    /// Whether a message read with `ApproximateReceiveCount` `count` is now one receive (or none)
+    /// away from the dead-letter queue.
+    pub fn leaves_near_dead_letter(&self, count: u64) -> bool {
+        count + 1 >= u64::from(self.max_receive_count)
+    }
+
+    /// The line that reports [`Scanned::near_dead_letter`], when there are any.
+    pub fn describe_near(&self, near: u64) -> Option<String> {
+        (near > 0).then(|| {
+            format!(
+                "{} now one receive away from the dead-letter queue `{}` (received at least {} \
+                 of {} times): poison messages, or a visibility timeout shorter than the work",
+                if near == 1 {
+                    "1 message is".to_string()
+                } else {
+                    format!("{near} messages are")
+                },
+                self.dlq,
+                self.max_receive_count.saturating_sub(1),
+                self.max_receive_count
+            )
+        })
+    }
+}
+
+/// When a scan that starts now and holds messages for `hold_seconds` stops receiving: a quarter of
+/// the hold before it runs out, because a message received first could otherwise come back while
+/// the scan still runs and be received (and its count raised) a second time.
+pub fn stop_reading_at(hold_seconds: i32) -> Instant {
+    let hold_ms = u64::try_from(hold_seconds.max(1)).unwrap_or(1) * 1000;
+    Instant::now() + Duration::from_millis(hold_ms * 3 / 4)
+}
+
+/// Weighs what a read of `queue` costs: nothing without a redrive policy; one receive of each
+/// message read with one, which is refused (unless `force`) when `maxReceiveCount` is below
+/// [`MIN_UNFORCED_MAX_RECEIVE_COUNT`]. The one rule of every reader.
+pub fn guard(
+    queue: &QueueRef,
+    attrs: &QueueAttributes,
+    force: bool,
+) -> Result<Option<ReadCost>, PeekError> {
+    let Some(policy) = attrs.redrive_policy() else {
+        return Ok(None);
+    };
+    let dlq = super::queue::name_from_arn(&policy.dead_letter_target_arn)
+        .unwrap_or(&policy.dead_letter_target_arn)
+        .to_string();
+    if policy.max_receive_count < MIN_UNFORCED_MAX_RECEIVE_COUNT && !force {
+        return Err(PeekError::WouldDeadLetter {
+            queue: queue.name.clone(),
+            dlq,
+            max_receive_count: policy.max_receive_count,
+        });
+    }
+    Ok(Some(ReadCost {
+        dlq,
+        max_receive_count: policy.max_receive_count,
+    }))
 }
 
 /// Reads `queue` without consuming it: see the module documentation. `on_batch` gets each batch of
@@ -121,10 +198,11 @@ pub async fn scan<F>(
 where
     F: FnMut(Vec<MessageRecord>) -> ControlFlow<()>,
 {
-    guard(queue, attrs, options.force)?;
+    let cost = guard(queue, attrs, options.force)?;
     let mut scanned = Scanned {
         visible_at_start: attrs.visible(),
         in_flight_at_start: attrs.in_flight(),
+        cost,
         ..Scanned::default()
     };
     let mut held: Vec<String> = Vec::new();
@@ -167,9 +245,14 @@ where
     let limit = options.max.unwrap_or(usize::MAX) as u64;
     // How many messages the scan expects to find before it confirms the end with a long poll.
     let mut expected = scanned.visible_at_start;
+    let stop_at = stop_reading_at(options.hold_seconds);
     loop {
         if interrupt.is_set() {
             scanned.interrupted = true;
+            return Ok(());
+        }
+        if Instant::now() >= stop_at {
+            scanned.hold_ran_short = true;
             return Ok(());
         }
         let remaining = limit.saturating_sub(scanned.seen);
@@ -215,6 +298,13 @@ where
                 None => true,
             };
             if new {
+                if let (Some(cost), Some(count)) = (
+                    &scanned.cost,
+                    message.attribute_u64("ApproximateReceiveCount"),
+                ) && cost.leaves_near_dead_letter(count)
+                {
+                    scanned.near_dead_letter += 1;
+                }
                 fresh.push(message);
             }
         }
@@ -243,27 +333,69 @@ mod tests {
         (queue, attrs)
     }
 
+    fn with_policy(max: u32) -> (QueueRef, QueueAttributes) {
+        let policy = format!(
+            r#"{{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:orders-dlq","maxReceiveCount":"{max}"}}"#
+        );
+        queue_with(&[("RedrivePolicy", &policy)])
+    }
+
     #[test]
-    fn guard_refuses_a_queue_with_a_redrive_policy_unless_forced() {
-        let policy = r#"{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:orders-dlq","maxReceiveCount":"5"}"#;
-        let (queue, attrs) = queue_with(&[("RedrivePolicy", policy)]);
-        match guard(&queue, &attrs, false) {
-            Err(PeekError::WouldDeadLetter {
-                dlq,
-                max_receive_count,
-                ..
-            }) => {
-                assert_eq!(dlq, "orders-dlq");
-                assert_eq!(max_receive_count, 5);
+    fn guard_refuses_a_max_receive_count_of_one_or_two_unless_forced() {
+        for max in [1, 2] {
+            let (queue, attrs) = with_policy(max);
+            match guard(&queue, &attrs, false) {
+                Err(PeekError::WouldDeadLetter {
+                    dlq,
+                    max_receive_count,
+                    ..
+                }) => {
+                    assert_eq!(dlq, "orders-dlq");
+                    assert_eq!(max_receive_count, max);
+                }
+                other => panic!("expected a refusal at {max}, got {other:?}"),
             }
-            other => panic!("expected a refusal, got {other:?}"),
+            let cost = guard(&queue, &attrs, true).expect("forced");
+            assert_eq!(cost.map(|c| c.max_receive_count), Some(max));
         }
-        assert!(guard(&queue, &attrs, true).is_ok());
+    }
+
+    #[test]
+    fn guard_reads_a_max_receive_count_of_three_or_more_and_names_the_cost() {
+        let (queue, attrs) = with_policy(5);
+        let cost = guard(&queue, &attrs, false)
+            .expect("read without --force")
+            .expect("a cost");
+        assert_eq!(
+            cost.describe(),
+            "each message read used 1 of its 5 receives before the dead-letter queue `orders-dlq`"
+        );
+        let (queue, attrs) = with_policy(MIN_UNFORCED_MAX_RECEIVE_COUNT);
+        assert!(guard(&queue, &attrs, false).is_ok());
+    }
+
+    #[test]
+    fn a_message_one_receive_from_the_dlq_is_counted_from_max_minus_one() {
+        let cost = ReadCost {
+            dlq: "orders-dlq".into(),
+            max_receive_count: 5,
+        };
+        assert!(!cost.leaves_near_dead_letter(3));
+        assert!(cost.leaves_near_dead_letter(4));
+        assert!(cost.leaves_near_dead_letter(5));
+        assert_eq!(cost.describe_near(0), None);
+        let line = cost.describe_near(1).expect("a line");
+        assert!(
+            line.starts_with("1 message is now one receive away"),
+            "{line}"
+        );
+        let line = cost.describe_near(3).expect("a line");
+        assert!(line.starts_with("3 messages are now"), "{line}");
     }
 
     #[test]
     fn guard_lets_a_queue_without_a_redrive_policy_be_read() {
         let (queue, attrs) = queue_with(&[("VisibilityTimeout", "30")]);
-        assert!(guard(&queue, &attrs, false).is_ok());
+        assert_eq!(guard(&queue, &attrs, false).expect("read"), None);
     }
 }

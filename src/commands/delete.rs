@@ -8,6 +8,7 @@
 
 use std::collections::BTreeSet;
 use std::collections::HashSet;
+use std::time::Instant;
 
 use anyhow::bail;
 use serde::Serialize;
@@ -208,10 +209,13 @@ async fn by_ids(
 ) -> anyhow::Result<()> {
     let sqs = ctx.sqs().await?;
     let attrs = sqs.attributes(queue).await?;
-    peek::guard(queue, &attrs, settings.force).map_err(|refused| {
+    let cost = peek::guard(queue, &attrs, settings.force).map_err(|refused| {
         with_hint(
             refused,
-            "pass --force to scan for the ids anyway, or delete by receipt handle",
+            format!(
+                "queues with a maxReceiveCount of {} or more are scanned without asking; pass --force to scan for the ids anyway, or delete by receipt handle",
+                peek::MIN_UNFORCED_MAX_RECEIVE_COUNT
+            ),
         )
     })?;
     if !settings.dry_run {
@@ -250,6 +254,9 @@ async fn by_ids(
         ));
     }
     result?;
+    if let Some(cost) = cost {
+        ctx.printer.info(cost.describe());
+    }
     for id in wanted {
         out.push(Outcome {
             message_id: Some(id),
@@ -274,7 +281,15 @@ async fn scan(
     out: &mut Output<'_>,
 ) -> anyhow::Result<()> {
     let mut seen: HashSet<String> = HashSet::new();
+    let stop_at = peek::stop_reading_at(HOLD_SECONDS);
     while !wanted.is_empty() && !ctx.interrupt.is_set() {
+        if Instant::now() >= stop_at {
+            ctx.printer.warn(format!(
+                "the scan stopped after reading {} before the first of them became visible again, so as not to read any message twice; run it again for the ids not found",
+                plural(seen.len() as u64, "message")
+            ));
+            break;
+        }
         // Short polls while unseen messages remain; one long poll to be sure before stopping.
         let wait = if (seen.len() as u64) < visible_at_start {
             0

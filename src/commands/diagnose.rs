@@ -79,6 +79,8 @@ struct Summary<'a> {
     queue: Option<&'a str>,
     findings: usize,
     problems: bool,
+    complete: bool,
+    skipped: &'a [diagnose::Skipped],
     read_from: &'static str,
     input: Option<&'a PathBuf>,
     scan: Option<&'a Scanned>,
@@ -150,21 +152,15 @@ async fn run_once(
         },
     )
     .await?;
-    let mut report = diagnose::analyze(&Analysis {
+    let report = diagnose::analyze(&Analysis {
         facts: inspection.facts.as_ref(),
         observations: inspection.observations.as_ref(),
+        refused: inspection.refused.as_ref(),
+        scan: inspection.scan.as_ref(),
         coverage: inspection.coverage,
         now_ms: inspect::now_ms(),
         own_scans: &inspection.own_scans,
     });
-    if let Some(refusal) = &inspection.refused {
-        report.findings.push(diagnose::scan_skipped(
-            &refusal.queue,
-            &refusal.dlq,
-            refusal.max_receive_count,
-        ));
-        diagnose::sort_findings(&mut report.findings);
-    }
     ctx.printer.info(describe(&inspection, &settings.source));
     if let Some(groups) = &report.groups {
         let t = &groups.totals;
@@ -221,6 +217,8 @@ fn print(
                     queue: report.queue.as_deref(),
                     findings: report.findings.len(),
                     problems: report.has_problems(),
+                    complete: report.complete,
+                    skipped: &report.skipped,
                     read_from,
                     input,
                     scan: inspection.scan.as_ref(),
@@ -307,6 +305,14 @@ pub async fn gather(ctx: &Context, request: inspect::Request<'_>) -> anyhow::Res
     for note in &inspection.notes {
         ctx.printer.debug(note);
     }
+    if let Some(cost) = inspection
+        .scan
+        .as_ref()
+        .filter(|s| s.seen > 0)
+        .and_then(|s| s.cost.as_ref())
+    {
+        ctx.printer.info(cost.describe());
+    }
     if let Some(scan) = &inspection.scan
         && scan.release_failed > 0
     {
@@ -333,8 +339,9 @@ pub fn describe(inspection: &Inspection, source: &MessageSource) -> String {
             path.display()
         ),
         (_, _, Some(refusal)) => format!(
-            "{name}: messages not read (redrive policy to {}); settings checked",
-            refusal.dlq
+            "{name}: messages not read (maxReceiveCount {} before {}: --force reads them); \
+             settings checked",
+            refusal.max_receive_count, refusal.dlq
         ),
         (_, Some(scan), _) => format!(
             "{name}: read {} of {} visible message{} ({} in flight) without consuming them{}",
@@ -344,6 +351,9 @@ pub fn describe(inspection: &Inspection, source: &MessageSource) -> String {
             scan.in_flight_at_start,
             if scan.interrupted {
                 "; interrupted"
+            } else if scan.hold_ran_short {
+                "; stopped before the first of them became visible again, so as not to read any \
+                 message twice"
             } else {
                 ""
             }

@@ -98,6 +98,14 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
     let layout = groups::layout(obs, inspection.coverage, &clock);
     ctx.printer
         .info(super::diagnose::describe(&inspection, &settings.source));
+    if let Some(scan) = &inspection.scan
+        && let Some(near) = scan
+            .cost
+            .as_ref()
+            .and_then(|cost| cost.describe_near(scan.near_dead_letter))
+    {
+        ctx.printer.warn(near);
+    }
     let queue = inspection.queue.as_ref().map(|q| q.name.as_str());
     let printer = &ctx.printer;
     match printer.format() {

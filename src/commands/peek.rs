@@ -37,17 +37,12 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
     peek::guard(&queue, &attrs, settings.force).map_err(|refused| {
         with_hint(
             refused,
-            "pass --force to peek anyway (each message shown gets one receive closer to the dead-letter queue), or peek at the dead-letter queue itself",
+            format!(
+                "queues with a maxReceiveCount of {} or more are peeked at without asking; pass --force to peek at this one anyway (each message shown uses one of its receives), or peek at the dead-letter queue itself",
+                peek::MIN_UNFORCED_MAX_RECEIVE_COUNT
+            ),
         )
     })?;
-    if settings.force
-        && let Some(policy) = attrs.redrive_policy()
-    {
-        ctx.printer.warn(format!(
-            "`{}` has a redrive policy (maxReceiveCount {}): this peek counts as one receive of each message it shows",
-            queue.name, policy.max_receive_count
-        ));
-    }
     let options = PeekOptions {
         max: Some(usize::try_from(settings.max).unwrap_or(usize::MAX)),
         force: settings.force,
@@ -93,7 +88,20 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
             scanned.in_flight_at_start
         ));
     }
+    if scanned.hold_ran_short {
+        summary.push_str(
+            "; stopped before the first of them became visible again, so as not to read any message twice",
+        );
+    }
     ctx.printer.info(summary);
+    if let Some(cost) = &scanned.cost
+        && scanned.seen > 0
+    {
+        ctx.printer.info(cost.describe());
+        if let Some(near) = cost.describe_near(scanned.near_dead_letter) {
+            ctx.printer.warn(near);
+        }
+    }
     if scanned.release_failed > 0 {
         ctx.printer.warn(format!(
             "{} could not be made visible again; they return after {} seconds",

@@ -12,6 +12,7 @@ use anyhow::Context as _;
 
 use crate::client::peek::{self, PeekError, PeekOptions, Scanned};
 use crate::client::{QueueAttributes, QueueRef, Sqs};
+pub use crate::diagnose::Refusal;
 use crate::diagnose::{Coverage, Observations, QueueFacts, RelatedQueue};
 use crate::error::hinted;
 use crate::interrupt::Interrupt;
@@ -29,14 +30,6 @@ pub enum MessageSource {
     Queue { sample: usize },
     /// A JSON Lines file (`-`: stdin).
     File(PathBuf),
-}
-
-/// Why messages were not read.
-#[derive(Debug, Clone)]
-pub struct Refusal {
-    pub queue: String,
-    pub dlq: String,
-    pub max_receive_count: u32,
 }
 
 /// What was gathered.
@@ -159,7 +152,7 @@ pub async fn inspect(
                     });
                 }
                 Err(other) => return Err(other.into()),
-                Ok(()) => {
+                Ok(_) => {
                     let log = ScanLog::for_queue(queue);
                     let mut own_scans = log.load(now_ms());
                     own_scans.extend_from_slice(request.earlier_scans);

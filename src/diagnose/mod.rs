@@ -3,8 +3,10 @@
 //! Pure functions over message records and queue attributes: [`observe`] condenses messages (from a
 //! scan of a live queue or from a JSON Lines export) into counters, [`groups`] lays out FIFO message
 //! groups and says what a scan could and could not see, [`scaling`], [`dedup`] and [`settings`] run
-//! the checks, [`dlq`] describes a dead-letter queue, and [`analyze`] runs them all into a
-//! [`Report`] of [`Finding`]s. Reading the queue, and deciding whether it may be read, is the caller's job.
+//! the checks, [`dlq`] describes a dead-letter queue, [`reads`] says what the read of the queue
+//! left unchecked and how close it left messages to the dead-letter queue, and [`analyze`] runs
+//! them all into a [`Report`] of [`Finding`]s. Reading the queue ([`gather`]) and deciding whether
+//! it may be read ([`crate::client::peek::guard`]) happen before.
 
 pub mod dedup;
 pub mod dlq;
@@ -12,15 +14,19 @@ pub mod finding;
 pub mod gather;
 pub mod groups;
 pub mod observe;
+pub mod reads;
 pub mod scaling;
 pub mod settings;
 
 use serde::Serialize;
 
+use crate::client::peek::Scanned;
+
 pub use dlq::DlqView;
 pub use finding::{Finding, Severity, has_problems, sort_findings};
 pub use groups::{Coverage, GroupLayout};
 pub use observe::{Observations, ReceiveClock};
+pub use reads::{Refusal, Skipped};
 pub use settings::{QueueFacts, RelatedQueue};
 
 /// What to analyze.
@@ -28,8 +34,12 @@ pub use settings::{QueueFacts, RelatedQueue};
 pub struct Analysis<'a> {
     /// The live queue's attributes and neighbours; `None` for a file analyzed on its own.
     pub facts: Option<&'a QueueFacts>,
-    /// The messages read; `None` when they were not read (see [`scan_skipped`]).
+    /// The messages read; `None` when they were not read (see `refused`).
     pub observations: Option<&'a Observations>,
+    /// The guard refused to read the live queue.
+    pub refused: Option<&'a Refusal>,
+    /// The scan of the live queue, when there was one.
+    pub scan: Option<&'a Scanned>,
     pub coverage: Coverage,
     /// "Now" for ages, in epoch milliseconds.
     pub now_ms: u64,
@@ -47,6 +57,10 @@ pub struct Report {
     pub groups: Option<GroupLayout>,
     /// The dead-letter view, when the queue is a DLQ.
     pub dlq: Option<DlqView>,
+    /// Every check ran over every message it needed (see [`reads`]).
+    pub complete: bool,
+    /// The checks that did not run, or ran over part of the queue only.
+    pub skipped: Vec<Skipped>,
 }
 
 impl Report {
@@ -99,31 +113,25 @@ pub fn analyze(analysis: &Analysis<'_>) -> Report {
     if let (Some(view), Some(facts)) = (&dlq, facts) {
         findings.extend(dlq::check(view, &facts.name));
     }
+    if let (Some(facts), Some(obs)) = (facts, obs) {
+        findings.extend(reads::near_dead_letter(facts, obs, &clock));
+    }
+    let mut skipped = Vec::new();
+    if let Some(facts) = facts
+        && let Some((finding, unchecked)) = reads::unread(facts, analysis.refused, analysis.scan)
+    {
+        findings.push(finding);
+        skipped = unchecked;
+    }
     sort_findings(&mut findings);
     Report {
         queue: facts.map(|f| f.name.clone()),
         findings,
         groups,
         dlq,
+        complete: skipped.is_empty(),
+        skipped,
     }
-}
-
-/// The finding that says messages were not read because a read could dead-letter them.
-pub fn scan_skipped(queue: &str, dlq: &str, max_receive_count: u32) -> Finding {
-    Finding::new(
-        "scan-skipped",
-        Severity::Info,
-        "Messages were not read: only the queue's settings were checked",
-    )
-    .evidence(format!(
-        "{queue} has a redrive policy (to {dlq}, after {max_receive_count} receives); reading a \
-         message counts as a receive and could move it to the dead-letter queue"
-    ))
-    .advice(format!(
-        "To check groups and deduplication ids too, pass --force (each message read gets one \
-         receive closer to {dlq}), or export the messages and run `sqsctl diagnose {queue} \
-         --input FILE`."
-    ))
 }
 
 #[cfg(test)]
@@ -146,6 +154,8 @@ mod tests {
         let report = analyze(&Analysis {
             facts: None,
             observations: Some(&obs),
+            refused: None,
+            scan: None,
             coverage: Coverage::Complete,
             now_ms: 2,
             own_scans: &[],
@@ -170,6 +180,8 @@ mod tests {
         let report = analyze(&Analysis {
             facts: Some(&facts),
             observations: Some(&obs),
+            refused: None,
+            scan: None,
             coverage: Coverage::Complete,
             now_ms: 2,
             own_scans: &[],
@@ -212,6 +224,8 @@ mod tests {
                 let report = analyze(&Analysis {
                     facts: None,
                     observations: Some(&obs),
+                    refused: None,
+                    scan: None,
                     coverage,
                     now_ms: 1_795_000_000_000,
                     own_scans: &[],
@@ -219,12 +233,5 @@ mod tests {
                 proptest::prop_assert!(report.findings.iter().all(|f| !f.title.is_empty()));
             }
         }
-    }
-
-    #[test]
-    fn the_skipped_scan_says_why_and_how() {
-        let finding = scan_skipped("jobs", "jobs-dlq", 3);
-        assert_eq!(finding.severity, Severity::Info);
-        assert!(finding.advice.contains("--force") && finding.advice.contains("--input"));
     }
 }

@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 
 use super::plan::Plan;
 use super::select::Selector;
-use crate::client::peek::{self, PeekError, PeekOptions};
+use crate::client::peek::{self, PeekError, PeekOptions, ReadCost};
 use crate::client::{QueueAttributes, Sqs};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
@@ -52,6 +52,10 @@ pub struct Preview {
     pub fifo: bool,
     /// The read stopped on Ctrl-C.
     pub interrupted: bool,
+    /// What the read cost, when the DLQ itself has a redrive policy.
+    pub cost: Option<ReadCost>,
+    /// Messages the read left one receive (or none) away from the DLQ's own dead-letter queue.
+    pub near_dead_letter: u64,
 }
 
 impl Preview {
@@ -138,5 +142,7 @@ where
     preview.in_flight_at_start = scanned.in_flight_at_start;
     preview.release_failed = scanned.release_failed;
     preview.interrupted = scanned.interrupted;
+    preview.cost = scanned.cost;
+    preview.near_dead_letter = scanned.near_dead_letter;
     Ok(preview)
 }

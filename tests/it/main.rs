@@ -13,3 +13,4 @@ mod messages;
 mod on_call;
 mod queues;
 mod redrive;
+mod risk_guard;

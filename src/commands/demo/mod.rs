@@ -72,7 +72,7 @@ fn steps() -> Vec<Step> {
         ),
         step(
             format!(
-                "Diagnose {ORDERS}: it has a redrive policy, so reading its messages could push them into the DLQ; diagnose checks its settings and leaves the messages alone."
+                "Diagnose {ORDERS}: with maxReceiveCount {MAX_RECEIVE_COUNT} a read leaves each message receives to spare, so diagnose reads the queue (each message once) and runs every check."
             ),
             &format!("diagnose {ORDERS}"),
             &[0, 4],

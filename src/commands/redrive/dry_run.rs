@@ -11,6 +11,7 @@ use super::Route;
 use crate::client::Sqs;
 use crate::client::peek::PeekError;
 use crate::commands::context::Context;
+use crate::error::with_hint;
 use crate::exit::ExitStatus;
 use crate::output::Format;
 use crate::redrive::{Plan, Preview, PreviewError, PreviewOptions, preview};
@@ -109,12 +110,24 @@ pub async fn run(
     .await
     .map_err(|err| match err {
         PreviewError::Read(PeekError::Client(client)) => anyhow::Error::new(client),
-        // The redrive-policy refusal is rendered, with its hint, by `app::report`.
-        PreviewError::Read(other) => anyhow::Error::new(other),
+        // The guard's refusal is rendered by `app::report`; the dry run has no --force.
+        PreviewError::Read(refused @ PeekError::WouldDeadLetter { .. }) => with_hint(
+            refused,
+            format!(
+                "a dry run reads the DLQ and cannot be forced: `sqsctl peek {} --force` shows its messages, and a redrive without --dry-run moves each of them after one receive",
+                plan.source.name
+            ),
+        ),
         PreviewError::Selection(message) => anyhow::anyhow!(message),
     })?;
     if let Some(e) = write_error {
         return Err(e.into());
+    }
+    if let Some(cost) = preview.cost.as_ref().filter(|_| preview.seen > 0) {
+        printer.info(cost.describe());
+        if let Some(near) = cost.describe_near(preview.near_dead_letter) {
+            printer.warn(near);
+        }
     }
     let summary = DryRunSummary::of(&preview, plan, per_source);
     let kept = &preview.messages;

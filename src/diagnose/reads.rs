@@ -1,0 +1,234 @@
+//! What the read of a queue itself tells: which checks could not run, or ran over part of the
+//! queue only (the scan was refused, or stopped before the visible depth was read), and which
+//! messages the read left one receive away from the dead-letter queue.
+//!
+//! A run that skipped a check is never a clean bill of health: it gets a `warning` finding and
+//! `complete: false`. What SQS lets no reader see (messages behind FIFO group heads, messages in
+//! flight at consumers) is coverage, reported with the inference by [`super::groups`], and does not
+//! make a run incomplete.
+
+use serde::Serialize;
+
+use super::{Finding, Observations, QueueFacts, ReceiveClock, Severity};
+use crate::client::peek::{MIN_UNFORCED_MAX_RECEIVE_COUNT, Scanned};
+
+/// A check that did not run, or ran over part of the queue only.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// The check's name: `message-groups`, `deduplication-ids`, `receive-counts`,
+    /// `dead-letter-messages`.
+    pub check: &'static str,
+    pub reason: String,
+}
+
+/// Why messages were not read: the guard refused a queue whose `maxReceiveCount` is too low.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    pub queue: String,
+    pub dlq: String,
+    pub max_receive_count: u32,
+}
+
+/// The checks that need the queue's messages, for the queue `facts` describes.
+fn message_checks(facts: &QueueFacts) -> Vec<&'static str> {
+    let mut checks = Vec::new();
+    if facts.attrs.is_fifo() || facts.name.ends_with(".fifo") {
+        checks.extend(["message-groups", "deduplication-ids"]);
+    }
+    checks.push("receive-counts");
+    if !facts.sources.is_empty() || facts.dlq_sources > 0 {
+        checks.push("dead-letter-messages");
+    }
+    checks
+}
+
+/// The checks a live read left undone, with the finding that says so; nothing when every check
+/// ran over every visible message.
+pub fn unread(
+    facts: &QueueFacts,
+    refused: Option<&Refusal>,
+    scan: Option<&Scanned>,
+) -> Option<(Finding, Vec<Skipped>)> {
+    let skipped = |reason: &str| -> Vec<Skipped> {
+        message_checks(facts)
+            .into_iter()
+            .map(|check| Skipped {
+                check,
+                reason: reason.to_string(),
+            })
+            .collect()
+    };
+    if let Some(refusal) = refused {
+        let finding = scan_skipped(&refusal.queue, &refusal.dlq, refusal.max_receive_count);
+        let reason = format!(
+            "messages not read: maxReceiveCount {} is below {MIN_UNFORCED_MAX_RECEIVE_COUNT}",
+            refusal.max_receive_count
+        );
+        return Some((finding, skipped(&reason)));
+    }
+    let scan = scan?;
+    if scan.exhausted || scan.seen >= scan.visible_at_start {
+        return None;
+    }
+    let why = if scan.interrupted {
+        "the scan was interrupted"
+    } else if scan.hold_ran_short {
+        "the scan stopped before the messages it held became visible again, so as not to read \
+         any message twice"
+    } else {
+        "the scan stopped at the --sample limit"
+    };
+    let reason = format!(
+        "{} of {} visible messages read: {why}",
+        scan.seen, scan.visible_at_start
+    );
+    let finding = Finding::new(
+        "scan-incomplete",
+        Severity::Warning,
+        format!(
+            "Only {} of {} visible messages were read: the checks over messages saw part of the \
+             queue",
+            scan.seen, scan.visible_at_start
+        ),
+    )
+    .evidence(why)
+    .advice(format!(
+        "Run again with a --sample of at least {} so that the scan reads as far as the queue \
+         delivers, or export the messages and run `sqsctl diagnose {} --input FILE`.",
+        scan.visible_at_start, facts.name
+    ));
+    Some((finding, skipped(&reason)))
+}
+
+/// The finding that says messages were not read because a read could take a consumer's last
+/// try.
+pub fn scan_skipped(queue: &str, dlq: &str, max_receive_count: u32) -> Finding {
+    Finding::new(
+        "scan-skipped",
+        Severity::Warning,
+        "Messages were not read: only the queue's settings were checked",
+    )
+    .evidence(format!(
+        "{queue} moves a message to {dlq} after {max_receive_count} receive{}; reading a \
+         message counts as a receive and could take a consumer's last try, so queues with a \
+         maxReceiveCount below {MIN_UNFORCED_MAX_RECEIVE_COUNT} are read only with --force",
+        if max_receive_count == 1 { "" } else { "s" }
+    ))
+    .advice(format!(
+        "To check groups, deduplication ids and receive counts too, pass --force (each message \
+         read uses one of its {max_receive_count} receives before {dlq}), or export the \
+         messages and run `sqsctl diagnose {queue} --input FILE`."
+    ))
+}
+
+/// Messages the read left one receive (or none) away from the dead-letter queue: a `warning`
+/// when consumers' receives brought them there (poison messages, or a visibility timeout shorter
+/// than the work), `info` when only sqsctl's own reads did.
+pub fn near_dead_letter(
+    facts: &QueueFacts,
+    obs: &Observations,
+    clock: &ReceiveClock<'_>,
+) -> Option<Finding> {
+    let policy = facts.attrs.redrive_policy()?;
+    let max = u64::from(policy.max_receive_count);
+    let edge = max.saturating_sub(1);
+    let near = obs.received_at_least(edge);
+    if near == 0 {
+        return None;
+    }
+    // Receives by consumers: the count without this read and without sqsctl's earlier ones.
+    let by_consumers = obs
+        .retried
+        .iter()
+        .filter(|(count, first)| *count >= edge && clock.prior_receives(*count, *first) + 1 >= edge)
+        .count() as u64;
+    let dlq = crate::client::queue::name_from_arn(&policy.dead_letter_target_arn)
+        .unwrap_or(&policy.dead_letter_target_arn);
+    let mut finding = Finding::new(
+        "near-dead-letter",
+        if by_consumers > 0 {
+            Severity::Warning
+        } else {
+            Severity::Info
+        },
+        format!(
+            "{} of {} messages read {} one receive away from the dead-letter queue",
+            near,
+            obs.messages,
+            if near == 1 { "is" } else { "are" }
+        ),
+    )
+    .evidence(format!(
+        "received at least {edge} of {max} times (this read included); the next receive is their \
+         last before {dlq}"
+    ));
+    finding = if by_consumers > 0 {
+        finding.evidence(format!(
+            "{by_consumers} of them got there through consumers' receives, not sqsctl's reads"
+        ))
+    } else {
+        finding.evidence("sqsctl's own reads brought them there: each read used one receive")
+    };
+    Some(finding.advice(if by_consumers > 0 {
+        "Messages received again and again either fail (poison messages: look at them with \
+         `sqsctl peek`) or outlast the visibility timeout (raise it above the longest processing \
+         time). Every further read takes one of their last receives."
+    } else {
+        "Read this queue less often: every read takes one of each message's receives, and the \
+         next one is their last before the dead-letter queue."
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scanned(seen: u64, visible: u64, exhausted: bool) -> Scanned {
+        Scanned {
+            seen,
+            visible_at_start: visible,
+            exhausted,
+            ..Scanned::default()
+        }
+    }
+
+    #[test]
+    fn a_scan_cut_short_before_the_visible_depth_is_incomplete() {
+        let facts = QueueFacts::plain("jobs");
+        let (finding, skipped) =
+            unread(&facts, None, Some(&scanned(3, 5_000, false))).expect("incomplete");
+        assert_eq!(finding.id, "scan-incomplete");
+        assert_eq!(finding.severity, Severity::Warning);
+        assert!(finding.advice.contains("--sample of at least 5000"));
+        assert_eq!(skipped[0].check, "receive-counts");
+        assert!(skipped[0].reason.contains("--sample"), "{skipped:?}");
+    }
+
+    #[test]
+    fn what_sqs_lets_no_reader_see_does_not_make_a_run_incomplete() {
+        let facts = QueueFacts::plain("jobs.fifo");
+        // Group heads only: the queue delivered nothing more.
+        assert!(unread(&facts, None, Some(&scanned(10, 2_000, true))).is_none());
+        // The sample reached the visible depth.
+        assert!(unread(&facts, None, Some(&scanned(50, 50, false))).is_none());
+    }
+
+    #[test]
+    fn a_refused_scan_skips_every_message_check_with_a_warning() {
+        let facts = QueueFacts::plain("mail.fifo");
+        let refusal = Refusal {
+            queue: "mail.fifo".into(),
+            dlq: "mail-dlq.fifo".into(),
+            max_receive_count: 1,
+        };
+        let (finding, skipped) = unread(&facts, Some(&refusal), None).expect("skipped");
+        assert_eq!(finding.id, "scan-skipped");
+        assert_eq!(finding.severity, Severity::Warning);
+        assert!(finding.advice.contains("--force") && finding.advice.contains("--input"));
+        let checks: Vec<_> = skipped.iter().map(|s| s.check).collect();
+        assert_eq!(
+            checks,
+            ["message-groups", "deduplication-ids", "receive-counts"]
+        );
+    }
+}

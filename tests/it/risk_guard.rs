@@ -1,0 +1,513 @@
+//! The read guard weighs the risk: `diagnose`, `fifo groups`, `peek`, `delete --message-id` and
+//! the redrive dry run read a queue whose `maxReceiveCount` is 3 or more without `--force` and say
+//! what the read cost, refuse one of 1 or 2 without `--force`, and report the messages a read left
+//! one receive away from the dead-letter queue. A diagnose that could not run every check is never
+//! a clean bill of health. Through the binary against the local server.
+use crate::support::{Run, TestEnv};
+use serde_json::Value;
+use sqsctl::client::{QueueRef, ReceiveOptions};
+use sqsctl::message::MessageRecord;
+
+const PROBLEMS_FOUND: i32 = 4;
+
+fn send(env: &TestEnv, queue: &QueueRef, records: Vec<MessageRecord>) {
+    env.block_on(async {
+        for chunk in records.chunks(10) {
+            let outcomes = env.sqs().send_batch(queue, chunk).await.unwrap();
+            assert!(outcomes.iter().all(|o| o.is_ok()), "{outcomes:?}");
+        }
+    });
+}
+
+fn fifo_record(group: &str, dedup: &str, body: &str) -> MessageRecord {
+    MessageRecord {
+        group_id: Some(group.into()),
+        dedup_id: Some(dedup.into()),
+        ..MessageRecord::with_body(body)
+    }
+}
+
+fn json(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\nstderr:\n{}", run.stdout, run.stderr))
+}
+
+fn finding<'a>(report: &'a Value, id: &str) -> Option<&'a Value> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == id)
+}
+
+#[track_caller]
+fn assert_finding<'a>(report: &'a Value, id: &str, severity: &str) -> &'a Value {
+    let found = finding(report, id).unwrap_or_else(|| panic!("no {id} finding in {report:#}"));
+    assert_eq!(found["severity"], severity, "{found:#}");
+    found
+}
+
+fn severities(report: &Value) -> Vec<String> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["severity"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn visible_and_in_flight(env: &TestEnv, queue: &QueueRef) -> (u64, u64) {
+    let attrs = env.block_on(env.sqs().attributes(queue)).unwrap();
+    (attrs.visible(), attrs.in_flight())
+}
+
+/// A queue whose redrive policy moves messages to a new DLQ after `max` receives; `fifo` names
+/// end in `.fifo`. Returns the queue and its DLQ.
+fn guarded(env: &TestEnv, name: &str, max: u32, extra: &[(&str, &str)]) -> (QueueRef, QueueRef) {
+    let fifo = name.ends_with(".fifo");
+    let dlq_name = match name.strip_suffix(".fifo") {
+        Some(stem) => format!("{stem}-dlq.fifo"),
+        None => format!("{name}-dlq"),
+    };
+    let mut dlq_attrs = vec![("MessageRetentionPeriod", "1209600")];
+    if fifo {
+        dlq_attrs.push(("FifoQueue", "true"));
+    }
+    let dlq = env.create_queue(&dlq_name, &dlq_attrs);
+    let dlq_arn = env
+        .block_on(env.sqs().attributes(&dlq))
+        .unwrap()
+        .arn()
+        .unwrap()
+        .to_string();
+    let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":{max}}}"#);
+    let mut attrs = vec![("RedrivePolicy", policy.as_str())];
+    if fifo {
+        attrs.push(("FifoQueue", "true"));
+    }
+    attrs.extend_from_slice(extra);
+    (env.create_queue(name, &attrs), dlq)
+}
+
+/// Receives every message of a standard queue `times` times (releasing them each time), as
+/// consumers that fail would.
+fn receive_all(env: &TestEnv, queue: &QueueRef, count: usize, times: usize) {
+    env.block_on(async {
+        for _ in 0..times {
+            let mut held = Vec::new();
+            while held.len() < count {
+                let options = ReceiveOptions {
+                    max_messages: 10,
+                    wait_seconds: 0,
+                    visibility_timeout: Some(60),
+                };
+                let batch = env.sqs().receive(queue, options).await.unwrap();
+                held.extend(batch.into_iter().filter_map(|m| m.receipt_handle));
+            }
+            let handles: Vec<&str> = held.iter().map(String::as_str).collect();
+            assert_eq!(env.sqs().release(queue, &handles).await.unwrap(), 0);
+        }
+    });
+}
+
+#[test]
+fn the_incident_is_diagnosed_with_no_flags_and_nothing_is_dead_lettered() {
+    let env = TestEnv::start();
+    let (queue, dlq) = guarded(&env, "mail.fifo", 5, &[]);
+    let records = (1..=2_000)
+        .map(|i| fifo_record("mailer", &format!("mail-{i}"), &format!("mail {i}")))
+        .collect();
+    send(&env, &queue, records);
+
+    let run = env.run(&["diagnose", "mail.fifo", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    assert_finding(&report, "serialized-groups", "error");
+    assert_finding(&report, "dedup-id-counter", "warning");
+    assert_eq!(report["read_from"], "queue");
+    assert!(report["scan"]["seen"].as_u64().unwrap() > 0, "{report:#}");
+    // Only the group's head is deliverable: what SQS hides does not make the run incomplete.
+    assert_eq!(report["complete"], true, "{report:#}");
+    assert_eq!(report["skipped"], serde_json::json!([]));
+    assert_eq!(report["scan"]["cost"]["max_receive_count"], 5);
+    assert!(
+        run.stderr
+            .contains("each message read used 1 of its 5 receives"),
+        "{}",
+        run.stderr
+    );
+
+    assert_eq!(
+        visible_and_in_flight(&env, &dlq),
+        (0, 0),
+        "none dead-lettered"
+    );
+    assert_eq!(visible_and_in_flight(&env, &queue), (2_000, 0));
+}
+
+#[test]
+fn a_max_receive_count_of_one_is_not_read_without_force() {
+    let env = TestEnv::start();
+    let (queue, dlq) = guarded(&env, "alerts.fifo", 1, &[]);
+    let records = (0..30)
+        .map(|i| {
+            fifo_record(
+                &format!("host-{}", i % 3),
+                &uuid::Uuid::new_v4().to_string(),
+                "cpu high",
+            )
+        })
+        .collect();
+    send(&env, &queue, records);
+
+    let run = env.run(&["diagnose", "alerts.fifo", "-o", "json"]);
+    assert_ne!(run.code, 0, "{}", run.stderr);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    let skipped = assert_finding(&report, "scan-skipped", "warning");
+    assert!(
+        skipped["evidence"][0]
+            .as_str()
+            .unwrap()
+            .contains("alerts-dlq.fifo after 1 receive"),
+        "{skipped:#}"
+    );
+    assert_eq!(report["complete"], false);
+    let checks: Vec<&str> = report["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["check"].as_str().unwrap())
+        .collect();
+    assert!(checks.contains(&"message-groups"), "{report:#}");
+    assert!(report["scan"].is_null() && report["groups"].is_null());
+    assert!(
+        run.stderr.contains("messages not read (maxReceiveCount 1"),
+        "{}",
+        run.stderr
+    );
+
+    // fifo groups cannot do without messages: it refuses.
+    let run = env.run(&["fifo", "groups", "alerts.fifo"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("maxReceiveCount 1"), "{}", run.stderr);
+    assert!(run.stderr.contains("--force"), "{}", run.stderr);
+
+    // --force reads, and what it reads had never been received: the refused runs read nothing.
+    let run = env.run(&["diagnose", "alerts.fifo", "--force", "-o", "json"]);
+    let report = json(&run);
+    assert!(report["scan"]["seen"].as_u64().unwrap() > 0, "{report:#}");
+    assert_eq!(report["complete"], true, "{report:#}");
+    assert_eq!(report["scan"]["near_dead_letter"], report["scan"]["seen"]);
+    let near = assert_finding(&report, "near-dead-letter", "info");
+    assert!(
+        near["evidence"][1].as_str().unwrap().contains("own reads"),
+        "{near:#}"
+    );
+    assert_eq!(visible_and_in_flight(&env, &dlq), (0, 0));
+    assert_eq!(visible_and_in_flight(&env, &queue), (30, 0));
+}
+
+#[test]
+fn a_healthy_fifo_queue_with_a_redrive_policy_exits_0() {
+    let env = TestEnv::start();
+    let (queue, _dlq) = guarded(
+        &env,
+        "shipping.fifo",
+        5,
+        &[("ReceiveMessageWaitTimeSeconds", "20")],
+    );
+    let records = (0..291)
+        .map(|i| {
+            fifo_record(
+                &format!("parcel-{}", i % 97),
+                &uuid::Uuid::new_v4().to_string(),
+                &format!("{{\"parcel\":{},\"step\":{}}}", i % 97, i / 97),
+            )
+        })
+        .collect();
+    send(&env, &queue, records);
+
+    let run = env.run(&["diagnose", "shipping.fifo", "-o", "json"]);
+    run.assert_code(0);
+    let report = json(&run);
+    assert!(
+        severities(&report).iter().all(|s| s == "info"),
+        "{report:#}"
+    );
+    assert_eq!(report["problems"], false);
+    assert_eq!(report["complete"], true);
+    assert_eq!(report["groups"]["totals"]["distinct_groups"], 97);
+    assert_eq!(visible_and_in_flight(&env, &queue), (291, 0));
+}
+
+#[test]
+fn a_sample_smaller_than_the_visible_depth_is_an_incomplete_run() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("thumbs", &[("ReceiveMessageWaitTimeSeconds", "20")]);
+    send(
+        &env,
+        &queue,
+        (0..60)
+            .map(|i| MessageRecord::with_body(format!("image {i}")))
+            .collect(),
+    );
+
+    let run = env.run(&["diagnose", "thumbs", "--sample", "10", "-o", "json"]);
+    assert_ne!(run.code, 0, "{}", run.stdout);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    let incomplete = assert_finding(&report, "scan-incomplete", "warning");
+    assert!(
+        incomplete["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("Only 10 of 60 visible messages"),
+        "{incomplete:#}"
+    );
+    assert_eq!(report["complete"], false);
+    assert_eq!(report["skipped"][0]["check"], "receive-counts");
+    assert!(
+        report["skipped"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("--sample"),
+        "{report:#}"
+    );
+
+    // JSON Lines says it in its summary record.
+    let run = env.run(&["diagnose", "thumbs", "--sample", "10", "-o", "jsonl"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let summary = &run.records_of("summary")[0];
+    assert_eq!(summary["complete"], false, "{summary:#}");
+
+    // A sample that covers the visible depth is a complete run.
+    let run = env.run(&["diagnose", "thumbs", "--sample", "60", "-o", "json"]);
+    let report = json(&run);
+    assert_eq!(report["complete"], true, "{report:#}");
+    assert!(finding(&report, "scan-incomplete").is_none());
+    assert_eq!(visible_and_in_flight(&env, &queue), (60, 0));
+}
+
+#[test]
+fn peek_and_fifo_groups_read_a_max_receive_count_of_5_and_refuse_2() {
+    let env = TestEnv::start();
+    let (queue, dlq) = guarded(&env, "orders", 5, &[]);
+    send(
+        &env,
+        &queue,
+        (0..12)
+            .map(|i| MessageRecord::with_body(format!("order {i}")))
+            .collect(),
+    );
+    // Consumers failed on every message three times: a peek leaves them at 4 of 5.
+    receive_all(&env, &queue, 12, 3);
+
+    let run = env.run(&["peek", "orders", "--max", "20", "-o", "jsonl"]);
+    run.assert_code(0);
+    assert_eq!(run.records_of("message").len(), 12);
+    assert!(
+        run.stderr
+            .contains("each message read used 1 of its 5 receives"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(
+            "12 messages are now one receive away from the dead-letter queue `orders-dlq`"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(visible_and_in_flight(&env, &queue), (12, 0));
+    assert_eq!(visible_and_in_flight(&env, &dlq), (0, 0));
+
+    let (fifo, _) = guarded(&env, "events.fifo", 5, &[]);
+    send(
+        &env,
+        &fifo,
+        (0..20)
+            .map(|i| fifo_record(&format!("device-{}", i % 4), &format!("e-{i}"), "x"))
+            .collect(),
+    );
+    let run = env.run(&["fifo", "groups", "events.fifo", "-o", "json"]);
+    run.assert_code(0);
+    assert_eq!(json(&run)["totals"]["distinct_groups"], 4);
+    assert!(
+        run.stderr
+            .contains("each message read used 1 of its 5 receives"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("one receive away"), "{}", run.stderr);
+
+    // maxReceiveCount 2: both refuse, naming the DLQ and the limit.
+    guarded(&env, "payments", 2, &[]);
+    guarded(&env, "ledger.fifo", 2, &[]);
+    for args in [
+        &["peek", "payments"][..],
+        &["fifo", "groups", "ledger.fifo"][..],
+    ] {
+        let run = env.run(args);
+        run.assert_code(1);
+        assert!(run.stderr.contains("maxReceiveCount 2"), "{}", run.stderr);
+        assert!(run.stderr.contains("-dlq"), "{}", run.stderr);
+        assert!(run.stderr.contains("--force"), "{}", run.stderr);
+    }
+    env.run(&["peek", "payments", "--force"]).assert_code(0);
+}
+
+#[test]
+fn delete_by_id_follows_the_same_rule() {
+    let env = TestEnv::start();
+    let (queue, _dlq) = guarded(&env, "jobs", 4, &[]);
+    send(
+        &env,
+        &queue,
+        (0..5)
+            .map(|i| MessageRecord::with_body(format!("job {i}")))
+            .collect(),
+    );
+    let run = env.run(&[
+        "delete",
+        "jobs",
+        "--message-id",
+        "00000000-0000-0000-0000-000000000000",
+        "--dry-run",
+    ]);
+    assert_ne!(run.code, 1, "not refused: {}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("each message read used 1 of its 4 receives"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(visible_and_in_flight(&env, &queue), (5, 0));
+
+    let (tight, _) = guarded(&env, "tight", 2, &[]);
+    send(&env, &tight, vec![MessageRecord::with_body("x")]);
+    let run = env.run(&[
+        "delete",
+        "tight",
+        "--message-id",
+        "00000000-0000-0000-0000-000000000000",
+        "--dry-run",
+    ]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("maxReceiveCount 2"), "{}", run.stderr);
+}
+
+#[test]
+fn a_scan_stops_before_its_hold_runs_out_rather_than_read_a_message_twice() {
+    use std::ops::ControlFlow;
+    use std::time::Duration;
+
+    use sqsctl::client::peek::{self, PeekOptions};
+    use sqsctl::interrupt::Interrupt;
+    use sqsctl::local::ServerConfig;
+
+    // Slow receives: the whole queue takes longer to read than the 2 s hold.
+    let env = TestEnv::start_with(ServerConfig {
+        latency: Duration::from_millis(100),
+        ..ServerConfig::default()
+    });
+    let (queue, _dlq) = guarded(&env, "slow", 3, &[]);
+    send(
+        &env,
+        &queue,
+        (0..200)
+            .map(|i| MessageRecord::with_body(format!("m{i}")))
+            .collect(),
+    );
+    let attrs = env.block_on(env.sqs().attributes(&queue)).unwrap();
+    let options = PeekOptions {
+        max: None,
+        hold_seconds: 2,
+        force: false,
+    };
+    let mut counts = Vec::new();
+    let scanned = env
+        .block_on(peek::scan(
+            env.sqs(),
+            &queue,
+            &attrs,
+            &options,
+            &Interrupt::default(),
+            |batch| {
+                counts.extend(
+                    batch
+                        .iter()
+                        .map(|m| m.attribute_u64("ApproximateReceiveCount")),
+                );
+                ControlFlow::Continue(())
+            },
+        ))
+        .unwrap();
+    assert!(scanned.hold_ran_short, "{scanned:?}");
+    assert!(!scanned.exhausted && scanned.seen < 200, "{scanned:?}");
+    assert!(counts.iter().all(|c| *c == Some(1)), "{counts:?}");
+
+    // One more receive of everything: no message was received more than once by the scan.
+    let mut highest = 0;
+    env.block_on(async {
+        let mut got = 0;
+        while got < 200 {
+            let options = ReceiveOptions {
+                max_messages: 10,
+                wait_seconds: 1,
+                visibility_timeout: Some(120),
+            };
+            for m in env.sqs().receive(&queue, options).await.unwrap() {
+                got += 1;
+                highest = highest.max(m.attribute_u64("ApproximateReceiveCount").unwrap());
+            }
+        }
+    });
+    assert!(highest <= 2, "a message was received {highest} times");
+}
+
+#[test]
+fn the_redrive_dry_run_reads_a_dlq_by_the_same_rule() {
+    let env = TestEnv::start();
+    // DLQs that have a redrive policy of their own (a chain), each fed by one source queue.
+    for (name, max) in [("tasks", 5), ("urgent", 2)] {
+        let (dlq, _last) = guarded(&env, &format!("{name}-dlq"), max, &[]);
+        let dlq_arn = env
+            .block_on(env.sqs().attributes(&dlq))
+            .unwrap()
+            .arn()
+            .unwrap()
+            .to_string();
+        let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":3}}"#);
+        env.create_queue(name, &[("RedrivePolicy", &policy)]);
+        send(
+            &env,
+            &dlq,
+            (0..4)
+                .map(|i| MessageRecord::with_body(format!("{name} {i}")))
+                .collect(),
+        );
+    }
+
+    let run = env.run(&["redrive", "tasks-dlq", "--dry-run"]);
+    run.assert_code(0);
+    assert!(
+        run.stderr
+            .contains("each message read used 1 of its 5 receives before the dead-letter queue `tasks-dlq-dlq`"),
+        "{}",
+        run.stderr
+    );
+
+    let run = env.run(&["redrive", "urgent-dlq", "--dry-run"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("maxReceiveCount 2"), "{}", run.stderr);
+    assert!(run.stderr.contains("urgent-dlq-dlq"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("hint: a dry run reads the DLQ and cannot be forced"),
+        "{}",
+        run.stderr
+    );
+    let urgent_dlq = env.block_on(env.sqs().resolve("urgent-dlq")).unwrap();
+    assert_eq!(visible_and_in_flight(&env, &urgent_dlq), (4, 0));
+}
