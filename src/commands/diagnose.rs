@@ -229,10 +229,11 @@ fn print(
         }
         Format::Text => {
             for finding in &report.findings {
-                printer.line(&printer.display(&format!(
-                    "{}\t{}\t{}",
-                    finding.severity, finding.id, finding.title
-                )))?;
+                printer.fields(&[
+                    finding.severity.to_string(),
+                    finding.id.to_string(),
+                    finding.title.to_string(),
+                ])?;
             }
         }
         Format::Table => printer.table(&table(ctx, &report.findings))?,

@@ -175,6 +175,18 @@ impl Printer {
         out.write_all(b"\n")
     }
 
+    /// One line of tab-separated fields on stdout (`-o text`). Each field is made safe for a
+    /// terminal on its own, so the separators stay real tabs where a field's own tabs and line
+    /// breaks are escaped.
+    pub fn fields<S: AsRef<str>>(&self, fields: &[S]) -> io::Result<()> {
+        let line = fields
+            .iter()
+            .map(|field| self.display(field.as_ref()))
+            .collect::<Vec<_>>()
+            .join("\t");
+        self.line(&line)
+    }
+
     /// Text bound for stdout, made safe for a terminal when stdout is one. JSON escapes keep JSON
     /// valid, and already escaped text is left as it is.
     fn on_stdout<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
