@@ -32,7 +32,8 @@ struct NativeSummary {
 }
 
 /// Rows of (label for a table, key for `-o text`, value): a two-column table, or one
-/// `key<TAB>value` line each with `-o text`, as the redrive summary prints its own.
+/// `key<TAB>value` line each with `-o text`, as the redrive summary prints its own. A row without
+/// a label is for scripts only (a task handle: long, and no command takes it).
 fn key_values(ctx: &Context, title: &str, rows: &[(&str, &str, String)]) -> std::io::Result<()> {
     let printer = &ctx.printer;
     if printer.format() == Format::Text {
@@ -42,7 +43,7 @@ fn key_values(ctx: &Context, title: &str, rows: &[(&str, &str, String)]) -> std:
         return Ok(());
     }
     let mut table = printer.new_table(&[title, "result"]);
-    for (label, _, value) in rows {
+    for (label, _, value) in rows.iter().filter(|(label, _, _)| !label.is_empty()) {
         table.add_row(vec![label.to_string(), value.clone()]);
     }
     printer.table(&table)
@@ -190,7 +191,7 @@ pub async fn start(
             let mut rows = vec![
                 ("from", "source", summary.source.clone()),
                 ("to", "destination", summary.destination.clone()),
-                ("task", "task_handle", summary.task_handle.clone()),
+                ("", "task_handle", summary.task_handle.clone()),
                 ("status", "status", summary.status.clone()),
                 ("moved", "moved", summary.moved.to_string()),
                 ("to move", "to_move", to_move),
@@ -307,7 +308,7 @@ pub async fn cancel(ctx: &Context, dlq: &str) -> anyhow::Result<ExitStatus> {
             "cancelled move task",
             &[
                 ("source", "source", name.clone()),
-                ("task", "task_handle", handle.clone()),
+                ("", "task_handle", handle.clone()),
                 ("moved", "moved", moved.to_string()),
             ],
         )?,
