@@ -135,3 +135,40 @@ fn a_fifo_peek_table_shows_attributes_cuts_bodies_not_ids_and_says_it_saw_only_h
     assert!(!run.stdout.contains("attributes"), "{}", run.stdout);
     assert!(!run.stderr.contains("head of each group"), "{}", run.stderr);
 }
+
+/// Runs `sqsctl local` with `args`, stops it with Ctrl-C once it listens, and returns its stderr.
+fn local_server_stderr(env: &TestEnv, args: &[&str]) -> String {
+    use std::io::BufRead;
+    let mut child = env
+        .cmd()
+        .args(["local", "--bind", "127.0.0.1:0"])
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut endpoint = String::new();
+    stdout.read_line(&mut endpoint).unwrap();
+    assert!(
+        endpoint.starts_with("export AWS_ENDPOINT_URL_SQS="),
+        "{endpoint}"
+    );
+    support::sigint(child.id());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn local_names_only_the_faults_it_injects() {
+    let env = TestEnv::start();
+    let plain = local_server_stderr(&env, &[]);
+    assert!(!plain.contains("injecting"), "{plain}");
+    assert!(plain.contains("stopped after 0 requests\n"), "{plain}");
+    let faulty = local_server_stderr(&env, &["--fault-rate", "0.5"]);
+    assert!(faulty.contains("injecting fault rate 0.5\n"), "{faulty}");
+    assert!(!faulty.contains("latency"), "{faulty}");
+    assert!(faulty.contains("0 injected errors"), "{faulty}");
+}
