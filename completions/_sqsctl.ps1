@@ -454,7 +454,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         'sqsctl;diagnose' {
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue')
             [CompletionResult]::new('--sample', '--sample', [CompletionResultType]::ParameterName, 'Read at most N messages of the queue')
-            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Run again every N seconds and say what changed, until Ctrl-C')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Run again every N seconds and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
             [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')

@@ -423,7 +423,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;diagnose'= {
             cand --input 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue'
             cand --sample 'Read at most N messages of the queue'
-            cand --watch 'Run again every N seconds and say what changed, until Ctrl-C'
+            cand --watch 'Run again every N seconds and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
             cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'

@@ -72,6 +72,16 @@ async fn run(cli: Cli) -> ExitStatus {
     } else {
         Terminal::detect()
     };
+    // `COLUMNS` stands in for a width the terminal does not tell (and for tests' forced terminal).
+    let terminal = Terminal {
+        width: terminal.width.or_else(|| {
+            std::env::var("COLUMNS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .filter(|&cols: &u16| cols > 0)
+        }),
+        ..terminal
+    };
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let printer = Printer::new(
         cli.global.output,

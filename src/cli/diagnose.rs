@@ -25,7 +25,8 @@ pub struct DiagnoseArgs {
     pub queue: Option<String>,
     #[command(flatten)]
     pub source: MessageSourceArgs,
-    /// Run again every N seconds and say what changed, until Ctrl-C
+    /// Run again every N seconds and say which findings changed, until Ctrl-C (a finding missing
+    /// from a scan that read fewer messages is not taken as resolved)
     #[arg(long, value_name = "SECONDS")]
     pub watch: Option<u64>,
 }

@@ -2,7 +2,6 @@
 //! findings, JSON, or JSON Lines; exit code 4 when a warning or an error was found.
 
 use crate::text::plural;
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -15,6 +14,7 @@ use crate::client::peek::Scanned;
 use crate::commands::context::Context;
 pub use crate::diagnose::gather::MessageSource;
 use crate::diagnose::gather::{self as inspect, Inspection};
+use crate::diagnose::watch::{Change, Watch};
 use crate::diagnose::{self, Analysis, Finding, Report};
 use crate::exit::ExitStatus;
 use crate::output::Format;
@@ -90,26 +90,23 @@ struct Summary<'a> {
 
 pub async fn run(ctx: &Context, settings: DiagnoseSettings) -> anyhow::Result<ExitStatus> {
     let Some(every) = settings.watch else {
-        return Ok(run_once(ctx, &settings, &[]).await?.1);
+        return Ok(run_once(ctx, &settings, &[], true).await?.status);
     };
-    let mut previous: Option<BTreeSet<(&'static str, String)>> = None;
+    let mut watch = Watch::new();
     let mut own_scans: Vec<u64> = Vec::new();
     loop {
-        let (report, status, scan_ended) = run_once(ctx, &settings, &own_scans).await?;
-        if status == ExitStatus::Interrupted {
-            return Ok(status);
+        // A report from a scan cut short by Ctrl-C would read as a change: it is not printed.
+        let run = run_once(ctx, &settings, &own_scans, false).await?;
+        if run.status == ExitStatus::Interrupted {
+            ctx.printer
+                .info("stopped during a scan; nothing is reported from the partial scan");
+            return Ok(run.status);
         }
         // Each scan adds a receive to every message it reads; the next run discounts them.
-        own_scans.extend(scan_ended);
-        let current: BTreeSet<(&'static str, String)> = report
-            .findings
-            .iter()
-            .map(|f| (f.id, f.title.clone()))
-            .collect();
-        if let Some(before) = &previous {
-            report_changes(ctx, before, &current);
+        own_scans.extend(run.scan_ended);
+        if let Some(changes) = watch.observe(&run.report.findings, run.read) {
+            report_changes(ctx, &changes);
         }
-        previous = Some(current);
         ctx.printer.flush()?;
         tokio::select! {
             () = tokio::time::sleep(every) => {}
@@ -118,29 +115,55 @@ pub async fn run(ctx: &Context, settings: DiagnoseSettings) -> anyhow::Result<Ex
     }
 }
 
-fn report_changes(
-    ctx: &Context,
-    before: &BTreeSet<(&'static str, String)>,
-    now: &BTreeSet<(&'static str, String)>,
-) {
-    let appeared: Vec<_> = now.difference(before).collect();
-    let gone: Vec<_> = before.difference(now).collect();
-    if appeared.is_empty() && gone.is_empty() {
+fn report_changes(ctx: &Context, changes: &[Change]) {
+    if changes.is_empty() {
         ctx.printer.info("no change since the last run");
     }
-    for (id, title) in appeared {
-        ctx.printer.info(format!("new: {id}: {title}"));
-    }
-    for (id, title) in gone {
-        ctx.printer.info(format!("resolved: {id}: {title}"));
+    for change in changes {
+        ctx.printer.info(match change {
+            Change::New {
+                id,
+                severity,
+                title,
+            } => format!("new: {severity} {id}: {title}"),
+            Change::Changed {
+                id,
+                from,
+                to,
+                title,
+            } => format!("changed: {id} from {from} to {to}: {title}"),
+            Change::Resolved { id, title } => format!("resolved: {id}: {title}"),
+            Change::Unconfirmed {
+                id,
+                title,
+                read_now,
+                read_before,
+            } => format!(
+                "not seen, but this scan read {} against the {read_before} that showed it, so it is not taken as resolved: {id}: {title}",
+                plural(*read_now, "message")
+            ),
+        });
     }
 }
 
+/// One run of the checks, as `--watch` needs it back.
+struct Run {
+    report: Report,
+    status: ExitStatus,
+    /// When this run's scan ended (epoch milliseconds), if it read the queue.
+    scan_ended: Option<u64>,
+    /// Messages the scan read, if there was one.
+    read: Option<u64>,
+}
+
+/// Gathers, analyzes and prints once. `print_partial`: whether a run cut short by Ctrl-C still
+/// prints what it saw (a single run does; `--watch` does not).
 async fn run_once(
     ctx: &Context,
     settings: &DiagnoseSettings,
     earlier_scans: &[u64],
-) -> anyhow::Result<(Report, ExitStatus, Option<u64>)> {
+    print_partial: bool,
+) -> anyhow::Result<Run> {
     let inspection = gather(
         ctx,
         inspect::Request {
@@ -161,13 +184,21 @@ async fn run_once(
         now_ms: inspect::now_ms(),
         own_scans: &inspection.own_scans,
     });
+    let read = inspection.scan.as_ref().map(|s| s.seen);
+    if inspection.interrupted() && !print_partial {
+        return Ok(Run {
+            report,
+            status: ExitStatus::Interrupted,
+            scan_ended: inspection.scan_ended_ms,
+            read,
+        });
+    }
     ctx.printer.info(describe(&inspection, &settings.source));
     if let Some(groups) = &report.groups {
         let t = &groups.totals;
         ctx.printer.info(format!(
-            "{} message group{}; effective parallelism {}{} (`sqsctl fifo groups` shows each group)",
-            t.distinct_groups,
-            if t.distinct_groups == 1 { "" } else { "s" },
+            "{}; effective parallelism {}{} (`sqsctl fifo groups` shows each group)",
+            plural(t.distinct_groups, "message group"),
             if t.exact { "" } else { "at most " },
             t.effective_parallelism
         ));
@@ -180,7 +211,12 @@ async fn run_once(
     } else {
         ExitStatus::Success
     };
-    Ok((report, status, inspection.scan_ended_ms))
+    Ok(Run {
+        report,
+        status,
+        scan_ended: inspection.scan_ended_ms,
+        read,
+    })
 }
 
 fn print(
@@ -229,10 +265,11 @@ fn print(
         }
         Format::Text => {
             for finding in &report.findings {
-                printer.line(&printer.display(&format!(
-                    "{}\t{}\t{}",
-                    finding.severity, finding.id, finding.title
-                )))?;
+                printer.fields(&[
+                    finding.severity.to_string(),
+                    finding.id.to_string(),
+                    finding.title.to_string(),
+                ])?;
             }
         }
         Format::Table => printer.table(&table(ctx, &report.findings))?,

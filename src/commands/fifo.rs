@@ -130,13 +130,12 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
         }
         Format::Text => {
             for g in &layout.groups {
-                printer.line(&printer.display(&format!(
-                    "{}\t{}\t{}\t{}",
-                    g.group_id,
-                    g.seen,
+                printer.fields(&[
+                    g.group_id.clone(),
+                    g.seen.to_string(),
                     visible_cell(g),
-                    g.oldest_age_seconds.unwrap_or(0)
-                )))?;
+                    g.oldest_age_seconds.unwrap_or(0).to_string(),
+                ])?;
             }
         }
         Format::Table => {

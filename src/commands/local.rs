@@ -12,6 +12,7 @@ use crate::cli::local::LocalArgs;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::local::{ServerConfig, serve_until};
+use crate::text::plural;
 
 #[derive(Debug, Clone)]
 pub struct LocalSettings {
@@ -94,29 +95,45 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
             "SQS-compatible server on {endpoint} (region {region}, account {}); any credentials are accepted. Ctrl-C stops it.",
             settings.account_id
         ));
-        if settings.fault_rate > 0.0
-            || settings.entry_fault_rate > 0.0
-            || !settings.latency.is_zero()
-        {
-            printer.info(format!(
-                "injecting latency {:?}, fault rate {}, entry fault rate {}",
-                settings.latency, settings.fault_rate, settings.entry_fault_rate
-            ));
+        if let Some(injected) = injected_faults(&settings) {
+            printer.info(format!("injecting {injected}"));
         }
     };
     let stats = serve_until(config, on_ready, ctx.interrupt.wait())
         .await
         .with_context(|| format!("could not listen on {}", settings.bind))?;
     printed.context("could not write the endpoint line")?;
-    ctx.printer.info(format!(
-        "stopped after {} requests ({} injected errors, {} ambiguous, sending {} messages; {} failed batch entries)",
-        stats.requests,
-        stats.injected_errors,
-        stats.ambiguous_failures,
-        stats.ambiguous_sends,
-        stats.entry_failures
-    ));
+    let mut line = format!("stopped after {}", plural(stats.requests, "request"));
+    if injected_faults(&settings).is_some() {
+        line.push_str(&format!(
+            " ({}, {} ambiguous, sending {}; {})",
+            plural(stats.injected_errors, "injected error"),
+            stats.ambiguous_failures,
+            plural(stats.ambiguous_sends, "message"),
+            plural(stats.entry_failures, "failed batch entry")
+        ));
+    }
+    ctx.printer.info(line);
     Ok(ExitStatus::Interrupted)
+}
+
+/// What the server injects, naming only what is on (`latency 50ms, fault rate 0.1`), or `None`
+/// for a server that injects nothing.
+fn injected_faults(settings: &LocalSettings) -> Option<String> {
+    let mut parts = Vec::new();
+    if !settings.latency.is_zero() {
+        parts.push(format!(
+            "latency {}",
+            humantime::format_duration(settings.latency)
+        ));
+    }
+    if settings.fault_rate > 0.0 {
+        parts.push(format!("fault rate {}", settings.fault_rate));
+    }
+    if settings.entry_fault_rate > 0.0 {
+        parts.push(format!("entry fault rate {}", settings.entry_fault_rate));
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 #[cfg(test)]

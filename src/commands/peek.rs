@@ -4,6 +4,7 @@ use std::ops::ControlFlow;
 
 use super::common::resolve_queue;
 use crate::cli::peek::PeekArgs;
+use crate::client::QueueRef;
 use crate::client::peek::{self, PeekOptions};
 use crate::commands::context::Context;
 use crate::error::with_hint;
@@ -28,6 +29,20 @@ impl PeekSettings {
             force: args.force,
         })
     }
+}
+
+/// On a FIFO queue that stopped delivering before the scan saw what was visible, why: while a
+/// group's head is held (by this scan), SQS delivers none of the messages behind it.
+fn group_heads_note(queue: &QueueRef, scanned: &peek::Scanned) -> Option<String> {
+    (queue.is_fifo() && scanned.exhausted && !scanned.interrupted && scanned.seen < scanned.visible_at_start)
+        .then(|| {
+            format!(
+                "{} of {}: SQS delivers only the head of each group while it is held, so the messages behind them cannot be peeked at (`sqsctl fifo groups {}` counts them per group)",
+                scanned.seen,
+                scanned.visible_at_start,
+                queue.name
+            )
+        })
 }
 
 pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitStatus> {
@@ -94,6 +109,9 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         );
     }
     ctx.printer.info(summary);
+    if let Some(note) = group_heads_note(&queue, &scanned) {
+        ctx.printer.info(note);
+    }
     if let Some(cost) = &scanned.cost
         && scanned.seen > 0
     {

@@ -128,15 +128,14 @@ fn print(ctx: &Context, rows: &[QueueRow]) -> anyhow::Result<()> {
         Format::Json => printer.json(&rows)?,
         Format::Text => {
             for row in rows {
-                printer.line(&format!(
-                    "{}\t{}\t{}\t{}\t{}\t{}",
-                    printer.display(&row.name),
-                    row.visible,
-                    row.in_flight,
-                    row.delayed,
-                    if row.fifo { "fifo" } else { "standard" },
-                    row.dlq.as_deref().unwrap_or("-")
-                ))?;
+                printer.fields(&[
+                    row.name.clone(),
+                    row.visible.to_string(),
+                    row.in_flight.to_string(),
+                    row.delayed.to_string(),
+                    (if row.fifo { "fifo" } else { "standard" }).to_string(),
+                    row.dlq.clone().unwrap_or_else(|| "-".to_string()),
+                ])?;
             }
         }
         Format::Table => {

@@ -17,6 +17,7 @@ pub mod observe;
 pub mod reads;
 pub mod scaling;
 pub mod settings;
+pub mod watch;
 
 use serde::Serialize;
 

@@ -3,7 +3,7 @@
 
 use crate::message::{Envelope, MessageRecord};
 use crate::output::{Format, Printer, sanitize};
-use crate::text::format_millis;
+use crate::text::{format_millis, plural};
 
 /// Writes message records as they arrive, in the printer's format: a table per batch on a
 /// terminal, one enveloped record per line in a pipe, a single JSON array (streamed) with
@@ -129,30 +129,70 @@ impl<'a> MessageWriter<'a> {
         }
     }
 
+    /// A batch as a table: the columns that say which message it is (never cut), then its
+    /// message attributes (`failure=timeout`), then the body, cut to what the terminal's width
+    /// leaves. A column empty in every row (no group on a standard queue, no attributes) is left
+    /// out.
     fn batch_table(&self, batch: &[MessageRecord]) -> comfy_table::Table {
-        let mut table =
-            self.printer
-                .new_table(&["#", "message id", "body", "group", "receives", "sent"]);
-        for (i, record) in batch.iter().enumerate() {
+        let rows: Vec<[String; 6]> = batch
+            .iter()
+            .enumerate()
+            .map(|(i, record)| {
+                [
+                    (self.written + i as u64 + 1).to_string(),
+                    record.message_id.clone().unwrap_or_default(),
+                    record
+                        .effective_group_id()
+                        .map(|g| sanitize::for_terminal(g).into_owned())
+                        .unwrap_or_default(),
+                    record
+                        .attributes
+                        .get("ApproximateReceiveCount")
+                        .cloned()
+                        .unwrap_or_default(),
+                    record
+                        .attribute_u64("SentTimestamp")
+                        .map(format_millis)
+                        .unwrap_or_default(),
+                    attributes_cell(record),
+                ]
+            })
+            .collect();
+        const HEADER: [&str; 6] = ["#", "message id", "group", "receives", "sent", "attributes"];
+        let shown: Vec<usize> = (0..HEADER.len())
+            .filter(|&c| rows.iter().any(|row| !row[c].is_empty()))
+            .collect();
+        let mut header: Vec<&str> = shown.iter().map(|&c| HEADER[c]).collect();
+        header.push("body");
+        // Each column's widest cell, plus one space of padding each side and one border.
+        let fixed: usize = shown
+            .iter()
+            .map(|&c| {
+                rows.iter()
+                    .map(|row| row[c].chars().count())
+                    .chain([HEADER[c].chars().count()])
+                    .max()
+                    .unwrap_or(0)
+                    + 3
+            })
+            .sum::<usize>()
+            + 4;
+        let body_width = match self.printer.terminal().width {
+            Some(width) => usize::from(width)
+                .saturating_sub(fixed)
+                .clamp(MIN_BODY_WIDTH, MAX_BODY_WIDTH),
+            None => MAX_BODY_WIDTH,
+        };
+        let mut table = self.printer.new_table(&header);
+        for (row, record) in rows.iter().zip(batch) {
             let body = sanitize::for_terminal(&record.body);
-            table.add_row(vec![
-                (self.written + i as u64 + 1).to_string(),
-                record.message_id.clone().unwrap_or_default(),
-                sanitize::truncate(&body, 60).into_owned(),
-                record
-                    .effective_group_id()
-                    .map(|g| sanitize::for_terminal(g).into_owned())
-                    .unwrap_or_default(),
-                record
-                    .attributes
-                    .get("ApproximateReceiveCount")
-                    .cloned()
-                    .unwrap_or_default(),
-                record
-                    .attribute_u64("SentTimestamp")
-                    .map(format_millis)
-                    .unwrap_or_default(),
-            ]);
+            let mut cells: Vec<String> = shown.iter().map(|&c| row[c].clone()).collect();
+            cells.push(sanitize::truncate(&body, body_width).into_owned());
+            table.add_row(cells);
+        }
+        // The columns before the body keep their width; only the body gives way.
+        for column in table.column_iter_mut().take(shown.len()) {
+            column.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
         }
         table
     }
@@ -181,6 +221,31 @@ impl<'a> MessageWriter<'a> {
         }
         self.printer.flush()
     }
+}
+
+/// The body column's width on a terminal of unknown width, and at most on any.
+const MAX_BODY_WIDTH: usize = 60;
+/// The body column's width however narrow the terminal: a body cut shorter says nothing.
+const MIN_BODY_WIDTH: usize = 12;
+
+/// A message's attributes as `name=value` pairs for a table cell, escaped for a terminal; binary
+/// values by their size.
+fn attributes_cell(record: &MessageRecord) -> String {
+    record
+        .message_attributes
+        .iter()
+        .map(|(name, value)| {
+            let shown = if value.is_binary() {
+                let padding = value.value.bytes().rev().take_while(|&b| b == b'=').count();
+                let bytes = (value.value.len() / 4 * 3).saturating_sub(padding);
+                format!("(binary, {})", plural(bytes as u64, "byte"))
+            } else {
+                sanitize::truncate(&sanitize::for_terminal(&value.value), 40).into_owned()
+            };
+            format!("{}={shown}", sanitize::for_terminal(name))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What [`MessageWriter::write_each`] got through.

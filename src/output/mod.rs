@@ -54,6 +54,8 @@ pub struct Terminal {
     pub stdout_is_tty: bool,
     pub stderr_is_tty: bool,
     pub stdin_is_tty: bool,
+    /// The width of the terminal stdout writes to, in columns, when known.
+    pub width: Option<u16>,
 }
 
 impl Terminal {
@@ -62,6 +64,7 @@ impl Terminal {
             stdout_is_tty: io::stdout().is_terminal(),
             stderr_is_tty: io::stderr().is_terminal(),
             stdin_is_tty: io::stdin().is_terminal(),
+            width: stdout_width(),
         }
     }
 
@@ -70,8 +73,21 @@ impl Terminal {
             stdout_is_tty: true,
             stderr_is_tty: true,
             stdin_is_tty: true,
+            width: None,
         }
     }
+}
+
+/// The window size of the terminal on stdout, if stdout is one.
+fn stdout_width() -> Option<u16> {
+    let stdout = io::stdout();
+    if !stdout.is_terminal() {
+        return None;
+    }
+    rustix::termios::tcgetwinsize(&stdout)
+        .ok()
+        .map(|size| size.ws_col)
+        .filter(|&cols| cols > 0)
 }
 
 pub struct Printer {
@@ -173,6 +189,18 @@ impl Printer {
         let mut out = self.stdout.lock();
         out.write_all(text.as_bytes())?;
         out.write_all(b"\n")
+    }
+
+    /// One line of tab-separated fields on stdout (`-o text`). Each field is made safe for a
+    /// terminal on its own, so the separators stay real tabs where a field's own tabs and line
+    /// breaks are escaped.
+    pub fn fields<S: AsRef<str>>(&self, fields: &[S]) -> io::Result<()> {
+        let line = fields
+            .iter()
+            .map(|field| self.display(field.as_ref()))
+            .collect::<Vec<_>>()
+            .join("\t");
+        self.line(&line)
     }
 
     /// Text bound for stdout, made safe for a terminal when stdout is one. JSON escapes keep JSON

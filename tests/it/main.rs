@@ -11,6 +11,7 @@ mod generated;
 mod help;
 mod messages;
 mod on_call;
+mod output;
 mod queues;
 mod redrive;
 mod risk_guard;

@@ -12,6 +12,7 @@ use crate::commands::context::Context;
 use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::output::Format;
+use crate::text::plural;
 
 /// How often a running task is polled.
 const POLL: Duration = Duration::from_millis(500);
@@ -28,6 +29,24 @@ struct NativeSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     failure_reason: Option<String>,
     seconds: f64,
+}
+
+/// Rows of (label for a table, key for `-o text`, value): a two-column table, or one
+/// `key<TAB>value` line each with `-o text`, as the redrive summary prints its own. A row without
+/// a label is for scripts only (a task handle: long, and no command takes it).
+fn key_values(ctx: &Context, title: &str, rows: &[(&str, &str, String)]) -> std::io::Result<()> {
+    let printer = &ctx.printer;
+    if printer.format() == Format::Text {
+        for (_, key, value) in rows {
+            printer.fields(&[*key, value.as_str()])?;
+        }
+        return Ok(());
+    }
+    let mut table = printer.new_table(&[title, "result"]);
+    for (label, _, value) in rows.iter().filter(|(label, _, _)| !label.is_empty()) {
+        table.add_row(vec![label.to_string(), value.clone()]);
+    }
+    printer.table(&table)
 }
 
 async fn arn_of(sqs: &Sqs, dlq: &str) -> anyhow::Result<(String, String)> {
@@ -86,8 +105,10 @@ pub async fn start(
     let depth = dlq_attrs.visible();
     if settings.dry_run {
         ctx.printer.info(format!(
-            "dry run: a native move task would move about {depth} messages from {} to {}; nothing was changed",
-            dlq.name, destination_name
+            "dry run: a native move task would move about {} from {} to {}; nothing was changed",
+            plural(depth, "message"),
+            dlq.name,
+            destination_name
         ));
         return Ok(ExitStatus::Success);
     }
@@ -164,7 +185,23 @@ pub async fn start(
     };
     match ctx.printer.format() {
         Format::Json => ctx.printer.json(&summary)?,
-        Format::Table | Format::Jsonl | Format::Text => ctx.printer.record("summary", &summary)?,
+        Format::Jsonl => ctx.printer.record("summary", &summary)?,
+        Format::Table | Format::Text => {
+            let to_move = summary.to_move.map(|n| n.to_string()).unwrap_or_default();
+            let mut rows = vec![
+                ("from", "source", summary.source.clone()),
+                ("to", "destination", summary.destination.clone()),
+                ("", "task_handle", summary.task_handle.clone()),
+                ("status", "status", summary.status.clone()),
+                ("moved", "moved", summary.moved.to_string()),
+                ("to move", "to_move", to_move),
+                ("time", "seconds", format!("{:.1} s", summary.seconds)),
+            ];
+            if let Some(reason) = &summary.failure_reason {
+                rows.push(("failure", "failure_reason", reason.clone()));
+            }
+            key_values(ctx, "native redrive", &rows)?;
+        }
     }
     ctx.printer.flush()?;
     if interrupted {
@@ -175,9 +212,9 @@ pub async fn start(
         return Ok(ExitStatus::Interrupted);
     }
     ctx.printer.info(format!(
-        "native move task {}: {} messages moved from {} in {:.1} s",
+        "native move task {}: {} moved from {} in {:.1} s",
         summary.status.to_lowercase(),
-        summary.moved,
+        plural(summary.moved.max(0) as u64, "message"),
         summary.source,
         summary.seconds
     ));
@@ -257,14 +294,29 @@ pub async fn cancel(ctx: &Context, dlq: &str) -> anyhow::Result<ExitStatus> {
     };
     let moved = sqs.cancel_move_task(&handle).await?;
     let printer = &ctx.printer;
-    let data = serde_json::json!({ "source": name, "task_handle": handle, "cancelled": true, "moved": moved });
     match printer.format() {
-        Format::Json => printer.json(&data)?,
-        _ => printer.record("cancelled", &data)?,
+        Format::Json | Format::Jsonl => {
+            let data = serde_json::json!({ "source": name, "task_handle": handle, "cancelled": true, "moved": moved });
+            if printer.format() == Format::Json {
+                printer.json(&data)?;
+            } else {
+                printer.record("cancelled", &data)?;
+            }
+        }
+        Format::Table | Format::Text => key_values(
+            ctx,
+            "cancelled move task",
+            &[
+                ("source", "source", name.clone()),
+                ("", "task_handle", handle.clone()),
+                ("moved", "moved", moved.to_string()),
+            ],
+        )?,
     }
     printer.flush()?;
     printer.info(format!(
-        "cancelled the move task of {name} after {moved} messages"
+        "cancelled the move task of {name} after {}",
+        plural(moved.max(0) as u64, "message")
     ));
     Ok(ExitStatus::Success)
 }

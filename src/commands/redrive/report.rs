@@ -90,7 +90,7 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
                 (
                     "time",
                     format!(
-                        "{:.1} s ({:.0} messages/s)",
+                        "{:.1} s ({:.1} messages/s)",
                         summary.seconds, summary.messages_per_second
                     ),
                 ),

@@ -169,9 +169,11 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         release_failed,
         limit_reached: shared.limit_reached.load(Ordering::SeqCst),
         interrupted: shared.interrupt.is_set(),
-        seconds,
+        // A rate to a tenth and a duration to the millisecond: the digits beyond are noise, and
+        // they end up in JSON that people read.
+        seconds: (seconds * 1000.0).round() / 1000.0,
         messages_per_second: if seconds > 0.0 {
-            moved as f64 / seconds
+            (moved as f64 / seconds * 10.0).round() / 10.0
         } else {
             0.0
         },

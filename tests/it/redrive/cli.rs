@@ -643,6 +643,26 @@ fn native_mode_status_and_cancel() {
     assert_eq!(s["moved"], 30);
     assert_eq!(visible(&env, &source).0, 30);
     assert_eq!(visible(&env, &dlq).0, 0);
+
+    // On a terminal the summary is a table, with `-o text` tab-separated pairs: never raw JSON.
+    bodies(&env, &dlq, "t", 3);
+    let run = env.run_tty(&["redrive", "nat-dlq", "--native", "--yes"], "");
+    run.assert_code(0);
+    assert!(!run.stdout.contains('{'), "{}", run.stdout);
+    assert!(run.stderr.contains("3 messages moved"), "{}", run.stderr);
+    assert_snapshot!(name: "native_table", support::snapshot::mask_row(&run.stdout, "time", "[s]"));
+    bodies(&env, &dlq, "u", 1);
+    let run = env.run_tty(
+        &["redrive", "nat-dlq", "--native", "--yes", "-o", "text"],
+        "",
+    );
+    run.assert_code(0);
+    assert!(
+        run.stdout.lines().any(|l| l == "moved\t1"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("1 message moved"), "{}", run.stderr);
     let run = env.run(&["redrive", "status", "nat-dlq", "-o", "json"]);
     run.assert_code(0);
     let tasks: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -660,9 +680,11 @@ fn native_mode_status_and_cancel() {
     let to = env.server().queue_arn("nat");
     env.block_on(env.sqs().start_move_task(&arn, Some(&to), Some(1)))
         .unwrap();
-    let run = env.run(&["redrive", "cancel", "nat-dlq"]);
+    // On a terminal the cancellation is a table, not JSON.
+    let run = env.run_tty(&["redrive", "cancel", "nat-dlq"], "");
     run.assert_code(0);
-    assert_eq!(run.records_of("cancelled")[0]["cancelled"], true);
+    assert!(!run.stdout.contains('{'), "{}", run.stdout);
+    assert_snapshot!(name: "cancel_table", support::snapshot::mask_row(&run.stdout, "moved", "[n]"));
     let run = env.run(&["redrive", "status", "nat-dlq"]);
     run.assert_code(0);
     let tasks = run.records_of("task");
