@@ -172,3 +172,52 @@ fn local_names_only_the_faults_it_injects() {
     assert!(!faulty.contains("latency"), "{faulty}");
     assert!(faulty.contains("0 injected errors"), "{faulty}");
 }
+
+#[test]
+fn json_and_tables_of_diagnose_fifo_groups_peek_and_the_redrive_summary() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(
+        "report.fifo",
+        &[
+            ("FifoQueue", "true"),
+            ("ReceiveMessageWaitTimeSeconds", "20"),
+        ],
+    );
+    send(&env, &queue, fifo_orders(3, 2));
+    // Epoch milliseconds, and ages that depend on how fast the test runs, are replaced.
+    let diagnose = env.run(&["diagnose", "report.fifo", "-o", "json"]);
+    diagnose.assert_code(4);
+    assert_snapshot!(name: "diagnose_json", diagnose.stdout, r"\b1[6-9]\d{11}\b" => "[epoch-ms]", r#""(oldest_age_seconds|age_seconds|seconds)": \d+"# => r#""$1": [s]"#);
+    let groups = env.run(&["fifo", "groups", "report.fifo", "-o", "json"]);
+    groups.assert_code(0);
+    assert_snapshot!(name: "fifo_groups_json", groups.stdout, r"\b1[6-9]\d{11}\b" => "[epoch-ms]", r#""(oldest_age_seconds|age_seconds|seconds)": \d+"# => r#""$1": [s]"#);
+    let table = env.run_tty(&["fifo", "groups", "report.fifo"], "");
+    table.assert_code(0);
+    // The OLDEST column is as wide as its header: each age cell is 8 characters.
+    assert_snapshot!(name: "fifo_groups_table", table.stdout, r"┆ \d+s +┆" => "┆ [age]  ┆");
+    let peek = env.run(&["peek", "report.fifo", "-o", "json"]);
+    peek.assert_code(0);
+    assert_snapshot!(name: "peek_json", peek.stdout, r"\b1[6-9]\d{11}\b" => "[epoch-ms]", r#""ApproximateReceiveCount": "\d+""# => r#""ApproximateReceiveCount": "[n]""#);
+
+    let dlq = env.create_queue("report-dlq", &[]);
+    let target = env.create_queue("report-target", &[]);
+    send(
+        &env,
+        &dlq,
+        (0..3)
+            .map(|i| MessageRecord::with_body(format!("dead {i}")))
+            .collect(),
+    );
+    let redrive = env.run(&[
+        "redrive",
+        "report-dlq",
+        "--to",
+        "report-target",
+        "--yes",
+        "-o",
+        "json",
+    ]);
+    redrive.assert_code(0);
+    assert_eq!(env.depth(&target), 3);
+    assert_snapshot!(name: "redrive_summary_json", redrive.stdout, r#""(seconds|messages_per_second)": [\d.]+"# => r#""$1": [n]"#, r"report-dlq-\d{8}T\d{6}Z" => "report-dlq-[time]");
+}
