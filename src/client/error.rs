@@ -33,7 +33,14 @@ const AUTH_CODES: &[&str] = &[
     "ExpiredTokenException",
     "IncompleteSignature",
     "MissingAuthenticationToken",
+    "InvalidSignatureException",
 ];
+
+/// True for the codes that mean the credentials or the signature were refused, which get the
+/// credentials hint rather than a generic service error.
+fn is_auth_code(code: &str) -> bool {
+    AUTH_CODES.contains(&code)
+}
 
 const QUEUE_NOT_FOUND_CODES: &[&str] = &[
     "AWS.SimpleQueueService.NonExistentQueue",
@@ -222,7 +229,7 @@ impl ClientError {
                     region: site.region.to_string(),
                 };
             }
-            if AUTH_CODES.contains(&code.as_str()) {
+            if is_auth_code(&code) {
                 return ClientError::Auth { code, message };
             }
             if Self::is_throttle_code(&code) {
@@ -349,7 +356,20 @@ fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::check_endpoint_url;
+    use super::{check_endpoint_url, is_auth_code};
+
+    #[test]
+    fn signature_errors_of_both_protocols_are_credential_errors() {
+        // The query protocol says SignatureDoesNotMatch; the JSON protocol InvalidSignatureException.
+        for code in [
+            "SignatureDoesNotMatch",
+            "InvalidSignatureException",
+            "ExpiredToken",
+        ] {
+            assert!(is_auth_code(code), "{code}");
+        }
+        assert!(!is_auth_code("InvalidParameterValue"));
+    }
 
     #[test]
     fn endpoint_urls_need_a_scheme_a_host_and_a_numeric_port() {
