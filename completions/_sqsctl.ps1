@@ -194,7 +194,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
             [CompletionResult]::new('--lines', '--lines', [CompletionResultType]::ParameterName, 'Read stdin and send each line as one message body')
             [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read stdin as JSON Lines message records (what `receive` writes)')
-            [CompletionResult]::new('--skip-invalid', '--skip-invalid', [CompletionResultType]::ParameterName, 'With --lines/--jsonl: skip lines that are not valid messages (and report how many) instead of stopping')
+            [CompletionResult]::new('--skip-invalid', '--skip-invalid', [CompletionResultType]::ParameterName, 'With --lines/--jsonl: skip lines that are not valid messages (and report how many) instead of stopping (exit code 3 when every line was skipped)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')

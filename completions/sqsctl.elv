@@ -180,7 +180,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --color 'When to use colour on stderr (NO_COLOR is respected)'
             cand --lines 'Read stdin and send each line as one message body'
             cand --jsonl 'Read stdin as JSON Lines message records (what `receive` writes)'
-            cand --skip-invalid 'With --lines/--jsonl: skip lines that are not valid messages (and report how many) instead of stopping'
+            cand --skip-invalid 'With --lines/--jsonl: skip lines that are not valid messages (and report how many) instead of stopping (exit code 3 when every line was skipped)'
             cand -q 'Print only data and errors: no progress, no summaries'
             cand --quiet 'Print only data and errors: no progress, no summaries'
             cand -v 'Explain what is being done on stderr (never prints credentials)'

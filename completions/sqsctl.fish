@@ -174,7 +174,7 @@ always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l lines -d 'Read stdin and send each line as one message body'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l jsonl -d 'Read stdin as JSON Lines message records (what `receive` writes)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l skip-invalid -d 'With --lines/--jsonl: skip lines that are not valid messages (and report how many) instead of stopping'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l skip-invalid -d 'With --lines/--jsonl: skip lines that are not valid messages (and report how many) instead of stopping (exit code 3 when every line was skipped)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
