@@ -12,5 +12,6 @@ mod help;
 mod messages;
 mod on_call;
 mod queues;
+mod readme;
 mod redrive;
 mod risk_guard;
