@@ -25,14 +25,14 @@ pub async fn resolve_queue(ctx: &Context, text: &str) -> anyhow::Result<QueueRef
             ));
             Ok(queue)
         }
-        Err(ClientError::QueueNotFound { queue, region }) => match QueueSpec::parse(text) {
+        Err(ClientError::QueueNotFound { queue, region, .. }) => match QueueSpec::parse(text) {
             // Suggestions come from the caller's own account, so they would mislead here.
-            Ok(QueueSpec::Arn { account, .. }) => Err(hinted(
-                format!("queue `{queue}` does not exist in account {account} (region {region})"),
-                format!(
-                    "the ARN names account {account}: check the account and the name, and that the queue's policy lets these credentials see it"
-                ),
-            )),
+            Ok(QueueSpec::Arn { account, .. }) => Err(ClientError::QueueNotFound {
+                queue,
+                region,
+                account: Some(account),
+            }
+            .into()),
             _ => Err(not_found(sqs, &queue, &region).await),
         },
         Err(ClientError::InvalidInput(message)) => Err(UsageError(message).into()),

@@ -224,6 +224,10 @@ fn suggestions_need_real_similarity_and_another_account_is_named() {
     ]);
     assert_ne!(run.code, 0, "{}", run.stdout);
     assert_snapshot!(name: "another_account", run.stderr);
+    let url = format!("{}/999999999999/orders-dlq", env.endpoint());
+    let run = env.run(&["queue", "info", &url]);
+    assert_ne!(run.code, 0, "{}", run.stdout);
+    assert_snapshot!(name: "another_account_url", run.stderr);
 }
 
 #[test]
