@@ -12,14 +12,12 @@
 //! nor 1. The examples that cannot run here are skipped by the rules in [`SKIPS`], counted and
 //! listed, and the count is pinned so that a new skip is a decision.
 
-use std::io::Write as _;
 use std::path::Path;
-use std::process::Stdio;
 
 use sqsctl::client::{QueueRef, ReceiveOptions};
 use sqsctl::message::{AttributeValue, MessageRecord};
 
-use crate::support::{Run, TestEnv};
+use crate::support::{Run, TestEnv, repo_path, run_with_stdin};
 
 /// Why an example is not run: the first rule whose text the example contains.
 const SKIPS: &[(&str, &str)] = &[
@@ -147,24 +145,16 @@ fn run(env: &TestEnv, dir: &Path, invocation: &Invocation) -> Run {
     let mut cmd = env.cmd();
     cmd.current_dir(dir).args(&invocation.args);
     let input = match &invocation.stdin {
-        Some(file) => std::fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}")),
-        None => b"y\n".to_vec(),
+        Some(file) => {
+            std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+        }
+        None => "y\n".to_string(),
     };
     if invocation.stdin.is_none() && invocation.stdout.is_none() {
         // A terminal whose user answers the confirmation.
         cmd.env("SQSCTL_ASSUME_TTY", "1");
     }
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // A command that never reads stdin closes it early: a broken pipe here is no failure.
-    let _ = stdin.write_all(&input);
-    drop(stdin);
-    let run = Run::from_output(child.wait_with_output().expect("binary runs"));
+    let run = run_with_stdin(cmd, &input);
     if let Some(file) = &invocation.stdout {
         std::fs::write(dir.join(file), &run.stdout).unwrap();
     }
@@ -252,8 +242,7 @@ fn files(dir: &Path) {
 
 #[test]
 fn every_command_example_of_the_readme_runs() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("README.md");
+    let readme = std::fs::read_to_string(repo_path("README.md")).expect("README.md");
     let examples = examples(&readme);
     assert!(
         examples.len() > 30,
