@@ -305,7 +305,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Where to move them (default: the DLQ''s source queue, found with ListDeadLetterSourceQueues)')
             [CompletionResult]::new('--grep', '--grep', [CompletionResultType]::ParameterName, 'Only messages whose body matches this regular expression')
             [CompletionResult]::new('--attr', '--attr', [CompletionResultType]::ParameterName, 'Only messages with this message attribute value (repeatable: all must match)')
-            [CompletionResult]::new('--where', '--where', [CompletionResultType]::ParameterName, 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`")')
+            [CompletionResult]::new('--where', '--where', [CompletionResultType]::ParameterName, 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on stay, and are counted and reported')
             [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)')
             [CompletionResult]::new('--newer-than', '--newer-than', [CompletionResultType]::ParameterName, 'Only messages sent more recently than this')
             [CompletionResult]::new('--message-id', '--message-id', [CompletionResultType]::ParameterName, 'Only these messages (DLQ message ids)')

@@ -286,7 +286,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --to 'Where to move them (default: the DLQ''s source queue, found with ListDeadLetterSourceQueues)'
             cand --grep 'Only messages whose body matches this regular expression'
             cand --attr 'Only messages with this message attribute value (repeatable: all must match)'
-            cand --where 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`")'
+            cand --where 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on stay, and are counted and reported'
             cand --older-than 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)'
             cand --newer-than 'Only messages sent more recently than this'
             cand --message-id 'Only these messages (DLQ message ids)'
