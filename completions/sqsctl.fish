@@ -174,7 +174,7 @@ always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l lines -d 'Read stdin and send each line as one message body'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l jsonl -d 'Read stdin as JSON Lines message records (what `receive` writes)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l skip-invalid -d 'With --lines/--jsonl: skip lines that are not valid messages (and report how many) instead of stopping'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l skip-invalid -d 'With --lines/--jsonl: skip lines that are not valid messages (and report how many) instead of stopping (exit code 3 when every line was skipped)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -265,7 +265,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s V -l version -d 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l to -d 'Where to move them (default: the DLQ\'s source queue, found with ListDeadLetterSourceQueues)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l grep -d 'Only messages whose body matches this regular expression' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`")' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on stay, and are counted and reported' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l newer-than -d 'Only messages sent more recently than this' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l message-id -d 'Only these messages (DLQ message ids)' -r

@@ -71,7 +71,7 @@ pub struct RedriveArgs {
     #[arg(long = "attr", value_name = "NAME=VALUE", help_heading = "Selection")]
     pub attributes: Vec<String>,
 
-    /// Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`")
+    /// Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on stay, and are counted and reported
     #[arg(long = "where", value_name = "EXPR", help_heading = "Selection")]
     pub where_expr: Option<String>,
 

@@ -33,7 +33,7 @@ pub struct SendArgs {
     /// Read stdin as JSON Lines message records (what `receive` writes)
     #[arg(long)]
     pub jsonl: bool,
-    /// With --lines/--jsonl: skip lines that are not valid messages (and report how many) instead of stopping
+    /// With --lines/--jsonl: skip lines that are not valid messages (and report how many) instead of stopping (exit code 3 when every line was skipped)
     #[arg(long)]
     pub skip_invalid: bool,
     /// FIFO message group id (for records that carry none)

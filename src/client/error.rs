@@ -33,7 +33,14 @@ const AUTH_CODES: &[&str] = &[
     "ExpiredTokenException",
     "IncompleteSignature",
     "MissingAuthenticationToken",
+    "InvalidSignatureException",
 ];
+
+/// True for the codes that mean the credentials or the signature were refused, which get the
+/// credentials hint rather than a generic service error.
+fn is_auth_code(code: &str) -> bool {
+    AUTH_CODES.contains(&code)
+}
 
 const QUEUE_NOT_FOUND_CODES: &[&str] = &[
     "AWS.SimpleQueueService.NonExistentQueue",
@@ -42,8 +49,13 @@ const QUEUE_NOT_FOUND_CODES: &[&str] = &[
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
-    #[error("queue `{queue}` does not exist (region {region})")]
-    QueueNotFound { queue: String, region: String },
+    #[error("queue `{queue}` does not exist ({})", place(.account.as_deref(), .region))]
+    QueueNotFound {
+        queue: String,
+        region: String,
+        /// The account searched, when the queue was given by a URL that names one.
+        account: Option<String>,
+    },
     #[error("no AWS region is configured")]
     NoRegion,
     #[error("`{region}` (from {from}) is not an AWS region name")]
@@ -148,6 +160,13 @@ impl ClientError {
     /// A next step for the user, where the usual cause is known.
     pub fn hint(&self) -> Option<String> {
         match self {
+            ClientError::QueueNotFound {
+                account: Some(account),
+                region,
+                ..
+            } => Some(format!(
+                "the queue was looked for in account {account} only: check the account, the name and the region (now {region}), and that the queue's policy lets these credentials see it"
+            )),
             ClientError::QueueNotFound { region, .. } => Some(format!(
                 "check the name and the region (now {region}): pass --region or a queue URL, and run `sqsctl queues` to list what exists"
             )),
@@ -220,9 +239,10 @@ impl ClientError {
                 return ClientError::QueueNotFound {
                     queue: queue.unwrap_or("?").to_string(),
                     region: site.region.to_string(),
+                    account: None,
                 };
             }
-            if AUTH_CODES.contains(&code.as_str()) {
+            if is_auth_code(&code) {
                 return ClientError::Auth { code, message };
             }
             if Self::is_throttle_code(&code) {
@@ -334,6 +354,14 @@ fn not_sqs(action: &'static str, site: &CallSite<'_>, response: &HttpResponse) -
 
 /// The messages of an error and its sources, joined: the SDK's top-level messages alone ("dispatch
 /// failure") do not say what went wrong.
+/// Where a queue was looked for: `account 123456789012, region eu-west-1` or `region eu-west-1`.
+fn place(account: Option<&str>, region: &str) -> String {
+    match account {
+        Some(account) => format!("account {account}, region {region}"),
+        None => format!("region {region}"),
+    }
+}
+
 fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
     let mut parts = vec![err.to_string()];
     let mut source = err.source();
@@ -349,7 +377,20 @@ fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::check_endpoint_url;
+    use super::{check_endpoint_url, is_auth_code};
+
+    #[test]
+    fn signature_errors_of_both_protocols_are_credential_errors() {
+        // The query protocol says SignatureDoesNotMatch; the JSON protocol InvalidSignatureException.
+        for code in [
+            "SignatureDoesNotMatch",
+            "InvalidSignatureException",
+            "ExpiredToken",
+        ] {
+            assert!(is_auth_code(code), "{code}");
+        }
+        assert!(!is_auth_code("InvalidParameterValue"));
+    }
 
     #[test]
     fn endpoint_urls_need_a_scheme_a_host_and_a_numeric_port() {

@@ -94,7 +94,7 @@ impl Sqs {
             .config_override(single_attempt())
             .send()
             .await
-            .map_err(|e| self.err("SendMessageBatch", Some(&queue.name), e))?;
+            .map_err(|e| self.err_on("SendMessageBatch", queue, e))?;
         let sent = out.successful.into_iter().map(|ok| {
             let outcome = EntryOutcome::Ok {
                 message_id: Some(ok.message_id),
@@ -190,7 +190,7 @@ impl Sqs {
         } else {
             request.send().await
         }
-        .map_err(|e| self.err("ReceiveMessage", Some(&queue.name), e))?;
+        .map_err(|e| self.err_on("ReceiveMessage", queue, e))?;
         Ok(out
             .messages
             .unwrap_or_default()
@@ -228,7 +228,7 @@ impl Sqs {
             .config_override(single_attempt())
             .send()
             .await
-            .map_err(|e| self.err("DeleteMessageBatch", Some(&queue.name), e))?;
+            .map_err(|e| self.err_on("DeleteMessageBatch", queue, e))?;
         let done = out.successful.into_iter().map(|ok| acknowledged(ok.id));
         let outcomes = in_input_order(receipt_handles.len(), done, out.failed);
         Ok(outcomes)
@@ -280,7 +280,7 @@ impl Sqs {
             .config_override(single_attempt())
             .send()
             .await
-            .map_err(|e| self.err("ChangeMessageVisibilityBatch", Some(&queue.name), e))?;
+            .map_err(|e| self.err_on("ChangeMessageVisibilityBatch", queue, e))?;
         let done = out.successful.into_iter().map(|ok| acknowledged(ok.id));
         let outcomes = in_input_order(entries.len(), done, out.failed);
         Ok(outcomes)

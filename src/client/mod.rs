@@ -227,6 +227,31 @@ impl Sqs {
         };
         ClientError::from_sdk(action, queue, &site, err)
     }
+
+    /// [`Sqs::err`] for a call on a resolved queue: a queue that does not exist is reported with
+    /// the account its URL names, since that is where it was looked for.
+    fn err_on<E>(
+        &self,
+        action: &'static str,
+        queue: &QueueRef,
+        err: aws_sdk_sqs::error::SdkError<E, HttpResponse>,
+    ) -> ClientError
+    where
+        E: aws_sdk_sqs::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    {
+        match self.err(action, Some(&queue.name), err) {
+            ClientError::QueueNotFound {
+                queue: name,
+                region,
+                ..
+            } => ClientError::QueueNotFound {
+                queue: name,
+                region,
+                account: queue.account().map(str::to_string),
+            },
+            other => other,
+        }
+    }
 }
 
 /// The SDK's timeouts: per connection, per answer, and for a whole call with its retries, so an

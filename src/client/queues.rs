@@ -56,7 +56,7 @@ impl Sqs {
             .attribute_names(QueueAttributeName::All)
             .send()
             .await
-            .map_err(|e| self.err("GetQueueAttributes", Some(&queue.name), e))?;
+            .map_err(|e| self.err_on("GetQueueAttributes", queue, e))?;
         let map = out
             .attributes
             .unwrap_or_default()
@@ -81,7 +81,7 @@ impl Sqs {
             .set_attributes(Some(map))
             .send()
             .await
-            .map_err(|e| self.err("SetQueueAttributes", Some(&queue.name), e))?;
+            .map_err(|e| self.err_on("SetQueueAttributes", queue, e))?;
         Ok(())
     }
 
@@ -145,7 +145,7 @@ impl Sqs {
             .queue_url(&queue.url)
             .send()
             .await
-            .map_err(|e| self.err("DeleteQueue", Some(&queue.name), e))?;
+            .map_err(|e| self.err_on("DeleteQueue", queue, e))?;
         Ok(())
     }
 
@@ -178,7 +178,7 @@ impl Sqs {
             .queue_url(&queue.url)
             .send()
             .await
-            .map_err(|e| self.err("PurgeQueue", Some(&queue.name), e))?;
+            .map_err(|e| self.err_on("PurgeQueue", queue, e))?;
         Ok(())
     }
 }

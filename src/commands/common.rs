@@ -4,7 +4,7 @@
 
 use anyhow::Context as _;
 
-use crate::client::{ClientError, QueueRef, Sqs};
+use crate::client::{ClientError, QueueRef, QueueSpec, Sqs};
 use crate::commands::context::Context;
 use crate::error::{Cancelled, UsageError, hinted};
 use crate::output::{Answer, Printer};
@@ -25,9 +25,16 @@ pub async fn resolve_queue(ctx: &Context, text: &str) -> anyhow::Result<QueueRef
             ));
             Ok(queue)
         }
-        Err(ClientError::QueueNotFound { queue, region }) => {
-            Err(not_found(sqs, &queue, &region).await)
-        }
+        Err(ClientError::QueueNotFound { queue, region, .. }) => match QueueSpec::parse(text) {
+            // Suggestions come from the caller's own account, so they would mislead here.
+            Ok(QueueSpec::Arn { account, .. }) => Err(ClientError::QueueNotFound {
+                queue,
+                region,
+                account: Some(account),
+            }
+            .into()),
+            _ => Err(not_found(sqs, &queue, &region).await),
+        },
         Err(ClientError::InvalidInput(message)) => Err(UsageError(message).into()),
         Err(err) => Err(err.into()),
     }
@@ -54,18 +61,24 @@ async fn not_found(sqs: &Sqs, name: &str, region: &str) -> anyhow::Error {
     hinted(message, hint)
 }
 
-/// Names close to `wanted`: a small edit distance, the same name with or without `.fifo`, or one
-/// containing the other. Closest first.
+/// Names close to `wanted`: the same name with or without `.fifo`, a small edit distance relative
+/// to the names' length, or one containing the other when it is most of it. Closest first. A
+/// one-letter queue is not "similar" to every name that contains its letter.
 pub fn similar_names(wanted: &str, names: &[String]) -> Vec<String> {
-    let wanted_lower = wanted.to_ascii_lowercase();
+    let wanted_stem = stem(wanted);
     let mut scored: Vec<(usize, &String)> = names
         .iter()
         .filter_map(|name| {
-            let lower = name.to_ascii_lowercase();
-            let distance = edit_distance(&wanted_lower, &lower);
-            let threshold = (wanted.len() / 4).clamp(2, 4);
-            let related = lower.contains(&wanted_lower) || wanted_lower.contains(&lower);
-            (distance <= threshold || related).then_some((distance, name))
+            let name_stem = stem(name);
+            let distance = edit_distance(&wanted_stem, &name_stem);
+            let longest = wanted_stem.chars().count().max(name_stem.chars().count());
+            let shortest = wanted_stem.chars().count().min(name_stem.chars().count());
+            // At most a third of the longer name changed, and never more than 4 edits.
+            let close = distance * 3 <= longest && distance <= 4;
+            let contained = (name_stem.contains(&wanted_stem) || wanted_stem.contains(&name_stem))
+                && shortest >= 3
+                && shortest * 2 >= longest;
+            (close || contained).then_some((distance, name))
         })
         .collect();
     scored.sort();
@@ -74,6 +87,12 @@ pub fn similar_names(wanted: &str, names: &[String]) -> Vec<String> {
         .take(MAX_SUGGESTIONS)
         .map(|(_, name)| name.clone())
         .collect()
+}
+
+/// The name as compared: lower case, without the `.fifo` a user often forgets.
+fn stem(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    lower.strip_suffix(".fifo").unwrap_or(&lower).to_string()
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -156,5 +175,19 @@ mod tests {
         assert_eq!(similar_names("ordres", &names)[0], "orders");
         assert_eq!(similar_names("jobs", &names), vec!["jobs.fifo".to_string()]);
         assert!(similar_names("zzzzzz", &names).is_empty());
+        assert_eq!(similar_names("orders-dl", &names)[0], "orders-dlq");
+    }
+
+    #[test]
+    fn similar_names_leave_out_short_names_that_merely_share_letters() {
+        let names: Vec<String> = ["q", "a", "orders", "orders-dlq", "dlq"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            similar_names("ordres-dlq", &names),
+            vec!["orders-dlq".to_string()]
+        );
+        assert!(similar_names("x", &names).is_empty());
     }
 }

@@ -31,7 +31,7 @@ pub use plan::{
 };
 pub use preview::{Preview, PreviewError, PreviewOptions, preview};
 pub use rate::{RateLimiter, TokenBucket};
-pub use select::{Selection, Selector};
+pub use select::{Selection, Selector, WhereFailures};
 
 use crate::client::ClientError;
 

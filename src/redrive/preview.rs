@@ -56,6 +56,8 @@ pub struct Preview {
     pub cost: Option<ReadCost>,
     /// Messages the read left one receive (or none) away from the DLQ's own dead-letter queue.
     pub near_dead_letter: u64,
+    /// Messages `--where` could not be evaluated on: counted in `would_stay`.
+    pub where_failed: Option<super::select::WhereFailures>,
 }
 
 impl Preview {
@@ -144,5 +146,6 @@ where
     preview.interrupted = scanned.interrupted;
     preview.cost = scanned.cost;
     preview.near_dead_letter = scanned.near_dead_letter;
+    preview.where_failed = selector.where_failures();
     Ok(preview)
 }

@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 
+use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 use crate::message::MessageRecord;
@@ -77,6 +78,36 @@ pub struct Selector {
     sent_before_ms: Option<u64>,
     sent_after_ms: Option<u64>,
     message_ids: HashSet<String>,
+    where_failures: Mutex<WhereFailureLog>,
+}
+
+/// Messages `--where` could not be evaluated on (a function given a value of the wrong type, such
+/// as `length(body.items)` on a body without `items`). They do not match, so they stay where they
+/// are, and the run reports them: a typo must not pass for "no message matched".
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct WhereFailures {
+    /// Distinct messages the expression failed on.
+    pub messages: u64,
+    /// The first error, as JMESPath words it.
+    pub first_error: String,
+}
+
+impl WhereFailures {
+    /// The warning a run prints: how many, that they stay, and the first error.
+    pub fn describe(&self, queue: &str) -> String {
+        format!(
+            "--where failed on {} (not counted as matching; they stay in {queue}); the first error: {}",
+            crate::text::plural(self.messages, "message"),
+            self.first_error
+        )
+    }
+}
+
+#[derive(Default)]
+struct WhereFailureLog {
+    ids: HashSet<String>,
+    anonymous: u64,
+    first_error: Option<String>,
 }
 
 impl std::fmt::Debug for Selector {
@@ -101,7 +132,11 @@ impl Selector {
             .as_deref()
             .map(|expr| {
                 jmespath::compile(expr).map_err(|e| {
-                    format!("--where `{expr}` is not a valid JMESPath expression: {e}")
+                    format!(
+                        "--where `{expr}` is not a valid JMESPath expression: {} (at character {})",
+                        parse_reason(&e),
+                        e.offset + 1
+                    )
                 })
             })
             .transpose()?;
@@ -112,6 +147,7 @@ impl Selector {
             sent_before_ms: selection.sent_before_ms,
             sent_after_ms: selection.sent_after_ms,
             message_ids: selection.message_ids.iter().cloned().collect(),
+            where_failures: Mutex::default(),
         })
     }
 
@@ -155,12 +191,56 @@ impl Selector {
             }
         }
         if let Some(expr) = &self.where_expr {
-            return expr
-                .search(record_for_query(message))
-                .is_ok_and(|result| result.is_truthy());
+            return match expr.search(record_for_query(message)) {
+                Ok(result) => result.is_truthy(),
+                Err(err) => {
+                    self.note_where_failure(message, &err);
+                    false
+                }
+            };
         }
         true
     }
+
+    fn note_where_failure(&self, message: &MessageRecord, err: &jmespath::JmespathError) {
+        let mut log = self.where_failures.lock();
+        // A message read twice (a retry, a second pass) counts once.
+        match &message.message_id {
+            Some(id) => {
+                log.ids.insert(id.clone());
+            }
+            None => log.anonymous += 1,
+        }
+        log.first_error.get_or_insert_with(|| {
+            let reason = err.reason.to_string();
+            reason
+                .strip_prefix("Runtime error: ")
+                .unwrap_or(&reason)
+                .to_string()
+        });
+    }
+
+    /// The messages `--where` failed on so far, if any.
+    pub fn where_failures(&self) -> Option<WhereFailures> {
+        let log = self.where_failures.lock();
+        log.first_error.as_ref().map(|first| WhereFailures {
+            messages: log.ids.len() as u64 + log.anonymous,
+            first_error: first.clone(),
+        })
+    }
+}
+
+/// A JMESPath parse error in one line, without the parser's internal terms: its `Display` draws
+/// the expression over several lines and speaks of "nud tokens".
+fn parse_reason(err: &jmespath::JmespathError) -> String {
+    let reason = err.reason.to_string();
+    let reason = reason.strip_prefix("Parse error: ").unwrap_or(&reason);
+    if reason.contains("found Eof") {
+        return "the expression ends too early".to_string();
+    }
+    reason
+        .replace("Unexpected nud token", "unexpected token")
+        .replace("Unexpected led token", "unexpected token")
 }
 
 /// The message record as `--where` sees it: the JSON Lines schema of `receive`, with a body that
@@ -254,6 +334,26 @@ mod tests {
         });
         assert!(!s.matches(&message("x")));
         assert_eq!(s.wanted_ids(), Some(1));
+    }
+
+    #[test]
+    fn where_failures_do_not_match_and_are_counted_once_per_message() {
+        let s = select(Selection {
+            where_expr: Some("length(body.items) > `1`".into()),
+            ..Selection::default()
+        });
+        assert!(s.matches(&message(r#"{"items": [1, 2]}"#)));
+        assert_eq!(s.where_failures(), None);
+        let broken = message(r#"{"other": 1}"#);
+        assert!(!s.matches(&broken));
+        assert!(!s.matches(&broken));
+        let failures = s.where_failures().expect("a failure is kept");
+        assert_eq!(failures.messages, 1);
+        assert!(
+            failures.first_error.contains("expects type"),
+            "{}",
+            failures.first_error
+        );
     }
 
     #[test]

@@ -67,3 +67,33 @@ fn help_documents_exit_codes() {
         "the man page documents the exit codes"
     );
 }
+
+#[test]
+fn man_pages_name_only_pages_that_exist_and_keep_examples_literal() {
+    let man = Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+    let pages = files(&man);
+    for name in &pages {
+        let text = std::fs::read_to_string(man.join(name)).unwrap();
+        for line in text.lines() {
+            if let Some(reference) = line.strip_suffix("(1)") {
+                let page = format!("{}.1", reference.replace("\\-", "-"));
+                assert!(
+                    pages.contains(&page),
+                    "{name} refers to {page}, which does not exist"
+                );
+            }
+        }
+        // An indented example line outside a `.nf` block would be filled into its neighbours.
+        let mut literal = false;
+        for line in text.lines() {
+            match line {
+                ".nf" => literal = true,
+                ".fi" => literal = false,
+                _ if line.starts_with("  ") => {
+                    assert!(literal, "{name}: `{line}` is not in a literal block")
+                }
+                _ => {}
+            }
+        }
+    }
+}

@@ -13,5 +13,6 @@ mod messages;
 mod on_call;
 mod output;
 mod queues;
+mod readme;
 mod redrive;
 mod risk_guard;

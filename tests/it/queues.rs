@@ -202,6 +202,35 @@ fn unknown_queues_get_a_did_you_mean_hint() {
 }
 
 #[test]
+fn suggestions_need_real_similarity_and_another_account_is_named() {
+    let env = TestEnv::start();
+    for name in ["q", "a", "orders-dlq"] {
+        env.create_queue(name, &[]);
+    }
+    let run = env.run(&["queue", "info", "ordres-dlq"]);
+    run.assert_code(1);
+    assert_snapshot!(name: "only_close_names", run.stderr);
+    let run = env.run(&["queue", "info", "zz"]);
+    run.assert_code(1);
+    assert!(!run.stderr.contains("did you mean"), "{}", run.stderr);
+    // The queue of the same name in the caller's account must not be offered for another's.
+    let arn = env.server().queue_arn("orders-dlq");
+    let (prefix, _) = arn.rsplit_once(':').expect("an ARN");
+    let (prefix, _) = prefix.rsplit_once(':').expect("an ARN");
+    let run = env.run(&[
+        "queue",
+        "info",
+        &format!("{prefix}:999999999999:orders-dlq"),
+    ]);
+    assert_ne!(run.code, 0, "{}", run.stdout);
+    assert_snapshot!(name: "another_account", run.stderr);
+    let url = format!("{}/999999999999/orders-dlq", env.endpoint());
+    let run = env.run(&["queue", "info", &url]);
+    assert_ne!(run.code, 0, "{}", run.stdout);
+    assert_snapshot!(name: "another_account_url", run.stderr);
+}
+
+#[test]
 fn queue_create_of_an_existing_queue_changes_nothing_and_leaves_nothing_half_done() {
     let env = TestEnv::start();
     let run = env.run(&["queue", "create", "xq"]);

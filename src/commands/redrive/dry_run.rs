@@ -14,7 +14,7 @@ use crate::commands::context::Context;
 use crate::error::with_hint;
 use crate::exit::ExitStatus;
 use crate::output::Format;
-use crate::redrive::{Plan, Preview, PreviewError, PreviewOptions, preview};
+use crate::redrive::{Plan, Preview, PreviewError, PreviewOptions, WhereFailures, preview};
 
 #[derive(Debug, Serialize)]
 struct DryRunSummary {
@@ -33,6 +33,9 @@ struct DryRunSummary {
     /// Messages in flight in the DLQ when the dry run started: not seen.
     in_flight_not_seen: u64,
     release_failed: u64,
+    /// Messages `--where` could not be evaluated on (counted in `would_stay`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    where_failed: Option<WhereFailures>,
 }
 
 impl DryRunSummary {
@@ -60,6 +63,7 @@ impl DryRunSummary {
             per_group: preview.per_group.clone(),
             in_flight_not_seen: preview.in_flight_at_start,
             release_failed: preview.release_failed,
+            where_failed: preview.where_failed.clone(),
         }
     }
 }
@@ -192,6 +196,9 @@ pub async fn run(
         printer.info(format!(
             "{unseen} messages were not seen (sent or made visible while the dry run read)"
         ));
+    }
+    if let Some(failures) = &preview.where_failed {
+        printer.warn(failures.describe(&summary.source));
     }
     if preview.in_flight_at_start > 0 {
         printer.warn(format!(

@@ -146,6 +146,9 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
         ));
     }
     printer.info(line);
+    if let Some(failures) = &summary.where_failed {
+        printer.warn(failures.describe(&summary.source));
+    }
     if summary.failed > 0 {
         printer.warn(format!(
             "{} messages could not be sent and stay in {} (reasons in the summary and the journal)",

@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::Context as _;
 
 use crate::cli::redrive::{DedupArg, RedriveArgs, TaskCommand};
+use crate::error::UsageError;
 use crate::redrive::select::parse_attribute_filter;
 use crate::redrive::{
     DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS, MAX_VISIBILITY_TIMEOUT, PlanError, PlanOptions,
@@ -100,7 +101,7 @@ impl RedriveSettings {
             message_ids: args.message_ids,
         };
         // Patterns are checked here so that a typo is a usage error before anything is read.
-        crate::redrive::Selector::compile(&selection).map_err(|e| anyhow::anyhow!(e))?;
+        crate::redrive::Selector::compile(&selection).map_err(UsageError)?;
         let options = PlanOptions {
             concurrency: args.concurrency,
             rate: args.rate,

@@ -291,20 +291,111 @@ fn json_reason(text: &str, err: &serde_json::Error) -> String {
         return format!("expected a JSON object such as {{\"body\":\"...\"}}, found {kind}");
     }
     let full = err.to_string();
-    let message = full
-        .rsplit_once(" at line ")
-        .map_or(full.as_str(), |(message, _)| message)
-        .replace("struct MessageRecord", "a message record");
+    let message = in_json_words(
+        full.rsplit_once(" at line ")
+            .map_or(full.as_str(), |(message, _)| message),
+    );
     if err.is_syntax() || err.is_eof() {
-        format!("{message} (column {})", err.column())
-    } else {
-        message
+        return format!("{message} (column {})", err.column());
     }
+    match serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .as_ref()
+        .and_then(offending_field)
+    {
+        Some(field) => format!("field `{field}`: {message}"),
+        None => message,
+    }
+}
+
+/// serde's words for types, said in JSON's: a record's reader knows objects and numbers, not
+/// `i32` or `struct AttributeValue`.
+fn in_json_words(message: &str) -> String {
+    let mut message = message
+        .replace(
+            "struct AttributeValue",
+            "an attribute such as {\"type\":\"String\",\"value\":\"...\"}",
+        )
+        .replace("struct MessageRecord", "a message record")
+        .replace("invalid type: ", "found ")
+        .replace("found sequence", "found an array")
+        .replace("found map", "found an object")
+        .replace("expected a map", "expected an object");
+    for integer in ["i32", "u32", "i64", "u64", "u16", "u8"] {
+        message = message.replace(&format!("expected {integer}"), "expected a whole number");
+    }
+    message
+}
+
+/// The field of a record (or of its `data`, for an envelope) whose value does not fit, found by
+/// trying each field alone beside a valid body; `message_attributes.NAME` for one attribute.
+fn offending_field(value: &serde_json::Value) -> Option<String> {
+    let record = match value.get("data") {
+        Some(data) if value.get("body").is_none() => data,
+        _ => value,
+    };
+    let fields = record.as_object()?;
+    for (key, field) in fields {
+        let mut alone = serde_json::Map::new();
+        if key != "body" {
+            alone.insert("body".into(), serde_json::Value::from("x"));
+        }
+        alone.insert(key.clone(), field.clone());
+        if serde_json::from_value::<MessageRecord>(serde_json::Value::Object(alone)).is_ok() {
+            continue;
+        }
+        if key == "message_attributes"
+            && let Some(attributes) = field.as_object()
+            && let Some(name) = attributes.iter().find_map(|(name, attribute)| {
+                serde_json::from_value::<AttributeValue>(attribute.clone())
+                    .is_err()
+                    .then_some(name)
+            })
+        {
+            return Some(format!("message_attributes.{name}"));
+        }
+        return Some(key.clone());
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn record_errors_name_the_field_in_json_words() {
+        let cases = [
+            (
+                r#"{"body":5}"#,
+                "field `body`: found integer `5`, expected a string",
+            ),
+            (
+                r#"{"body":"x","delay_seconds":"x"}"#,
+                "field `delay_seconds`: found string \"x\", expected a whole number",
+            ),
+            (
+                r#"{"body":"x","attributes":[]}"#,
+                "field `attributes`: found an array, expected an object",
+            ),
+            (
+                r#"{"body":"x","message_attributes":{"ok":{"type":"String","value":"v"},"a":"x"}}"#,
+                "field `message_attributes.a`: found string \"x\", expected an attribute such as {\"type\":\"String\",\"value\":\"...\"}",
+            ),
+            (
+                r#"{"type":"message","data":{"body":"x","group_id":3}}"#,
+                "field `group_id`: found integer `3`, expected a string",
+            ),
+        ];
+        for (line, want) in cases {
+            let reason = parse_json_record(line).unwrap_err();
+            assert_eq!(
+                reason,
+                format!("not a valid message record: {want}"),
+                "{line}"
+            );
+        }
+    }
 
     #[test]
     fn json_errors_name_the_column_and_not_serde_lines_or_rust_types() {

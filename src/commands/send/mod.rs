@@ -453,9 +453,11 @@ async fn send_stream(
             resume(line)
         ));
     }
+    // Every line skipped is not a success: a script piping the wrong file must notice.
+    let all_skipped = summary.skipped > 0 && summary.sent + summary.failed + summary.unknown == 0;
     Ok(if summary.interrupted {
         ExitStatus::Interrupted
-    } else if summary.failed > 0 || summary.unknown > 0 {
+    } else if summary.failed > 0 || summary.unknown > 0 || all_skipped {
         ExitStatus::Partial
     } else {
         ExitStatus::Success

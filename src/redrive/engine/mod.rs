@@ -182,6 +182,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         journal: journal_path,
         archive: archive_path,
         error,
+        where_failed: shared.selector.where_failures(),
     };
     if let Some(journal) = shared.journal {
         let closing = closing_line(&summary, shared.moved_before);

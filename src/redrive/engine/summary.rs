@@ -90,6 +90,9 @@ pub struct Summary {
     /// Set when the run stopped on an error (the summary still says what was done).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Messages `--where` could not be evaluated on: counted in `skipped`, left in the DLQ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub where_failed: Option<crate::redrive::WhereFailures>,
 }
 
 impl Summary {

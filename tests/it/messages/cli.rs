@@ -266,6 +266,15 @@ fn a_malformed_json_line_stops_the_run_and_names_the_line() {
     assert_snapshot!(name: "skips", run.stderr);
     assert_eq!(run.records_of("summary")[0]["skipped"], 1);
     assert_eq!(sorted(env.drain_bodies(&queue)), vec!["four", "one", "two"]);
+
+    // Skipping every line sent nothing: partially done at best, never a success.
+    let run = env.run_stdin(
+        &["send", "strict", "--jsonl", "--skip-invalid"],
+        "{not json\n[1]\n",
+    );
+    run.assert_code(3);
+    assert_snapshot!(name: "skips_all", run.stderr);
+    assert_eq!(run.records_of("summary")[0]["skipped"], 2);
 }
 
 #[test]
@@ -932,6 +941,13 @@ fn send_input_errors_speak_of_input_lines_not_serde_or_rust() {
     let run = env.run_stdin(&["send", "words", "--jsonl"], "\"just a string\"\n");
     run.assert_code(1);
     assert_snapshot!(name: "not_an_object", run.stderr);
+
+    let run = env.run_stdin(
+        &["send", "words", "--jsonl"],
+        "{\"body\":\"x\",\"delay_seconds\":\"soon\"}\n",
+    );
+    run.assert_code(1);
+    assert_snapshot!(name: "wrong_field_type", run.stderr);
 
     let run = env.run(&["send", "words", ""]);
     run.assert_code(1);

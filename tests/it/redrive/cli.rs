@@ -309,6 +309,51 @@ fn selection_moves_only_matching_messages_and_leaves_the_rest_visible() {
 }
 
 #[test]
+fn a_where_that_does_not_parse_is_a_usage_error_and_one_that_fails_is_reported() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "wh", false);
+    let records = [r#"{"items":[1,2]}"#, r#"{"other":1}"#, r#"{"other":2}"#]
+        .into_iter()
+        .map(MessageRecord::with_body)
+        .collect();
+    send(&env, &dlq, records);
+
+    let run = env.run(&["redrive", "wh-dlq", "--yes", "--where", "body.["]);
+    run.assert_code(2);
+    assert_snapshot!(name: "unparsable", run.stderr);
+    assert_eq!(visible(&env, &dlq).0, 3, "nothing was read");
+
+    // Two bodies have no `items`: length() fails on them. That is said, not a silent non-match.
+    let expr = "length(body.items) > `1`";
+    let run = env.run(&[
+        "redrive",
+        "wh-dlq",
+        "--dry-run",
+        "-o",
+        "json",
+        "--where",
+        expr,
+    ]);
+    run.assert_code(0);
+    let dry = &summary(&run)["summary"];
+    assert_eq!(dry["would_move"], 1);
+    assert_eq!(dry["where_failed"]["messages"], 2, "{dry}");
+    assert_snapshot!(name: "failing_dry_run", run.stderr);
+
+    let run = env.run(&["redrive", "wh-dlq", "--yes", "-o", "json", "--where", expr]);
+    run.assert_code(0);
+    assert_eq!(summary(&run)["moved"], 1);
+    assert_eq!(summary(&run)["where_failed"]["messages"], 2);
+    assert!(
+        run.stderr.contains("--where failed on 2 messages"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(drain(&env, &source).len(), 1);
+    assert_eq!(visible(&env, &dlq).0, 2);
+}
+
+#[test]
 fn older_than_and_newer_than_use_the_sent_timestamp() {
     let start = SystemTime::now() - Duration::from_secs(3 * 3600);
     let env = TestEnv::start_with(ServerConfig {

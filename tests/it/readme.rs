@@ -1,0 +1,290 @@
+//! Every command example in the README runs against the local server, so the README cannot drift
+//! from the behaviour again.
+//!
+//! The convention (also stated in the README's Tests section): each line of a ```sh block
+//! (and each `$ ` line of a ```console block) whose command is `sqsctl ...` is an example. Lines
+//! joined by `&&` run one after the other; `< FILE` feeds the file on stdin and `> FILE` keeps
+//! stdout for a later example; `# ...` is a comment. The examples run in README order, as on a
+//! terminal whose user answers `y`, in a directory holding the files the README names
+//! (`payload.json`, `messages.jsonl`, ...) and against a server holding the queues it names
+//! (`orders` with its DLQ `orders-dlq`, `payments` with `maxReceiveCount` 2, `payments.fifo`...).
+//! An example passes when it exits 0, 3 (partially done) or 4 (problems found): never 2 (usage)
+//! nor 1. The examples that cannot run here are skipped by the rules in [`SKIPS`], counted and
+//! listed, and the count is pinned so that a new skip is a decision.
+
+use std::path::Path;
+
+use sqsctl::client::{QueueRef, ReceiveOptions};
+use sqsctl::message::{AttributeValue, MessageRecord};
+
+use crate::support::{Run, TestEnv, repo_path, run_with_stdin};
+
+/// Why an example is not run: the first rule whose text the example contains.
+const SKIPS: &[(&str, &str)] = &[
+    ("sqsctl local", "runs a server until Ctrl-C"),
+    ("sqsctl demo", "tests/it/demo.rs runs it"),
+    ("--watch", "runs until Ctrl-C"),
+    ("/home/you/", "a placeholder path"),
+    (
+        "sqsctl purge orders-dlq --yes",
+        "the purge of the line before, without the question: SQS allows one purge a minute",
+    ),
+];
+
+/// How many examples the rules above and pipelines skip. Change it when the README changes, after
+/// checking that the new example cannot run here.
+const EXPECTED_SKIPS: usize = 13;
+
+/// The README's examples, each as the line number where it starts and its text.
+fn examples(readme: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut block: Option<&str> = None;
+    let mut pending: Option<(usize, String)> = None;
+    for (index, line) in readme.lines().enumerate() {
+        let trimmed = line.trim();
+        if let Some(fence) = trimmed.strip_prefix("```") {
+            block = if block.is_some() { None } else { Some(fence) };
+            continue;
+        }
+        let command = match block {
+            Some("sh") => trimmed.strip_prefix("$ ").unwrap_or(trimmed),
+            Some("console") => match trimmed.strip_prefix("$ ") {
+                Some(command) => command,
+                None => continue,
+            },
+            _ => continue,
+        };
+        let (start, text) = match pending.take() {
+            Some((start, text)) => (start, format!("{text} {command}")),
+            None => (index + 1, command.to_string()),
+        };
+        let words = words(&text);
+        if let Some(continued) = text.strip_suffix('\\') {
+            pending = Some((start, continued.to_string()));
+        } else if words.last().is_some_and(|w| w == "&&")
+            && let Some(end) = text.rfind("&&")
+        {
+            // Continued on the next line; the comment after `&&`, if any, is dropped.
+            pending = Some((start, text[..end + 2].to_string()));
+        } else if words.iter().any(|w| w == "sqsctl") {
+            out.push((start, text));
+        }
+    }
+    out
+}
+
+/// Splits a shell line into words: single and double quotes, backslash escapes, `#` comments.
+fn words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                w.extend(chars.by_ref().take_while(|&c| c != '\''));
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => w.extend(chars.next()),
+                        c => w.push(c),
+                    }
+                }
+            }
+            '\\' => word.get_or_insert_with(String::new).extend(chars.next()),
+            '#' if word.is_none() => break,
+            c if c.is_whitespace() => words.extend(word.take()),
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    words
+}
+
+/// One `sqsctl` invocation: its arguments and where its stdin and stdout go.
+struct Invocation {
+    args: Vec<String>,
+    stdin: Option<String>,
+    stdout: Option<String>,
+}
+
+/// The invocations of an example, or why it is skipped.
+fn plan(example: &str) -> Result<Vec<Invocation>, String> {
+    if let Some((_, why)) = SKIPS.iter().find(|(text, _)| example.contains(text)) {
+        return Err((*why).to_string());
+    }
+    let mut invocations = Vec::new();
+    for part in words(example).split(|w| w == "&&") {
+        if part.iter().any(|w| w == "|" || w == "&")
+            || part.first().map(String::as_str) != Some("sqsctl")
+        {
+            return Err("a shell pipeline".into());
+        }
+        let mut invocation = Invocation {
+            args: Vec::new(),
+            stdin: None,
+            stdout: None,
+        };
+        let mut rest = part[1..].iter();
+        while let Some(word) = rest.next() {
+            match word.as_str() {
+                "<" => invocation.stdin = rest.next().cloned(),
+                ">" => invocation.stdout = rest.next().cloned(),
+                _ => invocation.args.push(word.clone()),
+            }
+        }
+        invocations.push(invocation);
+    }
+    Ok(invocations)
+}
+
+fn run(env: &TestEnv, dir: &Path, invocation: &Invocation) -> Run {
+    let mut cmd = env.cmd();
+    cmd.current_dir(dir).args(&invocation.args);
+    let input = match &invocation.stdin {
+        Some(file) => {
+            std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+        }
+        None => "y\n".to_string(),
+    };
+    if invocation.stdin.is_none() && invocation.stdout.is_none() {
+        // A terminal whose user answers the confirmation.
+        cmd.env("SQSCTL_ASSUME_TTY", "1");
+    }
+    let run = run_with_stdin(cmd, &input);
+    if let Some(file) = &invocation.stdout {
+        std::fs::write(dir.join(file), &run.stdout).unwrap();
+    }
+    run
+}
+
+/// The queues and messages the README's examples name.
+fn fixture(env: &TestEnv) {
+    let dlq_of = |name: &str, max_receive: &str, fifo: bool| {
+        let attrs: Vec<(&str, &str)> = if fifo {
+            vec![("FifoQueue", "true")]
+        } else {
+            vec![]
+        };
+        let suffix = if fifo { ".fifo" } else { "" };
+        let dlq = env.create_queue(&format!("{name}-dlq{suffix}"), &attrs);
+        let policy = format!(
+            r#"{{"deadLetterTargetArn":"{}","maxReceiveCount":"{max_receive}"}}"#,
+            env.server().queue_arn(&dlq.name)
+        );
+        let mut attrs = attrs.clone();
+        attrs.push(("RedrivePolicy", &policy));
+        env.create_queue(&format!("{name}{suffix}"), &attrs)
+    };
+    let orders = dlq_of("orders", "3", false);
+    dlq_of("payments", "2", false);
+    dlq_of("payments", "5", true);
+    for name in ["inbox", "logs", "a", "b", "orders-replay"] {
+        env.create_queue(name, &[]);
+    }
+    env.create_queue(
+        "orders.fifo",
+        &[("FifoQueue", "true"), ("ContentBasedDeduplication", "true")],
+    );
+    // Failed orders: received past maxReceiveCount, so the DLQ holds them with their source.
+    let failed: Vec<MessageRecord> = (0..12)
+        .map(|i| {
+            let mut m = MessageRecord::with_body(format!(r#"{{"id":{i},"tenant":"acme"}}"#));
+            m.message_attributes
+                .insert("failure".into(), AttributeValue::string("timeout"));
+            m
+        })
+        .collect();
+    send(env, &orders, &failed);
+    env.block_on(async {
+        for _ in 0..8 {
+            let options = ReceiveOptions {
+                max_messages: 10,
+                wait_seconds: 0,
+                visibility_timeout: Some(0),
+            };
+            env.sqs().receive(&orders, options).await.unwrap();
+        }
+    });
+    let fresh: Vec<MessageRecord> = (0..150)
+        .map(|i| MessageRecord::with_body(format!("order {i}")))
+        .collect();
+    send(env, &orders, &fresh);
+}
+
+fn send(env: &TestEnv, queue: &QueueRef, records: &[MessageRecord]) {
+    env.block_on(async {
+        for chunk in records.chunks(10) {
+            env.sqs().send_batch(queue, chunk).await.unwrap();
+        }
+    });
+}
+
+/// The files the README's examples read.
+fn files(dir: &Path) {
+    let record = |i: usize| format!(r#"{{"body":"record {i}","group_id":"g{}"}}"#, i % 3);
+    let jsonl: String = (0..5).map(|i| record(i) + "\n").collect();
+    for (name, text) in [
+        ("payload.json", r#"{"id": 7}"#.to_string()),
+        ("messages.jsonl", jsonl.clone()),
+        ("export.jsonl", jsonl.clone()),
+        ("sent.jsonl", jsonl.clone()),
+        ("dlq-dump.jsonl", jsonl),
+        ("jobs.txt", "job 1\njob 2\n".to_string()),
+        ("orders.txt", "order a\norder b\n".to_string()),
+    ] {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+}
+
+#[test]
+fn every_command_example_of_the_readme_runs() {
+    let readme = std::fs::read_to_string(repo_path("README.md")).expect("README.md");
+    let examples = examples(&readme);
+    assert!(
+        examples.len() > 30,
+        "the README's examples were not found: {examples:?}"
+    );
+    let env = TestEnv::start();
+    fixture(&env);
+    let dir = tempfile::tempdir().unwrap();
+    files(dir.path());
+    let mut skipped = Vec::new();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for (line, example) in &examples {
+        let invocations = match plan(example) {
+            Ok(invocations) => invocations,
+            Err(why) => {
+                skipped.push(format!("README.md:{line}: {example} ({why})"));
+                continue;
+            }
+        };
+        for invocation in &invocations {
+            let run = run(&env, dir.path(), invocation);
+            ran += 1;
+            if !matches!(run.code, 0 | 3 | 4) {
+                failures.push(format!(
+                    "README.md:{line}: `sqsctl {}` exited {}:\n{}",
+                    invocation.args.join(" "),
+                    run.code,
+                    run.stderr
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "README examples failed:\n{}",
+        failures.join("\n")
+    );
+    assert_eq!(
+        skipped.len(),
+        EXPECTED_SKIPS,
+        "{ran} examples ran; the skipped ones:\n{}",
+        skipped.join("\n")
+    );
+}
