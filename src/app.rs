@@ -128,8 +128,13 @@ fn interrupt_grace() -> Duration {
 /// the grace period running out, ends the process with exit code 130. Work abandoned so has an
 /// unknown outcome, and commands that leave a journal have said how to resume ([`on_abort`]).
 fn spawn_ctrl_c_handler(interrupt: Interrupt) {
+    // Listening starts here, before the command runs: a Ctrl-C that comes at once (right after a
+    // server said it listens) is handled like any other, not by the default action of the signal.
+    let Some(mut ctrl_c) = CtrlC::listen() else {
+        return;
+    };
     tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_err() {
+        if !ctrl_c.pressed().await {
             return;
         }
         if crate::output::prompt_is_open() {
@@ -143,9 +148,10 @@ fn spawn_ctrl_c_handler(interrupt: Interrupt) {
         );
         interrupt.trigger();
         let why = tokio::select! {
-            second = tokio::signal::ctrl_c() => match second {
-                Ok(()) => "aborted".to_string(),
-                Err(_) => return,
+            second = ctrl_c.pressed() => if second {
+                "aborted".to_string()
+            } else {
+                return;
             },
             () = tokio::time::sleep(grace + WRAP_UP) => format!(
                 "stopped: requests in flight did not finish within {}; their outcome is unknown",
@@ -158,6 +164,40 @@ fn spawn_ctrl_c_handler(interrupt: Interrupt) {
         }
         std::process::exit(i32::from(ExitStatus::Interrupted.code()));
     });
+}
+
+/// Ctrl-C (SIGINT), listened for from the moment [`CtrlC::listen`] returns.
+struct CtrlC {
+    #[cfg(unix)]
+    signal: tokio::signal::unix::Signal,
+}
+
+impl CtrlC {
+    fn listen() -> Option<CtrlC> {
+        #[cfg(unix)]
+        {
+            let kind = tokio::signal::unix::SignalKind::interrupt();
+            tokio::signal::unix::signal(kind)
+                .ok()
+                .map(|signal| CtrlC { signal })
+        }
+        #[cfg(not(unix))]
+        {
+            Some(CtrlC {})
+        }
+    }
+
+    /// Resolves at the next Ctrl-C; false when no more can come.
+    async fn pressed(&mut self) -> bool {
+        #[cfg(unix)]
+        {
+            self.signal.recv().await.is_some()
+        }
+        #[cfg(not(unix))]
+        {
+            tokio::signal::ctrl_c().await.is_ok()
+        }
+    }
 }
 
 /// Prints an error and chooses the exit code for it.
