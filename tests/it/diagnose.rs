@@ -15,18 +15,9 @@ use support::LocalStack;
 use support::snapshot::assert_snapshot;
 use support::{Run, TestEnv};
 
-const PROBLEMS_FOUND: i32 = 4;
+pub(crate) const PROBLEMS_FOUND: i32 = 4;
 
-fn send(env: &TestEnv, queue: &QueueRef, records: Vec<MessageRecord>) {
-    env.block_on(async {
-        for chunk in records.chunks(10) {
-            let outcomes = env.sqs().send_batch(queue, chunk).await.unwrap();
-            assert!(outcomes.iter().all(|o| o.is_ok()), "{outcomes:?}");
-        }
-    });
-}
-
-fn fifo_record(group: &str, dedup: &str, body: &str) -> MessageRecord {
+pub(crate) fn fifo_record(group: &str, dedup: &str, body: &str) -> MessageRecord {
     MessageRecord {
         group_id: Some(group.into()),
         dedup_id: Some(dedup.into()),
@@ -34,12 +25,12 @@ fn fifo_record(group: &str, dedup: &str, body: &str) -> MessageRecord {
     }
 }
 
-fn json(run: &Run) -> Value {
+pub(crate) fn json(run: &Run) -> Value {
     serde_json::from_str(&run.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\nstderr:\n{}", run.stdout, run.stderr))
 }
 
-fn finding<'a>(report: &'a Value, id: &str) -> Option<&'a Value> {
+pub(crate) fn finding<'a>(report: &'a Value, id: &str) -> Option<&'a Value> {
     report["findings"]
         .as_array()
         .unwrap()
@@ -48,7 +39,7 @@ fn finding<'a>(report: &'a Value, id: &str) -> Option<&'a Value> {
 }
 
 #[track_caller]
-fn assert_finding<'a>(report: &'a Value, id: &str, severity: &str) -> &'a Value {
+pub(crate) fn assert_finding<'a>(report: &'a Value, id: &str, severity: &str) -> &'a Value {
     let found = finding(report, id).unwrap_or_else(|| panic!("no {id} finding in {report:#}"));
     assert_eq!(found["severity"], severity, "{found:#}");
     found
@@ -87,7 +78,7 @@ fn one_constant_group_is_reported_as_serialized_and_nothing_is_consumed() {
     let records = (0..5_000)
         .map(|i| fifo_record("worker-4821", &format!("order-{i}"), &format!("order {i}")))
         .collect();
-    send(&env, &queue, records);
+    env.send(&queue, records);
 
     let run = env.run(&["diagnose", "orders.fifo", "-o", "json"]);
     run.assert_code(PROBLEMS_FOUND);
@@ -162,7 +153,7 @@ fn fifty_groups_with_one_hot_group() {
             records.push(fifo_record("device-hot", &format!("e{n}"), "x"));
         }
     }
-    send(&env, &queue, records.clone());
+    env.send(&queue, records.clone());
 
     // Live: the scan sees the heads; the hot group is among those with more behind, and the
     // parallelism is far below the number of groups.
@@ -253,7 +244,7 @@ fn dedup_collisions_in_an_export_and_time_derived_ids_on_a_live_queue() {
             )
         })
         .collect();
-    send(&env, &queue, records);
+    env.send(&queue, records);
     let run = env.run(&["diagnose", "payments.fifo", "-o", "json"]);
     run.assert_code(PROBLEMS_FOUND);
     let report = json(&run);
@@ -291,8 +282,8 @@ fn a_dlq_with_shorter_retention_is_reported_from_both_sides() {
             ("RedrivePolicy", &policy(&dlq_arn, 5)),
         ],
     );
-    send(&env, &source, vec![MessageRecord::with_body("invoice 1")]);
-    send(&env, &dlq, vec![MessageRecord::with_body("invoice 0")]);
+    env.send(&source, vec![MessageRecord::with_body("invoice 1")]);
+    env.send(&dlq, vec![MessageRecord::with_body("invoice 0")]);
 
     let run = env.run(&["diagnose", "billing", "-o", "json"]);
     run.assert_code(PROBLEMS_FOUND);
@@ -334,8 +325,7 @@ fn receive_counts_climbing_under_a_short_visibility_timeout() {
         ..ServerConfig::default()
     });
     let queue = env.create_queue("thumbnails", &[("VisibilityTimeout", "5")]);
-    send(
-        &env,
+    env.send(
         &queue,
         (0..20)
             .map(|i| MessageRecord::with_body(format!("image {i}")))
@@ -413,7 +403,7 @@ fn healthy(env: &TestEnv) -> QueueRef {
             )
         })
         .collect();
-    send(env, &queue, records);
+    env.send(&queue, records);
     queue
 }
 
@@ -468,8 +458,7 @@ fn the_peek_guard_keeps_messages_out_of_the_dlq() {
             ("RedrivePolicy", &policy(&dlq_arn, 1)),
         ],
     );
-    send(
-        &env,
+    env.send(
         &queue,
         (0..5)
             .map(|i| fifo_record(&format!("user-{i}"), &format!("m{i}"), "hello"))
@@ -582,7 +571,7 @@ fn piped_output_is_json_lines_and_a_file_can_be_checked_against_the_live_queue()
 fn watch_runs_again_and_says_what_changed_until_ctrl_c() {
     let env = TestEnv::start();
     let queue = env.create_queue("watched", &[("ReceiveMessageWaitTimeSeconds", "20")]);
-    send(&env, &queue, vec![MessageRecord::with_body("one")]);
+    env.send(&queue, vec![MessageRecord::with_body("one")]);
     let mut child = env
         .cmd()
         .args(["diagnose", "watched", "--watch", "1", "-o", "text"])
@@ -632,8 +621,7 @@ fn looking_again_and_again_is_not_blamed_on_consumers() {
             ("ReceiveMessageWaitTimeSeconds", "20"),
         ],
     );
-    send(
-        &env,
+    env.send(
         &queue,
         (0..5)
             .map(|i| MessageRecord::with_body(format!("invoice {i}")))
@@ -732,8 +720,7 @@ fn a_dlq_shows_its_sources_and_the_messages_about_to_expire() {
             ("RedrivePolicy", &policy(&dlq_arn, 4)),
         ],
     );
-    send(
-        &env,
+    env.send(
         &dlq,
         (0..3)
             .map(|i| MessageRecord::with_body(format!("export {i}")))

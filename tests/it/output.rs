@@ -5,19 +5,9 @@
 
 use crate::support;
 
-use sqsctl::client::QueueRef;
 use sqsctl::message::{AttributeValue, MessageRecord};
 use support::TestEnv;
 use support::snapshot::assert_snapshot;
-
-fn send(env: &TestEnv, queue: &QueueRef, records: Vec<MessageRecord>) {
-    env.block_on(async {
-        for chunk in records.chunks(10) {
-            let outcomes = env.sqs().send_batch(queue, chunk).await.unwrap();
-            assert!(outcomes.iter().all(|o| o.is_ok()), "{outcomes:?}");
-        }
-    });
-}
 
 /// `count` messages in each of `groups` groups, numbered, each with a `failure` attribute.
 fn fifo_orders(groups: usize, count: usize) -> Vec<MessageRecord> {
@@ -43,7 +33,7 @@ fn fifo_orders(groups: usize, count: usize) -> Vec<MessageRecord> {
 fn text_output_has_real_tabs_on_a_terminal_and_in_a_pipe() {
     let env = TestEnv::start();
     let queue = env.create_queue("tabs.fifo", &[("FifoQueue", "true")]);
-    send(&env, &queue, fifo_orders(3, 2));
+    env.send(&queue, fifo_orders(3, 2));
 
     for args in [
         &["fifo", "groups", "tabs.fifo", "-o", "text"][..],
@@ -78,7 +68,7 @@ fn text_output_has_real_tabs_on_a_terminal_and_in_a_pipe() {
 fn a_fifo_peek_table_shows_attributes_cuts_bodies_not_ids_and_says_it_saw_only_heads() {
     let env = TestEnv::start();
     let queue = env.create_queue("orders.fifo", &[("FifoQueue", "true")]);
-    send(&env, &queue, fifo_orders(2, 15));
+    env.send(&queue, fifo_orders(2, 15));
 
     let run = env
         .cmd()
@@ -128,7 +118,7 @@ fn a_fifo_peek_table_shows_attributes_cuts_bodies_not_ids_and_says_it_saw_only_h
 
     // A standard queue without attributes: no group column, no attributes column.
     let plain = env.create_queue("plain", &[]);
-    send(&env, &plain, vec![MessageRecord::with_body("hello")]);
+    env.send(&plain, vec![MessageRecord::with_body("hello")]);
     let run = env.run_tty(&["peek", "plain"], "");
     run.assert_code(0);
     assert!(!run.stdout.contains("group"), "{}", run.stdout);
@@ -183,7 +173,7 @@ fn json_and_tables_of_diagnose_fifo_groups_peek_and_the_redrive_summary() {
             ("ReceiveMessageWaitTimeSeconds", "20"),
         ],
     );
-    send(&env, &queue, fifo_orders(3, 2));
+    env.send(&queue, fifo_orders(3, 2));
     // Epoch milliseconds, and ages that depend on how fast the test runs, are replaced.
     let diagnose = env.run(&["diagnose", "report.fifo", "-o", "json"]);
     diagnose.assert_code(4);
@@ -204,8 +194,7 @@ fn json_and_tables_of_diagnose_fifo_groups_peek_and_the_redrive_summary() {
 
     let dlq = env.create_queue("report-dlq", &[]);
     let target = env.create_queue("report-target", &[]);
-    send(
-        &env,
+    env.send(
         &dlq,
         (0..3)
             .map(|i| MessageRecord::with_body(format!("dead {i}")))

@@ -3,49 +3,11 @@
 //! what the read cost, refuse one of 1 or 2 without `--force`, and report the messages a read left
 //! one receive away from the dead-letter queue. A diagnose that could not run every check is never
 //! a clean bill of health. Through the binary against the local server.
-use crate::support::{Run, TestEnv};
+use crate::diagnose::{PROBLEMS_FOUND, assert_finding, fifo_record, finding, json};
+use crate::support::TestEnv;
 use serde_json::Value;
 use sqsctl::client::{QueueRef, ReceiveOptions};
 use sqsctl::message::MessageRecord;
-
-const PROBLEMS_FOUND: i32 = 4;
-
-fn send(env: &TestEnv, queue: &QueueRef, records: Vec<MessageRecord>) {
-    env.block_on(async {
-        for chunk in records.chunks(10) {
-            let outcomes = env.sqs().send_batch(queue, chunk).await.unwrap();
-            assert!(outcomes.iter().all(|o| o.is_ok()), "{outcomes:?}");
-        }
-    });
-}
-
-fn fifo_record(group: &str, dedup: &str, body: &str) -> MessageRecord {
-    MessageRecord {
-        group_id: Some(group.into()),
-        dedup_id: Some(dedup.into()),
-        ..MessageRecord::with_body(body)
-    }
-}
-
-fn json(run: &Run) -> Value {
-    serde_json::from_str(&run.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\nstderr:\n{}", run.stdout, run.stderr))
-}
-
-fn finding<'a>(report: &'a Value, id: &str) -> Option<&'a Value> {
-    report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["id"] == id)
-}
-
-#[track_caller]
-fn assert_finding<'a>(report: &'a Value, id: &str, severity: &str) -> &'a Value {
-    let found = finding(report, id).unwrap_or_else(|| panic!("no {id} finding in {report:#}"));
-    assert_eq!(found["severity"], severity, "{found:#}");
-    found
-}
 
 fn severities(report: &Value) -> Vec<String> {
     report["findings"]
@@ -117,7 +79,7 @@ fn the_incident_is_diagnosed_with_no_flags_and_nothing_is_dead_lettered() {
     let records = (1..=2_000)
         .map(|i| fifo_record("mailer", &format!("mail-{i}"), &format!("mail {i}")))
         .collect();
-    send(&env, &queue, records);
+    env.send(&queue, records);
 
     let run = env.run(&["diagnose", "mail.fifo", "-o", "json"]);
     run.assert_code(PROBLEMS_FOUND);
@@ -158,7 +120,7 @@ fn a_max_receive_count_of_one_is_not_read_without_force() {
             )
         })
         .collect();
-    send(&env, &queue, records);
+    env.send(&queue, records);
 
     let run = env.run(&["diagnose", "alerts.fifo", "-o", "json"]);
     assert_ne!(run.code, 0, "{}", run.stderr);
@@ -226,7 +188,7 @@ fn a_healthy_fifo_queue_with_a_redrive_policy_exits_0() {
             )
         })
         .collect();
-    send(&env, &queue, records);
+    env.send(&queue, records);
 
     let run = env.run(&["diagnose", "shipping.fifo", "-o", "json"]);
     run.assert_code(0);
@@ -245,8 +207,7 @@ fn a_healthy_fifo_queue_with_a_redrive_policy_exits_0() {
 fn a_sample_smaller_than_the_visible_depth_is_an_incomplete_run() {
     let env = TestEnv::start();
     let queue = env.create_queue("thumbs", &[("ReceiveMessageWaitTimeSeconds", "20")]);
-    send(
-        &env,
+    env.send(
         &queue,
         (0..60)
             .map(|i| MessageRecord::with_body(format!("image {i}")))
@@ -293,8 +254,7 @@ fn a_sample_smaller_than_the_visible_depth_is_an_incomplete_run() {
 fn peek_and_fifo_groups_read_a_max_receive_count_of_5_and_refuse_2() {
     let env = TestEnv::start();
     let (queue, dlq) = guarded(&env, "orders", 5, &[]);
-    send(
-        &env,
+    env.send(
         &queue,
         (0..12)
             .map(|i| MessageRecord::with_body(format!("order {i}")))
@@ -323,8 +283,7 @@ fn peek_and_fifo_groups_read_a_max_receive_count_of_5_and_refuse_2() {
     assert_eq!(visible_and_in_flight(&env, &dlq), (0, 0));
 
     let (fifo, _) = guarded(&env, "events.fifo", 5, &[]);
-    send(
-        &env,
+    env.send(
         &fifo,
         (0..20)
             .map(|i| fifo_record(&format!("device-{}", i % 4), &format!("e-{i}"), "x"))
@@ -361,8 +320,7 @@ fn peek_and_fifo_groups_read_a_max_receive_count_of_5_and_refuse_2() {
 fn delete_by_id_follows_the_same_rule() {
     let env = TestEnv::start();
     let (queue, _dlq) = guarded(&env, "jobs", 4, &[]);
-    send(
-        &env,
+    env.send(
         &queue,
         (0..5)
             .map(|i| MessageRecord::with_body(format!("job {i}")))
@@ -385,7 +343,7 @@ fn delete_by_id_follows_the_same_rule() {
     assert_eq!(visible_and_in_flight(&env, &queue), (5, 0));
 
     let (tight, _) = guarded(&env, "tight", 2, &[]);
-    send(&env, &tight, vec![MessageRecord::with_body("x")]);
+    env.send(&tight, vec![MessageRecord::with_body("x")]);
     let run = env.run(&[
         "delete",
         "tight",
@@ -412,8 +370,7 @@ fn a_scan_stops_before_its_hold_runs_out_rather_than_read_a_message_twice() {
         ..ServerConfig::default()
     });
     let (queue, _dlq) = guarded(&env, "slow", 3, &[]);
-    send(
-        &env,
+    env.send(
         &queue,
         (0..200)
             .map(|i| MessageRecord::with_body(format!("m{i}")))
@@ -480,8 +437,7 @@ fn the_redrive_dry_run_reads_a_dlq_by_the_same_rule() {
             .to_string();
         let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":3}}"#);
         env.create_queue(name, &[("RedrivePolicy", &policy)]);
-        send(
-            &env,
+        env.send(
             &dlq,
             (0..4)
                 .map(|i| MessageRecord::with_body(format!("{name} {i}")))

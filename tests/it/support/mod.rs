@@ -209,6 +209,16 @@ impl TestEnv {
         })
     }
 
+    /// Sends `records` through the client in batches of 10, each entry confirmed.
+    pub fn send(&self, queue: &QueueRef, records: Vec<sqsctl::message::MessageRecord>) {
+        self.block_on(async {
+            for chunk in records.chunks(10) {
+                let outcomes = self.sqs.send_batch(queue, chunk).await.unwrap();
+                assert!(outcomes.iter().all(|o| o.is_ok()), "{outcomes:?}");
+            }
+        });
+    }
+
     /// Visible + in flight + delayed, as the queue's attributes report it.
     pub fn depth(&self, queue: &QueueRef) -> u64 {
         self.block_on(self.sqs.attributes(queue))
