@@ -213,3 +213,28 @@ fn json_and_tables_of_diagnose_fifo_groups_peek_and_the_redrive_summary() {
     assert_eq!(env.depth(&target), 3);
     assert_snapshot!(name: "redrive_summary_json", redrive.stdout, r#""(seconds|messages_per_second)": [\d.]+"# => r#""$1": [n]"#, r"report-dlq-\d{8}T\d{6}Z" => "report-dlq-[time]");
 }
+
+#[test]
+fn ctrl_c_during_a_watch_scan_prints_no_report_from_the_partial_scan() {
+    // Each request takes 150 ms, so a scan of 300 messages in 30 groups takes about 10 s: a
+    // Ctrl-C 3 s after the start lands inside it.
+    let env = TestEnv::start_with(sqsctl::local::ServerConfig {
+        latency: std::time::Duration::from_millis(150),
+        ..sqsctl::local::ServerConfig::default()
+    });
+    let queue = env.create_queue("watched.fifo", &[("FifoQueue", "true")]);
+    env.send(&queue, fifo_orders(30, 10));
+    let mut pty = env.pty(&["diagnose", "watched.fifo", "--watch", "60"], &[]);
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    pty.send("\x03");
+    let code = pty.wait(20);
+    let screen = pty.screen();
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("stopped during a scan; nothing is reported from the partial scan"),
+        "{screen}"
+    );
+    for reported in ["SEVERITY", "FINDING", "resolved:", "new:"] {
+        assert!(!screen.contains(reported), "a report was printed: {screen}");
+    }
+}
