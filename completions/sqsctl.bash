@@ -179,7 +179,7 @@ _sqsctl() {
 
     case "${cmd}" in
         sqsctl)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version queues queue send receive peek delete purge redrive fifo diagnose local demo generate help"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version queues queue send receive peek delete purge redrive fifo diagnose local demo generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -213,6 +213,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -225,7 +229,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__delete)
-            opts="-y -o -q -v -h -V --message-id --dry-run --yes --force --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-y -o -q -v -h -V --message-id --dry-run --yes --force --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -263,6 +267,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -275,7 +283,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__demo)
-            opts="-o -q -v -h -V --bind --keep --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --bind --keep --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -313,6 +321,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -325,7 +337,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__diagnose)
-            opts="-o -q -v -h -V --input --sample --force --watch --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --input --sample --force --watch --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -371,6 +383,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -383,7 +399,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__fifo)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version groups help"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version groups help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -417,6 +433,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -429,7 +449,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__fifo__subcmd__groups)
-            opts="-o -q -v -h -V --input --sample --force --limit --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --input --sample --force --limit --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -473,6 +493,10 @@ _sqsctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -529,7 +553,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__generate)
-            opts="-o -q -v -h -V --out-dir --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --out-dir --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -565,6 +589,10 @@ _sqsctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -873,7 +901,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__local)
-            opts="-o -q -v -h -V --bind --account-id --latency --fault-rate --entry-fault-rate --seed --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --bind --account-id --latency --fault-rate --entry-fault-rate --seed --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -931,6 +959,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -943,7 +975,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__peek)
-            opts="-n -o -q -v -h -V --max --force --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-n -o -q -v -h -V --max --force --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -985,6 +1017,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -997,7 +1033,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__purge)
-            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1029,6 +1065,10 @@ _sqsctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1043,7 +1083,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version info create delete help"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version info create delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1077,6 +1117,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1089,7 +1133,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__create)
-            opts="-o -q -v -h -V --fifo --dlq --max-receive --attr --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --fifo --dlq --max-receive --attr --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1135,6 +1179,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1147,7 +1195,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__delete)
-            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1179,6 +1227,10 @@ _sqsctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1263,7 +1315,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__info)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1297,6 +1349,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1309,7 +1365,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queues)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1343,6 +1399,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1355,7 +1415,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__receive)
-            opts="-n -y -o -q -v -h -V --max --wait --visibility --until-empty --delete --yes --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-n -y -o -q -v -h -V --max --wait --visibility --until-empty --delete --yes --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1409,6 +1469,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1421,7 +1485,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__redrive)
-            opts="-y -o -q -v -h -V --to --dry-run --yes --grep --attr --where --older-than --newer-than --message-id --limit --dedup --delay --rate --concurrency --visibility-timeout --journal --resume --archive --native --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version status cancel help"
+            opts="-y -o -q -v -h -V --to --dry-run --yes --grep --attr --where --older-than --newer-than --message-id --limit --dedup --delay --rate --concurrency --visibility-timeout --journal --resume --archive --native --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version status cancel help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1519,6 +1583,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1531,7 +1599,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__redrive__subcmd__cancel)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1563,6 +1631,10 @@ _sqsctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1633,7 +1705,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__redrive__subcmd__status)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1667,6 +1739,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1679,7 +1755,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__send)
-            opts="-o -q -v -h -V --lines --jsonl --skip-invalid --group-id --dedup-id --attr --delay --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --lines --jsonl --skip-invalid --group-id --dedup-id --attr --delay --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1731,6 +1807,10 @@ _sqsctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

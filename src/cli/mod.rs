@@ -106,6 +106,11 @@ pub struct GlobalArgs {
         value_name = "FORMAT"
     )]
     pub output: OutputFormat,
+    /// JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o
+    /// jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars
+    /// one per line
+    #[arg(long, global = true, value_name = "EXPR")]
+    pub query: Option<String>,
     /// When to use colour on stderr (NO_COLOR is respected)
     #[arg(
         long,
