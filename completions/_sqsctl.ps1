@@ -45,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('peek', 'peek', [CompletionResultType]::ParameterValue, 'Look at messages without consuming them')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete messages by receipt handle or by message id')
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete every message in a queue')
+            [CompletionResult]::new('visibility', 'visibility', [CompletionResultType]::ParameterValue, 'Change how long received messages stay hidden (0 releases them)')
             [CompletionResult]::new('redrive', 'redrive', [CompletionResultType]::ParameterValue, 'Move messages from a dead-letter queue back to their source (or any queue), safely')
             [CompletionResult]::new('fifo', 'fifo', [CompletionResultType]::ParameterValue, 'Inspect FIFO queues')
             [CompletionResult]::new('diagnose', 'diagnose', [CompletionResultType]::ParameterValue, 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite')
@@ -312,6 +313,27 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'sqsctl;visibility' {
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'New visibility timeout from now: seconds (`30`) or a duration (`5m`, `1h30m`), 0 to 12h')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a connection to the endpoint before giving up [default: 10]')
+            [CompletionResult]::new('--read-timeout', '--read-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'sqsctl;redrive' {
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Where to move them (default: the DLQ''s source queue, found with ListDeadLetterSourceQueues)')
             [CompletionResult]::new('--grep', '--grep', [CompletionResultType]::ParameterName, 'Only messages whose body matches this regular expression')
@@ -568,6 +590,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('peek', 'peek', [CompletionResultType]::ParameterValue, 'Look at messages without consuming them')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete messages by receipt handle or by message id')
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete every message in a queue')
+            [CompletionResult]::new('visibility', 'visibility', [CompletionResultType]::ParameterValue, 'Change how long received messages stay hidden (0 releases them)')
             [CompletionResult]::new('redrive', 'redrive', [CompletionResultType]::ParameterValue, 'Move messages from a dead-letter queue back to their source (or any queue), safely')
             [CompletionResult]::new('fifo', 'fifo', [CompletionResultType]::ParameterValue, 'Inspect FIFO queues')
             [CompletionResult]::new('diagnose', 'diagnose', [CompletionResultType]::ParameterValue, 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite')
@@ -608,6 +631,9 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;help;purge' {
+            break
+        }
+        'sqsctl;help;visibility' {
             break
         }
         'sqsctl;help;redrive' {

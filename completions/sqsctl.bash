@@ -58,6 +58,9 @@ _sqsctl() {
             sqsctl,send)
                 cmd="sqsctl__subcmd__send"
                 ;;
+            sqsctl,visibility)
+                cmd="sqsctl__subcmd__visibility"
+                ;;
             sqsctl__subcmd__fifo,groups)
                 cmd="sqsctl__subcmd__fifo__subcmd__groups"
                 ;;
@@ -111,6 +114,9 @@ _sqsctl() {
                 ;;
             sqsctl__subcmd__help,send)
                 cmd="sqsctl__subcmd__help__subcmd__send"
+                ;;
+            sqsctl__subcmd__help,visibility)
+                cmd="sqsctl__subcmd__help__subcmd__visibility"
                 ;;
             sqsctl__subcmd__help__subcmd__fifo,groups)
                 cmd="sqsctl__subcmd__help__subcmd__fifo__subcmd__groups"
@@ -179,7 +185,7 @@ _sqsctl() {
 
     case "${cmd}" in
         sqsctl)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version queues queue send receive peek delete purge redrive fifo diagnose local demo generate help"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -607,7 +613,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help)
-            opts="queues queue send receive peek delete purge redrive fifo diagnose local demo generate help"
+            opts="queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -887,6 +893,20 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help__subcmd__send)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__help__subcmd__visibility)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1778,6 +1798,60 @@ _sqsctl() {
                     return 0
                     ;;
                 --concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__visibility)
+            opts="-o -q -v -h -V --timeout --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

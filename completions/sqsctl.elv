@@ -42,6 +42,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand peek 'Look at messages without consuming them'
             cand delete 'Delete messages by receipt handle or by message id'
             cand purge 'Delete every message in a queue'
+            cand visibility 'Change how long received messages stay hidden (0 releases them)'
             cand redrive 'Move messages from a dead-letter queue back to their source (or any queue), safely'
             cand fifo 'Inspect FIFO queues'
             cand diagnose 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
@@ -293,6 +294,26 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'sqsctl;visibility'= {
+            cand --timeout 'New visibility timeout from now: seconds (`30`) or a duration (`5m`, `1h30m`), 0 to 12h'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'Seconds to wait for a connection to the endpoint before giving up [default: 10]'
+            cand --read-timeout 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'sqsctl;redrive'= {
             cand --to 'Where to move them (default: the DLQ''s source queue, found with ListDeadLetterSourceQueues)'
             cand --grep 'Only messages whose body matches this regular expression'
@@ -533,6 +554,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand peek 'Look at messages without consuming them'
             cand delete 'Delete messages by receipt handle or by message id'
             cand purge 'Delete every message in a queue'
+            cand visibility 'Change how long received messages stay hidden (0 releases them)'
             cand redrive 'Move messages from a dead-letter queue back to their source (or any queue), safely'
             cand fifo 'Inspect FIFO queues'
             cand diagnose 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
@@ -563,6 +585,8 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;help;delete'= {
         }
         &'sqsctl;help;purge'= {
+        }
+        &'sqsctl;help;visibility'= {
         }
         &'sqsctl;help;redrive'= {
             cand status 'List the native move tasks of a dead-letter queue (SQS keeps the latest 10)'

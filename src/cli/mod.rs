@@ -18,6 +18,7 @@ pub mod receive;
 pub mod redrive;
 pub mod send;
 pub mod values;
+pub mod visibility;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -145,6 +146,8 @@ pub enum Command {
     Delete(delete::DeleteArgs),
     /// Delete every message in a queue
     Purge(purge::PurgeArgs),
+    /// Change how long received messages stay hidden (0 releases them)
+    Visibility(visibility::VisibilityArgs),
     /// Move messages from a dead-letter queue back to their source (or any queue), safely
     Redrive(Box<redrive::RedriveArgs>),
     /// Inspect FIFO queues
