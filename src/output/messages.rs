@@ -193,16 +193,23 @@ impl<'a> MessageWriter<'a> {
     /// `-o text` its result is written as lines of text instead of an array element.
     fn json_element(&self, record: &MessageRecord) -> std::io::Result<String> {
         let printer = self.printer;
-        let value = self.with_handle(record, |r| printer.queried(r))?;
-        if printer.query_as_text() {
-            let mut text = String::new();
-            for line in crate::output::query::text_lines(&value) {
-                text.push_str(&printer.display(&line));
-                text.push('\n');
+        let text = if printer.has_query() {
+            let value = self.with_handle(record, |r| printer.queried(r))?;
+            if printer.query_as_text() {
+                let mut text = String::new();
+                for line in crate::output::query::text_lines(&value) {
+                    text.push_str(&printer.display(&line));
+                    text.push('\n');
+                }
+                return Ok(text);
             }
-            return Ok(text);
-        }
-        let text = serde_json::to_string(&value).map_err(std::io::Error::other)?;
+            serde_json::to_string(&value).map_err(std::io::Error::other)?
+        } else {
+            // Straight from the record, so its fields keep the schema's order.
+            self.with_handle(record, |r| {
+                serde_json::to_string(r).map_err(std::io::Error::other)
+            })?
+        };
         let lead = if self.written == 0 { "[\n  " } else { ",\n  " };
         Ok(format!("{lead}{text}"))
     }
