@@ -58,6 +58,9 @@ _sqsctl() {
             sqsctl,send)
                 cmd="sqsctl__subcmd__send"
                 ;;
+            sqsctl,visibility)
+                cmd="sqsctl__subcmd__visibility"
+                ;;
             sqsctl__subcmd__fifo,groups)
                 cmd="sqsctl__subcmd__fifo__subcmd__groups"
                 ;;
@@ -111,6 +114,9 @@ _sqsctl() {
                 ;;
             sqsctl__subcmd__help,send)
                 cmd="sqsctl__subcmd__help__subcmd__send"
+                ;;
+            sqsctl__subcmd__help,visibility)
+                cmd="sqsctl__subcmd__help__subcmd__visibility"
                 ;;
             sqsctl__subcmd__help__subcmd__fifo,groups)
                 cmd="sqsctl__subcmd__help__subcmd__fifo__subcmd__groups"
@@ -179,7 +185,7 @@ _sqsctl() {
 
     case "${cmd}" in
         sqsctl)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version queues queue send receive peek delete purge redrive fifo diagnose local demo generate help"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -213,6 +219,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -225,7 +235,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__delete)
-            opts="-y -o -q -v -h -V --message-id --dry-run --yes --force --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-y -o -q -v -h -V --message-id --dry-run --yes --force --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -263,6 +273,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -275,7 +289,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__demo)
-            opts="-o -q -v -h -V --bind --keep --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --bind --keep --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -313,6 +327,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -325,7 +343,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__diagnose)
-            opts="-o -q -v -h -V --input --sample --force --watch --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --input --sample --force --watch --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -371,6 +389,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -383,7 +405,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__fifo)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version groups help"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version groups help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -417,6 +439,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -429,7 +455,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__fifo__subcmd__groups)
-            opts="-o -q -v -h -V --input --sample --force --limit --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --input --sample --force --limit --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -473,6 +499,10 @@ _sqsctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -529,7 +559,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__generate)
-            opts="-o -q -v -h -V --out-dir --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --out-dir --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -567,6 +597,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -579,7 +613,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help)
-            opts="queues queue send receive peek delete purge redrive fifo diagnose local demo generate help"
+            opts="queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -872,8 +906,22 @@ _sqsctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sqsctl__subcmd__help__subcmd__visibility)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sqsctl__subcmd__local)
-            opts="-o -q -v -h -V --bind --account-id --latency --fault-rate --entry-fault-rate --seed --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --bind --account-id --latency --fault-rate --entry-fault-rate --seed --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -931,6 +979,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -943,7 +995,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__peek)
-            opts="-n -o -q -v -h -V --max --force --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-n -o -q -v -h -V --max --force --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -985,6 +1037,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -997,7 +1053,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__purge)
-            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1029,6 +1085,10 @@ _sqsctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1043,7 +1103,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version info create delete help"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version info create delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1077,6 +1137,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1089,7 +1153,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__create)
-            opts="-o -q -v -h -V --fifo --dlq --max-receive --attr --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --fifo --dlq --max-receive --attr --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1135,6 +1199,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1147,7 +1215,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__delete)
-            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1179,6 +1247,10 @@ _sqsctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1263,7 +1335,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__info)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1297,6 +1369,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1309,7 +1385,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queues)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1343,6 +1419,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1355,7 +1435,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__receive)
-            opts="-n -y -o -q -v -h -V --max --wait --visibility --until-empty --delete --yes --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-n -y -o -q -v -h -V --max --wait --visibility --until-empty --delete --yes --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1409,6 +1489,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1421,7 +1505,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__redrive)
-            opts="-y -o -q -v -h -V --to --dry-run --yes --grep --attr --where --older-than --newer-than --message-id --limit --dedup --delay --rate --concurrency --visibility-timeout --journal --resume --archive --native --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version status cancel help"
+            opts="-y -o -q -v -h -V --to --dry-run --yes --grep --attr --where --older-than --newer-than --message-id --limit --dedup --delay --rate --concurrency --visibility-timeout --journal --resume --archive --native --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version status cancel help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1519,6 +1603,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1531,7 +1619,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__redrive__subcmd__cancel)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1563,6 +1651,10 @@ _sqsctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1633,7 +1725,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__redrive__subcmd__status)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1667,6 +1759,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
                     return 0
                     ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1679,7 +1775,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__send)
-            opts="-o -q -v -h -V --lines --jsonl --skip-invalid --group-id --dedup-id --attr --delay --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --lines --jsonl --skip-invalid --group-id --dedup-id --attr --delay --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1731,6 +1827,64 @@ _sqsctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__visibility)
+            opts="-o -q -v -h -V --timeout --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -13,6 +13,7 @@ use crate::commands::context::Context;
 use crate::error::{Cancelled, CommandHint, HintedError, UsageError};
 use crate::exit::ExitStatus;
 use crate::interrupt::Interrupt;
+use crate::output::query::Query;
 use crate::output::{Printer, Terminal};
 
 /// Set to `1` to make the binary behave as on a terminal (tables, progress bars, prompts); for
@@ -83,6 +84,16 @@ async fn run(cli: Cli) -> ExitStatus {
         ..terminal
     };
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let query = match cli.global.query.as_deref().map(Query::parse).transpose() {
+        Ok(query) => query,
+        Err(message) => {
+            eprintln!(
+                "error: {}",
+                crate::output::sanitize::for_terminal_lines(&message)
+            );
+            return ExitStatus::Usage;
+        }
+    };
     let printer = Printer::new(
         cli.global.output,
         cli.global.color,
@@ -90,6 +101,7 @@ async fn run(cli: Cli) -> ExitStatus {
         cli.global.quiet,
         cli.global.verbose,
         terminal,
+        query,
     );
     let aws = AwsSettings {
         profile: cli.aws.profile,

@@ -16,6 +16,19 @@ pub fn format_millis(millis: u64) -> String {
     humantime::format_rfc3339_seconds(time).to_string()
 }
 
+/// A JMESPath parse error in one line, without the parser's internal terms: its `Display` draws
+/// the expression over several lines and speaks of "nud tokens".
+pub fn jmespath_parse_reason(err: &jmespath::JmespathError) -> String {
+    let reason = err.reason.to_string();
+    let reason = reason.strip_prefix("Parse error: ").unwrap_or(&reason);
+    if reason.contains("found Eof") {
+        return "the expression ends too early".to_string();
+    }
+    reason
+        .replace("Unexpected nud token", "unexpected token")
+        .replace("Unexpected led token", "unexpected token")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,6 +18,7 @@ pub mod receive;
 pub mod redrive;
 pub mod send;
 pub mod values;
+pub mod visibility;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -106,6 +107,11 @@ pub struct GlobalArgs {
         value_name = "FORMAT"
     )]
     pub output: OutputFormat,
+    /// JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o
+    /// jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars
+    /// one per line
+    #[arg(long, global = true, value_name = "EXPR")]
+    pub query: Option<String>,
     /// When to use colour on stderr (NO_COLOR is respected)
     #[arg(
         long,
@@ -140,6 +146,8 @@ pub enum Command {
     Delete(delete::DeleteArgs),
     /// Delete every message in a queue
     Purge(purge::PurgeArgs),
+    /// Change how long received messages stay hidden (0 releases them)
+    Visibility(visibility::VisibilityArgs),
     /// Move messages from a dead-letter queue back to their source (or any queue), safely
     Redrive(Box<redrive::RedriveArgs>),
     /// Inspect FIFO queues

@@ -16,6 +16,7 @@ pub mod queues;
 pub mod receive;
 pub mod redrive;
 pub mod send;
+pub mod visibility;
 
 use crate::cli::Command;
 use crate::commands::context::Context;
@@ -44,6 +45,9 @@ pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitSta
         Command::Purge(args) => purge::run(ctx, usage(purge::PurgeSettings::resolve(args))?).await,
         Command::Redrive(args) => {
             redrive::run(ctx, usage(redrive::RedriveSettings::resolve(*args))?).await
+        }
+        Command::Visibility(args) => {
+            visibility::run(ctx, usage(visibility::VisibilitySettings::resolve(args))?).await
         }
         Command::Fifo(args) => fifo::run(ctx, usage(fifo::FifoSettings::resolve(args))?).await,
         Command::Diagnose(args) => {

@@ -42,11 +42,8 @@ impl<'a> MessageWriter<'a> {
             }
             Format::Json => {
                 for record in batch {
-                    let text = self.with_handle(record, |r| {
-                        serde_json::to_string(r).map_err(std::io::Error::other)
-                    })?;
-                    let lead = if self.written == 0 { "[\n  " } else { ",\n  " };
-                    printer.write_raw(&format!("{lead}{text}"))?;
+                    let text = self.json_element(record)?;
+                    printer.write_raw(&text)?;
                     self.written += 1;
                 }
                 return printer.flush();
@@ -118,13 +115,7 @@ impl<'a> MessageWriter<'a> {
                     .map(|line| line + "\n")
                     .map_err(std::io::Error::other)
             }),
-            Format::Json => {
-                let text = self.with_handle(record, |r| {
-                    serde_json::to_string(r).map_err(std::io::Error::other)
-                })?;
-                let lead = if self.written == 0 { "[\n  " } else { ",\n  " };
-                Ok(format!("{lead}{text}"))
-            }
+            Format::Json => self.json_element(record),
             Format::Text | Format::Table => Ok(format!("{}\n", printer.display(&record.body))),
         }
     }
@@ -197,6 +188,32 @@ impl<'a> MessageWriter<'a> {
         table
     }
 
+    /// One message of the streamed JSON array, its separator included. Messages are written as
+    /// they arrive, so `--query` applies to each message rather than to the whole array; with
+    /// `-o text` its result is written as lines of text instead of an array element.
+    fn json_element(&self, record: &MessageRecord) -> std::io::Result<String> {
+        let printer = self.printer;
+        let text = if printer.has_query() {
+            let value = self.with_handle(record, |r| printer.queried(r))?;
+            if printer.query_as_text() {
+                let mut text = String::new();
+                for line in crate::output::query::text_lines(&value) {
+                    text.push_str(&printer.display(&line));
+                    text.push('\n');
+                }
+                return Ok(text);
+            }
+            serde_json::to_string(&value).map_err(std::io::Error::other)?
+        } else {
+            // Straight from the record, so its fields keep the schema's order.
+            self.with_handle(record, |r| {
+                serde_json::to_string(r).map_err(std::io::Error::other)
+            })?
+        };
+        let lead = if self.written == 0 { "[\n  " } else { ",\n  " };
+        Ok(format!("{lead}{text}"))
+    }
+
     fn with_handle<T>(
         &self,
         record: &MessageRecord,
@@ -215,7 +232,7 @@ impl<'a> MessageWriter<'a> {
 
     /// Closes the output: the JSON array's bracket (an empty array when nothing was written).
     pub fn finish(&mut self) -> std::io::Result<()> {
-        if self.printer.format() == Format::Json {
+        if self.printer.format() == Format::Json && !self.printer.query_as_text() {
             let close = if self.written == 0 { "[]\n" } else { "\n]\n" };
             self.printer.write_raw(close)?;
         }

@@ -5,6 +5,7 @@
 //! warnings and errors. Commands never print directly.
 
 pub mod messages;
+pub mod query;
 pub mod sanitize;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -15,6 +16,7 @@ use parking_lot::Mutex;
 use serde::Serialize;
 
 use crate::message::Envelope;
+use crate::output::query::Query;
 
 /// `--output` as the user gave it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -97,6 +99,9 @@ pub struct Printer {
     color: bool,
     terminal: Terminal,
     stdout: Mutex<BufWriter<io::Stdout>>,
+    query: Option<Query>,
+    /// `-o text` with `--query`: commands write JSON, and the query's result is written as text.
+    query_as_text: bool,
 }
 
 impl Printer {
@@ -107,8 +112,19 @@ impl Printer {
         quiet: bool,
         verbose: u8,
         terminal: Terminal,
+        query: Option<Query>,
     ) -> Printer {
+        // A query works on JSON: a table has none to work on, so it gives way to JSON, and text
+        // is the query's result written as text.
+        let query_as_text = query.is_some() && format == OutputFormat::Text;
         let format = match format {
+            OutputFormat::Auto | OutputFormat::Table | OutputFormat::Text if query.is_some() => {
+                if format == OutputFormat::Auto && !terminal.stdout_is_tty {
+                    Format::Jsonl
+                } else {
+                    Format::Json
+                }
+            }
             OutputFormat::Auto if terminal.stdout_is_tty => Format::Table,
             OutputFormat::Auto | OutputFormat::Jsonl => Format::Jsonl,
             OutputFormat::Table => Format::Table,
@@ -127,7 +143,36 @@ impl Printer {
             color,
             terminal,
             stdout: Mutex::new(BufWriter::new(io::stdout())),
+            query,
+            query_as_text,
         }
+    }
+
+    /// Whether a `--query` applies to what is written as JSON.
+    pub fn has_query(&self) -> bool {
+        self.query.is_some()
+    }
+
+    /// Whether `-o text` writes a `--query`'s result: JSON documents then come out as lines of
+    /// text (see [`query::text_lines`]).
+    pub fn query_as_text(&self) -> bool {
+        self.query_as_text
+    }
+
+    /// A value as `--query` makes it: the expression's result, or the value itself without one.
+    pub fn queried<T: Serialize>(&self, value: &T) -> io::Result<serde_json::Value> {
+        match &self.query {
+            Some(query) => query.apply(value),
+            None => serde_json::to_value(value).map_err(io::Error::other),
+        }
+    }
+
+    /// A query's result as lines of text on stdout (`-o text --query`).
+    pub fn query_text(&self, value: &serde_json::Value) -> io::Result<()> {
+        for line in query::text_lines(value) {
+            self.line(&self.display(&line))?;
+        }
+        Ok(())
     }
 
     pub fn format(&self) -> Format {
@@ -162,6 +207,14 @@ impl Printer {
 
     /// One JSON Lines record in the `{"type": kind, "data": ...}` envelope.
     pub fn record<T: Serialize>(&self, kind: &str, data: &T) -> io::Result<()> {
+        if self.query.is_some() {
+            let data = self.queried(data)?;
+            return self.write_record(kind, &data);
+        }
+        self.write_record(kind, data)
+    }
+
+    fn write_record<T: Serialize>(&self, kind: &str, data: &T) -> io::Result<()> {
         let envelope = Envelope {
             kind: kind.to_string(),
             data,
@@ -177,6 +230,16 @@ impl Printer {
 
     /// A whole JSON document, pretty-printed.
     pub fn json<T: Serialize>(&self, value: &T) -> io::Result<()> {
+        if self.query.is_some() {
+            let result = self.queried(value)?;
+            if self.query_as_text {
+                self.query_text(&result)?;
+                return self.flush();
+            }
+            let text = serde_json::to_string_pretty(&result)?;
+            self.line(&text)?;
+            return self.flush();
+        }
         let text = serde_json::to_string_pretty(value)?;
         self.line(&text)?;
         self.flush()

@@ -134,7 +134,7 @@ impl Selector {
                 jmespath::compile(expr).map_err(|e| {
                     format!(
                         "--where `{expr}` is not a valid JMESPath expression: {} (at character {})",
-                        parse_reason(&e),
+                        crate::text::jmespath_parse_reason(&e),
                         e.offset + 1
                     )
                 })
@@ -228,19 +228,6 @@ impl Selector {
             first_error: first.clone(),
         })
     }
-}
-
-/// A JMESPath parse error in one line, without the parser's internal terms: its `Display` draws
-/// the expression over several lines and speaks of "nud tokens".
-fn parse_reason(err: &jmespath::JmespathError) -> String {
-    let reason = err.reason.to_string();
-    let reason = reason.strip_prefix("Parse error: ").unwrap_or(&reason);
-    if reason.contains("found Eof") {
-        return "the expression ends too early".to_string();
-    }
-    reason
-        .replace("Unexpected nud token", "unexpected token")
-        .replace("Unexpected led token", "unexpected token")
 }
 
 /// The message record as `--where` sees it: the JSON Lines schema of `receive`, with a body that

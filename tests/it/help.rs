@@ -33,6 +33,7 @@ fn help_of_each_command() {
         &["peek"],
         &["delete"],
         &["purge"],
+        &["visibility"],
         &["redrive"],
         &["fifo", "groups"],
         &["diagnose"],

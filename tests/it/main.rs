@@ -16,3 +16,4 @@ mod queues;
 mod readme;
 mod redrive;
 mod risk_guard;
+mod tags_query;

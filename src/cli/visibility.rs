@@ -1,0 +1,22 @@
+//! Arguments of `sqsctl visibility`.
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  sqsctl visibility orders --timeout 5m AQEB...handle...
+  sqsctl receive orders -o jsonl | jq -r .data.receipt_handle | sqsctl visibility orders --timeout 0
+
+--timeout counts from now, not from the receive: 0 makes the messages visible again at once (as if \
+released), up to 12h keeps them hidden longer while a slow consumer works. Receipt handles come \
+from the arguments or, when there are none, from stdin, one per line. One result per handle (JSON \
+Lines record `visibility`); exit status 3 when some were not changed (an expired handle, a message \
+already deleted).")]
+pub struct VisibilityArgs {
+    /// Queue name, URL or ARN
+    pub queue: String,
+    /// New visibility timeout from now: seconds (`30`) or a duration (`5m`, `1h30m`), 0 to 12h
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: String,
+    /// Receipt handles of received messages (default: read from stdin, one per line)
+    #[arg(value_name = "RECEIPT_HANDLE")]
+    pub receipt_handles: Vec<String>,
+}

@@ -1,0 +1,227 @@
+//! `sqsctl visibility`: change how long received messages stay hidden, by receipt handle, in
+//! batches of 10 under the client's retry policy, with one result per handle.
+
+use std::io::BufRead;
+
+use anyhow::bail;
+use serde::Serialize;
+
+use super::common::resolve_queue;
+use crate::cli::visibility::VisibilityArgs;
+use crate::client::{EntryResult, MAX_BATCH_ENTRIES, RetryPolicy};
+use crate::commands::context::Context;
+use crate::exit::ExitStatus;
+use crate::output::Format;
+use crate::text::plural;
+
+/// SQS's longest visibility timeout: 12 hours.
+pub const MAX_VISIBILITY_SECONDS: u64 = 12 * 60 * 60;
+
+#[derive(Debug)]
+pub struct VisibilitySettings {
+    pub queue: String,
+    pub timeout_seconds: i32,
+    /// Empty: read the handles from stdin.
+    pub receipt_handles: Vec<String>,
+}
+
+impl VisibilitySettings {
+    /// Checks the command line's values (an error here is a usage error).
+    pub fn resolve(args: VisibilityArgs) -> anyhow::Result<VisibilitySettings> {
+        let seconds = parse_timeout(&args.timeout)?;
+        if let Some(empty) = args
+            .receipt_handles
+            .iter()
+            .position(|h| h.trim().is_empty())
+        {
+            bail!("receipt handle number {} is empty", empty + 1);
+        }
+        Ok(VisibilitySettings {
+            queue: args.queue,
+            timeout_seconds: seconds,
+            receipt_handles: args.receipt_handles,
+        })
+    }
+}
+
+/// `--timeout`: whole seconds, or a duration such as `5m`, from 0 to 12 hours.
+fn parse_timeout(text: &str) -> anyhow::Result<i32> {
+    let text = text.trim();
+    let seconds = match text.parse::<u64>() {
+        Ok(seconds) => seconds,
+        Err(_) => {
+            let duration = humantime::parse_duration(text).map_err(|_| {
+                anyhow::anyhow!(
+                    "--timeout `{text}` is not a duration: give seconds (30) or a duration (5m, 1h30m)"
+                )
+            })?;
+            if duration.subsec_nanos() != 0 {
+                bail!("--timeout `{text}`: SQS counts visibility in whole seconds");
+            }
+            duration.as_secs()
+        }
+    };
+    if seconds > MAX_VISIBILITY_SECONDS {
+        bail!(
+            "--timeout `{text}` is {seconds} seconds; SQS allows at most {MAX_VISIBILITY_SECONDS} (12h)"
+        );
+    }
+    i32::try_from(seconds).map_err(|_| anyhow::anyhow!("--timeout `{text}` is too long"))
+}
+
+/// The result for one receipt handle.
+#[derive(Debug, Serialize)]
+struct Changed {
+    receipt_handle: String,
+    /// `changed`, `failed`, or `unknown` (an attempt may have been applied; none confirmed it).
+    status: &'static str,
+    visibility_timeout: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+pub async fn run(ctx: &Context, settings: VisibilitySettings) -> anyhow::Result<ExitStatus> {
+    let handles = if settings.receipt_handles.is_empty() {
+        handles_from_stdin(ctx)?
+    } else {
+        settings.receipt_handles
+    };
+    let queue = resolve_queue(ctx, &settings.queue).await?;
+    let sqs = ctx.sqs().await?;
+    let policy = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
+    let mut results = Vec::with_capacity(handles.len());
+    let mut request_error = None;
+    for chunk in handles.chunks(MAX_BATCH_ENTRIES) {
+        if ctx.interrupt.is_set() {
+            break;
+        }
+        let entries: Vec<(&str, i32)> = chunk
+            .iter()
+            .map(|h| (h.as_str(), settings.timeout_seconds))
+            .collect();
+        let outcome = sqs
+            .change_visibility_retrying(&queue, &entries, &policy)
+            .await;
+        for (handle, entry) in chunk.iter().zip(&outcome.entries) {
+            let result = Changed {
+                receipt_handle: handle.clone(),
+                status: match entry {
+                    EntryResult::Done { .. } => "changed",
+                    EntryResult::Failed { .. } => "failed",
+                    EntryResult::Unknown { .. } => "unknown",
+                },
+                visibility_timeout: settings.timeout_seconds,
+                error: entry.reason(),
+            };
+            if ctx.printer.format() == Format::Jsonl {
+                ctx.printer.record("visibility", &result)?;
+                ctx.printer.flush()?;
+            }
+            results.push(result);
+        }
+        if let Some(err) = outcome.request_error {
+            request_error = Some(err);
+            break;
+        }
+    }
+    write_results(ctx, &results)?;
+    if let Some(err) = request_error {
+        return Err(err.into());
+    }
+    let changed = results.iter().filter(|r| r.status == "changed").count() as u64;
+    let not_changed = results.len() as u64 - changed;
+    ctx.printer.info(format!(
+        "changed the visibility timeout of {} in {} to {} s",
+        plural(changed, "message"),
+        queue.name,
+        settings.timeout_seconds
+    ));
+    if not_changed > 0 {
+        ctx.printer.warn(format!(
+            "{} not changed (an expired receipt handle, or a message deleted already)",
+            plural(not_changed, "message")
+        ));
+    }
+    Ok(if ctx.interrupt.is_set() {
+        ExitStatus::Interrupted
+    } else if not_changed > 0 || (results.len() as u64) < handles.len() as u64 {
+        ExitStatus::Partial
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// Receipt handles from stdin, one per line, blank lines skipped.
+fn handles_from_stdin(ctx: &Context) -> anyhow::Result<Vec<String>> {
+    if ctx.printer.terminal().stdin_is_tty {
+        bail!(crate::error::UsageError(
+            "no receipt handles: give RECEIPT_HANDLE arguments or pipe them in, one per line"
+                .to_string()
+        ));
+    }
+    let mut handles = Vec::new();
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        let handle = line.trim();
+        if !handle.is_empty() {
+            handles.push(handle.to_string());
+        }
+    }
+    if handles.is_empty() {
+        bail!(crate::error::UsageError(
+            "no receipt handles on stdin".to_string()
+        ));
+    }
+    Ok(handles)
+}
+
+fn write_results(ctx: &Context, results: &[Changed]) -> anyhow::Result<()> {
+    let printer = &ctx.printer;
+    match printer.format() {
+        Format::Jsonl => {}
+        Format::Json => printer.json(&results)?,
+        Format::Text => {
+            for r in results {
+                printer.fields(&[r.status, r.receipt_handle.as_str()])?;
+            }
+        }
+        Format::Table => {
+            if results.is_empty() {
+                return Ok(());
+            }
+            let mut table = printer.new_table(&["receipt handle", "status", "error"]);
+            for r in results {
+                table.add_row(vec![
+                    crate::output::sanitize::truncate(
+                        &crate::output::sanitize::for_terminal(&r.receipt_handle),
+                        24,
+                    )
+                    .into_owned(),
+                    r.status.to_string(),
+                    crate::output::sanitize::for_terminal(r.error.as_deref().unwrap_or(""))
+                        .into_owned(),
+                ]);
+            }
+            printer.table(&table)?;
+        }
+    }
+    printer.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_parse_as_seconds_or_durations_within_twelve_hours() {
+        assert_eq!(parse_timeout("0").unwrap(), 0);
+        assert_eq!(parse_timeout("90").unwrap(), 90);
+        assert_eq!(parse_timeout("5m").unwrap(), 300);
+        assert_eq!(parse_timeout("12h").unwrap(), 43_200);
+        let err = parse_timeout("13h").unwrap_err().to_string();
+        assert!(err.contains("46800") && err.contains("43200"), "{err}");
+        assert!(parse_timeout("soon").is_err());
+        assert!(parse_timeout("1.5s").is_err());
+    }
+}

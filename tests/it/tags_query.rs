@@ -1,0 +1,172 @@
+//! Tags, `visibility`, `--query` and the choice of what `receive`/`peek` return, through the real
+//! binary against the local server.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use sqsctl::message::MessageRecord;
+use support::TestEnv;
+
+fn bodies(count: usize) -> Vec<MessageRecord> {
+    (0..count)
+        .map(|i| MessageRecord::with_body(format!("m{i}")))
+        .collect()
+}
+
+#[test]
+fn query_filters_queues_and_text_writes_one_name_per_line() {
+    let env = TestEnv::start();
+    let busy = env.create_queue("busy", &[]);
+    let other = env.create_queue("other-busy", &[]);
+    env.create_queue("idle", &[]);
+    env.send(&busy, bodies(2));
+    env.send(&other, bodies(1));
+
+    let run = env.run(&["queues", "--query", "[?visible > `0`].name", "-o", "text"]);
+    run.assert_code(0);
+    let mut names: Vec<&str> = run.stdout.lines().collect();
+    names.sort_unstable();
+    assert_eq!(names, ["busy", "other-busy"], "{}", run.stderr);
+
+    let run = env.run(&["queues", "--query", "[?visible > `1`].name", "-o", "json"]);
+    run.assert_code(0);
+    let names: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(names, serde_json::json!(["busy"]));
+}
+
+#[test]
+fn query_with_jsonl_applies_to_each_record() {
+    let env = TestEnv::start();
+    env.create_queue("a", &[]);
+    env.create_queue("b", &[]);
+    let run = env.run(&["queues", "--query", "name", "-o", "jsonl"]);
+    run.assert_code(0);
+    let mut names: Vec<String> = run
+        .records_of("queue")
+        .iter()
+        .map(|data| data.as_str().unwrap().to_string())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["a", "b"]);
+}
+
+#[test]
+fn query_applies_to_each_message_of_peek() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("work", &[]);
+    env.send(&queue, bodies(3));
+    let run = env.run(&["peek", "work", "--query", "body", "-o", "text"]);
+    run.assert_code(0);
+    let mut lines: Vec<&str> = run.stdout.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(lines, ["m0", "m1", "m2"], "{}", run.stderr);
+}
+
+#[test]
+fn a_query_that_does_not_parse_is_a_usage_error() {
+    let env = TestEnv::start();
+    let run = env.run(&["queues", "--query", "[?visible >"]);
+    run.assert_code(2);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr
+            .contains("--query `[?visible >` is not a valid JMESPath expression"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Receives `count` messages through the client, hidden for 10 minutes; their receipt handles.
+fn receive_hidden(env: &TestEnv, queue: &sqsctl::client::QueueRef, count: i32) -> Vec<String> {
+    let options = sqsctl::client::ReceiveOptions {
+        max_messages: count,
+        wait_seconds: 0,
+        visibility_timeout: Some(600),
+    };
+    let received = env.block_on(env.sqs().receive(queue, options)).unwrap();
+    assert_eq!(received.len(), count as usize);
+    received
+        .into_iter()
+        .map(|m| m.receipt_handle.unwrap())
+        .collect()
+}
+
+fn visible(env: &TestEnv, queue: &sqsctl::client::QueueRef) -> u64 {
+    env.block_on(env.sqs().attributes(queue)).unwrap().visible()
+}
+
+#[test]
+fn visibility_zero_releases_the_messages_given_by_handle() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("work", &[]);
+    env.send(&queue, bodies(3));
+    let handles = receive_hidden(&env, &queue, 3);
+    assert_eq!(visible(&env, &queue), 0);
+
+    let mut args = vec!["visibility", "work", "--timeout", "0"];
+    args.extend(handles.iter().take(2).map(String::as_str));
+    let run = env.run(&args);
+    run.assert_code(0);
+    let results = run.records_of("visibility");
+    assert_eq!(results.len(), 2);
+    assert!(
+        results.iter().all(|r| r["status"] == "changed"),
+        "{results:?}"
+    );
+    assert_eq!(visible(&env, &queue), 2);
+}
+
+#[test]
+fn visibility_reads_handles_from_stdin_and_reports_each() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("work", &[]);
+    env.send(&queue, bodies(12));
+    let mut handles = receive_hidden(&env, &queue, 10);
+    handles.extend(receive_hidden(&env, &queue, 2));
+    let stdin = format!("{}\n\n", handles.join("\n"));
+    let run = env.run_stdin(&["visibility", "work", "--timeout", "0s"], &stdin);
+    run.assert_code(0);
+    assert_eq!(run.records_of("visibility").len(), 12);
+    assert_eq!(visible(&env, &queue), 12);
+}
+
+#[test]
+fn visibility_reports_a_handle_it_could_not_change_and_exits_3() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("work", &[]);
+    env.send(&queue, bodies(1));
+    let handles = receive_hidden(&env, &queue, 1);
+    let run = env.run(&[
+        "visibility",
+        "work",
+        "--timeout",
+        "2m",
+        &handles[0],
+        "not-a-receipt-handle",
+    ]);
+    run.assert_code(3);
+    let results = run.records_of("visibility");
+    assert_eq!(results[0]["status"], "changed");
+    assert_eq!(results[0]["visibility_timeout"], 120);
+    assert_eq!(results[1]["status"], "failed");
+    assert!(
+        results[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("ReceiptHandle")
+    );
+}
+
+#[test]
+fn visibility_over_twelve_hours_is_refused_naming_the_limit() {
+    let env = TestEnv::start();
+    env.create_queue("work", &[]);
+    let run = env.run(&["visibility", "work", "--timeout", "13h", "AQEB"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("--timeout `13h` is 46800 seconds")
+            && run.stderr.contains("at most 43200 (12h)"),
+        "{}",
+        run.stderr
+    );
+}
