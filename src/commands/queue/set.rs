@@ -312,7 +312,9 @@ pub(super) async fn set(ctx: &Context, settings: SetSettings) -> anyhow::Result<
         applied: false,
         settings: settable(&before),
     };
-    if report.changes.is_empty() {
+    // A redrive policy may already name a dead-letter queue that does not exist: creating it is
+    // then the whole change.
+    if report.changes.is_empty() && pending_dlq.is_none() {
         ctx.printer.info(format!(
             "queue {} already has these settings: nothing to change",
             queue.name
@@ -321,6 +323,12 @@ pub(super) async fn set(ctx: &Context, settings: SetSettings) -> anyhow::Result<
         return Ok(ExitStatus::Success);
     }
     print_diff(ctx, &report)?;
+    if let Some(pending) = &pending_dlq {
+        ctx.printer.info(format!(
+            "the dead-letter queue {} will be created",
+            pending.name
+        ));
+    }
     if settings.dry_run {
         ctx.printer.info(format!(
             "dry run: {} not changed",
@@ -344,7 +352,9 @@ pub(super) async fn set(ctx: &Context, settings: SetSettings) -> anyhow::Result<
         .iter()
         .map(|c| (c.attribute.clone(), c.after.clone().unwrap_or_default()))
         .collect();
-    sqs.set_attributes(&queue, update).await?;
+    if !update.is_empty() {
+        sqs.set_attributes(&queue, update).await?;
+    }
     let after = sqs.attributes(&queue).await?;
     report.applied = true;
     report.settings = settable(&after);
