@@ -326,3 +326,45 @@ fn queue_url_prints_the_url() {
         run.stderr
     );
 }
+
+#[test]
+fn diagnose_advice_names_the_queue_set_command_that_fixes_it() {
+    let env = TestEnv::start();
+    env.create_queue("orders", &[]);
+    let report =
+        |env: &TestEnv| crate::diagnose::json(&env.run(&["diagnose", "orders", "-o", "json"]));
+    let before = report(&env);
+    for id in ["no-redrive-policy", "no-long-polling"] {
+        let finding =
+            crate::diagnose::finding(&before, id).unwrap_or_else(|| panic!("{id}: {before:#}"));
+        let advice = finding["advice"].as_str().unwrap();
+        let command = advice
+            .split('`')
+            .find(|part| part.starts_with("sqsctl queue set "))
+            .unwrap_or_else(|| panic!("{id}: {advice}"));
+        let mut argv: Vec<&str> = command.split_whitespace().skip(1).collect();
+        argv.push("--yes");
+        env.run(&argv).assert_code(0);
+    }
+    let after = report(&env);
+    for id in ["no-redrive-policy", "no-long-polling"] {
+        assert!(
+            crate::diagnose::finding(&after, id).is_none(),
+            "{id}: {after:#}"
+        );
+    }
+}
+
+#[test]
+fn create_on_an_existing_queue_points_at_queue_set() {
+    let env = TestEnv::start();
+    env.create_queue("slow", &[]);
+    let run = env.run(&["queue", "create", "slow", "--attr", "VisibilityTimeout=60"]);
+    assert_ne!(run.code, 0);
+    assert!(
+        run.stderr
+            .contains("`sqsctl queue set slow --attr NAME=VALUE`"),
+        "{}",
+        run.stderr
+    );
+}
