@@ -38,7 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('queues', 'queues', [CompletionResultType]::ParameterValue, 'List queues with their depth, FIFO flag and dead-letter queue')
-            [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Show, create or delete one queue')
+            [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Show, create, change or delete one queue, or print its URL')
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Send messages: one from the argument, or many from stdin')
             [CompletionResult]::new('receive', 'receive', [CompletionResultType]::ParameterValue, 'Receive messages (and with --delete, consume them)')
             [CompletionResult]::new('peek', 'peek', [CompletionResultType]::ParameterValue, 'Look at messages without consuming them')
@@ -606,7 +606,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         }
         'sqsctl;help' {
             [CompletionResult]::new('queues', 'queues', [CompletionResultType]::ParameterValue, 'List queues with their depth, FIFO flag and dead-letter queue')
-            [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Show, create or delete one queue')
+            [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Show, create, change or delete one queue, or print its URL')
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Send messages: one from the argument, or many from stdin')
             [CompletionResult]::new('receive', 'receive', [CompletionResultType]::ParameterValue, 'Receive messages (and with --delete, consume them)')
             [CompletionResult]::new('peek', 'peek', [CompletionResultType]::ParameterValue, 'Look at messages without consuming them')

@@ -35,7 +35,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand queues 'List queues with their depth, FIFO flag and dead-letter queue'
-            cand queue 'Show, create or delete one queue'
+            cand queue 'Show, create, change or delete one queue, or print its URL'
             cand send 'Send messages: one from the argument, or many from stdin'
             cand receive 'Receive messages (and with --delete, consume them)'
             cand peek 'Look at messages without consuming them'
@@ -567,7 +567,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         }
         &'sqsctl;help'= {
             cand queues 'List queues with their depth, FIFO flag and dead-letter queue'
-            cand queue 'Show, create or delete one queue'
+            cand queue 'Show, create, change or delete one queue, or print its URL'
             cand send 'Send messages: one from the argument, or many from stdin'
             cand receive 'Receive messages (and with --delete, consume them)'
             cand peek 'Look at messages without consuming them'
