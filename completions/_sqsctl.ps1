@@ -39,7 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('queues', 'queues', [CompletionResultType]::ParameterValue, 'List queues with their depth, FIFO flag and dead-letter queue')
-            [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Show, create or delete one queue')
+            [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Show, create, change or delete one queue, or print its URL')
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Send messages: one from the argument, or many from stdin')
             [CompletionResult]::new('receive', 'receive', [CompletionResultType]::ParameterValue, 'Receive messages (and with --delete, consume them)')
             [CompletionResult]::new('peek', 'peek', [CompletionResultType]::ParameterValue, 'Look at messages without consuming them')
@@ -96,6 +96,8 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a queue (optionally FIFO, optionally with a dead-letter queue)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a queue and every message in it')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Change a queue''s attributes: durations, dead-letter queue, redrive allow policy')
+            [CompletionResult]::new('url', 'url', [CompletionResultType]::ParameterValue, 'Print the URL of a queue')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -166,10 +168,68 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'sqsctl;queue;set' {
+            [CompletionResult]::new('--attr', '--attr', [CompletionResultType]::ParameterName, 'Queue attribute NAME=VALUE, e.g. MaximumMessageSize=262144 (repeatable)')
+            [CompletionResult]::new('--visibility', '--visibility', [CompletionResultType]::ParameterName, 'How long a received message stays hidden (VisibilityTimeout, 0s-12h)')
+            [CompletionResult]::new('--retention', '--retention', [CompletionResultType]::ParameterName, 'How long SQS keeps a message (MessageRetentionPeriod, 1m-14d)')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Long-polling wait of receives (ReceiveMessageWaitTimeSeconds, 0s-20s)')
+            [CompletionResult]::new('--delay', '--delay', [CompletionResultType]::ParameterName, 'Delay before a new message is visible (DelaySeconds, 0s-15m)')
+            [CompletionResult]::new('--dlq', '--dlq', [CompletionResultType]::ParameterName, 'Dead-letter queue (name, URL or ARN) for messages received more than --max-receive times')
+            [CompletionResult]::new('--max-receive', '--max-receive', [CompletionResultType]::ParameterName, 'Receives before a message moves to the dead-letter queue, 1-1000')
+            [CompletionResult]::new('--allow-sources', '--allow-sources', [CompletionResultType]::ParameterName, 'As a dead-letter queue, accept messages only from these source queues (1-10)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a connection to the endpoint before giving up [default: 10]')
+            [CompletionResult]::new('--read-timeout', '--read-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--create-dlq', '--create-dlq', [CompletionResultType]::ParameterName, 'Create the --dlq queue when it does not exist (of the same type, 14 days retention)')
+            [CompletionResult]::new('--no-dlq', '--no-dlq', [CompletionResultType]::ParameterName, 'Remove the redrive policy (messages are no longer moved to a dead-letter queue)')
+            [CompletionResult]::new('--allow-all', '--allow-all', [CompletionResultType]::ParameterName, 'As a dead-letter queue, accept messages from any source queue')
+            [CompletionResult]::new('--deny-all', '--deny-all', [CompletionResultType]::ParameterName, 'Accept no source queue (this queue cannot be a dead-letter queue)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the change, make none')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;queue;url' {
+            [CompletionResult]::new('--account', '--account', [CompletionResultType]::ParameterName, 'Account that owns the queue (another account''s queue shared with yours)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a connection to the endpoint before giving up [default: 10]')
+            [CompletionResult]::new('--read-timeout', '--read-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'sqsctl;queue;help' {
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a queue (optionally FIFO, optionally with a dead-letter queue)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a queue and every message in it')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Change a queue''s attributes: durations, dead-letter queue, redrive allow policy')
+            [CompletionResult]::new('url', 'url', [CompletionResultType]::ParameterValue, 'Print the URL of a queue')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -180,6 +240,12 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;queue;help;delete' {
+            break
+        }
+        'sqsctl;queue;help;set' {
+            break
+        }
+        'sqsctl;queue;help;url' {
             break
         }
         'sqsctl;queue;help;help' {
@@ -584,7 +650,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         }
         'sqsctl;help' {
             [CompletionResult]::new('queues', 'queues', [CompletionResultType]::ParameterValue, 'List queues with their depth, FIFO flag and dead-letter queue')
-            [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Show, create or delete one queue')
+            [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Show, create, change or delete one queue, or print its URL')
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Send messages: one from the argument, or many from stdin')
             [CompletionResult]::new('receive', 'receive', [CompletionResultType]::ParameterValue, 'Receive messages (and with --delete, consume them)')
             [CompletionResult]::new('peek', 'peek', [CompletionResultType]::ParameterValue, 'Look at messages without consuming them')
@@ -607,6 +673,8 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a queue (optionally FIFO, optionally with a dead-letter queue)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a queue and every message in it')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Change a queue''s attributes: durations, dead-letter queue, redrive allow policy')
+            [CompletionResult]::new('url', 'url', [CompletionResultType]::ParameterValue, 'Print the URL of a queue')
             break
         }
         'sqsctl;help;queue;info' {
@@ -616,6 +684,12 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;help;queue;delete' {
+            break
+        }
+        'sqsctl;help;queue;set' {
+            break
+        }
+        'sqsctl;help;queue;url' {
             break
         }
         'sqsctl;help;send' {

@@ -36,7 +36,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand queues 'List queues with their depth, FIFO flag and dead-letter queue'
-            cand queue 'Show, create or delete one queue'
+            cand queue 'Show, create, change or delete one queue, or print its URL'
             cand send 'Send messages: one from the argument, or many from stdin'
             cand receive 'Receive messages (and with --delete, consume them)'
             cand peek 'Look at messages without consuming them'
@@ -91,6 +91,8 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand info 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
             cand create 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
             cand delete 'Delete a queue and every message in it'
+            cand set 'Change a queue''s attributes: durations, dead-letter queue, redrive allow policy'
+            cand url 'Print the URL of a queue'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sqsctl;queue;info'= {
@@ -157,10 +159,66 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'sqsctl;queue;set'= {
+            cand --attr 'Queue attribute NAME=VALUE, e.g. MaximumMessageSize=262144 (repeatable)'
+            cand --visibility 'How long a received message stays hidden (VisibilityTimeout, 0s-12h)'
+            cand --retention 'How long SQS keeps a message (MessageRetentionPeriod, 1m-14d)'
+            cand --wait 'Long-polling wait of receives (ReceiveMessageWaitTimeSeconds, 0s-20s)'
+            cand --delay 'Delay before a new message is visible (DelaySeconds, 0s-15m)'
+            cand --dlq 'Dead-letter queue (name, URL or ARN) for messages received more than --max-receive times'
+            cand --max-receive 'Receives before a message moves to the dead-letter queue, 1-1000'
+            cand --allow-sources 'As a dead-letter queue, accept messages only from these source queues (1-10)'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'Seconds to wait for a connection to the endpoint before giving up [default: 10]'
+            cand --read-timeout 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --create-dlq 'Create the --dlq queue when it does not exist (of the same type, 14 days retention)'
+            cand --no-dlq 'Remove the redrive policy (messages are no longer moved to a dead-letter queue)'
+            cand --allow-all 'As a dead-letter queue, accept messages from any source queue'
+            cand --deny-all 'Accept no source queue (this queue cannot be a dead-letter queue)'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
+            cand --dry-run 'Show the change, make none'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;queue;url'= {
+            cand --account 'Account that owns the queue (another account''s queue shared with yours)'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'Seconds to wait for a connection to the endpoint before giving up [default: 10]'
+            cand --read-timeout 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'sqsctl;queue;help'= {
             cand info 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
             cand create 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
             cand delete 'Delete a queue and every message in it'
+            cand set 'Change a queue''s attributes: durations, dead-letter queue, redrive allow policy'
+            cand url 'Print the URL of a queue'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sqsctl;queue;help;info'= {
@@ -168,6 +226,10 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;queue;help;create'= {
         }
         &'sqsctl;queue;help;delete'= {
+        }
+        &'sqsctl;queue;help;set'= {
+        }
+        &'sqsctl;queue;help;url'= {
         }
         &'sqsctl;queue;help;help'= {
         }
@@ -548,7 +610,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         }
         &'sqsctl;help'= {
             cand queues 'List queues with their depth, FIFO flag and dead-letter queue'
-            cand queue 'Show, create or delete one queue'
+            cand queue 'Show, create, change or delete one queue, or print its URL'
             cand send 'Send messages: one from the argument, or many from stdin'
             cand receive 'Receive messages (and with --delete, consume them)'
             cand peek 'Look at messages without consuming them'
@@ -569,12 +631,18 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand info 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
             cand create 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
             cand delete 'Delete a queue and every message in it'
+            cand set 'Change a queue''s attributes: durations, dead-letter queue, redrive allow policy'
+            cand url 'Print the URL of a queue'
         }
         &'sqsctl;help;queue;info'= {
         }
         &'sqsctl;help;queue;create'= {
         }
         &'sqsctl;help;queue;delete'= {
+        }
+        &'sqsctl;help;queue;set'= {
+        }
+        &'sqsctl;help;queue;url'= {
         }
         &'sqsctl;help;send'= {
         }

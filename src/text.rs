@@ -29,9 +29,72 @@ pub fn jmespath_parse_reason(err: &jmespath::JmespathError) -> String {
         .replace("Unexpected led token", "unexpected token")
 }
 
+/// Whole seconds in the largest units that divide them: `14d`, `2m`, `1m30s`, `0s`.
+pub fn format_seconds(seconds: u64) -> String {
+    if seconds == 0 {
+        return "0s".into();
+    }
+    let mut rest = seconds;
+    let mut out = String::new();
+    for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] {
+        if rest >= size {
+            out.push_str(&format!("{}{unit}", rest / size));
+            rest %= size;
+        }
+    }
+    out
+}
+
+/// Queue attributes whose value is a count of seconds.
+const SECONDS_ATTRIBUTES: &[&str] = &[
+    "DelaySeconds",
+    "KmsDataKeyReusePeriodSeconds",
+    "MessageRetentionPeriod",
+    "ReceiveMessageWaitTimeSeconds",
+    "VisibilityTimeout",
+];
+
+/// A queue attribute's value with its human reading beside it: `14d (1209600 s)` for durations,
+/// `2026-11-24T14:39:19Z (1795530000)` for timestamps, `256 KiB (262144 bytes)` for sizes. Other
+/// values, and values that do not parse, come back as they are.
+pub fn attribute_with_units(name: &str, value: &str) -> String {
+    let Ok(number) = value.trim().parse::<u64>() else {
+        return value.to_string();
+    };
+    if SECONDS_ATTRIBUTES.contains(&name) {
+        format!("{} ({number} s)", format_seconds(number))
+    } else if name.ends_with("Timestamp") {
+        // SQS reports queue timestamps in seconds since the epoch.
+        format!("{} ({number})", format_millis(number.saturating_mul(1000)))
+    } else if name == "MaximumMessageSize" && number > 0 && number % 1_048_576 == 0 {
+        format!("{} MiB ({number} bytes)", number / 1_048_576)
+    } else if name == "MaximumMessageSize" && number % 1024 == 0 {
+        format!("{} KiB ({number} bytes)", number / 1024)
+    } else {
+        value.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seconds_read_in_the_largest_units() {
+        assert_eq!(format_seconds(1_209_600), "14d");
+        assert_eq!(format_seconds(120), "2m");
+        assert_eq!(format_seconds(90), "1m30s");
+        assert_eq!(format_seconds(0), "0s");
+        assert_eq!(
+            attribute_with_units("MessageRetentionPeriod", "1209600"),
+            "14d (1209600 s)"
+        );
+        assert_eq!(
+            attribute_with_units("CreatedTimestamp", "0"),
+            "1970-01-01T00:00:00Z (0)"
+        );
+        assert_eq!(attribute_with_units("QueueArn", "arn:x"), "arn:x");
+    }
 
     #[test]
     fn plural_counts() {

@@ -133,7 +133,7 @@ pub struct GlobalArgs {
 pub enum Command {
     /// List queues with their depth, FIFO flag and dead-letter queue
     Queues(queues::QueuesArgs),
-    /// Show, create or delete one queue
+    /// Show, create, change or delete one queue, or print its URL
     #[command(subcommand)]
     Queue(queue::QueueCommand),
     /// Send messages: one from the argument, or many from stdin

@@ -1,4 +1,4 @@
-//! Arguments of `sqsctl queue info|create|delete`.
+//! Arguments of `sqsctl queue info|create|delete|set|url`.
 
 #[derive(Debug, clap::Subcommand)]
 pub enum QueueCommand {
@@ -8,6 +8,10 @@ pub enum QueueCommand {
     Create(QueueCreateArgs),
     /// Delete a queue and every message in it
     Delete(QueueDeleteArgs),
+    /// Change a queue's attributes: durations, dead-letter queue, redrive allow policy
+    Set(QueueSetArgs),
+    /// Print the URL of a queue
+    Url(QueueUrlArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -58,4 +62,78 @@ pub struct QueueDeleteArgs {
     /// Show what would be deleted, delete nothing
     #[arg(long)]
     pub dry_run: bool,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  sqsctl queue set orders --visibility 2m --retention 14d
+  sqsctl queue set orders --dlq orders-dlq --max-receive 5
+  sqsctl queue set orders-dlq --allow-sources orders
+  sqsctl queue set orders --attr MaximumMessageSize=262144 --dry-run
+
+Values are checked against SQS's limits before any call. The change is shown as a before/after \
+diff and asked for on a terminal (the question names the queue, its account and the region); \
+without a terminal it needs --yes. Durations take units: 90s, 2m, 12h, 14d.")]
+pub struct QueueSetArgs {
+    /// Queue name, URL or ARN
+    pub queue: String,
+    /// Queue attribute NAME=VALUE, e.g. MaximumMessageSize=262144 (repeatable)
+    #[arg(long = "attr", value_name = "NAME=VALUE")]
+    pub attrs: Vec<String>,
+    /// How long a received message stays hidden (VisibilityTimeout, 0s-12h)
+    #[arg(long, value_name = "DURATION")]
+    pub visibility: Option<String>,
+    /// How long SQS keeps a message (MessageRetentionPeriod, 1m-14d)
+    #[arg(long, value_name = "DURATION")]
+    pub retention: Option<String>,
+    /// Long-polling wait of receives (ReceiveMessageWaitTimeSeconds, 0s-20s)
+    #[arg(long, value_name = "DURATION")]
+    pub wait: Option<String>,
+    /// Delay before a new message is visible (DelaySeconds, 0s-15m)
+    #[arg(long, value_name = "DURATION")]
+    pub delay: Option<String>,
+    /// Dead-letter queue (name, URL or ARN) for messages received more than --max-receive times
+    #[arg(
+        long,
+        value_name = "QUEUE",
+        requires = "max_receive",
+        conflicts_with = "no_dlq"
+    )]
+    pub dlq: Option<String>,
+    /// Receives before a message moves to the dead-letter queue, 1-1000
+    #[arg(long, value_name = "N", requires = "dlq", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub max_receive: Option<u32>,
+    /// Create the --dlq queue when it does not exist (of the same type, 14 days retention)
+    #[arg(long, requires = "dlq")]
+    pub create_dlq: bool,
+    /// Remove the redrive policy (messages are no longer moved to a dead-letter queue)
+    #[arg(long)]
+    pub no_dlq: bool,
+    /// As a dead-letter queue, accept messages only from these source queues (1-10)
+    #[arg(long, value_name = "QUEUE", num_args = 1.., conflicts_with_all = ["allow_all", "deny_all"])]
+    pub allow_sources: Vec<String>,
+    /// As a dead-letter queue, accept messages from any source queue
+    #[arg(long, conflicts_with = "deny_all")]
+    pub allow_all: bool,
+    /// Accept no source queue (this queue cannot be a dead-letter queue)
+    #[arg(long)]
+    pub deny_all: bool,
+    /// Do not ask for confirmation
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Show the change, make none
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  sqsctl queue url orders
+  sqsctl queue url orders --account 123456789012")]
+pub struct QueueUrlArgs {
+    /// Queue name
+    pub name: String,
+    /// Account that owns the queue (another account's queue shared with yours)
+    #[arg(long, value_name = "ID")]
+    pub account: Option<String>,
 }

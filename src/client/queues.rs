@@ -24,7 +24,12 @@ impl Sqs {
         }
     }
 
-    async fn queue_url(&self, name: &str, owner: Option<String>) -> Result<QueueRef, ClientError> {
+    /// The URL of the queue `name`, owned by `owner` (another account) or by the caller.
+    pub async fn queue_url(
+        &self,
+        name: &str,
+        owner: Option<String>,
+    ) -> Result<QueueRef, ClientError> {
         let out = self
             .client
             .get_queue_url()

@@ -4,11 +4,12 @@
 //! not match the group layout.
 
 use crate::client::QueueAttributes;
+use crate::client::queue::name_from_arn;
 
 use super::finding::{Finding, Severity, human_seconds, percent};
 use super::groups::{Coverage, GroupTotals};
 use super::observe::{Observations, ReceiveClock};
-use crate::text::plural;
+use crate::text::{format_seconds, plural};
 
 /// Another queue and its attributes: the DLQ of the queue diagnosed, or one of its sources.
 #[derive(Debug, Clone)]
@@ -64,9 +65,9 @@ pub fn check(
     if let Some(obs) = obs
         && !facts.is_dead_letter_queue()
     {
-        findings.extend(climbing_receives(Some(&facts.attrs), obs, clock, coverage));
+        findings.extend(climbing_receives(Some(facts), obs, clock, coverage));
     }
-    findings.extend(long_polling(&facts.attrs));
+    findings.extend(long_polling(facts));
     if !facts.is_dead_letter_queue() {
         findings.extend(redrive(facts, obs, clock.now_ms));
     }
@@ -82,7 +83,7 @@ pub fn check(
         ));
     }
     if let Some(groups) = groups {
-        findings.extend(fifo_throughput(&facts.attrs, groups));
+        findings.extend(fifo_throughput(facts, groups));
     }
     findings
 }
@@ -90,7 +91,7 @@ pub fn check(
 /// Messages received again and again: the visibility timeout runs out before consumers finish.
 /// Only receives that can have ended with a timeout count (see [`ReceiveClock`]).
 pub fn climbing_receives(
-    attrs: Option<&QueueAttributes>,
+    facts: Option<&QueueFacts>,
     obs: &Observations,
     clock: &ReceiveClock<'_>,
     coverage: Coverage,
@@ -107,6 +108,7 @@ pub fn climbing_receives(
         return None;
     }
     let most = timed.iter().max().copied().unwrap_or(0);
+    let attrs = facts.map(|f| &f.attrs);
     let timeout = attrs.and_then(QueueAttributes::visibility_timeout);
     let idle = coverage.nothing_in_flight();
     let mut finding = Finding::new(
@@ -142,27 +144,34 @@ pub fn climbing_receives(
             policy.max_receive_count
         ));
     }
-    Some(finding.advice(
+    // A timeout well above the current one, as a starting point: the processing time is unknown.
+    let suggested = format_seconds(timeout.map_or(300, |t| (t * 4).clamp(60, 43_200)));
+    let command = match facts {
+        Some(facts) => format!("`sqsctl queue set {} --visibility {suggested}`", facts.name),
+        None => format!("`sqsctl queue set QUEUE --visibility {suggested}`"),
+    };
+    Some(finding.advice(format!(
         "A message reappears when its visibility timeout runs out before the consumer deletes it, \
          and is then processed twice. Set VisibilityTimeout above the longest processing time \
-         (`sqsctl queue` or the console), or have consumers extend it with \
-         ChangeMessageVisibility while they work. If the messages fail rather than time out, a \
-         redrive policy moves them aside.",
-    ))
+         (e.g. {command}), or have consumers extend it with ChangeMessageVisibility while they \
+         work. If the messages fail rather than time out, a redrive policy moves them aside."
+    )))
 }
 
-fn long_polling(attrs: &QueueAttributes) -> Option<Finding> {
-    (attrs.receive_wait_seconds() == Some(0)).then(|| {
+fn long_polling(facts: &QueueFacts) -> Option<Finding> {
+    (facts.attrs.receive_wait_seconds() == Some(0)).then(|| {
         Finding::new(
             "no-long-polling",
             Severity::Info,
             "Long polling is off (ReceiveMessageWaitTimeSeconds = 0)",
         )
         .evidence("receives that do not set WaitTimeSeconds return at once, often empty")
-        .advice(
-            "Set ReceiveMessageWaitTimeSeconds to 20 (or have consumers pass WaitTimeSeconds): fewer \
-             empty receives, lower cost, and no messages missed by sampling a few servers.",
-        )
+        .advice(format!(
+            "Set ReceiveMessageWaitTimeSeconds to 20 with `sqsctl queue set {} --wait 20s` (or have \
+             consumers pass WaitTimeSeconds): fewer empty receives, lower cost, and no messages \
+             missed by sampling a few servers.",
+            facts.name
+        ))
     })
 }
 
@@ -176,11 +185,14 @@ fn redrive(facts: &QueueFacts, obs: Option<&Observations>, now_ms: u64) -> Vec<F
                 "No redrive policy: a message that always fails is retried forever",
             )
             .evidence(format!("{} has no RedrivePolicy", facts.name))
-            .advice(
+            .advice(format!(
                 "Create a dead-letter queue (FIFO for a FIFO queue, with a longer retention) and \
-                 set a RedrivePolicy with a maxReceiveCount of 3 to 10. On a FIFO queue a failing \
-                 message otherwise blocks its whole group.",
-            ),
+                 set a RedrivePolicy with a maxReceiveCount of 3 to 10: `sqsctl queue set {} \
+                 --dlq {} --max-receive 5 --create-dlq`. On a FIFO queue a failing message \
+                 otherwise blocks its whole group.",
+                facts.name,
+                dlq_name_for(&facts.name)
+            )),
         );
         return findings;
     };
@@ -195,10 +207,14 @@ fn redrive(facts: &QueueFacts, obs: Option<&Observations>, now_ms: u64) -> Vec<F
                 "RedrivePolicy maxReceiveCount = {}",
                 policy.max_receive_count
             ))
-            .advice(
+            .advice(format!(
                 "One timeout, one deploy or one crash sends a good message to the dead-letter \
-                 queue, and so does any tool that peeks at the queue. Use 3 to 10.",
-            ),
+                 queue, and so does any tool that peeks at the queue. Use 3 to 10: `sqsctl queue \
+                 set {} --dlq {} --max-receive 5`.",
+                facts.name,
+                name_from_arn(&policy.dead_letter_target_arn)
+                    .unwrap_or(&policy.dead_letter_target_arn)
+            )),
         );
     }
     match &facts.dlq {
@@ -240,10 +256,15 @@ fn redrive(facts: &QueueFacts, obs: Option<&Observations>, now_ms: u64) -> Vec<F
                 "The dead-letter queue of the redrive policy cannot be read",
             )
             .evidence(format!("{}: {reason}", policy.dead_letter_target_arn))
-            .advice(
-                "Create the dead-letter queue or point the RedrivePolicy at one that exists; until \
-                 then failing messages have nowhere to go.",
-            ),
+            .advice(format!(
+                "Create the dead-letter queue or point the RedrivePolicy at one that exists \
+                 (`sqsctl queue set {} --dlq {} --max-receive {} --create-dlq`); until then \
+                 failing messages have nowhere to go.",
+                facts.name,
+                name_from_arn(&policy.dead_letter_target_arn)
+                    .unwrap_or(&policy.dead_letter_target_arn),
+                policy.max_receive_count
+            )),
         ),
         None => {}
     }
@@ -275,9 +296,11 @@ fn dlq_pairing(
                 kind(source_fifo),
                 kind(dlq_fifo)
             ))
-            .advice(
-                "A FIFO queue needs a FIFO dead-letter queue and a standard queue a standard one.",
-            ),
+            .advice(format!(
+                "A FIFO queue needs a FIFO dead-letter queue and a standard queue a standard one: \
+                 `sqsctl queue set {source} --dlq {} --max-receive 5 --create-dlq`.",
+                dlq_name_for(source)
+            )),
         );
     }
     if let (Some(source_retention), Some(dlq_retention)) = (
@@ -312,7 +335,7 @@ fn dlq_pairing(
             .evidence(why)
             .advice(format!(
                 "Set MessageRetentionPeriod of {dlq} longer than {source}'s, e.g. the maximum of \
-                 14 days (1209600 seconds)."
+                 14 days (1209600 seconds): `sqsctl queue set {dlq} --retention 14d`."
             )),
         );
     }
@@ -343,7 +366,8 @@ fn dlq_pairing(
     findings
 }
 
-fn fifo_throughput(attrs: &QueueAttributes, groups: &GroupTotals) -> Option<Finding> {
+fn fifo_throughput(facts: &QueueFacts, groups: &GroupTotals) -> Option<Finding> {
+    let attrs = &facts.attrs;
     if !attrs.is_fifo() {
         return None;
     }
@@ -380,13 +404,24 @@ fn fifo_throughput(attrs: &QueueAttributes, groups: &GroupTotals) -> Option<Find
                 attrs.get("FifoThroughputLimit").unwrap_or("perQueue"),
                 attrs.get("DeduplicationScope").unwrap_or("queue")
             ))
-            .advice(
+            .advice(format!(
                 "High-throughput mode needs both FifoThroughputLimit = perMessageGroupId and \
-                 DeduplicationScope = messageGroup; otherwise the normal FIFO quota applies.",
-            ),
+                 DeduplicationScope = messageGroup; otherwise the normal FIFO quota applies. \
+                 Turn it on with `sqsctl queue set {} --attr FifoThroughputLimit=perMessageGroupId \
+                 --attr DeduplicationScope=messageGroup`.",
+                facts.name
+            )),
         );
     }
     None
+}
+
+/// The conventional dead-letter queue name of `source`: `orders-dlq`, `jobs-dlq.fifo`.
+fn dlq_name_for(source: &str) -> String {
+    match source.strip_suffix(".fifo") {
+        Some(stem) => format!("{stem}-dlq.fifo"),
+        None => format!("{source}-dlq"),
+    }
 }
 
 #[cfg(test)]
@@ -556,8 +591,8 @@ mod tests {
             obs.add(&message);
         }
         let facts = healthy();
-        let finding = climbing_receives(Some(&facts.attrs), &obs, &CLOCK, Coverage::Complete)
-            .expect("finding");
+        let finding =
+            climbing_receives(Some(&facts), &obs, &CLOCK, Coverage::Complete).expect("finding");
         assert!(finding.title.contains("(30s)"));
         assert!(finding.evidence[0].starts_with("4 of 10 messages read (40%)"));
         assert!(finding.evidence[0].contains("(up to 4)"));
@@ -567,22 +602,20 @@ mod tests {
             own_scans: &scans,
             ..CLOCK
         };
-        assert!(
-            climbing_receives(Some(&facts.attrs), &obs, &watched, Coverage::Complete).is_none()
-        );
+        assert!(climbing_receives(Some(&facts), &obs, &watched, Coverage::Complete).is_none());
         // So do quick reads by other tools: a minute holds only two 30 s timeouts.
         let soon = ReceiveClock {
             now_ms: CLOCK.now_ms - 240_000,
             ..CLOCK
         };
-        assert!(climbing_receives(Some(&facts.attrs), &obs, &soon, Coverage::Complete).is_none());
+        assert!(climbing_receives(Some(&facts), &obs, &soon, Coverage::Complete).is_none());
         // With nothing in flight no consumer is receiving now: only a note.
         let idle = Coverage::Scan {
             visible_at_start: 10,
             in_flight_at_start: 0,
             exhausted: true,
         };
-        let finding = climbing_receives(Some(&facts.attrs), &obs, &CLOCK, idle).expect("finding");
+        let finding = climbing_receives(Some(&facts), &obs, &CLOCK, idle).expect("finding");
         assert_eq!(finding.severity, Severity::Info);
     }
 
@@ -603,23 +636,32 @@ mod tests {
             messages_in_those_groups: 0,
             head_of_line_blocked: Vec::new(),
         };
-        let high = attrs(&[
+        let facts = |attributes| QueueFacts {
+            attrs: attributes,
+            ..QueueFacts::plain("jobs.fifo")
+        };
+        let high = facts(attrs(&[
             ("FifoQueue", "true"),
             ("FifoThroughputLimit", "perMessageGroupId"),
             ("DeduplicationScope", "messageGroup"),
-        ]);
+        ]));
         assert_eq!(
             fifo_throughput(&high, &totals(1)).map(|f| f.severity),
             Some(Severity::Warning)
         );
         assert!(fifo_throughput(&high, &totals(50)).is_none());
-        let half = attrs(&[
+        let half = facts(attrs(&[
             ("FifoQueue", "true"),
             ("FifoThroughputLimit", "perMessageGroupId"),
-        ]);
-        assert_eq!(
-            fifo_throughput(&half, &totals(50)).map(|f| f.severity),
-            Some(Severity::Info)
+        ]));
+        let finding = fifo_throughput(&half, &totals(50)).expect("finding");
+        assert_eq!(finding.severity, Severity::Info);
+        assert!(
+            finding.advice.contains(
+                "`sqsctl queue set jobs.fifo --attr FifoThroughputLimit=perMessageGroupId --attr DeduplicationScope=messageGroup`"
+            ),
+            "{}",
+            finding.advice
         );
     }
 }

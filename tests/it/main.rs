@@ -12,6 +12,7 @@ mod help;
 mod messages;
 mod on_call;
 mod output;
+mod queue_set;
 mod queues;
 mod readme;
 mod redrive;

@@ -250,7 +250,7 @@ fn exists_error(name: &str) -> anyhow::Error {
     hinted(
         format!("a queue named `{name}` already exists with different attributes"),
         format!(
-            "see them with `sqsctl queue info {name}`; change them on the existing queue, or pick another name"
+            "see them with `sqsctl queue info {name}`; change them on the existing queue with `sqsctl queue set {name} --attr NAME=VALUE`, or pick another name"
         ),
     )
 }

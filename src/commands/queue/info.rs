@@ -1,5 +1,6 @@
 //! `sqsctl queue info`: every attribute of a queue, its redrive policy decoded, the depth of its
-//! dead-letter queue and the queues that use it as theirs.
+//! dead-letter queue and the queues that use it as theirs. Durations, sizes and timestamps read
+//! in human units beside the raw values in text and table output; JSON keeps the raw values.
 
 use serde::Serialize;
 
@@ -9,6 +10,7 @@ use crate::commands::common::resolve_queue;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::output::{Format, sanitize};
+use crate::text::attribute_with_units;
 
 #[derive(Debug, Serialize)]
 struct Depth {
@@ -162,7 +164,7 @@ fn print_info(ctx: &Context, info: &QueueInfo) -> anyhow::Result<()> {
                 ));
             }
             for (name, value) in &info.attributes.0 {
-                rows.push((name.clone(), value.clone()));
+                rows.push((name.clone(), attribute_with_units(name, value)));
             }
             if printer.format() == Format::Text {
                 for (name, value) in rows {

@@ -1,14 +1,17 @@
-//! `sqsctl queue info|create|delete`: the settings each subcommand runs with, and the dispatch to
+//! `sqsctl queue info|create|delete|set|url`: the settings each subcommand runs with, and the dispatch to
 //! the file of each.
 
 mod create;
 mod delete;
 mod info;
+mod set;
+mod url;
 
 use crate::cli::queue::QueueCommand;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 pub use create::CreateSettings;
+pub use set::SetSettings;
 
 #[derive(Debug)]
 pub enum QueueSettings {
@@ -20,6 +23,11 @@ pub enum QueueSettings {
         queue: String,
         yes: bool,
         dry_run: bool,
+    },
+    Set(SetSettings),
+    Url {
+        name: String,
+        account: Option<String>,
     },
 }
 
@@ -35,6 +43,11 @@ impl QueueSettings {
                 yes: args.yes,
                 dry_run: args.dry_run,
             },
+            QueueCommand::Set(args) => QueueSettings::Set(SetSettings::resolve(args)?),
+            QueueCommand::Url(args) => QueueSettings::Url {
+                name: args.name,
+                account: args.account,
+            },
         })
     }
 }
@@ -48,5 +61,7 @@ pub async fn run(ctx: &Context, settings: QueueSettings) -> anyhow::Result<ExitS
             yes,
             dry_run,
         } => delete::delete(ctx, &queue, yes, dry_run).await,
+        QueueSettings::Set(set_settings) => set::set(ctx, set_settings).await,
+        QueueSettings::Url { name, account } => url::url(ctx, &name, account).await,
     }
 }
