@@ -46,6 +46,10 @@ fn prompts(env: &TestEnv) -> Vec<(Vec<&'static str>, &'static str)> {
             "from `orders-dlq` (account 000000000000, us-east-1)",
         ),
         (
+            vec!["queue", "set", "orders", "--visibility", "2m"],
+            "Change `orders` (account 000000000000, us-east-1) as shown?",
+        ),
+        (
             vec!["delete", "orders", "AQEBnot-a-real-handle"],
             "Delete 1 message from `orders` (account 000000000000, us-east-1)",
         ),
@@ -73,6 +77,8 @@ fn ctrl_c_at_any_prompt_cancels_at_once_with_nothing_changed() {
             .expect("orders still exists");
         let dlq = env.block_on(env.sqs().resolve("orders-dlq")).unwrap();
         assert_eq!(env.depth(&orders), 5, "{args:?}");
+        let settings = env.block_on(env.sqs().attributes(&orders)).unwrap();
+        assert_eq!(settings.get("VisibilityTimeout"), Some("30"), "{args:?}");
         assert_eq!(env.depth(&dlq), 3, "{args:?}");
     }
 }
