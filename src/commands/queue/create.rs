@@ -206,17 +206,7 @@ async fn ensure_dlq(sqs: &Sqs, text: &str, fifo: bool) -> anyhow::Result<(QueueR
     match sqs.resolve(text).await {
         Ok(dlq) => {
             let attrs = sqs.attributes(&dlq).await?;
-            let dlq_fifo = attrs.is_fifo() || dlq.is_fifo();
-            if dlq_fifo != fifo {
-                return Err(UsageError(format!(
-                    "`{}` is a {} queue; the dead-letter queue of a {} queue must be {} too",
-                    dlq.name,
-                    if dlq_fifo { "FIFO" } else { "standard" },
-                    if fifo { "FIFO" } else { "standard" },
-                    if fifo { "FIFO" } else { "standard" },
-                ))
-                .into());
-            }
+            super::check_dlq_type(&dlq, &attrs, fifo, None)?;
             Ok((dlq, false))
         }
         Err(ClientError::QueueNotFound { queue, .. }) => {

@@ -65,3 +65,29 @@ pub async fn run(ctx: &Context, settings: QueueSettings) -> anyhow::Result<ExitS
         QueueSettings::Url { name, account } => url::url(ctx, &name, account).await,
     }
 }
+
+/// Refuses a dead-letter queue whose type (FIFO or standard) is not its source's: SQS requires
+/// the two to match. `source` names the source queue when there is one yet.
+fn check_dlq_type(
+    dlq: &crate::client::QueueRef,
+    dlq_attrs: &crate::client::QueueAttributes,
+    fifo: bool,
+    source: Option<&str>,
+) -> anyhow::Result<()> {
+    let dlq_fifo = dlq_attrs.is_fifo() || dlq.is_fifo();
+    if dlq_fifo == fifo {
+        return Ok(());
+    }
+    let kind = |fifo: bool| if fifo { "FIFO" } else { "standard" };
+    let of = match source {
+        Some(name) => format!("the {} queue `{name}`", kind(fifo)),
+        None => format!("a {} queue", kind(fifo)),
+    };
+    Err(crate::error::UsageError(format!(
+        "`{}` is a {} queue; the dead-letter queue of {of} must be {} too",
+        dlq.name,
+        kind(dlq_fifo),
+        kind(fifo)
+    ))
+    .into())
+}

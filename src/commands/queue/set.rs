@@ -382,18 +382,7 @@ async fn dlq_arn(
     match sqs.resolve(text).await {
         Ok(dlq) => {
             let attrs = sqs.attributes(&dlq).await?;
-            let dlq_fifo = attrs.is_fifo() || dlq.is_fifo();
-            if dlq_fifo != fifo {
-                return Err(UsageError(format!(
-                    "`{}` is a {} queue; the dead-letter queue of the {} queue `{}` must be {} too",
-                    dlq.name,
-                    kind(dlq_fifo),
-                    kind(fifo),
-                    source.name,
-                    kind(fifo),
-                ))
-                .into());
-            }
+            super::check_dlq_type(&dlq, &attrs, fifo, Some(&source.name))?;
             let arn = attrs
                 .arn()
                 .map(str::to_string)
