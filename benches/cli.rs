@@ -24,12 +24,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use aws_sdk_sqs::Client;
-use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, SendMessageBatchRequestEntry};
+use aws_sdk_sqs::types::DeleteMessageBatchRequestEntry;
 use sqsctl::local::ServerConfig;
 
 mod support;
 
-use support::{BenchResult, client, env_count, peak_rss_kib, start_server};
+use support::{BenchResult, client, env_count, peak_rss_kib, send_batches, start_server};
 
 // The same allocator as the binary, so the server and the raw loop are not slowed by a slower one.
 #[global_allocator]
@@ -188,47 +188,6 @@ fn verdict(ok: bool) -> &'static str {
     if ok { "met" } else { "NOT met" }
 }
 
-/// Sends `total` messages in batches of 10 from `concurrency` tasks; returns messages per second.
-async fn raw_send(sqs: &Client, url: &str, total: usize, concurrency: usize) -> BenchResult<f64> {
-    let body: Arc<str> = "x".repeat(BODY_LEN).into();
-    let batches = Arc::new(AtomicUsize::new(total.div_ceil(10)));
-    let started = Instant::now();
-    let mut workers = tokio::task::JoinSet::new();
-    for _ in 0..concurrency {
-        let (sqs, url, body, batches) =
-            (sqs.clone(), url.to_string(), body.clone(), batches.clone());
-        workers.spawn(async move {
-            let entries = (0..10)
-                .map(|i| {
-                    SendMessageBatchRequestEntry::builder()
-                        .id(i.to_string())
-                        .message_body(&*body)
-                        .build()
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            while batches
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-                .is_ok()
-            {
-                let out = sqs
-                    .send_message_batch()
-                    .queue_url(&url)
-                    .set_entries(Some(entries.clone()))
-                    .send()
-                    .await?;
-                if !out.failed().is_empty() {
-                    return Err("a batch entry failed".into());
-                }
-            }
-            BenchResult::Ok(())
-        });
-    }
-    while let Some(joined) = workers.join_next().await {
-        joined??;
-    }
-    Ok(total as f64 / started.elapsed().as_secs_f64())
-}
-
 /// Receives and batch-deletes until `total` messages are gone, from `concurrency` tasks; returns
 /// messages per second.
 async fn raw_drain(sqs: &Client, url: &str, total: usize, concurrency: usize) -> BenchResult<f64> {
@@ -356,7 +315,8 @@ fn throughput(
         for concurrency in [8, 16, 32] {
             let sent = raw_child("send", endpoint, &raw_queue, total, concurrency)?;
             let drained = raw_child("drain", endpoint, &raw_queue, total, concurrency)?;
-            let sent_here = runtime.block_on(raw_send(sqs, &raw_queue, total, concurrency))?;
+            let sent_here =
+                runtime.block_on(send_batches(sqs, &raw_queue, total, BODY_LEN, concurrency))?;
             let drained_here = runtime.block_on(raw_drain(sqs, &raw_queue, total, concurrency))?;
             println!(
                 "round {round}: raw SDK loop, {concurrency:>2} in flight: send {sent:>7.0} msg/s, receive+delete {drained:>7.0} msg/s (inside the server's process: {sent_here:>7.0}, {drained_here:>7.0})"
@@ -415,7 +375,7 @@ fn memory(
     let from = runtime.block_on(create(sqs, "bench-pipe-from"))?;
     let to = runtime.block_on(create(sqs, "bench-pipe-to"))?;
     let fill_started = Instant::now();
-    runtime.block_on(raw_send(sqs, &from, total, 32))?;
+    runtime.block_on(send_batches(sqs, &from, total, BODY_LEN, 32))?;
     println!(
         "filled the source queue in {:.1} s",
         fill_started.elapsed().as_secs_f64()
@@ -507,7 +467,7 @@ fn raw_child_main(mode: &str) -> BenchResult<()> {
         .build()?;
     let sqs = client(&endpoint);
     match mode {
-        "send" => runtime.block_on(raw_send(&sqs, &url, total, concurrency))?,
+        "send" => runtime.block_on(send_batches(&sqs, &url, total, BODY_LEN, concurrency))?,
         _ => runtime.block_on(raw_drain(&sqs, &url, total, concurrency))?,
     };
     Ok(())

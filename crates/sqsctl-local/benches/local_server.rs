@@ -11,12 +11,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use aws_sdk_sqs::Client;
-use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, SendMessageBatchRequestEntry};
+use aws_sdk_sqs::types::DeleteMessageBatchRequestEntry;
 use sqsctl_local::ServerConfig;
 
 mod support;
 
-use support::{BenchResult, client, env_count, rss_kib, start_server};
+use support::{BenchResult, batch, client, env_count, rss_kib, send_batches, start_server};
 
 /// Requests in flight at once.
 const CONCURRENCY: usize = 32;
@@ -28,52 +28,6 @@ const COMPARISON_MESSAGES: usize = 5_000;
 async fn create(sqs: &Client, name: &str) -> BenchResult<String> {
     let out = sqs.create_queue().queue_name(name).send().await?;
     Ok(out.queue_url.unwrap_or_default())
-}
-
-fn batch(body: &str, n: usize) -> BenchResult<Vec<SendMessageBatchRequestEntry>> {
-    (0..n)
-        .map(|i| {
-            SendMessageBatchRequestEntry::builder()
-                .id(format!("m{i}"))
-                .message_body(body)
-                .build()
-                .map_err(Into::into)
-        })
-        .collect()
-}
-
-/// Sends `total` messages in batches of 10 from `CONCURRENCY` tasks; returns messages per second.
-async fn send_all(sqs: &Client, url: &str, total: usize, body_len: usize) -> BenchResult<f64> {
-    let body: Arc<str> = "x".repeat(body_len).into();
-    let batches = Arc::new(AtomicUsize::new(total.div_ceil(10)));
-    let started = Instant::now();
-    let mut workers = tokio::task::JoinSet::new();
-    for _ in 0..CONCURRENCY {
-        let (sqs, url, body, batches) =
-            (sqs.clone(), url.to_string(), body.clone(), batches.clone());
-        workers.spawn(async move {
-            let entries = batch(&body, 10)?;
-            while batches
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-                .is_ok()
-            {
-                let out = sqs
-                    .send_message_batch()
-                    .queue_url(&url)
-                    .set_entries(Some(entries.clone()))
-                    .send()
-                    .await?;
-                if !out.failed().is_empty() {
-                    return Err("a batch entry failed".into());
-                }
-            }
-            BenchResult::Ok(())
-        });
-    }
-    while let Some(joined) = workers.join_next().await {
-        joined??;
-    }
-    Ok(total as f64 / started.elapsed().as_secs_f64())
 }
 
 /// One receive of up to 10 and a batch delete of what came back; returns how many were deleted.
@@ -234,7 +188,7 @@ fn thousands(value: f64) -> String {
 async fn comparison_workload(endpoint: &str, name: &str) -> BenchResult<(f64, f64)> {
     let sqs = client(endpoint);
     let url = create(&sqs, name).await?;
-    let send = send_all(&sqs, &url, COMPARISON_MESSAGES, 100).await?;
+    let send = send_batches(&sqs, &url, COMPARISON_MESSAGES, 100, CONCURRENCY).await?;
     let receive = drain(&sqs, &url, COMPARISON_MESSAGES).await?;
     let _ = sqs.delete_queue().queue_url(&url).send().await;
     Ok((send, receive))
@@ -252,7 +206,7 @@ async fn run() -> BenchResult<()> {
     let deep = create(&sqs, "bench-deep").await?;
     let before = rss_kib().map_or(0, |kib| kib * 1024);
     let meter = CpuMeter::start();
-    let fill_rate = send_all(&sqs, &deep, deep_depth, 1024).await?;
+    let fill_rate = send_batches(&sqs, &deep, deep_depth, 1024, CONCURRENCY).await?;
     let after = rss_kib().map_or(0, |kib| kib * 1024);
     println!(
         "send-batch, 1 KiB bodies, filling {} messages: {} msgs/s ({})",
@@ -268,7 +222,7 @@ async fn run() -> BenchResult<()> {
     );
 
     let shallow = create(&sqs, "bench-shallow").await?;
-    send_all(&sqs, &shallow, SHALLOW_DEPTH, 1024).await?;
+    send_batches(&sqs, &shallow, SHALLOW_DEPTH, 1024, CONCURRENCY).await?;
     let meter = CpuMeter::start();
     let at_shallow = steady(&sqs, &shallow, 1024, STEADY_WINDOW).await?;
     let shallow_cpu = meter.per_message(at_shallow * STEADY_WINDOW.as_secs_f64());
@@ -290,7 +244,7 @@ async fn run() -> BenchResult<()> {
 
     let flow = create(&sqs, "bench-flow").await?;
     let meter = CpuMeter::start();
-    let send_rate = send_all(&sqs, &flow, FLOW_MESSAGES, 100).await?;
+    let send_rate = send_batches(&sqs, &flow, FLOW_MESSAGES, 100, CONCURRENCY).await?;
     println!(
         "send-batch, 100 B bodies, {} messages: {} msgs/s ({})",
         thousands(FLOW_MESSAGES as f64),

@@ -6,8 +6,13 @@
 
 use std::error::Error;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
 use aws_sdk_sqs::Client;
 use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_sqs::types::SendMessageBatchRequestEntry;
 use sqsctl_local::{Server, ServerConfig};
 
 pub type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
@@ -59,4 +64,58 @@ fn proc_status_kib(process: &str, field: &str) -> Option<u64> {
         .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|value| value.split_whitespace().next())
         .and_then(|kib| kib.parse().ok())
+}
+
+/// `n` entries carrying `body`, ids `m0`, `m1`, ...
+pub fn batch(body: &str, n: usize) -> BenchResult<Vec<SendMessageBatchRequestEntry>> {
+    (0..n)
+        .map(|i| {
+            SendMessageBatchRequestEntry::builder()
+                .id(format!("m{i}"))
+                .message_body(body)
+                .build()
+                .map_err(Into::into)
+        })
+        .collect()
+}
+
+/// The raw SDK ceiling: sends `total` messages of `body_len` bytes in batches of 10 from
+/// `concurrency` tasks; returns messages per second.
+pub async fn send_batches(
+    sqs: &Client,
+    url: &str,
+    total: usize,
+    body_len: usize,
+    concurrency: usize,
+) -> BenchResult<f64> {
+    let body: Arc<str> = "x".repeat(body_len).into();
+    let batches = Arc::new(AtomicUsize::new(total.div_ceil(10)));
+    let started = Instant::now();
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..concurrency {
+        let (sqs, url, body, batches) =
+            (sqs.clone(), url.to_string(), body.clone(), batches.clone());
+        workers.spawn(async move {
+            let entries = batch(&body, 10)?;
+            while batches
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok()
+            {
+                let out = sqs
+                    .send_message_batch()
+                    .queue_url(&url)
+                    .set_entries(Some(entries.clone()))
+                    .send()
+                    .await?;
+                if !out.failed().is_empty() {
+                    return Err("a batch entry failed".into());
+                }
+            }
+            BenchResult::Ok(())
+        });
+    }
+    while let Some(joined) = workers.join_next().await {
+        joined??;
+    }
+    Ok(total as f64 / started.elapsed().as_secs_f64())
 }
