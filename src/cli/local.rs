@@ -3,11 +3,12 @@
 //! The server's region is the global `--region` (default us-east-1), so it is not repeated here.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "The first line on stdout is `export AWS_ENDPOINT_URL_SQS=<endpoint>`, for a shell to evaluate; SDKs and the AWS CLI then use the local server. Any credentials are accepted. The region of queue ARNs is the global --region (default us-east-1)."
+    after_help = "The first line on stdout is `export AWS_ENDPOINT_URL_SQS=<endpoint>`, for a shell to evaluate; SDKs and the AWS CLI then use the local server. Any credentials are accepted. The region of queue ARNs is the global --region (default us-east-1).\n\nAn --init file lists queues, each with a name and optionally attributes, tags, and a dead-letter queue by name:\n\n  [[queue]]\n  name = \"orders-dlq\"\n\n  [[queue]]\n  name = \"orders\"\n  dead_letter_queue = \"orders-dlq\"\n  max_receive_count = 5\n  attributes = { VisibilityTimeout = 60 }\n  tags = { team = \"checkout\" }"
 )]
 pub struct LocalArgs {
     /// Address and port to listen on (a non-loopback address exposes the queues to the network)
@@ -29,4 +30,17 @@ pub struct LocalArgs {
     /// Seed of the fault injection, for reproducible runs
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// Keep queues and messages in DIR across restarts (created if missing). A request is
+    /// answered once its changes are on disk, so an acknowledged send or delete survives a crash
+    /// or kill -9. Without it, everything is gone when the server stops
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Create the queues declared in FILE (TOML, or JSON when it ends in .json) at start; queues
+    /// already there with the same settings are left alone
+    #[arg(long, value_name = "FILE")]
+    pub init: Option<PathBuf>,
+    /// Bound on stored message bytes (bodies and attributes, plus 200 bytes a message); sends past
+    /// it fail with OverLimit. Default: half of the memory the process may use (e.g. 512MiB, 2GB)
+    #[arg(long, value_parser = crate::cli::values::parse_byte_size, value_name = "SIZE")]
+    pub max_bytes: Option<u64>,
 }

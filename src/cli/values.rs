@@ -49,6 +49,14 @@ pub fn parse_message_attributes(
     Ok(out)
 }
 
+/// Parses a byte size: `1000000`, `512MiB`, `2GB`, `1.5 GiB` (SI units are powers of 1000, IEC
+/// units powers of 1024).
+pub fn parse_byte_size(text: &str) -> Result<u64, String> {
+    parse_size::parse_size(text).map_err(|e| {
+        format!("{e}: give a number of bytes, optionally with a unit (512MiB, 2GB, 1.5GiB)")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +75,13 @@ mod tests {
         assert!(parse_message_attributes(&["x:Date=1".into()]).is_err());
         let many: Vec<String> = (0..11).map(|i| format!("a{i}=v")).collect();
         assert!(parse_message_attributes(&many).is_err());
+    }
+
+    #[test]
+    fn byte_sizes_take_si_and_iec_units() {
+        assert_eq!(parse_byte_size("1000"), Ok(1000));
+        assert_eq!(parse_byte_size("512MiB"), Ok(512 * 1024 * 1024));
+        assert_eq!(parse_byte_size("2GB"), Ok(2_000_000_000));
+        assert!(parse_byte_size("lots").is_err());
     }
 }

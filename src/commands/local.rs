@@ -4,6 +4,7 @@
 //! goes to stderr.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context as _, bail};
@@ -11,7 +12,7 @@ use anyhow::{Context as _, bail};
 use crate::cli::local::LocalArgs;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
-use crate::local::{ServerConfig, serve_until};
+use crate::local::{InitSpec, Ready, ServerConfig, serve_until};
 use crate::text::plural;
 
 #[derive(Debug, Clone)]
@@ -22,6 +23,10 @@ pub struct LocalSettings {
     pub fault_rate: f64,
     pub entry_fault_rate: f64,
     pub seed: Option<u64>,
+    pub data_dir: Option<PathBuf>,
+    pub init: Option<PathBuf>,
+    /// `None` when neither the flag nor the machine's memory gives a bound.
+    pub max_bytes: Option<u64>,
 }
 
 fn rate(name: &str, value: f64) -> anyhow::Result<f64> {
@@ -45,6 +50,9 @@ impl LocalSettings {
             fault_rate: rate("fault-rate", args.fault_rate)?,
             entry_fault_rate: rate("entry-fault-rate", args.entry_fault_rate)?,
             seed: args.seed,
+            data_dir: args.data_dir,
+            init: args.init,
+            max_bytes: args.max_bytes.or_else(crate::local::default_max_bytes),
         })
     }
 }
@@ -64,6 +72,48 @@ fn client_endpoint(bound: &str, bind: SocketAddr) -> String {
     }
 }
 
+/// Reads a start-up queue file: JSON when its name ends in `.json`, TOML otherwise.
+fn read_init(path: &Path) -> anyhow::Result<InitSpec> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("could not read --init {}", path.display()))?;
+    let json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let parsed = if json {
+        serde_json::from_str(&text).map_err(anyhow::Error::from)
+    } else {
+        toml::from_str(&text).map_err(anyhow::Error::from)
+    };
+    parsed.with_context(|| format!("--init {} is not a valid queue file", path.display()))
+}
+
+/// The start-up lines about the data directory and the start-up queues.
+fn describe_ready(ready: &Ready, settings: &LocalSettings) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let (Some(dir), Some(restored)) = (&settings.data_dir, ready.restored) {
+        lines.push(format!(
+            "keeping queues in {}: restored {} and {}",
+            dir.display(),
+            plural(restored.queues as u64, "queue"),
+            plural(restored.messages as u64, "message")
+        ));
+    }
+    if let (Some(file), Some(report)) = (&settings.init, &ready.init) {
+        let mut parts = Vec::new();
+        if !report.created.is_empty() {
+            parts.push(format!("created {}", report.created.join(", ")));
+        }
+        if !report.unchanged.is_empty() {
+            parts.push(format!("already there: {}", report.unchanged.join(", ")));
+        }
+        if parts.is_empty() {
+            parts.push("no queues declared".into());
+        }
+        lines.push(format!("--init {}: {}", file.display(), parts.join("; ")));
+    }
+    lines
+}
+
 pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitStatus> {
     let region = ctx
         .aws_settings()
@@ -78,11 +128,15 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         fault_rate: settings.fault_rate,
         entry_fault_rate: settings.entry_fault_rate,
         seed: settings.seed,
+        data_dir: settings.data_dir.clone(),
+        max_bytes: settings.max_bytes,
+        init: settings.init.as_deref().map(read_init).transpose()?,
         ..ServerConfig::default()
     };
     let printer = &ctx.printer;
     let mut printed = Ok(());
-    let on_ready = |bound: &str| {
+    let on_ready = |ready: &Ready| {
+        let bound = ready.endpoint.as_str();
         if !settings.bind.ip().is_loopback() {
             printer.warn(format!(
                 "listening on {bound}, which is not a loopback address: anyone who can reach it can read and change the queues (the server checks no credentials)"
@@ -98,10 +152,13 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         if let Some(injected) = injected_faults(&settings) {
             printer.info(format!("injecting {injected}"));
         }
+        for line in describe_ready(ready, &settings) {
+            printer.info(line);
+        }
     };
     let stats = serve_until(config, on_ready, ctx.interrupt.wait())
         .await
-        .with_context(|| format!("could not listen on {}", settings.bind))?;
+        .with_context(|| format!("could not start the server on {}", settings.bind))?;
     printed.context("could not write the endpoint line")?;
     let mut line = format!("stopped after {}", plural(stats.requests, "request"));
     if injected_faults(&settings).is_some() {

@@ -231,11 +231,7 @@ fn receipt_of(queue: &Queue, handle: Option<&str>) -> SqsResult<Receipt> {
 
 fn delete_one(queue: &Queue, input: &HandleInput) -> SqsResult<DeleteOutcome> {
     let receipt = receipt_of(queue, input.receipt_handle.as_deref())?;
-    Ok(queue
-        .state
-        .lock()
-        .messages
-        .delete(receipt.key, receipt.generation))
+    Ok(queue.state.lock().delete(receipt.key, receipt.generation))
 }
 
 pub fn delete_message(call: &Call, input: HandleInput) -> Reply {
@@ -259,9 +255,7 @@ fn change_one(call: &Call, queue: &Queue, input: &HandleInput) -> SqsResult<()> 
     let mut state = queue.state.lock();
     state.tick(now);
     let handle = input.receipt_handle.as_deref().unwrap_or_default();
-    state
-        .messages
-        .change_visibility(receipt.key, receipt.generation, timeout, now, handle)
+    state.change_visibility(receipt.key, receipt.generation, timeout, now, handle)
 }
 
 pub fn change_message_visibility(call: &Call, input: HandleInput) -> Reply {

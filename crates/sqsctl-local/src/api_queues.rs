@@ -304,6 +304,7 @@ pub fn set_queue_attributes(call: &Call, input: QueueUrlInput) -> SqsResult<Valu
         state.attrs.apply(name, &given[name], queue.fifo, false)?;
     }
     state.last_modified = now;
+    state.save(&queue);
     drop(state);
     queue.changed.notify_waiters();
     Ok(json!({}))
@@ -324,8 +325,9 @@ pub fn purge_queue(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
             ),
         ));
     }
-    state.messages.purge();
+    state.purge();
     state.last_purge = Some(now);
+    state.save(&queue);
     Ok(json!({}))
 }
 
@@ -341,6 +343,7 @@ pub fn tag_queue(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
         ));
     }
     state.tags.extend(tags);
+    state.save(&queue);
     Ok(json!({}))
 }
 
@@ -351,6 +354,7 @@ pub fn untag_queue(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
     for key in keys {
         state.tags.remove(&key);
     }
+    state.save(&queue);
     Ok(json!({}))
 }
 

@@ -225,7 +225,7 @@ fn attempt(
         .as_ref()
         .and(policy.as_ref())
         .map(|p| p.max_receive_count);
-    let received = state.messages.receive(now, max, visibility_ms, limit);
+    let received = state.receive(now, max, visibility_ms, limit);
     drop(state);
     if let Some(target) = target
         && !received.to_dead_letter.is_empty()

@@ -148,7 +148,11 @@ impl Dedup {
     }
 
     pub fn remember(&mut self, key: String, original: Original, now: u64) {
-        let expires = now + DEDUP_WINDOW_MS;
+        self.remember_until(key, original, now + DEDUP_WINDOW_MS);
+    }
+
+    /// Remembers an id until `expires`; entries must come in expiry order.
+    pub fn remember_until(&mut self, key: String, original: Original, expires: u64) {
         let key: Box<str> = key.into();
         self.seen.insert(key.clone(), (original, expires));
         self.expiry.push_back((expires, key));

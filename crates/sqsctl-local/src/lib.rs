@@ -18,13 +18,18 @@ mod api_queues;
 mod api_receive;
 mod attrs;
 mod clock;
+mod disk;
 #[cfg(test)]
 mod dispatch_props;
 mod error;
 mod faults;
 mod fifo;
+mod init;
+mod journal;
+mod limits;
 mod md5;
 mod message;
+mod persist;
 mod protocol;
 mod queue;
 mod receipt;
@@ -37,4 +42,7 @@ mod validate;
 
 pub use clock::Clock;
 pub use faults::Stats;
-pub use server::{Server, ServerConfig, serve_until};
+pub use init::{AttributeValue, InitError, InitReport, InitSpec, QueueSpec};
+pub use limits::default_max_bytes;
+pub use persist::Restored;
+pub use server::{Ready, Server, ServerConfig, serve_until};

@@ -39,6 +39,10 @@ pub enum State {
     InFlight { until: u64, received_at: u64 },
 }
 
+/// Memory a stored message costs beyond its body and attributes (the message record, its slot and
+/// index entries), counted by the memory bound so that many small messages are bounded too.
+pub const BOOKKEEPING_BYTES: u64 = 200;
+
 /// SQS sequence numbers are 20-digit decimal strings that only grow; messages store the offset.
 pub const FIRST_SEQUENCE: u128 = 18_000_000_000_000_000_000;
 
@@ -70,6 +74,9 @@ pub struct StoredMessage {
     sequence: u64,
     extra: Option<Box<Extra>>,
     pub state: State,
+    /// The message's row in the data directory (0 when the server keeps nothing on disk). It stays
+    /// with the message when it moves to another queue, so a move is one write.
+    pub row: u64,
 }
 
 impl StoredMessage {
@@ -97,7 +104,15 @@ impl StoredMessage {
             sequence: 0,
             extra: None,
             state,
+            row: 0,
         }
+    }
+
+    /// What the message counts against the server's memory bound: body and attributes, as SQS
+    /// counts a message's size, plus the bookkeeping every stored message costs.
+    pub fn stored_bytes(&self) -> u64 {
+        let attributes: usize = self.attributes().iter().map(MessageAttribute::size).sum();
+        (self.body.len() + attributes) as u64 + BOOKKEEPING_BYTES
     }
 
     pub fn deadline(&self) -> Option<u64> {
@@ -121,6 +136,16 @@ impl StoredMessage {
         if self.first_received_at.is_none() {
             self.first_received_at = NonZeroU64::new(now.max(1));
         }
+    }
+
+    /// Sets the first-receive time of a message read back from disk.
+    pub fn restore_first_received(&mut self, at: Option<u64>) {
+        self.first_received_at = at.and_then(NonZeroU64::new);
+    }
+
+    /// The sequence offset as stored (see [`FIRST_SEQUENCE`]).
+    pub fn sequence_offset(&self) -> u64 {
+        self.sequence
     }
 
     pub fn reset_receives(&mut self) {

@@ -10,18 +10,22 @@ use tokio::sync::Notify;
 
 use super::attrs::QueueAttributes;
 use super::error::{SqsError, SqsResult};
-use super::fifo::{Dedup, Original};
+use super::fifo::{DEDUP_WINDOW_MS, Dedup, Original};
+use super::journal::{Journal, Op, QueueRecord};
+use super::limits::Budget;
 use super::md5;
 use super::message::{
     FIRST_SEQUENCE, MessageAttribute, NewMessage, SendReceipt, State, StoredMessage, random_uuid,
 };
-use super::store::Messages;
+use super::store::{DeleteOutcome, Messages, Received};
 use super::validate;
 
 #[derive(Debug)]
 pub struct Queue {
     /// Distinguishes this queue from an earlier one of the same name (receipt handles carry it).
     pub id: u64,
+    /// The queue's key in the data directory; it outlives restarts, unlike `id`.
+    pub row: u64,
     pub name: String,
     pub arn: String,
     pub fifo: bool,
@@ -40,6 +44,9 @@ pub struct QueueState {
     pub last_modified: u64,
     pub last_purge: Option<u64>,
     next_sequence: u64,
+    /// Where changes to this queue are recorded, and the queue's row there.
+    journal: Journal,
+    row: u64,
 }
 
 /// A message validated and digested outside the queue lock.
@@ -95,6 +102,7 @@ impl Queue {
         let created_at = state.last_modified;
         Queue {
             id,
+            row: id,
             name,
             arn,
             fifo,
@@ -120,12 +128,131 @@ impl QueueState {
             last_modified: now,
             last_purge: None,
             next_sequence: 0,
+            journal: Journal::off(),
+            row: 0,
         }
+    }
+
+    /// Joins a server: charges the server's memory bound and records changes in its journal
+    /// under the queue's row.
+    pub fn attach(&mut self, journal: Journal, row: u64, budget: Arc<Budget>) {
+        self.messages.attach(budget, journal.is_on());
+        self.journal = journal;
+        self.row = row;
+    }
+
+    /// Restores the counters of a queue read back from the data directory.
+    pub fn restore_counters(&mut self, record: &QueueRecord) {
+        self.last_modified = record.last_modified;
+        self.last_purge = record.last_purge;
+        self.next_sequence = self.next_sequence.max(record.next_sequence);
+    }
+
+    /// Restores a message read back from the data directory, in its stored state.
+    pub fn restore_message(&mut self, message: StoredMessage) {
+        self.next_sequence = self.next_sequence.max(message.sequence_offset());
+        self.messages.insert(message);
+    }
+
+    /// Restores a deduplication entry read back from the data directory.
+    pub fn restore_dedup(&mut self, key: String, original: Original, expires: u64) {
+        self.dedup.remember_until(key, original, expires);
     }
 
     pub fn tick(&mut self, now: u64) {
         let retention_ms = u64::from(self.attrs.retention_seconds) * 1000;
         self.messages.tick(now, retention_ms);
+        if self.journal.is_on() {
+            for row in self.messages.take_expired_rows() {
+                self.journal.record(Op::DeleteMessage { row });
+            }
+        }
+    }
+
+    /// What the data directory keeps of the queue itself.
+    pub fn record(&self, queue: &Queue) -> QueueRecord {
+        QueueRecord {
+            row: queue.row,
+            name: queue.name.clone(),
+            fifo: queue.fifo,
+            created_at: queue.created_at,
+            attributes: self.attrs.clone(),
+            tags: self.tags.clone(),
+            last_modified: self.last_modified,
+            last_purge: self.last_purge,
+            next_sequence: self.next_sequence,
+        }
+    }
+
+    /// Records the queue's attributes, tags and counters after a change to them.
+    pub fn save(&self, queue: &Queue) {
+        self.journal
+            .record_with(|| Op::PutQueue(self.record(queue)));
+    }
+
+    fn save_message(&self, message: &StoredMessage) {
+        self.journal.record_with(|| Op::PutMessage {
+            queue: self.row,
+            message: message.clone(),
+        });
+    }
+
+    fn save_state(&self, message: &StoredMessage) {
+        self.journal.record_with(|| Op::MessageState {
+            row: message.row,
+            state: message.state,
+            receive_count: message.receive_count,
+            first_received_at: message.first_received_at(),
+        });
+    }
+
+    /// Receives up to `max` messages (see [`Messages::receive`]), recording their new state.
+    pub fn receive(
+        &mut self,
+        now: u64,
+        max: usize,
+        visibility_ms: u64,
+        max_receives: Option<u32>,
+    ) -> Received {
+        let received = self.messages.receive(now, max, visibility_ms, max_receives);
+        if self.journal.is_on() {
+            for (_, message) in &received.messages {
+                self.save_state(message);
+            }
+        }
+        received
+    }
+
+    pub fn delete(&mut self, key: u64, generation: u32) -> DeleteOutcome {
+        let row = self.messages.row_of(key);
+        let outcome = self.messages.delete(key, generation);
+        if let (DeleteOutcome::Deleted, Some(row)) = (outcome, row) {
+            self.journal.record_with(|| Op::DeleteMessage { row });
+        }
+        outcome
+    }
+
+    pub fn change_visibility(
+        &mut self,
+        key: u64,
+        generation: u32,
+        timeout_secs: u32,
+        now: u64,
+        handle: &str,
+    ) -> SqsResult<()> {
+        self.messages
+            .change_visibility(key, generation, timeout_secs, now, handle)?;
+        if self.journal.is_on()
+            && let Some(message) = self.messages.get(key)
+        {
+            self.save_state(message);
+        }
+        Ok(())
+    }
+
+    pub fn purge(&mut self) {
+        self.messages.purge();
+        self.journal.record_with(|| Op::Purge { queue: self.row });
     }
 
     /// The next sequence offset (see [`FIRST_SEQUENCE`]).
@@ -146,6 +273,10 @@ impl QueueState {
             &message.body,
             &message.attributes,
             self.attrs.maximum_message_size as usize,
+        )?;
+        let attribute_bytes: usize = message.attributes.iter().map(MessageAttribute::size).sum();
+        self.messages.budget().admit(
+            (message.body.len() + attribute_bytes) as u64 + super::message::BOOKKEEPING_BYTES,
         )?;
         let receipt = |message_id, sequence| SendReceipt {
             message_id,
@@ -194,14 +325,19 @@ impl QueueState {
         let offset = if fifo { self.sequence() } else { 0 };
         let sequence = fifo.then(|| FIRST_SEQUENCE + u128::from(offset));
         if let Some(key) = dedup_key {
-            self.dedup.remember(
-                key,
-                Original {
-                    message_id,
-                    sequence,
-                },
-                now,
-            );
+            let original = Original {
+                message_id,
+                sequence,
+            };
+            if self.journal.is_on() {
+                self.journal.record(Op::Dedup {
+                    queue: self.row,
+                    key: key.clone(),
+                    original,
+                    expires: now + DEDUP_WINDOW_MS,
+                });
+            }
+            self.dedup.remember(key, original, now);
         }
         let delay = if fifo {
             self.attrs.delay_seconds
@@ -228,6 +364,8 @@ impl QueueState {
         stored.set_sequence(offset);
         stored.set_dedup_id(dedup_id.map(Into::into));
         stored.set_trace_header(message.trace_header.map(Into::into));
+        stored.row = self.journal.next_row();
+        self.save_message(&stored);
         self.messages.insert(stored);
         Ok(receipt(message_id, sequence))
     }
@@ -255,6 +393,7 @@ impl QueueState {
         } else {
             message.set_sequence(0);
         }
+        self.save_message(&message);
         self.messages.insert(message);
     }
 
@@ -279,6 +418,7 @@ impl QueueState {
             message.set_sequence(0);
             message.set_dedup_id(None);
         }
+        self.save_message(&message);
         self.messages.insert(message);
     }
 }
@@ -287,6 +427,7 @@ impl QueueState {
     /// Puts back a message taken by a move task that could not deliver it.
     pub fn restore(&mut self, mut message: StoredMessage) {
         message.state = State::Visible;
+        self.save_message(&message);
         self.messages.insert(message);
     }
 }

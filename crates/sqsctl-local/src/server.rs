@@ -5,6 +5,7 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,6 +21,10 @@ use tokio::sync::watch;
 use super::clock::Clock;
 use super::error::{ErrorKind, SqsError};
 use super::faults::{Faults, Stats};
+use super::init::{self, InitReport, InitSpec};
+use super::journal::TaskRecord;
+use super::limits::Budget;
+use super::persist::{self, Restored};
 use super::protocol::{self, Request, Response};
 use super::service::Service;
 
@@ -49,6 +54,24 @@ pub struct ServerConfig {
     pub purge_cooldown: Duration,
     /// Worker threads of the server's own runtime (used by [`Server::start`]).
     pub worker_threads: usize,
+    /// Where queues and messages are kept across restarts; `None` keeps them in memory only.
+    pub data_dir: Option<PathBuf>,
+    /// The bound on stored message bytes (bodies, attributes and bookkeeping); sends past it
+    /// fail with `OverLimit`. `None` is unbounded.
+    pub max_bytes: Option<u64>,
+    /// Queues to create at start, idempotently.
+    pub init: Option<InitSpec>,
+}
+
+/// What a starting server reports once it listens.
+#[derive(Debug, Clone)]
+pub struct Ready {
+    /// The base URL for clients, e.g. `http://127.0.0.1:40123`.
+    pub endpoint: String,
+    /// What the data directory held, when there is one.
+    pub restored: Option<Restored>,
+    /// What the start-up queues did, when there are some.
+    pub init: Option<InitReport>,
 }
 
 impl Default for ServerConfig {
@@ -64,6 +87,9 @@ impl Default for ServerConfig {
             seed: None,
             purge_cooldown: Duration::from_secs(60),
             worker_threads: 2,
+            data_dir: None,
+            max_bytes: None,
+            init: None,
         }
     }
 }
@@ -75,21 +101,48 @@ fn endpoint_of(addr: SocketAddr) -> String {
     }
 }
 
-fn build_service(config: &ServerConfig, addr: SocketAddr) -> Arc<Service> {
+/// A service ready to serve: its data directory read back, its start-up queues created. Move
+/// tasks that were running are returned to be resumed on the server's runtime.
+fn build_service(
+    config: &ServerConfig,
+    addr: SocketAddr,
+) -> io::Result<(Arc<Service>, Vec<TaskRecord>, Ready)> {
     let faults = Faults::new(
         config.latency,
         config.fault_rate,
         config.entry_fault_rate,
         config.seed,
     );
-    Arc::new(Service::new(
+    let mut service = Service::new(
         config.region.clone(),
         config.account_id.clone(),
         endpoint_of(addr),
         config.clock.clone(),
         u64::try_from(config.purge_cooldown.as_millis()).unwrap_or(u64::MAX),
         faults,
-    ))
+    );
+    service.budget = Arc::new(Budget::new(config.max_bytes));
+    let mut ready = Ready {
+        endpoint: endpoint_of(addr),
+        restored: None,
+        init: None,
+    };
+    let mut tasks = Vec::new();
+    if let Some(dir) = &config.data_dir {
+        let (records, restored) = persist::open(&mut service, dir)?;
+        tasks = records;
+        ready.restored = Some(restored);
+    }
+    let service = Arc::new(service);
+    if let Some(spec) = &config.init {
+        let report = init::apply(&service, spec).map_err(|e| {
+            service.journal.close();
+            io::Error::new(io::ErrorKind::InvalidInput, e)
+        })?;
+        ready.init = Some(report);
+    }
+    service.journal.flush().map_err(io::Error::other)?;
+    Ok((service, tasks, ready))
 }
 
 async fn to_request(req: hyper::Request<Incoming>) -> Result<Request, Response> {
@@ -142,7 +195,11 @@ async fn handle(
     req: hyper::Request<Incoming>,
 ) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
     let response = match to_request(req).await {
-        Ok(request) => protocol::dispatch(&svc, request).await,
+        // With a data directory, answered only once the request's changes are on disk.
+        Ok(request) => match svc.journal.durable(protocol::dispatch(&svc, request)).await {
+            Ok(response) => response,
+            Err(err) => Response::error(&SqsError::new(ErrorKind::InternalError, err.to_string())),
+        },
         Err(response) => response,
     };
     Ok(to_http(response))
@@ -190,6 +247,8 @@ async fn accept_loop(listener: TcpListener, svc: Arc<Service>, shutdown: impl Fu
     if tokio::time::timeout(DRAIN_TIMEOUT, drain).await.is_err() {
         connections.abort_all();
     }
+    let journal = svc.journal.clone();
+    let _ = tokio::task::spawn_blocking(move || journal.close()).await;
 }
 
 /// A running in-process server. Dropping it stops it; [`Server::shutdown`] stops it gracefully.
@@ -197,6 +256,7 @@ pub struct Server {
     endpoint: String,
     addr: SocketAddr,
     service: Arc<Service>,
+    ready: Ready,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     done: Option<tokio::sync::oneshot::Receiver<()>>,
     runtime: Option<tokio::runtime::Runtime>,
@@ -222,11 +282,13 @@ impl Server {
             .thread_name("sqsctl-local")
             .enable_all()
             .build()?;
-        let listener = {
+        let (listener, service, ready) = {
             let _guard = runtime.enter();
-            TcpListener::from_std(listener)?
+            let listener = TcpListener::from_std(listener)?;
+            let (service, tasks, ready) = build_service(&config, addr)?;
+            super::tasks::resume(&service, tasks);
+            (listener, service, ready)
         };
-        let service = build_service(&config, addr);
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
         let svc = service.clone();
@@ -241,6 +303,7 @@ impl Server {
             endpoint: endpoint_of(addr),
             addr,
             service,
+            ready,
             stop: Some(stop_tx),
             done: Some(done_rx),
             runtime: Some(runtime),
@@ -265,6 +328,11 @@ impl Server {
         self.service.faults.stats()
     }
 
+    /// What the server found in its data directory and did with its start-up queues.
+    pub fn ready(&self) -> &Ready {
+        &self.ready
+    }
+
     /// The URL of a queue of this server, whether or not it exists.
     pub fn queue_url(&self, name: &str) -> String {
         self.service.url_of(&self.endpoint, name)
@@ -286,6 +354,7 @@ impl Server {
         if let Some(runtime) = self.runtime.take() {
             runtime.shutdown_background();
         }
+        self.service.journal.close();
     }
 }
 
@@ -299,20 +368,24 @@ impl Drop for Server {
             // Safe inside async contexts, unlike dropping the runtime.
             runtime.shutdown_background();
         }
+        // Commits what is pending and releases the data directory for the next server.
+        self.service.journal.close();
     }
 }
 
-/// Serves on the caller's runtime until `shutdown` resolves. `on_ready` receives the endpoint once
-/// the port is bound (useful with port 0).
+/// Serves on the caller's runtime until `shutdown` resolves. `on_ready` receives the endpoint (once
+/// the port is bound: useful with port 0) and what the data directory and start-up queues gave.
 pub async fn serve_until(
     config: ServerConfig,
-    on_ready: impl FnOnce(&str),
+    on_ready: impl FnOnce(&Ready),
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<Stats> {
     let listener = TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
-    let service = build_service(&config, addr);
-    on_ready(&endpoint_of(addr));
+    // Reading the data directory blocks, but nothing else runs on this server yet.
+    let (service, tasks, ready) = build_service(&config, addr)?;
+    super::tasks::resume(&service, tasks);
+    on_ready(&ready);
     accept_loop(listener, service.clone(), shutdown).await;
     Ok(service.faults.stats())
 }

@@ -11,6 +11,8 @@ use tokio::sync::Notify;
 use super::clock::Clock;
 use super::error::{ErrorKind, SqsError, SqsResult};
 use super::faults::Faults;
+use super::journal::{Journal, Op};
+use super::limits::Budget;
 use super::queue::Queue;
 use super::tasks::MoveTasks;
 
@@ -24,6 +26,10 @@ pub struct Service {
     pub purge_cooldown_ms: u64,
     pub faults: Faults,
     pub tasks: MoveTasks,
+    /// Where changes are recorded: off, or the data directory's writer.
+    pub journal: Journal,
+    /// The bound on stored message bytes, shared by every queue.
+    pub budget: Arc<Budget>,
     queues: RwLock<BTreeMap<String, Arc<Queue>>>,
     next_queue_id: AtomicU64,
     stopping: AtomicBool,
@@ -48,6 +54,8 @@ impl Service {
             purge_cooldown_ms,
             faults,
             tasks: MoveTasks::default(),
+            journal: Journal::off(),
+            budget: Budget::unlimited(),
             queues: RwLock::new(BTreeMap::new()),
             next_queue_id: AtomicU64::new(1),
             stopping: AtomicBool::new(false),
@@ -79,6 +87,12 @@ impl Service {
 
     pub fn next_id(&self) -> u64 {
         self.next_queue_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Makes ids start at `first` at the least, so a restarted server never reuses an id that
+    /// receipt handles of an earlier run carry.
+    pub fn reserve_ids_below(&self, first: u64) {
+        self.next_queue_id.fetch_max(first, Ordering::Relaxed);
     }
 
     pub fn queue(&self, name: &str) -> Option<Arc<Queue>> {
@@ -130,9 +144,20 @@ impl Service {
         if let Some(existing) = queues.get(&queue.name) {
             return Err(existing.clone());
         }
+        {
+            let mut state = queue.state.lock();
+            state.attach(self.journal.clone(), queue.row, self.budget.clone());
+            state.save(&queue);
+        }
         let queue = Arc::new(queue);
         queues.insert(queue.name.clone(), queue.clone());
         Ok(queue)
+    }
+
+    /// Puts back a queue read from the data directory, already attached to this server.
+    pub fn restore_queue(&self, queue: Queue) {
+        let queue = Arc::new(queue);
+        self.queues.write().insert(queue.name.clone(), queue);
     }
 
     pub fn remove_queue(&self, queue: &Arc<Queue>) {
@@ -142,6 +167,8 @@ impl Service {
             .is_some_and(|q| Arc::ptr_eq(q, queue))
         {
             queues.remove(&queue.name);
+            self.journal
+                .record_with(|| Op::DeleteQueue { queue: queue.row });
         }
         drop(queues);
         queue.changed.notify_waiters();

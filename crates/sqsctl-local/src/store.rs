@@ -7,9 +7,11 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
+use std::sync::Arc;
 
 use super::error::{ErrorKind, SqsError, SqsResult};
 use super::fifo::FifoOrder;
+use super::limits::{Budget, Usage};
 use super::message::{State, StoredMessage};
 pub use super::slab::MessageMap;
 
@@ -49,6 +51,11 @@ pub struct Messages {
     deadlines: BinaryHeap<Reverse<(u64, u64)>>,
     retention: BinaryHeap<Reverse<(u64, u64)>>,
     counts: Counts,
+    /// What these messages hold of the server's memory bound.
+    usage: Usage,
+    /// Whether messages removed by retention are noted in `expired_rows` for the data directory.
+    track_rows: bool,
+    expired_rows: Vec<u64>,
 }
 
 impl Messages {
@@ -63,7 +70,34 @@ impl Messages {
             deadlines: BinaryHeap::new(),
             retention: BinaryHeap::new(),
             counts: Counts::default(),
+            usage: Usage::default(),
+            track_rows: false,
+            expired_rows: Vec::new(),
         }
+    }
+
+    /// Charges these messages to the server's memory bound from now on, and, with a data
+    /// directory, notes the rows of messages that retention removes.
+    pub fn attach(&mut self, budget: Arc<Budget>, track_rows: bool) {
+        self.usage.attach(budget);
+        self.track_rows = track_rows;
+    }
+
+    pub fn budget(&self) -> &Arc<Budget> {
+        self.usage.budget()
+    }
+
+    /// Rows of the messages retention removed since the last call.
+    pub fn take_expired_rows(&mut self) -> Vec<u64> {
+        std::mem::take(&mut self.expired_rows)
+    }
+
+    pub fn row_of(&self, key: u64) -> Option<u64> {
+        self.map.get(&key).map(|m| m.row)
+    }
+
+    pub fn get(&self, key: u64) -> Option<&StoredMessage> {
+        self.map.get(&key)
     }
 
     pub fn counts(&self) -> Counts {
@@ -75,6 +109,7 @@ impl Messages {
         let group = message.group_id.clone();
         let state = message.state;
         let sent_at = message.sent_at;
+        self.usage.add(message.stored_bytes());
         let key = self.map.insert(message);
         self.retention.push(Reverse((sent_at, key)));
         let visible = match state {
@@ -126,8 +161,11 @@ impl Messages {
                 break;
             }
             self.retention.pop();
-            if self.map.get(&key).is_some_and(|m| m.sent_at == sent_at) {
-                self.remove(key);
+            if self.map.get(&key).is_some_and(|m| m.sent_at == sent_at)
+                && let Some(message) = self.remove(key)
+                && self.track_rows
+            {
+                self.expired_rows.push(message.row);
             }
         }
         self.compact();
@@ -164,6 +202,7 @@ impl Messages {
 
     pub fn remove(&mut self, key: u64) -> Option<StoredMessage> {
         let message = self.map.remove(&key)?;
+        self.usage.sub(message.stored_bytes());
         match message.state {
             State::Visible => {
                 self.counts.visible = self.counts.visible.saturating_sub(1);
@@ -330,8 +369,14 @@ impl Messages {
         let fifo = matches!(self.order, Order::Fifo(_));
         let mut map = std::mem::take(&mut self.map);
         map.clear();
+        self.usage.clear();
+        let usage = std::mem::take(&mut self.usage);
+        let expired_rows = std::mem::take(&mut self.expired_rows);
         *self = Messages {
             map,
+            usage,
+            track_rows: self.track_rows,
+            expired_rows,
             ..Messages::new(fifo)
         };
     }

@@ -16,6 +16,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::error::{SqsError, SqsResult};
+use super::journal::{Op, TaskRecord};
 use super::message::StoredMessage;
 use super::protocol::Call;
 use super::service::Service;
@@ -35,6 +36,18 @@ enum Status {
 }
 
 impl Status {
+    fn parse(text: &str) -> Option<Status> {
+        [
+            Status::Running,
+            Status::Completed,
+            Status::Cancelling,
+            Status::Cancelled,
+            Status::Failed,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
+    }
+
     fn as_str(self) -> &'static str {
         match self {
             Status::Running => "RUNNING",
@@ -64,8 +77,54 @@ impl Task {
         self.outcome.lock().0
     }
 
-    fn finish(&self, status: Status, reason: Option<String>) {
+    fn finish(&self, svc: &Service, status: Status, reason: Option<String>) {
         *self.outcome.lock() = (status, reason);
+        self.save(svc);
+    }
+
+    /// Records the task's progress and outcome in the data directory, if there is one.
+    fn save(&self, svc: &Service) {
+        svc.journal.record_with(|| {
+            let (status, reason) = self.outcome.lock().clone();
+            Op::PutTask(TaskRecord {
+                handle: self.handle.clone(),
+                source_arn: self.source_arn.clone(),
+                destination_arn: self.destination_arn.clone(),
+                rate: self.rate,
+                started_at: self.started_at,
+                to_move: self.to_move,
+                moved: self.moved.load(Ordering::SeqCst),
+                status: status.as_str().to_string(),
+                reason,
+            })
+        });
+    }
+}
+
+/// Puts back the tasks read from the data directory and resumes those that were running when the
+/// server stopped. Call it on the server's runtime.
+pub fn resume(svc: &Arc<Service>, records: Vec<TaskRecord>) {
+    for record in records {
+        let status = Status::parse(&record.status).unwrap_or(Status::Failed);
+        let status = match status {
+            Status::Cancelling => Status::Cancelled,
+            other => other,
+        };
+        let task = Arc::new(Task {
+            handle: record.handle,
+            source_arn: record.source_arn,
+            destination_arn: record.destination_arn,
+            rate: record.rate,
+            started_at: record.started_at,
+            to_move: record.to_move,
+            moved: AtomicU64::new(record.moved),
+            cancel: AtomicBool::new(false),
+            outcome: Mutex::new((status, record.reason)),
+        });
+        svc.tasks.tasks.lock().push(task.clone());
+        if status == Status::Running {
+            tokio::spawn(run(svc.clone(), task));
+        }
     }
 }
 
@@ -158,6 +217,7 @@ pub fn start(call: &Call, input: TaskInput) -> SqsResult<Value> {
             ));
         }
         tasks.push(task.clone());
+        task.save(svc);
         let same_source = tasks.iter().filter(|t| t.source_arn == source_arn).count();
         if same_source > KEPT_PER_SOURCE {
             let mut drop_count = same_source - KEPT_PER_SOURCE;
@@ -228,16 +288,20 @@ async fn run(svc: Arc<Service>, task: Arc<Task>) {
         .map_or(UNPACED_CHUNK, |r| (r as usize).clamp(1, 10));
     loop {
         if task.cancel.load(Ordering::SeqCst) {
-            task.finish(Status::Cancelled, None);
+            task.finish(&svc, Status::Cancelled, None);
             return;
         }
         let moved = task.moved.load(Ordering::SeqCst);
         if moved >= task.to_move {
-            task.finish(Status::Completed, None);
+            task.finish(&svc, Status::Completed, None);
             return;
         }
         let Some(source) = svc.queue_by_arn(&task.source_arn) else {
-            task.finish(Status::Failed, Some("The source queue was deleted.".into()));
+            task.finish(
+                &svc,
+                Status::Failed,
+                Some("The source queue was deleted.".into()),
+            );
             return;
         };
         let wanted = chunk_size.min((task.to_move - moved) as usize);
@@ -248,16 +312,17 @@ async fn run(svc: Arc<Service>, task: Arc<Task>) {
             state.messages.take_visible(wanted)
         };
         if chunk.is_empty() {
-            task.finish(Status::Completed, None);
+            task.finish(&svc, Status::Completed, None);
             return;
         }
         let count = chunk.len();
         match deliver(&svc, &task, chunk) {
             Ok(n) => {
                 task.moved.fetch_add(n, Ordering::SeqCst);
+                task.save(&svc);
             }
             Err(reason) => {
-                task.finish(Status::Failed, Some(reason));
+                task.finish(&svc, Status::Failed, Some(reason));
                 return;
             }
         }
@@ -346,6 +411,8 @@ pub fn cancel(call: &Call, input: TaskInput) -> SqsResult<Value> {
         ));
     }
     outcome.0 = Status::Cancelling;
+    drop(outcome);
     task.cancel.store(true, Ordering::SeqCst);
+    task.save(call.svc);
     Ok(json!({ "ApproximateNumberOfMessagesMoved": task.moved.load(Ordering::SeqCst) }))
 }
