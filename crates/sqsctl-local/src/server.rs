@@ -282,12 +282,21 @@ impl Server {
             .thread_name("sqsctl-local")
             .enable_all()
             .build()?;
-        let (listener, service, ready) = {
+        let built = {
             let _guard = runtime.enter();
-            let listener = TcpListener::from_std(listener)?;
-            let (service, tasks, ready) = build_service(&config, addr)?;
-            super::tasks::resume(&service, tasks);
-            (listener, service, ready)
+            TcpListener::from_std(listener).and_then(|listener| {
+                let (service, tasks, ready) = build_service(&config, addr)?;
+                super::tasks::resume(&service, tasks);
+                Ok((listener, service, ready))
+            })
+        };
+        let (listener, service, ready) = match built {
+            Ok(built) => built,
+            Err(err) => {
+                // Dropping a runtime inside an async context panics; the caller may be in one.
+                runtime.shutdown_background();
+                return Err(err);
+            }
         };
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();

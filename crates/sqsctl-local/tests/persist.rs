@@ -1,0 +1,513 @@
+//! What the local server keeps across restarts (`data_dir`), the queues it creates at start
+//! (`init`) and its memory bound (`max_bytes`), through the real aws-sdk-sqs client. A restart
+//! here is a graceful one in the same process, on a manual clock so deadlines are exact; the
+//! `kill -9` case runs the real binary in the root crate's tests (`tests/it/local_persist.rs`).
+
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use aws_sdk_sqs::Client;
+use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_sqs::error::ProvideErrorMetadata;
+use aws_sdk_sqs::types::{MessageSystemAttributeName, QueueAttributeName};
+use sqsctl_local::{AttributeValue, Clock, InitError, InitSpec, QueueSpec, Server, ServerConfig};
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+const START: u64 = 1_700_000_000;
+
+fn config(dir: &Path, at: SystemTime) -> ServerConfig {
+    ServerConfig {
+        clock: Clock::manual(at),
+        data_dir: Some(dir.to_path_buf()),
+        ..ServerConfig::default()
+    }
+}
+
+fn client(server: &Server) -> Client {
+    let config = aws_sdk_sqs::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new("test", "test", None, None, "test"))
+        .endpoint_url(server.endpoint())
+        .build();
+    Client::from_conf(config)
+}
+
+async fn counts(sqs: &Client, url: &str) -> Result<(u64, u64, u64), Box<dyn std::error::Error>> {
+    let out = sqs
+        .get_queue_attributes()
+        .queue_url(url)
+        .attribute_names(QueueAttributeName::All)
+        .send()
+        .await?;
+    let attrs = out.attributes().cloned().unwrap_or_default();
+    let get = |name: QueueAttributeName| {
+        attrs
+            .get(&name)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(u64::MAX)
+    };
+    Ok((
+        get(QueueAttributeName::ApproximateNumberOfMessages),
+        get(QueueAttributeName::ApproximateNumberOfMessagesNotVisible),
+        get(QueueAttributeName::ApproximateNumberOfMessagesDelayed),
+    ))
+}
+
+/// Bodies and receive counts of everything receivable now, received with a long timeout.
+async fn receive_all(
+    sqs: &Client,
+    url: &str,
+) -> Result<Vec<(String, String)>, Box<dyn std::error::Error>> {
+    let mut out = Vec::new();
+    loop {
+        let got = sqs
+            .receive_message()
+            .queue_url(url)
+            .max_number_of_messages(10)
+            .visibility_timeout(3600)
+            .message_system_attribute_names(MessageSystemAttributeName::All)
+            .send()
+            .await?;
+        if got.messages().is_empty() {
+            return Ok(out);
+        }
+        for m in got.messages() {
+            let count = m
+                .attributes()
+                .and_then(|a| a.get(&MessageSystemAttributeName::ApproximateReceiveCount))
+                .cloned()
+                .unwrap_or_default();
+            out.push((m.body().unwrap_or_default().to_string(), count));
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_keeps_queues_messages_states_and_dedup_ids() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let start = UNIX_EPOCH + Duration::from_secs(START);
+    let (url, dlq_url, fifo_url, original_id, stale_handle);
+    {
+        let server = Server::start(config(dir.path(), start))?;
+        let sqs = client(&server);
+        dlq_url = sqs
+            .create_queue()
+            .queue_name("jobs-dlq")
+            .send()
+            .await?
+            .queue_url
+            .unwrap_or_default();
+        url = sqs
+            .create_queue()
+            .queue_name("jobs")
+            .attributes(QueueAttributeName::VisibilityTimeout, "45")
+            .attributes(
+                QueueAttributeName::RedrivePolicy,
+                format!(
+                    r#"{{"deadLetterTargetArn":"{}","maxReceiveCount":2}}"#,
+                    server.queue_arn("jobs-dlq")
+                ),
+            )
+            .tags("team", "checkout")
+            .send()
+            .await?
+            .queue_url
+            .unwrap_or_default();
+        fifo_url = sqs
+            .create_queue()
+            .queue_name("jobs.fifo")
+            .attributes(QueueAttributeName::FifoQueue, "true")
+            .send()
+            .await?
+            .queue_url
+            .unwrap_or_default();
+        for body in ["poison", "in-flight"] {
+            sqs.send_message()
+                .queue_url(&url)
+                .message_body(body)
+                .send()
+                .await?;
+        }
+        // "poison" is received twice; the receive after that moves it to the DLQ.
+        let first = sqs
+            .receive_message()
+            .queue_url(&url)
+            .max_number_of_messages(2)
+            .send()
+            .await?;
+        assert_eq!(first.messages().len(), 2);
+        let poison = first
+            .messages()
+            .iter()
+            .find(|m| m.body() == Some("poison"))
+            .ok_or("poison not received first")?;
+        stale_handle = poison.receipt_handle().unwrap_or_default().to_string();
+        sqs.change_message_visibility()
+            .queue_url(&url)
+            .receipt_handle(&stale_handle)
+            .visibility_timeout(0)
+            .send()
+            .await?;
+        for expected in [&["poison"][..], &[]] {
+            let got = sqs
+                .receive_message()
+                .queue_url(&url)
+                .max_number_of_messages(10)
+                .visibility_timeout(0)
+                .send()
+                .await?;
+            let bodies: Vec<&str> = got.messages().iter().filter_map(|m| m.body()).collect();
+            assert_eq!(bodies, expected);
+        }
+        sqs.send_message()
+            .queue_url(&url)
+            .message_body("visible")
+            .send()
+            .await?;
+        sqs.send_message()
+            .queue_url(&url)
+            .message_body("delayed")
+            .delay_seconds(600)
+            .send()
+            .await?;
+        original_id = sqs
+            .send_message()
+            .queue_url(&fifo_url)
+            .message_body("once")
+            .message_group_id("g")
+            .message_deduplication_id("d-1")
+            .send()
+            .await?
+            .message_id
+            .unwrap_or_default();
+        server.shutdown().await;
+    }
+
+    let server = Server::start(config(dir.path(), start))?;
+    let restored = server.ready().restored.ok_or("nothing restored")?;
+    assert_eq!((restored.queues, restored.messages), (3, 5));
+    let sqs = client(&server);
+    // visible, in flight (45 s from the first receive), delayed.
+    assert_eq!(counts(&sqs, &url).await?, (1, 1, 1));
+    assert_eq!(counts(&sqs, &dlq_url).await?, (1, 0, 0));
+    let tags = sqs.list_queue_tags().queue_url(&url).send().await?;
+    assert_eq!(
+        tags.tags().and_then(|t| t.get("team")).map(String::as_str),
+        Some("checkout")
+    );
+    let timeout = sqs
+        .get_queue_attributes()
+        .queue_url(&url)
+        .attribute_names(QueueAttributeName::VisibilityTimeout)
+        .send()
+        .await?;
+    assert_eq!(
+        timeout
+            .attributes()
+            .and_then(|a| a.get(&QueueAttributeName::VisibilityTimeout))
+            .map(String::as_str),
+        Some("45")
+    );
+    // The dedup id still deduplicates: the original id comes back and nothing is added.
+    let again = sqs
+        .send_message()
+        .queue_url(&fifo_url)
+        .message_body("twice")
+        .message_group_id("g")
+        .message_deduplication_id("d-1")
+        .send()
+        .await?;
+    assert_eq!(again.message_id(), Some(original_id.as_str()));
+    assert_eq!(counts(&sqs, &fifo_url).await?, (1, 0, 0));
+    // A receipt handle from before the restart no longer works.
+    let stale = sqs
+        .delete_message()
+        .queue_url(&url)
+        .receipt_handle(&stale_handle)
+        .send()
+        .await;
+    assert_eq!(
+        stale.err().and_then(|e| e.code().map(String::from)),
+        Some("ReceiptHandleIsInvalid".into())
+    );
+    // The DLQ message keeps its receive count and names its source.
+    let dead = receive_all(&sqs, &dlq_url).await?;
+    assert_eq!(dead, [("poison".to_string(), "3".to_string())]);
+    // The in-flight message reappears when its deadline passes, the delayed one after its delay.
+    assert_eq!(
+        receive_all(&sqs, &url).await?,
+        [("visible".to_string(), "1".to_string())]
+    );
+    server.clock().advance(Duration::from_secs(46));
+    assert_eq!(
+        receive_all(&sqs, &url).await?,
+        [("in-flight".to_string(), "2".to_string())]
+    );
+    server.clock().advance(Duration::from_secs(600));
+    assert_eq!(
+        receive_all(&sqs, &url).await?,
+        [("delayed".to_string(), "1".to_string())]
+    );
+    server.shutdown().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deletes_purges_and_queue_deletions_stay_done() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let start = UNIX_EPOCH + Duration::from_secs(START);
+    {
+        let server = Server::start(config(dir.path(), start))?;
+        let sqs = client(&server);
+        let keep = sqs.create_queue().queue_name("keep").send().await?;
+        let keep = keep.queue_url().unwrap_or_default();
+        let purged = sqs.create_queue().queue_name("purged").send().await?;
+        let purged = purged.queue_url().unwrap_or_default();
+        let gone = sqs.create_queue().queue_name("gone").send().await?;
+        let gone = gone.queue_url().unwrap_or_default();
+        for url in [keep, purged, gone] {
+            for body in ["a", "b", "c"] {
+                sqs.send_message()
+                    .queue_url(url)
+                    .message_body(body)
+                    .send()
+                    .await?;
+            }
+        }
+        let got = sqs
+            .receive_message()
+            .queue_url(keep)
+            .max_number_of_messages(10)
+            .send()
+            .await?;
+        for m in got.messages().iter().filter(|m| m.body() != Some("b")) {
+            sqs.delete_message()
+                .queue_url(keep)
+                .receipt_handle(m.receipt_handle().unwrap_or_default())
+                .send()
+                .await?;
+        }
+        sqs.purge_queue().queue_url(purged).send().await?;
+        sqs.delete_queue().queue_url(gone).send().await?;
+        server.shutdown().await;
+    }
+    let server = Server::start(config(dir.path(), start))?;
+    let sqs = client(&server);
+    let listed = sqs.list_queues().send().await?;
+    let mut names: Vec<&str> = listed
+        .queue_urls()
+        .iter()
+        .filter_map(|u| u.rsplit('/').next())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["keep", "purged"]);
+    assert_eq!(counts(&sqs, &server.queue_url("keep")).await?, (0, 1, 0));
+    assert_eq!(counts(&sqs, &server.queue_url("purged")).await?, (0, 0, 0));
+    // The purge's 60 s cooldown survives too.
+    let again = sqs
+        .purge_queue()
+        .queue_url(server.queue_url("purged"))
+        .send()
+        .await;
+    assert_eq!(
+        again.err().and_then(|e| e.code().map(String::from)),
+        Some("AWS.SimpleQueueService.PurgeQueueInProgress".into())
+    );
+    server.shutdown().await;
+    Ok(())
+}
+
+#[test]
+fn a_second_server_on_the_same_directory_is_refused() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let first = Server::start(config(dir.path(), SystemTime::now()))?;
+    let second = Server::start(config(dir.path(), SystemTime::now()));
+    let message = second.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(message.contains("in use by another server"), "{message}");
+    drop(first);
+    // Released when the first one stops.
+    Server::start(config(dir.path(), SystemTime::now()))?;
+    Ok(())
+}
+
+fn queue(name: &str) -> QueueSpec {
+    QueueSpec {
+        name: name.into(),
+        ..QueueSpec::default()
+    }
+}
+
+fn layout(visibility: i64) -> InitSpec {
+    let mut orders = queue("orders");
+    orders.dead_letter_queue = Some("orders-dlq".into());
+    orders.max_receive_count = Some(5);
+    orders.attributes.insert(
+        "VisibilityTimeout".into(),
+        AttributeValue::Integer(visibility),
+    );
+    orders.tags.insert("team".into(), "checkout".into());
+    // The DLQ comes after its source in the file: order does not matter.
+    InitSpec {
+        queues: vec![orders, queue("orders-dlq"), queue("events.fifo")],
+    }
+}
+
+fn start_with_init(dir: &Path, spec: InitSpec) -> std::io::Result<Server> {
+    Server::start(ServerConfig {
+        init: Some(spec),
+        ..config(dir, SystemTime::now())
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn init_creates_queues_once_and_names_what_differs() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    {
+        let server = start_with_init(dir.path(), layout(60))?;
+        let report = server.ready().init.clone().ok_or("no init report")?;
+        assert_eq!(report.created, ["orders-dlq", "events.fifo", "orders"]);
+        let sqs = client(&server);
+        let attrs = sqs
+            .get_queue_attributes()
+            .queue_url(server.queue_url("orders"))
+            .attribute_names(QueueAttributeName::All)
+            .send()
+            .await?;
+        let attrs = attrs.attributes().cloned().unwrap_or_default();
+        assert_eq!(
+            attrs
+                .get(&QueueAttributeName::VisibilityTimeout)
+                .map(String::as_str),
+            Some("60")
+        );
+        let policy = attrs
+            .get(&QueueAttributeName::RedrivePolicy)
+            .cloned()
+            .unwrap_or_default();
+        assert!(policy.contains(&server.queue_arn("orders-dlq")), "{policy}");
+        let fifo = sqs
+            .get_queue_attributes()
+            .queue_url(server.queue_url("events.fifo"))
+            .attribute_names(QueueAttributeName::FifoQueue)
+            .send()
+            .await?;
+        assert_eq!(
+            fifo.attributes()
+                .and_then(|a| a.get(&QueueAttributeName::FifoQueue))
+                .map(String::as_str),
+            Some("true")
+        );
+        server.shutdown().await;
+    }
+    // Same file, same data directory: nothing to do.
+    let again = start_with_init(dir.path(), layout(60))?;
+    let report = again.ready().init.clone().ok_or("no init report")?;
+    assert!(report.created.is_empty());
+    assert_eq!(report.unchanged.len(), 3);
+    again.shutdown().await;
+    // A changed file: refused, naming the difference.
+    let changed = start_with_init(dir.path(), layout(90));
+    let message = changed.err().map(|e| e.to_string()).unwrap_or_default();
+    assert_eq!(
+        message,
+        InitError::Differs {
+            queue: "orders".into(),
+            differences: vec!["VisibilityTimeout: the queue has 60, the file says 90".into()],
+        }
+        .to_string()
+    );
+    Ok(())
+}
+
+#[test]
+fn init_refuses_unknown_dead_letter_queues_loops_and_bad_attributes() {
+    let start = |spec: InitSpec| {
+        Server::start(ServerConfig {
+            init: Some(spec),
+            ..ServerConfig::default()
+        })
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default()
+    };
+    let mut orphan = queue("orders");
+    orphan.dead_letter_queue = Some("missing".into());
+    orphan.max_receive_count = Some(3);
+    assert_eq!(
+        start(InitSpec {
+            queues: vec![orphan]
+        }),
+        InitError::UnknownDeadLetterQueue {
+            queue: "orders".into(),
+            target: "missing".into()
+        }
+        .to_string()
+    );
+    let mut a = queue("a");
+    a.dead_letter_queue = Some("b".into());
+    a.max_receive_count = Some(3);
+    let mut b = queue("b");
+    b.dead_letter_queue = Some("a".into());
+    b.max_receive_count = Some(3);
+    assert_eq!(
+        start(InitSpec { queues: vec![a, b] }),
+        InitError::Cycle(vec!["a".into(), "b".into()]).to_string()
+    );
+    let mut bad = queue("bad");
+    bad.attributes
+        .insert("VisibilityTimeout".into(), AttributeValue::Integer(99_999));
+    let message = start(InitSpec { queues: vec![bad] });
+    assert!(
+        message.starts_with("queue \"bad\": ") && message.contains("VisibilityTimeout"),
+        "{message}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sends_past_max_bytes_fail_with_over_limit_until_space_is_freed() -> TestResult {
+    // Room for two 1,000-byte messages and their bookkeeping, not three.
+    let server = Server::start(ServerConfig {
+        max_bytes: Some(2_500),
+        ..ServerConfig::default()
+    })?;
+    let sqs = client(&server);
+    let url = sqs.create_queue().queue_name("bounded").send().await?;
+    let url = url.queue_url().unwrap_or_default();
+    let body = "x".repeat(1_000);
+    for _ in 0..2 {
+        sqs.send_message()
+            .queue_url(url)
+            .message_body(&body)
+            .send()
+            .await?;
+    }
+    let refused = sqs
+        .send_message()
+        .queue_url(url)
+        .message_body(&body)
+        .send()
+        .await;
+    let err = refused.err().ok_or("the third send was accepted")?;
+    assert_eq!(err.code(), Some("OverLimit"));
+    assert!(
+        err.message().is_some_and(|m| m.contains("--max-bytes")),
+        "{err:?}"
+    );
+    let got = sqs.receive_message().queue_url(url).send().await?;
+    for m in got.messages() {
+        sqs.delete_message()
+            .queue_url(url)
+            .receipt_handle(m.receipt_handle().unwrap_or_default())
+            .send()
+            .await?;
+    }
+    sqs.send_message()
+        .queue_url(url)
+        .message_body(&body)
+        .send()
+        .await?;
+    server.shutdown().await;
+    Ok(())
+}
