@@ -158,7 +158,16 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
     };
     let stats = serve_until(config, on_ready, ctx.interrupt.wait())
         .await
-        .with_context(|| format!("could not start the server on {}", settings.bind))?;
+        .map_err(|err| {
+            // The server reports start-up queues it cannot create as invalid input.
+            let context = match (&settings.init, err.kind()) {
+                (Some(file), std::io::ErrorKind::InvalidInput) => {
+                    format!("--init {} does not fit the server's queues", file.display())
+                }
+                _ => format!("could not start the server on {}", settings.bind),
+            };
+            anyhow::Error::new(err).context(context)
+        })?;
     printed.context("could not write the endpoint line")?;
     let mut line = format!("stopped after {}", plural(stats.requests, "request"));
     if injected_faults(&settings).is_some() {
