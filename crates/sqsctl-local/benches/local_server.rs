@@ -4,7 +4,8 @@
 //! Run with `cargo bench --bench local_server`. Set `SQSCTL_BENCH_LOCALSTACK` and/or
 //! `SQSCTL_BENCH_MOTO` to an endpoint URL to run a smaller send and receive workload against that
 //! server too and print how it compares. `SQSCTL_BENCH_DEEP` overrides the deep queue's depth
-//! (default 1,000,000).
+//! (default 1,000,000), `SQSCTL_BENCH_RESTART` the number of stored messages a restart with
+//! `--data-dir` reads back (default 1,000,000).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use aws_sdk_sqs::Client;
 use aws_sdk_sqs::types::DeleteMessageBatchRequestEntry;
-use sqsctl_local::ServerConfig;
+use sqsctl_local::{Server, ServerConfig};
 
 mod support;
 
@@ -260,6 +261,8 @@ async fn run() -> BenchResult<()> {
         meter.per_message(FLOW_MESSAGES as f64)
     );
 
+    with_data_dir(send_rate, drain_rate).await?;
+
     let others = [
         ("LocalStack", "SQSCTL_BENCH_LOCALSTACK"),
         ("moto", "SQSCTL_BENCH_MOTO"),
@@ -291,6 +294,53 @@ async fn run() -> BenchResult<()> {
         }
     }
     server.shutdown().await;
+    Ok(())
+}
+
+/// The same send and drain workloads with a data directory (every answer waits for its commit),
+/// as ratios to the in-memory figures of this run, and the time a restart takes to read back
+/// `SQSCTL_BENCH_RESTART` stored messages.
+async fn with_data_dir(memory_send: f64, memory_drain: f64) -> BenchResult<()> {
+    let dir = tempfile::tempdir()?;
+    let config = ServerConfig {
+        data_dir: Some(dir.path().join("data")),
+        ..ServerConfig::default()
+    };
+    let (server, sqs) = start_server(config.clone())?;
+    let flow = create(&sqs, "bench-disk-flow").await?;
+    let meter = CpuMeter::start();
+    let send_rate = send_batches(&sqs, &flow, FLOW_MESSAGES, 100, CONCURRENCY).await?;
+    println!(
+        "with --data-dir: send-batch, 100 B bodies, {} messages: {} msgs/s, {:.2}x in memory ({})",
+        thousands(FLOW_MESSAGES as f64),
+        thousands(send_rate),
+        send_rate / memory_send,
+        meter.per_message(FLOW_MESSAGES as f64)
+    );
+    let meter = CpuMeter::start();
+    let drain_rate = drain(&sqs, &flow, FLOW_MESSAGES).await?;
+    println!(
+        "with --data-dir: receive+delete, 100 B bodies, draining {} messages: {} msgs/s, {:.2}x in memory ({})",
+        thousands(FLOW_MESSAGES as f64),
+        thousands(drain_rate),
+        drain_rate / memory_drain,
+        meter.per_message(FLOW_MESSAGES as f64)
+    );
+    let stored = env_count("SQSCTL_BENCH_RESTART", 1_000_000);
+    let deep = create(&sqs, "bench-disk-restart").await?;
+    send_batches(&sqs, &deep, stored, 100, CONCURRENCY).await?;
+    server.shutdown().await;
+    let started = Instant::now();
+    let restarted = Server::start(config)?;
+    let took = started.elapsed();
+    let restored = restarted.ready().restored.map_or(0, |r| r.messages);
+    println!(
+        "with --data-dir: restart with {} stored 100 B messages: {:.2} s ({} restored)",
+        thousands(stored as f64),
+        took.as_secs_f64(),
+        thousands(restored as f64)
+    );
+    restarted.shutdown().await;
     Ok(())
 }
 
