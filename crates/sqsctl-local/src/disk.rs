@@ -294,7 +294,16 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), DiskError> {
             tx.prepare_cached("DELETE FROM dedup WHERE queue = ?1")?
                 .execute([to_i64(*queue)])?;
         }
-        Op::PutMessage { queue, message } => put_message(tx, *queue, message)?,
+        Op::PutMessage { queue, message } => {
+            put_message(tx, *queue, message)?;
+            if message.sequence_offset() > 0 {
+                // FIFO sequence numbers only grow, even once every message is deleted.
+                tx.prepare_cached(
+                    "UPDATE queues SET next_sequence = max(next_sequence, ?2) WHERE row = ?1",
+                )?
+                .execute(params![to_i64(*queue), to_i64(message.sequence_offset())])?;
+            }
+        }
         Op::MessageState {
             row,
             state,
