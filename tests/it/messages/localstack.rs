@@ -229,6 +229,9 @@ fn settings_tags_and_visibility_on_localstack() {
         serde_json::json!({"team": "payments", "env": "prod"})
     );
     assert_eq!(info["attributes"]["VisibilityTimeout"], "120");
+    let run = cli.run(&["queue", "url", &queue, "-o", "text"], "");
+    run.assert_code(0);
+    assert_eq!(run.stdout.trim(), info["url"].as_str().unwrap());
     assert_eq!(info["attributes"]["MessageRetentionPeriod"], "86400");
     let dlq = format!("{queue}-dlq");
     cli.run(
