@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::attrs::{self, QueueAttributes, RedrivePolicy};
-use super::error::{ErrorKind, SqsError, SqsResult};
+use super::error::{ErrorKind, SqsError, SqsResult, excerpt};
 use super::protocol::Call;
 use super::queue::{Queue, QueueState};
 use super::service::Service;
@@ -94,7 +94,8 @@ fn check_tags(tags: &HashMap<String, String>, existing: usize) -> SqsResult<()> 
     for (key, value) in tags {
         if key.is_empty() || key.chars().count() > 128 || value.chars().count() > 256 {
             return Err(SqsError::invalid_parameter(format!(
-                "Tag key must be 1 to 128 and value at most 256 characters: '{key}'."
+                "Tag key must be 1 to 128 and value at most 256 characters: '{}'.",
+                excerpt(key)
             )));
         }
     }

@@ -308,7 +308,7 @@ pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
         .iter()
         .map(|(key, message)| render(call, &queue, *key, message, &selection))
         .collect();
-    call.json(&ReceiveOutput { messages: rendered })
+    call.encode(&ReceiveOutput { messages: rendered })
 }
 
 #[cfg(test)]

@@ -256,6 +256,7 @@ fn service() -> Arc<Service> {
         "us-east-1".into(),
         "000000000000".into(),
         "http://127.0.0.1:1".into(),
+        super::hosts::HostPolicy::new(std::net::Ipv4Addr::LOCALHOST.into(), None),
         clock,
         60_000,
         faults,
@@ -268,7 +269,7 @@ fn request(target: Option<String>, body: Vec<u8>) -> Request {
         path: "/".into(),
         content_type: Some("application/x-amz-json-1.0".into()),
         target,
-        host: Some("h".into()),
+        host: Some("127.0.0.1:1".into()),
         body: body.into(),
         ..Request::default()
     }

@@ -11,6 +11,7 @@ use tokio::sync::Notify;
 use super::clock::Clock;
 use super::error::{ErrorKind, SqsError, SqsResult};
 use super::faults::Faults;
+use super::hosts::HostPolicy;
 use super::queue::Queue;
 use super::tasks::MoveTasks;
 
@@ -18,8 +19,10 @@ use super::tasks::MoveTasks;
 pub struct Service {
     pub region: String,
     pub account: String,
-    /// The base URL used in queue URLs when a request carries no Host header.
+    /// The base URL of queue URLs: the server's own address or configured host name, never a
+    /// request's `Host` header.
     pub endpoint: String,
+    pub hosts: HostPolicy,
     pub clock: Clock,
     pub purge_cooldown_ms: u64,
     pub faults: Faults,
@@ -36,6 +39,7 @@ impl Service {
         region: String,
         account: String,
         endpoint: String,
+        hosts: HostPolicy,
         clock: Clock,
         purge_cooldown_ms: u64,
         faults: Faults,
@@ -44,6 +48,7 @@ impl Service {
             region,
             account,
             endpoint,
+            hosts,
             clock,
             purge_cooldown_ms,
             faults,
@@ -72,9 +77,14 @@ impl Service {
         format!("arn:aws:sqs:{}:{}:{}", self.region, self.account, name)
     }
 
-    /// A queue URL as a client sees it, built on the host the client used.
-    pub fn url_of(&self, base: &str, name: &str) -> String {
-        format!("{}/{}/{}", base.trim_end_matches('/'), self.account, name)
+    /// A queue URL as a client sees it.
+    pub fn url_of(&self, name: &str) -> String {
+        format!(
+            "{}/{}/{}",
+            self.endpoint.trim_end_matches('/'),
+            self.account,
+            name
+        )
     }
 
     pub fn next_id(&self) -> u64 {
