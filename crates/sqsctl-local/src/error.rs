@@ -14,6 +14,7 @@ use std::fmt;
 pub enum ErrorKind {
     QueueDoesNotExist,
     QueueNameExists,
+    QueueDeletedRecently,
     PurgeQueueInProgress,
     MessageNotInflight,
     ReceiptHandleIsInvalid,
@@ -43,6 +44,7 @@ impl ErrorKind {
         match self {
             ErrorKind::QueueDoesNotExist => "QueueDoesNotExist",
             ErrorKind::QueueNameExists => "QueueNameExists",
+            ErrorKind::QueueDeletedRecently => "QueueDeletedRecently",
             ErrorKind::PurgeQueueInProgress => "PurgeQueueInProgress",
             ErrorKind::MessageNotInflight => "MessageNotInflight",
             ErrorKind::ReceiptHandleIsInvalid => "ReceiptHandleIsInvalid",
@@ -73,6 +75,7 @@ impl ErrorKind {
         [
             QueueDoesNotExist,
             QueueNameExists,
+            QueueDeletedRecently,
             PurgeQueueInProgress,
             MessageNotInflight,
             BatchEntryIdsNotDistinct,
@@ -92,6 +95,7 @@ impl ErrorKind {
         match self {
             ErrorKind::QueueDoesNotExist => "AWS.SimpleQueueService.NonExistentQueue",
             ErrorKind::QueueNameExists => "QueueAlreadyExists",
+            ErrorKind::QueueDeletedRecently => "AWS.SimpleQueueService.QueueDeletedRecently",
             ErrorKind::PurgeQueueInProgress => "AWS.SimpleQueueService.PurgeQueueInProgress",
             ErrorKind::MessageNotInflight => "AWS.SimpleQueueService.MessageNotInflight",
             ErrorKind::BatchEntryIdsNotDistinct => {

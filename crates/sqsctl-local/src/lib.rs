@@ -16,6 +16,7 @@
 mod api_messages;
 mod api_queues;
 mod api_receive;
+mod attempts;
 mod attrs;
 mod clock;
 #[cfg(test)]

@@ -52,6 +52,9 @@ pub struct ServerConfig {
     pub seed: Option<u64>,
     /// The window in which a second PurgeQueue is refused (SQS: 60 s), on the server clock.
     pub purge_cooldown: Duration,
+    /// The window in which a deleted queue's name cannot be used again (SQS: 60 s), on the server
+    /// clock.
+    pub deleted_name_cooldown: Duration,
     /// Worker threads of the server's own runtime (used by [`Server::start`]).
     pub worker_threads: usize,
     /// The host name of queue URLs (default: the bound address, loopback for 0.0.0.0 and ::). On
@@ -81,6 +84,7 @@ impl Default for ServerConfig {
             entry_fault_rate: 0.0,
             seed: None,
             purge_cooldown: Duration::from_secs(60),
+            deleted_name_cooldown: Duration::from_secs(60),
             worker_threads: 2,
             hostname: None,
             header_timeout: Duration::from_secs(30),
@@ -137,7 +141,7 @@ fn build_service(config: &ServerConfig, addr: SocketAddr) -> Arc<Service> {
         config.entry_fault_rate,
         config.seed,
     );
-    Arc::new(Service::new(
+    let mut service = Service::new(
         config.region.clone(),
         config.account_id.clone(),
         endpoint_of(addr, config.hostname.as_deref()),
@@ -145,7 +149,10 @@ fn build_service(config: &ServerConfig, addr: SocketAddr) -> Arc<Service> {
         config.clock.clone(),
         u64::try_from(config.purge_cooldown.as_millis()).unwrap_or(u64::MAX),
         faults,
-    ))
+    );
+    service.deleted_name_cooldown_ms =
+        u64::try_from(config.deleted_name_cooldown.as_millis()).unwrap_or(u64::MAX);
+    Arc::new(service)
 }
 
 /// Why a body was not read.

@@ -1219,6 +1219,9 @@ mod query_protocol;
 #[path = "server/limits.rs"]
 mod limits;
 
+#[path = "server/fidelity.rs"]
+mod fidelity;
+
 /// A raw HTTP/1.1 exchange, for what the SDK cannot send.
 async fn raw(server: &Server, request: String) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
