@@ -71,33 +71,27 @@ const fn attribute_map() -> Shape {
     }
 }
 
-const SEND_ENTRY: &[Member] = &[
-    m("Id", Shape::Str),
-    m("MessageBody", Shape::Str),
-    m("DelaySeconds", Shape::Int),
-    named("MessageAttributes", "MessageAttribute", attribute_map()),
-    named(
-        "MessageSystemAttributes",
-        "MessageSystemAttribute",
-        attribute_map(),
-    ),
-    m("MessageDeduplicationId", Shape::Str),
-    m("MessageGroupId", Shape::Str),
-];
+/// The members of a message to send, after the given leading ones (a queue URL or an entry id).
+macro_rules! send_members {
+    ($($leading:expr),*) => {
+        &[
+            $($leading,)*
+            m("MessageBody", Shape::Str),
+            m("DelaySeconds", Shape::Int),
+            named("MessageAttributes", "MessageAttribute", attribute_map()),
+            named(
+                "MessageSystemAttributes",
+                "MessageSystemAttribute",
+                attribute_map(),
+            ),
+            m("MessageDeduplicationId", Shape::Str),
+            m("MessageGroupId", Shape::Str),
+        ]
+    };
+}
 
-const SEND_MESSAGE: &[Member] = &[
-    QUEUE_URL,
-    m("MessageBody", Shape::Str),
-    m("DelaySeconds", Shape::Int),
-    named("MessageAttributes", "MessageAttribute", attribute_map()),
-    named(
-        "MessageSystemAttributes",
-        "MessageSystemAttribute",
-        attribute_map(),
-    ),
-    m("MessageDeduplicationId", Shape::Str),
-    m("MessageGroupId", Shape::Str),
-];
+const SEND_ENTRY: &[Member] = send_members!(m("Id", Shape::Str));
+const SEND_MESSAGE: &[Member] = send_members!(QUEUE_URL);
 
 const SEND_RESULT: &[Member] = &[
     m("Id", Shape::Str),
