@@ -2,10 +2,10 @@
 //! same process (both share the machine's cores, as in the project's tests).
 //!
 //! Run with `cargo bench --bench local_server`. It also compares the Query protocol with AWS JSON
-//! 1.0 through one raw HTTP client (see `local_server/protocols.rs`). Set `SQSCTL_BENCH_LOCALSTACK` and/or
-//! `SQSCTL_BENCH_MOTO` to an endpoint URL to run a smaller send and receive workload against that
-//! server too and print how it compares. `SQSCTL_BENCH_DEEP` overrides the deep queue's depth
-//! (default 1,000,000).
+//! 1.0 through one raw HTTP client (see `local_server/protocols.rs`). Set
+//! `SQSCTL_BENCH_LOCALSTACK` and/or `SQSCTL_BENCH_MOTO` to an endpoint URL to run a smaller send
+//! and receive workload against that server too and print how it compares. `SQSCTL_BENCH_DEEP`
+//! overrides the deep queue's depth (default 1,000,000).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
