@@ -637,6 +637,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         }
         'sqsctl;local' {
             [CompletionResult]::new('--bind', '--bind', [CompletionResultType]::ParameterName, 'Address and port to listen on (a non-loopback address exposes the queues to the network)')
+            [CompletionResult]::new('--hostname', '--hostname', [CompletionResultType]::ParameterName, 'Host name in the queue URLs the server hands out (default: the bound address). On a loopback bind, requests must name a loopback host or this one in their Host header')
             [CompletionResult]::new('--account-id', '--account-id', [CompletionResultType]::ParameterName, 'Account id used in queue URLs and ARNs')
             [CompletionResult]::new('--latency', '--latency', [CompletionResultType]::ParameterName, 'Delay added to every request, like a network round trip (e.g. 5ms)')
             [CompletionResult]::new('--fault-rate', '--fault-rate', [CompletionResultType]::ParameterName, 'Share of requests (0 to 1) answered with an injected error: throttling, internal, or ambiguous (the action is applied, then a 500 returned, as a lost response looks)')

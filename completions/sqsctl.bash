@@ -1013,13 +1013,17 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__local)
-            opts="-o -q -v -h -V --bind --account-id --latency --fault-rate --entry-fault-rate --seed --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --bind --hostname --account-id --latency --fault-rate --entry-fault-rate --seed --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --bind)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hostname)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

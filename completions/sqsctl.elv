@@ -596,6 +596,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         }
         &'sqsctl;local'= {
             cand --bind 'Address and port to listen on (a non-loopback address exposes the queues to the network)'
+            cand --hostname 'Host name in the queue URLs the server hands out (default: the bound address). On a loopback bind, requests must name a loopback host or this one in their Host header'
             cand --account-id 'Account id used in queue URLs and ARNs'
             cand --latency 'Delay added to every request, like a network round trip (e.g. 5ms)'
             cand --fault-rate 'Share of requests (0 to 1) answered with an injected error: throttling, internal, or ambiguous (the action is applied, then a 500 returned, as a lost response looks)'

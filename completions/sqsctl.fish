@@ -542,6 +542,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s v -l verbose 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l bind -d 'Address and port to listen on (a non-loopback address exposes the queues to the network)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l hostname -d 'Host name in the queue URLs the server hands out (default: the bound address). On a loopback bind, requests must name a loopback host or this one in their Host header' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l account-id -d 'Account id used in queue URLs and ARNs' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l latency -d 'Delay added to every request, like a network round trip (e.g. 5ms)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l fault-rate -d 'Share of requests (0 to 1) answered with an injected error: throttling, internal, or ambiguous (the action is applied, then a 500 returned, as a lost response looks)' -r

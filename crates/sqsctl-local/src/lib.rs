@@ -16,6 +16,7 @@
 mod api_messages;
 mod api_queues;
 mod api_receive;
+mod attempts;
 mod attrs;
 mod clock;
 #[cfg(test)]
@@ -23,9 +24,12 @@ mod dispatch_props;
 mod error;
 mod faults;
 mod fifo;
+mod hosts;
 mod md5;
 mod message;
 mod protocol;
+mod query;
+mod query_shapes;
 mod queue;
 mod receipt;
 mod server;
