@@ -98,6 +98,8 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a queue and every message in it')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Change a queue''s attributes: durations, dead-letter queue, redrive allow policy')
             [CompletionResult]::new('url', 'url', [CompletionResultType]::ParameterValue, 'Print the URL of a queue')
+            [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Add tags to a queue, or change their values')
+            [CompletionResult]::new('untag', 'untag', [CompletionResultType]::ParameterValue, 'Remove tags from a queue')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -125,6 +127,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--dlq', '--dlq', [CompletionResultType]::ParameterName, 'Dead-letter queue for messages received more than --max-receive times (created if missing)')
             [CompletionResult]::new('--max-receive', '--max-receive', [CompletionResultType]::ParameterName, 'Receives before a message moves to the dead-letter queue, 1-1000')
             [CompletionResult]::new('--attr', '--attr', [CompletionResultType]::ParameterName, 'Queue attribute NAME=VALUE, e.g. VisibilityTimeout=60 (repeatable)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Tag KEY=VALUE on the new queue, e.g. team=payments (repeatable)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
             [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
@@ -224,12 +227,54 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'sqsctl;queue;tag' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a connection to the endpoint before giving up [default: 10]')
+            [CompletionResult]::new('--read-timeout', '--read-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;queue;untag' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a connection to the endpoint before giving up [default: 10]')
+            [CompletionResult]::new('--read-timeout', '--read-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'sqsctl;queue;help' {
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a queue (optionally FIFO, optionally with a dead-letter queue)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a queue and every message in it')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Change a queue''s attributes: durations, dead-letter queue, redrive allow policy')
             [CompletionResult]::new('url', 'url', [CompletionResultType]::ParameterValue, 'Print the URL of a queue')
+            [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Add tags to a queue, or change their values')
+            [CompletionResult]::new('untag', 'untag', [CompletionResultType]::ParameterValue, 'Remove tags from a queue')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -248,6 +293,12 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         'sqsctl;queue;help;url' {
             break
         }
+        'sqsctl;queue;help;tag' {
+            break
+        }
+        'sqsctl;queue;help;untag' {
+            break
+        }
         'sqsctl;queue;help;help' {
             break
         }
@@ -256,6 +307,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--dedup-id', '--dedup-id', [CompletionResultType]::ParameterName, 'FIFO deduplication id; `auto` derives a stable one from each record''s content')
             [CompletionResult]::new('--attr', '--attr', [CompletionResultType]::ParameterName, 'Message attribute NAME=VALUE or NAME:TYPE=VALUE (String, Number, Binary as base64); repeatable')
             [CompletionResult]::new('--delay', '--delay', [CompletionResultType]::ParameterName, 'Delay before the message can be received, 0-900 seconds (standard queues)')
+            [CompletionResult]::new('--trace-header', '--trace-header', [CompletionResultType]::ParameterName, 'X-Ray trace header (the AWSTraceHeader system attribute), e.g. Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1')
             [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Batches in flight at once (FIFO queues always send one at a time, to keep order)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
@@ -284,6 +336,8 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Stop after this many messages (default 10, or no limit with --until-empty)')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Long-poll wait per request, 0-20 seconds')
             [CompletionResult]::new('--visibility', '--visibility', [CompletionResultType]::ParameterName, 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue''s)')
+            [CompletionResult]::new('--attributes', '--attributes', [CompletionResultType]::ParameterName, 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount')
+            [CompletionResult]::new('--message-attributes', '--message-attributes', [CompletionResultType]::ParameterName, 'Message attributes to show: All (default), names, or prefixes such as `trace.*`')
             [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Receive requests in flight at once')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
@@ -311,6 +365,8 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         'sqsctl;peek' {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most this many messages')
             [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Show at most this many messages')
+            [CompletionResult]::new('--attributes', '--attributes', [CompletionResultType]::ParameterName, 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount')
+            [CompletionResult]::new('--message-attributes', '--message-attributes', [CompletionResultType]::ParameterName, 'Message attributes to show: All (default), names, or prefixes such as `trace.*`')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
             [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
@@ -581,6 +637,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         }
         'sqsctl;local' {
             [CompletionResult]::new('--bind', '--bind', [CompletionResultType]::ParameterName, 'Address and port to listen on (a non-loopback address exposes the queues to the network)')
+            [CompletionResult]::new('--hostname', '--hostname', [CompletionResultType]::ParameterName, 'Host name in the queue URLs the server hands out (default: the bound address). On a loopback bind, requests must name a loopback host or this one in their Host header')
             [CompletionResult]::new('--account-id', '--account-id', [CompletionResultType]::ParameterName, 'Account id used in queue URLs and ARNs')
             [CompletionResult]::new('--latency', '--latency', [CompletionResultType]::ParameterName, 'Delay added to every request, like a network round trip (e.g. 5ms)')
             [CompletionResult]::new('--fault-rate', '--fault-rate', [CompletionResultType]::ParameterName, 'Share of requests (0 to 1) answered with an injected error: throttling, internal, or ambiguous (the action is applied, then a 500 returned, as a lost response looks)')
@@ -678,6 +735,8 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a queue and every message in it')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Change a queue''s attributes: durations, dead-letter queue, redrive allow policy')
             [CompletionResult]::new('url', 'url', [CompletionResultType]::ParameterValue, 'Print the URL of a queue')
+            [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Add tags to a queue, or change their values')
+            [CompletionResult]::new('untag', 'untag', [CompletionResultType]::ParameterValue, 'Remove tags from a queue')
             break
         }
         'sqsctl;help;queue;info' {
@@ -693,6 +752,12 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;help;queue;url' {
+            break
+        }
+        'sqsctl;help;queue;tag' {
+            break
+        }
+        'sqsctl;help;queue;untag' {
             break
         }
         'sqsctl;help;send' {

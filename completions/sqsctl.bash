@@ -133,6 +133,12 @@ _sqsctl() {
             sqsctl__subcmd__help__subcmd__queue,set)
                 cmd="sqsctl__subcmd__help__subcmd__queue__subcmd__set"
                 ;;
+            sqsctl__subcmd__help__subcmd__queue,tag)
+                cmd="sqsctl__subcmd__help__subcmd__queue__subcmd__tag"
+                ;;
+            sqsctl__subcmd__help__subcmd__queue,untag)
+                cmd="sqsctl__subcmd__help__subcmd__queue__subcmd__untag"
+                ;;
             sqsctl__subcmd__help__subcmd__queue,url)
                 cmd="sqsctl__subcmd__help__subcmd__queue__subcmd__url"
                 ;;
@@ -157,6 +163,12 @@ _sqsctl() {
             sqsctl__subcmd__queue,set)
                 cmd="sqsctl__subcmd__queue__subcmd__set"
                 ;;
+            sqsctl__subcmd__queue,tag)
+                cmd="sqsctl__subcmd__queue__subcmd__tag"
+                ;;
+            sqsctl__subcmd__queue,untag)
+                cmd="sqsctl__subcmd__queue__subcmd__untag"
+                ;;
             sqsctl__subcmd__queue,url)
                 cmd="sqsctl__subcmd__queue__subcmd__url"
                 ;;
@@ -174,6 +186,12 @@ _sqsctl() {
                 ;;
             sqsctl__subcmd__queue__subcmd__help,set)
                 cmd="sqsctl__subcmd__queue__subcmd__help__subcmd__set"
+                ;;
+            sqsctl__subcmd__queue__subcmd__help,tag)
+                cmd="sqsctl__subcmd__queue__subcmd__help__subcmd__tag"
+                ;;
+            sqsctl__subcmd__queue__subcmd__help,untag)
+                cmd="sqsctl__subcmd__queue__subcmd__help__subcmd__untag"
                 ;;
             sqsctl__subcmd__queue__subcmd__help,url)
                 cmd="sqsctl__subcmd__queue__subcmd__help__subcmd__url"
@@ -785,7 +803,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help__subcmd__queue)
-            opts="info create delete set url"
+            opts="info create delete set url tag untag"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -841,6 +859,34 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help__subcmd__queue__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__help__subcmd__queue__subcmd__tag)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__help__subcmd__queue__subcmd__untag)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -967,13 +1013,17 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__local)
-            opts="-o -q -v -h -V --bind --account-id --latency --fault-rate --entry-fault-rate --seed --data-dir --init --max-bytes --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --bind --hostname --account-id --latency --fault-rate --entry-fault-rate --seed --data-dir --init --max-bytes --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --bind)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hostname)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1053,7 +1103,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__peek)
-            opts="-n -o -q -v -h -V --max --force --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-n -o -q -v -h -V --max --force --attributes --message-attributes --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1064,6 +1114,14 @@ _sqsctl() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --attributes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message-attributes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1161,7 +1219,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version info create delete set url help"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version info create delete set url tag untag help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1211,7 +1269,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__create)
-            opts="-o -q -v -h -V --fifo --dlq --max-receive --attr --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --fifo --dlq --max-receive --attr --tag --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1226,6 +1284,10 @@ _sqsctl() {
                     return 0
                     ;;
                 --attr)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tag)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1323,7 +1385,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__help)
-            opts="info create delete set url help"
+            opts="info create delete set url tag untag help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1393,6 +1455,34 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__help__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__help__subcmd__tag)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__help__subcmd__untag)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1552,6 +1642,106 @@ _sqsctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sqsctl__subcmd__queue__subcmd__tag)
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__untag)
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sqsctl__subcmd__queue__subcmd__url)
             opts="-o -q -v -h -V --account --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1657,7 +1847,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__receive)
-            opts="-n -y -o -q -v -h -V --max --wait --visibility --until-empty --delete --yes --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-n -y -o -q -v -h -V --max --wait --visibility --until-empty --delete --yes --attributes --message-attributes --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1676,6 +1866,14 @@ _sqsctl() {
                     return 0
                     ;;
                 --visibility)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --attributes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message-attributes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1997,7 +2195,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__send)
-            opts="-o -q -v -h -V --lines --jsonl --skip-invalid --group-id --dedup-id --attr --delay --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --lines --jsonl --skip-invalid --group-id --dedup-id --attr --delay --trace-header --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2016,6 +2214,10 @@ _sqsctl() {
                     return 0
                     ;;
                 --delay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trace-header)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

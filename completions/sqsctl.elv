@@ -93,6 +93,8 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand delete 'Delete a queue and every message in it'
             cand set 'Change a queue''s attributes: durations, dead-letter queue, redrive allow policy'
             cand url 'Print the URL of a queue'
+            cand tag 'Add tags to a queue, or change their values'
+            cand untag 'Remove tags from a queue'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sqsctl;queue;info'= {
@@ -118,6 +120,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --dlq 'Dead-letter queue for messages received more than --max-receive times (created if missing)'
             cand --max-receive 'Receives before a message moves to the dead-letter queue, 1-1000'
             cand --attr 'Queue attribute NAME=VALUE, e.g. VisibilityTimeout=60 (repeatable)'
+            cand --tag 'Tag KEY=VALUE on the new queue, e.g. team=payments (repeatable)'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
             cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
@@ -213,12 +216,52 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'sqsctl;queue;tag'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'Seconds to wait for a connection to the endpoint before giving up [default: 10]'
+            cand --read-timeout 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;queue;untag'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'Seconds to wait for a connection to the endpoint before giving up [default: 10]'
+            cand --read-timeout 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'sqsctl;queue;help'= {
             cand info 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
             cand create 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
             cand delete 'Delete a queue and every message in it'
             cand set 'Change a queue''s attributes: durations, dead-letter queue, redrive allow policy'
             cand url 'Print the URL of a queue'
+            cand tag 'Add tags to a queue, or change their values'
+            cand untag 'Remove tags from a queue'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sqsctl;queue;help;info'= {
@@ -231,6 +274,10 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         }
         &'sqsctl;queue;help;url'= {
         }
+        &'sqsctl;queue;help;tag'= {
+        }
+        &'sqsctl;queue;help;untag'= {
+        }
         &'sqsctl;queue;help;help'= {
         }
         &'sqsctl;send'= {
@@ -238,6 +285,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --dedup-id 'FIFO deduplication id; `auto` derives a stable one from each record''s content'
             cand --attr 'Message attribute NAME=VALUE or NAME:TYPE=VALUE (String, Number, Binary as base64); repeatable'
             cand --delay 'Delay before the message can be received, 0-900 seconds (standard queues)'
+            cand --trace-header 'X-Ray trace header (the AWSTraceHeader system attribute), e.g. Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1'
             cand --concurrency 'Batches in flight at once (FIFO queues always send one at a time, to keep order)'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
@@ -265,6 +313,8 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --max 'Stop after this many messages (default 10, or no limit with --until-empty)'
             cand --wait 'Long-poll wait per request, 0-20 seconds'
             cand --visibility 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue''s)'
+            cand --attributes 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount'
+            cand --message-attributes 'Message attributes to show: All (default), names, or prefixes such as `trace.*`'
             cand --concurrency 'Receive requests in flight at once'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
@@ -291,6 +341,8 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;peek'= {
             cand -n 'Show at most this many messages'
             cand --max 'Show at most this many messages'
+            cand --attributes 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount'
+            cand --message-attributes 'Message attributes to show: All (default), names, or prefixes such as `trace.*`'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
             cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
@@ -544,6 +596,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         }
         &'sqsctl;local'= {
             cand --bind 'Address and port to listen on (a non-loopback address exposes the queues to the network)'
+            cand --hostname 'Host name in the queue URLs the server hands out (default: the bound address). On a loopback bind, requests must name a loopback host or this one in their Host header'
             cand --account-id 'Account id used in queue URLs and ARNs'
             cand --latency 'Delay added to every request, like a network round trip (e.g. 5ms)'
             cand --fault-rate 'Share of requests (0 to 1) answered with an injected error: throttling, internal, or ambiguous (the action is applied, then a 500 returned, as a lost response looks)'
@@ -636,6 +689,8 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand delete 'Delete a queue and every message in it'
             cand set 'Change a queue''s attributes: durations, dead-letter queue, redrive allow policy'
             cand url 'Print the URL of a queue'
+            cand tag 'Add tags to a queue, or change their values'
+            cand untag 'Remove tags from a queue'
         }
         &'sqsctl;help;queue;info'= {
         }
@@ -646,6 +701,10 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;help;queue;set'= {
         }
         &'sqsctl;help;queue;url'= {
+        }
+        &'sqsctl;help;queue;tag'= {
+        }
+        &'sqsctl;help;queue;untag'= {
         }
         &'sqsctl;help;send'= {
         }

@@ -75,30 +75,32 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s q -l quiet -d '
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s V -l version -d 'Print version'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -s V -l version -d 'Print version'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -f -a "info" -d 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -f -a "create" -d 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -f -a "delete" -d 'Delete a queue and every message in it'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -f -a "set" -d 'Change a queue\'s attributes: durations, dead-letter queue, redrive allow policy'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -f -a "url" -d 'Print the URL of a queue'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -f -a "info" -d 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -f -a "create" -d 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -f -a "delete" -d 'Delete a queue and every message in it'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -f -a "set" -d 'Change a queue\'s attributes: durations, dead-letter queue, redrive allow policy'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -f -a "url" -d 'Print the URL of a queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -f -a "tag" -d 'Add tags to a queue, or change their values'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -f -a "untag" -d 'Remove tags from a queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
@@ -120,6 +122,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l dlq -d 'Dead-letter queue for messages received more than --max-receive times (created if missing)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l max-receive -d 'Receives before a message moves to the dead-letter queue, 1-1000' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l attr -d 'Queue attribute NAME=VALUE, e.g. VisibilityTimeout=60 (repeatable)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l tag -d 'Tag KEY=VALUE on the new queue, e.g. team=payments (repeatable)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
@@ -210,16 +213,55 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t'A table, also when piped'
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t'A table, also when piped'
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a queue and every message in it'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "set" -d 'Change a queue\'s attributes: durations, dead-letter queue, redrive allow policy'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "url" -d 'Print the URL of a queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "tag" -d 'Add tags to a queue, or change their values'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "untag" -d 'Remove tags from a queue'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l group-id -d 'FIFO message group id (for records that carry none)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l dedup-id -d 'FIFO deduplication id; `auto` derives a stable one from each record\'s content' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l attr -d 'Message attribute NAME=VALUE or NAME:TYPE=VALUE (String, Number, Binary as base64); repeatable' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l delay -d 'Delay before the message can be received, 0-900 seconds (standard queues)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l trace-header -d 'X-Ray trace header (the AWSTraceHeader system attribute), e.g. Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l concurrency -d 'Batches in flight at once (FIFO queues always send one at a time, to keep order)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
@@ -245,6 +287,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s V -l version -d '
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s n -l max -d 'Stop after this many messages (default 10, or no limit with --until-empty)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0-20 seconds' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l visibility -d 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attributes -d 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l message-attributes -d 'Message attributes to show: All (default), names, or prefixes such as `trace.*`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l concurrency -d 'Receive requests in flight at once' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
@@ -268,6 +312,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s v -l verbose -
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s n -l max -d 'Show at most this many messages' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l attributes -d 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l message-attributes -d 'Message attributes to show: All (default), names, or prefixes such as `trace.*`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
@@ -496,6 +542,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s v -l verbose 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l bind -d 'Address and port to listen on (a non-loopback address exposes the queues to the network)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l hostname -d 'Host name in the queue URLs the server hands out (default: the bound address). On a loopback bind, requests must name a loopback host or this one in their Host header' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l account-id -d 'Account id used in queue URLs and ARNs' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l latency -d 'Delay added to every request, like a network round trip (e.g. 5ms)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l fault-rate -d 'Share of requests (0 to 1) answered with an injected error: throttling, internal, or ambiguous (the action is applied, then a 500 returned, as a lost response looks)' -r
@@ -581,6 +628,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subc
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "delete" -d 'Delete a queue and every message in it'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "set" -d 'Change a queue\'s attributes: durations, dead-letter queue, redrive allow policy'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "url" -d 'Print the URL of a queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "tag" -d 'Add tags to a queue, or change their values'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "untag" -d 'Remove tags from a queue'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from redrive" -f -a "status" -d 'List the native move tasks of a dead-letter queue (SQS keeps the latest 10)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from redrive" -f -a "cancel" -d 'Cancel the running native move task of a dead-letter queue'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from fifo" -f -a "groups" -d 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'

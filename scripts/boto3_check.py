@@ -7,7 +7,11 @@ speaks to it just as well. Usage:
     scripts/boto3_check.py http://127.0.0.1:9324
 
 It prints one line per action and exits non-zero at the first result that differs from what SQS
-documents.
+documents. `--expect-protocol query` (or `json`) also checks on the wire that every request boto3
+sends is of that protocol: older boto3 releases (botocore before 1.34.90, e.g. boto3 1.28.57) speak
+the Query protocol (`Action=...` form bodies, XML answers), current ones AWS JSON 1.0.
+
+    scripts/boto3_check.py --expect-protocol query http://127.0.0.1:9324
 """
 
 import hashlib
@@ -20,8 +24,8 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 
-def client(endpoint):
-    return boto3.client(
+def client(endpoint, expect_protocol=None):
+    sqs = boto3.client(
         "sqs",
         endpoint_url=endpoint,
         region_name="us-east-1",
@@ -29,6 +33,42 @@ def client(endpoint):
         aws_secret_access_key="local",
         config=Config(retries={"max_attempts": 2, "mode": "standard"}),
     )
+    if expect_protocol:
+        sqs.meta.events.register("before-send.sqs.*", wire_check(expect_protocol))
+    return sqs
+
+
+def wire_protocol(request):
+    """The protocol of a request as it goes on the wire: its body and headers, not the model's claim."""
+    body = request.body or b""
+    if isinstance(body, str):
+        body = body.encode()
+    if request.headers.get("X-Amz-Target", b""):
+        return "json"
+    if body.startswith(b"Action="):
+        return "query"
+    return "unknown"
+
+
+SENT = {"query": 0, "json": 0, "unknown": 0}
+
+
+def wire_check(expected):
+    def check_request(request, **_):
+        seen = wire_protocol(request)
+        SENT[seen] += 1
+        if seen != expected:
+            raise AssertionError(f"boto3 sent a {seen} request, expected {expected}: {request.body!r:.120}")
+
+    return check_request
+
+
+def system_attribute_names(sqs, names):
+    """ReceiveMessage's system attribute names, under the parameter this botocore knows."""
+    members = sqs.meta.service_model.operation_model("ReceiveMessage").input_shape.members
+    if "MessageSystemAttributeNames" in members:
+        return {"MessageSystemAttributeNames": names}
+    return {"AttributeNames": names}
 
 
 def check(condition, what):
@@ -44,8 +84,8 @@ def error_code(call, *args, **kwargs):
     raise AssertionError(f"{call.__name__} succeeded where an error was expected")
 
 
-def main(endpoint):
-    sqs = client(endpoint)
+def main(endpoint, expect_protocol=None):
+    sqs = client(endpoint, expect_protocol)
     run = uuid.uuid4().hex[:8]
     done = []
 
@@ -91,13 +131,18 @@ def main(endpoint):
     check(sqs.list_queue_tags(QueueUrl=url)["Tags"] == {"team": "payments"}, "ListQueueTags")
     ok("ListQueueTags")
 
-    body = "héllo"
+    # A carriage return and markup survive XML answers only when escaped; the MD5s must still match.
+    body = "héllo\r\n<b>&amp;</b>"
     sent = sqs.send_message(
         QueueUrl=url,
         MessageBody=body,
-        MessageAttributes={"kind": {"DataType": "String", "StringValue": "greeting"}},
+        MessageAttributes={
+            "kind": {"DataType": "String", "StringValue": "greeting"},
+            "raw": {"DataType": "Binary", "BinaryValue": b"\x00\x01\xff"},
+        },
     )
     check(sent["MD5OfMessageBody"] == hashlib.md5(body.encode()).hexdigest(), "MD5 of the body")
+    check("MD5OfMessageAttributes" in sent, "MD5 of the message attributes")
     ok("SendMessage")
     batch = sqs.send_message_batch(
         QueueUrl=url, Entries=[{"Id": str(i), "MessageBody": f"b{i}"} for i in range(3)]
@@ -113,12 +158,15 @@ def main(endpoint):
             MaxNumberOfMessages=10,
             WaitTimeSeconds=1,
             MessageAttributeNames=["All"],
-            MessageSystemAttributeNames=["ApproximateReceiveCount", "SentTimestamp"],
+            **system_attribute_names(sqs, ["ApproximateReceiveCount", "SentTimestamp"]),
         )
         received.extend(got.get("Messages", []))
     check(len(received) == 4, f"ReceiveMessage got {len(received)} of 4")
     first = next(m for m in received if m["Body"] == body)
     check(first["MessageAttributes"]["kind"]["StringValue"] == "greeting", "message attributes")
+    check(first["MessageAttributes"]["raw"]["BinaryValue"] == b"\x00\x01\xff", "binary message attributes")
+    check(first["MD5OfMessageAttributes"] == sent["MD5OfMessageAttributes"], "MD5 of the received attributes")
+    check(first["MD5OfBody"] == sent["MD5OfMessageBody"], "MD5 of the received body")
     check(first["Attributes"]["ApproximateReceiveCount"] == "1", "receive count")
     ok("ReceiveMessage")
 
@@ -193,13 +241,19 @@ def main(endpoint):
 
     raw_code = error_code(sqs.send_message, QueueUrl=f"{endpoint}/000000000000/py-{run}-nope", MessageBody="x")
     check(raw_code in ("AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist"), "send to a missing queue")
-    print(f"boto3 {boto3.__version__}: {len(done)} actions ok against {endpoint}")
+    protocol = sqs.meta.service_model.protocol
+    wire = f", {SENT[expect_protocol]} requests checked on the wire" if expect_protocol else ""
+    print(f"boto3 {boto3.__version__} ({protocol} protocol{wire}): {len(done)} actions ok against {endpoint}")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: boto3_check.py ENDPOINT")
+    args = sys.argv[1:]
+    expected = None
+    if len(args) == 3 and args[0] == "--expect-protocol" and args[1] in ("query", "json"):
+        expected, args = args[1], args[2:]
+    if len(args) != 1:
+        sys.exit("usage: boto3_check.py [--expect-protocol query|json] ENDPOINT")
     try:
-        main(sys.argv[1])
+        main(args[0], expected)
     except (AssertionError, ClientError) as e:
         sys.exit(f"FAILED: {e}")

@@ -6,6 +6,8 @@
 //! one line of JSON Lines, wrapped in the envelope `{"type": "message", "data": {...}}`; readers
 //! also accept a bare record and skip envelopes of other types (such as the closing summary).
 
+pub mod shown;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -50,6 +52,9 @@ pub struct MessageRecord {
     /// FIFO deduplication id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dedup_id: Option<String>,
+    /// X-Ray trace header, sent as the `AWSTraceHeader` system attribute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace_header: Option<String>,
     /// Per-message delay for `send` (standard queues only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_seconds: Option<i32>,

@@ -14,6 +14,10 @@ pub struct LocalArgs {
     /// Address and port to listen on (a non-loopback address exposes the queues to the network)
     #[arg(long, default_value = "127.0.0.1:9324", value_name = "ADDR:PORT")]
     pub bind: SocketAddr,
+    /// Host name in the queue URLs the server hands out (default: the bound address). On a
+    /// loopback bind, requests must name a loopback host or this one in their Host header
+    #[arg(long, value_name = "NAME")]
+    pub hostname: Option<String>,
     /// Account id used in queue URLs and ARNs
     #[arg(long, default_value = "000000000000", value_name = "ID")]
     pub account_id: String,

@@ -20,4 +20,6 @@ pub struct PeekArgs {
     /// Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub shown: super::receive::ShownArgs,
 }

@@ -12,6 +12,10 @@ pub enum QueueCommand {
     Set(QueueSetArgs),
     /// Print the URL of a queue
     Url(QueueUrlArgs),
+    /// Add tags to a queue, or change their values
+    Tag(QueueTagArgs),
+    /// Remove tags from a queue
+    Untag(QueueUntagArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -27,6 +31,7 @@ pub struct QueueInfoArgs {
   sqsctl queue create orders --dlq orders-dlq --max-receive 5
   sqsctl queue create jobs.fifo --fifo --attr ContentBasedDeduplication=true
   sqsctl queue create slow --attr VisibilityTimeout=120 --attr DelaySeconds=5
+  sqsctl queue create billing --tag team=payments --tag env=prod
 
 A missing dead-letter queue is created, of the same type. Creating a queue that exists with the same \
 attributes succeeds and changes nothing (SQS's rule).")]
@@ -45,6 +50,9 @@ pub struct QueueCreateArgs {
     /// Queue attribute NAME=VALUE, e.g. VisibilityTimeout=60 (repeatable)
     #[arg(long = "attr", value_name = "NAME=VALUE")]
     pub attrs: Vec<String>,
+    /// Tag KEY=VALUE on the new queue, e.g. team=payments (repeatable)
+    #[arg(long = "tag", value_name = "KEY=VALUE")]
+    pub tags: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -136,4 +144,33 @@ pub struct QueueUrlArgs {
     /// Account that owns the queue (another account's queue shared with yours)
     #[arg(long, value_name = "ID")]
     pub account: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  sqsctl queue tag orders team=payments env=prod
+  sqsctl queue tag orders owner=
+
+A key the queue has already gets the new value. Keys are 1-128 characters, values 0-256, of \
+letters, digits, spaces and _ . : / = + - @; keys starting with aws: are reserved; a queue has at \
+most 50 tags. Tags are listed by `sqsctl queue info`.")]
+pub struct QueueTagArgs {
+    /// Queue name, URL or ARN
+    pub queue: String,
+    /// Tags to set, KEY=VALUE (an empty value is allowed: KEY=)
+    #[arg(value_name = "KEY=VALUE", required = true)]
+    pub tags: Vec<String>,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Example:
+  sqsctl queue untag orders env owner
+
+Keys the queue does not have are no error; they are named on stderr.")]
+pub struct QueueUntagArgs {
+    /// Queue name, URL or ARN
+    pub queue: String,
+    /// Keys of the tags to remove
+    #[arg(value_name = "KEY", required = true)]
+    pub keys: Vec<String>,
 }

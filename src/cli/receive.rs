@@ -42,7 +42,20 @@ pub struct ReceiveArgs {
     /// Do not ask for confirmation of --delete
     #[arg(long, short = 'y')]
     pub yes: bool,
+    #[command(flatten)]
+    pub shown: ShownArgs,
     /// Receive requests in flight at once
     #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub concurrency: u16,
+}
+
+/// Which attributes `receive` and `peek` show of each message.
+#[derive(Debug, clap::Args)]
+pub struct ShownArgs {
+    /// System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount
+    #[arg(long, value_name = "NAME,...|All", value_delimiter = ',')]
+    pub attributes: Vec<String>,
+    /// Message attributes to show: All (default), names, or prefixes such as `trace.*`
+    #[arg(long, value_name = "NAME,...|All", value_delimiter = ',')]
+    pub message_attributes: Vec<String>,
 }

@@ -12,7 +12,7 @@
 Without BODY and without --lines/--jsonl, all of stdin is one message body (less one final newline). \
 --jsonl reads the records \
 `sqsctl receive` writes (enveloped or bare, one per line): body, message_attributes, group_id, \
-dedup_id, delay_seconds; other fields are ignored, blank lines skipped. Options such as --group-id, \
+dedup_id, delay_seconds, trace_header; other fields are ignored, blank lines skipped. Options such as --group-id, \
 --attr and --delay fill in what a record does not say itself.
 
 Exit status 3 when some messages were not confirmed sent, each reported with its line number: a \
@@ -48,6 +48,9 @@ pub struct SendArgs {
     /// Delay before the message can be received, 0-900 seconds (standard queues)
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=900))]
     pub delay: Option<i32>,
+    /// X-Ray trace header (the AWSTraceHeader system attribute), e.g. Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1
+    #[arg(long, value_name = "HEADER")]
+    pub trace_header: Option<String>,
     /// Batches in flight at once (FIFO queues always send one at a time, to keep order)
     #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub concurrency: u16,

@@ -72,6 +72,18 @@ pub fn validate_outgoing(record: &MessageRecord, fifo: bool) -> Result<(), Strin
             c as u32
         ));
     }
+    // A system attribute: it does not count toward the message size.
+    if let Some(header) = &record.trace_header {
+        if header.is_empty() {
+            return Err("the trace header is empty".into());
+        }
+        if let Some((offset, c)) = first_disallowed_char(header) {
+            return Err(format!(
+                "the trace header has a character SQS does not accept (U+{:04X} at byte {offset})",
+                c as u32
+            ));
+        }
+    }
     if record.message_attributes.len() > MAX_MESSAGE_ATTRIBUTES {
         return Err(format!(
             "the message has {} message attributes; SQS accepts at most {MAX_MESSAGE_ATTRIBUTES}",

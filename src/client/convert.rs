@@ -1,9 +1,12 @@
 //! Conversions between the SDK's message types and [`MessageRecord`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use aws_sdk_sqs::primitives::Blob;
-use aws_sdk_sqs::types::{Message, MessageAttributeValue, SendMessageBatchRequestEntry};
+use aws_sdk_sqs::types::{
+    Message, MessageAttributeValue, MessageSystemAttributeNameForSends,
+    MessageSystemAttributeValue, SendMessageBatchRequestEntry,
+};
 use base64::Engine as _;
 
 use super::ClientError;
@@ -30,6 +33,7 @@ pub(crate) fn record_from_sdk(message: Message) -> MessageRecord {
         message_attributes,
         group_id: attributes.get("MessageGroupId").cloned(),
         dedup_id: attributes.get("MessageDeduplicationId").cloned(),
+        trace_header: attributes.get("AWSTraceHeader").cloned(),
         delay_seconds: None,
         attributes,
         receipt_handle: message.receipt_handle,
@@ -86,6 +90,28 @@ pub(crate) fn batch_entry(
         .set_message_group_id(record.group_id.clone())
         .set_message_deduplication_id(record.dedup_id.clone())
         .set_delay_seconds(record.delay_seconds)
+        .set_message_system_attributes(trace_header_to_sdk(record.trace_header.as_deref())?)
         .build()
         .map_err(|e| ClientError::InvalidInput(e.to_string()))
+}
+
+/// The `AWSTraceHeader` system attribute, the only one a sender may set.
+fn trace_header_to_sdk(
+    header: Option<&str>,
+) -> Result<
+    Option<HashMap<MessageSystemAttributeNameForSends, MessageSystemAttributeValue>>,
+    ClientError,
+> {
+    let Some(header) = header else {
+        return Ok(None);
+    };
+    let value = MessageSystemAttributeValue::builder()
+        .data_type("String")
+        .string_value(header)
+        .build()
+        .map_err(|e| ClientError::InvalidInput(format!("trace header: {e}")))?;
+    Ok(Some(HashMap::from([(
+        MessageSystemAttributeNameForSends::AwsTraceHeader,
+        value,
+    )])))
 }

@@ -123,6 +123,18 @@ impl Sqs {
         name: &str,
         attributes: BTreeMap<String, String>,
     ) -> Result<QueueRef, ClientError> {
+        self.create_tagged_queue(name, attributes, BTreeMap::new())
+            .await
+    }
+
+    /// Creates a queue with tags (given at creation, they need no separate call and no
+    /// `sqs:TagQueue` permission).
+    pub async fn create_tagged_queue(
+        &self,
+        name: &str,
+        attributes: BTreeMap<String, String>,
+        tags: BTreeMap<String, String>,
+    ) -> Result<QueueRef, ClientError> {
         let map: HashMap<QueueAttributeName, String> = attributes
             .into_iter()
             .map(|(k, v)| (QueueAttributeName::from(k.as_str()), v))
@@ -132,6 +144,11 @@ impl Sqs {
             .create_queue()
             .queue_name(name)
             .set_attributes(if map.is_empty() { None } else { Some(map) })
+            .set_tags(if tags.is_empty() {
+                None
+            } else {
+                Some(tags.into_iter().collect())
+            })
             .send()
             .await
             .map_err(|e| self.err("CreateQueue", Some(name), e))?;
@@ -184,6 +201,46 @@ impl Sqs {
             .send()
             .await
             .map_err(|e| self.err_on("PurgeQueue", queue, e))?;
+        Ok(())
+    }
+
+    /// The tags of a queue, by key.
+    pub async fn tags(&self, queue: &QueueRef) -> Result<BTreeMap<String, String>, ClientError> {
+        let out = self
+            .client
+            .list_queue_tags()
+            .queue_url(&queue.url)
+            .send()
+            .await
+            .map_err(|e| self.err_on("ListQueueTags", queue, e))?;
+        Ok(out.tags.unwrap_or_default().into_iter().collect())
+    }
+
+    /// Adds tags to a queue, replacing the values of keys it has already.
+    pub async fn tag(
+        &self,
+        queue: &QueueRef,
+        tags: BTreeMap<String, String>,
+    ) -> Result<(), ClientError> {
+        self.client
+            .tag_queue()
+            .queue_url(&queue.url)
+            .set_tags(Some(tags.into_iter().collect()))
+            .send()
+            .await
+            .map_err(|e| self.err_on("TagQueue", queue, e))?;
+        Ok(())
+    }
+
+    /// Removes tags from a queue by key (keys it does not have are no error).
+    pub async fn untag(&self, queue: &QueueRef, keys: Vec<String>) -> Result<(), ClientError> {
+        self.client
+            .untag_queue()
+            .queue_url(&queue.url)
+            .set_tag_keys(Some(keys))
+            .send()
+            .await
+            .map_err(|e| self.err_on("UntagQueue", queue, e))?;
         Ok(())
     }
 }

@@ -18,6 +18,7 @@ use crate::text::plural;
 #[derive(Debug, Clone)]
 pub struct LocalSettings {
     pub bind: SocketAddr,
+    pub hostname: Option<String>,
     pub account_id: String,
     pub latency: Duration,
     pub fault_rate: f64,
@@ -43,8 +44,19 @@ impl LocalSettings {
         if args.account_id.len() != 12 || !args.account_id.bytes().all(|b| b.is_ascii_digit()) {
             bail!("--account-id must be 12 digits, got {:?}", args.account_id);
         }
+        if let Some(name) = &args.hostname {
+            let valid = !name.is_empty()
+                && name.len() <= 253
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':'));
+            if !valid {
+                bail!("--hostname must be a host name or IP address, got {name:?}");
+            }
+        }
         Ok(LocalSettings {
             bind: args.bind,
+            hostname: args.hostname,
             account_id: args.account_id,
             latency: args.latency.unwrap_or(Duration::ZERO),
             fault_rate: rate("fault-rate", args.fault_rate)?,
@@ -122,6 +134,7 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         .unwrap_or_else(|| "us-east-1".to_string());
     let config = ServerConfig {
         bind: settings.bind,
+        hostname: settings.hostname.clone(),
         region: region.clone(),
         account_id: settings.account_id.clone(),
         latency: settings.latency,

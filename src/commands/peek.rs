@@ -9,6 +9,7 @@ use crate::client::peek::{self, PeekOptions};
 use crate::commands::context::Context;
 use crate::error::with_hint;
 use crate::exit::ExitStatus;
+use crate::message::shown::Shown;
 use crate::output::messages::MessageWriter;
 use crate::text::plural;
 
@@ -17,6 +18,7 @@ pub struct PeekSettings {
     pub queue: String,
     pub max: u64,
     pub force: bool,
+    pub shown: Shown,
 }
 
 impl PeekSettings {
@@ -27,6 +29,8 @@ impl PeekSettings {
             queue: args.queue,
             max: args.max,
             force: args.force,
+            shown: Shown::parse(&args.shown.attributes, &args.shown.message_attributes)
+                .map_err(anyhow::Error::msg)?,
         })
     }
 }
@@ -64,7 +68,7 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         ..PeekOptions::default()
     };
     // Receipt handles are left out: they stop working once the peek has released the messages.
-    let mut writer = MessageWriter::new(&ctx.printer, false);
+    let mut writer = MessageWriter::new(&ctx.printer, false).showing(settings.shown.clone());
     let mut write_error = None;
     let scanned = peek::scan(
         sqs,

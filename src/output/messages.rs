@@ -1,6 +1,7 @@
 //! Message records on stdout, in the chosen format, as they arrive: the writer `receive` and `peek`
 //! share. It writes and flushes; what to do once a record is written (delete it) is the caller's.
 
+use crate::message::shown::Shown;
 use crate::message::{Envelope, MessageRecord};
 use crate::output::{Format, Printer, sanitize};
 use crate::text::{format_millis, plural};
@@ -14,6 +15,7 @@ pub struct MessageWriter<'a> {
     printer: &'a Printer,
     written: u64,
     include_receipt_handles: bool,
+    shown: Shown,
 }
 
 impl<'a> MessageWriter<'a> {
@@ -22,7 +24,14 @@ impl<'a> MessageWriter<'a> {
             printer,
             written: 0,
             include_receipt_handles,
+            shown: Shown::default(),
         }
+    }
+
+    /// Shows only the chosen attributes of each message (all by default).
+    pub fn showing(mut self, shown: Shown) -> Self {
+        self.shown = shown;
+        self
     }
 
     pub fn written(&self) -> u64 {
@@ -37,7 +46,7 @@ impl<'a> MessageWriter<'a> {
         match printer.format() {
             Format::Jsonl => {
                 for record in batch {
-                    self.with_handle(record, |r| printer.record("message", r))?;
+                    self.as_shown(record, |r| printer.record("message", r))?;
                 }
             }
             Format::Json => {
@@ -106,7 +115,7 @@ impl<'a> MessageWriter<'a> {
     fn message_text(&self, record: &MessageRecord) -> std::io::Result<String> {
         let printer = self.printer;
         match printer.format() {
-            Format::Jsonl => self.with_handle(record, |r| {
+            Format::Jsonl => self.as_shown(record, |r| {
                 let envelope = Envelope {
                     kind: "message".to_string(),
                     data: r,
@@ -129,6 +138,7 @@ impl<'a> MessageWriter<'a> {
             .iter()
             .enumerate()
             .map(|(i, record)| {
+                let record = self.shown.apply(record);
                 [
                     (self.written + i as u64 + 1).to_string(),
                     record.message_id.clone().unwrap_or_default(),
@@ -145,7 +155,7 @@ impl<'a> MessageWriter<'a> {
                         .attribute_u64("SentTimestamp")
                         .map(format_millis)
                         .unwrap_or_default(),
-                    attributes_cell(record),
+                    attributes_cell(&record),
                 ]
             })
             .collect();
@@ -194,7 +204,7 @@ impl<'a> MessageWriter<'a> {
     fn json_element(&self, record: &MessageRecord) -> std::io::Result<String> {
         let printer = self.printer;
         let text = if printer.has_query() {
-            let value = self.with_handle(record, |r| printer.queried(r))?;
+            let value = self.as_shown(record, |r| printer.queried(r))?;
             if printer.query_as_text() {
                 let mut text = String::new();
                 for line in crate::output::query::text_lines(&value) {
@@ -206,7 +216,7 @@ impl<'a> MessageWriter<'a> {
             serde_json::to_string(&value).map_err(std::io::Error::other)?
         } else {
             // Straight from the record, so its fields keep the schema's order.
-            self.with_handle(record, |r| {
+            self.as_shown(record, |r| {
                 serde_json::to_string(r).map_err(std::io::Error::other)
             })?
         };
@@ -214,20 +224,18 @@ impl<'a> MessageWriter<'a> {
         Ok(format!("{lead}{text}"))
     }
 
-    fn with_handle<T>(
+    /// Hands `write` the record as shown: only the chosen attributes, and its receipt handle
+    /// only where the writer includes them.
+    fn as_shown<T>(
         &self,
         record: &MessageRecord,
         write: impl FnOnce(&MessageRecord) -> std::io::Result<T>,
     ) -> std::io::Result<T> {
-        if self.include_receipt_handles || record.receipt_handle.is_none() {
-            write(record)
-        } else {
-            let stripped = MessageRecord {
-                receipt_handle: None,
-                ..record.clone()
-            };
-            write(&stripped)
+        let mut shown = self.shown.apply(record);
+        if !self.include_receipt_handles && shown.receipt_handle.is_some() {
+            shown.to_mut().receipt_handle = None;
         }
+        write(&shown)
     }
 
     /// Closes the output: the JSON array's bracket (an empty array when nothing was written).

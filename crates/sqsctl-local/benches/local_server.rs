@@ -1,11 +1,12 @@
 //! Throughput and memory of the local server, measured from a concurrent aws-sdk-sqs client in the
 //! same process (both share the machine's cores, as in the project's tests).
 //!
-//! Run with `cargo bench --bench local_server`. Set `SQSCTL_BENCH_LOCALSTACK` and/or
-//! `SQSCTL_BENCH_MOTO` to an endpoint URL to run a smaller send and receive workload against that
-//! server too and print how it compares. `SQSCTL_BENCH_DEEP` overrides the deep queue's depth
-//! (default 1,000,000), `SQSCTL_BENCH_RESTART` the number of stored messages a restart with
-//! `--data-dir` reads back (default 1,000,000).
+//! Run with `cargo bench --bench local_server`. It also compares the Query protocol with AWS JSON
+//! 1.0 through one raw HTTP client (see `local_server/protocols.rs`). Set
+//! `SQSCTL_BENCH_LOCALSTACK` and/or `SQSCTL_BENCH_MOTO` to an endpoint URL to run a smaller send
+//! and receive workload against that server too and print how it compares. `SQSCTL_BENCH_DEEP`
+//! overrides the deep queue's depth (default 1,000,000), `SQSCTL_BENCH_RESTART` the number of
+//! stored messages a restart with `--data-dir` reads back (default 1,000,000).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,6 +18,9 @@ use sqsctl_local::{Server, ServerConfig};
 
 mod support;
 
+#[path = "local_server/protocols.rs"]
+mod protocols;
+
 use support::{BenchResult, batch, client, env_count, rss_kib, send_batches, start_server};
 
 /// Requests in flight at once.
@@ -25,6 +29,7 @@ const SHALLOW_DEPTH: usize = 1_000;
 const STEADY_WINDOW: Duration = Duration::from_secs(5);
 const FLOW_MESSAGES: usize = 300_000;
 const COMPARISON_MESSAGES: usize = 5_000;
+const PROTOCOL_WINDOW: Duration = Duration::from_secs(3);
 
 async fn create(sqs: &Client, name: &str) -> BenchResult<String> {
     let out = sqs.create_queue().queue_name(name).send().await?;
@@ -259,6 +264,36 @@ async fn run() -> BenchResult<()> {
         thousands(FLOW_MESSAGES as f64),
         thousands(drain_rate),
         meter.per_message(FLOW_MESSAGES as f64)
+    );
+
+    // The two protocols through one raw client, alternated so drift on a shared machine hits both.
+    let mut rates = [0.0f64; 2];
+    for (i, protocol) in [
+        protocols::Protocol::Json,
+        protocols::Protocol::Query,
+        protocols::Protocol::Json,
+        protocols::Protocol::Query,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let url = create(&sqs, &format!("bench-protocol-{i}")).await?;
+        let rate = protocols::throughput(
+            server.local_addr(),
+            protocol,
+            &url,
+            CONCURRENCY,
+            PROTOCOL_WINDOW,
+        )
+        .await?;
+        rates[i % 2] += rate / 2.0;
+        let _ = sqs.delete_queue().queue_url(&url).send().await;
+    }
+    println!(
+        "protocols, raw HTTP client, send-batch + receive + delete-batch of 100 B bodies: JSON {} msgs/s, Query {} msgs/s; ratio Query/JSON {:.2}",
+        thousands(rates[0]),
+        thousands(rates[1]),
+        rates[1] / rates[0]
     );
 
     with_data_dir(send_rate, drain_rate).await?;

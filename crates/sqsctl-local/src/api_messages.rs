@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::error::{SqsError, SqsResult};
+use super::error::{SqsError, SqsResult, excerpt};
 use super::md5;
 use super::message::{NewMessage, SendReceipt};
 use super::protocol::{Call, Reply};
@@ -111,7 +111,8 @@ fn to_new_message(input: SendInput) -> SqsResult<NewMessage> {
     for (name, value) in input.message_system_attributes.unwrap_or_default() {
         if name != "AWSTraceHeader" {
             return Err(SqsError::invalid_parameter(format!(
-                "Message system attribute name '{name}' is invalid."
+                "Message system attribute name '{}' is invalid.",
+                excerpt(&name)
             )));
         }
         let attribute = validate::attribute_value(name, value)?;
@@ -145,7 +146,7 @@ pub fn send_message(call: &Call, input: SendInput) -> Reply {
     let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
     let receipt = send_one(call, &queue, input)?;
     queue.changed.notify_waiters();
-    call.json(&SendResult::new(None, receipt))
+    call.encode(&SendResult::new(None, receipt))
 }
 
 #[derive(Debug, Serialize)]
@@ -218,7 +219,7 @@ pub fn send_message_batch(call: &Call, input: BatchInput<SendInput>) -> Reply {
         drop(state);
         queue.changed.notify_waiters();
     }
-    call.json(&output)
+    call.encode(&output)
 }
 
 /// Decodes a handle and checks it belongs to this queue.
@@ -237,7 +238,7 @@ fn delete_one(queue: &Queue, input: &HandleInput) -> SqsResult<DeleteOutcome> {
 pub fn delete_message(call: &Call, input: HandleInput) -> Reply {
     let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
     delete_one(&queue, &input)?;
-    call.json(&json!({}))
+    call.encode(&json!({}))
 }
 
 fn change_one(call: &Call, queue: &Queue, input: &HandleInput) -> SqsResult<()> {
@@ -262,7 +263,7 @@ pub fn change_message_visibility(call: &Call, input: HandleInput) -> Reply {
     let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
     change_one(call, &queue, &input)?;
     queue.changed.notify_waiters();
-    call.json(&json!({}))
+    call.encode(&json!({}))
 }
 
 #[derive(Debug, Serialize)]
@@ -293,7 +294,7 @@ fn handle_batch(
         }
     }
     queue.changed.notify_waiters();
-    call.json(&output)
+    call.encode(&output)
 }
 
 pub fn delete_message_batch(call: &Call, input: BatchInput<HandleInput>) -> Reply {

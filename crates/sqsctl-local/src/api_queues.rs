@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::attrs::{self, QueueAttributes, RedrivePolicy};
-use super::error::{ErrorKind, SqsError, SqsResult};
+use super::error::{ErrorKind, SqsError, SqsResult, excerpt};
 use super::protocol::Call;
 use super::queue::{Queue, QueueState};
 use super::service::Service;
@@ -94,7 +94,8 @@ fn check_tags(tags: &HashMap<String, String>, existing: usize) -> SqsResult<()> 
     for (key, value) in tags {
         if key.is_empty() || key.chars().count() > 128 || value.chars().count() > 256 {
             return Err(SqsError::invalid_parameter(format!(
-                "Tag key must be 1 to 128 and value at most 256 characters: '{key}'."
+                "Tag key must be 1 to 128 and value at most 256 characters: '{}'.",
+                excerpt(key)
             )));
         }
     }
@@ -116,6 +117,7 @@ pub fn create_queue(call: &Call, input: CreateQueueInput) -> SqsResult<Value> {
     for key in &names {
         attributes.apply(key, &given[*key], fifo, true)?;
     }
+    attributes.check_combination()?;
     let arn = call.svc.arn_of(&name);
     if let Some(policy) = &attributes.redrive_policy {
         check_redrive(call.svc, policy, &arn, fifo)?;
@@ -125,7 +127,7 @@ pub fn create_queue(call: &Call, input: CreateQueueInput) -> SqsResult<Value> {
     let now = call.svc.now();
     let state = QueueState::new(attributes.clone(), tags.into_iter().collect(), fifo, now);
     let queue = Queue::new(call.svc.next_id(), name.clone(), arn, fifo, state);
-    if let Err(existing) = call.svc.insert_queue(queue) {
+    if let Err(existing) = call.svc.insert_queue(queue)? {
         let current = existing.state.lock().attrs.clone();
         let mut wanted = current.clone();
         for key in &names {
@@ -292,6 +294,7 @@ pub fn set_queue_attributes(call: &Call, input: QueueUrlInput) -> SqsResult<Valu
     for name in names {
         updated.apply(name, &given[name], queue.fifo, false)?;
     }
+    updated.check_combination()?;
     if given.contains_key("RedrivePolicy")
         && let Some(policy) = &updated.redrive_policy
     {
@@ -300,9 +303,12 @@ pub fn set_queue_attributes(call: &Call, input: QueueUrlInput) -> SqsResult<Valu
     let now = call.svc.now();
     let mut state = queue.state.lock();
     // Only the attributes given change, so a concurrent update of others is not lost.
+    let mut next = state.attrs.clone();
     for name in given.keys() {
-        state.attrs.apply(name, &given[name], queue.fifo, false)?;
+        next.apply(name, &given[name], queue.fifo, false)?;
     }
+    next.check_combination()?;
+    state.attrs = next;
     state.last_modified = now;
     state.save(&queue);
     drop(state);

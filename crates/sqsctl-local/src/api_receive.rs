@@ -29,7 +29,6 @@ pub struct ReceiveInput {
     max_number_of_messages: Option<i64>,
     visibility_timeout: Option<i64>,
     wait_time_seconds: Option<i64>,
-    #[allow(dead_code)]
     receive_request_attempt_id: Option<String>,
 }
 
@@ -275,6 +274,13 @@ pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
         system,
         message: input.message_attribute_names.unwrap_or_default(),
     };
+    let attempt_id = receive_attempt_id(&queue, input.receive_request_attempt_id)?;
+    if let Some(id) = &attempt_id
+        && let Some(messages) = call.svc.attempts.recall(queue.id, id, call.svc.now())
+        && renew(call, &queue, &messages, visibility)
+    {
+        return answer(call, &queue, &messages, &selection);
+    }
     let deadline = tokio::time::Instant::now() + Duration::from_secs(u64::from(wait));
     let messages = loop {
         let changed = queue.changed.notified();
@@ -304,11 +310,64 @@ pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
             _ = tokio::time::sleep_until(wake) => {}
         }
     };
+    if let Some(id) = &attempt_id
+        && !messages.is_empty()
+    {
+        call.svc
+            .attempts
+            .remember(queue.id, id, call.svc.now(), messages.clone());
+    }
+    answer(call, &queue, &messages, &selection)
+}
+
+fn answer(
+    call: &Call,
+    queue: &Queue,
+    messages: &[(u64, StoredMessage)],
+    selection: &Selection,
+) -> Reply {
     let rendered: Vec<MessageOut> = messages
         .iter()
-        .map(|(key, message)| render(call, &queue, *key, message, &selection))
+        .map(|(key, message)| render(call, queue, *key, message, selection))
         .collect();
-    call.json(&ReceiveOutput { messages: rendered })
+    call.encode(&ReceiveOutput { messages: rendered })
+}
+
+/// The attempt id of a FIFO receive (standard queues ignore it), checked as SQS does.
+fn receive_attempt_id(queue: &Queue, id: Option<String>) -> SqsResult<Option<String>> {
+    let Some(id) = id.filter(|_| queue.fifo) else {
+        return Ok(None);
+    };
+    let valid = !id.is_empty() && id.len() <= 128 && id.bytes().all(|b| b.is_ascii_graphic());
+    if !valid {
+        return Err(SqsError::invalid_value(
+            "ReceiveRequestAttemptId",
+            &id,
+            "It must be 1 to 128 alphanumeric or punctuation characters.",
+        ));
+    }
+    Ok(Some(id))
+}
+
+/// A retried attempt starts the visibility timeout of its messages over; `false` when any of them
+/// is no longer in flight under the same receipt handle (deleted, or visible and received again).
+fn renew(
+    call: &Call,
+    queue: &Queue,
+    messages: &[(u64, StoredMessage)],
+    visibility: Option<u32>,
+) -> bool {
+    let now = call.svc.now();
+    let mut state = queue.state.lock();
+    state.tick(now);
+    let timeout = visibility.unwrap_or(state.attrs.visibility_timeout);
+    // Through the queue state, not its messages, so that the new deadline reaches the data
+    // directory too.
+    messages.iter().all(|(key, message)| {
+        state
+            .change_visibility(*key, message.receive_count, timeout, now, "")
+            .is_ok()
+    })
 }
 
 #[cfg(test)]

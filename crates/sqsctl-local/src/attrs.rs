@@ -227,11 +227,8 @@ impl QueueAttributes {
                     return Err(SqsError::invalid_attribute_value(name));
                 }
             }
-            "FifoQueue" if creating => {
-                if boolean(name, value)? {
-                    return Err(SqsError::invalid_attribute_value(name));
-                }
-            }
+            // SQS refuses the attribute on standard queues, even as "false".
+            "FifoQueue" if creating => return Err(SqsError::invalid_attribute_name(name)),
             "ContentBasedDeduplication" if fifo => self.content_based_dedup = boolean(name, value)?,
             "DeduplicationScope" if fifo => {
                 self.dedup_per_group = match value {
@@ -248,6 +245,18 @@ impl QueueAttributes {
                 }
             }
             _ => return Err(SqsError::invalid_attribute_name(name)),
+        }
+        Ok(())
+    }
+
+    /// Rules between attributes, checked once all of a request's are applied: high-throughput
+    /// FIFO (`FifoThroughputLimit=perMessageGroupId`) needs `DeduplicationScope=messageGroup`.
+    pub fn check_combination(&self) -> SqsResult<()> {
+        if self.throughput_per_group && !self.dedup_per_group {
+            return Err(SqsError::new(
+                super::error::ErrorKind::InvalidAttributeValue,
+                "Invalid value for the parameter FifoThroughputLimit. Reason: perMessageGroupId is allowed only when DeduplicationScope is messageGroup.",
+            ));
         }
         Ok(())
     }

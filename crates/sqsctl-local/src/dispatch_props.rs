@@ -1,5 +1,5 @@
-//! Property tests: whatever the body and target, `dispatch` answers a well-formed response and
-//! never panics.
+//! Property tests: whatever the body and target, or the Query parameters, `dispatch` answers a
+//! well-formed response in the request's protocol and never panics.
 
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
@@ -256,6 +256,7 @@ fn service() -> Arc<Service> {
         "us-east-1".into(),
         "000000000000".into(),
         "http://127.0.0.1:1".into(),
+        super::hosts::HostPolicy::new(std::net::Ipv4Addr::LOCALHOST.into(), None),
         clock,
         60_000,
         faults,
@@ -268,7 +269,7 @@ fn request(target: Option<String>, body: Vec<u8>) -> Request {
         path: "/".into(),
         content_type: Some("application/x-amz-json-1.0".into()),
         target,
-        host: Some("h".into()),
+        host: Some("127.0.0.1:1".into()),
         body: body.into(),
         ..Request::default()
     }
@@ -304,6 +305,156 @@ proptest! {
                     prop_assert!(parsed.get("__type").and_then(Value::as_str).is_some());
                     prop_assert!(response.headers.iter().any(|(name, _)| *name == "x-amzn-query-error"));
                 }
+                svc.clock.advance(Duration::from_secs(7));
+            }
+            Ok(())
+        })?;
+    }
+}
+
+const QUERY_KEYS: &[&str] = &[
+    "QueueName",
+    "MessageBody",
+    "ReceiptHandle",
+    "MaxNumberOfMessages",
+    "WaitTimeSeconds",
+    "VisibilityTimeout",
+    "DelaySeconds",
+    "MessageGroupId",
+    "ReceiveRequestAttemptId",
+    "Attribute.1.Name",
+    "Attribute.1.Value",
+    "Attribute.2.Name",
+    "AttributeName.1",
+    "AttributeName.member.2",
+    "MessageAttributeName.1",
+    "MessageAttribute.1.Name",
+    "MessageAttribute.1.Value.DataType",
+    "MessageAttribute.1.Value.StringValue",
+    "MessageAttribute.1.Value.BinaryValue",
+    "SendMessageBatchRequestEntry.1.Id",
+    "SendMessageBatchRequestEntry.1.MessageBody",
+    "SendMessageBatchRequestEntry.2.Id",
+    "SendMessageBatchRequestEntry.2.MessageBody",
+    "DeleteMessageBatchRequestEntry.1.Id",
+    "DeleteMessageBatchRequestEntry.1.ReceiptHandle",
+    "Tag.1.Key",
+    "Tag.1.Value",
+    "TagKey.1",
+];
+
+const QUERY_VALUES: &[&str] = &[
+    "q",
+    "f.fifo",
+    "All",
+    "10",
+    "0",
+    "-1",
+    "String",
+    "Binary",
+    "AAE=",
+    "VisibilityTimeout",
+    "FifoQueue",
+    "true",
+];
+
+fn query_param() -> impl Strategy<Value = (String, String)> {
+    let key = prop_oneof![
+        9 => prop::sample::select(QUERY_KEYS).prop_map(String::from),
+        1 => "[A-Za-z.0-9]{0,16}",
+    ];
+    let value = prop_oneof![
+        6 => prop::sample::select(QUERY_VALUES).prop_map(String::from),
+        4 => any::<String>().prop_map(|s| s.chars().take(24).collect::<String>()),
+    ];
+    (key, value)
+}
+
+fn query_request(action: &str, params: &[(String, String)], url: Option<&str>) -> Request {
+    let mut form = form_urlencoded::Serializer::new(String::new());
+    form.append_pair("Action", action);
+    if let Some(url) = url {
+        form.append_pair("QueueUrl", url);
+    }
+    for (key, value) in params {
+        form.append_pair(key, value);
+    }
+    Request {
+        method: "POST".into(),
+        path: "/".into(),
+        content_type: Some("application/x-www-form-urlencoded".into()),
+        host: Some("localhost:9324".into()),
+        body: form.finish().into_bytes().into(),
+        ..Request::default()
+    }
+}
+
+/// Whether `body` is XML that a parser reads to the end, with no character XML cannot carry
+/// and no raw carriage return (which a parser would turn into a line feed).
+fn well_formed_xml(body: &[u8]) -> Result<(), String> {
+    let text = std::str::from_utf8(body).map_err(|e| e.to_string())?;
+    if let Some(c) = text
+        .chars()
+        .find(|c| matches!(c, '\u{0}'..='\u{8}' | '\u{B}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}'))
+    {
+        return Err(format!("character {c:?} in {text}"));
+    }
+    let mut reader = quick_xml::Reader::from_str(text);
+    let mut depth = 0i64;
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Start(_)) => depth += 1,
+            Ok(quick_xml::events::Event::End(_)) => depth -= 1,
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(_) => {}
+            Err(e) => return Err(format!("{e} in {text}")),
+        }
+    }
+    if depth != 0 {
+        return Err(format!("unbalanced elements in {text}"));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn query_requests_always_get_well_formed_xml(
+        calls in prop::collection::vec(
+            (
+                prop::sample::select(ACTIONS),
+                prop::collection::vec(query_param(), 0..8),
+                prop::option::weighted(0.85, prop::sample::select(QUEUE_URLS)),
+            ),
+            1..10,
+        )
+    ) {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        runtime.block_on(async {
+            let svc = service();
+            svc.begin_stop();
+            for name in ["q", "dlq"] {
+                let setup = query_request("CreateQueue", &[("QueueName".into(), name.into())], None);
+                prop_assert_eq!(dispatch(&svc, setup).await.status, 200);
+            }
+            for (action, params, url) in calls {
+                let response = dispatch(&svc, query_request(action, &params, url)).await;
+                prop_assert!(matches!(response.status, 200 | 400 | 500), "{}", response.status);
+                prop_assert_eq!(response.content_type, "text/xml");
+                well_formed_xml(&response.body).map_err(TestCaseError::fail)?;
+                let body = String::from_utf8_lossy(&response.body);
+                if response.status == 200 {
+                    let expected = format!("<{action}Response ");
+                    prop_assert!(body.contains(&expected), "{}", body);
+                } else {
+                    prop_assert!(body.contains("<ErrorResponse "), "{}", body);
+                }
+                let expected_id = format!("<RequestId>{}</RequestId>", response.request_id);
+                prop_assert!(body.contains(&expected_id), "{}", body);
                 svc.clock.advance(Duration::from_secs(7));
             }
             Ok(())

@@ -5,6 +5,7 @@
 //! `x-amzn-query-error` header. aws-sdk-sqs and boto3 are "query compatible" and take the error code
 //! from that header, so both must be right for clients to see the error they expect.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// Every error kind the server produces. The wire names come from the SQS API reference and the error
@@ -13,6 +14,7 @@ use std::fmt;
 pub enum ErrorKind {
     QueueDoesNotExist,
     QueueNameExists,
+    QueueDeletedRecently,
     PurgeQueueInProgress,
     MessageNotInflight,
     ReceiptHandleIsInvalid,
@@ -32,6 +34,7 @@ pub enum ErrorKind {
     RequestThrottled,
     InvalidAction,
     SerializationError,
+    AccessDenied,
     InternalError,
 }
 
@@ -41,6 +44,7 @@ impl ErrorKind {
         match self {
             ErrorKind::QueueDoesNotExist => "QueueDoesNotExist",
             ErrorKind::QueueNameExists => "QueueNameExists",
+            ErrorKind::QueueDeletedRecently => "QueueDeletedRecently",
             ErrorKind::PurgeQueueInProgress => "PurgeQueueInProgress",
             ErrorKind::MessageNotInflight => "MessageNotInflight",
             ErrorKind::ReceiptHandleIsInvalid => "ReceiptHandleIsInvalid",
@@ -60,8 +64,30 @@ impl ErrorKind {
             ErrorKind::RequestThrottled => "RequestThrottled",
             ErrorKind::InvalidAction => "UnknownOperationException",
             ErrorKind::SerializationError => "SerializationException",
+            ErrorKind::AccessDenied => "AccessDeniedException",
             ErrorKind::InternalError => "InternalError",
         }
+    }
+
+    /// The Query code of the kind whose JSON shape name is `shape`, where they differ.
+    pub fn query_code_of_shape(shape: &str) -> Option<&'static str> {
+        use ErrorKind::*;
+        [
+            QueueDoesNotExist,
+            QueueNameExists,
+            QueueDeletedRecently,
+            PurgeQueueInProgress,
+            MessageNotInflight,
+            BatchEntryIdsNotDistinct,
+            BatchRequestTooLong,
+            EmptyBatchRequest,
+            InvalidBatchEntryId,
+            TooManyEntriesInBatchRequest,
+            UnsupportedOperation,
+        ]
+        .into_iter()
+        .find(|kind| kind.shape() == shape)
+        .map(ErrorKind::query_code)
     }
 
     /// The legacy query-protocol code, sent in `x-amzn-query-error`.
@@ -69,6 +95,7 @@ impl ErrorKind {
         match self {
             ErrorKind::QueueDoesNotExist => "AWS.SimpleQueueService.NonExistentQueue",
             ErrorKind::QueueNameExists => "QueueAlreadyExists",
+            ErrorKind::QueueDeletedRecently => "AWS.SimpleQueueService.QueueDeletedRecently",
             ErrorKind::PurgeQueueInProgress => "AWS.SimpleQueueService.PurgeQueueInProgress",
             ErrorKind::MessageNotInflight => "AWS.SimpleQueueService.MessageNotInflight",
             ErrorKind::BatchEntryIdsNotDistinct => {
@@ -92,6 +119,7 @@ impl ErrorKind {
             ErrorKind::MissingParameter => "MissingParameter",
             ErrorKind::OverLimit => "OverLimit",
             ErrorKind::RequestThrottled => "RequestThrottled",
+            ErrorKind::AccessDenied => "AccessDenied",
             ErrorKind::InternalError => "InternalError",
         }
     }
@@ -102,7 +130,11 @@ impl ErrorKind {
     }
 
     pub fn http_status(self) -> u16 {
-        if self.sender_fault() { 400 } else { 500 }
+        match self {
+            ErrorKind::AccessDenied => 403,
+            _ if self.sender_fault() => 400,
+            _ => 500,
+        }
     }
 }
 
@@ -120,11 +152,18 @@ impl fmt::Display for SqsError {
 }
 
 impl SqsError {
+    /// An error with `message`, cut to [`MAX_MESSAGE_BYTES`] whatever input it quotes.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        SqsError {
-            kind,
-            message: message.into(),
+        let mut message = message.into();
+        if message.len() > MAX_MESSAGE_BYTES {
+            let mut end = MAX_MESSAGE_BYTES;
+            while !message.is_char_boundary(end) {
+                end -= 1;
+            }
+            message.truncate(end);
+            message.push_str("...");
         }
+        SqsError { kind, message }
     }
 
     pub fn queue_does_not_exist() -> Self {
@@ -143,9 +182,14 @@ impl SqsError {
 
     /// The phrasing SQS uses for out-of-range request parameters.
     pub fn invalid_value(parameter: &str, value: impl fmt::Display, reason: &str) -> Self {
+        let value = value.to_string();
         Self::new(
             ErrorKind::InvalidParameterValue,
-            format!("Value {value} for parameter {parameter} is invalid. Reason: {reason}"),
+            format!(
+                "Value {} for parameter {} is invalid. Reason: {reason}",
+                excerpt(&value),
+                excerpt(parameter)
+            ),
         )
     }
 
@@ -156,21 +200,24 @@ impl SqsError {
     pub fn invalid_attribute_value(name: &str) -> Self {
         Self::new(
             ErrorKind::InvalidAttributeValue,
-            format!("Invalid value for the parameter {name}."),
+            format!("Invalid value for the parameter {}.", excerpt(name)),
         )
     }
 
     pub fn invalid_attribute_name(name: &str) -> Self {
         Self::new(
             ErrorKind::InvalidAttributeName,
-            format!("Unknown Attribute {name}."),
+            format!("Unknown Attribute {}.", excerpt(name)),
         )
     }
 
     pub fn receipt_handle_invalid(handle: &str) -> Self {
         Self::new(
             ErrorKind::ReceiptHandleIsInvalid,
-            format!("The input receipt handle \"{handle}\" is not a valid receipt handle."),
+            format!(
+                "The input receipt handle \"{}\" is not a valid receipt handle.",
+                excerpt(handle)
+            ),
         )
     }
 
@@ -185,7 +232,9 @@ impl SqsError {
     pub fn body(&self) -> String {
         // Protocol-level errors come from the service framework, not the SQS model.
         let namespace = match self.kind {
-            ErrorKind::InvalidAction | ErrorKind::SerializationError => "com.amazon.coral.service",
+            ErrorKind::InvalidAction | ErrorKind::SerializationError | ErrorKind::AccessDenied => {
+                "com.amazon.coral.service"
+            }
             _ => "com.amazonaws.sqs",
         };
         serde_json::json!({
@@ -207,6 +256,21 @@ impl SqsError {
 }
 
 pub type SqsResult<T> = Result<T, SqsError>;
+
+/// The longest error message sent, a net under the excerpts of the messages that quote input.
+pub const MAX_MESSAGE_BYTES: usize = 1024;
+
+/// At most this many characters of a client's input are quoted back in an error message, so a
+/// megabyte of garbage is not echoed back.
+pub const EXCERPT_CHARS: usize = 64;
+
+/// A bounded prefix of client input, for error messages.
+pub fn excerpt(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!("{}...", &text[..end])),
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -17,7 +17,7 @@ use serde_json::json;
 use super::api_queues;
 use super::attrs::QueueAttributes;
 use super::error::ErrorKind;
-use super::protocol::Call;
+use super::protocol::{Call, Protocol};
 use super::service::Service;
 
 /// A queue layout.
@@ -157,7 +157,9 @@ pub fn apply(svc: &Arc<Service>, spec: &InitSpec) -> Result<InitReport, InitErro
     }
     let call = Call {
         svc,
-        base: svc.endpoint.clone(),
+        protocol: Protocol::Json,
+        action: "CreateQueue",
+        request_id: "",
     };
     let mut report = InitReport::default();
     let mut pending: Vec<&QueueSpec> = spec.queues.iter().collect();

@@ -1,5 +1,8 @@
-//! The AWS JSON 1.0 protocol: routing `X-Amz-Target: AmazonSQS.<Action>` requests to handlers,
-//! decoding their bodies, encoding answers and errors, and injecting faults and latency.
+//! The two wire protocols of SQS and the one action table behind them: AWS JSON 1.0
+//! (`X-Amz-Target: AmazonSQS.<Action>`) and the Query protocol (`Action=<Action>` form parameters,
+//! XML answers; see [`super::query`]). Each request is decoded by its protocol's codec into the
+//! same input structs, runs through the same handler, and is answered in its own protocol. Faults
+//! and latency are injected here too.
 //!
 //! [`dispatch`] is independent of HTTP so it can be driven directly (the property tests feed it
 //! arbitrary input); the server module only moves bytes between hyper and here.
@@ -8,32 +11,58 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use super::error::{ErrorKind, SqsError, SqsResult};
 use super::faults::Fault;
+use super::query::{self, Params};
+use super::query_shapes;
 use super::service::Service;
 use super::{api_messages as messages, api_queues as queues, api_receive as receive, tasks};
 
 pub const JSON_CONTENT_TYPE: &str = "application/x-amz-json-1.0";
 
-/// A successful action's JSON body.
+/// A successful action's encoded body.
 pub type Reply = SqsResult<Vec<u8>>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    Json,
+    Query,
+}
 
 /// What a handler needs from the request besides its input.
 pub struct Call<'a> {
     pub svc: &'a Arc<Service>,
-    /// Scheme and host the client used, for the queue URLs we hand out.
-    pub base: String,
+    pub protocol: Protocol,
+    pub action: &'a str,
+    pub request_id: &'a str,
 }
 
 impl Call<'_> {
     pub fn url_of(&self, name: &str) -> String {
-        self.svc.url_of(&self.base, name)
+        self.svc.url_of(name)
     }
 
-    pub fn json<T: Serialize>(&self, value: &T) -> Reply {
-        serde_json::to_vec(value).map_err(|_| SqsError::internal())
+    /// Encodes an action's answer in the caller's protocol.
+    pub fn encode<T: Serialize>(&self, value: &T) -> Reply {
+        match self.protocol {
+            Protocol::Json => serde_json::to_vec(value).map_err(|_| SqsError::internal()),
+            Protocol::Query => {
+                let value = serde_json::to_value(value).map_err(|_| SqsError::internal())?;
+                let output = query_shapes::action(self.action).map_or(&[][..], |a| a.output);
+                query::encode_reply(self.action, output, &value, self.request_id)
+            }
+        }
     }
+}
+
+/// An action's input, as its protocol's codec read it.
+pub enum Input {
+    /// The raw JSON body.
+    Json(bytes::Bytes),
+    /// Query parameters decoded into the value the JSON body would have held.
+    Query(Value),
 }
 
 /// An HTTP request reduced to what the protocol looks at.
@@ -53,38 +82,56 @@ pub struct Response {
     pub status: u16,
     pub content_type: &'static str,
     pub headers: Vec<(&'static str, String)>,
+    pub request_id: String,
     pub body: Vec<u8>,
 }
 
 impl Response {
-    fn ok(body: Vec<u8>) -> Self {
+    fn ok(protocol: Protocol, body: Vec<u8>, request_id: String) -> Self {
         Response {
             status: 200,
-            content_type: JSON_CONTENT_TYPE,
+            content_type: match protocol {
+                Protocol::Json => JSON_CONTENT_TYPE,
+                Protocol::Query => query::XML_CONTENT_TYPE,
+            },
             headers: Vec::new(),
+            request_id,
             body,
         }
     }
 
-    pub fn error(err: &SqsError) -> Self {
+    /// An error in the caller's protocol: JSON with the `x-amzn-query-error` header, or the
+    /// Query protocol's `<ErrorResponse>`.
+    pub fn error(protocol: Protocol, err: &SqsError, request_id: String) -> Self {
+        let (content_type, body) = match protocol {
+            Protocol::Json => (JSON_CONTENT_TYPE, err.body().into_bytes()),
+            Protocol::Query => (
+                query::XML_CONTENT_TYPE,
+                query::encode_error(err, &request_id),
+            ),
+        };
         Response {
             status: err.kind.http_status(),
-            content_type: JSON_CONTENT_TYPE,
+            content_type,
             headers: vec![("x-amzn-query-error", err.query_header())],
-            body: err.body().into_bytes(),
+            request_id,
+            body,
         }
     }
 
-    /// An error for clients of the legacy query protocol, in the XML they can parse.
-    fn query_protocol_error() -> Self {
-        let body = "<?xml version=\"1.0\"?><ErrorResponse xmlns=\"http://queue.amazonaws.com/doc/2012-11-05/\"><Error><Type>Sender</Type><Code>InvalidAction</Code><Message>This server speaks only the AWS JSON 1.0 protocol (X-Amz-Target: AmazonSQS.&lt;Action&gt;); query-protocol requests (Action=...) are not served. Use a current SDK (aws-sdk-sqs, boto3 1.34 or later, AWS CLI v2).</Message></Error><RequestId>00000000-0000-0000-0000-000000000000</RequestId></ErrorResponse>";
+    fn plain_json(body: Vec<u8>) -> Self {
         Response {
-            status: 400,
-            content_type: "text/xml",
+            status: 200,
+            content_type: "application/json",
             headers: Vec::new(),
-            body: body.as_bytes().to_vec(),
+            request_id: new_request_id(),
+            body,
         }
     }
+}
+
+pub fn new_request_id() -> String {
+    super::message::random_uuid().to_string()
 }
 
 /// Actions that change state: an injected "ambiguous" failure applies them, then answers 500.
@@ -101,18 +148,33 @@ fn is_mutating(action: &str) -> bool {
 }
 
 /// How many messages a successful answer says were sent (for the ambiguous-send counter).
-fn sent_messages(action: &str, body: &[u8]) -> u64 {
-    match action {
-        "SendMessage" => 1,
-        "SendMessageBatch" => serde_json::from_slice::<serde_json::Value>(body)
+fn sent_messages(protocol: Protocol, action: &str, body: &[u8]) -> u64 {
+    match (action, protocol) {
+        ("SendMessage", _) => 1,
+        ("SendMessageBatch", Protocol::Json) => serde_json::from_slice::<Value>(body)
             .ok()
             .and_then(|v| v.get("Successful").and_then(|s| s.as_array()).map(Vec::len))
             .map_or(0, |n| n as u64),
+        ("SendMessageBatch", Protocol::Query) => {
+            let tag = b"<SendMessageBatchResultEntry>";
+            body.windows(tag.len()).filter(|w| w == tag).count() as u64
+        }
         _ => 0,
     }
 }
 
-fn parse<T: DeserializeOwned>(body: &[u8]) -> SqsResult<T> {
+fn parse<T: DeserializeOwned>(input: &Input) -> SqsResult<T> {
+    let body = match input {
+        Input::Json(body) => body,
+        Input::Query(value) => {
+            return T::deserialize(value).map_err(|e| {
+                SqsError::new(
+                    ErrorKind::SerializationError,
+                    format!("The request parameters could not be read: {e}"),
+                )
+            });
+        }
+    };
     let body = if body.iter().all(u8::is_ascii_whitespace) {
         b"{}".as_slice()
     } else {
@@ -126,25 +188,28 @@ fn parse<T: DeserializeOwned>(body: &[u8]) -> SqsResult<T> {
     })
 }
 
-fn reply(value: SqsResult<serde_json::Value>) -> Reply {
-    value.and_then(|v| serde_json::to_vec(&v).map_err(|_| SqsError::internal()))
+fn reply(call: &Call, value: SqsResult<Value>) -> Reply {
+    call.encode(&value?)
 }
 
-async fn run(call: &Call<'_>, action: &str, body: &[u8]) -> Reply {
+/// The one action table, for both protocols.
+async fn run(call: &Call<'_>, body: &Input) -> Reply {
+    let action = call.action;
     match action {
-        "CreateQueue" => reply(queues::create_queue(call, parse(body)?)),
-        "DeleteQueue" => reply(queues::delete_queue(call, parse(body)?)),
-        "GetQueueUrl" => reply(queues::get_queue_url(call, parse(body)?)),
-        "ListQueues" => reply(queues::list_queues(call, parse(body)?)),
-        "GetQueueAttributes" => reply(queues::get_queue_attributes(call, parse(body)?)),
-        "SetQueueAttributes" => reply(queues::set_queue_attributes(call, parse(body)?)),
-        "TagQueue" => reply(queues::tag_queue(call, parse(body)?)),
-        "UntagQueue" => reply(queues::untag_queue(call, parse(body)?)),
-        "ListQueueTags" => reply(queues::list_queue_tags(call, parse(body)?)),
-        "PurgeQueue" => reply(queues::purge_queue(call, parse(body)?)),
-        "ListDeadLetterSourceQueues" => {
-            reply(queues::list_dead_letter_source_queues(call, parse(body)?))
-        }
+        "CreateQueue" => reply(call, queues::create_queue(call, parse(body)?)),
+        "DeleteQueue" => reply(call, queues::delete_queue(call, parse(body)?)),
+        "GetQueueUrl" => reply(call, queues::get_queue_url(call, parse(body)?)),
+        "ListQueues" => reply(call, queues::list_queues(call, parse(body)?)),
+        "GetQueueAttributes" => reply(call, queues::get_queue_attributes(call, parse(body)?)),
+        "SetQueueAttributes" => reply(call, queues::set_queue_attributes(call, parse(body)?)),
+        "TagQueue" => reply(call, queues::tag_queue(call, parse(body)?)),
+        "UntagQueue" => reply(call, queues::untag_queue(call, parse(body)?)),
+        "ListQueueTags" => reply(call, queues::list_queue_tags(call, parse(body)?)),
+        "PurgeQueue" => reply(call, queues::purge_queue(call, parse(body)?)),
+        "ListDeadLetterSourceQueues" => reply(
+            call,
+            queues::list_dead_letter_source_queues(call, parse(body)?),
+        ),
         "SendMessage" => messages::send_message(call, parse(body)?),
         "SendMessageBatch" => messages::send_message_batch(call, parse(body)?),
         "ReceiveMessage" => receive::receive_message(call, parse(body)?).await,
@@ -154,19 +219,16 @@ async fn run(call: &Call<'_>, action: &str, body: &[u8]) -> Reply {
         "ChangeMessageVisibilityBatch" => {
             messages::change_message_visibility_batch(call, parse(body)?)
         }
-        "StartMessageMoveTask" => reply(tasks::start(call, parse(body)?)),
-        "ListMessageMoveTasks" => reply(tasks::list(call, parse(body)?)),
-        "CancelMessageMoveTask" => reply(tasks::cancel(call, parse(body)?)),
+        "StartMessageMoveTask" => reply(call, tasks::start(call, parse(body)?)),
+        "ListMessageMoveTasks" => reply(call, tasks::list(call, parse(body)?)),
+        "CancelMessageMoveTask" => reply(call, tasks::cancel(call, parse(body)?)),
         "AddPermission" | "RemovePermission" => Err(SqsError::new(
             ErrorKind::UnsupportedOperation,
             format!(
                 "{action} is not supported by the local server; set the Policy attribute instead."
             ),
         )),
-        _ => Err(SqsError::new(
-            ErrorKind::InvalidAction,
-            format!("The action {action} is not valid for this endpoint."),
-        )),
+        _ => Err(unknown_action(action)),
     }
 }
 
@@ -182,39 +244,102 @@ fn is_query_protocol(req: &Request) -> bool {
     form || action_in_query || req.body.starts_with(b"Action=")
 }
 
+/// Reads a Query-protocol request: its action and its parameters as the JSON input value.
+fn read_query(req: &Request) -> SqsResult<(String, Input)> {
+    let mut params = Params::parse(req.query.as_deref(), &req.body);
+    let action = params
+        .get("Action")
+        .ok_or_else(|| SqsError::missing("Action"))?
+        .to_string();
+    let shapes = query_shapes::action(&action).ok_or_else(|| unknown_action(&action))?;
+    // Older SDKs post to the queue's URL; its path then names the queue.
+    let path = req.path.trim_matches('/');
+    if params.get("QueueUrl").is_none() && path.split('/').count() == 2 {
+        params.set("QueueUrl", format!("/{path}"));
+    }
+    let value = query::decode(shapes.input, &params)?;
+    Ok((action, Input::Query(value)))
+}
+
+fn unknown_action(action: &str) -> SqsError {
+    SqsError::new(
+        ErrorKind::InvalidAction,
+        format!(
+            "The action {} is not valid for this endpoint.",
+            super::error::excerpt(action)
+        ),
+    )
+}
+
+/// Which protocol a request speaks, its action and its input.
+fn read_call(req: &Request) -> Result<(Protocol, String, Input), (Protocol, SqsError)> {
+    if let Some(target) = req.target.as_deref() {
+        return match target.strip_prefix("AmazonSQS.") {
+            Some(action) => Ok((
+                Protocol::Json,
+                action.to_string(),
+                Input::Json(req.body.clone()),
+            )),
+            None => Err((
+                Protocol::Json,
+                SqsError::new(
+                    ErrorKind::InvalidAction,
+                    format!(
+                        "Unknown X-Amz-Target {}: expected AmazonSQS.<Action>.",
+                        super::error::excerpt(target)
+                    ),
+                ),
+            )),
+        };
+    }
+    if is_query_protocol(req) {
+        return read_query(req)
+            .map(|(action, input)| (Protocol::Query, action, input))
+            .map_err(|err| (Protocol::Query, err));
+    }
+    Err((
+        Protocol::Json,
+        SqsError::new(
+            ErrorKind::InvalidAction,
+            "No action given: send X-Amz-Target: AmazonSQS.<Action> with Content-Type application/x-amz-json-1.0 (AWS JSON 1.0), or Action=<Action> as form parameters (the Query protocol).",
+        ),
+    ))
+}
+
+/// The protocol a request seems to speak, for answering it before it is read.
+pub fn protocol_of(content_type: Option<&str>, target: Option<&str>) -> Protocol {
+    let form = content_type.is_some_and(|c| c.starts_with("application/x-www-form-urlencoded"));
+    if target.is_none() && form {
+        Protocol::Query
+    } else {
+        Protocol::Json
+    }
+}
+
 /// Answers one request. Never panics, whatever the input.
 pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
+    if !svc.hosts.allows(req.host.as_deref()) {
+        let protocol = if req.target.is_none() && is_query_protocol(&req) {
+            Protocol::Query
+        } else {
+            Protocol::Json
+        };
+        let refusal = svc.hosts.refusal(req.host.as_deref().unwrap_or_default());
+        return Response::error(protocol, &refusal, new_request_id());
+    }
     if req.method == "GET" && req.path == "/_sqsctl/stats" {
         let body = serde_json::to_vec(&svc.faults.stats()).unwrap_or_default();
-        return Response {
-            status: 200,
-            content_type: "application/json",
-            headers: Vec::new(),
-            body,
-        };
+        return Response::plain_json(body);
     }
     if req.method == "GET" && req.path == "/_sqsctl/health" {
-        return Response {
-            status: 200,
-            content_type: "application/json",
-            headers: Vec::new(),
-            body: br#"{"status":"ok"}"#.to_vec(),
-        };
+        return Response::plain_json(br#"{"status":"ok"}"#.to_vec());
     }
-    let action = req
-        .target
-        .as_deref()
-        .and_then(|t| t.strip_prefix("AmazonSQS."));
-    let Some(action) = action else {
-        if is_query_protocol(&req) {
-            return Response::query_protocol_error();
-        }
-        let err = SqsError::new(
-            ErrorKind::InvalidAction,
-            "Missing or unknown X-Amz-Target header: expected AmazonSQS.<Action> with Content-Type application/x-amz-json-1.0.",
-        );
-        return Response::error(&err);
+    let request_id = new_request_id();
+    let (protocol, action, input) = match read_call(&req) {
+        Ok(call) => call,
+        Err((protocol, err)) => return Response::error(protocol, &err, request_id),
     };
+    let action = action.as_str();
     let latency = svc.faults.latency;
     if !latency.is_zero() {
         tokio::time::sleep(latency).await;
@@ -223,28 +348,30 @@ pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
     match fault {
         Fault::Throttle => {
             svc.faults.count_injected(fault);
-            return Response::error(&SqsError::new(ErrorKind::RequestThrottled, "Rate exceeded"));
+            let err = SqsError::new(ErrorKind::RequestThrottled, "Rate exceeded");
+            return Response::error(protocol, &err, request_id);
         }
         Fault::Internal => {
             svc.faults.count_injected(fault);
-            return Response::error(&SqsError::internal());
+            return Response::error(protocol, &SqsError::internal(), request_id);
         }
         Fault::Ambiguous | Fault::None => {}
     }
-    let host = req.host.as_deref().filter(|h| !h.is_empty());
-    let base = match host {
-        Some(host) => format!("http://{host}"),
-        None => svc.endpoint.clone(),
+    let call = Call {
+        svc,
+        protocol,
+        action,
+        request_id: &request_id,
     };
-    let call = Call { svc, base };
-    match run(&call, action, &req.body).await {
+    let outcome = run(&call, &input).await;
+    match outcome {
         Ok(body) if fault == Fault::Ambiguous => {
             svc.faults.count_injected(fault);
             svc.faults
-                .count_ambiguous_sends(sent_messages(action, &body));
-            Response::error(&SqsError::internal())
+                .count_ambiguous_sends(sent_messages(protocol, action, &body));
+            Response::error(protocol, &SqsError::internal(), request_id)
         }
-        Ok(body) => Response::ok(body),
-        Err(err) => Response::error(&err),
+        Ok(body) => Response::ok(protocol, body, request_id),
+        Err(err) => Response::error(protocol, &err, request_id),
     }
 }

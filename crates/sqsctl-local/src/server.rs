@@ -1,26 +1,32 @@
 //! The HTTP side: a hyper server on a TCP listener, the in-process [`Server`] handle that tests and
 //! benchmarks start on an ephemeral port, and [`serve_until`] for running it as a process.
+//!
+//! It also bounds what clients can hold: a request's headers and body must arrive within their
+//! timeouts, the bodies of requests in progress share one byte budget (a request past it is
+//! refused, not queued), and connections are capped. With a data directory, a request is
+//! answered only once its changes are on disk.
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
-use tokio::sync::watch;
+use tokio::sync::{Semaphore, SemaphorePermit, watch};
 
 use super::clock::Clock;
 use super::error::{ErrorKind, SqsError};
 use super::faults::{Faults, Stats};
+use super::hosts::HostPolicy;
 use super::init::{self, InitReport, InitSpec};
 use super::journal::TaskRecord;
 use super::limits::Budget;
@@ -29,7 +35,7 @@ use super::protocol::{self, Request, Response};
 use super::service::Service;
 
 /// Request bodies above this are refused before parsing: a 1 MiB batch is at most a few MiB of
-/// escaped JSON.
+/// escaped JSON or form encoding.
 const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
 /// How long a graceful shutdown waits for open requests.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
@@ -52,12 +58,30 @@ pub struct ServerConfig {
     pub seed: Option<u64>,
     /// The window in which a second PurgeQueue is refused (SQS: 60 s), on the server clock.
     pub purge_cooldown: Duration,
+    /// The window in which a deleted queue's name cannot be used again (SQS: 60 s), on the server
+    /// clock.
+    pub deleted_name_cooldown: Duration,
     /// Worker threads of the server's own runtime (used by [`Server::start`]).
     pub worker_threads: usize,
+    /// The host name of queue URLs (default: the bound address, loopback for 0.0.0.0 and ::). On
+    /// a loopback bind it is also the one name besides loopback names that requests may use.
+    pub hostname: Option<String>,
+    /// How long a client may take to send a request's headers; an idle connection is closed
+    /// after it too.
+    pub header_timeout: Duration,
+    /// How long a client may take to send a request's body.
+    pub body_timeout: Duration,
+    /// Bytes of request bodies held at once, over all connections; a body that would pass it is
+    /// refused with `RequestThrottled`. Not to be confused with `max_bytes`, the bound on stored
+    /// messages.
+    pub max_pending_body_bytes: usize,
+    /// Connections served at once; more wait to be accepted.
+    pub max_connections: usize,
     /// Where queues and messages are kept across restarts; `None` keeps them in memory only.
     pub data_dir: Option<PathBuf>,
     /// The bound on stored message bytes (bodies, attributes and bookkeeping); sends past it
-    /// fail with `OverLimit`. `None` is unbounded.
+    /// fail with `OverLimit`. `None` is unbounded. Not to be confused with
+    /// `max_pending_body_bytes`, the bound on request bodies being read.
     pub max_bytes: Option<u64>,
     /// Queues to create at start, idempotently.
     pub init: Option<InitSpec>,
@@ -66,7 +90,8 @@ pub struct ServerConfig {
 /// What a starting server reports once it listens.
 #[derive(Debug, Clone)]
 pub struct Ready {
-    /// The base URL for clients, e.g. `http://127.0.0.1:40123`.
+    /// The base URL for clients to connect to, e.g. `http://127.0.0.1:40123`: the bound address,
+    /// loopback for an unspecified one.
     pub endpoint: String,
     /// What the data directory held, when there is one.
     pub restored: Option<Restored>,
@@ -86,7 +111,13 @@ impl Default for ServerConfig {
             entry_fault_rate: 0.0,
             seed: None,
             purge_cooldown: Duration::from_secs(60),
+            deleted_name_cooldown: Duration::from_secs(60),
             worker_threads: 2,
+            hostname: None,
+            header_timeout: Duration::from_secs(30),
+            body_timeout: Duration::from_secs(60),
+            max_pending_body_bytes: 256 * 1024 * 1024,
+            max_connections: 1024,
             data_dir: None,
             max_bytes: None,
             init: None,
@@ -94,10 +125,42 @@ impl Default for ServerConfig {
     }
 }
 
-fn endpoint_of(addr: SocketAddr) -> String {
-    match addr {
-        SocketAddr::V4(_) => format!("http://{addr}"),
-        SocketAddr::V6(v6) => format!("http://[{}]:{}", v6.ip(), v6.port()),
+/// The base URL of the server's queue URLs: the configured host name, or the bound address (an
+/// unspecified one, 0.0.0.0 or ::, is reached through loopback).
+fn endpoint_of(addr: SocketAddr, hostname: Option<&str>) -> String {
+    let port = addr.port();
+    if let Some(name) = hostname {
+        return if name.contains(':') && !name.starts_with('[') {
+            format!("http://[{name}]:{port}")
+        } else {
+            format!("http://{name}:{port}")
+        };
+    }
+    match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => format!("http://{}:{port}", Ipv4Addr::LOCALHOST),
+        IpAddr::V4(ip) => format!("http://{ip}:{port}"),
+        IpAddr::V6(ip) if ip.is_unspecified() => format!("http://[{}]:{port}", Ipv6Addr::LOCALHOST),
+        IpAddr::V6(ip) => format!("http://[{ip}]:{port}"),
+    }
+}
+
+/// What the accept loop and each request share besides the service.
+#[derive(Debug)]
+struct Limits {
+    header_timeout: Duration,
+    body_timeout: Duration,
+    body_bytes: Semaphore,
+    connections: Arc<Semaphore>,
+}
+
+impl Limits {
+    fn new(config: &ServerConfig) -> Arc<Limits> {
+        Arc::new(Limits {
+            header_timeout: config.header_timeout,
+            body_timeout: config.body_timeout,
+            body_bytes: Semaphore::new(config.max_pending_body_bytes.min(Semaphore::MAX_PERMITS)),
+            connections: Arc::new(Semaphore::new(config.max_connections.max(1))),
+        })
     }
 }
 
@@ -116,14 +179,17 @@ fn build_service(
     let mut service = Service::new(
         config.region.clone(),
         config.account_id.clone(),
-        endpoint_of(addr),
+        endpoint_of(addr, config.hostname.as_deref()),
+        HostPolicy::new(addr.ip(), config.hostname.as_deref()),
         config.clock.clone(),
         u64::try_from(config.purge_cooldown.as_millis()).unwrap_or(u64::MAX),
         faults,
     );
+    service.deleted_name_cooldown_ms =
+        u64::try_from(config.deleted_name_cooldown.as_millis()).unwrap_or(u64::MAX);
     service.budget = Arc::new(Budget::new(config.max_bytes));
     let mut ready = Ready {
-        endpoint: endpoint_of(addr),
+        endpoint: endpoint_of(addr, None),
         restored: None,
         init: None,
     };
@@ -145,43 +211,76 @@ fn build_service(
     Ok((service, tasks, ready))
 }
 
-async fn to_request(req: hyper::Request<Incoming>) -> Result<Request, Response> {
-    let header = |name: &str| {
-        req.headers()
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(String::from)
+/// Why a body was not read.
+enum BodyError {
+    TooLarge,
+    Busy,
+    TimedOut,
+    Broken,
+}
+
+/// Reads a body within the body timeout, taking its bytes from the shared budget; the permit it
+/// returns gives them back when the request is answered.
+async fn read_body(
+    body: Incoming,
+    limits: &Limits,
+) -> Result<(Bytes, Option<SemaphorePermit<'_>>), BodyError> {
+    let read = async {
+        let mut body = body;
+        let mut buffer = bytes::BytesMut::new();
+        let mut held: Option<SemaphorePermit<'_>> = None;
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|_| BodyError::Broken)?;
+            let Ok(data) = frame.into_data() else {
+                continue;
+            };
+            if buffer.len() + data.len() > MAX_REQUEST_BYTES {
+                return Err(BodyError::TooLarge);
+            }
+            let wanted = u32::try_from(data.len()).map_err(|_| BodyError::TooLarge)?;
+            let permit = limits
+                .body_bytes
+                .try_acquire_many(wanted)
+                .map_err(|_| BodyError::Busy)?;
+            match &mut held {
+                Some(held) => held.merge(permit),
+                None => held = Some(permit),
+            }
+            buffer.extend_from_slice(&data);
+        }
+        Ok((buffer.freeze(), held))
     };
-    let mut out = Request {
-        method: req.method().as_str().to_string(),
-        path: req.uri().path().to_string(),
-        query: req.uri().query().map(String::from),
-        content_type: header("content-type"),
-        target: header("x-amz-target"),
-        host: header("host"),
-        body: Bytes::new(),
-    };
-    let body = Limited::new(req.into_body(), MAX_REQUEST_BYTES)
-        .collect()
+    tokio::time::timeout(limits.body_timeout, read)
         .await
-        .map_err(|_| {
-            Response::error(&SqsError::new(
-                ErrorKind::InvalidParameterValue,
-                "The request body is too large or could not be read.",
-            ))
-        })?;
-    out.body = body.to_bytes();
-    Ok(out)
+        .unwrap_or(Err(BodyError::TimedOut))
+}
+
+fn body_error(error: BodyError) -> SqsError {
+    match error {
+        BodyError::TooLarge => SqsError::new(
+            ErrorKind::InvalidParameterValue,
+            format!("The request body is larger than {MAX_REQUEST_BYTES} bytes."),
+        ),
+        BodyError::Busy => SqsError::new(
+            ErrorKind::RequestThrottled,
+            "The server holds too many request bodies in progress; try again.",
+        ),
+        BodyError::TimedOut => SqsError::new(
+            ErrorKind::InvalidParameterValue,
+            "The request body did not arrive within the body timeout.",
+        ),
+        BodyError::Broken => SqsError::new(
+            ErrorKind::InvalidParameterValue,
+            "The request body could not be read.",
+        ),
+    }
 }
 
 fn to_http(response: Response) -> hyper::Response<Full<Bytes>> {
     let mut builder = hyper::Response::builder()
         .status(response.status)
         .header("content-type", response.content_type)
-        .header(
-            "x-amzn-requestid",
-            super::message::random_uuid().to_string(),
-        );
+        .header("x-amzn-requestid", response.request_id);
     for (name, value) in response.headers {
         builder = builder.header(name, value);
     }
@@ -192,41 +291,80 @@ fn to_http(response: Response) -> hyper::Response<Full<Bytes>> {
 
 async fn handle(
     svc: Arc<Service>,
+    limits: Arc<Limits>,
     req: hyper::Request<Incoming>,
 ) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
-    let response = match to_request(req).await {
-        // With a data directory, answered only once the request's changes are on disk.
-        Ok(request) => match svc.journal.durable(protocol::dispatch(&svc, request)).await {
-            Ok(response) => response,
-            Err(err) => Response::error(&SqsError::new(ErrorKind::InternalError, err.to_string())),
-        },
-        Err(response) => response,
+    let header = |name: &str| {
+        req.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(String::from)
+    };
+    let mut request = Request {
+        method: req.method().as_str().to_string(),
+        path: req.uri().path().to_string(),
+        query: req.uri().query().map(String::from),
+        content_type: header("content-type"),
+        target: header("x-amz-target"),
+        host: header("host"),
+        body: Bytes::new(),
+    };
+    let protocol =
+        protocol::protocol_of(request.content_type.as_deref(), request.target.as_deref());
+    let response = match read_body(req.into_body(), &limits).await {
+        Ok((body, _permit)) => {
+            request.body = body;
+            // With a data directory, answered only once the request's changes are on disk.
+            match svc.journal.durable(protocol::dispatch(&svc, request)).await {
+                Ok(response) => response,
+                Err(err) => Response::error(
+                    protocol,
+                    &SqsError::new(ErrorKind::InternalError, err.to_string()),
+                    protocol::new_request_id(),
+                ),
+            }
+        }
+        Err(error) => Response::error(protocol, &body_error(error), protocol::new_request_id()),
     };
     Ok(to_http(response))
 }
 
 /// Accepts connections until `shutdown` resolves, then lets open connections finish their
 /// current request (bounded by [`DRAIN_TIMEOUT`]).
-async fn accept_loop(listener: TcpListener, svc: Arc<Service>, shutdown: impl Future<Output = ()>) {
+async fn accept_loop(
+    listener: TcpListener,
+    svc: Arc<Service>,
+    limits: Arc<Limits>,
+    shutdown: impl Future<Output = ()>,
+) {
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
     tokio::pin!(shutdown);
     loop {
+        let accept = async {
+            let slot = limits.connections.clone().acquire_owned().await;
+            (slot, listener.accept().await)
+        };
         tokio::select! {
             _ = &mut shutdown => break,
-            accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else {
+            (slot, accepted) = accept => {
+                let (Ok(slot), Ok((stream, _))) = (slot, accepted) else {
                     // Out of file descriptors and the like: back off instead of spinning.
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 };
                 let _ = stream.set_nodelay(true);
                 let svc = svc.clone();
+                let limits = limits.clone();
                 let mut stop = stop_rx.clone();
                 connections.spawn(async move {
-                    let service = service_fn(move |req| handle(svc.clone(), req));
+                    let _slot = slot;
+                    let header_timeout = limits.header_timeout;
+                    let service = service_fn(move |req| handle(svc.clone(), limits.clone(), req));
                     let conn = http1::Builder::new()
                         .keep_alive(true)
+                        .timer(TokioTimer::new())
+                        .header_read_timeout(header_timeout)
                         .serve_connection(TokioIo::new(stream), service);
                     tokio::pin!(conn);
                     tokio::select! {
@@ -298,18 +436,19 @@ impl Server {
                 return Err(err);
             }
         };
+        let limits = Limits::new(&config);
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
         let svc = service.clone();
         runtime.spawn(async move {
-            accept_loop(listener, svc, async {
+            accept_loop(listener, svc, limits, async {
                 let _ = stop_rx.await;
             })
             .await;
             let _ = done_tx.send(());
         });
         Ok(Server {
-            endpoint: endpoint_of(addr),
+            endpoint: endpoint_of(addr, None),
             addr,
             service,
             ready,
@@ -319,7 +458,8 @@ impl Server {
         })
     }
 
-    /// The base URL for clients, e.g. `http://127.0.0.1:40123`.
+    /// The base URL for clients to connect to, e.g. `http://127.0.0.1:40123` (queue URLs use
+    /// [`ServerConfig::hostname`] instead where one is set).
     pub fn endpoint(&self) -> &str {
         &self.endpoint
     }
@@ -344,7 +484,7 @@ impl Server {
 
     /// The URL of a queue of this server, whether or not it exists.
     pub fn queue_url(&self, name: &str) -> String {
-        self.service.url_of(&self.endpoint, name)
+        self.service.url_of(name)
     }
 
     /// The ARN of a queue of this server, whether or not it exists.
@@ -382,8 +522,9 @@ impl Drop for Server {
     }
 }
 
-/// Serves on the caller's runtime until `shutdown` resolves. `on_ready` receives the endpoint (once
-/// the port is bound: useful with port 0) and what the data directory and start-up queues gave.
+/// Serves on the caller's runtime until `shutdown` resolves. `on_ready` receives, once the port
+/// is bound (useful with port 0), the endpoint to connect to (the bound address, loopback for an
+/// unspecified one) and what the data directory and start-up queues gave.
 pub async fn serve_until(
     config: ServerConfig,
     on_ready: impl FnOnce(&Ready),
@@ -395,6 +536,6 @@ pub async fn serve_until(
     let (service, tasks, ready) = build_service(&config, addr)?;
     super::tasks::resume(&service, tasks);
     on_ready(&ready);
-    accept_loop(listener, service.clone(), shutdown).await;
+    accept_loop(listener, service.clone(), Limits::new(&config), shutdown).await;
     Ok(service.faults.stats())
 }

@@ -1,16 +1,18 @@
 //! The state of one server: settings, clock, the queue registry, move tasks and fault injection,
 //! and how queue URLs and ARNs resolve to queues.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use parking_lot::RwLock;
+use parking_lot::{Mutex, RwLock};
 use tokio::sync::Notify;
 
+use super::attempts::ReceiveAttempts;
 use super::clock::Clock;
 use super::error::{ErrorKind, SqsError, SqsResult};
 use super::faults::Faults;
+use super::hosts::HostPolicy;
 use super::journal::{Journal, Op};
 use super::limits::Budget;
 use super::queue::Queue;
@@ -20,8 +22,10 @@ use super::tasks::MoveTasks;
 pub struct Service {
     pub region: String,
     pub account: String,
-    /// The base URL used in queue URLs when a request carries no Host header.
+    /// The base URL of queue URLs: the server's own address or configured host name, never a
+    /// request's `Host` header.
     pub endpoint: String,
+    pub hosts: HostPolicy,
     pub clock: Clock,
     pub purge_cooldown_ms: u64,
     pub faults: Faults,
@@ -30,6 +34,12 @@ pub struct Service {
     pub journal: Journal,
     /// The bound on stored message bytes, shared by every queue.
     pub budget: Arc<Budget>,
+    pub attempts: ReceiveAttempts,
+    /// How long a deleted queue's name cannot be used again (SQS: 60 s), on the server clock.
+    pub deleted_name_cooldown_ms: u64,
+    /// Names of deleted queues and when they were deleted, for `QueueDeletedRecently`. Kept in
+    /// memory only: a restarted server forgets them.
+    deleted: Mutex<HashMap<String, u64>>,
     queues: RwLock<BTreeMap<String, Arc<Queue>>>,
     next_queue_id: AtomicU64,
     stopping: AtomicBool,
@@ -42,6 +52,7 @@ impl Service {
         region: String,
         account: String,
         endpoint: String,
+        hosts: HostPolicy,
         clock: Clock,
         purge_cooldown_ms: u64,
         faults: Faults,
@@ -50,12 +61,16 @@ impl Service {
             region,
             account,
             endpoint,
+            hosts,
             clock,
             purge_cooldown_ms,
             faults,
             tasks: MoveTasks::default(),
             journal: Journal::off(),
             budget: Budget::unlimited(),
+            attempts: ReceiveAttempts::default(),
+            deleted_name_cooldown_ms: 60_000,
+            deleted: Mutex::new(HashMap::new()),
             queues: RwLock::new(BTreeMap::new()),
             next_queue_id: AtomicU64::new(1),
             stopping: AtomicBool::new(false),
@@ -80,9 +95,14 @@ impl Service {
         format!("arn:aws:sqs:{}:{}:{}", self.region, self.account, name)
     }
 
-    /// A queue URL as a client sees it, built on the host the client used.
-    pub fn url_of(&self, base: &str, name: &str) -> String {
-        format!("{}/{}/{}", base.trim_end_matches('/'), self.account, name)
+    /// A queue URL as a client sees it.
+    pub fn url_of(&self, name: &str) -> String {
+        format!(
+            "{}/{}/{}",
+            self.endpoint.trim_end_matches('/'),
+            self.account,
+            name
+        )
     }
 
     pub fn next_id(&self) -> u64 {
@@ -139,10 +159,23 @@ impl Service {
     }
 
     /// Inserts a new queue, or returns the existing one of that name for the caller to compare.
-    pub fn insert_queue(&self, queue: Queue) -> Result<Arc<Queue>, Arc<Queue>> {
+    /// A name whose queue was deleted within the cooldown is refused with `QueueDeletedRecently`.
+    pub fn insert_queue(&self, queue: Queue) -> SqsResult<Result<Arc<Queue>, Arc<Queue>>> {
         let mut queues = self.queues.write();
         if let Some(existing) = queues.get(&queue.name) {
-            return Err(existing.clone());
+            return Ok(Err(existing.clone()));
+        }
+        let now = self.now();
+        let recently = self
+            .deleted
+            .lock()
+            .get(&queue.name)
+            .is_some_and(|at| now < at.saturating_add(self.deleted_name_cooldown_ms));
+        if recently {
+            return Err(SqsError::new(
+                ErrorKind::QueueDeletedRecently,
+                "You must wait 60 seconds after deleting a queue before you can create another with the same name.",
+            ));
         }
         {
             let mut state = queue.state.lock();
@@ -151,7 +184,7 @@ impl Service {
         }
         let queue = Arc::new(queue);
         queues.insert(queue.name.clone(), queue.clone());
-        Ok(queue)
+        Ok(Ok(queue))
     }
 
     /// Puts back a queue read from the data directory, already attached to this server.
@@ -169,6 +202,11 @@ impl Service {
             queues.remove(&queue.name);
             self.journal
                 .record_with(|| Op::DeleteQueue { queue: queue.row });
+            let now = self.now();
+            let mut deleted = self.deleted.lock();
+            let cooldown = self.deleted_name_cooldown_ms;
+            deleted.retain(|_, at| now < at.saturating_add(cooldown));
+            deleted.insert(queue.name.clone(), now);
         }
         drop(queues);
         queue.changed.notify_waiters();

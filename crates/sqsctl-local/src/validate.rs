@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use base64::Engine as _;
 use serde::Deserialize;
 
-use super::error::{ErrorKind, SqsError, SqsResult};
+use super::error::{ErrorKind, SqsError, SqsResult, excerpt};
 use super::message::{AttributeValue, MessageAttribute};
 
 pub const MAX_MESSAGE_BYTES: usize = 1_048_576;
@@ -162,7 +162,8 @@ fn attribute_name(name: &str) -> SqsResult<()> {
         && !lower.starts_with("amazon.");
     if !ok {
         return Err(SqsError::invalid_parameter(format!(
-            "Message attribute name '{name}' is invalid. Names can contain alphanumerics, hyphens, underscores and periods, must not start or end with a period, have consecutive periods, or start with AWS. or Amazon., and be at most 256 characters long."
+            "Message attribute name '{}' is invalid. Names can contain alphanumerics, hyphens, underscores and periods, must not start or end with a period, have consecutive periods, or start with AWS. or Amazon., and be at most 256 characters long.",
+            excerpt(name)
         )));
     }
     Ok(())

@@ -1213,6 +1213,15 @@ async fn fault_injection_is_deterministic_and_counts_ambiguous_failures() -> Tes
     Ok(())
 }
 
+#[path = "server/query_protocol.rs"]
+mod query_protocol;
+
+#[path = "server/limits.rs"]
+mod limits;
+
+#[path = "server/fidelity.rs"]
+mod fidelity;
+
 /// A raw HTTP/1.1 exchange, for what the SDK cannot send.
 async fn raw(server: &Server, request: String) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -1230,19 +1239,19 @@ fn post(target: Option<&str>, content_type: &str, body: &str) -> String {
         .map(|t| format!("X-Amz-Target: {t}\r\n"))
         .unwrap_or_default();
     format!(
-        "POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: {content_type}\r\n{target}Content-Length: {}\r\n\r\n{body}",
+        "POST / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: {content_type}\r\n{target}Content-Length: {}\r\n\r\n{body}",
         body.len()
     )
 }
 
 #[tokio::test]
-async fn wire_details_stats_unknown_actions_and_the_query_protocol() -> TestResult {
+async fn wire_details_stats_and_unknown_actions() -> TestResult {
     let server = Server::start(ServerConfig::default())?;
     let sqs = client(&server);
     create(&sqs, "wire", &[]).await;
     let stats = raw(
         &server,
-        "GET /_sqsctl/stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".into(),
+        "GET /_sqsctl/stats HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".into(),
     )
     .await;
     assert!(stats.starts_with("HTTP/1.1 200"));
@@ -1255,16 +1264,9 @@ async fn wire_details_stats_unknown_actions_and_the_query_protocol() -> TestResu
     .await;
     assert!(unknown.starts_with("HTTP/1.1 400"));
     assert!(unknown.contains("x-amzn-query-error: InvalidAction;Sender"));
-    let query = raw(
-        &server,
-        post(
-            None,
-            "application/x-www-form-urlencoded",
-            "Action=ListQueues&Version=2012-11-05",
-        ),
-    )
-    .await;
-    assert!(query.starts_with("HTTP/1.1 400") && query.contains("JSON 1.0"));
+    let neither = raw(&server, post(None, "application/json", "{}")).await;
+    assert!(neither.starts_with("HTTP/1.1 400"));
+    assert!(neither.contains("X-Amz-Target") && neither.contains("Action="));
     let missing = raw(
         &server,
         post(

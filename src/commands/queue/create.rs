@@ -46,7 +46,9 @@ impl CreateSettings {
         if fifo {
             attributes.insert("FifoQueue".to_string(), "true".to_string());
         }
+        let tags = super::tag::parse_tags(&args.tags, "--tag")?;
         Ok(CreateSettings {
+            tags,
             name: args.name,
             fifo,
             dlq: args.dlq,
@@ -64,6 +66,7 @@ pub struct CreateSettings {
     pub max_receive: u32,
     /// Queue attributes, `FifoQueue` included for FIFO queues.
     pub attributes: BTreeMap<String, String>,
+    pub tags: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -75,6 +78,10 @@ struct Created {
     created: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     dead_letter_queue: Option<CreatedDlq>,
+    /// The queue's settings as SQS reports them after the call.
+    settings: BTreeMap<String, String>,
+    /// The queue's tags after the call.
+    tags: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -143,7 +150,11 @@ pub(super) async fn create(
     // CreateQueue of an existing name succeeds when the attributes given match and fails when
     // they differ, so SQS itself decides whether the existing queue is what was asked for.
     let queue = match sqs
-        .create_queue(&settings.name, settings.attributes.clone())
+        .create_tagged_queue(
+            &settings.name,
+            settings.attributes.clone(),
+            settings.tags.clone(),
+        )
         .await
     {
         Ok(queue) => queue,
@@ -169,17 +180,36 @@ pub(super) async fn create(
         }
     };
     let existed = existing.is_some();
+    let tags = sqs.tags(&queue).await?;
+    if settings.tags.iter().any(|(k, v)| tags.get(k) != Some(v)) {
+        // CreateQueue of an existing queue leaves its tags as they are.
+        ctx.printer.warn(format!(
+            "queue {} exists, and its tags were not changed: use `sqsctl queue tag {} KEY=VALUE...`",
+            queue.name, queue.name
+        ));
+    }
     let created = Created {
         name: queue.name.clone(),
         url: queue.url.clone(),
         fifo: settings.fifo,
         created: !existed,
         dead_letter_queue,
+        settings: super::settable(&sqs.attributes(&queue).await?),
+        tags,
     };
-    match ctx.printer.format() {
-        Format::Jsonl => ctx.printer.record("queue_created", &created)?,
-        Format::Json => ctx.printer.json(&created)?,
-        Format::Table | Format::Text => ctx.printer.line(&queue.url)?,
+    let printer = &ctx.printer;
+    match printer.format() {
+        Format::Jsonl => printer.record("queue_created", &created)?,
+        Format::Json => printer.json(&created)?,
+        // Scripts take the URL from text output: nothing else goes to stdout there.
+        Format::Text => printer.line(&queue.url)?,
+        Format::Table => {
+            printer.line(&queue.url)?;
+            super::print_settings(printer, &created.settings)?;
+            if !created.tags.is_empty() {
+                super::tag::print_tag_table(printer, &created.tags)?;
+            }
+        }
     }
     let mut line = if existed {
         format!("queue {} exists, unchanged", queue.name)

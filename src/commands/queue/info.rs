@@ -1,6 +1,9 @@
 //! `sqsctl queue info`: every attribute of a queue, its redrive policy decoded, the depth of its
-//! dead-letter queue and the queues that use it as theirs. Durations, sizes and timestamps read
-//! in human units beside the raw values in text and table output; JSON keeps the raw values.
+//! dead-letter queue, the queues that use it as theirs, and its tags. Durations, sizes and
+//! timestamps read in human units beside the raw values in text and table output; JSON keeps the
+//! raw values.
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
@@ -43,6 +46,8 @@ struct QueueInfo {
     redrive_policy: Option<RedriveInfo>,
     /// Queues whose redrive policy points at this one (it is their DLQ).
     dead_letter_sources: Vec<String>,
+    /// The queue's tags; `null` when the credentials may not read them.
+    tags: Option<BTreeMap<String, String>>,
 }
 
 async fn depth_of(sqs: &Sqs, arn: &str) -> Result<Depth, ClientError> {
@@ -90,7 +95,21 @@ pub(super) async fn info(ctx: &Context, text: &str) -> anyhow::Result<ExitStatus
         .map(|q| q.name)
         .collect();
     dead_letter_sources.sort();
+    let tags = match sqs.tags(&queue).await {
+        Ok(tags) => Some(tags),
+        // Reading tags is a permission of its own (sqs:ListQueueTags); the rest is still worth
+        // showing without them.
+        Err(ClientError::Auth { code, .. }) if code.starts_with("AccessDenied") => {
+            ctx.printer.warn(format!(
+                "the tags of `{}` are not shown: these credentials may not read them ({code})",
+                queue.name
+            ));
+            None
+        }
+        Err(err) => return Err(err.into()),
+    };
     let info = QueueInfo {
+        tags,
         fifo: attrs.is_fifo() || queue.is_fifo(),
         visible: attrs.visible(),
         in_flight: attrs.in_flight(),
@@ -161,6 +180,17 @@ fn print_info(ctx: &Context, info: &QueueInfo) -> anyhow::Result<()> {
                 rows.push((
                     "Dead-letter queue of".into(),
                     info.dead_letter_sources.join(", "),
+                ));
+            }
+            if let Some(tags) = &info.tags {
+                let shown: Vec<String> = tags.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                rows.push((
+                    "Tags".into(),
+                    if shown.is_empty() {
+                        "none".into()
+                    } else {
+                        shown.join(", ")
+                    },
                 ));
             }
             for (name, value) in &info.attributes.0 {

@@ -1,11 +1,14 @@
-//! `sqsctl queue info|create|delete|set|url`: the settings each subcommand runs with, and the dispatch to
+//! `sqsctl queue info|create|delete|set|url|tag|untag`: the settings each subcommand runs with, and the dispatch to
 //! the file of each.
 
 mod create;
 mod delete;
 mod info;
 mod set;
+mod tag;
 mod url;
+
+use std::collections::BTreeMap;
 
 use crate::cli::queue::QueueCommand;
 use crate::commands::context::Context;
@@ -29,6 +32,14 @@ pub enum QueueSettings {
         name: String,
         account: Option<String>,
     },
+    Tag {
+        queue: String,
+        tags: BTreeMap<String, String>,
+    },
+    Untag {
+        queue: String,
+        keys: Vec<String>,
+    },
 }
 
 impl QueueSettings {
@@ -48,6 +59,14 @@ impl QueueSettings {
                 name: args.name,
                 account: args.account,
             },
+            QueueCommand::Tag(args) => QueueSettings::Tag {
+                tags: tag::parse_tags(&args.tags, "queue tag")?,
+                queue: args.queue,
+            },
+            QueueCommand::Untag(args) => QueueSettings::Untag {
+                queue: args.queue,
+                keys: args.keys,
+            },
         })
     }
 }
@@ -63,6 +82,8 @@ pub async fn run(ctx: &Context, settings: QueueSettings) -> anyhow::Result<ExitS
         } => delete::delete(ctx, &queue, yes, dry_run).await,
         QueueSettings::Set(set_settings) => set::set(ctx, set_settings).await,
         QueueSettings::Url { name, account } => url::url(ctx, &name, account).await,
+        QueueSettings::Tag { queue, tags } => tag::tag(ctx, &queue, tags).await,
+        QueueSettings::Untag { queue, keys } => tag::untag(ctx, &queue, keys).await,
     }
 }
 
@@ -90,4 +111,40 @@ fn check_dlq_type(
         kind(fifo)
     ))
     .into())
+}
+
+/// The attributes of a queue that a person sets (those `queue set` changes): what `queue create`
+/// and `queue set` show after their change.
+fn settable(attrs: &crate::client::QueueAttributes) -> BTreeMap<String, String> {
+    attrs
+        .0
+        .iter()
+        .filter(|(name, _)| set::SETTABLE.contains(&name.as_str()))
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect()
+}
+
+/// Prints settings in human units beside the raw values: `NAME<TAB>VALUE` lines, or a table.
+fn print_settings(
+    printer: &crate::output::Printer,
+    settings: &BTreeMap<String, String>,
+) -> anyhow::Result<()> {
+    use crate::text::attribute_with_units;
+    if printer.format() == crate::output::Format::Text {
+        for (name, value) in settings {
+            let value = attribute_with_units(name, value);
+            printer.line(&format!("{name}\t{}", printer.display(&value)))?;
+        }
+    } else {
+        let mut table = printer.new_table(&["attribute", "value"]);
+        for (name, value) in settings {
+            let value = attribute_with_units(name, value);
+            table.add_row(vec![
+                name.clone(),
+                crate::output::sanitize::for_terminal(&value).into_owned(),
+            ]);
+        }
+        printer.table(&table)?;
+    }
+    Ok(())
 }

@@ -14,11 +14,11 @@ use crate::commands::common::{confirm_destructive, queue_place, resolve_queue};
 use crate::commands::context::Context;
 use crate::error::{UsageError, hinted_usage};
 use crate::exit::ExitStatus;
-use crate::output::{Format, sanitize};
+use crate::output::Format;
 use crate::text::{attribute_with_units, format_seconds};
 
 /// The attributes a queue's owner may change, with the limits SQS enforces on each.
-const SETTABLE: &[&str] = &[
+pub(super) const SETTABLE: &[&str] = &[
     "DelaySeconds",
     "KmsDataKeyReusePeriodSeconds",
     "KmsMasterKeyId",
@@ -310,7 +310,7 @@ pub(super) async fn set(ctx: &Context, settings: SetSettings) -> anyhow::Result<
         url: queue.url.clone(),
         changes,
         applied: false,
-        settings: settable(&before),
+        settings: super::settable(&before),
     };
     // A redrive policy may already name a dead-letter queue that does not exist: creating it is
     // then the whole change.
@@ -357,7 +357,7 @@ pub(super) async fn set(ctx: &Context, settings: SetSettings) -> anyhow::Result<
     }
     let after = sqs.attributes(&queue).await?;
     report.applied = true;
-    report.settings = settable(&after);
+    report.settings = super::settable(&after);
     ctx.printer.info(format!(
         "changed {} on queue {}",
         crate::text::plural(report.changes.len() as u64, "attribute"),
@@ -503,15 +503,6 @@ fn normalize(value: serde_json::Value) -> serde_json::Value {
     }
 }
 
-fn settable(attrs: &QueueAttributes) -> BTreeMap<String, String> {
-    attrs
-        .0
-        .iter()
-        .filter(|(name, _)| SETTABLE.contains(&name.as_str()))
-        .map(|(name, value)| (name.clone(), value.clone()))
-        .collect()
-}
-
 /// The change as `NAME: BEFORE -> AFTER` lines on stdout (text and table output), shown before the
 /// question so that what is asked about is on screen.
 fn print_diff(ctx: &Context, report: &SetReport) -> anyhow::Result<()> {
@@ -541,22 +532,8 @@ fn print_report(ctx: &Context, report: &SetReport) -> anyhow::Result<()> {
     match printer.format() {
         Format::Jsonl => printer.record("queue_set", report)?,
         Format::Json => printer.json(report)?,
-        Format::Text if report.applied => {
-            for (name, value) in &report.settings {
-                let value = attribute_with_units(name, value);
-                printer.line(&format!("{name}\t{}", printer.display(&value)))?;
-            }
-        }
-        Format::Table if report.applied => {
-            let mut table = printer.new_table(&["attribute", "value"]);
-            for (name, value) in &report.settings {
-                let value = attribute_with_units(name, value);
-                table.add_row(vec![
-                    name.clone(),
-                    sanitize::for_terminal(&value).into_owned(),
-                ]);
-            }
-            printer.table(&table)?;
+        Format::Text | Format::Table if report.applied => {
+            super::print_settings(printer, &report.settings)?
         }
         Format::Text | Format::Table => {}
     }

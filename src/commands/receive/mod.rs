@@ -33,6 +33,7 @@ use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
+use crate::message::shown::Shown;
 use crate::output::messages::MessageWriter;
 use crate::text::plural;
 use pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
@@ -52,6 +53,7 @@ pub struct ReceiveSettings {
     pub delete: bool,
     pub yes: bool,
     pub concurrency: usize,
+    pub shown: Shown,
 }
 
 impl ReceiveSettings {
@@ -72,6 +74,8 @@ impl ReceiveSettings {
             delete: args.delete,
             yes: args.yes,
             concurrency: usize::from(args.concurrency),
+            shown: Shown::parse(&args.shown.attributes, &args.shown.message_attributes)
+                .map_err(anyhow::Error::msg)?,
         })
     }
 }
@@ -212,7 +216,7 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         .printer
         .progress(0, "{spinner} {pos} messages received ({per_sec})");
     let (mut deleted, mut delete_failed) = (0u64, 0u64);
-    let mut writer = MessageWriter::new(&ctx.printer, true);
+    let mut writer = MessageWriter::new(&ctx.printer, true).showing(settings.shown.clone());
     let mut write_error: Option<std::io::Error> = None;
     let mut released_failed = 0usize;
     let mut unwritten = 0u64;

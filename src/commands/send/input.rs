@@ -30,6 +30,7 @@ pub struct RecordDefaults {
     pub dedup: Option<DedupId>,
     pub attributes: BTreeMap<String, AttributeValue>,
     pub delay_seconds: Option<i32>,
+    pub trace_header: Option<String>,
     pub fifo: bool,
 }
 
@@ -63,6 +64,9 @@ impl RecordDefaults {
         }
         if record.delay_seconds.is_none() {
             record.delay_seconds = self.delay_seconds;
+        }
+        if record.trace_header.is_none() {
+            record.trace_header.clone_from(&self.trace_header);
         }
         if record.dedup_id.is_none() {
             record.dedup_id = match &self.dedup {

@@ -48,6 +48,7 @@ pub struct SendSettings {
     pub dedup: Option<DedupId>,
     pub attributes: BTreeMap<String, AttributeValue>,
     pub delay_seconds: Option<i32>,
+    pub trace_header: Option<String>,
     pub concurrency: usize,
 }
 
@@ -82,6 +83,7 @@ impl SendSettings {
             dedup,
             attributes: parse_message_attributes(&args.attrs)?,
             delay_seconds: args.delay,
+            trace_header: args.trace_header,
             concurrency: usize::from(args.concurrency),
         })
     }
@@ -128,6 +130,7 @@ pub async fn run(ctx: &Context, settings: SendSettings) -> anyhow::Result<ExitSt
         dedup: settings.dedup.clone(),
         attributes: settings.attributes.clone(),
         delay_seconds: settings.delay_seconds,
+        trace_header: settings.trace_header.clone(),
         fifo,
     };
     match &settings.input {

@@ -151,6 +151,8 @@ pub(super) fn outgoing(plan: &Plan, message: &MessageRecord) -> MessageRecord {
         message_attributes: message.message_attributes.clone(),
         group_id,
         dedup_id,
+        // A trace stays one trace across the detour through the dead-letter queue.
+        trace_header: message.trace_header.clone(),
         delay_seconds: plan.delay_seconds.filter(|_| !plan.fifo),
         attributes: Default::default(),
         receipt_handle: None,

@@ -43,6 +43,12 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use support::LocalStack;
 
+mod fidelity;
+use fidelity::{
+    deleted_name_reused_within_a_minute, fifo_queue_false_on_a_standard_queue,
+    receive_request_attempt_id, throughput_limit_needs_message_group_scope,
+};
+
 /// A scenario that has not finished by then has hung; LocalStack's slowest (the message move task)
 /// takes a few seconds.
 const SCENARIO_TIMEOUT: Duration = Duration::from_secs(45);
@@ -1520,4 +1526,8 @@ scenarios!(
     batch_errors,
     receive_errors,
     move_task_errors,
+    fifo_queue_false_on_a_standard_queue,
+    receive_request_attempt_id,
+    throughput_limit_needs_message_group_scope,
+    deleted_name_reused_within_a_minute,
 );

@@ -182,3 +182,123 @@ fn purge_removes_everything_and_reports_the_depth() {
     run.assert_code(0);
     assert!(run.records_of("message").is_empty());
 }
+
+#[test]
+fn settings_tags_and_visibility_on_localstack() {
+    let Some(cli) = Cli::new() else { return };
+    let queue = cli.queue_name("cli-settings");
+    let run = cli.run(
+        &[
+            "queue",
+            "create",
+            &queue,
+            "--tag",
+            "team=payments",
+            "-o",
+            "json",
+        ],
+        "",
+    );
+    run.assert_code(0);
+    let created: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(created["tags"]["team"], "payments", "{}", run.stdout);
+
+    cli.run(&["queue", "tag", &queue, "env=prod", "owner=ana"], "")
+        .assert_code(0);
+    cli.run(&["queue", "untag", &queue, "owner"], "")
+        .assert_code(0);
+    let run = cli.run(
+        &[
+            "queue",
+            "set",
+            &queue,
+            "--visibility",
+            "2m",
+            "--retention",
+            "1d",
+            "--yes",
+        ],
+        "",
+    );
+    run.assert_code(0);
+    let run = cli.run(&["queue", "info", &queue, "-o", "json"], "");
+    run.assert_code(0);
+    let info: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        info["tags"],
+        serde_json::json!({"team": "payments", "env": "prod"})
+    );
+    assert_eq!(info["attributes"]["VisibilityTimeout"], "120");
+    let run = cli.run(&["queue", "url", &queue, "-o", "text"], "");
+    run.assert_code(0);
+    assert_eq!(run.stdout.trim(), info["url"].as_str().unwrap());
+    assert_eq!(info["attributes"]["MessageRetentionPeriod"], "86400");
+    let dlq = format!("{queue}-dlq");
+    cli.run(
+        &[
+            "queue",
+            "set",
+            &queue,
+            "--dlq",
+            &dlq,
+            "--max-receive",
+            "4",
+            "--create-dlq",
+            "--yes",
+        ],
+        "",
+    )
+    .assert_code(0);
+    let run = cli.run(&["queue", "info", &queue, "-o", "json"], "");
+    let info: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        info["redrive_policy"]["max_receive_count"], 4,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        info["redrive_policy"]["dead_letter_queue"]["name"],
+        dlq.as_str()
+    );
+
+    let header = "Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1";
+    cli.run(
+        &[
+            "send",
+            &queue,
+            "--trace-header",
+            header,
+            "--attr",
+            "trace.id=7",
+            "hi",
+        ],
+        "",
+    )
+    .assert_code(0);
+    let run = cli.run(
+        &[
+            "receive",
+            &queue,
+            "--wait",
+            "2",
+            "--attributes",
+            "AWSTraceHeader",
+            "--message-attributes",
+            "trace.*",
+        ],
+        "",
+    );
+    run.assert_code(0);
+    let message = &run.records_of("message")[0];
+    assert_eq!(
+        message["attributes"],
+        serde_json::json!({"AWSTraceHeader": header})
+    );
+    assert_eq!(message["message_attributes"]["trace.id"]["value"], "7");
+    // Held for the queue's 2 minutes; `visibility --timeout 0` gives it back at once.
+    let handle = message["receipt_handle"].as_str().unwrap();
+    let run = cli.run(&["visibility", &queue, "--timeout", "0", handle], "");
+    run.assert_code(0);
+    let run = cli.run(&["receive", &queue, "--wait", "2", "--delete", "--yes"], "");
+    assert_eq!(run.records_of("message").len(), 1, "{}", run.stderr);
+}

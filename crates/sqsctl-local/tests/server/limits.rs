@@ -1,0 +1,172 @@
+//! Hosts and bounds of the HTTP layer: queue URLs built from the server's own address, `Host`
+//! headers refused on a loopback bind, and slow or silent clients that cannot hold memory or
+//! connections for long.
+
+use std::time::{Duration, Instant};
+
+use sqsctl_local::{Server, ServerConfig};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use super::{TestResult, client, create, raw};
+
+fn json_post(host: &str, target: &str, body: &str) -> String {
+    format!(
+        "POST / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.{target}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[tokio::test]
+async fn queue_urls_come_from_the_server_and_foreign_hosts_are_refused() -> TestResult {
+    let server = Server::start(ServerConfig::default())?;
+    let port = server.local_addr().port();
+    let evil = raw(
+        &server,
+        json_post("evil.example:1", "CreateQueue", r#"{"QueueName":"q"}"#),
+    )
+    .await;
+    assert!(evil.starts_with("HTTP/1.1 403"), "{evil}");
+    assert!(
+        evil.contains("x-amzn-query-error: AccessDenied;Sender"),
+        "{evil}"
+    );
+    assert!(!evil.contains("QueueUrl"));
+    let sqs = client(&server);
+    assert!(sqs.list_queues().send().await?.queue_urls().is_empty());
+
+    // A loopback name is served, but the URL is the server's own, whatever the Host said.
+    let local = raw(
+        &server,
+        json_post(
+            &format!("localhost:{port}"),
+            "CreateQueue",
+            r#"{"QueueName":"q"}"#,
+        ),
+    )
+    .await;
+    assert!(local.starts_with("HTTP/1.1 200"), "{local}");
+    assert!(local.contains(&server.queue_url("q")), "{local}");
+    assert!(
+        server
+            .queue_url("q")
+            .starts_with(&format!("http://127.0.0.1:{port}/"))
+    );
+    server.shutdown().await;
+
+    let named = Server::start(ServerConfig {
+        hostname: Some("sqs.internal".into()),
+        ..ServerConfig::default()
+    })?;
+    let port = named.local_addr().port();
+    let url = create(&client(&named), "q", &[]).await;
+    assert_eq!(url, format!("http://sqs.internal:{port}/000000000000/q"));
+    assert_eq!(named.queue_url("q"), url);
+    let by_name = raw(
+        &named,
+        json_post(&format!("sqs.internal:{port}"), "ListQueues", "{}"),
+    )
+    .await;
+    assert!(by_name.starts_with("HTTP/1.1 200"), "{by_name}");
+    assert!(by_name.contains(&url), "{by_name}");
+    named.shutdown().await;
+    Ok(())
+}
+
+/// Reads until the server closes the connection; returns what it sent and how long that took.
+async fn read_until_closed(stream: &mut TcpStream, limit: Duration) -> (String, Duration) {
+    let started = Instant::now();
+    let mut got = Vec::new();
+    let read = tokio::time::timeout(limit, stream.read_to_end(&mut got)).await;
+    assert!(
+        read.is_ok(),
+        "the server kept the connection open past {limit:?}"
+    );
+    (
+        String::from_utf8_lossy(&got).into_owned(),
+        started.elapsed(),
+    )
+}
+
+#[tokio::test]
+async fn silent_and_slow_connections_are_closed_after_their_timeouts() -> TestResult {
+    let server = Server::start(ServerConfig {
+        header_timeout: Duration::from_millis(300),
+        body_timeout: Duration::from_millis(300),
+        ..ServerConfig::default()
+    })?;
+    let mut silent = TcpStream::connect(server.local_addr()).await?;
+    let (_, after) = read_until_closed(&mut silent, Duration::from_secs(10)).await;
+    assert!(
+        after >= Duration::from_millis(250),
+        "closed after {after:?}"
+    );
+
+    let mut half_headers = TcpStream::connect(server.local_addr()).await?;
+    half_headers
+        .write_all(b"POST / HTTP/1.1\r\nHost: localhost\r\n")
+        .await?;
+    read_until_closed(&mut half_headers, Duration::from_secs(10)).await;
+
+    let mut slow_body = TcpStream::connect(server.local_addr()).await?;
+    slow_body
+        .write_all(b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.ListQueues\r\nContent-Length: 100\r\n\r\n{")
+        .await?;
+    let (answer, _) = read_until_closed(&mut slow_body, Duration::from_secs(10)).await;
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.contains("body timeout"), "{answer}");
+    server.shutdown().await;
+    Ok(())
+}
+
+#[tokio::test]
+async fn request_bodies_in_progress_share_one_byte_budget() -> TestResult {
+    const BUDGET: usize = 256 * 1024;
+    const CHUNK: usize = 64 * 1024;
+    let server = Server::start(ServerConfig {
+        max_pending_body_bytes: BUDGET,
+        ..ServerConfig::default()
+    })?;
+    let head = "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.ListQueues\r\nContent-Length: 4000000\r\n\r\n";
+    // Many slow clients each start a large body and stall: what the server holds stays within
+    // the budget, and the clients past it are answered at once instead of being buffered.
+    let mut stalled = Vec::new();
+    let mut refused = 0;
+    for _ in 0..16 {
+        let mut stream = TcpStream::connect(server.local_addr()).await?;
+        stream.write_all(head.as_bytes()).await?;
+        stream.write_all(&vec![b' '; CHUNK]).await?;
+        let mut first = [0u8; 64];
+        match tokio::time::timeout(Duration::from_millis(300), stream.read(&mut first)).await {
+            Ok(Ok(n)) if n > 0 => {
+                let answer = String::from_utf8_lossy(&first[..n]).into_owned();
+                assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+                refused += 1;
+            }
+            _ => stalled.push(stream),
+        }
+    }
+    assert!(
+        stalled.len() <= BUDGET / CHUNK,
+        "{} bodies held",
+        stalled.len()
+    );
+    assert!(refused >= 16 - BUDGET / CHUNK, "{refused} refused");
+
+    // Once the stalled clients go away, their bytes are free again.
+    drop(stalled);
+    let sqs = client(&server);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match sqs.list_queues().send().await {
+            Ok(_) => break,
+            Err(e) if Instant::now() < deadline => {
+                let _ = e;
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    server.shutdown().await;
+    Ok(())
+}

@@ -1,0 +1,243 @@
+//! `sqsctl queue tag|untag` and the tag rules shared with `queue create --tag`: keys and values are
+//! checked against SQS's limits before any call, so a bad tag changes nothing.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::client::QueueRef;
+use crate::commands::common::resolve_queue;
+use crate::commands::context::Context;
+use crate::error::UsageError;
+use crate::exit::ExitStatus;
+use crate::output::{Format, Printer, sanitize};
+
+/// Most tags one queue may have.
+pub const MAX_TAGS: usize = 50;
+const MAX_KEY_CHARS: usize = 128;
+const MAX_VALUE_CHARS: usize = 256;
+
+/// Parses `KEY=VALUE` tags, checking each against SQS's rules. `option` names where they came
+/// from in errors (`--tag`, or an argument).
+pub fn parse_tags(values: &[String], option: &str) -> Result<BTreeMap<String, String>, UsageError> {
+    let mut tags = BTreeMap::new();
+    for text in values {
+        let Some((key, value)) = text.split_once('=') else {
+            return Err(UsageError(format!(
+                "{option} expects KEY=VALUE, got `{text}` (an empty value is written KEY=)"
+            )));
+        };
+        check_key(key)?;
+        check_text("value", key, value, 0, MAX_VALUE_CHARS)?;
+        if tags.insert(key.to_string(), value.to_string()).is_some() {
+            return Err(UsageError(format!("the tag key `{key}` is given twice")));
+        }
+    }
+    if tags.len() > MAX_TAGS {
+        return Err(UsageError(format!(
+            "{} tags given; a queue has at most {MAX_TAGS}",
+            tags.len()
+        )));
+    }
+    Ok(tags)
+}
+
+/// Checks a tag key: 1-128 allowed characters, not in the reserved `aws:` namespace.
+pub fn check_key(key: &str) -> Result<(), UsageError> {
+    check_text("key", key, key, 1, MAX_KEY_CHARS)?;
+    if key.to_ascii_lowercase().starts_with("aws:") {
+        return Err(UsageError(format!(
+            "the tag key `{key}` starts with `aws:`, which AWS reserves for its own tags"
+        )));
+    }
+    Ok(())
+}
+
+fn check_text(what: &str, key: &str, text: &str, min: usize, max: usize) -> Result<(), UsageError> {
+    let chars = text.chars().count();
+    let shown = || {
+        let short: String = text.chars().take(40).collect();
+        if chars > 40 {
+            format!("`{short}...`")
+        } else {
+            format!("`{short}`")
+        }
+    };
+    if chars < min {
+        return Err(UsageError("a tag key is empty".to_string()));
+    }
+    if chars > max {
+        let of = if what == "key" {
+            String::new()
+        } else {
+            format!(" of `{}`", key.chars().take(40).collect::<String>())
+        };
+        return Err(UsageError(format!(
+            "the tag {what}{of} {} is {chars} characters; the limit is {max}",
+            shown()
+        )));
+    }
+    if let Some(bad) = text.chars().find(|c| !allowed(*c)) {
+        return Err(UsageError(format!(
+            "the tag {what} {} has the character {bad:?}; tags take letters, digits, spaces and _ . : / = + - @",
+            shown()
+        )));
+    }
+    Ok(())
+}
+
+fn allowed(c: char) -> bool {
+    c.is_alphanumeric() || c == ' ' || "_.:/=+-@".contains(c)
+}
+
+#[derive(Debug, Serialize)]
+struct TagReport {
+    name: String,
+    url: String,
+    /// Every tag of the queue after the change.
+    tags: BTreeMap<String, String>,
+}
+
+pub(super) async fn tag(
+    ctx: &Context,
+    text: &str,
+    tags: BTreeMap<String, String>,
+) -> anyhow::Result<ExitStatus> {
+    let queue = resolve_queue(ctx, text).await?;
+    let sqs = ctx.sqs().await?;
+    let before = sqs.tags(&queue).await?;
+    let added = tags.keys().filter(|k| !before.contains_key(*k)).count();
+    if before.len() + added > MAX_TAGS {
+        return Err(UsageError(format!(
+            "`{}` has {} and this adds {added}: a queue has at most {MAX_TAGS}",
+            queue.name,
+            crate::text::plural(before.len() as u64, "tag"),
+        ))
+        .into());
+    }
+    let changed = tags
+        .iter()
+        .filter(|(k, v)| before.get(*k).is_some_and(|old| old != *v))
+        .count();
+    sqs.tag(&queue, tags).await?;
+    ctx.printer.info(format!(
+        "tagged queue {}: {} added, {changed} changed",
+        queue.name, added
+    ));
+    print_tags(ctx, &queue, "queue_tags").await
+}
+
+pub(super) async fn untag(
+    ctx: &Context,
+    text: &str,
+    keys: Vec<String>,
+) -> anyhow::Result<ExitStatus> {
+    for key in &keys {
+        if key.is_empty() {
+            return Err(UsageError("a tag key is empty".to_string()).into());
+        }
+    }
+    let queue = resolve_queue(ctx, text).await?;
+    let sqs = ctx.sqs().await?;
+    let before = sqs.tags(&queue).await?;
+    let missing: Vec<&String> = keys.iter().filter(|k| !before.contains_key(*k)).collect();
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().map(|k| format!("`{k}`")).collect();
+        ctx.printer
+            .warn(format!("`{}` has no tag {}", queue.name, list.join(", ")));
+    }
+    let removed = keys.len() - missing.len();
+    sqs.untag(&queue, keys).await?;
+    ctx.printer.info(format!(
+        "removed {} from queue {}",
+        crate::text::plural(removed as u64, "tag"),
+        queue.name
+    ));
+    print_tags(ctx, &queue, "queue_tags").await
+}
+
+/// Reads the queue's tags back and prints them: what SQS holds now, not what was asked for.
+async fn print_tags(ctx: &Context, queue: &QueueRef, kind: &str) -> anyhow::Result<ExitStatus> {
+    let sqs = ctx.sqs().await?;
+    let report = TagReport {
+        name: queue.name.clone(),
+        url: queue.url.clone(),
+        tags: sqs.tags(queue).await?,
+    };
+    let printer = &ctx.printer;
+    match printer.format() {
+        Format::Jsonl => printer.record(kind, &report)?,
+        Format::Json => printer.json(&report)?,
+        Format::Text => {
+            for (key, value) in &report.tags {
+                printer.line(&format!(
+                    "{}\t{}",
+                    printer.display(key),
+                    printer.display(value)
+                ))?;
+            }
+        }
+        Format::Table => {
+            if report.tags.is_empty() {
+                printer.info(format!("queue {} has no tags", queue.name));
+            } else {
+                print_tag_table(printer, &report.tags)?;
+            }
+        }
+    }
+    printer.flush()?;
+    Ok(ExitStatus::Success)
+}
+
+/// The tags as a `tag | value` table.
+pub(super) fn print_tag_table(
+    printer: &Printer,
+    tags: &BTreeMap<String, String>,
+) -> anyhow::Result<()> {
+    let mut table = printer.new_table(&["tag", "value"]);
+    for (key, value) in tags {
+        table.add_row(vec![
+            sanitize::for_terminal(key).into_owned(),
+            sanitize::for_terminal(value).into_owned(),
+        ]);
+    }
+    printer.table(&table)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tags(values: &[&str]) -> Result<BTreeMap<String, String>, UsageError> {
+        let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        parse_tags(&values, "--tag")
+    }
+
+    #[test]
+    fn tags_follow_sqs_rules() {
+        let ok = tags(&["team=payments", "owner=", "path=a/b:c@d+e"]).unwrap();
+        assert_eq!(ok["team"], "payments");
+        assert_eq!(ok["owner"], "");
+        let long_key = format!("{}=x", "k".repeat(129));
+        let err = tags(&[&long_key]).unwrap_err().0;
+        assert!(
+            err.contains("129 characters") && err.contains("limit is 128"),
+            "{err}"
+        );
+        let long_value = format!("k={}", "v".repeat(257));
+        let err = tags(&[&long_value]).unwrap_err().0;
+        assert!(
+            err.contains("of `k`") && err.contains("limit is 256"),
+            "{err}"
+        );
+        assert!(tags(&["team"]).unwrap_err().0.contains("KEY=VALUE"));
+        assert!(tags(&["=x"]).unwrap_err().0.contains("empty"));
+        assert!(tags(&["aws:x=1"]).unwrap_err().0.contains("reserves"));
+        assert!(tags(&["a=1", "a=2"]).unwrap_err().0.contains("twice"));
+        assert!(tags(&["a=semi;colon"]).unwrap_err().0.contains("';'"));
+        let many: Vec<String> = (0..51).map(|i| format!("k{i}=v")).collect();
+        let refs: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert!(tags(&refs).unwrap_err().0.contains("at most 50"));
+    }
+}
