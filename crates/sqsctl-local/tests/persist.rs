@@ -531,3 +531,113 @@ async fn sends_past_max_bytes_fail_with_over_limit_until_space_is_freed() -> Tes
     server.shutdown().await;
     Ok(())
 }
+
+/// The error code of a failed call, or `None` when it succeeded.
+fn code_of<T, E: ProvideErrorMetadata>(result: Result<T, E>) -> Option<String> {
+    result.err().and_then(|e| e.code().map(String::from))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retried_receive_attempt_keeps_its_new_deadline_but_not_its_id() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let start = UNIX_EPOCH + Duration::from_secs(START);
+    let url;
+    {
+        let server = Server::start(config(dir.path(), start))?;
+        let sqs = client(&server);
+        url = sqs
+            .create_queue()
+            .queue_name("jobs.fifo")
+            .attributes(QueueAttributeName::FifoQueue, "true")
+            .send()
+            .await?
+            .queue_url
+            .unwrap_or_default();
+        sqs.send_message()
+            .queue_url(&url)
+            .message_body("one")
+            .message_group_id("g")
+            .message_deduplication_id("d1")
+            .send()
+            .await?;
+        let receive = || {
+            sqs.receive_message()
+                .queue_url(&url)
+                .visibility_timeout(30)
+                .receive_request_attempt_id("attempt-1")
+                .send()
+        };
+        let first = receive().await?;
+        assert_eq!(first.messages().len(), 1);
+        // The retry 20 s later gets the same message and starts its 30 s over: in flight until
+        // 50 s after the start, not 30 s.
+        server.clock().advance(Duration::from_secs(20));
+        let retried = receive().await?;
+        assert_eq!(
+            retried.messages().first().and_then(|m| m.message_id()),
+            first.messages().first().and_then(|m| m.message_id())
+        );
+        server.shutdown().await;
+    }
+    let server = Server::start(config(dir.path(), start + Duration::from_secs(35)))?;
+    let sqs = client(&server);
+    assert_eq!(counts(&sqs, &url).await?, (0, 1, 0));
+    // The attempt id is forgotten: the same id receives anew, and the group is still locked.
+    let again = sqs
+        .receive_message()
+        .queue_url(&url)
+        .receive_request_attempt_id("attempt-1")
+        .send()
+        .await?;
+    assert!(again.messages().is_empty());
+    server.clock().advance(Duration::from_secs(16));
+    assert_eq!(receive_all(&sqs, &url).await?, [("one".into(), "2".into())]);
+    server.shutdown().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_forgets_deleted_names_and_builds_urls_from_its_own_host_name() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let start = UNIX_EPOCH + Duration::from_secs(START);
+    {
+        let server = Server::start(ServerConfig {
+            hostname: Some("sqs.internal".into()),
+            ..config(dir.path(), start)
+        })?;
+        let sqs = client(&server);
+        let port = server.local_addr().port();
+        let kept = sqs.create_queue().queue_name("kept").send().await?;
+        assert_eq!(
+            kept.queue_url(),
+            Some(format!("http://sqs.internal:{port}/000000000000/kept").as_str())
+        );
+        let gone = sqs.create_queue().queue_name("gone").send().await?;
+        sqs.delete_queue()
+            .queue_url(gone.queue_url().unwrap_or_default())
+            .send()
+            .await?;
+        let too_soon = sqs.create_queue().queue_name("gone").send().await;
+        assert_eq!(
+            code_of(too_soon),
+            Some("AWS.SimpleQueueService.QueueDeletedRecently".into())
+        );
+        server.shutdown().await;
+    }
+    let server = Server::start(ServerConfig {
+        hostname: Some("queues.example".into()),
+        ..config(dir.path(), start)
+    })?;
+    let sqs = client(&server);
+    let port = server.local_addr().port();
+    let listed = sqs.list_queues().send().await?;
+    assert_eq!(
+        listed.queue_urls(),
+        [format!("http://queues.example:{port}/000000000000/kept")]
+    );
+    // Recently deleted names are kept in memory only: the name is free again at once.
+    let recreated = sqs.create_queue().queue_name("gone").send().await;
+    assert_eq!(code_of(recreated), None);
+    server.shutdown().await;
+    Ok(())
+}
