@@ -1,9 +1,10 @@
 //! An in-process SQS-compatible server, for tests, benchmarks and `sqsctl local`.
 //!
-//! It serves the AWS JSON 1.0 protocol that current aws-sdk-sqs and boto3 speak, with SQS's
-//! semantics (visibility timeouts, delays, retention, FIFO groups and deduplication, dead-letter
-//! queues, message move tasks) and its error codes. Every timing rule reads a [`Clock`] that tests can
-//! freeze and advance, and faults and latency can be injected for reliability tests. It is a crate
+//! It serves both protocols SQS clients speak, AWS JSON 1.0 (current SDKs) and the older Query
+//! protocol (form-encoded requests, XML answers), from one action table, with SQS's semantics
+//! (visibility timeouts, delays, retention, FIFO groups and deduplication, dead-letter queues,
+//! message move tasks) and its error codes. With a data directory it keeps its state across
+//! restarts. Every timing rule reads a [`Clock`] that tests can freeze and advance, and faults and latency can be injected for reliability tests. It is a crate
 //! of its own so that nothing of the command line can creep into it: the compiler keeps that
 //! boundary.
 //!
