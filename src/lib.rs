@@ -18,5 +18,6 @@ pub use sqsctl_local as local;
 pub mod message;
 pub mod output;
 pub mod redrive;
+pub mod select;
 pub mod state_file;
 pub mod text;

@@ -9,11 +9,11 @@ use anyhow::Context as _;
 
 use crate::cli::redrive::{DedupArg, RedriveArgs, TaskCommand};
 use crate::error::UsageError;
-use crate::redrive::select::parse_attribute_filter;
 use crate::redrive::{
     DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS, MAX_VISIBILITY_TIMEOUT, PlanError, PlanOptions,
     Selection,
 };
+use crate::select::parse_attribute_filter;
 
 /// SQS's bound on a move task's MaxNumberOfMessagesPerSecond.
 const NATIVE_MAX_RATE: f64 = 500.0;
