@@ -1041,7 +1041,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__peek)
-            opts="-n -o -q -v -h -V --max --force --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-n -o -q -v -h -V --max --force --grep --attr --where --older-than --newer-than --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1052,6 +1052,26 @@ _sqsctl() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --attr)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --newer-than)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1645,7 +1665,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__receive)
-            opts="-n -y -o -q -v -h -V --max --wait --visibility --until-empty --delete --yes --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-n -y -o -q -v -h -V --max --wait --visibility --until-empty --delete --yes --concurrency --grep --attr --where --older-than --newer-than --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1668,6 +1688,26 @@ _sqsctl() {
                     return 0
                     ;;
                 --concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --attr)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --newer-than)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

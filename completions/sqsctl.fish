@@ -246,6 +246,11 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s n -l max -d 'S
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0-20 seconds' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l visibility -d 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l concurrency -d 'Receive requests in flight at once' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l grep -d 'Only messages whose body matches this regular expression' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l newer-than -d 'Only messages sent more recently than this' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
@@ -268,6 +273,11 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s v -l verbose -
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s n -l max -d 'Show at most this many messages' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l grep -d 'Only messages whose body matches this regular expression' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l newer-than -d 'Only messages sent more recently than this' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
@@ -351,7 +361,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s V -l versio
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l to -d 'Where to move them (default: the DLQ\'s source queue, found with ListDeadLetterSourceQueues)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l grep -d 'Only messages whose body matches this regular expression' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on stay, and are counted and reported' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l newer-than -d 'Only messages sent more recently than this' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l message-id -d 'Only these messages (DLQ message ids)' -r

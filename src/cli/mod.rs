@@ -16,6 +16,7 @@ pub mod queue;
 pub mod queues;
 pub mod receive;
 pub mod redrive;
+pub mod select;
 pub mod send;
 pub mod values;
 pub mod visibility;

@@ -4,13 +4,15 @@
 #[command(after_help = "Examples:
   sqsctl peek orders
   sqsctl peek orders --max 100 | jq -r .data.body
+  sqsctl peek orders-dlq --where \"body.tenant == 'acme'\" --newer-than 1h
 
 SQS has no real peek: peek receives the messages with a short visibility timeout and makes them \
 visible again at once. Each peek therefore counts as a receive (ApproximateReceiveCount grows). On \
 a queue with a redrive policy peek reads each message once and says what it cost (\"each message \
 read used 1 of its 5 receives\") and how many messages are now one receive from the dead-letter \
 queue; with a maxReceiveCount of 1 or 2 it refuses unless --force. While a peek runs, other \
-consumers do not get the messages it holds.")]
+consumers do not get the messages it holds. With filters (as in redrive), --max counts the messages \
+that match, and peek reads on until it found that many or saw every message.")]
 pub struct PeekArgs {
     /// Queue name, URL or ARN
     pub queue: String,
@@ -20,4 +22,6 @@ pub struct PeekArgs {
     /// Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
 }

@@ -5,6 +5,7 @@
   sqsctl receive orders                        # up to 10 messages; they stay in the queue
   sqsctl receive orders --max 100 --wait 20    # long poll
   sqsctl receive orders --until-empty --delete --yes > orders.jsonl
+  sqsctl receive orders --grep timeout --attr tenant=acme   # only what matches
   sqsctl redrive a --to b --yes                # to move messages between queues, not receive | send
 
 Received messages stay in the queue and come back after their visibility timeout unless --delete is \
@@ -18,6 +19,11 @@ at most one batch (10 messages) deleted unread; use --max to take only what you 
 processed: what the next program does with a message is beyond sqsctl. With --until-empty --delete, \
 messages hidden by a receive that failed after SQS applied it are waited for (up to their visibility \
 timeout, when that is 2 minutes or less). Records are what `send --jsonl` reads.
+
+Filters (--grep, --attr, --where, --older-than, --newer-than) work as in redrive. SQS cannot \
+filter on the server: messages that do not match are received too, and made visible again at once \
+(each such read raises their receive count); they are neither written nor deleted. A run without \
+--follow stops when a receive brings back only messages it already passed over.
 
 The --delete question names the queue, its account and the region; Ctrl-C or Ctrl-D at it cancels \
 with nothing received (exit 130).")]
@@ -45,4 +51,6 @@ pub struct ReceiveArgs {
     /// Receive requests in flight at once
     #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub concurrency: u16,
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
 }

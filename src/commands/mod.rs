@@ -15,6 +15,7 @@ pub mod queue;
 pub mod queues;
 pub mod receive;
 pub mod redrive;
+pub mod selection;
 pub mod send;
 pub mod visibility;
 

@@ -10,6 +10,7 @@ use crate::commands::context::Context;
 use crate::error::with_hint;
 use crate::exit::ExitStatus;
 use crate::output::messages::MessageWriter;
+use crate::select::Selection;
 use crate::text::plural;
 
 #[derive(Debug)]
@@ -17,6 +18,7 @@ pub struct PeekSettings {
     pub queue: String,
     pub max: u64,
     pub force: bool,
+    pub selection: Selection,
 }
 
 impl PeekSettings {
@@ -27,6 +29,7 @@ impl PeekSettings {
             queue: args.queue,
             max: args.max,
             force: args.force,
+            selection: super::selection::resolve(args.select, Vec::new())?,
         })
     }
 }
@@ -58,25 +61,37 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
             ),
         )
     })?;
+    let selector = super::selection::selector(&settings.selection)?;
+    let max = usize::try_from(settings.max).unwrap_or(usize::MAX);
     let options = PeekOptions {
-        max: Some(usize::try_from(settings.max).unwrap_or(usize::MAX)),
+        // With a filter the scan goes on past `--max` messages read, until `--max` matched.
+        max: if selector.is_some() { None } else { Some(max) },
         force: settings.force,
         ..PeekOptions::default()
     };
     // Receipt handles are left out: they stop working once the peek has released the messages.
     let mut writer = MessageWriter::new(&ctx.printer, false);
     let mut write_error = None;
+    let mut shown = 0usize;
     let scanned = peek::scan(
         sqs,
         &queue,
         &attrs,
         &options,
         &ctx.interrupt,
-        |batch| match writer.write_batch(&batch) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(err) => {
-                write_error = Some(err);
-                ControlFlow::Break(())
+        |mut batch| {
+            if let Some(selector) = &selector {
+                batch.retain(|m| selector.matches(m));
+                batch.truncate(max - shown);
+            }
+            shown += batch.len();
+            match writer.write_batch(&batch) {
+                Ok(()) if shown < max => ControlFlow::Continue(()),
+                Ok(()) => ControlFlow::Break(()),
+                Err(err) => {
+                    write_error = Some(err);
+                    ControlFlow::Break(())
+                }
             }
         },
     )
@@ -108,7 +123,17 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
             "; stopped before the first of them became visible again, so as not to read any message twice",
         );
     }
+    if selector.is_some() {
+        summary.push_str(&format!(
+            "; {} matched {}",
+            shown,
+            settings.selection.describe().join(" ")
+        ));
+    }
     ctx.printer.info(summary);
+    if let Some(failures) = selector.as_ref().and_then(|s| s.where_failures()) {
+        ctx.printer.warn(failures.describe(&queue.name));
+    }
     if let Some(note) = group_heads_note(&queue, &scanned) {
         ctx.printer.info(note);
     }

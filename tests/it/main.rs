@@ -9,6 +9,7 @@ mod demo;
 mod diagnose;
 mod generated;
 mod help;
+mod live;
 mod messages;
 mod on_call;
 mod output;

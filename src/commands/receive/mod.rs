@@ -17,6 +17,7 @@
 
 mod pipe;
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -34,6 +35,7 @@ use crate::exit::ExitStatus;
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 use crate::output::messages::MessageWriter;
+use crate::select::{Selection, Selector};
 use crate::text::plural;
 use pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
 
@@ -52,6 +54,7 @@ pub struct ReceiveSettings {
     pub delete: bool,
     pub yes: bool,
     pub concurrency: usize,
+    pub selection: Selection,
 }
 
 impl ReceiveSettings {
@@ -72,6 +75,7 @@ impl ReceiveSettings {
             delete: args.delete,
             yes: args.yes,
             concurrency: usize::from(args.concurrency),
+            selection: super::selection::resolve(args.select, Vec::new())?,
         })
     }
 }
@@ -98,6 +102,14 @@ struct Shared {
     last_ambiguous_receive: Mutex<Option<Instant>>,
     /// Receives that failed after SQS may have applied them.
     ambiguous_receives: AtomicU64,
+    /// The filters; messages that do not match are released at once.
+    selector: Option<Selector>,
+    /// Ids of the messages passed over so far: one that comes back is not new, and is left hidden.
+    passed_over: Mutex<HashSet<String>>,
+    /// Messages passed over that could not be released.
+    release_failed: AtomicU64,
+    /// `--follow`: receive until Ctrl-C.
+    follow: bool,
 }
 
 impl Shared {
@@ -193,6 +205,10 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         turn: bounded.then(|| Arc::new(Semaphore::new(1))),
         last_ambiguous_receive: Mutex::new(None),
         ambiguous_receives: AtomicU64::new(0),
+        selector: super::selection::selector(&settings.selection)?,
+        passed_over: Mutex::new(HashSet::new()),
+        release_failed: AtomicU64::new(0),
+        follow: false,
     });
     let concurrency = if bounded {
         1
@@ -324,6 +340,15 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         plural(written + unwritten, "message"),
         queue.name
     );
+    let passed_over = shared.passed_over.lock().len() as u64;
+    if shared.selector.is_some() {
+        summary = format!(
+            "received {} matching {} from {} ({passed_over} did not match and were made visible again)",
+            plural(written + unwritten, "message"),
+            settings.selection.describe().join(" "),
+            queue.name
+        );
+    }
     if settings.delete {
         summary.push_str(&format!(", deleted {deleted}"));
     } else if written > 0 {
@@ -348,6 +373,16 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     if unwritten > 0 && released_failed > 0 {
         ctx.printer.warn(format!(
             "{released_failed} messages that were not written could not be made visible again; they return after their visibility timeout"
+        ));
+    }
+    if let Some(failures) = shared.selector.as_ref().and_then(|s| s.where_failures()) {
+        ctx.printer.warn(failures.describe(&queue.name));
+    }
+    let pass_release_failed = shared.release_failed.load(Ordering::Relaxed);
+    if pass_release_failed > 0 {
+        ctx.printer.warn(format!(
+            "{} passed over could not be made visible again; they return after their visibility timeout",
+            plural(pass_release_failed, "message")
         ));
     }
     if delete_failed > 0 {
@@ -385,6 +420,53 @@ fn receipt_handles(batch: &[MessageRecord]) -> Vec<String> {
 }
 
 impl Shared {
+    /// The messages of `batch` that match; the others are made visible again at once (through
+    /// the client's batch call), for other consumers. The flag says whether the batch held nothing
+    /// new at all (only messages passed over before), which ends a run that does not follow. A
+    /// run that follows leaves a message it passed over before hidden instead of releasing it
+    /// again, so that it reads it at most once per visibility timeout rather than again and again
+    /// (each receive raises its receive count).
+    async fn keep_matching(
+        &self,
+        selector: &Selector,
+        batch: Vec<MessageRecord>,
+    ) -> (Vec<MessageRecord>, bool) {
+        let received = batch.len();
+        let mut seen_again = 0;
+        let mut release = Vec::new();
+        let mut kept = Vec::with_capacity(batch.len());
+        for message in batch {
+            if selector.matches(&message) {
+                kept.push(message);
+                continue;
+            }
+            let new = match &message.message_id {
+                Some(id) => self.passed_over.lock().insert(id.clone()),
+                None => true,
+            };
+            if !new {
+                seen_again += 1;
+                if self.follow {
+                    continue;
+                }
+            }
+            if let Some(handle) = message.receipt_handle {
+                release.push(handle);
+            }
+        }
+        if !release.is_empty() {
+            let refs: Vec<&str> = release.iter().map(String::as_str).collect();
+            let failed = self
+                .sqs
+                .release(&self.queue, &refs)
+                .await
+                .unwrap_or(refs.len());
+            self.release_failed
+                .fetch_add(failed as u64, Ordering::Relaxed);
+        }
+        (kept, seen_again == received)
+    }
+
     /// Until when messages hidden by a receive that failed after SQS may have applied it can still
     /// come back, if that is worth waiting for (`--until-empty --delete`, a visibility timeout
     /// not longer than [`MAX_HIDDEN_WAIT`]).
@@ -459,7 +541,21 @@ async fn receive_loop(shared: Arc<Shared>, tx: mpsc::Sender<Received>) -> Result
                 return Err(err);
             }
         };
+        let received_some = !batch.is_empty();
+        let (batch, nothing_new) = match &shared.selector {
+            Some(selector) if !batch.is_empty() => shared.keep_matching(selector, batch).await,
+            _ => (batch, false),
+        };
         shared.give_back(want.saturating_sub(batch.len() as u64));
+        if nothing_new {
+            // Every message received was passed over before: the queue has nothing new.
+            shared.done.store(true, Ordering::SeqCst);
+            return Ok(());
+        }
+        if batch.is_empty() && received_some {
+            // Only messages that do not match came: the queue is not empty, look again.
+            continue;
+        }
         if batch.is_empty() {
             if !shared.until_empty || (wait > 0 && shared.last_ambiguous_receive.lock().is_none()) {
                 shared.done.store(true, Ordering::SeqCst);
