@@ -266,6 +266,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --wait 'Long-poll wait per request, 0-20 seconds'
             cand --visibility 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue''s)'
             cand --concurrency 'Receive requests in flight at once'
+            cand --format 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g. ''{id}\t{attr.tenant}\t{body}'')'
             cand --grep 'Only messages whose body matches this regular expression'
             cand --attr 'Only messages with this message attribute value (repeatable: all must match)'
             cand --where 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported'
@@ -296,6 +297,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;peek'= {
             cand -n 'Show at most this many messages'
             cand --max 'Show at most this many messages'
+            cand --format 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g. ''{id}\t{attr.tenant}\t{body}'')'
             cand --grep 'Only messages whose body matches this regular expression'
             cand --attr 'Only messages with this message attribute value (repeatable: all must match)'
             cand --where 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported'

@@ -246,6 +246,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s n -l max -d 'S
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0-20 seconds' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l visibility -d 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l concurrency -d 'Receive requests in flight at once' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l format -d 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \\t and \\n (e.g. \'{id}\\t{attr.tenant}\\t{body}\')' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l grep -d 'Only messages whose body matches this regular expression' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r
@@ -273,6 +274,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s v -l verbose -
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s n -l max -d 'Show at most this many messages' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l format -d 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \\t and \\n (e.g. \'{id}\\t{attr.tenant}\\t{body}\')' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l grep -d 'Only messages whose body matches this regular expression' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r

@@ -6,6 +6,7 @@
   sqsctl receive orders --max 100 --wait 20    # long poll
   sqsctl receive orders --until-empty --delete --yes > orders.jsonl
   sqsctl receive orders --grep timeout --attr tenant=acme   # only what matches
+  sqsctl receive orders --format '{id}\\t{attr.tenant}\\t{body}'
   sqsctl redrive a --to b --yes                # to move messages between queues, not receive | send
 
 Received messages stay in the queue and come back after their visibility timeout unless --delete is \
@@ -51,6 +52,10 @@ pub struct ReceiveArgs {
     /// Receive requests in flight at once
     #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub concurrency: u16,
+    /// Write each message as this template instead of a record: {body}, {id}, {group},
+    /// {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g. '{id}\t{attr.tenant}\t{body}')
+    #[arg(long, value_name = "TEMPLATE", value_parser = crate::output::template::Template::parse)]
+    pub format: Option<crate::output::template::Template>,
     #[command(flatten)]
     pub select: super::select::SelectArgs,
 }

@@ -10,6 +10,7 @@ use crate::commands::context::Context;
 use crate::error::with_hint;
 use crate::exit::ExitStatus;
 use crate::output::messages::MessageWriter;
+use crate::output::template::Template;
 use crate::select::Selection;
 use crate::text::plural;
 
@@ -19,6 +20,7 @@ pub struct PeekSettings {
     pub max: u64,
     pub force: bool,
     pub selection: Selection,
+    pub template: Option<Template>,
 }
 
 impl PeekSettings {
@@ -30,6 +32,7 @@ impl PeekSettings {
             max: args.max,
             force: args.force,
             selection: super::selection::resolve(args.select, Vec::new())?,
+            template: args.format,
         })
     }
 }
@@ -70,7 +73,7 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         ..PeekOptions::default()
     };
     // Receipt handles are left out: they stop working once the peek has released the messages.
-    let mut writer = MessageWriter::new(&ctx.printer, false);
+    let mut writer = MessageWriter::new(&ctx.printer, false).with_template(settings.template);
     let mut write_error = None;
     let mut shown = 0usize;
     let scanned = peek::scan(

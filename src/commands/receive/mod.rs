@@ -35,6 +35,7 @@ use crate::exit::ExitStatus;
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 use crate::output::messages::MessageWriter;
+use crate::output::template::Template;
 use crate::select::{Selection, Selector};
 use crate::text::plural;
 use pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
@@ -55,6 +56,7 @@ pub struct ReceiveSettings {
     pub yes: bool,
     pub concurrency: usize,
     pub selection: Selection,
+    pub template: Option<Template>,
 }
 
 impl ReceiveSettings {
@@ -76,6 +78,7 @@ impl ReceiveSettings {
             yes: args.yes,
             concurrency: usize::from(args.concurrency),
             selection: super::selection::resolve(args.select, Vec::new())?,
+            template: args.format,
         })
     }
 }
@@ -228,7 +231,7 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         .printer
         .progress(0, "{spinner} {pos} messages received ({per_sec})");
     let (mut deleted, mut delete_failed) = (0u64, 0u64);
-    let mut writer = MessageWriter::new(&ctx.printer, true);
+    let mut writer = MessageWriter::new(&ctx.printer, true).with_template(settings.template);
     let mut write_error: Option<std::io::Error> = None;
     let mut released_failed = 0usize;
     let mut unwritten = 0u64;
