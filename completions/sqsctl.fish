@@ -243,7 +243,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s v -l verbose -d '
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s n -l max -d 'Stop after this many messages (default 10, or no limit with --until-empty)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0-20 seconds' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0-20 seconds (default 0, or 20 with --follow)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l visibility -d 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l concurrency -d 'Receive requests in flight at once' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l format -d 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \\t and \\n (e.g. \'{id}\\t{attr.tenant}\\t{body}\')' -r
@@ -267,6 +267,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l color -d 'When
 always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l until-empty -d 'Keep receiving until the queue has no visible message left'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s f -l follow -d 'Keep long-polling and writing messages as they arrive, until Ctrl-C (or --max)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l delete -d 'Delete each message once its record was written (asks first on a terminal)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s y -l yes -d 'Do not ask for confirmation of --delete'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
@@ -295,6 +296,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l color -d 'When to
 always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l force -d 'Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l follow -d 'Refused: peek cannot follow a queue (see `receive --follow`)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -22,6 +22,9 @@ pub struct PeekArgs {
     /// Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)
     #[arg(long)]
     pub force: bool,
+    /// Refused: peek cannot follow a queue (see `receive --follow`)
+    #[arg(long, hide = true)]
+    pub follow: bool,
     /// Write each message as this template instead of a record: {body}, {id}, {group},
     /// {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g. '{id}\t{attr.tenant}\t{body}')
     #[arg(long, value_name = "TEMPLATE", value_parser = crate::output::template::Template::parse)]

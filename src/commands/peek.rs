@@ -27,6 +27,11 @@ impl PeekSettings {
     /// Checks the command line's values and fills in the defaults (an error here is a usage
     /// error).
     pub fn resolve(args: PeekArgs) -> anyhow::Result<PeekSettings> {
+        if args.follow {
+            anyhow::bail!(
+                "peek cannot --follow: every peek is a receive that raises each message's receive count, so following would read the same messages again and again toward the dead-letter queue; `sqsctl receive QUEUE --follow` writes messages as they arrive (add --delete to consume them)"
+            );
+        }
         Ok(PeekSettings {
             queue: args.queue,
             max: args.max,

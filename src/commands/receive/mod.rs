@@ -14,10 +14,13 @@
 //! the pipe shrunk to one page (Linux), and a message deleted only once the reader has taken it out
 //! of the pipe. The next batch is received only after that, so a reader that stops early has been
 //! handed at most one batch it did not read.
+//!
+//! With filters, the receivers keep only the messages that match and release the others at once;
+//! with `--follow` they wait out empty long polls until Ctrl-C.
 
 mod pipe;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -52,6 +55,8 @@ pub struct ReceiveSettings {
     pub wait_seconds: i32,
     pub visibility_timeout: Option<i32>,
     pub until_empty: bool,
+    /// Receive until Ctrl-C (or `max`), waiting out empty long polls.
+    pub follow: bool,
     pub delete: bool,
     pub yes: bool,
     pub concurrency: usize,
@@ -63,17 +68,26 @@ impl ReceiveSettings {
     /// Checks the command line's values and fills in the defaults (an error here is a usage
     /// error).
     pub fn resolve(args: ReceiveArgs) -> anyhow::Result<ReceiveSettings> {
-        let max = match (args.max, args.until_empty) {
+        let max = match (args.max, args.until_empty || args.follow) {
             (Some(max), _) => Some(max),
             (None, true) => None,
             (None, false) => Some(10),
         };
+        let wait_seconds = match (args.wait, args.follow) {
+            (Some(0), true) => {
+                anyhow::bail!("--follow long-polls: --wait must be 1 to 20 seconds with it")
+            }
+            (Some(wait), _) => wait,
+            (None, true) => 20,
+            (None, false) => 0,
+        };
         Ok(ReceiveSettings {
             queue: args.queue,
             max,
-            wait_seconds: args.wait,
+            wait_seconds,
             visibility_timeout: args.visibility,
             until_empty: args.until_empty,
+            follow: args.follow,
             delete: args.delete,
             yes: args.yes,
             concurrency: usize::from(args.concurrency),
@@ -113,6 +127,9 @@ struct Shared {
     release_failed: AtomicU64,
     /// `--follow`: receive until Ctrl-C.
     follow: bool,
+    /// With `--follow`: the latest receipt handle of each message passed over more than once, left
+    /// hidden while the run lasts and released when it ends.
+    held: Mutex<HashMap<String, String>>,
 }
 
 impl Shared {
@@ -211,7 +228,8 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         selector: super::selection::selector(&settings.selection)?,
         passed_over: Mutex::new(HashSet::new()),
         release_failed: AtomicU64::new(0),
-        follow: false,
+        follow: settings.follow,
+        held: Mutex::new(HashMap::new()),
     });
     let concurrency = if bounded {
         1
@@ -315,6 +333,16 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     }
     // Every receiver has stopped (the channel closed only when the last one did): make the
     // unwritten messages visible again now rather than after their visibility timeout.
+    // Messages a follow passed over and left hidden go back too; a handle that expired meanwhile
+    // (the message came back by itself) fails harmlessly, so those failures are not counted.
+    let held: Vec<String> = shared
+        .held
+        .lock()
+        .drain()
+        .map(|(_, handle)| handle)
+        .collect();
+    let held_refs: Vec<&str> = held.iter().map(String::as_str).collect();
+    let _ = sqs.release(&queue, &held_refs).await;
     for chunk in to_release.chunks(10) {
         let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
         released_failed += sqs.release(&queue, &refs).await.unwrap_or(refs.len());
@@ -450,6 +478,9 @@ impl Shared {
             if !new {
                 seen_again += 1;
                 if self.follow {
+                    if let (Some(id), Some(handle)) = (message.message_id, message.receipt_handle) {
+                        self.held.lock().insert(id, handle);
+                    }
                     continue;
                 }
             }
@@ -550,13 +581,16 @@ async fn receive_loop(shared: Arc<Shared>, tx: mpsc::Sender<Received>) -> Result
             _ => (batch, false),
         };
         shared.give_back(want.saturating_sub(batch.len() as u64));
-        if nothing_new {
+        if nothing_new && !shared.follow {
             // Every message received was passed over before: the queue has nothing new.
             shared.done.store(true, Ordering::SeqCst);
             return Ok(());
         }
         if batch.is_empty() && received_some {
             // Only messages that do not match came: the queue is not empty, look again.
+            continue;
+        }
+        if batch.is_empty() && shared.follow {
             continue;
         }
         if batch.is_empty() {
