@@ -48,6 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('visibility', 'visibility', [CompletionResultType]::ParameterValue, 'Change how long received messages stay hidden (0 releases them)')
             [CompletionResult]::new('redrive', 'redrive', [CompletionResultType]::ParameterValue, 'Move messages from a dead-letter queue back to their source (or any queue), safely')
             [CompletionResult]::new('fifo', 'fifo', [CompletionResultType]::ParameterValue, 'Inspect FIFO queues')
+            [CompletionResult]::new('top', 'top', [CompletionResultType]::ParameterValue, 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)')
             [CompletionResult]::new('diagnose', 'diagnose', [CompletionResultType]::ParameterValue, 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite')
             [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Run a local SQS-compatible server (no AWS account needed)')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Show sqsctl''s main job end to end on a local server')
@@ -570,6 +571,30 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         'sqsctl;fifo;help;help' {
             break
         }
+        'sqsctl;top' {
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between refreshes (fractions allowed)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Stop after this many refreshes')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Stop after this many refreshes')
+            [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'What to sort by at the start')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a connection to the endpoint before giving up [default: 10]')
+            [CompletionResult]::new('--read-timeout', '--read-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'sqsctl;diagnose' {
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue')
             [CompletionResult]::new('--sample', '--sample', [CompletionResultType]::ParameterName, 'Read at most N messages of the queue')
@@ -674,6 +699,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('visibility', 'visibility', [CompletionResultType]::ParameterValue, 'Change how long received messages stay hidden (0 releases them)')
             [CompletionResult]::new('redrive', 'redrive', [CompletionResultType]::ParameterValue, 'Move messages from a dead-letter queue back to their source (or any queue), safely')
             [CompletionResult]::new('fifo', 'fifo', [CompletionResultType]::ParameterValue, 'Inspect FIFO queues')
+            [CompletionResult]::new('top', 'top', [CompletionResultType]::ParameterValue, 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)')
             [CompletionResult]::new('diagnose', 'diagnose', [CompletionResultType]::ParameterValue, 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite')
             [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Run a local SQS-compatible server (no AWS account needed)')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Show sqsctl''s main job end to end on a local server')
@@ -741,6 +767,9 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;help;fifo;groups' {
+            break
+        }
+        'sqsctl;help;top' {
             break
         }
         'sqsctl;help;diagnose' {

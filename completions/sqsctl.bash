@@ -58,6 +58,9 @@ _sqsctl() {
             sqsctl,send)
                 cmd="sqsctl__subcmd__send"
                 ;;
+            sqsctl,top)
+                cmd="sqsctl__subcmd__top"
+                ;;
             sqsctl,visibility)
                 cmd="sqsctl__subcmd__visibility"
                 ;;
@@ -114,6 +117,9 @@ _sqsctl() {
                 ;;
             sqsctl__subcmd__help,send)
                 cmd="sqsctl__subcmd__help__subcmd__send"
+                ;;
+            sqsctl__subcmd__help,top)
+                cmd="sqsctl__subcmd__help__subcmd__top"
                 ;;
             sqsctl__subcmd__help,visibility)
                 cmd="sqsctl__subcmd__help__subcmd__visibility"
@@ -203,7 +209,7 @@ _sqsctl() {
 
     case "${cmd}" in
         sqsctl)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -631,7 +637,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help)
-            opts="queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help"
+            opts="queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -939,6 +945,20 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help__subcmd__send)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__help__subcmd__top)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2057,6 +2077,72 @@ _sqsctl() {
                     ;;
                 --concurrency)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__top)
+            opts="-n -o -q -v -h -V --interval --count --sort --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sort)
+                    COMPREPLY=($(compgen -W "visible in-flight delayed in out name" -- "${cur}"))
                     return 0
                     ;;
                 --profile)

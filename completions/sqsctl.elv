@@ -45,6 +45,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand visibility 'Change how long received messages stay hidden (0 releases them)'
             cand redrive 'Move messages from a dead-letter queue back to their source (or any queue), safely'
             cand fifo 'Inspect FIFO queues'
+            cand top 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
             cand diagnose 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
             cand local 'Run a local SQS-compatible server (no AWS account needed)'
             cand demo 'Show sqsctl''s main job end to end on a local server'
@@ -534,6 +535,29 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         }
         &'sqsctl;fifo;help;help'= {
         }
+        &'sqsctl;top'= {
+            cand --interval 'Seconds between refreshes (fractions allowed)'
+            cand -n 'Stop after this many refreshes'
+            cand --count 'Stop after this many refreshes'
+            cand --sort 'What to sort by at the start'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'Seconds to wait for a connection to the endpoint before giving up [default: 10]'
+            cand --read-timeout 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'sqsctl;diagnose'= {
             cand --input 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue'
             cand --sample 'Read at most N messages of the queue'
@@ -634,6 +658,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand visibility 'Change how long received messages stay hidden (0 releases them)'
             cand redrive 'Move messages from a dead-letter queue back to their source (or any queue), safely'
             cand fifo 'Inspect FIFO queues'
+            cand top 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
             cand diagnose 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
             cand local 'Run a local SQS-compatible server (no AWS account needed)'
             cand demo 'Show sqsctl''s main job end to end on a local server'
@@ -683,6 +708,8 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand groups 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
         }
         &'sqsctl;help;fifo;groups'= {
+        }
+        &'sqsctl;help;top'= {
         }
         &'sqsctl;help;diagnose'= {
         }

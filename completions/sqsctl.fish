@@ -52,6 +52,7 @@ complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "purge" -d 'Delete eve
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "visibility" -d 'Change how long received messages stay hidden (0 releases them)'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "redrive" -d 'Move messages from a dead-letter queue back to their source (or any queue), safely'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "fifo" -d 'Inspect FIFO queues'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "top" -d 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "diagnose" -d 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "local" -d 'Run a local SQS-compatible server (no AWS account needed)'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "demo" -d 'Show sqsctl\'s main job end to end on a local server'
@@ -487,6 +488,32 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subc
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "groups" -d 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l interval -d 'Seconds between refreshes (fractions allowed)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s n -l count -d 'Stop after this many refreshes' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l sort -d 'What to sort by at the start' -r -f -a "visible\t''
+in-flight\t''
+delayed\t''
+in\t''
+out\t''
+name\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t'A table, also when piped'
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l input -d 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue' -r -F
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l sample -d 'Read at most N messages of the queue' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l watch -d 'Run again every N seconds and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)' -r
@@ -572,21 +599,22 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s q -l quiet -d
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "queues" -d 'List queues with their depth, FIFO flag and dead-letter queue'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "queue" -d 'Show, create, change or delete one queue, or print its URL'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "send" -d 'Send messages: one from the argument, or many from stdin'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "receive" -d 'Receive messages (and with --delete, consume them)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "peek" -d 'Look at messages without consuming them'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "delete" -d 'Delete messages by receipt handle or by message id'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "purge" -d 'Delete every message in a queue'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "visibility" -d 'Change how long received messages stay hidden (0 releases them)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "redrive" -d 'Move messages from a dead-letter queue back to their source (or any queue), safely'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "fifo" -d 'Inspect FIFO queues'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "diagnose" -d 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "local" -d 'Run a local SQS-compatible server (no AWS account needed)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "demo" -d 'Show sqsctl\'s main job end to end on a local server'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "queues" -d 'List queues with their depth, FIFO flag and dead-letter queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "queue" -d 'Show, create, change or delete one queue, or print its URL'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "send" -d 'Send messages: one from the argument, or many from stdin'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "receive" -d 'Receive messages (and with --delete, consume them)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "peek" -d 'Look at messages without consuming them'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "delete" -d 'Delete messages by receipt handle or by message id'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "purge" -d 'Delete every message in a queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "visibility" -d 'Change how long received messages stay hidden (0 releases them)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "redrive" -d 'Move messages from a dead-letter queue back to their source (or any queue), safely'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "fifo" -d 'Inspect FIFO queues'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "top" -d 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "diagnose" -d 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "local" -d 'Run a local SQS-compatible server (no AWS account needed)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "demo" -d 'Show sqsctl\'s main job end to end on a local server'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "info" -d 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "create" -d 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "delete" -d 'Delete a queue and every message in it'

@@ -37,6 +37,7 @@ fn help_of_each_command() {
         &["redrive"],
         &["fifo", "groups"],
         &["diagnose"],
+        &["top"],
         &["local"],
         &["demo"],
     ];

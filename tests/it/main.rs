@@ -19,3 +19,4 @@ mod readme;
 mod redrive;
 mod risk_guard;
 mod tags_query;
+mod top;
