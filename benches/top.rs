@@ -98,7 +98,10 @@ async fn run() -> BenchResult<()> {
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", home.path())
         .env("AWS_CONFIG_FILE", home.path().join("aws-config"))
-        .env("AWS_SHARED_CREDENTIALS_FILE", home.path().join("aws-credentials"))
+        .env(
+            "AWS_SHARED_CREDENTIALS_FILE",
+            home.path().join("aws-credentials"),
+        )
         .env("AWS_ACCESS_KEY_ID", "test")
         .env("AWS_SECRET_ACCESS_KEY", "test")
         .env("AWS_REGION", "us-east-1")
@@ -128,7 +131,9 @@ async fn run() -> BenchResult<()> {
     let (top_ms, raw_ms) = (median(took.clone()), median(baseline));
     let worst = took.iter().copied().fold(0.0, f64::max);
     let per_refresh = requests as f64 / REFRESHES as f64;
-    println!("top, {queues} queues, {REFRESHES} refreshes (median; baseline: a raw SDK round in this process)");
+    println!(
+        "top, {queues} queues, {REFRESHES} refreshes (median; baseline: a raw SDK round in this process)"
+    );
     println!(
         "  refresh: {top_ms:.1} ms (worst {worst:.1} ms) = {:.2}x the raw round ({raw_ms:.1} ms); target under 1000 ms",
         top_ms / raw_ms

@@ -15,6 +15,7 @@ consumers do not get the messages it holds. With filters (as in redrive), --max 
 that match, and peek reads on until it found that many or saw every message.")]
 pub struct PeekArgs {
     /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
     /// Show at most this many messages
     #[arg(long, short = 'n', default_value_t = 10, value_name = "N", value_parser = super::parse_count)]

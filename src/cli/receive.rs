@@ -37,6 +37,7 @@ The --delete question names the queue, its account and the region; Ctrl-C or Ctr
 with nothing received (exit 130).")]
 pub struct ReceiveArgs {
     /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
     /// Stop after this many messages (default 10, or no limit with --until-empty)
     #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]

@@ -49,10 +49,12 @@ pub struct RedriveArgs {
 
     /// The dead-letter queue to move messages from (name, URL or ARN)
     #[arg(value_name = "DLQ", required_unless_present = "resume")]
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub dlq: Option<String>,
 
     /// Where to move them (default: the DLQ's source queue, found with ListDeadLetterSourceQueues)
     #[arg(long, value_name = "QUEUE")]
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub to: Option<String>,
 
     /// Show what would move and where, with counts per destination and group; change nothing
@@ -145,5 +147,6 @@ pub enum TaskCommand {
 pub struct TaskArgs {
     /// The dead-letter queue (name, URL or ARN)
     #[arg(value_name = "DLQ")]
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub dlq: String,
 }
