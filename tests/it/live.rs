@@ -226,15 +226,7 @@ struct Follow {
 impl Follow {
     fn start(env: &TestEnv, args: &[&str]) -> Follow {
         use std::io::BufRead;
-        let mut child = env
-            .cmd()
-            .args(["receive", "--follow", "-v"])
-            .args(args)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = env.spawn_piped(&[&["receive", "--follow", "-v"], args].concat());
         let stdout = child.stdout.take().unwrap();
         let (tx, lines) = std::sync::mpsc::channel();
         std::thread::spawn(move || {

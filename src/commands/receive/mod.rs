@@ -43,6 +43,9 @@ use crate::select::{Selection, Selector};
 use crate::text::plural;
 use pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
 
+/// How long a long poll in flight when the run stops may still answer before it is abandoned.
+const LONG_POLL_LINGER: Duration = Duration::from_millis(250);
+
 /// The longest wait, at the end of `--until-empty --delete`, for messages that a failed receive may
 /// have hidden: their visibility timeout, when it is not longer than this.
 const MAX_HIDDEN_WAIT: Duration = Duration::from_secs(120);
@@ -546,18 +549,26 @@ async fn receive_loop(shared: Arc<Shared>, tx: mpsc::Sender<Received>) -> Result
         };
         // A short poll is left to finish on Ctrl-C or a closed pipe, so what it received is
         // written or released rather than left hidden until its visibility timeout; a long poll
-        // is abandoned, since it most likely holds nothing yet.
+        // is abandoned, since it most likely holds nothing yet, but only after a moment: an
+        // answer already on its way (messages that arrived as the run stopped, or, with filters,
+        // a message another request just released) is taken and released.
         let request = shared
             .sqs
             .receive_retrying(&shared.queue, options, &shared.retry);
+        tokio::pin!(request);
         let outcome = if wait == 0 {
             request.await
         } else {
             tokio::select! {
-                outcome = request => outcome,
+                outcome = &mut request => outcome,
                 () = shared.halted() => {
-                    shared.give_back(want);
-                    return Ok(());
+                    match tokio::time::timeout(LONG_POLL_LINGER, &mut request).await {
+                        Ok(outcome) => outcome,
+                        Err(_) => {
+                            shared.give_back(want);
+                            return Ok(());
+                        }
+                    }
                 }
             }
         };

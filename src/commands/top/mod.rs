@@ -29,12 +29,8 @@ pub struct TopSettings {
 impl TopSettings {
     /// Checks the command line's values (an error here is a usage error).
     pub fn resolve(args: TopArgs) -> anyhow::Result<TopSettings> {
-        if let Some(prefix) = &args.prefix
-            && !prefix
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        {
-            anyhow::bail!("`{prefix}` cannot start a queue name (letters, digits, - and _ only)");
+        if let Some(prefix) = &args.prefix {
+            crate::commands::common::check_prefix(prefix)?;
         }
         Ok(TopSettings {
             prefix: args.prefix.filter(|p| !p.is_empty()),
