@@ -45,6 +45,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand visibility 'Change how long received messages stay hidden (0 releases them)'
             cand redrive 'Move messages from a dead-letter queue back to their source (or any queue), safely'
             cand fifo 'Inspect FIFO queues'
+            cand top 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
             cand diagnose 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
             cand local 'Run a local SQS-compatible server (no AWS account needed)'
             cand demo 'Show sqsctl''s main job end to end on a local server'
@@ -311,11 +312,17 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;receive'= {
             cand -n 'Stop after this many messages (default 10, or no limit with --until-empty)'
             cand --max 'Stop after this many messages (default 10, or no limit with --until-empty)'
-            cand --wait 'Long-poll wait per request, 0-20 seconds'
+            cand --wait 'Long-poll wait per request, 0-20 seconds (default 0, or 20 with --follow)'
             cand --visibility 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue''s)'
             cand --attributes 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount'
             cand --message-attributes 'Message attributes to show: All (default), names, or prefixes such as `trace.*`'
             cand --concurrency 'Receive requests in flight at once'
+            cand --format 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g. ''{id}\t{attr.tenant}\t{body}'')'
+            cand --grep 'Only messages whose body matches this regular expression'
+            cand --attr 'Only messages with this message attribute value (repeatable: all must match)'
+            cand --where 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported'
+            cand --older-than 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)'
+            cand --newer-than 'Only messages sent more recently than this'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
             cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
@@ -326,6 +333,8 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
             cand --color 'When to use colour on stderr (NO_COLOR is respected)'
             cand --until-empty 'Keep receiving until the queue has no visible message left'
+            cand -f 'Keep long-polling and writing messages as they arrive, until Ctrl-C (or --max)'
+            cand --follow 'Keep long-polling and writing messages as they arrive, until Ctrl-C (or --max)'
             cand --delete 'Delete each message once its record was written (asks first on a terminal)'
             cand -y 'Do not ask for confirmation of --delete'
             cand --yes 'Do not ask for confirmation of --delete'
@@ -343,6 +352,12 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --max 'Show at most this many messages'
             cand --attributes 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount'
             cand --message-attributes 'Message attributes to show: All (default), names, or prefixes such as `trace.*`'
+            cand --format 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g. ''{id}\t{attr.tenant}\t{body}'')'
+            cand --grep 'Only messages whose body matches this regular expression'
+            cand --attr 'Only messages with this message attribute value (repeatable: all must match)'
+            cand --where 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported'
+            cand --older-than 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)'
+            cand --newer-than 'Only messages sent more recently than this'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
             cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
@@ -353,6 +368,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
             cand --color 'When to use colour on stderr (NO_COLOR is respected)'
             cand --force 'Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)'
+            cand --follow 'Refused: peek cannot follow a queue (see `receive --follow`)'
             cand -q 'Print only data and errors: no progress, no summaries'
             cand --quiet 'Print only data and errors: no progress, no summaries'
             cand -v 'Explain what is being done on stderr (never prints credentials)'
@@ -432,7 +448,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --to 'Where to move them (default: the DLQ''s source queue, found with ListDeadLetterSourceQueues)'
             cand --grep 'Only messages whose body matches this regular expression'
             cand --attr 'Only messages with this message attribute value (repeatable: all must match)'
-            cand --where 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on stay, and are counted and reported'
+            cand --where 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported'
             cand --older-than 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)'
             cand --newer-than 'Only messages sent more recently than this'
             cand --message-id 'Only these messages (DLQ message ids)'
@@ -571,6 +587,29 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         }
         &'sqsctl;fifo;help;help'= {
         }
+        &'sqsctl;top'= {
+            cand --interval 'Seconds between refreshes (fractions allowed)'
+            cand -n 'Stop after this many refreshes'
+            cand --count 'Stop after this many refreshes'
+            cand --sort 'What to sort by at the start'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'Seconds to wait for a connection to the endpoint before giving up [default: 10]'
+            cand --read-timeout 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'sqsctl;diagnose'= {
             cand --input 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue'
             cand --sample 'Read at most N messages of the queue'
@@ -675,6 +714,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand visibility 'Change how long received messages stay hidden (0 releases them)'
             cand redrive 'Move messages from a dead-letter queue back to their source (or any queue), safely'
             cand fifo 'Inspect FIFO queues'
+            cand top 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
             cand diagnose 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
             cand local 'Run a local SQS-compatible server (no AWS account needed)'
             cand demo 'Show sqsctl''s main job end to end on a local server'
@@ -730,6 +770,8 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand groups 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
         }
         &'sqsctl;help;fifo;groups'= {
+        }
+        &'sqsctl;help;top'= {
         }
         &'sqsctl;help;diagnose'= {
         }

@@ -52,6 +52,7 @@ complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "purge" -d 'Delete eve
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "visibility" -d 'Change how long received messages stay hidden (0 releases them)'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "redrive" -d 'Move messages from a dead-letter queue back to their source (or any queue), safely'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "fifo" -d 'Inspect FIFO queues'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "top" -d 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "diagnose" -d 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "local" -d 'Run a local SQS-compatible server (no AWS account needed)'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "demo" -d 'Show sqsctl\'s main job end to end on a local server'
@@ -285,11 +286,17 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s v -l verbose -d '
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s n -l max -d 'Stop after this many messages (default 10, or no limit with --until-empty)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0-20 seconds' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0-20 seconds (default 0, or 20 with --follow)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l visibility -d 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attributes -d 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l message-attributes -d 'Message attributes to show: All (default), names, or prefixes such as `trace.*`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l concurrency -d 'Receive requests in flight at once' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l format -d 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \\t and \\n (e.g. \'{id}\\t{attr.tenant}\\t{body}\')' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l grep -d 'Only messages whose body matches this regular expression' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l newer-than -d 'Only messages sent more recently than this' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
@@ -305,6 +312,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l color -d 'When
 always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l until-empty -d 'Keep receiving until the queue has no visible message left'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s f -l follow -d 'Keep long-polling and writing messages as they arrive, until Ctrl-C (or --max)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l delete -d 'Delete each message once its record was written (asks first on a terminal)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s y -l yes -d 'Do not ask for confirmation of --delete'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
@@ -314,6 +322,12 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s V -l version -
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s n -l max -d 'Show at most this many messages' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l attributes -d 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l message-attributes -d 'Message attributes to show: All (default), names, or prefixes such as `trace.*`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l format -d 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \\t and \\n (e.g. \'{id}\\t{attr.tenant}\\t{body}\')' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l grep -d 'Only messages whose body matches this regular expression' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l newer-than -d 'Only messages sent more recently than this' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
@@ -329,6 +343,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l color -d 'When to
 always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l force -d 'Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l follow -d 'Refused: peek cannot follow a queue (see `receive --follow`)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -397,7 +412,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s V -l versio
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l to -d 'Where to move them (default: the DLQ\'s source queue, found with ListDeadLetterSourceQueues)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l grep -d 'Only messages whose body matches this regular expression' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on stay, and are counted and reported' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l newer-than -d 'Only messages sent more recently than this' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l message-id -d 'Only these messages (DLQ message ids)' -r
@@ -519,6 +534,32 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subc
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "groups" -d 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l interval -d 'Seconds between refreshes (fractions allowed)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s n -l count -d 'Stop after this many refreshes' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l sort -d 'What to sort by at the start' -r -f -a "visible\t''
+in-flight\t''
+delayed\t''
+in\t''
+out\t''
+name\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t'A table, also when piped'
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l input -d 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue' -r -F
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l sample -d 'Read at most N messages of the queue' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l watch -d 'Run again every N seconds and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)' -r
@@ -608,21 +649,22 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s q -l quiet -d
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "queues" -d 'List queues with their depth, FIFO flag and dead-letter queue'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "queue" -d 'Show, create, change or delete one queue, or print its URL'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "send" -d 'Send messages: one from the argument, or many from stdin'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "receive" -d 'Receive messages (and with --delete, consume them)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "peek" -d 'Look at messages without consuming them'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "delete" -d 'Delete messages by receipt handle or by message id'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "purge" -d 'Delete every message in a queue'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "visibility" -d 'Change how long received messages stay hidden (0 releases them)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "redrive" -d 'Move messages from a dead-letter queue back to their source (or any queue), safely'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "fifo" -d 'Inspect FIFO queues'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "diagnose" -d 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "local" -d 'Run a local SQS-compatible server (no AWS account needed)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "demo" -d 'Show sqsctl\'s main job end to end on a local server'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo diagnose local demo generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "queues" -d 'List queues with their depth, FIFO flag and dead-letter queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "queue" -d 'Show, create, change or delete one queue, or print its URL'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "send" -d 'Send messages: one from the argument, or many from stdin'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "receive" -d 'Receive messages (and with --delete, consume them)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "peek" -d 'Look at messages without consuming them'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "delete" -d 'Delete messages by receipt handle or by message id'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "purge" -d 'Delete every message in a queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "visibility" -d 'Change how long received messages stay hidden (0 releases them)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "redrive" -d 'Move messages from a dead-letter queue back to their source (or any queue), safely'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "fifo" -d 'Inspect FIFO queues'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "top" -d 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "diagnose" -d 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "local" -d 'Run a local SQS-compatible server (no AWS account needed)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "demo" -d 'Show sqsctl\'s main job end to end on a local server'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "info" -d 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "create" -d 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "delete" -d 'Delete a queue and every message in it'

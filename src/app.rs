@@ -21,6 +21,9 @@ use crate::output::{Printer, Terminal};
 pub const ASSUME_TTY_ENV: &str = "SQSCTL_ASSUME_TTY";
 
 pub fn main() -> std::process::ExitCode {
+    // `COMPLETE=bash sqsctl` prints the completion script, and the script calls back here with
+    // the words typed so far: answered, then the process exits.
+    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {

@@ -17,6 +17,7 @@ nothing deleted (exit 130). Ctrl-C while deleting lets the requests in flight an
 period, then stops (exit 130); the summary counts only confirmed deletes.")]
 pub struct DeleteArgs {
     /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
     /// Receipt handles of received messages
     #[arg(value_name = "RECEIPT_HANDLE", conflicts_with = "message_ids")]

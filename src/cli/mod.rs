@@ -16,7 +16,9 @@ pub mod queue;
 pub mod queues;
 pub mod receive;
 pub mod redrive;
+pub mod select;
 pub mod send;
+pub mod top;
 pub mod values;
 pub mod visibility;
 
@@ -153,6 +155,8 @@ pub enum Command {
     /// Inspect FIFO queues
     #[command(subcommand)]
     Fifo(fifo::FifoCommand),
+    /// Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)
+    Top(top::TopArgs),
     /// Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite
     Diagnose(diagnose::DiagnoseArgs),
     /// Run a local SQS-compatible server (no AWS account needed)

@@ -4,15 +4,18 @@
 #[command(after_help = "Examples:
   sqsctl peek orders
   sqsctl peek orders --max 100 | jq -r .data.body
+  sqsctl peek orders-dlq --where \"body.tenant == 'acme'\" --newer-than 1h
 
 SQS has no real peek: peek receives the messages with a short visibility timeout and makes them \
 visible again at once. Each peek therefore counts as a receive (ApproximateReceiveCount grows). On \
 a queue with a redrive policy peek reads each message once and says what it cost (\"each message \
 read used 1 of its 5 receives\") and how many messages are now one receive from the dead-letter \
 queue; with a maxReceiveCount of 1 or 2 it refuses unless --force. While a peek runs, other \
-consumers do not get the messages it holds.")]
+consumers do not get the messages it holds. With filters (as in redrive), --max counts the messages \
+that match, and peek reads on until it found that many or saw every message.")]
 pub struct PeekArgs {
     /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
     /// Show at most this many messages
     #[arg(long, short = 'n', default_value_t = 10, value_name = "N", value_parser = super::parse_count)]
@@ -22,4 +25,13 @@ pub struct PeekArgs {
     pub force: bool,
     #[command(flatten)]
     pub shown: super::receive::ShownArgs,
+    /// Refused: peek cannot follow a queue (see `receive --follow`)
+    #[arg(long, hide = true)]
+    pub follow: bool,
+    /// Write each message as this template instead of a record: {body}, {id}, {group},
+    /// {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g. '{id}\t{attr.tenant}\t{body}')
+    #[arg(long, value_name = "TEMPLATE", value_parser = crate::output::template::Template::parse)]
+    pub format: Option<crate::output::template::Template>,
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
 }

@@ -12,6 +12,7 @@ The question names the queue, its account and the region. Ctrl-C or Ctrl-D at it
 nothing purged (exit 130).")]
 pub struct PurgeArgs {
     /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
     /// Do not ask for confirmation
     #[arg(long, short = 'y')]

@@ -23,6 +23,7 @@ pub enum QueueCommand {
   sqsctl queue info orders")]
 pub struct QueueInfoArgs {
     /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
 }
 
@@ -63,6 +64,7 @@ The question names the queue, its account and the region. Ctrl-C or Ctrl-D at it
 nothing deleted (exit 130).")]
 pub struct QueueDeleteArgs {
     /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
     /// Do not ask for confirmation
     #[arg(long, short = 'y')]
@@ -84,6 +86,7 @@ diff and asked for on a terminal (the question names the queue, its account and 
 without a terminal it needs --yes. Durations take units: 90s, 2m, 12h, 14d.")]
 pub struct QueueSetArgs {
     /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
     /// Queue attribute NAME=VALUE, e.g. MaximumMessageSize=262144 (repeatable)
     #[arg(long = "attr", value_name = "NAME=VALUE")]

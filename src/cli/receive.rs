@@ -5,6 +5,9 @@
   sqsctl receive orders                        # up to 10 messages; they stay in the queue
   sqsctl receive orders --max 100 --wait 20    # long poll
   sqsctl receive orders --until-empty --delete --yes > orders.jsonl
+  sqsctl receive orders --grep timeout --attr tenant=acme   # only what matches
+  sqsctl receive orders --format '{id}\\t{attr.tenant}\\t{body}'
+  sqsctl receive orders --follow --grep ERROR   # as messages arrive, until Ctrl-C
   sqsctl redrive a --to b --yes                # to move messages between queues, not receive | send
 
 Received messages stay in the queue and come back after their visibility timeout unless --delete is \
@@ -19,23 +22,38 @@ processed: what the next program does with a message is beyond sqsctl. With --un
 messages hidden by a receive that failed after SQS applied it are waited for (up to their visibility \
 timeout, when that is 2 minutes or less). Records are what `send --jsonl` reads.
 
+Filters (--grep, --attr, --where, --older-than, --newer-than) work as in redrive. SQS cannot \
+filter on the server: messages that do not match are received too, and made visible again at once \
+(each such read raises their receive count); they are neither written nor deleted. A run without \
+--follow stops when a receive brings back only messages it already passed over.
+
+With --follow, receive long-polls (20 s per request unless --wait) and writes each message as it \
+arrives, until Ctrl-C (exit 130) or --max; with --delete each message is deleted once written, under \
+the same rules as above (into a pipe, one batch at a time, once the reader took it). A message that \
+does not match the filters and comes back is left hidden for its visibility timeout rather than \
+released again, so a follow reads it at most once per visibility timeout.
+
 The --delete question names the queue, its account and the region; Ctrl-C or Ctrl-D at it cancels \
 with nothing received (exit 130).")]
 pub struct ReceiveArgs {
     /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
     /// Stop after this many messages (default 10, or no limit with --until-empty)
     #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]
     pub max: Option<u64>,
-    /// Long-poll wait per request, 0-20 seconds
-    #[arg(long, default_value_t = 0, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=20))]
-    pub wait: i32,
+    /// Long-poll wait per request, 0-20 seconds (default 0, or 20 with --follow)
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=20))]
+    pub wait: Option<i32>,
     /// Visibility timeout of the received messages, 0-43200 seconds (default: the queue's)
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=43200))]
     pub visibility: Option<i32>,
     /// Keep receiving until the queue has no visible message left
     #[arg(long)]
     pub until_empty: bool,
+    /// Keep long-polling and writing messages as they arrive, until Ctrl-C (or --max)
+    #[arg(long, short = 'f', conflicts_with = "until_empty")]
+    pub follow: bool,
     /// Delete each message once its record was written (asks first on a terminal)
     #[arg(long)]
     pub delete: bool,
@@ -47,14 +65,24 @@ pub struct ReceiveArgs {
     /// Receive requests in flight at once
     #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub concurrency: u16,
+    /// Write each message as this template instead of a record: {body}, {id}, {group},
+    /// {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g. '{id}\t{attr.tenant}\t{body}')
+    #[arg(long, value_name = "TEMPLATE", value_parser = crate::output::template::Template::parse)]
+    pub format: Option<crate::output::template::Template>,
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
 }
 
 /// Which attributes `receive` and `peek` show of each message.
 #[derive(Debug, clap::Args)]
 pub struct ShownArgs {
     /// System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount
-    #[arg(long, value_name = "NAME,...|All", value_delimiter = ',')]
-    pub attributes: Vec<String>,
+    #[arg(
+        long = "attributes",
+        value_name = "NAME,...|All",
+        value_delimiter = ','
+    )]
+    pub system_attributes: Vec<String>,
     /// Message attributes to show: All (default), names, or prefixes such as `trace.*`
     #[arg(long, value_name = "NAME,...|All", value_delimiter = ',')]
     pub message_attributes: Vec<String>,

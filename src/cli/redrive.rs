@@ -49,10 +49,12 @@ pub struct RedriveArgs {
 
     /// The dead-letter queue to move messages from (name, URL or ARN)
     #[arg(value_name = "DLQ", required_unless_present = "resume")]
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub dlq: Option<String>,
 
     /// Where to move them (default: the DLQ's source queue, found with ListDeadLetterSourceQueues)
     #[arg(long, value_name = "QUEUE")]
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub to: Option<String>,
 
     /// Show what would move and where, with counts per destination and group; change nothing
@@ -63,25 +65,8 @@ pub struct RedriveArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
 
-    /// Only messages whose body matches this regular expression
-    #[arg(long, value_name = "REGEX", help_heading = "Selection")]
-    pub grep: Option<String>,
-
-    /// Only messages with this message attribute value (repeatable: all must match)
-    #[arg(long = "attr", value_name = "NAME=VALUE", help_heading = "Selection")]
-    pub attributes: Vec<String>,
-
-    /// Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on stay, and are counted and reported
-    #[arg(long = "where", value_name = "EXPR", help_heading = "Selection")]
-    pub where_expr: Option<String>,
-
-    /// Only messages sent longer ago than this (e.g. 30m, 2h, 1day)
-    #[arg(long, value_name = "DURATION", help_heading = "Selection")]
-    pub older_than: Option<String>,
-
-    /// Only messages sent more recently than this
-    #[arg(long, value_name = "DURATION", help_heading = "Selection")]
-    pub newer_than: Option<String>,
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
 
     /// Only these messages (DLQ message ids)
     #[arg(long = "message-id", value_name = "ID", num_args = 1.., help_heading = "Selection")]
@@ -162,5 +147,6 @@ pub enum TaskCommand {
 pub struct TaskArgs {
     /// The dead-letter queue (name, URL or ARN)
     #[arg(value_name = "DLQ")]
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub dlq: String,
 }

@@ -23,6 +23,7 @@ may deliver them twice. A run that stops early (an invalid line, a request that 
 retries, Ctrl-C) names the first line it did not send: `tail -n +N` resumes there.")]
 pub struct SendArgs {
     /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
     /// Message body (`-` reads it from stdin)
     #[arg(conflicts_with_all = ["lines", "jsonl"])]

@@ -12,6 +12,7 @@ Lines record `visibility`); exit status 3 when some were not changed (an expired
 already deleted).")]
 pub struct VisibilityArgs {
     /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
     /// New visibility timeout from now: seconds (`30`) or a duration (`5m`, `1h30m`), 0 to 12h
     #[arg(long, value_name = "DURATION")]

@@ -162,6 +162,17 @@ pub fn account_region(queue: &QueueRef, region: &str) -> String {
     }
 }
 
+/// Checks a queue name prefix (`queues PREFIX`, `top PREFIX`): SQS would only answer with no queue.
+pub fn check_prefix(prefix: &str) -> anyhow::Result<()> {
+    if !prefix
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        anyhow::bail!("`{prefix}` cannot start a queue name (letters, digits, - and _ only)");
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

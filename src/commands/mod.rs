@@ -15,7 +15,9 @@ pub mod queue;
 pub mod queues;
 pub mod receive;
 pub mod redrive;
+pub mod selection;
 pub mod send;
+pub mod top;
 pub mod visibility;
 
 use crate::cli::Command;
@@ -50,6 +52,7 @@ pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitSta
             visibility::run(ctx, usage(visibility::VisibilitySettings::resolve(args))?).await
         }
         Command::Fifo(args) => fifo::run(ctx, usage(fifo::FifoSettings::resolve(args))?).await,
+        Command::Top(args) => top::run(ctx, usage(top::TopSettings::resolve(args))?).await,
         Command::Diagnose(args) => {
             diagnose::run(ctx, usage(diagnose::DiagnoseSettings::resolve(args))?).await
         }

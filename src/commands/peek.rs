@@ -11,6 +11,8 @@ use crate::error::with_hint;
 use crate::exit::ExitStatus;
 use crate::message::shown::Shown;
 use crate::output::messages::MessageWriter;
+use crate::output::template::Template;
+use crate::select::Selection;
 use crate::text::plural;
 
 #[derive(Debug)]
@@ -19,18 +21,30 @@ pub struct PeekSettings {
     pub max: u64,
     pub force: bool,
     pub shown: Shown,
+    pub selection: Selection,
+    pub template: Option<Template>,
 }
 
 impl PeekSettings {
     /// Checks the command line's values and fills in the defaults (an error here is a usage
     /// error).
     pub fn resolve(args: PeekArgs) -> anyhow::Result<PeekSettings> {
+        if args.follow {
+            anyhow::bail!(
+                "peek cannot --follow: every peek is a receive that raises each message's receive count, so following would read the same messages again and again toward the dead-letter queue; `sqsctl receive QUEUE --follow` writes messages as they arrive (add --delete to consume them)"
+            );
+        }
         Ok(PeekSettings {
             queue: args.queue,
             max: args.max,
             force: args.force,
-            shown: Shown::parse(&args.shown.attributes, &args.shown.message_attributes)
-                .map_err(anyhow::Error::msg)?,
+            shown: Shown::parse(
+                &args.shown.system_attributes,
+                &args.shown.message_attributes,
+            )
+            .map_err(anyhow::Error::msg)?,
+            selection: super::selection::resolve(args.select, Vec::new())?,
+            template: args.format,
         })
     }
 }
@@ -62,25 +76,39 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
             ),
         )
     })?;
+    let selector = super::selection::selector(&settings.selection)?;
+    let max = usize::try_from(settings.max).unwrap_or(usize::MAX);
     let options = PeekOptions {
-        max: Some(usize::try_from(settings.max).unwrap_or(usize::MAX)),
+        // With a filter the scan goes on past `--max` messages read, until `--max` matched.
+        max: if selector.is_some() { None } else { Some(max) },
         force: settings.force,
         ..PeekOptions::default()
     };
     // Receipt handles are left out: they stop working once the peek has released the messages.
-    let mut writer = MessageWriter::new(&ctx.printer, false).showing(settings.shown.clone());
+    let mut writer = MessageWriter::new(&ctx.printer, false)
+        .showing(settings.shown.clone())
+        .with_template(settings.template);
     let mut write_error = None;
+    let mut shown = 0usize;
     let scanned = peek::scan(
         sqs,
         &queue,
         &attrs,
         &options,
         &ctx.interrupt,
-        |batch| match writer.write_batch(&batch) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(err) => {
-                write_error = Some(err);
-                ControlFlow::Break(())
+        |mut batch| {
+            if let Some(selector) = &selector {
+                batch.retain(|m| selector.matches(m));
+                batch.truncate(max - shown);
+            }
+            shown += batch.len();
+            match writer.write_batch(&batch) {
+                Ok(()) if shown < max => ControlFlow::Continue(()),
+                Ok(()) => ControlFlow::Break(()),
+                Err(err) => {
+                    write_error = Some(err);
+                    ControlFlow::Break(())
+                }
             }
         },
     )
@@ -112,7 +140,17 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
             "; stopped before the first of them became visible again, so as not to read any message twice",
         );
     }
+    if selector.is_some() {
+        summary.push_str(&format!(
+            "; {} matched {}",
+            shown,
+            settings.selection.describe().join(" ")
+        ));
+    }
     ctx.printer.info(summary);
+    if let Some(failures) = selector.as_ref().and_then(|s| s.where_failures()) {
+        ctx.printer.warn(failures.describe(&queue.name));
+    }
     if let Some(note) = group_heads_note(&queue, &scanned) {
         ctx.printer.info(note);
     }

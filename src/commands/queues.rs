@@ -26,12 +26,8 @@ impl QueuesSettings {
     /// Checks the command line's values and fills in the defaults (an error here is a usage
     /// error).
     pub fn resolve(args: QueuesArgs) -> anyhow::Result<QueuesSettings> {
-        if let Some(prefix) = &args.prefix
-            && !prefix
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        {
-            anyhow::bail!("`{prefix}` cannot start a queue name (letters, digits, - and _ only)");
+        if let Some(prefix) = &args.prefix {
+            super::common::check_prefix(prefix)?;
         }
         Ok(QueuesSettings {
             prefix: args.prefix.filter(|p| !p.is_empty()),

@@ -3,6 +3,7 @@
 
 use crate::message::shown::Shown;
 use crate::message::{Envelope, MessageRecord};
+use crate::output::template::Template;
 use crate::output::{Format, Printer, sanitize};
 use crate::text::{format_millis, plural};
 
@@ -10,12 +11,14 @@ use crate::text::{format_millis, plural};
 /// terminal, one enveloped record per line in a pipe, a single JSON array (streamed) with
 /// `-o json`, bodies only with `-o text`. Each batch is flushed before `write_batch` returns, so a
 /// caller may delete what was written; `write_each` flushes message by message and says how far it
-/// got, for pipes.
+/// got, for pipes. With a `--format` template, each message is the template's text instead,
+/// whatever the format.
 pub struct MessageWriter<'a> {
     printer: &'a Printer,
     written: u64,
     include_receipt_handles: bool,
     shown: Shown,
+    template: Option<Template>,
 }
 
 impl<'a> MessageWriter<'a> {
@@ -25,6 +28,7 @@ impl<'a> MessageWriter<'a> {
             written: 0,
             include_receipt_handles,
             shown: Shown::default(),
+            template: None,
         }
     }
 
@@ -32,6 +36,19 @@ impl<'a> MessageWriter<'a> {
     pub fn showing(mut self, shown: Shown) -> Self {
         self.shown = shown;
         self
+    }
+
+    /// Writes each message as `template` says (`--format`), when one is given.
+    pub fn with_template(mut self, template: Option<Template>) -> Self {
+        self.template = template;
+        self
+    }
+
+    /// A message as the template says, its values escaped on a terminal.
+    fn templated(&self, template: &Template, record: &MessageRecord) -> String {
+        template.render(record, std::time::SystemTime::now(), |value| {
+            self.printer.display(value).into_owned()
+        })
     }
 
     pub fn written(&self) -> u64 {
@@ -43,6 +60,13 @@ impl<'a> MessageWriter<'a> {
             return Ok(());
         }
         let printer = self.printer;
+        if let Some(template) = &self.template {
+            for record in batch {
+                printer.write_raw(&self.templated(template, record))?;
+            }
+            self.written += batch.len() as u64;
+            return printer.flush();
+        }
         match printer.format() {
             Format::Jsonl => {
                 for record in batch {
@@ -80,7 +104,7 @@ impl<'a> MessageWriter<'a> {
         if batch.is_empty() {
             return flushed;
         }
-        if printer.format() == Format::Table {
+        if printer.format() == Format::Table && self.template.is_none() {
             let text = format!("{}\n", self.batch_table(batch));
             match printer.write_raw(&text).and_then(|()| printer.flush()) {
                 Ok(()) => {
@@ -114,6 +138,9 @@ impl<'a> MessageWriter<'a> {
     /// One message as `write_each` writes it, its separator included.
     fn message_text(&self, record: &MessageRecord) -> std::io::Result<String> {
         let printer = self.printer;
+        if let Some(template) = &self.template {
+            return Ok(self.templated(template, record));
+        }
         match printer.format() {
             Format::Jsonl => self.as_shown(record, |r| {
                 let envelope = Envelope {
@@ -240,7 +267,10 @@ impl<'a> MessageWriter<'a> {
 
     /// Closes the output: the JSON array's bracket (an empty array when nothing was written).
     pub fn finish(&mut self) -> std::io::Result<()> {
-        if self.printer.format() == Format::Json && !self.printer.query_as_text() {
+        if self.printer.format() == Format::Json
+            && !self.printer.query_as_text()
+            && self.template.is_none()
+        {
             let close = if self.written == 0 { "[]\n" } else { "\n]\n" };
             self.printer.write_raw(close)?;
         }

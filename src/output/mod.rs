@@ -7,6 +7,7 @@
 pub mod messages;
 pub mod query;
 pub mod sanitize;
+pub mod template;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};

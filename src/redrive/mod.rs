@@ -19,9 +19,9 @@ pub mod journal;
 mod plan;
 mod preview;
 pub mod rate;
-pub mod select;
 mod send;
 
+pub use crate::select::{Selection, Selector, WhereFailures};
 pub use archive::Archive;
 pub use engine::{Counters, FailedMessage, RunOptions, Summary, run};
 pub use journal::{Journal, ResumeState};
@@ -31,7 +31,6 @@ pub use plan::{
 };
 pub use preview::{Preview, PreviewError, PreviewOptions, preview};
 pub use rate::{RateLimiter, TokenBucket};
-pub use select::{Selection, Selector, WhereFailures};
 
 use crate::client::ClientError;
 

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::select::Selection;
 use crate::client::QueueRef;
+use crate::select::Selection;
 
 /// Batches in flight at once by default. Each is held from its receive to its delete (three round
 /// trips), so with ~20 ms per SQS round trip this moves about 5,000 messages per second, far below

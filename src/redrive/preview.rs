@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
 use super::plan::Plan;
-use super::select::Selector;
 use crate::client::peek::{self, PeekError, PeekOptions, ReadCost};
 use crate::client::{QueueAttributes, Sqs};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
+use crate::select::Selector;
 
 /// How a preview reads the DLQ and what it keeps.
 #[derive(Debug, Clone, Copy, Default)]
@@ -57,7 +57,7 @@ pub struct Preview {
     /// Messages the read left one receive (or none) away from the DLQ's own dead-letter queue.
     pub near_dead_letter: u64,
     /// Messages `--where` could not be evaluated on: counted in `would_stay`.
-    pub where_failed: Option<super::select::WhereFailures>,
+    pub where_failed: Option<crate::select::WhereFailures>,
 }
 
 impl Preview {

@@ -129,15 +129,7 @@ fn a_fifo_peek_table_shows_attributes_cuts_bodies_not_ids_and_says_it_saw_only_h
 /// Runs `sqsctl local` with `args`, stops it with Ctrl-C once it listens, and returns its stderr.
 fn local_server_stderr(env: &TestEnv, args: &[&str]) -> String {
     use std::io::BufRead;
-    let mut child = env
-        .cmd()
-        .args(["local", "--bind", "127.0.0.1:0"])
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = env.spawn_piped(&[&["local", "--bind", "127.0.0.1:0"], args].concat());
     let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
     let mut endpoint = String::new();
     stdout.read_line(&mut endpoint).unwrap();

@@ -14,9 +14,13 @@
 //! the pipe shrunk to one page (Linux), and a message deleted only once the reader has taken it out
 //! of the pipe. The next batch is received only after that, so a reader that stops early has been
 //! handed at most one batch it did not read.
+//!
+//! With filters, the receivers keep only the messages that match and release the others at once;
+//! with `--follow` they wait out empty long polls until Ctrl-C.
 
 mod pipe;
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -35,8 +39,13 @@ use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 use crate::message::shown::Shown;
 use crate::output::messages::MessageWriter;
+use crate::output::template::Template;
+use crate::select::{Selection, Selector};
 use crate::text::plural;
 use pipe::{shrink_pipe, stdout_is_stream, taken_by_reader};
+
+/// How long a long poll in flight when the run stops may still answer before it is abandoned.
+const LONG_POLL_LINGER: Duration = Duration::from_millis(250);
 
 /// The longest wait, at the end of `--until-empty --delete`, for messages that a failed receive may
 /// have hidden: their visibility timeout, when it is not longer than this.
@@ -50,32 +59,50 @@ pub struct ReceiveSettings {
     pub wait_seconds: i32,
     pub visibility_timeout: Option<i32>,
     pub until_empty: bool,
+    /// Receive until Ctrl-C (or `max`), waiting out empty long polls.
+    pub follow: bool,
     pub delete: bool,
     pub yes: bool,
     pub concurrency: usize,
     pub shown: Shown,
+    pub selection: Selection,
+    pub template: Option<Template>,
 }
 
 impl ReceiveSettings {
     /// Checks the command line's values and fills in the defaults (an error here is a usage
     /// error).
     pub fn resolve(args: ReceiveArgs) -> anyhow::Result<ReceiveSettings> {
-        let max = match (args.max, args.until_empty) {
+        let max = match (args.max, args.until_empty || args.follow) {
             (Some(max), _) => Some(max),
             (None, true) => None,
             (None, false) => Some(10),
         };
+        let wait_seconds = match (args.wait, args.follow) {
+            (Some(0), true) => {
+                anyhow::bail!("--follow long-polls: --wait must be 1 to 20 seconds with it")
+            }
+            (Some(wait), _) => wait,
+            (None, true) => 20,
+            (None, false) => 0,
+        };
         Ok(ReceiveSettings {
             queue: args.queue,
             max,
-            wait_seconds: args.wait,
+            wait_seconds,
             visibility_timeout: args.visibility,
             until_empty: args.until_empty,
+            follow: args.follow,
             delete: args.delete,
             yes: args.yes,
             concurrency: usize::from(args.concurrency),
-            shown: Shown::parse(&args.shown.attributes, &args.shown.message_attributes)
-                .map_err(anyhow::Error::msg)?,
+            shown: Shown::parse(
+                &args.shown.system_attributes,
+                &args.shown.message_attributes,
+            )
+            .map_err(anyhow::Error::msg)?,
+            selection: super::selection::resolve(args.select, Vec::new())?,
+            template: args.format,
         })
     }
 }
@@ -102,6 +129,17 @@ struct Shared {
     last_ambiguous_receive: Mutex<Option<Instant>>,
     /// Receives that failed after SQS may have applied them.
     ambiguous_receives: AtomicU64,
+    /// The filters; messages that do not match are released at once.
+    selector: Option<Selector>,
+    /// Ids of the messages passed over so far: one that comes back is not new, and is left hidden.
+    passed_over: Mutex<HashSet<String>>,
+    /// Messages passed over that could not be released.
+    release_failed: AtomicU64,
+    /// `--follow`: receive until Ctrl-C.
+    follow: bool,
+    /// With `--follow`: the latest receipt handle of each message passed over more than once, left
+    /// hidden while the run lasts and released when it ends.
+    held: Mutex<HashMap<String, String>>,
 }
 
 impl Shared {
@@ -197,6 +235,11 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         turn: bounded.then(|| Arc::new(Semaphore::new(1))),
         last_ambiguous_receive: Mutex::new(None),
         ambiguous_receives: AtomicU64::new(0),
+        selector: super::selection::selector(&settings.selection)?,
+        passed_over: Mutex::new(HashSet::new()),
+        release_failed: AtomicU64::new(0),
+        follow: settings.follow,
+        held: Mutex::new(HashMap::new()),
     });
     let concurrency = if bounded {
         1
@@ -216,7 +259,9 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         .printer
         .progress(0, "{spinner} {pos} messages received ({per_sec})");
     let (mut deleted, mut delete_failed) = (0u64, 0u64);
-    let mut writer = MessageWriter::new(&ctx.printer, true).showing(settings.shown.clone());
+    let mut writer = MessageWriter::new(&ctx.printer, true)
+        .showing(settings.shown.clone())
+        .with_template(settings.template);
     let mut write_error: Option<std::io::Error> = None;
     let mut released_failed = 0usize;
     let mut unwritten = 0u64;
@@ -300,6 +345,16 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     }
     // Every receiver has stopped (the channel closed only when the last one did): make the
     // unwritten messages visible again now rather than after their visibility timeout.
+    // Messages a follow passed over and left hidden go back too; a handle that expired meanwhile
+    // (the message came back by itself) fails harmlessly, so those failures are not counted.
+    let held: Vec<String> = shared
+        .held
+        .lock()
+        .drain()
+        .map(|(_, handle)| handle)
+        .collect();
+    let held_refs: Vec<&str> = held.iter().map(String::as_str).collect();
+    let _ = sqs.release(&queue, &held_refs).await;
     for chunk in to_release.chunks(10) {
         let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
         released_failed += sqs.release(&queue, &refs).await.unwrap_or(refs.len());
@@ -328,6 +383,15 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         plural(written + unwritten, "message"),
         queue.name
     );
+    let passed_over = shared.passed_over.lock().len() as u64;
+    if shared.selector.is_some() {
+        summary = format!(
+            "received {} matching {} from {} ({passed_over} did not match and were made visible again)",
+            plural(written + unwritten, "message"),
+            settings.selection.describe().join(" "),
+            queue.name
+        );
+    }
     if settings.delete {
         summary.push_str(&format!(", deleted {deleted}"));
     } else if written > 0 {
@@ -352,6 +416,16 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     if unwritten > 0 && released_failed > 0 {
         ctx.printer.warn(format!(
             "{released_failed} messages that were not written could not be made visible again; they return after their visibility timeout"
+        ));
+    }
+    if let Some(failures) = shared.selector.as_ref().and_then(|s| s.where_failures()) {
+        ctx.printer.warn(failures.describe(&queue.name));
+    }
+    let pass_release_failed = shared.release_failed.load(Ordering::Relaxed);
+    if pass_release_failed > 0 {
+        ctx.printer.warn(format!(
+            "{} passed over could not be made visible again; they return after their visibility timeout",
+            plural(pass_release_failed, "message")
         ));
     }
     if delete_failed > 0 {
@@ -389,6 +463,56 @@ fn receipt_handles(batch: &[MessageRecord]) -> Vec<String> {
 }
 
 impl Shared {
+    /// The messages of `batch` that match; the others are made visible again at once (through
+    /// the client's batch call), for other consumers. The flag says whether the batch held nothing
+    /// new at all (only messages passed over before), which ends a run that does not follow. A
+    /// run that follows leaves a message it passed over before hidden instead of releasing it
+    /// again, so that it reads it at most once per visibility timeout rather than again and again
+    /// (each receive raises its receive count).
+    async fn keep_matching(
+        &self,
+        selector: &Selector,
+        batch: Vec<MessageRecord>,
+    ) -> (Vec<MessageRecord>, bool) {
+        let received = batch.len();
+        let mut seen_again = 0;
+        let mut release = Vec::new();
+        let mut kept = Vec::with_capacity(batch.len());
+        for message in batch {
+            if selector.matches(&message) {
+                kept.push(message);
+                continue;
+            }
+            let new = match &message.message_id {
+                Some(id) => self.passed_over.lock().insert(id.clone()),
+                None => true,
+            };
+            if !new {
+                seen_again += 1;
+                if self.follow {
+                    if let (Some(id), Some(handle)) = (message.message_id, message.receipt_handle) {
+                        self.held.lock().insert(id, handle);
+                    }
+                    continue;
+                }
+            }
+            if let Some(handle) = message.receipt_handle {
+                release.push(handle);
+            }
+        }
+        if !release.is_empty() {
+            let refs: Vec<&str> = release.iter().map(String::as_str).collect();
+            let failed = self
+                .sqs
+                .release(&self.queue, &refs)
+                .await
+                .unwrap_or(refs.len());
+            self.release_failed
+                .fetch_add(failed as u64, Ordering::Relaxed);
+        }
+        (kept, seen_again == received)
+    }
+
     /// Until when messages hidden by a receive that failed after SQS may have applied it can still
     /// come back, if that is worth waiting for (`--until-empty --delete`, a visibility timeout
     /// not longer than [`MAX_HIDDEN_WAIT`]).
@@ -434,18 +558,26 @@ async fn receive_loop(shared: Arc<Shared>, tx: mpsc::Sender<Received>) -> Result
         };
         // A short poll is left to finish on Ctrl-C or a closed pipe, so what it received is
         // written or released rather than left hidden until its visibility timeout; a long poll
-        // is abandoned, since it most likely holds nothing yet.
+        // is abandoned, since it most likely holds nothing yet, but only after a moment: an
+        // answer already on its way (messages that arrived as the run stopped, or, with filters,
+        // a message another request just released) is taken and released.
         let request = shared
             .sqs
             .receive_retrying(&shared.queue, options, &shared.retry);
+        tokio::pin!(request);
         let outcome = if wait == 0 {
             request.await
         } else {
             tokio::select! {
-                outcome = request => outcome,
+                outcome = &mut request => outcome,
                 () = shared.halted() => {
-                    shared.give_back(want);
-                    return Ok(());
+                    match tokio::time::timeout(LONG_POLL_LINGER, &mut request).await {
+                        Ok(outcome) => outcome,
+                        Err(_) => {
+                            shared.give_back(want);
+                            return Ok(());
+                        }
+                    }
                 }
             }
         };
@@ -463,7 +595,24 @@ async fn receive_loop(shared: Arc<Shared>, tx: mpsc::Sender<Received>) -> Result
                 return Err(err);
             }
         };
+        let received_some = !batch.is_empty();
+        let (batch, nothing_new) = match &shared.selector {
+            Some(selector) if !batch.is_empty() => shared.keep_matching(selector, batch).await,
+            _ => (batch, false),
+        };
         shared.give_back(want.saturating_sub(batch.len() as u64));
+        if nothing_new && !shared.follow {
+            // Every message received was passed over before: the queue has nothing new.
+            shared.done.store(true, Ordering::SeqCst);
+            return Ok(());
+        }
+        if batch.is_empty() && received_some {
+            // Only messages that do not match came: the queue is not empty, look again.
+            continue;
+        }
+        if batch.is_empty() && shared.follow {
+            continue;
+        }
         if batch.is_empty() {
             if !shared.until_empty || (wait > 0 && shared.last_ambiguous_receive.lock().is_none()) {
                 shared.done.store(true, Ordering::SeqCst);

@@ -2,18 +2,12 @@
 //! check them, durations turned into cutoffs, the journal directory found. Nothing here reads a
 //! queue; the command runs what this returns.
 
-use std::path::PathBuf;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-use anyhow::Context as _;
-
 use crate::cli::redrive::{DedupArg, RedriveArgs, TaskCommand};
-use crate::error::UsageError;
-use crate::redrive::select::parse_attribute_filter;
 use crate::redrive::{
     DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS, MAX_VISIBILITY_TIMEOUT, PlanError, PlanOptions,
     Selection,
 };
+use std::path::PathBuf;
 
 /// SQS's bound on a move task's MaxNumberOfMessagesPerSecond.
 const NATIVE_MAX_RATE: f64 = 500.0;
@@ -45,16 +39,6 @@ pub struct MoveSettings {
     pub native: bool,
 }
 
-fn cutoff(text: &str, flag: &str, now: SystemTime) -> anyhow::Result<u64> {
-    let duration = humantime::parse_duration(text.trim())
-        .with_context(|| format!("{flag} `{text}` is not a duration (e.g. 30m, 2h, 1day)"))?;
-    let at = now.checked_sub(duration).unwrap_or(UNIX_EPOCH);
-    Ok(at
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or(Duration::ZERO)
-        .as_millis() as u64)
-}
-
 /// Where journals go by default: `$XDG_STATE_HOME/sqsctl/redrive` (or the platform's equivalent).
 fn default_journal_dir() -> PathBuf {
     dirs::state_dir()
@@ -78,30 +62,7 @@ impl RedriveSettings {
             }
             None => {}
         }
-        let now = SystemTime::now();
-        let attributes = args
-            .attributes
-            .iter()
-            .map(|a| parse_attribute_filter(a).map_err(|e| anyhow::anyhow!("--attr {e}")))
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let selection = Selection {
-            grep: args.grep,
-            attributes,
-            where_expr: args.where_expr,
-            sent_before_ms: args
-                .older_than
-                .as_deref()
-                .map(|t| cutoff(t, "--older-than", now))
-                .transpose()?,
-            sent_after_ms: args
-                .newer_than
-                .as_deref()
-                .map(|t| cutoff(t, "--newer-than", now))
-                .transpose()?,
-            message_ids: args.message_ids,
-        };
-        // Patterns are checked here so that a typo is a usage error before anything is read.
-        crate::redrive::Selector::compile(&selection).map_err(UsageError)?;
+        let selection = crate::commands::selection::resolve(args.select, args.message_ids)?;
         let options = PlanOptions {
             concurrency: args.concurrency,
             rate: args.rate,

@@ -16,7 +16,7 @@ use crate::redrive::ids::IdSet;
 use crate::redrive::journal::Journal;
 use crate::redrive::plan::Plan;
 use crate::redrive::rate::RateLimiter;
-use crate::redrive::select::Selector;
+use crate::select::Selector;
 
 /// Failures kept in the summary (all are in the journal).
 pub(super) const MAX_REPORTED_FAILURES: usize = 100;

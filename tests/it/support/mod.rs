@@ -143,6 +143,17 @@ impl TestEnv {
         run_with_stdin(cmd, stdin)
     }
 
+    /// Starts the binary with `args`, stdin empty and stdout and stderr piped to the caller.
+    pub fn spawn_piped(&self, args: &[&str]) -> std::process::Child {
+        self.cmd()
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("binary starts")
+    }
+
     /// Runs the binary as if on a terminal (tables, prompts), with `stdin` as the typed answers.
     pub fn run_tty(&self, args: &[&str], stdin: &str) -> Run {
         let mut cmd = self.cmd();

@@ -1,0 +1,45 @@
+//! Arguments of `sqsctl top`.
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  sqsctl top                         # every queue, refreshed every 2 s
+  sqsctl top orders --interval 5     # queues whose name starts with `orders`
+  sqsctl top --count 30 | jq -c '.data.queues[] | select(.dlq and .growing)'
+
+On a terminal, top takes the whole screen: visible, in flight and delayed messages of each queue,
+and the rates since the last refresh (in/s and out/s: the growth or shrinking of the queue's depth
+per second, so a lower bound of what was sent and deleted). A dead-letter queue (a queue some
+queue's redrive policy names) is marked `DLQ`, and shown in red while it grows. Keys: s changes the
+sort key (visible, in flight, delayed, in/s, out/s, name), r reverses it, q or Ctrl-C quits; the
+terminal is restored however top ends.
+
+Without a terminal (or with -o json/jsonl), top writes one JSON line per refresh,
+{\"type\":\"sample\",\"data\":{...}}, with each queue's counts and rates (null in the first).
+
+Each refresh is one ListQueues and at most one GetQueueAttributes per queue, 32 at a time.
+
+Exit codes: 0 quit with q or after --count refreshes; 130 Ctrl-C; 1 error; 2 usage.")]
+pub struct TopArgs {
+    /// Only queues whose name starts with this
+    pub prefix: Option<String>,
+    /// Seconds between refreshes (fractions allowed)
+    #[arg(long, default_value = "2", value_name = "SECS", value_parser = super::parse_timeout)]
+    pub interval: std::time::Duration,
+    /// Stop after this many refreshes
+    #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]
+    pub count: Option<u64>,
+    /// What to sort by at the start
+    #[arg(long, value_enum, default_value = "visible", value_name = "KEY")]
+    pub sort: SortArg,
+}
+
+/// The values of `--sort`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SortArg {
+    Visible,
+    InFlight,
+    Delayed,
+    In,
+    Out,
+    Name,
+}

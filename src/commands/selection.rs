@@ -1,0 +1,58 @@
+//! The selection options of every read (`--grep`, `--attr`, `--where`, `--older-than`,
+//! `--newer-than`) resolved into the one [`Selection`] of [`crate::select`]: durations turned
+//! into cutoffs and patterns compiled, so that a typo is a usage error before anything is read.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::Context as _;
+
+use crate::cli::select::SelectArgs;
+use crate::error::UsageError;
+use crate::select::{Selection, Selector, parse_attribute_filter};
+
+/// The selection of the command line's filters (and of `--message-id`, where a command has it),
+/// checked: an error here is a usage error.
+pub fn resolve(args: SelectArgs, message_ids: Vec<String>) -> anyhow::Result<Selection> {
+    let now = SystemTime::now();
+    let attributes = args
+        .attributes
+        .iter()
+        .map(|a| parse_attribute_filter(a).map_err(|e| anyhow::anyhow!("--attr {e}")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let selection = Selection {
+        grep: args.grep,
+        attributes,
+        where_expr: args.where_expr,
+        sent_before_ms: args
+            .older_than
+            .as_deref()
+            .map(|t| cutoff(t, "--older-than", now))
+            .transpose()?,
+        sent_after_ms: args
+            .newer_than
+            .as_deref()
+            .map(|t| cutoff(t, "--newer-than", now))
+            .transpose()?,
+        message_ids,
+    };
+    Selector::compile(&selection).map_err(UsageError)?;
+    Ok(selection)
+}
+
+/// The compiled selection, or `None` when it selects every message (nothing to check).
+pub fn selector(selection: &Selection) -> anyhow::Result<Option<Selector>> {
+    if selection.is_all() {
+        return Ok(None);
+    }
+    Ok(Some(Selector::compile(selection).map_err(UsageError)?))
+}
+
+fn cutoff(text: &str, flag: &str, now: SystemTime) -> anyhow::Result<u64> {
+    let duration = humantime::parse_duration(text.trim())
+        .with_context(|| format!("{flag} `{text}` is not a duration (e.g. 30m, 2h, 1day)"))?;
+    let at = now.checked_sub(duration).unwrap_or(UNIX_EPOCH);
+    Ok(at
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO)
+        .as_millis() as u64)
+}

@@ -1,0 +1,218 @@
+//! `top` on a terminal: a full-screen table (ratatui on crossterm) redrawn on every refresh and
+//! keystroke. The terminal is put back (raw mode off, the main screen back, the cursor shown)
+//! however the view ends: `q`, Ctrl-C, an error, or a panic (ratatui's panic hook).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
+use ratatui::layout::{Constraint, Layout};
+use ratatui::style::{Modifier, Style, Stylize};
+use ratatui::text::Line;
+use ratatui::widgets::{Cell, Paragraph, Row as TableRow, Table};
+use tokio::sync::mpsc;
+
+use super::sample::{Row, Sample, SortKey, rows};
+use super::{Samples, TopSettings};
+use crate::commands::context::Context;
+use crate::exit::ExitStatus;
+use crate::output::sanitize;
+
+/// What the screen shows.
+struct View {
+    rows: Vec<Row>,
+    sort: SortKey,
+    reverse: bool,
+    refreshes: u64,
+    took: Duration,
+    prefix: Option<String>,
+    interval: Duration,
+}
+
+/// Puts the terminal back when dropped, on every way out of the view.
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        ratatui::restore();
+    }
+}
+
+/// Stops the key reader thread when dropped.
+struct StopKeys(Arc<AtomicBool>);
+
+impl Drop for StopKeys {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+pub async fn run(
+    ctx: &Context,
+    settings: &TopSettings,
+    mut samples: Samples,
+) -> anyhow::Result<ExitStatus> {
+    let mut terminal = ratatui::try_init()?;
+    let _restore = Restore;
+    let (keys, mut key_events) = mpsc::unbounded_channel();
+    let stop = Arc::new(AtomicBool::new(false));
+    let _stop_keys = StopKeys(stop.clone());
+    std::thread::spawn(move || {
+        while !stop.load(Ordering::SeqCst) {
+            match event::poll(Duration::from_millis(50)) {
+                Ok(true) => match event::read() {
+                    Ok(event) => {
+                        if keys.send(event).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => return,
+                },
+                Ok(false) => {}
+                Err(_) => return,
+            }
+        }
+    });
+    let mut view = View {
+        rows: Vec::new(),
+        sort: settings.sort,
+        reverse: false,
+        refreshes: 0,
+        took: Duration::ZERO,
+        prefix: settings.prefix.clone(),
+        interval: settings.interval,
+    };
+    let mut previous: Option<Sample> = None;
+    loop {
+        terminal.draw(|frame| draw(frame, &view))?;
+        tokio::select! {
+            sample = samples.recv() => {
+                let Some(sample) = sample else { return Ok(ExitStatus::Success) };
+                let sample = sample?;
+                view.rows = rows(previous.as_ref(), &sample);
+                view.sort.sort(&mut view.rows, view.reverse);
+                view.refreshes += 1;
+                view.took = sample.took;
+                previous = Some(sample);
+                if settings.count.is_some_and(|count| view.refreshes >= count) {
+                    terminal.draw(|frame| draw(frame, &view))?;
+                    return Ok(ExitStatus::Success);
+                }
+            }
+            key = key_events.recv() => {
+                let Some(Event::Key(key)) = key else { continue };
+                if key.kind != KeyEventKind::Press {
+                    continue;
+                }
+                match key.code {
+                    KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                        return Ok(ExitStatus::Interrupted);
+                    }
+                    KeyCode::Char('q') | KeyCode::Esc => return Ok(ExitStatus::Success),
+                    KeyCode::Char('s') => {
+                        view.sort = view.sort.next();
+                        view.sort.sort(&mut view.rows, view.reverse);
+                    }
+                    KeyCode::Char('r') => {
+                        view.reverse = !view.reverse;
+                        view.sort.sort(&mut view.rows, view.reverse);
+                    }
+                    _ => {}
+                }
+            }
+            () = ctx.interrupt.wait() => return Ok(ExitStatus::Interrupted),
+        }
+    }
+}
+
+fn draw(frame: &mut ratatui::Frame, view: &View) {
+    let [header, body, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(frame.area());
+    let scope = match &view.prefix {
+        Some(prefix) => format!("queues starting with `{}`", sanitize::for_terminal(prefix)),
+        None => "all queues".to_string(),
+    };
+    let title = format!(
+        "sqsctl top: {scope}, {} shown, every {}, refresh {} ({} ms), sorted by {}{}",
+        view.rows.len(),
+        humantime::format_duration(view.interval),
+        view.refreshes,
+        view.took.as_millis(),
+        view.sort.label(),
+        if view.reverse { " (reversed)" } else { "" }
+    );
+    frame.render_widget(Paragraph::new(title).bold(), header);
+    let headers = [
+        "queue",
+        "visible",
+        "in flight",
+        "delayed",
+        "in/s",
+        "out/s",
+        "",
+    ];
+    let header_row = TableRow::new(headers.iter().enumerate().map(|(column, h)| {
+        let text = Line::from(*h);
+        let cell = Cell::from(if (1..=5).contains(&column) {
+            text.right_aligned()
+        } else {
+            text
+        });
+        if *h == view.sort.label() || (*h == "queue" && view.sort == SortKey::Name) {
+            cell.add_modifier(Modifier::UNDERLINED)
+        } else {
+            cell
+        }
+    }))
+    .bold();
+    let rows = view.rows.iter().map(|row| {
+        let rate = |r: Option<f64>| r.map_or_else(|| "-".to_string(), |r| format!("{r:.1}"));
+        let mark = match (row.dlq, row.growing) {
+            (true, true) => "DLQ growing",
+            (true, false) => "DLQ",
+            _ => "",
+        };
+        let line = TableRow::new(vec![
+            Cell::from(sanitize::for_terminal(&row.name).into_owned()),
+            Cell::from(Line::from(row.visible.to_string()).right_aligned()),
+            Cell::from(Line::from(row.in_flight.to_string()).right_aligned()),
+            Cell::from(Line::from(row.delayed.to_string()).right_aligned()),
+            Cell::from(Line::from(rate(row.in_per_s)).right_aligned()),
+            Cell::from(Line::from(rate(row.out_per_s)).right_aligned()),
+            Cell::from(mark),
+        ]);
+        if row.dlq && row.growing {
+            line.style(Style::new().red().bold())
+        } else {
+            line
+        }
+    });
+    // The name column is as wide as the longest name: the numbers stay near the names on a wide
+    // terminal.
+    let name_width = view
+        .rows
+        .iter()
+        .map(|row| sanitize::for_terminal(&row.name).chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(10, 80) as u16;
+    let widths = [
+        Constraint::Length(name_width),
+        Constraint::Length(10),
+        Constraint::Length(10),
+        Constraint::Length(10),
+        Constraint::Length(9),
+        Constraint::Length(9),
+        Constraint::Fill(1),
+    ];
+    frame.render_widget(Table::new(rows, widths).header(header_row), body);
+    frame.render_widget(
+        Paragraph::new("s: sort key   r: reverse   q: quit").dim(),
+        footer,
+    );
+}

@@ -1,0 +1,171 @@
+//! `sqsctl top`: its JSON lines without a terminal, and its full-screen view on a pseudo-terminal
+//! (it renders, refreshes, a key changes the sort, `q` and Ctrl-C put the terminal back).
+
+use sqsctl::message::MessageRecord;
+
+use crate::support::pty::PtyRun;
+use crate::support::{TestEnv, unique_name};
+
+/// What the terminal shows now: the bytes written to it so far, played through a terminal
+/// emulator of the pseudo-terminal's size (ratatui redraws only the cells that changed).
+fn rendered(top: &PtyRun) -> String {
+    let mut parser = vt100::Parser::new(40, 200, 0);
+    parser.process(top.screen().as_bytes());
+    parser.screen().contents()
+}
+
+/// Waits until the screen shows `text`; panics with the screen after `secs`.
+#[track_caller]
+fn expect_rendered(top: &PtyRun, text: &str, secs: u64) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < deadline {
+        if rendered(top).contains(text) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!(
+        "the screen never showed {text:?}; it shows:\n{}",
+        rendered(top)
+    );
+}
+
+/// A source queue whose DLQ holds `dlq_depth` messages, and the source `depth`.
+fn source_and_dlq(env: &TestEnv, prefix: &str, depth: usize, dlq_depth: usize) -> (String, String) {
+    let dlq = env.create_queue(&format!("{prefix}-dlq"), &[]);
+    let policy = format!(
+        r#"{{"deadLetterTargetArn":"{}","maxReceiveCount":"5"}}"#,
+        env.server().queue_arn(&dlq.name)
+    );
+    let source = env.create_queue(&format!("{prefix}-src"), &[("RedrivePolicy", &policy)]);
+    let bodies = |n: usize| {
+        (0..n)
+            .map(|i| MessageRecord::with_body(format!("m{i}")))
+            .collect()
+    };
+    env.send(&source, bodies(depth));
+    env.send(&dlq, bodies(dlq_depth));
+    (source.name, dlq.name)
+}
+
+#[test]
+fn without_a_terminal_each_refresh_is_a_json_line_with_rates_from_the_second_on() {
+    let env = TestEnv::start();
+    let prefix = unique_name("top");
+    let (source, dlq) = source_and_dlq(&env, &prefix, 3, 1);
+    let run = env.run(&["top", &prefix, "--count", "2", "--interval", "0.2"]);
+    run.assert_code(0);
+    let samples = run.records_of("sample");
+    assert_eq!(samples.len(), 2, "{}", run.stdout);
+    let first = &samples[0]["queues"];
+    // Sorted by visible messages, largest first.
+    assert_eq!(first[0]["name"], source.as_str());
+    assert_eq!(first[0]["visible"], 3);
+    assert_eq!(first[0]["dlq"], false);
+    assert_eq!(first[1]["name"], dlq.as_str());
+    assert_eq!(first[1]["dlq"], true);
+    assert!(
+        first[0]["in_per_s"].is_null(),
+        "no rate in the first sample"
+    );
+    assert_eq!(samples[1]["queues"][0]["in_per_s"], 0.0);
+    assert!(samples[1]["took_ms"].is_u64());
+}
+
+#[test]
+fn a_growing_dlq_shows_a_rate_and_is_flagged() {
+    let env = TestEnv::start();
+    let prefix = unique_name("top");
+    let (_, dlq) = source_and_dlq(&env, &prefix, 0, 0);
+    let mut child = env
+        .cmd()
+        .args(["top", &prefix, "--count", "3", "--interval", "0.5"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(stdout));
+    let _first = lines.next().unwrap().unwrap();
+    let queue = env.block_on(env.sqs().resolve(&dlq)).unwrap();
+    env.send(
+        &queue,
+        (0..5)
+            .map(|i| MessageRecord::with_body(format!("d{i}")))
+            .collect(),
+    );
+    let rest: Vec<serde_json::Value> = lines
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect();
+    assert!(child.wait().unwrap().success());
+    let grew = rest.iter().any(|sample| {
+        sample["data"]["queues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|q| {
+                q["name"] == dlq.as_str()
+                    && q["growing"] == true
+                    && q["in_per_s"].as_f64() > Some(0.0)
+            })
+    });
+    assert!(grew, "{rest:?}");
+}
+
+#[test]
+fn on_a_terminal_it_renders_refreshes_resorts_and_restores_the_terminal() {
+    let env = TestEnv::start();
+    let prefix = unique_name("top");
+    let (source, dlq) = source_and_dlq(&env, &prefix, 2, 1);
+    let mut top = env.pty(&["top", &prefix, "--interval", "0.3"], &[]);
+    expect_rendered(&top, &dlq, 15);
+    expect_rendered(&top, "sorted by visible", 5);
+    let screen = rendered(&top);
+    let (source_at, dlq_at) = (screen.find(&source).unwrap(), screen.find(&dlq).unwrap());
+    assert!(source_at < dlq_at, "the deeper queue first:\n{screen}");
+    assert!(screen.contains("DLQ"), "{screen}");
+    // Refreshes keep coming.
+    expect_rendered(&top, "refresh 3", 15);
+    top.send("s");
+    expect_rendered(&top, "sorted by in flight", 5);
+    top.send("s");
+    top.send("s");
+    top.send("s");
+    top.send("s");
+    expect_rendered(&top, "sorted by name", 5);
+    let screen = rendered(&top);
+    assert!(
+        screen.find(&dlq).unwrap() < screen.find(&source).unwrap(),
+        "by name, `-dlq` before `-src`:\n{screen}"
+    );
+    top.send("q");
+    assert_eq!(top.wait(10), 0);
+    let screen = top.screen();
+    // The alternate screen was entered and left again, and raw mode is off (the shell's own
+    // line discipline is back: nothing to check from here but the sequence).
+    let entered = screen
+        .find("\u{1b}[?1049h")
+        .expect("the alternate screen was used");
+    let left = screen
+        .rfind("\u{1b}[?1049l")
+        .expect("the terminal was restored");
+    assert!(left > entered);
+}
+
+#[test]
+fn ctrl_c_on_the_full_screen_view_exits_130_with_the_terminal_restored() {
+    let env = TestEnv::start();
+    let prefix = unique_name("top");
+    source_and_dlq(&env, &prefix, 1, 0);
+    let mut top = env.pty(&["top", &prefix], &[]);
+    expect_rendered(&top, "refresh 1", 15);
+    top.send("\x03");
+    assert_eq!(top.wait(10), 130);
+    assert!(top.screen().contains("\u{1b}[?1049l"));
+}
+
+#[test]
+fn a_bad_prefix_is_a_usage_error() {
+    let env = TestEnv::start();
+    let run = env.run(&["top", "no/slash"]);
+    run.assert_code(2);
+}
