@@ -628,7 +628,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;top' {
-            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between refreshes (fractions allowed)')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Time between refreshes: seconds (2, 0.5) or a duration (500ms, 1m)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Stop after this many refreshes')
             [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Stop after this many refreshes')
             [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'What to sort by at the start')

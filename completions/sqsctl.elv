@@ -588,7 +588,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;fifo;help;help'= {
         }
         &'sqsctl;top'= {
-            cand --interval 'Seconds between refreshes (fractions allowed)'
+            cand --interval 'Time between refreshes: seconds (2, 0.5) or a duration (500ms, 1m)'
             cand -n 'Stop after this many refreshes'
             cand --count 'Stop after this many refreshes'
             cand --sort 'What to sort by at the start'

@@ -534,7 +534,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subc
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "groups" -d 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l interval -d 'Seconds between refreshes (fractions allowed)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l interval -d 'Time between refreshes: seconds (2, 0.5) or a duration (500ms, 1m)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s n -l count -d 'Stop after this many refreshes' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l sort -d 'What to sort by at the start' -r -f -a "visible\t''
 in-flight\t''

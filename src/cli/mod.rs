@@ -81,12 +81,31 @@ pub struct AwsArgs {
     pub read_timeout: Option<std::time::Duration>,
 }
 
-/// A timeout in seconds (fractions allowed), more than 0 and at most an hour.
+/// A timeout or interval: seconds (fractions allowed, `2.5`) or a duration with units (`500ms`,
+/// `2m`), more than 0 and at most an hour.
 pub fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
-    match text.trim().parse::<f64>() {
-        Ok(secs) if secs > 0.0 && secs <= 3600.0 => Ok(std::time::Duration::from_secs_f64(secs)),
-        Ok(_) => Err("must be more than 0 and at most 3600 seconds".to_string()),
-        Err(_) => Err("expected a number of seconds, e.g. 10 or 2.5".to_string()),
+    let text = text.trim();
+    let parsed = match text.parse::<f64>() {
+        Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= 3600.0 => {
+            Some(std::time::Duration::from_secs_f64(secs))
+        }
+        Ok(_) => None,
+        Err(_) => match humantime::parse_duration(text) {
+            Ok(duration) => Some(duration),
+            Err(_) => {
+                return Err(
+                    "expected seconds (10, 2.5) or a duration with units (500ms, 2m)".to_string(),
+                );
+            }
+        },
+    };
+    match parsed {
+        Some(duration)
+            if !duration.is_zero() && duration <= std::time::Duration::from_secs(3600) =>
+        {
+            Ok(duration)
+        }
+        _ => Err("must be more than 0 and at most an hour".to_string()),
     }
 }
 
@@ -175,5 +194,23 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
         Ok(0) => Err("must be at least 1".to_string()),
         Ok(count) => Ok(count),
         Err(_) => Err("expected a whole number of 1 or more".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    #[test]
+    fn timeouts_take_seconds_or_durations_up_to_an_hour() {
+        assert_eq!(super::parse_timeout("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(
+            super::parse_timeout("500ms"),
+            Ok(Duration::from_millis(500))
+        );
+        assert_eq!(super::parse_timeout("1m"), Ok(Duration::from_secs(60)));
+        for bad in ["0", "0s", "-1", "2h", "NaN", "soon"] {
+            assert!(super::parse_timeout(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -22,8 +22,8 @@ Exit codes: 0 quit with q or after --count refreshes; 130 Ctrl-C; 1 error; 2 usa
 pub struct TopArgs {
     /// Only queues whose name starts with this
     pub prefix: Option<String>,
-    /// Seconds between refreshes (fractions allowed)
-    #[arg(long, default_value = "2", value_name = "SECS", value_parser = super::parse_timeout)]
+    /// Time between refreshes: seconds (2, 0.5) or a duration (500ms, 1m)
+    #[arg(long, default_value = "2", value_name = "DURATION", value_parser = super::parse_timeout)]
     pub interval: std::time::Duration,
     /// Stop after this many refreshes
     #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]
