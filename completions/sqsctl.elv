@@ -40,6 +40,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand send 'Send messages: one from the argument, or many from stdin'
             cand receive 'Receive messages (and with --delete, consume them)'
             cand peek 'Look at messages without consuming them'
+            cand consume 'Run a command for each message: delete it when the command succeeds, retry it when it fails'
             cand delete 'Delete messages by receipt handle or by message id'
             cand purge 'Delete every message in a queue'
             cand visibility 'Change how long received messages stay hidden (0 releases them)'
@@ -301,6 +302,41 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
             cand --color 'When to use colour on stderr (NO_COLOR is respected)'
             cand --force 'Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;consume'= {
+            cand -c 'Commands running at once'
+            cand --concurrency 'Commands running at once'
+            cand -n 'Stop after this many messages were run'
+            cand --max 'Stop after this many messages were run'
+            cand --idle-exit 'Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)'
+            cand --retry-delay 'How long a failed message stays hidden before its retry, doubled for each receive it already had'
+            cand --max-retry-delay 'The longest retry delay'
+            cand --release-exit-codes 'Exit codes of COMMAND that release the message at once, without the retry delay (comma-separated)'
+            cand --fail-exit-codes 'Exit codes of COMMAND that release the message at once, without the retry delay (comma-separated)'
+            cand --timeout 'Stop a command that runs longer than this (it then counts as failed)'
+            cand --visibility 'Visibility timeout of received messages, extended while their command runs (default: the queue''s)'
+            cand --wait 'Longest wait of one receive for messages, 0-20 seconds'
+            cand --grep 'Only messages whose body matches this regular expression; others are released at once'
+            cand --attr 'Only messages with this message attribute value (repeatable: all must match)'
+            cand --where 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'Seconds to wait for a connection to the endpoint before giving up [default: 10]'
+            cand --read-timeout 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --jsonl 'Write the message record (as one JSON line) to COMMAND''s stdin instead of the body'
             cand -q 'Print only data and errors: no progress, no summaries'
             cand --quiet 'Print only data and errors: no progress, no summaries'
             cand -v 'Explain what is being done on stderr (never prints credentials)'
@@ -614,6 +650,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand send 'Send messages: one from the argument, or many from stdin'
             cand receive 'Receive messages (and with --delete, consume them)'
             cand peek 'Look at messages without consuming them'
+            cand consume 'Run a command for each message: delete it when the command succeeds, retry it when it fails'
             cand delete 'Delete messages by receipt handle or by message id'
             cand purge 'Delete every message in a queue'
             cand visibility 'Change how long received messages stay hidden (0 releases them)'
@@ -649,6 +686,8 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;help;receive'= {
         }
         &'sqsctl;help;peek'= {
+        }
+        &'sqsctl;help;consume'= {
         }
         &'sqsctl;help;delete'= {
         }

@@ -9,6 +9,7 @@ pub mod app;
 pub mod cli;
 pub mod client;
 pub mod commands;
+pub mod consume;
 pub mod diagnose;
 pub mod error;
 pub mod exit;
