@@ -31,6 +31,7 @@ fn help_of_each_command() {
         &["send"],
         &["receive"],
         &["peek"],
+        &["consume"],
         &["delete"],
         &["purge"],
         &["visibility"],

@@ -168,7 +168,6 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
         killed: false,
         taken: 0,
         last_seen: Instant::now(),
-        retry_until: Instant::now(),
         started: HashMap::new(),
         skipped_seen: HashSet::new(),
         to_settle: Vec::new(),
@@ -232,8 +231,6 @@ struct Worker<'a> {
     taken: u64,
     /// When a receive last brought a message to run.
     last_seen: Instant,
-    /// When the last message released for a retry by this run becomes visible again.
-    retry_until: Instant,
     started: HashMap<JobId, Started>,
     /// Messages the selection left out once already: not released again, so that a run does not
     /// receive them over and over (each receive counts toward maxReceiveCount).
@@ -429,17 +426,17 @@ impl Worker<'_> {
         }
     }
 
-    /// After an empty receive: with `--idle-exit`, stops once nothing is held, no retry of this
-    /// run is pending, and nothing was received for that long.
+    /// After an empty receive: with `--idle-exit`, stops once nothing is held and nothing was
+    /// received for that long. A message waiting out its retry delay is not visible, so it does
+    /// not keep a run going: an `--idle-exit` longer than the retry delay waits for it.
     fn check_idle(&mut self, now: Instant) {
         let Some(idle) = self.settings.idle_exit else {
             return;
         };
-        let quiet_since = self.last_seen.max(self.retry_until);
         if self.holdings.is_empty()
             && self.to_settle.is_empty()
             && self.settling == 0
-            && now >= quiet_since + idle
+            && now >= self.last_seen + idle
         {
             self.stop_receiving = true;
         }
@@ -476,7 +473,6 @@ impl Worker<'_> {
                     self.settings.max_retry_delay,
                     receive_count,
                 );
-                self.retry_until = self.retry_until.max(Instant::now() + delay);
                 if let Some(started) = self.started.get_mut(&job) {
                     started.retry_in = Some(delay.as_secs());
                 }
