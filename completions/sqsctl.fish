@@ -47,7 +47,7 @@ complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "queue" -d 'Show, crea
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "send" -d 'Send messages: one from the argument, or many from stdin'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "receive" -d 'Receive messages (and with --delete, consume them)'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "peek" -d 'Look at messages without consuming them'
-complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "consume" -d 'Run a command for each message: delete it when the command succeeds, retry it when it fails'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "consume" -d 'Run a command per message: delete it on success, retry it on failure'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "delete" -d 'Delete messages by receipt handle or by message id'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "purge" -d 'Delete every message in a queue'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "visibility" -d 'Change how long received messages stay hidden (0 releases them)'
@@ -297,7 +297,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l release-exit-c
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l timeout -d 'Stop a command that runs longer than this (it then counts as failed)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l visibility -d 'Visibility timeout of received messages, extended while their command runs (default: the queue\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l wait -d 'Longest wait of one receive for messages, 0-20 seconds' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l grep -d 'Only messages whose body matches this regular expression; others are released at once' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l grep -d 'Only messages whose body matches this regular expression; the others are released (see below)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
@@ -595,7 +595,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo diagnose local demo generate help" -f -a "send" -d 'Send messages: one from the argument, or many from stdin'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo diagnose local demo generate help" -f -a "receive" -d 'Receive messages (and with --delete, consume them)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo diagnose local demo generate help" -f -a "peek" -d 'Look at messages without consuming them'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo diagnose local demo generate help" -f -a "consume" -d 'Run a command for each message: delete it when the command succeeds, retry it when it fails'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo diagnose local demo generate help" -f -a "consume" -d 'Run a command per message: delete it on success, retry it on failure'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo diagnose local demo generate help" -f -a "delete" -d 'Delete messages by receipt handle or by message id'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo diagnose local demo generate help" -f -a "purge" -d 'Delete every message in a queue'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo diagnose local demo generate help" -f -a "visibility" -d 'Change how long received messages stay hidden (0 releases them)'

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
-  sqsctl consume orders -- ./process-order.sh                  # the body on stdin, SQS_* in the environment
+  sqsctl consume orders -- ./process-order.sh         # the body on stdin, the message in SQS_*
   sqsctl consume orders --concurrency 8 --idle-exit 30s -- python3 worker.py
   sqsctl consume orders --jsonl -- jq -e '.body | fromjson | .amount > 0'
   sqsctl consume jobs.fifo --concurrency 4 --timeout 5m -- sh -c 'make -C \"$SQS_ATTR_DIR\"'
@@ -20,7 +20,7 @@ Exit codes of COMMAND: 0 deletes the message (only a delete that SQS confirms co
 75 (EX_TEMPFAIL; see --release-exit-codes) releases it at once for another try. Any other code, a \
 signal, or --timeout releases it after --retry-delay, doubled for each receive it already had, so \
 the queue's redrive policy moves a message that keeps failing to its dead-letter queue. A COMMAND \
-that cannot be started at all stops the run (exit 1) before any message is failed for it.
+that is not found stops the run before anything is received (exit 2).
 
 While COMMAND runs, the message's visibility timeout is extended before it lapses (a heartbeat), so \
 a long job is not delivered to anyone else. --timeout stops a command that runs too long: SIGTERM \
@@ -31,6 +31,10 @@ rest of its group until SQS delivers it again.
 Ctrl-C: the first stops receiving, releases the messages not started, and lets running commands \
 finish for the grace period (SQSCTL_INTERRUPT_GRACE, 5 s by default), then kills them; the second \
 kills them at once. Messages of killed commands are released at once. Exit 130.
+
+--grep, --attr and --where run only the messages that match; the others are released at once, \
+and one left out again in the same run stays hidden for its visibility timeout (each receive counts \
+toward the queue's maxReceiveCount).
 
 COMMAND's stdout and stderr pass through (each line prefixed with the message id when \
 --concurrency is more than 1); with -o jsonl they are `output` records, each message's outcome a \
@@ -90,7 +94,7 @@ pub struct ConsumeArgs {
     #[arg(long, default_value_t = 20, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=20))]
     pub wait: i32,
 
-    /// Only messages whose body matches this regular expression; others are released at once
+    /// Only messages whose body matches this regular expression; the others are released (see below)
     #[arg(long, value_name = "REGEX", help_heading = "Selection")]
     pub grep: Option<String>,
 

@@ -143,7 +143,7 @@ pub enum Command {
     Receive(receive::ReceiveArgs),
     /// Look at messages without consuming them
     Peek(peek::PeekArgs),
-    /// Run a command for each message: delete it when the command succeeds, retry it when it fails
+    /// Run a command per message: delete it on success, retry it on failure
     Consume(consume::ConsumeArgs),
     /// Delete messages by receipt handle or by message id
     Delete(delete::DeleteArgs),

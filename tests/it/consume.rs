@@ -421,16 +421,21 @@ fn start_consume(
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    wait_for_runs(dir, runs);
+    child
+}
+
+/// Waits until `runs` commands have started.
+fn wait_for_runs(dir: &Path, runs: usize) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while log(dir, "runs").len() < runs {
         assert!(Instant::now() < deadline, "the commands did not start");
         std::thread::sleep(Duration::from_millis(20));
     }
-    child
 }
 
 #[test]
-fn ctrl_c_lets_running_commands_finish_and_releases_the_rest() {
+fn ctrl_c_on_the_terminal_lets_running_commands_finish_and_releases_the_rest() {
     let env = TestEnv::start();
     let queue = env.create_queue(
         &support::unique_name("work"),
@@ -445,10 +450,12 @@ fn ctrl_c_lets_running_commands_finish_and_releases_the_rest() {
     let dir = tempfile::tempdir().unwrap();
     let script = worker(dir.path(), "sleep 1\nlog done");
     let args = consume_args(&queue.name, &["-c", "2"], &script, dir.path());
-    let child = start_consume(&env, &args, "20", dir.path(), 2);
-    support::sigint(child.id());
-    let run = Run::from_output(child.wait_with_output().unwrap());
-    run.assert_code(130);
+    let mut pty = env.pty(&args, &[("SQSCTL_INTERRUPT_GRACE", "20")]);
+    wait_for_runs(dir.path(), 2);
+    // Typed on the terminal: it reaches sqsctl, not the commands (process groups of their own),
+    // which would otherwise die of it before logging.
+    pty.send("\x03");
+    assert_eq!(pty.wait(30), 130, "{}", pty.screen());
     assert_eq!(
         log(dir.path(), "runs").len(),
         2,
@@ -462,7 +469,7 @@ fn ctrl_c_lets_running_commands_finish_and_releases_the_rest() {
     assert_eq!(
         attributes(&env, &queue),
         (4, 0),
-        "the rest released at once, the done deleted"
+        "the rest released at once, the done ones deleted"
     );
 }
 
@@ -571,35 +578,36 @@ fn two_thousand_messages_under_faults_with_a_tenth_failing() {
     );
     // Filled under the same faults: a send that failed after the server applied it leaves a copy,
     // so the messages are the confirmed sends plus the ones the server counts as sent ambiguously.
-    let mut confirmed = 0;
-    env.block_on(async {
-        let records: Vec<MessageRecord> = (0..count)
-            .map(|i| {
-                MessageRecord::with_body(if i % 10 == 0 {
-                    format!("fail-{i}")
-                } else {
-                    format!("ok-{i}")
+    let confirmed: usize = env.block_on(async {
+        let mut senders = tokio::task::JoinSet::new();
+        for chunk in (0..count).collect::<Vec<_>>().chunks(10) {
+            let (sqs, queue) = (env.sqs().clone(), queue.clone());
+            let mut pending: Vec<MessageRecord> = chunk
+                .iter()
+                .map(|i| {
+                    let kind = if i % 10 == 0 { "fail" } else { "ok" };
+                    MessageRecord::with_body(format!("{kind}-{i}"))
                 })
-            })
-            .collect();
-        for chunk in records.chunks(10) {
-            let mut pending = chunk.to_vec();
-            while !pending.is_empty() {
-                let outcome = env
-                    .sqs()
-                    .send_batch_retrying(&queue, &pending, &RetryPolicy::default())
-                    .await;
-                let mut again = Vec::new();
-                for (record, result) in pending.into_iter().zip(outcome.entries) {
-                    if result.is_done() {
-                        confirmed += 1;
-                    } else {
-                        again.push(record);
+                .collect();
+            senders.spawn(async move {
+                let mut confirmed = 0;
+                while !pending.is_empty() {
+                    let policy = RetryPolicy::default();
+                    let outcome = sqs.send_batch_retrying(&queue, &pending, &policy).await;
+                    let mut again = Vec::new();
+                    for (record, result) in pending.into_iter().zip(outcome.entries) {
+                        if result.is_done() {
+                            confirmed += 1;
+                        } else {
+                            again.push(record);
+                        }
                     }
+                    pending = again;
                 }
-                pending = again;
-            }
+                confirmed
+            });
         }
+        senders.join_all().await.into_iter().sum()
     });
     let total = confirmed + env.server().stats().ambiguous_sends as usize;
     let dir = tempfile::tempdir().unwrap();
@@ -618,7 +626,6 @@ fn two_thousand_messages_under_faults_with_a_tenth_failing() {
         "1s",
         "--idle-exit",
         "4s",
-        "-q",
     ];
     let run = env.run(&consume_args(&queue.name, &args, &script, dir.path()));
     run.assert_code(3);

@@ -37,6 +37,9 @@ pub use settings::ConsumeSettings;
 
 /// Events handled in one turn of the loop before it looks at timers and Ctrl-C again.
 const EVENTS_PER_TURN: usize = 256;
+/// How long a delete or release may wait for others to share its batch call: a batch of 10 costs
+/// SQS one request instead of 10, and a command's slot is free meanwhile.
+const LINGER: Duration = Duration::from_millis(10);
 
 /// What the tasks of a run report to its event loop.
 pub(crate) enum Event {
@@ -171,6 +174,7 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
         started: HashMap::new(),
         skipped_seen: HashSet::new(),
         to_settle: Vec::new(),
+        settle_by: None,
         settling: 0,
         counts: Counts::default(),
         fatal: None,
@@ -187,7 +191,9 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
             break;
         }
         let interrupt = &worker.ctx.interrupt;
+        let linger = worker.settle_by;
         tokio::select! {
+            () = tokio::time::sleep_until(linger.unwrap_or_else(Instant::now)), if linger.is_some() => {}
             Some(event) = inbox.recv() => {
                 worker.handle(event);
                 for _ in 1..EVENTS_PER_TURN {
@@ -236,6 +242,8 @@ struct Worker<'a> {
     /// receive them over and over (each receive counts toward maxReceiveCount).
     skipped_seen: HashSet<String>,
     to_settle: Vec<Settle>,
+    /// When the oldest of `to_settle` has waited long enough for company.
+    settle_by: Option<Instant>,
     /// Delete and release calls in flight.
     settling: usize,
     counts: Counts,
@@ -553,11 +561,19 @@ impl Worker<'_> {
         }
     }
 
-    /// Sends the deletes and releases gathered in this turn, in batches of 10.
+    /// Sends the deletes and releases gathered, in batches of 10: at once when there are 10 or the
+    /// run is stopping, otherwise once the oldest has waited [`LINGER`] for others.
     fn flush(&mut self) {
         if self.to_settle.is_empty() {
+            self.settle_by = None;
             return;
         }
+        let now = Instant::now();
+        let due = *self.settle_by.get_or_insert(now + LINGER);
+        if self.to_settle.len() < 10 && !self.stop_receiving && now < due {
+            return;
+        }
+        self.settle_by = None;
         let pending = std::mem::take(&mut self.to_settle);
         let (deletes, releases): (Vec<Settle>, Vec<Settle>) = pending
             .into_iter()
