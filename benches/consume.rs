@@ -15,12 +15,11 @@ use sqsctl::local::ServerConfig;
 
 mod support;
 
-use support::{BenchResult, env_count, send_batches, start_server};
+use support::{BenchResult, env_count, send_batches, sqsctl, start_server};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const BIN: &str = env!("CARGO_BIN_EXE_sqsctl");
 const BODY_LEN: usize = 32;
 const ROUNDS: usize = 2;
 
@@ -107,17 +106,7 @@ fn xargs(bodies: &Path, messages: usize, concurrency: usize) -> BenchResult<f64>
 /// `sqsctl consume bench --max N -c C -- true`; messages per second, start to exit.
 fn consume(endpoint: &str, home: &Path, messages: usize, concurrency: usize) -> BenchResult<f64> {
     let started = Instant::now();
-    let output = Command::new(BIN)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("AWS_CONFIG_FILE", home.join("aws-config"))
-        .env("AWS_SHARED_CREDENTIALS_FILE", home.join("aws-credentials"))
-        .env("AWS_ACCESS_KEY_ID", "test")
-        .env("AWS_SECRET_ACCESS_KEY", "test")
-        .env("AWS_REGION", "us-east-1")
-        .env("AWS_EC2_METADATA_DISABLED", "true")
-        .env("AWS_ENDPOINT_URL_SQS", endpoint)
+    let output = sqsctl(endpoint, home)
         .args([
             "consume",
             "bench",
@@ -128,9 +117,6 @@ fn consume(endpoint: &str, home: &Path, messages: usize, concurrency: usize) -> 
             "--",
             "true",
         ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
         .output()?;
     let took = started.elapsed();
     if !output.status.success() {

@@ -18,6 +18,8 @@ struct Held {
     visible_until: Instant,
     /// An extension is in flight.
     extending: bool,
+    /// A delete or release is on its way: extending now could undo a release.
+    settling: bool,
 }
 
 /// The messages a run holds and when each becomes visible again.
@@ -57,6 +59,7 @@ impl Holdings {
                 receipt_handle,
                 visible_until: requested_at + self.visibility,
                 extending: false,
+                settling: false,
             },
         );
     }
@@ -64,6 +67,18 @@ impl Holdings {
     /// Stops tracking a message (deleted or released); its receipt handle.
     pub fn forget(&mut self, job: JobId) -> Option<String> {
         self.held.remove(&job).map(|held| held.receipt_handle)
+    }
+
+    /// Stops extending a message whose delete or release is about to be sent.
+    pub fn settling(&mut self, job: JobId) {
+        if let Some(held) = self.held.get_mut(&job) {
+            held.settling = true;
+        }
+    }
+
+    /// Whether an extension of the message is in flight: a release sent now could be undone by it.
+    pub fn is_extending(&self, job: JobId) -> bool {
+        self.held.get(&job).is_some_and(|held| held.extending)
     }
 
     /// The receipt handle of a held message.
@@ -78,7 +93,7 @@ impl Holdings {
         let margin = self.visibility / 2;
         let mut due = Vec::new();
         for (job, held) in &mut self.held {
-            if held.extending || held.visible_until > now + margin {
+            if held.extending || held.settling || held.visible_until > now + margin {
                 continue;
             }
             if held.visible_until <= now {
@@ -138,6 +153,12 @@ mod tests {
         let later = start + Duration::from_secs(26);
         assert_eq!(book.due(later), vec![(JobId(2), "h2".to_string())]);
         assert_eq!(book.lapsed(), 0);
+        book.settling(JobId(1));
+        assert!(
+            book.due(start + Duration::from_secs(60)).is_empty(),
+            "never once its delete or release is on its way"
+        );
+        assert!(book.is_extending(JobId(2)));
     }
 
     #[test]

@@ -425,6 +425,21 @@ fn start_consume(
     child
 }
 
+/// A queue with this visibility timeout holding `count` messages, `m0`, `m1`...
+fn queue_of(env: &TestEnv, count: usize, visibility: &str) -> QueueRef {
+    let queue = env.create_queue(
+        &support::unique_name("work"),
+        &[("VisibilityTimeout", visibility)],
+    );
+    env.send(
+        &queue,
+        (0..count)
+            .map(|i| MessageRecord::with_body(format!("m{i}")))
+            .collect(),
+    );
+    queue
+}
+
 /// Waits until `runs` commands have started.
 fn wait_for_runs(dir: &Path, runs: usize) {
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -437,16 +452,7 @@ fn wait_for_runs(dir: &Path, runs: usize) {
 #[test]
 fn ctrl_c_on_the_terminal_lets_running_commands_finish_and_releases_the_rest() {
     let env = TestEnv::start();
-    let queue = env.create_queue(
-        &support::unique_name("work"),
-        &[("VisibilityTimeout", "60")],
-    );
-    env.send(
-        &queue,
-        (0..6)
-            .map(|i| MessageRecord::with_body(format!("m{i}")))
-            .collect(),
-    );
+    let queue = queue_of(&env, 6, "60");
     let dir = tempfile::tempdir().unwrap();
     let script = worker(dir.path(), "sleep 1\nlog done");
     let args = consume_args(&queue.name, &["-c", "2"], &script, dir.path());
@@ -476,16 +482,7 @@ fn ctrl_c_on_the_terminal_lets_running_commands_finish_and_releases_the_rest() {
 #[test]
 fn a_second_ctrl_c_kills_the_commands_and_releases_their_messages() {
     let env = TestEnv::start();
-    let queue = env.create_queue(
-        &support::unique_name("work"),
-        &[("VisibilityTimeout", "60")],
-    );
-    env.send(
-        &queue,
-        (0..3)
-            .map(|i| MessageRecord::with_body(format!("m{i}")))
-            .collect(),
-    );
+    let queue = queue_of(&env, 3, "60");
     let dir = tempfile::tempdir().unwrap();
     let script = worker(dir.path(), "sleep 60\nlog done");
     let args = consume_args(&queue.name, &["-c", "3"], &script, dir.path());

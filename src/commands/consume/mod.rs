@@ -330,12 +330,8 @@ impl Worker<'_> {
             wait_seconds: wait,
             visibility_timeout: Some(self.holdings.visibility_seconds()),
         };
-        let (sqs, queue, policy, events) = (
-            self.sqs.clone(),
-            self.queue.clone(),
-            self.receive_policy.clone(),
-            self.events.clone(),
-        );
+        let (sqs, queue, events) = self.calls();
+        let policy = self.receive_policy.clone();
         self.receiving = Some(tokio::spawn(async move {
             let requested_at = Instant::now();
             let outcome = sqs.receive_retrying(&queue, options, &policy).await;
@@ -574,19 +570,28 @@ impl Worker<'_> {
             return;
         }
         self.settle_by = None;
-        let pending = std::mem::take(&mut self.to_settle);
+        // A release waits for an extension in flight, which would otherwise hide the message again
+        // after it; once sent, no extension of it starts.
+        let (blocked, pending): (Vec<Settle>, Vec<Settle>) = std::mem::take(&mut self.to_settle)
+            .into_iter()
+            .partition(|s| {
+                s.action != Action::Delete && s.job.is_some_and(|j| self.holdings.is_extending(j))
+            });
+        self.to_settle = blocked;
+        if !self.to_settle.is_empty() {
+            self.settle_by = Some(now + LINGER);
+        }
+        for job in pending.iter().filter_map(|s| s.job) {
+            self.holdings.settling(job);
+        }
         let (deletes, releases): (Vec<Settle>, Vec<Settle>) = pending
             .into_iter()
             .partition(|s| s.action == Action::Delete);
         for chunk in deletes.chunks(10).chain(releases.chunks(10)) {
             let entries = chunk.to_vec();
             self.settling += 1;
-            let (sqs, queue, policy, events) = (
-                self.sqs.clone(),
-                self.queue.clone(),
-                self.settle_policy.clone(),
-                self.events.clone(),
-            );
+            let (sqs, queue, events) = self.calls();
+            let policy = self.settle_policy.clone();
             tokio::spawn(async move {
                 let outcome = if entries[0].action == Action::Delete {
                     let handles: Vec<&str> =
@@ -621,12 +626,8 @@ impl Worker<'_> {
         for chunk in due.chunks(10) {
             let jobs: Vec<JobId> = chunk.iter().map(|(job, _)| *job).collect();
             let handles: Vec<String> = chunk.iter().map(|(_, h)| h.clone()).collect();
-            let (sqs, queue, policy, events) = (
-                self.sqs.clone(),
-                self.queue.clone(),
-                self.settle_policy.clone(),
-                self.events.clone(),
-            );
+            let (sqs, queue, events) = self.calls();
+            let policy = self.settle_policy.clone();
             tokio::spawn(async move {
                 let changes: Vec<(&str, i32)> =
                     handles.iter().map(|h| (h.as_str(), seconds)).collect();
@@ -643,6 +644,11 @@ impl Worker<'_> {
                     .await;
             });
         }
+    }
+
+    /// What a task making SQS calls for the run takes along: the client, the queue, the way back.
+    fn calls(&self) -> (Sqs, QueueRef, mpsc::Sender<Event>) {
+        (self.sqs.clone(), self.queue.clone(), self.events.clone())
     }
 
     /// Stops receiving and releases what has not started.
