@@ -29,13 +29,12 @@ use sqsctl::local::ServerConfig;
 
 mod support;
 
-use support::{BenchResult, client, env_count, peak_rss_kib, send_batches, start_server};
+use support::{BenchResult, client, env_count, peak_rss_kib, send_batches, sqsctl, start_server};
 
 // The same allocator as the binary, so the server and the raw loop are not slowed by a slower one.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const BIN: &str = env!("CARGO_BIN_EXE_sqsctl");
 const STARTUP_RUNS: usize = 30;
 const AWS_CLI_RUNS: usize = 5;
 const BODY_LEN: usize = 200;
@@ -43,25 +42,6 @@ const BODY_LEN: usize = 200;
 const RAW_CHILD_ENV: &str = "SQSCTL_BENCH_RAW_CHILD";
 /// Alternating rounds of the raw loop and sqsctl in the throughput part.
 const ROUNDS: usize = 2;
-
-/// The binary in a cleared environment aimed at the local server.
-fn sqsctl(endpoint: &str, home: &Path) -> Command {
-    let mut cmd = Command::new(BIN);
-    cmd.env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("AWS_CONFIG_FILE", home.join("aws-config"))
-        .env("AWS_SHARED_CREDENTIALS_FILE", home.join("aws-credentials"))
-        .env("AWS_ACCESS_KEY_ID", "test")
-        .env("AWS_SECRET_ACCESS_KEY", "test")
-        .env("AWS_REGION", "us-east-1")
-        .env("AWS_EC2_METADATA_DISABLED", "true")
-        .env("AWS_ENDPOINT_URL_SQS", endpoint)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    cmd
-}
 
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();

@@ -43,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Send messages: one from the argument, or many from stdin')
             [CompletionResult]::new('receive', 'receive', [CompletionResultType]::ParameterValue, 'Receive messages (and with --delete, consume them)')
             [CompletionResult]::new('peek', 'peek', [CompletionResultType]::ParameterValue, 'Look at messages without consuming them')
+            [CompletionResult]::new('consume', 'consume', [CompletionResultType]::ParameterValue, 'Run a command per message: delete it on success, retry it on failure')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete messages by receipt handle or by message id')
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete every message in a queue')
             [CompletionResult]::new('visibility', 'visibility', [CompletionResultType]::ParameterValue, 'Change how long received messages stay hidden (0 releases them)')
@@ -393,6 +394,44 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Refused: peek cannot follow a queue (see `receive --follow`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sqsctl;consume' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Commands running at once')
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Commands running at once')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Stop after this many messages were run')
+            [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Stop after this many messages were run')
+            [CompletionResult]::new('--idle-exit', '--idle-exit', [CompletionResultType]::ParameterName, 'Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)')
+            [CompletionResult]::new('--retry-delay', '--retry-delay', [CompletionResultType]::ParameterName, 'How long a failed message stays hidden before its retry, doubled for each receive it already had')
+            [CompletionResult]::new('--max-retry-delay', '--max-retry-delay', [CompletionResultType]::ParameterName, 'The longest retry delay')
+            [CompletionResult]::new('--release-exit-codes', '--release-exit-codes', [CompletionResultType]::ParameterName, 'Exit codes of COMMAND that release the message at once, without the retry delay (comma-separated)')
+            [CompletionResult]::new('--fail-exit-codes', '--fail-exit-codes', [CompletionResultType]::ParameterName, 'Exit codes of COMMAND that release the message at once, without the retry delay (comma-separated)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop a command that runs longer than this (it then counts as failed)')
+            [CompletionResult]::new('--visibility', '--visibility', [CompletionResultType]::ParameterName, 'Visibility timeout of received messages, extended while their command runs (default: the queue''s)')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Longest wait of one receive for messages, 0-20 seconds')
+            [CompletionResult]::new('--grep', '--grep', [CompletionResultType]::ParameterName, 'Only messages whose body matches this regular expression')
+            [CompletionResult]::new('--attr', '--attr', [CompletionResultType]::ParameterName, 'Only messages with this message attribute value (repeatable: all must match)')
+            [CompletionResult]::new('--where', '--where', [CompletionResultType]::ParameterName, 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported')
+            [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)')
+            [CompletionResult]::new('--newer-than', '--newer-than', [CompletionResultType]::ParameterName, 'Only messages sent more recently than this')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a connection to the endpoint before giving up [default: 10]')
+            [CompletionResult]::new('--read-timeout', '--read-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Write the message record (as one JSON line) to COMMAND''s stdin instead of the body')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
@@ -754,6 +793,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Send messages: one from the argument, or many from stdin')
             [CompletionResult]::new('receive', 'receive', [CompletionResultType]::ParameterValue, 'Receive messages (and with --delete, consume them)')
             [CompletionResult]::new('peek', 'peek', [CompletionResultType]::ParameterValue, 'Look at messages without consuming them')
+            [CompletionResult]::new('consume', 'consume', [CompletionResultType]::ParameterValue, 'Run a command per message: delete it on success, retry it on failure')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete messages by receipt handle or by message id')
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete every message in a queue')
             [CompletionResult]::new('visibility', 'visibility', [CompletionResultType]::ParameterValue, 'Change how long received messages stay hidden (0 releases them)')
@@ -808,6 +848,9 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;help;peek' {
+            break
+        }
+        'sqsctl;help;consume' {
             break
         }
         'sqsctl;help;delete' {

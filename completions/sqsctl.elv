@@ -40,6 +40,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand send 'Send messages: one from the argument, or many from stdin'
             cand receive 'Receive messages (and with --delete, consume them)'
             cand peek 'Look at messages without consuming them'
+            cand consume 'Run a command per message: delete it on success, retry it on failure'
             cand delete 'Delete messages by receipt handle or by message id'
             cand purge 'Delete every message in a queue'
             cand visibility 'Change how long received messages stay hidden (0 releases them)'
@@ -369,6 +370,43 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --color 'When to use colour on stderr (NO_COLOR is respected)'
             cand --force 'Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)'
             cand --follow 'Refused: peek cannot follow a queue (see `receive --follow`)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sqsctl;consume'= {
+            cand -c 'Commands running at once'
+            cand --concurrency 'Commands running at once'
+            cand -n 'Stop after this many messages were run'
+            cand --max 'Stop after this many messages were run'
+            cand --idle-exit 'Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)'
+            cand --retry-delay 'How long a failed message stays hidden before its retry, doubled for each receive it already had'
+            cand --max-retry-delay 'The longest retry delay'
+            cand --release-exit-codes 'Exit codes of COMMAND that release the message at once, without the retry delay (comma-separated)'
+            cand --fail-exit-codes 'Exit codes of COMMAND that release the message at once, without the retry delay (comma-separated)'
+            cand --timeout 'Stop a command that runs longer than this (it then counts as failed)'
+            cand --visibility 'Visibility timeout of received messages, extended while their command runs (default: the queue''s)'
+            cand --wait 'Longest wait of one receive for messages, 0-20 seconds'
+            cand --grep 'Only messages whose body matches this regular expression'
+            cand --attr 'Only messages with this message attribute value (repeatable: all must match)'
+            cand --where 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported'
+            cand --older-than 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)'
+            cand --newer-than 'Only messages sent more recently than this'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'Seconds to wait for a connection to the endpoint before giving up [default: 10]'
+            cand --read-timeout 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --jsonl 'Write the message record (as one JSON line) to COMMAND''s stdin instead of the body'
             cand -q 'Print only data and errors: no progress, no summaries'
             cand --quiet 'Print only data and errors: no progress, no summaries'
             cand -v 'Explain what is being done on stderr (never prints credentials)'
@@ -709,6 +747,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand send 'Send messages: one from the argument, or many from stdin'
             cand receive 'Receive messages (and with --delete, consume them)'
             cand peek 'Look at messages without consuming them'
+            cand consume 'Run a command per message: delete it on success, retry it on failure'
             cand delete 'Delete messages by receipt handle or by message id'
             cand purge 'Delete every message in a queue'
             cand visibility 'Change how long received messages stay hidden (0 releases them)'
@@ -751,6 +790,8 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;help;receive'= {
         }
         &'sqsctl;help;peek'= {
+        }
+        &'sqsctl;help;consume'= {
         }
         &'sqsctl;help;delete'= {
         }

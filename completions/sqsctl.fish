@@ -47,6 +47,7 @@ complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "queue" -d 'Show, crea
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "send" -d 'Send messages: one from the argument, or many from stdin'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "receive" -d 'Receive messages (and with --delete, consume them)'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "peek" -d 'Look at messages without consuming them'
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "consume" -d 'Run a command per message: delete it on success, retry it on failure'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "delete" -d 'Delete messages by receipt handle or by message id'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "purge" -d 'Delete every message in a queue'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "visibility" -d 'Change how long received messages stay hidden (0 releases them)'
@@ -348,6 +349,39 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s q -l quiet -d 'Pr
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s c -l concurrency -d 'Commands running at once' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s n -l max -d 'Stop after this many messages were run' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l idle-exit -d 'Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l retry-delay -d 'How long a failed message stays hidden before its retry, doubled for each receive it already had' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l max-retry-delay -d 'The longest retry delay' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l release-exit-codes -l fail-exit-codes -d 'Exit codes of COMMAND that release the message at once, without the retry delay (comma-separated)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l timeout -d 'Stop a command that runs longer than this (it then counts as failed)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l visibility -d 'Visibility timeout of received messages, extended while their command runs (default: the queue\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l wait -d 'Longest wait of one receive for messages, 0-20 seconds' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l grep -d 'Only messages whose body matches this regular expression' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l newer-than -d 'Only messages sent more recently than this' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+table\t'A table, also when piped'
+json\t'One JSON document'
+jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
+text\t'Plain text: message bodies one per line, or tab-separated columns'"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l jsonl -d 'Write the message record (as one JSON line) to COMMAND\'s stdin instead of the body'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l message-id -d 'Delete the messages with these ids, found by scanning the queue (repeatable)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
@@ -649,22 +683,23 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s q -l quiet -d
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "queues" -d 'List queues with their depth, FIFO flag and dead-letter queue'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "queue" -d 'Show, create, change or delete one queue, or print its URL'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "send" -d 'Send messages: one from the argument, or many from stdin'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "receive" -d 'Receive messages (and with --delete, consume them)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "peek" -d 'Look at messages without consuming them'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "delete" -d 'Delete messages by receipt handle or by message id'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "purge" -d 'Delete every message in a queue'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "visibility" -d 'Change how long received messages stay hidden (0 releases them)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "redrive" -d 'Move messages from a dead-letter queue back to their source (or any queue), safely'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "fifo" -d 'Inspect FIFO queues'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "top" -d 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "diagnose" -d 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "local" -d 'Run a local SQS-compatible server (no AWS account needed)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "demo" -d 'Show sqsctl\'s main job end to end on a local server'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "queues" -d 'List queues with their depth, FIFO flag and dead-letter queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "queue" -d 'Show, create, change or delete one queue, or print its URL'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "send" -d 'Send messages: one from the argument, or many from stdin'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "receive" -d 'Receive messages (and with --delete, consume them)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "peek" -d 'Look at messages without consuming them'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "consume" -d 'Run a command per message: delete it on success, retry it on failure'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "delete" -d 'Delete messages by receipt handle or by message id'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "purge" -d 'Delete every message in a queue'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "visibility" -d 'Change how long received messages stay hidden (0 releases them)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "redrive" -d 'Move messages from a dead-letter queue back to their source (or any queue), safely'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "fifo" -d 'Inspect FIFO queues'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "top" -d 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "diagnose" -d 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "local" -d 'Run a local SQS-compatible server (no AWS account needed)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "demo" -d 'Show sqsctl\'s main job end to end on a local server'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "info" -d 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "create" -d 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "delete" -d 'Delete a queue and every message in it'

@@ -141,7 +141,9 @@ fn interrupt_grace() -> Duration {
 /// Ctrl-C: at a confirmation prompt, ends the process at once (nothing was changed yet). During
 /// work, the first stops new work and gives requests in flight the grace period; a second, or
 /// the grace period running out, ends the process with exit code 130. Work abandoned so has an
-/// unknown outcome, and commands that leave a journal have said how to resume ([`on_abort`]).
+/// unknown outcome, and commands that leave a journal have said how to resume ([`on_abort`]). A
+/// command that stops its own work on the second Ctrl-C (`consume` kills its child processes and
+/// releases their messages) gets a moment for that first.
 fn spawn_ctrl_c_handler(interrupt: Interrupt) {
     // Listening starts here, before the command runs: a Ctrl-C that comes at once (right after a
     // server said it listens) is handled like any other, not by the default action of the signal.
@@ -164,6 +166,12 @@ fn spawn_ctrl_c_handler(interrupt: Interrupt) {
         interrupt.trigger();
         let why = tokio::select! {
             second = ctrl_c.pressed() => if second {
+                if interrupt.abort_is_handled() {
+                    // The command stops its own work (kills its children, releases what they
+                    // held) and returns; this is the limit on how long that may take.
+                    interrupt.abort();
+                    tokio::time::sleep(WRAP_UP).await;
+                }
                 "aborted".to_string()
             } else {
                 return;

@@ -24,6 +24,15 @@ pub struct Interrupt {
     notify: Arc<Notify>,
     grace: Duration,
     triggered_at: Arc<OnceLock<Instant>>,
+    abort: Arc<Abort>,
+}
+
+/// The second Ctrl-C, for commands that stop their own work on it ([`Interrupt::handle_abort`]).
+#[derive(Default)]
+struct Abort {
+    handled: AtomicBool,
+    pressed: AtomicBool,
+    notify: Notify,
 }
 
 impl Default for Interrupt {
@@ -40,6 +49,41 @@ impl Interrupt {
             notify: Arc::default(),
             grace,
             triggered_at: Arc::default(),
+            abort: Arc::default(),
+        }
+    }
+
+    /// Says that the running command stops its own work on a second Ctrl-C (child processes to
+    /// kill, messages to release): the process then waits a moment for it instead of exiting at
+    /// once.
+    pub fn handle_abort(&self) {
+        self.abort.handled.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the running command stops its own work on a second Ctrl-C.
+    pub fn abort_is_handled(&self) -> bool {
+        self.abort.handled.load(Ordering::SeqCst)
+    }
+
+    /// The second Ctrl-C: work in flight is to stop now.
+    pub fn abort(&self) {
+        self.trigger();
+        self.abort.pressed.store(true, Ordering::SeqCst);
+        self.abort.notify.notify_waiters();
+    }
+
+    pub fn is_aborted(&self) -> bool {
+        self.abort.pressed.load(Ordering::SeqCst)
+    }
+
+    /// Resolves at the second Ctrl-C.
+    pub async fn aborted(&self) {
+        loop {
+            let notified = self.abort.notify.notified();
+            if self.is_aborted() {
+                return;
+            }
+            notified.await;
         }
     }
 

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod client;
 pub mod commands;
 pub mod completion;
+pub mod consume;
 pub mod diagnose;
 pub mod error;
 pub mod exit;

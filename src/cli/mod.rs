@@ -4,6 +4,7 @@
 //! struct it runs with (`XSettings::resolve`, in the commands layer), so nothing here imports
 //! `commands`. Global options are flattened here.
 
+pub mod consume;
 pub mod delete;
 pub mod demo;
 pub mod diagnose;
@@ -163,6 +164,8 @@ pub enum Command {
     Receive(receive::ReceiveArgs),
     /// Look at messages without consuming them
     Peek(peek::PeekArgs),
+    /// Run a command per message: delete it on success, retry it on failure
+    Consume(consume::ConsumeArgs),
     /// Delete messages by receipt handle or by message id
     Delete(delete::DeleteArgs),
     /// Delete every message in a queue

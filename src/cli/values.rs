@@ -15,6 +15,18 @@ pub fn parse_name_value(text: &str, option: &str) -> anyhow::Result<(String, Str
     }
 }
 
+/// A duration given as seconds (`30`, `0.5`) or with units (`500ms`, `2m`, `1h30m`).
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    if let Ok(seconds) = text.parse::<f64>() {
+        return std::time::Duration::try_from_secs_f64(seconds)
+            .map_err(|_| format!("`{text}` is not a duration of 0 seconds or more"));
+    }
+    humantime::parse_duration(text).map_err(|_| {
+        format!("`{text}` is not a duration: give seconds (30) or a duration (500ms, 5m, 1h30m)")
+    })
+}
+
 /// Parses `--attr NAME=VALUE` or `NAME:TYPE=VALUE` message attributes (type String by default).
 pub fn parse_message_attributes(
     values: &[String],
@@ -73,6 +85,16 @@ mod tests {
         assert_eq!(attrs["kind"].data_type, "String");
         assert_eq!(attrs["n"].data_type, "Number");
         assert!(parse_message_attributes(&["x:Date=1".into()]).is_err());
+        assert_eq!(
+            parse_duration("1.5"),
+            Ok(std::time::Duration::from_millis(1500))
+        );
+        assert_eq!(
+            parse_duration("2m"),
+            Ok(std::time::Duration::from_secs(120))
+        );
+        assert!(parse_duration("-1").is_err());
+        assert!(parse_duration("soon").is_err());
         let many: Vec<String> = (0..11).map(|i| format!("a{i}=v")).collect();
         assert!(parse_message_attributes(&many).is_err());
     }

@@ -2,6 +2,7 @@
 //! that maps the command line to them.
 
 pub mod common;
+pub mod consume;
 pub mod context;
 pub mod delete;
 pub mod demo;
@@ -41,6 +42,9 @@ pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitSta
             receive::run(ctx, usage(receive::ReceiveSettings::resolve(args))?).await
         }
         Command::Peek(args) => peek::run(ctx, usage(peek::PeekSettings::resolve(args))?).await,
+        Command::Consume(args) => {
+            consume::run(ctx, usage(consume::ConsumeSettings::resolve(args))?).await
+        }
         Command::Delete(args) => {
             delete::run(ctx, usage(delete::DeleteSettings::resolve(args))?).await
         }

@@ -95,6 +95,8 @@ fn stdout_width() -> Option<u16> {
 
 pub struct Printer {
     format: Format,
+    /// `--output` as given, before `auto` was decided.
+    requested: OutputFormat,
     quiet: bool,
     verbose: u8,
     color: bool,
@@ -107,7 +109,7 @@ pub struct Printer {
 
 impl Printer {
     pub fn new(
-        format: OutputFormat,
+        format_arg: OutputFormat,
         color: ColorChoice,
         no_color_env: bool,
         quiet: bool,
@@ -117,6 +119,7 @@ impl Printer {
     ) -> Printer {
         // A query works on JSON: a table has none to work on, so it gives way to JSON, and text
         // is the query's result written as text.
+        let format = format_arg;
         let query_as_text = query.is_some() && format == OutputFormat::Text;
         let format = match format {
             OutputFormat::Auto | OutputFormat::Table | OutputFormat::Text if query.is_some() => {
@@ -139,6 +142,7 @@ impl Printer {
         };
         Printer {
             format,
+            requested: format_arg,
             quiet,
             verbose,
             color,
@@ -178,6 +182,12 @@ impl Printer {
 
     pub fn format(&self) -> Format {
         self.format
+    }
+
+    /// `--output` as given: for commands whose default output is not records even in a pipe
+    /// (`consume` passes its commands' output through unless `-o jsonl` asks for records).
+    pub fn requested_format(&self) -> OutputFormat {
+        self.requested
     }
 
     pub fn terminal(&self) -> Terminal {
@@ -275,6 +285,13 @@ impl Printer {
         } else {
             std::borrow::Cow::Borrowed(text)
         }
+    }
+
+    /// Bytes on stdout exactly as given, flushed: another program's output passed through.
+    pub fn write_bytes(&self, bytes: &[u8]) -> io::Result<()> {
+        let mut out = self.stdout.lock();
+        out.write_all(bytes)?;
+        out.flush()
     }
 
     /// Text on stdout as is, without a newline (for output streamed in pieces, such as a JSON

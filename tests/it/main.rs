@@ -5,6 +5,7 @@
 mod support;
 
 mod conformance;
+mod consume;
 mod demo;
 mod diagnose;
 mod generated;

@@ -3,4 +3,4 @@
 
 mod cli;
 mod localstack;
-mod reliability;
+pub(crate) mod reliability;

@@ -103,7 +103,7 @@ fn fill(
 /// makes it come back, in delivery order (per group, on FIFO queues: a consumer records a message
 /// before deleting it, and SQS delivers nothing more of its group until then). Advances the server
 /// clock to bring back messages that a lost receive hid.
-fn drain_unique(env: &TestEnv, queue: &QueueRef, parallel: usize) -> Vec<MessageRecord> {
+pub(crate) fn drain_unique(env: &TestEnv, queue: &QueueRef, parallel: usize) -> Vec<MessageRecord> {
     use std::sync::{Arc, Mutex};
     let found: Arc<Mutex<(HashSet<String>, Vec<MessageRecord>)>> = Arc::default();
     env.block_on(async {

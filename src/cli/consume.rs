@@ -1,0 +1,99 @@
+//! Arguments of `sqsctl consume`.
+
+use std::time::Duration;
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  sqsctl consume orders -- ./process-order.sh         # the body on stdin, the message in SQS_*
+  sqsctl consume orders --concurrency 8 --idle-exit 30s -- python3 worker.py
+  sqsctl consume orders --jsonl -- jq -e '.body | fromjson | .amount > 0'
+  sqsctl consume jobs.fifo --concurrency 4 --timeout 5m -- sh -c 'make -C \"$SQS_ATTR_DIR\"'
+
+COMMAND runs once per message, with the body on stdin (with --jsonl: the message record as one \
+line of JSON) and these environment variables: SQS_MESSAGE_ID, SQS_RECEIPT_HANDLE, \
+SQS_RECEIVE_COUNT, SQS_SENT_TIMESTAMP (epoch milliseconds), SQS_GROUP_ID and SQS_DEDUPLICATION_ID \
+(FIFO), SQS_QUEUE_URL, SQS_QUEUE_NAME, and SQS_ATTR_<NAME> per message attribute (the name in upper \
+case, other characters than letters, digits and _ replaced by _). COMMAND is run directly, not \
+through a shell: use `sh -c '...'` for pipes and variables.
+
+Exit codes of COMMAND: 0 deletes the message (only a delete that SQS confirms counts as done). \
+75 (EX_TEMPFAIL; see --release-exit-codes) releases it at once for another try. Any other code, a \
+signal, or --timeout releases it after --retry-delay, doubled for each receive it already had, so \
+the queue's redrive policy moves a message that keeps failing to its dead-letter queue. A COMMAND \
+that is not found stops the run before anything is received (exit 2).
+
+While COMMAND runs, the message's visibility timeout is extended before it lapses (a heartbeat), so \
+a long job is not delivered to anyone else. --timeout stops a command that runs too long: SIGTERM \
+to its process group (COMMAND and what it started), SIGKILL 2 s later. On a FIFO queue two \
+messages of the same group never run at once and run in order; a failed message holds back the \
+rest of its group until SQS delivers it again.
+
+Ctrl-C: the first stops receiving, releases the messages not started, and lets running commands \
+finish for the grace period (SQSCTL_INTERRUPT_GRACE, 5 s by default), then kills them; the second \
+kills them at once. Messages of killed commands are released at once. Exit 130.
+
+--grep, --attr and --where run only the messages that match; the others are released at once, \
+and one left out again in the same run stays hidden for its visibility timeout (each receive counts \
+toward the queue's maxReceiveCount).
+
+COMMAND's stdout and stderr pass through (each line prefixed with the message id when \
+--concurrency is more than 1); with -o jsonl they are `output` records, each message's outcome a \
+`result` record, and a `summary` record closes the run. Exit 0 when every message was deleted, 3 \
+when some failed or could not be deleted (they will be delivered again).")]
+pub struct ConsumeArgs {
+    /// Queue name, URL or ARN
+    pub queue: String,
+
+    /// The command to run for each message, after `--`
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+
+    /// Commands running at once
+    #[arg(long, short = 'c', default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub concurrency: u16,
+
+    /// Stop after this many messages were run
+    #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]
+    pub max: Option<u64>,
+
+    /// Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)
+    #[arg(long, value_name = "DURATION", value_parser = super::values::parse_duration)]
+    pub idle_exit: Option<Duration>,
+
+    /// Write the message record (as one JSON line) to COMMAND's stdin instead of the body
+    #[arg(long)]
+    pub jsonl: bool,
+
+    /// How long a failed message stays hidden before its retry, doubled for each receive it already had
+    #[arg(long, default_value = "10s", value_name = "DURATION", value_parser = super::values::parse_duration)]
+    pub retry_delay: Duration,
+
+    /// The longest retry delay
+    #[arg(long, default_value = "15m", value_name = "DURATION", value_parser = super::values::parse_duration)]
+    pub max_retry_delay: Duration,
+
+    /// Exit codes of COMMAND that release the message at once, without the retry delay (comma-separated)
+    #[arg(
+        long,
+        visible_alias = "fail-exit-codes",
+        value_delimiter = ',',
+        default_value = "75",
+        value_name = "CODES"
+    )]
+    pub release_exit_codes: Vec<i32>,
+
+    /// Stop a command that runs longer than this (it then counts as failed)
+    #[arg(long, value_name = "DURATION", value_parser = super::values::parse_duration)]
+    pub timeout: Option<Duration>,
+
+    /// Visibility timeout of received messages, extended while their command runs (default: the queue's)
+    #[arg(long, value_name = "DURATION", value_parser = super::values::parse_duration)]
+    pub visibility: Option<Duration>,
+
+    /// Longest wait of one receive for messages, 0-20 seconds
+    #[arg(long, default_value_t = 20, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=20))]
+    pub wait: i32,
+
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
+}

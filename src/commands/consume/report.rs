@@ -1,0 +1,244 @@
+//! What `sqsctl consume` shows: its commands' output passed through (prefixed with the message id
+//! when several run at once) or as `output` records, a `result` record per message, the progress
+//! line on a terminal, and the summary.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use indicatif::ProgressBar;
+use serde::Serialize;
+use tokio::time::Instant;
+
+use super::child::{Ending, Stream};
+use crate::output::Printer;
+use crate::text::plural;
+
+/// The run's counts.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Counts {
+    /// Command exited 0 and SQS confirmed the delete.
+    pub deleted: u64,
+    /// Command failed (exit code, signal, --timeout): released after the retry delay.
+    pub failed: u64,
+    /// Command exited with a --release-exit-codes code: released at once.
+    pub released: u64,
+    /// Command exited 0 but the delete was not confirmed.
+    pub not_deleted: u64,
+    /// Command stopped by Ctrl-C (or never started): released at once.
+    pub stopped: u64,
+    /// Received and released without running (Ctrl-C, --max, a failure ahead in a FIFO group).
+    pub returned: u64,
+    /// Received and left out by the selection.
+    pub skipped: u64,
+    /// Releases SQS did not confirm (the message comes back after its visibility timeout).
+    #[serde(skip)]
+    pub release_failed: u64,
+}
+
+impl Counts {
+    /// Messages whose command ran to an end.
+    fn finished(&self) -> u64 {
+        self.deleted + self.failed + self.released + self.not_deleted
+    }
+}
+
+/// One message's outcome (`result` record).
+#[derive(Debug, Serialize)]
+pub struct ResultRecord {
+    message_id: String,
+    /// `deleted`, `not_deleted` (exit 0, delete not confirmed), `failed`, `released` (a
+    /// --release-exit-codes code), `stopped` (Ctrl-C).
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exit_code: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signal: Option<i32>,
+    timed_out: bool,
+    seconds: f64,
+    receive_count: u64,
+    /// Seconds until a failed message is delivered again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_in: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+impl ResultRecord {
+    pub fn new(
+        message_id: String,
+        ending: Option<&Ending>,
+        deleted: bool,
+        took: Duration,
+        receive_count: u64,
+        retry_in: Option<u64>,
+        error: Option<String>,
+    ) -> ResultRecord {
+        let (status, exit_code, signal, timed_out, error) = match ending {
+            Some(Ending::Exited(0)) if deleted => ("deleted", Some(0), None, false, error),
+            Some(Ending::Exited(0)) => ("not_deleted", Some(0), None, false, error),
+            Some(Ending::Exited(code)) if retry_in.is_none() => {
+                ("released", Some(*code), None, false, error)
+            }
+            Some(Ending::Exited(code)) => ("failed", Some(*code), None, false, error),
+            Some(Ending::Signaled(signal)) => ("failed", None, Some(*signal), false, error),
+            Some(Ending::TimedOut) => ("failed", None, None, true, error),
+            Some(Ending::NotStarted(why)) => ("stopped", None, None, false, Some(why.clone())),
+            Some(Ending::Killed) | None => ("stopped", None, None, false, error),
+        };
+        ResultRecord {
+            message_id,
+            status,
+            exit_code,
+            signal,
+            timed_out,
+            seconds: (took.as_secs_f64() * 1000.0).round() / 1000.0,
+            receive_count,
+            retry_in,
+            error,
+        }
+    }
+}
+
+/// A line of a command's output as a record.
+#[derive(Serialize)]
+struct OutputLine<'a> {
+    message_id: &'a str,
+    stream: &'static str,
+    line: std::borrow::Cow<'a, str>,
+}
+
+#[derive(Serialize)]
+struct Summary<'a> {
+    #[serde(flatten)]
+    counts: &'a Counts,
+    interrupted: bool,
+}
+
+pub struct Report<'a> {
+    printer: &'a Printer,
+    records: bool,
+    prefix: bool,
+    progress: ProgressBar,
+    started: Instant,
+}
+
+impl<'a> Report<'a> {
+    /// `records`: output and results as JSON Lines records; `prefix`: output lines start with the
+    /// message id.
+    pub fn new(printer: &'a Printer, records: bool, prefix: bool) -> Report<'a> {
+        Report {
+            printer,
+            records,
+            prefix,
+            progress: printer.progress(0, "{spinner} {msg}"),
+            started: Instant::now(),
+        }
+    }
+
+    pub fn progress_hidden(&self) -> bool {
+        self.progress.is_hidden()
+    }
+
+    /// A line of a command's output.
+    pub fn output(&self, message_id: &str, stream: Stream, line: &[u8]) -> io::Result<()> {
+        if self.records {
+            let text = String::from_utf8_lossy(line);
+            let text = match text {
+                std::borrow::Cow::Borrowed(t) => std::borrow::Cow::Borrowed(trim_newline(t)),
+                std::borrow::Cow::Owned(t) => std::borrow::Cow::Owned(trim_newline(&t).to_string()),
+            };
+            let record = OutputLine {
+                message_id,
+                stream: stream.name(),
+                line: text,
+            };
+            self.printer.record("output", &record)?;
+            return self.printer.flush();
+        }
+        let mut bytes = Vec::with_capacity(line.len() + message_id.len() + 4);
+        if self.prefix {
+            bytes.extend_from_slice(format!("[{message_id}] ").as_bytes());
+        }
+        bytes.extend_from_slice(line);
+        if !line.ends_with(b"\n") {
+            bytes.push(b'\n');
+        }
+        self.progress.suspend(|| match stream {
+            Stream::Stdout => self.printer.write_bytes(&bytes),
+            Stream::Stderr => {
+                let mut err = io::stderr().lock();
+                err.write_all(&bytes)?;
+                err.flush()
+            }
+        })
+    }
+
+    /// One message's outcome, as a record with -o jsonl.
+    pub fn result(&self, record: &ResultRecord) -> io::Result<()> {
+        if !self.records {
+            return Ok(());
+        }
+        self.printer.record("result", record)?;
+        self.printer.flush()
+    }
+
+    /// The progress line: done, failed, running, rate.
+    pub fn progress(&self, counts: &Counts, running: usize) {
+        if self.progress.is_hidden() {
+            return;
+        }
+        let secs = self.started.elapsed().as_secs_f64().max(0.001);
+        self.progress.set_message(format!(
+            "{} deleted, {} failed, {} running, {:.1}/s",
+            counts.deleted,
+            counts.failed + counts.released + counts.not_deleted,
+            running,
+            counts.finished() as f64 / secs
+        ));
+    }
+
+    /// The closing summary: a record with -o jsonl, and a line on stderr.
+    pub fn summary(&self, counts: &Counts, queue: &str, interrupted: bool) -> io::Result<()> {
+        self.progress.finish_and_clear();
+        if self.records {
+            self.printer.record(
+                "summary",
+                &Summary {
+                    counts,
+                    interrupted,
+                },
+            )?;
+        }
+        self.printer.flush()?;
+        let mut line = format!(
+            "consume {queue}: {}, {} deleted",
+            plural(counts.finished() + counts.stopped, "run"),
+            counts.deleted
+        );
+        let parts = [
+            (
+                counts.failed,
+                "failed (released for a retry after the retry delay)",
+            ),
+            (counts.released, "released at once by their exit code"),
+            (counts.not_deleted, "succeeded but not deleted"),
+            (counts.stopped, "stopped (released)"),
+            (counts.returned, "released without running"),
+            (counts.skipped, "left out by the selection"),
+        ];
+        for (count, what) in parts {
+            if count > 0 {
+                line.push_str(&format!(", {count} {what}"));
+            }
+        }
+        let secs = self.started.elapsed().as_secs_f64();
+        line.push_str(&format!(" in {secs:.1} s"));
+        self.printer.info(line);
+        Ok(())
+    }
+}
+
+fn trim_newline(text: &str) -> &str {
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    text.strip_suffix('\r').unwrap_or(text)
+}

@@ -1,0 +1,66 @@
+//! The worker engine behind `sqsctl consume`: which received message runs next, how long a message
+//! that failed stays hidden before its retry, which held messages need their visibility extended,
+//! and how a message appears to the command that processes it (environment variables).
+//!
+//! Everything here is plain logic over message records and instants: no clap, no child processes,
+//! no SQS calls. The command (`commands::consume`) receives, runs children, and makes the calls
+//! this engine asks for; keeping the rules here lets them be tested without a queue.
+
+mod environment;
+mod holdings;
+mod schedule;
+
+pub use environment::{env_name, message_env};
+pub use holdings::Holdings;
+pub use schedule::{Finished, JobId, Scheduler};
+
+use std::time::Duration;
+
+/// SQS's longest visibility timeout, 12 hours.
+pub const MAX_VISIBILITY: Duration = Duration::from_secs(43_200);
+
+/// The exit code that asks for a retry at once (sysexits' EX_TEMPFAIL, "try again later").
+pub const EX_TEMPFAIL: i32 = 75;
+
+/// How long a message that failed stays hidden before SQS delivers it again: `base` for its first
+/// receive, doubling with each further receive, at most `max` (and SQS's 12 hours), in whole
+/// seconds rounded up, as ChangeMessageVisibility counts them.
+pub fn retry_delay(base: Duration, max: Duration, receive_count: u64) -> Duration {
+    let doublings = receive_count.saturating_sub(1).min(32) as u32;
+    let grown = base.saturating_mul(2u32.saturating_pow(doublings));
+    let capped = grown.min(max).min(MAX_VISIBILITY);
+    let whole = capped.as_secs() + u64::from(capped.subsec_nanos() > 0);
+    Duration::from_secs(whole.min(MAX_VISIBILITY.as_secs()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_delay_doubles_with_each_receive_up_to_its_cap() {
+        let base = Duration::from_secs(10);
+        let max = Duration::from_secs(300);
+        let delays: Vec<u64> = (1..=7)
+            .map(|count| retry_delay(base, max, count).as_secs())
+            .collect();
+        assert_eq!(delays, vec![10, 20, 40, 80, 160, 300, 300]);
+        // A receive count of 0 (an attribute SQS did not send) reads as the first receive.
+        assert_eq!(retry_delay(base, max, 0).as_secs(), 10);
+    }
+
+    #[test]
+    fn retry_delay_is_whole_seconds_within_twelve_hours() {
+        let tenth = Duration::from_millis(100);
+        assert_eq!(
+            retry_delay(tenth, MAX_VISIBILITY, 1),
+            Duration::from_secs(1)
+        );
+        assert_eq!(
+            retry_delay(Duration::ZERO, MAX_VISIBILITY, 9),
+            Duration::ZERO
+        );
+        let huge = retry_delay(Duration::from_secs(3600), Duration::MAX, u64::MAX);
+        assert_eq!(huge, MAX_VISIBILITY);
+    }
+}

@@ -1,0 +1,689 @@
+//! `sqsctl consume` through the binary against the local server: the exit-code contract, the
+//! message as the command sees it, FIFO order, the heartbeat, `--timeout`, Ctrl-C, `kill -9`, and
+//! 2,000 messages under injected faults with a tenth of them failing.
+//!
+//! The commands are small shell scripts that log each run to files in a temporary directory
+//! (`runs.log`: every start, `done.log`: every run that is about to exit 0); the tests compare
+//! those logs with what is left in the queues.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use sqsctl::client::{QueueRef, RetryPolicy};
+use sqsctl::local::ServerConfig;
+use sqsctl::message::{AttributeValue, MessageRecord};
+
+use crate::redrive::reliability::drain_unique;
+use crate::support::{self, Run, TestEnv};
+
+/// A worker script in `dir`: `body` runs with `$DIR` set to `dir`, the message body in `$body`,
+/// and `log runs`/`log done` appending `MESSAGE_ID BODY` to `runs.log`/`done.log`.
+fn worker(dir: &Path, body: &str) -> PathBuf {
+    let script = format!(
+        "DIR=\"$1\"\nbody=$(cat)\nlog() {{ printf '%s %s\\n' \"$SQS_MESSAGE_ID\" \"$body\" >> \"$DIR/$1.log\"; }}\nlog runs\n{body}\n"
+    );
+    let path = dir.join("worker.sh");
+    std::fs::write(&path, script).unwrap();
+    path
+}
+
+/// The `(message id, body)` lines of a log, in order.
+fn log(dir: &Path, name: &str) -> Vec<(String, String)> {
+    std::fs::read_to_string(dir.join(format!("{name}.log")))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| line.split_once(' '))
+        .map(|(id, body)| (id.to_string(), body.to_string()))
+        .collect()
+}
+
+/// `consume QUEUE ARGS... -- sh SCRIPT DIR`.
+fn consume_args<'a>(
+    queue: &'a str,
+    args: &[&'a str],
+    script: &'a Path,
+    dir: &'a Path,
+) -> Vec<&'a str> {
+    let mut all = vec!["consume", queue];
+    all.extend_from_slice(args);
+    all.extend(["--", "sh", script.to_str().unwrap(), dir.to_str().unwrap()]);
+    all
+}
+
+/// Sends one message per body and returns their message ids.
+fn send_bodies(env: &TestEnv, queue: &QueueRef, bodies: &[String]) -> Vec<String> {
+    let records: Vec<MessageRecord> = bodies.iter().map(MessageRecord::with_body).collect();
+    let mut ids = Vec::new();
+    env.block_on(async {
+        for chunk in records.chunks(10) {
+            for outcome in env.sqs().send_batch(queue, chunk).await.unwrap() {
+                match outcome {
+                    sqsctl::client::EntryOutcome::Ok { message_id, .. } => {
+                        ids.push(message_id.unwrap())
+                    }
+                    other => panic!("not sent: {other:?}"),
+                }
+            }
+        }
+    });
+    ids
+}
+
+/// Whether a process runs (a zombie no longer does).
+fn is_running(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(')')
+                .map(|(_, rest)| rest.trim_start().to_string())
+        })
+        .is_some_and(|state| !state.starts_with('Z') && !state.starts_with('X'))
+}
+
+fn attributes(env: &TestEnv, queue: &QueueRef) -> (u64, u64) {
+    let attrs = env.block_on(env.sqs().attributes(queue)).unwrap();
+    (attrs.visible(), attrs.in_flight())
+}
+
+#[test]
+fn exit_0_deletes_other_codes_release_and_the_command_sees_the_message() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(&support::unique_name("work"), &[]);
+    let mut message = MessageRecord::with_body("hello world");
+    message
+        .message_attributes
+        .insert("trace-id".into(), AttributeValue::string("t-7"));
+    env.send(
+        &queue,
+        vec![
+            message,
+            MessageRecord::with_body("fail"),
+            MessageRecord::with_body("later"),
+        ],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(
+        dir.path(),
+        r#"echo "body=$body count=$SQS_RECEIVE_COUNT trace=$SQS_ATTR_TRACE_ID queue=$SQS_QUEUE_NAME handle=${SQS_RECEIPT_HANDLE:+yes}"
+echo "to stderr" >&2
+case "$body-$SQS_RECEIVE_COUNT" in fail-*) exit 9;; later-1) exit 75;; esac"#,
+    );
+    let args = [
+        "--idle-exit",
+        "1s",
+        "--retry-delay",
+        "1h",
+        "--max-retry-delay",
+        "2h",
+        "-o",
+        "jsonl",
+    ];
+    let run = env.run(&consume_args(&queue.name, &args, &script, dir.path()));
+    run.assert_code(3);
+    let mut results: BTreeMap<String, Vec<serde_json::Value>> = BTreeMap::new();
+    for result in run.records_of("result") {
+        let id = result["message_id"].as_str().unwrap().to_string();
+        results.entry(id).or_default().push(result);
+    }
+    let runs = log(dir.path(), "runs");
+    let statuses_of = |body: &str| -> Vec<String> {
+        let id = &runs.iter().find(|(_, b)| b == body).unwrap().0;
+        results[id]
+            .iter()
+            .map(|r| r["status"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(statuses_of("hello world"), vec!["deleted"]);
+    assert_eq!(
+        statuses_of("later"),
+        vec!["released", "deleted"],
+        "75 releases at once"
+    );
+    assert_eq!(
+        statuses_of("fail"),
+        vec!["failed"],
+        "9 waits out the retry delay"
+    );
+    let failed = &results[&runs.iter().find(|(_, b)| b == "fail").unwrap().0][0];
+    assert_eq!(failed["exit_code"], 9);
+    assert_eq!(
+        failed["retry_in"], 3600,
+        "the retry delay for a first receive"
+    );
+    // The body on stdin, the message in the environment, both streams as records.
+    let lines: Vec<String> = run
+        .records_of("output")
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {}",
+                r["stream"].as_str().unwrap(),
+                r["line"].as_str().unwrap()
+            )
+        })
+        .collect();
+    let expected = format!(
+        "stdout body=hello world count=1 trace=t-7 queue={} handle=yes",
+        queue.name
+    );
+    assert!(lines.contains(&expected), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "stderr to stderr"), "{lines:?}");
+    let summary = &run.records_of("summary")[0];
+    assert_eq!(
+        (
+            summary["deleted"].as_u64(),
+            summary["failed"].as_u64(),
+            summary["released"].as_u64()
+        ),
+        (Some(2), Some(1), Some(1))
+    );
+    assert_eq!(
+        attributes(&env, &queue),
+        (0, 1),
+        "the failed one is hidden for its retry delay"
+    );
+}
+
+#[test]
+fn jsonl_gives_the_command_the_message_record() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(&support::unique_name("work"), &[]);
+    env.send(&queue, vec![MessageRecord::with_body(r#"{"amount": 12}"#)]);
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), r#"printf '%s' "$body" > "$DIR/record.json""#);
+    let run = env.run(&consume_args(
+        &queue.name,
+        &["--jsonl", "--idle-exit", "0s"],
+        &script,
+        dir.path(),
+    ));
+    run.assert_code(0);
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("record.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["body"], r#"{"amount": 12}"#);
+    assert!(record["receipt_handle"].is_string(), "{record}");
+    assert_eq!(record["attributes"]["ApproximateReceiveCount"], "1");
+    assert_eq!(attributes(&env, &queue), (0, 0));
+}
+
+#[test]
+fn a_missing_command_stops_before_any_message_is_received() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(&support::unique_name("work"), &[]);
+    env.send(&queue, vec![MessageRecord::with_body("x")]);
+    let run = env.run(&["consume", &queue.name, "--", "no-such-command-anywhere"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("not a command on PATH"),
+        "{}",
+        run.stderr
+    );
+    let left = env.drain_bodies(&queue);
+    assert_eq!(left, vec!["x".to_string()]);
+    let run = env.run(&["consume", &queue.name]);
+    run.assert_code(2);
+}
+
+#[test]
+fn the_selection_runs_matching_messages_and_releases_the_others() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(&support::unique_name("work"), &[]);
+    env.send(
+        &queue,
+        vec![
+            MessageRecord::with_body("order 1"),
+            MessageRecord::with_body("refund 2"),
+            MessageRecord::with_body("order 3"),
+        ],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "log done");
+    let run = env.run(&consume_args(
+        &queue.name,
+        &["--grep", "^order", "--idle-exit", "1s"],
+        &script,
+        dir.path(),
+    ));
+    run.assert_code(0);
+    let mut done: Vec<String> = log(dir.path(), "done")
+        .into_iter()
+        .map(|(_, b)| b)
+        .collect();
+    done.sort();
+    assert_eq!(done, vec!["order 1", "order 3"]);
+    // Released at once when first left out; left out again in the same run, it stays hidden for
+    // its visibility timeout rather than being received over and over.
+    assert_eq!(env.depth(&queue), 1);
+    env.server().clock().advance(Duration::from_secs(60));
+    assert_eq!(env.drain_bodies(&queue), vec!["refund 2".to_string()]);
+}
+
+#[test]
+fn max_stops_after_that_many_runs_and_leaves_the_rest() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(&support::unique_name("work"), &[]);
+    let all: Vec<String> = (0..25).map(|i| format!("m{i}")).collect();
+    env.send(&queue, all.iter().map(MessageRecord::with_body).collect());
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "log done");
+    let run = env.run(&consume_args(
+        &queue.name,
+        &["--max", "7", "-c", "4"],
+        &script,
+        dir.path(),
+    ));
+    run.assert_code(0);
+    assert_eq!(log(dir.path(), "runs").len(), 7);
+    assert_eq!(
+        attributes(&env, &queue),
+        (18, 0),
+        "the rest is visible at once"
+    );
+}
+
+#[test]
+fn fifo_groups_run_one_at_a_time_in_order_and_a_failure_holds_its_group_back() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(
+        &format!("{}.fifo", support::unique_name("work")),
+        &[("FifoQueue", "true"), ("ContentBasedDeduplication", "true")],
+    );
+    let mut records = Vec::new();
+    for i in 0..5 {
+        for group in ["a", "b", "c"] {
+            let mut m = MessageRecord::with_body(format!("{group}-{i}"));
+            m.group_id = Some(group.to_string());
+            records.push(m);
+        }
+    }
+    env.send(&queue, records);
+    let dir = tempfile::tempdir().unwrap();
+    // A lock directory per group: a second run of the same group while one holds it is an overlap.
+    let script = worker(
+        dir.path(),
+        r#"mkdir "$DIR/lock-$SQS_GROUP_ID" 2>/dev/null || echo "$body" >> "$DIR/overlap.log"
+sleep 0.05
+if [ "$body" = b-2 ] && [ "$SQS_RECEIVE_COUNT" = 1 ]; then rmdir "$DIR/lock-$SQS_GROUP_ID"; exit 1; fi
+log done
+rmdir "$DIR/lock-$SQS_GROUP_ID""#,
+    );
+    let args = ["-c", "8", "--retry-delay", "1s", "--idle-exit", "2s"];
+    let run = env.run(&consume_args(&queue.name, &args, &script, dir.path()));
+    run.assert_code(3);
+    assert!(
+        !dir.path().join("overlap.log").exists(),
+        "two runs of one group at once"
+    );
+    let mut per_group: BTreeMap<char, Vec<String>> = BTreeMap::new();
+    for (_, body) in log(dir.path(), "done") {
+        per_group
+            .entry(body.chars().next().unwrap())
+            .or_default()
+            .push(body);
+    }
+    for (group, done) in &per_group {
+        let expected: Vec<String> = (0..5).map(|i| format!("{group}-{i}")).collect();
+        assert_eq!(done, &expected, "group {group} in order");
+    }
+    assert_eq!(per_group.len(), 3);
+    assert_eq!(attributes(&env, &queue), (0, 0));
+}
+
+#[test]
+fn a_command_longer_than_the_visibility_timeout_is_not_run_twice() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(&support::unique_name("work"), &[("VisibilityTimeout", "2")]);
+    env.send(&queue, vec![MessageRecord::with_body("slow")]);
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "sleep 5\nlog done");
+    // Two workers on the same queue, both still receiving after the timeout would have lapsed:
+    // whichever does not run the message would get it then.
+    let args = consume_args(&queue.name, &["--idle-exit", "8s"], &script, dir.path());
+    let second = env
+        .cmd()
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let first = env.run(&args);
+    let second = Run::from_output(second.wait_with_output().unwrap());
+    first.assert_code(0);
+    second.assert_code(0);
+    assert_eq!(log(dir.path(), "runs").len(), 1, "run once");
+    assert_eq!(log(dir.path(), "done").len(), 1);
+    assert_eq!(attributes(&env, &queue), (0, 0));
+}
+
+#[test]
+fn timeout_stops_the_command_and_what_it_started() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(&support::unique_name("work"), &[]);
+    env.send(&queue, vec![MessageRecord::with_body("stuck")]);
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(
+        dir.path(),
+        "sleep 60 &\necho $! > \"$DIR/pid\"\nwait\nlog done",
+    );
+    let started = Instant::now();
+    let args = [
+        "--timeout",
+        "1s",
+        "--retry-delay",
+        "1h",
+        "--idle-exit",
+        "0s",
+        "-o",
+        "jsonl",
+    ];
+    let run = env.run(&consume_args(&queue.name, &args, &script, dir.path()));
+    run.assert_code(3);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    let result = &run.records_of("result")[0];
+    assert_eq!(
+        (result["status"].as_str(), result["timed_out"].as_bool()),
+        (Some("failed"), Some(true))
+    );
+    assert!(log(dir.path(), "done").is_empty());
+    let pid = std::fs::read_to_string(dir.path().join("pid")).unwrap();
+    assert!(
+        !is_running(pid.trim()),
+        "the background sleep {pid} was killed with its group"
+    );
+    assert_eq!(
+        attributes(&env, &queue),
+        (0, 1),
+        "hidden for the retry delay"
+    );
+}
+
+/// Starts `consume` as a child with `grace` as the Ctrl-C grace period, and waits until `runs` of
+/// its commands have started.
+fn start_consume(
+    env: &TestEnv,
+    args: &[&str],
+    grace: &str,
+    dir: &Path,
+    runs: usize,
+) -> std::process::Child {
+    let child = env
+        .cmd()
+        .args(args)
+        .env("SQSCTL_INTERRUPT_GRACE", grace)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_runs(dir, runs);
+    child
+}
+
+/// A queue with this visibility timeout holding `count` messages, `m0`, `m1`...
+fn queue_of(env: &TestEnv, count: usize, visibility: &str) -> QueueRef {
+    let queue = env.create_queue(
+        &support::unique_name("work"),
+        &[("VisibilityTimeout", visibility)],
+    );
+    env.send(
+        &queue,
+        (0..count)
+            .map(|i| MessageRecord::with_body(format!("m{i}")))
+            .collect(),
+    );
+    queue
+}
+
+/// Waits until `runs` commands have started.
+fn wait_for_runs(dir: &Path, runs: usize) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while log(dir, "runs").len() < runs {
+        assert!(Instant::now() < deadline, "the commands did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn ctrl_c_on_the_terminal_lets_running_commands_finish_and_releases_the_rest() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 6, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "sleep 1\nlog done");
+    let args = consume_args(&queue.name, &["-c", "2"], &script, dir.path());
+    let mut pty = env.pty(&args, &[("SQSCTL_INTERRUPT_GRACE", "20")]);
+    wait_for_runs(dir.path(), 2);
+    // Typed on the terminal: it reaches sqsctl, not the commands (process groups of their own),
+    // which would otherwise die of it before logging.
+    pty.send("\x03");
+    assert_eq!(pty.wait(30), 130, "{}", pty.screen());
+    assert_eq!(
+        log(dir.path(), "runs").len(),
+        2,
+        "nothing starts after Ctrl-C"
+    );
+    assert_eq!(
+        log(dir.path(), "done").len(),
+        2,
+        "the running ones finished"
+    );
+    assert_eq!(
+        attributes(&env, &queue),
+        (4, 0),
+        "the rest released at once, the done ones deleted"
+    );
+}
+
+#[test]
+fn a_second_ctrl_c_kills_the_commands_and_releases_their_messages() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 3, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "sleep 60\nlog done");
+    let args = consume_args(&queue.name, &["-c", "3"], &script, dir.path());
+    let started = Instant::now();
+    let child = start_consume(&env, &args, "60", dir.path(), 3);
+    support::sigint(child.id());
+    std::thread::sleep(Duration::from_millis(300));
+    support::sigint(child.id());
+    let run = Run::from_output(child.wait_with_output().unwrap());
+    run.assert_code(130);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(log(dir.path(), "done").is_empty());
+    assert_eq!(
+        attributes(&env, &queue),
+        (3, 0),
+        "released at once: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn kill_9_mid_run_deletes_nothing_that_did_not_succeed() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(&support::unique_name("work"), &[("VisibilityTimeout", "5")]);
+    let ids = send_bodies(
+        &env,
+        &queue,
+        &(0..40).map(|i| format!("m{i}")).collect::<Vec<_>>(),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "sleep 0.2\nlog done");
+    let args = consume_args(&queue.name, &["-c", "4"], &script, dir.path());
+    let mut child = start_consume(&env, &args, "5", dir.path(), 10);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The commands it left behind finish; what they held comes back after its visibility timeout.
+    std::thread::sleep(Duration::from_millis(500));
+    let done: HashSet<String> = log(dir.path(), "done")
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    env.server().clock().advance(Duration::from_secs(10));
+    let left: HashSet<String> = drain_unique(&env, &queue, 1)
+        .into_iter()
+        .map(|m| m.message_id.unwrap())
+        .collect();
+    assert!(left.len() < ids.len(), "some were deleted before the kill");
+    for id in &ids {
+        assert!(
+            left.contains(id) || done.contains(id),
+            "{id} was deleted without a successful run"
+        );
+    }
+}
+
+#[test]
+fn two_thousand_messages_under_faults_with_a_tenth_failing() {
+    let count: usize = std::env::var("SQSCTL_TEST_CONSUME_MESSAGES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let env = TestEnv::start_with(ServerConfig {
+        fault_rate: 0.10,
+        entry_fault_rate: 0.05,
+        seed: Some(15),
+        ..ServerConfig::default()
+    });
+    // The setup goes through the same faults: each queue is created once it gets through.
+    let create = |name: &str, attributes: &[(&str, &str)]| loop {
+        let attributes = attributes
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        if let Ok(queue) = env.block_on(env.sqs().create_queue(name, attributes)) {
+            return queue;
+        }
+    };
+    let dlq = create(&support::unique_name("work-dlq"), &[]);
+    let policy = format!(
+        r#"{{"deadLetterTargetArn":"{}","maxReceiveCount":"3"}}"#,
+        env.server().queue_arn(&dlq.name)
+    );
+    let queue = create(
+        &support::unique_name("work"),
+        &[("RedrivePolicy", policy.as_str())],
+    );
+    // Filled under the same faults: a send that failed after the server applied it leaves a copy,
+    // so the messages are the confirmed sends plus the ones the server counts as sent ambiguously.
+    let confirmed: usize = env.block_on(async {
+        let mut senders = tokio::task::JoinSet::new();
+        for chunk in (0..count).collect::<Vec<_>>().chunks(10) {
+            let (sqs, queue) = (env.sqs().clone(), queue.clone());
+            let mut pending: Vec<MessageRecord> = chunk
+                .iter()
+                .map(|i| {
+                    let kind = if i % 10 == 0 { "fail" } else { "ok" };
+                    MessageRecord::with_body(format!("{kind}-{i}"))
+                })
+                .collect();
+            senders.spawn(async move {
+                let mut confirmed = 0;
+                while !pending.is_empty() {
+                    let policy = RetryPolicy::default();
+                    let outcome = sqs.send_batch_retrying(&queue, &pending, &policy).await;
+                    let mut again = Vec::new();
+                    for (record, result) in pending.into_iter().zip(outcome.entries) {
+                        if result.is_done() {
+                            confirmed += 1;
+                        } else {
+                            again.push(record);
+                        }
+                    }
+                    pending = again;
+                }
+                confirmed
+            });
+        }
+        senders.join_all().await.into_iter().sum()
+    });
+    let total = confirmed + env.server().stats().ambiguous_sends as usize;
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(
+        dir.path(),
+        "case \"$body\" in fail-*) exit 1;; esac\nlog done",
+    );
+    let args = [
+        "-c",
+        "16",
+        "--visibility",
+        "3",
+        "--retry-delay",
+        "1s",
+        "--max-retry-delay",
+        "1s",
+        "--idle-exit",
+        "4s",
+    ];
+    let run = env.run(&consume_args(&queue.name, &args, &script, dir.path()));
+    run.assert_code(3);
+
+    let mut successes: HashMap<String, usize> = HashMap::new();
+    for (id, body) in log(dir.path(), "done") {
+        assert!(body.starts_with("ok-"), "{body} succeeded");
+        *successes.entry(id).or_default() += 1;
+    }
+    let twice: Vec<&String> = successes
+        .iter()
+        .filter(|(_, n)| **n > 1)
+        .map(|(id, _)| id)
+        .collect();
+    assert!(
+        twice.is_empty(),
+        "processed successfully more than once: {twice:?}"
+    );
+    let mut runs: HashMap<String, usize> = HashMap::new();
+    for (id, _) in log(dir.path(), "runs") {
+        *runs.entry(id).or_default() += 1;
+    }
+    let left = drain_unique(&env, &queue, 4);
+    let dead = drain_unique(&env, &dlq, 4);
+    for message in left.iter().chain(&dead) {
+        let id = message.message_id.as_deref().unwrap();
+        assert!(
+            !successes.contains_key(id),
+            "{id} succeeded and is still queued"
+        );
+    }
+    assert_eq!(
+        successes.len() + left.len() + dead.len(),
+        total,
+        "every message deleted after a successful run, or still in the queue or its DLQ"
+    );
+    assert!(
+        left.iter().all(|m| m.body.starts_with("fail-")),
+        "only failing messages are left"
+    );
+    let failing: HashSet<&str> = dead.iter().chain(&left).map(|m| m.body.as_str()).collect();
+    for i in (0..count).step_by(10) {
+        assert!(
+            failing.contains(format!("fail-{i}").as_str()),
+            "fail-{i} reached the DLQ"
+        );
+    }
+    for message in &dead {
+        let tries = runs
+            .get(message.message_id.as_deref().unwrap())
+            .copied()
+            .unwrap_or(0);
+        assert!(
+            (1..=3).contains(&tries),
+            "{} ran {tries} times",
+            message.body
+        );
+    }
+    assert!(
+        left.is_empty(),
+        "{} failing messages did not reach the DLQ",
+        left.len()
+    );
+}
