@@ -177,6 +177,10 @@ impl Journal {
         let Some(writer) = &self.writer else {
             return;
         };
+        // A receive or a visibility change is written in order with the rest but not waited for:
+        // after a crash its receipt handle is refused anyway, and losing it only makes the message
+        // visible again sooner. Sends, deletes and queue changes are what a client relies on.
+        let awaited = !matches!(op, Op::MessageState { .. });
         let ticket = {
             let mut pending = writer.pending.lock();
             pending.ops.push(op);
@@ -184,7 +188,9 @@ impl Journal {
             pending.enqueued
         };
         writer.wake.notify_one();
-        let _ = TICKET.try_with(|t| t.set(ticket));
+        if awaited {
+            let _ = TICKET.try_with(|t| t.set(ticket));
+        }
     }
 
     /// Records the op `make` builds, building it only when the journal is on.
