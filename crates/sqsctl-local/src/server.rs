@@ -227,14 +227,16 @@ async fn read_body(
 ) -> Result<(Bytes, Option<SemaphorePermit<'_>>), BodyError> {
     let read = async {
         let mut body = body;
-        let mut buffer = bytes::BytesMut::new();
+        // Most bodies arrive in one frame: kept as they are, they need no copy.
+        let mut frames: Vec<Bytes> = Vec::new();
+        let mut total = 0usize;
         let mut held: Option<SemaphorePermit<'_>> = None;
         while let Some(frame) = body.frame().await {
             let frame = frame.map_err(|_| BodyError::Broken)?;
             let Ok(data) = frame.into_data() else {
                 continue;
             };
-            if buffer.len() + data.len() > MAX_REQUEST_BYTES {
+            if total + data.len() > MAX_REQUEST_BYTES {
                 return Err(BodyError::TooLarge);
             }
             let wanted = u32::try_from(data.len()).map_err(|_| BodyError::TooLarge)?;
@@ -246,9 +248,21 @@ async fn read_body(
                 Some(held) => held.merge(permit),
                 None => held = Some(permit),
             }
-            buffer.extend_from_slice(&data);
+            total += data.len();
+            frames.push(data);
         }
-        Ok((buffer.freeze(), held))
+        let body = match frames.len() {
+            0 => Bytes::new(),
+            1 => frames.swap_remove(0),
+            _ => {
+                let mut buffer = bytes::BytesMut::with_capacity(total);
+                for frame in &frames {
+                    buffer.extend_from_slice(frame);
+                }
+                buffer.freeze()
+            }
+        };
+        Ok((body, held))
     };
     tokio::time::timeout(limits.body_timeout, read)
         .await
