@@ -124,7 +124,7 @@ pub(super) async fn tag(
         "tagged queue {}: {} added, {changed} changed",
         queue.name, added
     ));
-    print_tags(ctx, &queue, "queue_tags").await
+    print_tags(ctx, &queue).await
 }
 
 pub(super) async fn untag(
@@ -153,11 +153,11 @@ pub(super) async fn untag(
         crate::text::plural(removed as u64, "tag"),
         queue.name
     ));
-    print_tags(ctx, &queue, "queue_tags").await
+    print_tags(ctx, &queue).await
 }
 
 /// Reads the queue's tags back and prints them: what SQS holds now, not what was asked for.
-async fn print_tags(ctx: &Context, queue: &QueueRef, kind: &str) -> anyhow::Result<ExitStatus> {
+async fn print_tags(ctx: &Context, queue: &QueueRef) -> anyhow::Result<ExitStatus> {
     let sqs = ctx.sqs().await?;
     let report = TagReport {
         name: queue.name.clone(),
@@ -166,7 +166,7 @@ async fn print_tags(ctx: &Context, queue: &QueueRef, kind: &str) -> anyhow::Resu
     };
     let printer = &ctx.printer;
     match printer.format() {
-        Format::Jsonl => printer.record(kind, &report)?,
+        Format::Jsonl => printer.record("queue_tags", &report)?,
         Format::Json => printer.json(&report)?,
         Format::Text => {
             for (key, value) in &report.tags {
