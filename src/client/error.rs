@@ -218,6 +218,15 @@ impl ClientError {
         THROTTLE_CODES.contains(&code)
     }
 
+    /// Whether SQS said the caller is sending too fast.
+    pub fn is_throttling(&self) -> bool {
+        match self {
+            ClientError::Throttled { .. } => true,
+            ClientError::Service { code, .. } => Self::is_throttle_code(code),
+            _ => false,
+        }
+    }
+
     /// Classifies an SDK error. `queue` names the queue the call was about, for not-found errors;
     /// `site` says where the call went, for errors about the endpoint itself.
     pub fn from_sdk<E>(

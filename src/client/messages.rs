@@ -41,6 +41,11 @@ impl EntryOutcome {
         matches!(self, EntryOutcome::Ok { .. })
     }
 
+    /// True for an entry SQS failed because the caller sends too fast.
+    pub fn is_throttled(&self) -> bool {
+        matches!(self, EntryOutcome::Failed { code, .. } if ClientError::is_throttle_code(code))
+    }
+
     /// True for failures worth retrying: not the sender's fault, or throttling.
     pub fn is_retryable(&self) -> bool {
         match self {
@@ -103,6 +108,7 @@ impl Sqs {
             (ok.id, outcome)
         });
         let outcomes = in_input_order(records.len(), sent, out.failed);
+        self.count_throttled(outcomes.iter().filter(|o| o.is_throttled()).count());
         Ok(outcomes)
     }
 
@@ -231,6 +237,7 @@ impl Sqs {
             .map_err(|e| self.err_on("DeleteMessageBatch", queue, e))?;
         let done = out.successful.into_iter().map(|ok| acknowledged(ok.id));
         let outcomes = in_input_order(receipt_handles.len(), done, out.failed);
+        self.count_throttled(outcomes.iter().filter(|o| o.is_throttled()).count());
         Ok(outcomes)
     }
 
@@ -283,6 +290,7 @@ impl Sqs {
             .map_err(|e| self.err_on("ChangeMessageVisibilityBatch", queue, e))?;
         let done = out.successful.into_iter().map(|ok| acknowledged(ok.id));
         let outcomes = in_input_order(entries.len(), done, out.failed);
+        self.count_throttled(outcomes.iter().filter(|o| o.is_throttled()).count());
         Ok(outcomes)
     }
 

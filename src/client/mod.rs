@@ -69,6 +69,9 @@ pub struct Sqs {
     read_timeout: Duration,
     /// Batch entries sent again after SQS failed them, shared by clones, for `--verbose`.
     entry_retries: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// Answers (whole requests or batch entries) that said SQS throttled the caller, shared by
+    /// clones: what an adaptive caller slows down for.
+    throttled: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Sqs {
@@ -145,6 +148,7 @@ impl Sqs {
             connect_timeout,
             read_timeout,
             entry_retries: std::sync::Arc::default(),
+            throttled: std::sync::Arc::default(),
         })
     }
 
@@ -158,6 +162,7 @@ impl Sqs {
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             read_timeout: DEFAULT_READ_TIMEOUT,
             entry_retries: std::sync::Arc::default(),
+            throttled: std::sync::Arc::default(),
         }
     }
 
@@ -196,6 +201,20 @@ impl Sqs {
             .load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// How many answers so far, of this client and its clones, were throttling: whole requests
+    /// that failed with a throttling code (each attempt of those this client retries itself) and
+    /// batch entries failed with one.
+    pub fn throttled(&self) -> u64 {
+        self.throttled.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn count_throttled(&self, n: usize) {
+        if n > 0 {
+            self.throttled
+                .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
     /// The endpoint in use and where it came from, for `--verbose`.
     pub fn endpoint_description(&self) -> &str {
         &self.endpoint
@@ -225,7 +244,11 @@ impl Sqs {
             connect_timeout: self.connect_timeout,
             read_timeout: self.read_timeout,
         };
-        ClientError::from_sdk(action, queue, &site, err)
+        let error = ClientError::from_sdk(action, queue, &site, err);
+        if error.is_throttling() {
+            self.count_throttled(1);
+        }
+        error
     }
 
     /// [`Sqs::err`] for a call on a resolved queue: a queue that does not exist is reported with
