@@ -154,6 +154,7 @@ fn plan(from: &QueueRef, to: &QueueRef, rate: Option<f64>, limit: Option<u64>) -
         limit,
         rate,
         concurrency: CONCURRENCY,
+        adaptive: false,
         visibility_timeout: 60,
         archive: None,
         started_at_ms: None,

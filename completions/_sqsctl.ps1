@@ -523,7 +523,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--dedup', '--dedup', [CompletionResultType]::ParameterName, 'MessageDeduplicationId on FIFO destinations: the DLQ message id, the original id, or a new one')
             [CompletionResult]::new('--delay', '--delay', [CompletionResultType]::ParameterName, 'Delay each moved message by this many seconds (standard queues, 0-900)')
             [CompletionResult]::new('--rate', '--rate', [CompletionResultType]::ParameterName, 'Messages per second at most (native mode: 1-500)')
-            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Batches in flight at once, each held from its receive until its delete')
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Workers moving batches at once (1-256); without it the run adapts: it starts at 32 and adds workers while that raises throughput, and takes some away when SQS throttles')
             [CompletionResult]::new('--visibility-timeout', '--visibility-timeout', [CompletionResultType]::ParameterName, 'How long received messages stay hidden while they are moved, in seconds (extended when slow)')
             [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'Write the journal here (default: a new file under the state directory, printed at the start)')
             [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Complete an interrupted run from its journal, with its settings (--archive included), without re-sending what it shows as sent; a completed run is not run again')

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use crate::redrive::{DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT};
+use crate::redrive::DEFAULT_VISIBILITY_TIMEOUT;
 
 const REDRIVE_HELP: &str = "Examples:
   sqsctl redrive orders-dlq --dry-run               # what would move, and where
@@ -94,9 +94,10 @@ pub struct RedriveArgs {
     #[arg(long, value_name = "N", help_heading = "Sending")]
     pub rate: Option<f64>,
 
-    /// Batches in flight at once, each held from its receive until its delete
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_CONCURRENCY, help_heading = "Sending")]
-    pub concurrency: usize,
+    /// Workers moving batches at once (1-256); without it the run adapts: it starts at 32 and
+    /// adds workers while that raises throughput, and takes some away when SQS throttles
+    #[arg(long, value_name = "N", help_heading = "Sending")]
+    pub concurrency: Option<usize>,
 
     /// How long received messages stay hidden while they are moved, in seconds (extended when slow)
     #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_VISIBILITY_TIMEOUT, help_heading = "Sending")]

@@ -28,8 +28,8 @@ use super::plan::Plan;
 
 struct Job {
     bytes: Vec<u8>,
-    sync: bool,
-    done: tokio::sync::oneshot::Sender<io::Result<()>>,
+    /// Set for a synced write: answered once the bytes (and all before them) are on disk.
+    done: Option<tokio::sync::oneshot::Sender<io::Result<()>>>,
 }
 
 /// An open journal. Cheap to share by reference between workers.
@@ -50,6 +50,48 @@ pub fn line<T: Serialize>(kind: &str, data: &T) -> Vec<u8> {
     let mut bytes = serde_json::to_vec(&json!({ "type": kind, "data": data })).unwrap_or_default();
     bytes.push(b'\n');
     bytes
+}
+
+/// The lines of one batch's messages, written straight into one buffer: the same text as
+/// [`line`] gives (keys in the same order), without a JSON value built per message.
+#[derive(Debug, Default)]
+pub struct Lines(Vec<u8>);
+
+impl Lines {
+    /// Appends `{"data":{FIELDS},"type":KIND}`; a field without a value is `null`. Fields are
+    /// given in the order [`line`] would write them (by name).
+    pub fn push(&mut self, kind: &str, fields: &[(&str, Option<&str>)]) {
+        let out = &mut self.0;
+        out.extend_from_slice(b"{\"data\":{");
+        for (index, (name, value)) in fields.iter().enumerate() {
+            if index > 0 {
+                out.push(b',');
+            }
+            string(out, name);
+            out.push(b':');
+            match value {
+                Some(value) => string(out, value),
+                None => out.extend_from_slice(b"null"),
+            }
+        }
+        out.extend_from_slice(b"},\"type\":");
+        string(out, kind);
+        out.extend_from_slice(b"}\n");
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.0
+    }
+}
+
+/// A JSON string, quoted and escaped.
+fn string(out: &mut Vec<u8>, text: &str) {
+    // Writing a string into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, text);
 }
 
 impl Journal {
@@ -87,21 +129,37 @@ impl Journal {
         &self.path
     }
 
-    /// Appends lines; with `sync`, returns only once they are on disk.
-    pub async fn write(&self, bytes: Vec<u8>, sync: bool) -> io::Result<()> {
+    /// Appends lines without waiting for them: they are written in order with the others, and a
+    /// failure to write them is the answer of the next [`Journal::sync`] (or of `close`).
+    pub fn note(&self, bytes: Vec<u8>) -> io::Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        self.send(Job { bytes, done: None })
+    }
+
+    /// Appends lines and returns once they, and every line before them, are on disk. One fsync
+    /// serves all the batches waiting at the time.
+    pub async fn sync(&self, bytes: Vec<u8>) -> io::Result<()> {
         let (done, wait) = tokio::sync::oneshot::channel();
-        let closed = || io::Error::other("the journal writer stopped");
+        self.send(Job {
+            bytes,
+            done: Some(done),
+        })?;
+        wait.await.map_err(|_| stopped())?
+    }
+
+    fn send(&self, job: Job) -> io::Result<()> {
         self.sender
             .as_ref()
-            .ok_or_else(closed)?
-            .send(Job { bytes, sync, done })
-            .map_err(|_| closed())?;
-        wait.await.map_err(|_| closed())?
+            .ok_or_else(stopped)?
+            .send(job)
+            .map_err(|_| stopped())
     }
 
     /// Flushes everything to disk and stops the writer.
     pub async fn close(mut self) -> io::Result<()> {
-        let result = self.write(Vec::new(), true).await;
+        let result = self.sync(Vec::new()).await;
         self.sender.take();
         if let Some(writer) = self.writer.take() {
             let _ = tokio::task::spawn_blocking(move || writer.join()).await;
@@ -110,27 +168,42 @@ impl Journal {
     }
 }
 
+fn stopped() -> io::Error {
+    io::Error::other("the journal writer stopped")
+}
+
+/// The writer thread: takes every job waiting, writes them in order, and syncs once if any of them
+/// asked for it. After a failed write every later job fails too: the file may have a hole.
 fn commit_loop(file: File, receiver: mpsc::Receiver<Job>) {
     let mut file = io::BufWriter::with_capacity(1 << 16, file);
+    let mut broken: Option<(io::ErrorKind, String)> = None;
+    let mut jobs = Vec::new();
     while let Ok(first) = receiver.recv() {
-        let mut jobs = vec![first];
+        jobs.push(first);
         while let Ok(more) = receiver.try_recv() {
             jobs.push(more);
         }
-        let sync = jobs.iter().any(|j| j.sync);
-        let mut result = jobs
-            .iter()
-            .try_for_each(|job| file.write_all(&job.bytes))
-            .and_then(|()| file.flush());
-        if sync && result.is_ok() {
-            result = file.get_ref().sync_data();
+        if broken.is_none() {
+            let sync = jobs.iter().any(|j| j.done.is_some());
+            let mut result = jobs
+                .iter()
+                .try_for_each(|job| file.write_all(&job.bytes))
+                .and_then(|()| file.flush());
+            if sync && result.is_ok() {
+                result = file.get_ref().sync_data();
+            }
+            if let Err(e) = result {
+                broken = Some((e.kind(), e.to_string()));
+            }
         }
-        for job in jobs {
-            let outcome = match &result {
-                Ok(()) => Ok(()),
-                Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
-            };
-            let _ = job.done.send(outcome);
+        for job in jobs.drain(..) {
+            if let Some(done) = job.done {
+                let outcome = match &broken {
+                    None => Ok(()),
+                    Some((kind, text)) => Err(io::Error::new(*kind, text.clone())),
+                };
+                let _ = done.send(outcome);
+            }
         }
     }
 }
@@ -262,6 +335,7 @@ mod tests {
             limit: None,
             rate: None,
             concurrency: 4,
+            adaptive: false,
             visibility_timeout: 60,
             archive: None,
             started_at_ms: Some(1),
@@ -286,7 +360,7 @@ mod tests {
         bytes.extend(line("failed", &json!({ "id": "c", "reason": "r" })));
         bytes.extend(line("unknown", &json!({ "id": "a" })));
         bytes.extend(line("unknown", &json!({ "id": "d" })));
-        journal.write(bytes, true).await.expect("write");
+        journal.sync(bytes).await.expect("write");
         journal.close().await.expect("close");
         assert!(
             Journal::create(&path, &plan()).is_err(),
@@ -316,11 +390,42 @@ mod tests {
         let path = dir.path().join("j.jsonl");
         let journal = Journal::create(&path, &plan()).expect("create");
         let bytes = line("completed", &json!({ "at_ms": 7, "moved": 3 }));
-        journal.write(bytes, true).await.expect("write");
+        journal.sync(bytes).await.expect("write");
         journal.close().await.expect("close");
         let (_, state) = load(&path).expect("loads");
         let completed = state.completed.expect("completed");
         assert_eq!((completed.at_ms, completed.moved), (7, 3));
+    }
+
+    #[test]
+    fn batch_lines_read_as_the_generic_ones() {
+        let mut lines = Lines::default();
+        lines.push("received", &[("group", None), ("id", Some("a\"b"))]);
+        lines.push("sent", &[("id", Some("a")), ("new_id", Some("x\ny"))]);
+        let mut expected = line("received", &json!({ "id": "a\"b", "group": null }));
+        expected.extend(line("sent", &json!({ "id": "a", "new_id": "x\ny" })));
+        assert_eq!(
+            String::from_utf8_lossy(&lines.into_bytes()),
+            String::from_utf8_lossy(&expected)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failed_write_is_the_answer_of_the_next_sync() {
+        // Every write to /dev/full fails with "no space left on device".
+        let Ok(journal) = Journal::append(Path::new("/dev/full")) else {
+            return;
+        };
+        journal
+            .note(line("received", &json!({ "id": "a" })))
+            .expect("queued");
+        assert!(journal.sync(Vec::new()).await.is_err());
+        assert!(
+            journal
+                .sync(line("sent", &json!({ "id": "a" })))
+                .await
+                .is_err()
+        );
     }
 
     #[test]

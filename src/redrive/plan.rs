@@ -14,13 +14,13 @@ use serde::{Deserialize, Serialize};
 use crate::client::QueueRef;
 use crate::select::Selection;
 
-/// Batches in flight at once by default. Each is held from its receive to its delete (three round
-/// trips), so with ~20 ms per SQS round trip this moves about 5,000 messages per second, far below
-/// SQS's limits; after a `kill -9` at most 320 messages can be sent twice.
-pub const DEFAULT_CONCURRENCY: usize = 32;
+/// Workers at the start of a run (and throughout, unless it adapts). Each worker holds at most one
+/// batch whose sends are not yet journaled (and, beside it, one being deleted), so after a
+/// `kill -9` at most ten messages per worker can be sent twice: 320 at this default.
+pub const DEFAULT_CONCURRENCY: usize = super::engine::ADAPTIVE_START;
 /// Visibility timeout of each receive by default, in seconds (extended while a batch is slow).
 pub const DEFAULT_VISIBILITY_TIMEOUT: i32 = 60;
-/// The most batches in flight at once.
+/// The most workers, fixed or adaptive.
 pub const MAX_CONCURRENCY: usize = 256;
 /// The longest visibility timeout SQS accepts, in seconds (12 hours).
 pub const MAX_VISIBILITY_TIMEOUT: i32 = 43_200;
@@ -124,8 +124,11 @@ pub struct Plan {
     pub limit: Option<u64>,
     /// Messages per second.
     pub rate: Option<f64>,
-    /// Batches in flight at once.
+    /// Workers: fixed, or where an adaptive run starts.
     pub concurrency: usize,
+    /// The run chooses its number of workers as it goes (up to [`MAX_CONCURRENCY`]).
+    #[serde(default)]
+    pub adaptive: bool,
     /// Visibility timeout of each receive, in seconds; extended while a batch is slow.
     pub visibility_timeout: i32,
     /// Where a copy of each moved message goes (an absolute path), on resume too.
@@ -240,6 +243,7 @@ mod tests {
             limit,
             rate: None,
             concurrency: DEFAULT_CONCURRENCY,
+            adaptive: false,
             visibility_timeout: DEFAULT_VISIBILITY_TIMEOUT,
             archive: None,
             started_at_ms: None,

@@ -34,8 +34,15 @@ pub async fn send_all(
     let mut results: Vec<Option<Sent>> = vec![None; records.len()];
     for wave in waves(records, fifo) {
         let wave: Vec<usize> = wave.into_iter().filter(|&i| results[i].is_none()).collect();
-        let chosen: Vec<MessageRecord> = wave.iter().map(|&i| records[i].clone()).collect();
-        for range in plan_batches(&chosen, MAX_PAYLOAD_BYTES) {
+        // A wave of every record (always so on a standard queue) is sent as it is, uncopied.
+        let copies: Vec<MessageRecord>;
+        let chosen: &[MessageRecord] = if wave.len() == records.len() {
+            records
+        } else {
+            copies = wave.iter().map(|&i| records[i].clone()).collect();
+            &copies
+        };
+        for range in plan_batches(chosen, MAX_PAYLOAD_BYTES) {
             let outcomes =
                 send_with_retries(sqs, destination, &chosen[range.clone()], retries).await;
             for (offset, outcome) in outcomes.into_iter().enumerate() {

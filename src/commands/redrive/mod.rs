@@ -19,7 +19,9 @@ use crate::commands::context::Context;
 use crate::error::{Cancelled, UsageError, hinted, hinted_usage};
 use crate::exit::ExitStatus;
 use crate::output::Answer;
-use crate::redrive::{self, Counters, DedupMode, Journal, Plan, ResumeState, RunOptions};
+use crate::redrive::{
+    self, Counters, DEFAULT_CONCURRENCY, DedupMode, Journal, Plan, ResumeState, RunOptions,
+};
 pub use settings::{MoveSettings, RedriveSettings};
 
 pub async fn run(ctx: &Context, settings: RedriveSettings) -> anyhow::Result<ExitStatus> {
@@ -171,7 +173,8 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
         selection: settings.selection.clone(),
         limit: settings.limit,
         rate: settings.rate,
-        concurrency: settings.concurrency,
+        concurrency: settings.concurrency.unwrap_or(DEFAULT_CONCURRENCY),
+        adaptive: settings.concurrency.is_none(),
         visibility_timeout: settings.visibility_timeout,
         archive,
         started_at_ms: Some(now_ms()),
@@ -260,6 +263,8 @@ async fn resume(
     let plan = Plan {
         // Pacing may change on resume; what moves and how may not.
         rate: settings.rate.or(plan.rate),
+        concurrency: settings.concurrency.unwrap_or(plan.concurrency),
+        adaptive: settings.concurrency.is_none() && plan.adaptive,
         limit: bound.map(|bound| bound.saturating_sub(state.sent.len() as u64)),
         ..plan
     };

@@ -4,8 +4,8 @@
 
 use crate::cli::redrive::{DedupArg, RedriveArgs, TaskCommand};
 use crate::redrive::{
-    DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS, MAX_VISIBILITY_TIMEOUT, PlanError, PlanOptions,
-    Selection,
+    DEFAULT_CONCURRENCY, DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS, MAX_VISIBILITY_TIMEOUT,
+    PlanError, PlanOptions, Selection,
 };
 use std::path::PathBuf;
 
@@ -30,7 +30,8 @@ pub struct MoveSettings {
     pub delay: Option<i32>,
     pub limit: Option<u64>,
     pub rate: Option<f64>,
-    pub concurrency: usize,
+    /// Fixed; `None` adapts.
+    pub concurrency: Option<usize>,
     pub visibility_timeout: i32,
     pub journal: Option<PathBuf>,
     pub journal_dir: PathBuf,
@@ -64,7 +65,7 @@ impl RedriveSettings {
         }
         let selection = crate::commands::selection::resolve(args.select, args.message_ids)?;
         let options = PlanOptions {
-            concurrency: args.concurrency,
+            concurrency: args.concurrency.unwrap_or(DEFAULT_CONCURRENCY),
             rate: args.rate,
             limit: args.limit,
             delay_seconds: args.delay,

@@ -3,14 +3,12 @@
 
 use std::sync::atomic::Ordering;
 
-use serde_json::json;
-
-use super::state::{Shared, handle, journal, message_id};
+use super::state::{Shared, handle, journal_note, journal_sync, message_id};
 use super::summary::{Counters, FailedMessage};
 use super::worker::keep_hidden;
 use crate::client::MAX_BATCH_ENTRIES;
 use crate::message::MessageRecord;
-use crate::redrive::journal::line;
+use crate::redrive::journal::Lines;
 use crate::redrive::send;
 
 /// What is left of a batch once its sends are answered: journal them to disk, then delete.
@@ -24,19 +22,26 @@ pub(super) struct Commit {
     pub(super) handles: Vec<String>,
 }
 
-/// The second half of a batch: the sends go to disk, then (and only then) the confirmed messages
-/// are deleted from the DLQ with the receipt handles of their receive.
-pub(super) async fn commit(shared: &Shared, commit: Commit) {
+/// A batch whose sends are on disk: what remains is to delete the confirmed messages.
+pub(super) struct Delete {
+    to_delete: Vec<MessageRecord>,
+    confirmed: usize,
+    handles: Vec<String>,
+}
+
+/// The sends of a batch go to disk, and the archive copies after them; then, and only then, the
+/// confirmed messages may be deleted (`None` when there is nothing to delete, or they must stay).
+pub(super) async fn record(shared: &Shared, commit: Commit) -> Option<Delete> {
     let Commit {
         lines,
         to_delete,
         confirmed,
         handles,
     } = commit;
-    keep_hidden(shared, &handles, async {
-        if !journal(shared, lines, true).await {
+    let recorded = keep_hidden(shared, &handles, async {
+        if !journal_sync(shared, lines).await {
             keep(shared, &to_delete, "the journal could not be written");
-            return;
+            return false;
         }
         // Each message's archive copy is on disk before its delete (the messages an earlier run
         // sent included: the archive skips those it already holds). Once a write fails, nothing
@@ -56,12 +61,30 @@ pub(super) async fn commit(shared: &Shared, commit: Commit) {
                     archive.path().display()
                 ));
                 keep(shared, &to_delete, "the archive could not be written");
-                return;
+                return false;
             }
         }
-        delete(shared, &to_delete, confirmed).await;
+        true
     })
     .await;
+    (recorded && !to_delete.is_empty()).then_some(Delete {
+        to_delete,
+        confirmed,
+        handles,
+    })
+}
+
+impl Delete {
+    /// Deletes the confirmed messages from the DLQ with the receipt handles of their receive,
+    /// keeping the batch hidden while it takes.
+    pub(super) async fn run(self, shared: &Shared) {
+        keep_hidden(
+            shared,
+            &self.handles,
+            delete(shared, &self.to_delete, self.confirmed),
+        )
+        .await;
+    }
 }
 
 /// Leaves sent messages in the DLQ, undeleted: never sent again by this run, visible again when
@@ -100,13 +123,13 @@ pub(super) async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirm
             .await,
         );
     }
-    let mut lines = Vec::new();
+    let mut lines = Lines::default();
     for (index, (message, outcome)) in to_delete.iter().zip(outcomes).enumerate() {
         let id = message_id(message);
         let resumed = index >= confirmed;
         match outcome {
             None => {
-                lines.extend(line("deleted", &json!({ "id": id })));
+                lines.push("deleted", &[("id", Some(id))]);
                 if resumed {
                     Counters::add(&shared.counters.completed_from_journal, 1);
                     let _ = shared.pending_journal_deletes.fetch_update(
@@ -131,5 +154,5 @@ pub(super) async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirm
             }
         }
     }
-    journal(shared, lines, false).await;
+    journal_note(shared, lines.into_bytes());
 }

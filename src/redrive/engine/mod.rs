@@ -5,6 +5,7 @@
 //! [`commit`] journals and deletes, [`release`] makes held messages visible again at the end, over
 //! the [`state`] the workers share; [`summary`] is what a run reports.
 
+mod adaptive;
 mod commit;
 mod release;
 mod state;
@@ -22,11 +23,14 @@ use super::RedriveError;
 use super::archive::Archive;
 use super::ids::IdSet;
 use super::journal::{Journal, ResumeState, line};
+use super::plan::MAX_CONCURRENCY;
 use super::plan::Plan;
 use super::rate::RateLimiter;
-use crate::client::Sqs;
+use crate::client::{RetryPolicy, Sqs};
 use crate::interrupt::Interrupt;
 use crate::select::Selector;
+use adaptive::Adaptive;
+pub use adaptive::START as ADAPTIVE_START;
 use release::release_all;
 use state::Shared;
 pub use summary::{Counters, FailedMessage, Summary};
@@ -34,6 +38,8 @@ use worker::worker;
 
 /// Rounds of workers: a round ends when the DLQ looks empty; another starts if it was not.
 const MAX_ROUNDS: usize = 3;
+/// How often an adaptive run measures its throughput and may change its number of workers.
+const ADAPTIVE_WINDOW: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// What a run needs besides the plan.
 pub struct RunOptions {
@@ -91,15 +97,42 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         held: Mutex::new(Vec::new()),
         failures: Mutex::new((Vec::new(), 0)),
         fatal: Mutex::new(None),
+        active: AtomicUsize::new(plan.concurrency),
+        wake: tokio::sync::Notify::new(),
+        receive_policy: RetryPolicy::default().stopped_by(options.interrupt.clone()),
     });
+    let mut adaptive = plan.adaptive.then(|| Adaptive::new(MAX_CONCURRENCY));
+    if let Some(adaptive) = &adaptive {
+        shared.active.store(adaptive.workers(), Ordering::SeqCst);
+    }
     for _round in 0..MAX_ROUNDS {
         let mut workers = tokio::task::JoinSet::new();
-        for _ in 0..plan.concurrency {
-            workers.spawn(worker(shared.clone()));
-        }
-        while let Some(joined) = workers.join_next().await {
-            if let Err(err) = joined {
-                shared.fail(format!("a worker stopped unexpectedly: {err}"));
+        let mut spawned = 0;
+        let mut window = tokio::time::interval(ADAPTIVE_WINDOW);
+        window.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut window_start = Instant::now();
+        loop {
+            let active = shared.active.load(Ordering::SeqCst);
+            while spawned < active {
+                workers.spawn(worker(shared.clone(), spawned));
+                spawned += 1;
+            }
+            tokio::select! {
+                joined = workers.join_next() => match joined {
+                    None => break,
+                    Some(Err(err)) => shared.fail(format!("a worker stopped unexpectedly: {err}")),
+                    Some(Ok(())) => {}
+                },
+                _ = window.tick(), if adaptive.is_some() => {
+                    let Some(adaptive) = adaptive.as_mut() else { continue };
+                    let seconds = window_start.elapsed().as_secs_f64();
+                    window_start = Instant::now();
+                    let received = Counters::get(&shared.counters.received);
+                    if let Some(workers) = adaptive.observe(seconds, received, sqs.throttled()) {
+                        shared.active.store(workers, Ordering::SeqCst);
+                        shared.wake.notify_waiters();
+                    }
+                }
             }
         }
         if shared.stopping() {
@@ -186,7 +219,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
     };
     if let Some(journal) = shared.journal {
         let closing = closing_line(&summary, shared.moved_before);
-        let written = journal.write(closing, false).await;
+        let written = journal.note(closing);
         if let Err(e) = written.and(journal.close().await) {
             summary
                 .error

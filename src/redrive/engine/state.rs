@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use parking_lot::Mutex;
 
 use super::summary::{Counters, FailedMessage};
-use crate::client::{MAX_BATCH_ENTRIES, Sqs};
+use crate::client::{MAX_BATCH_ENTRIES, RetryPolicy, Sqs};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 use crate::redrive::archive::Archive;
@@ -63,6 +63,12 @@ pub(super) struct Shared {
     pub(super) held: Mutex<Vec<String>>,
     pub(super) failures: Mutex<(Vec<FailedMessage>, u64)>,
     pub(super) fatal: Mutex<Option<String>>,
+    /// Workers allowed to work now: those with a lower index work, the others wait.
+    pub(super) active: AtomicUsize,
+    /// Wakes waiting workers when `active` grows.
+    pub(super) wake: tokio::sync::Notify,
+    /// How receives are retried (Ctrl-C stops the retries).
+    pub(super) receive_policy: RetryPolicy,
 }
 
 impl Shared {
@@ -82,6 +88,29 @@ impl Shared {
             .get("SentTimestamp")
             .and_then(|t| t.parse::<u64>().ok());
         matches!((self.sent_before_ms, sent_at), (Some(bound), Some(at)) if at > bound)
+    }
+
+    /// Waits while worker `index` is beyond the run's concurrency; false once the round is over.
+    pub(super) async fn wait_turn(&self, index: usize) -> bool {
+        loop {
+            if self.round_over() {
+                return false;
+            }
+            if index < self.active.load(Ordering::SeqCst) {
+                return true;
+            }
+            // The round's end is not announced: look again now and then.
+            tokio::select! {
+                () = self.wake.notified() => {}
+                () = tokio::time::sleep(std::time::Duration::from_millis(100)) => {}
+            }
+        }
+    }
+
+    /// A batch is finished with (moved, left, or abandoned).
+    pub(super) fn batch_done(&self) {
+        self.completions.fetch_add(1, Ordering::SeqCst);
+        self.processing.fetch_sub(1, Ordering::SeqCst);
     }
 
     pub(super) fn round_over(&self) -> bool {
@@ -155,17 +184,33 @@ pub(super) fn handle(message: &MessageRecord) -> &str {
     message.receipt_handle.as_deref().unwrap_or_default()
 }
 
-/// Appends to the journal (with `sync`, on disk when this returns); false when that failed, which
+/// Appends to the journal and returns once the lines are on disk; false when that failed, which
 /// stops the run.
-pub(super) async fn journal(shared: &Shared, bytes: Vec<u8>, sync: bool) -> bool {
+pub(super) async fn journal_sync(shared: &Shared, bytes: Vec<u8>) -> bool {
+    match &shared.journal {
+        Some(journal) => match journal.sync(bytes).await {
+            Ok(()) => true,
+            Err(e) => {
+                shared.fail(format!(
+                    "the journal {} could not be written: {e}",
+                    journal.path().display()
+                ));
+                false
+            }
+        },
+        None => true,
+    }
+}
+
+/// Appends to the journal without waiting: the lines go to disk in order, with the next synced
+/// ones, whose write reports a failure.
+pub(super) fn journal_note(shared: &Shared, bytes: Vec<u8>) {
     if let Some(journal) = &shared.journal
-        && let Err(e) = journal.write(bytes, sync).await
+        && let Err(e) = journal.note(bytes)
     {
         shared.fail(format!(
             "the journal {} could not be written: {e}",
             journal.path().display()
         ));
-        return false;
     }
-    true
 }

@@ -7,32 +7,35 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use parking_lot::Mutex;
-use serde_json::json;
 
-use super::commit::{Commit, commit};
-use super::state::{Shared, handle, journal, message_id};
+use super::commit::{Commit, record};
+use super::state::{Shared, handle, journal_note, journal_sync, message_id};
 use super::summary::{Counters, FailedMessage};
 use crate::client::{MAX_BATCH_ENTRIES, ReceiveOptions, RetryPolicy, backoff, is_transient};
 use crate::message::MessageRecord;
-use crate::redrive::journal::line;
+use crate::redrive::journal::Lines;
 use crate::redrive::plan::{DedupMode, Plan};
 use crate::redrive::send::{self, Sent};
 
 /// Consecutive failed receives (after the SDK's own retries) before the run gives up.
 pub(super) const MAX_RECEIVE_ERRORS: u32 = 8;
 /// One worker: receive a batch, choose what moves, wait for `--rate` tokens, send, journal, delete;
-/// again until the round is over. A worker holds one batch at a time, so `--concurrency` is the
-/// number of batches in flight (received and not yet deleted).
-pub(super) async fn worker(shared: Arc<Shared>) {
+/// again until the round is over. The delete of a batch (its sends already journaled on disk) runs
+/// while the worker receives and sends its next one, so a worker holds at most two batches: one
+/// being deleted and one whose sends may not be journaled yet. Only the latter can be sent twice
+/// after a `kill -9`. Worker `index` works while the run's concurrency is above it, and waits
+/// otherwise.
+pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
     let mut receive_errors = 0u32;
+    let mut deleting: Option<tokio::task::JoinHandle<()>> = None;
     loop {
-        if shared.round_over() {
-            return;
+        if !shared.wait_turn(index).await {
+            break;
         }
         let want = shared.wanted();
         if want == 0 {
             shared.stop.store(true, Ordering::SeqCst);
-            return;
+            break;
         }
         let seen_completions = shared.completions.load(Ordering::SeqCst);
         let options = ReceiveOptions {
@@ -44,8 +47,8 @@ pub(super) async fn worker(shared: Arc<Shared>) {
         // returned stays hidden until its visibility timeout ends, as after a lost answer.
         let received = tokio::select! {
             biased;
-            received = shared.sqs.receive(&shared.plan.source, options) => received,
-            () = shared.interrupt.grace_over() => return,
+            received = shared.sqs.receive_retrying(&shared.plan.source, options, &shared.receive_policy) => received.result,
+            () = shared.interrupt.grace_over() => break,
         };
         let batch = match received {
             Ok(batch) => {
@@ -56,20 +59,25 @@ pub(super) async fn worker(shared: Arc<Shared>) {
                 receive_errors += 1;
                 if !is_transient(&err) || receive_errors >= MAX_RECEIVE_ERRORS {
                     shared.fail(format!("receiving from {}: {err}", shared.plan.source.name));
-                    return;
+                    break;
                 }
                 tokio::time::sleep(backoff(receive_errors)).await;
                 continue;
             }
         };
         if batch.is_empty() {
+            if let Some(previous) = deleting.take() {
+                // Its delete may unblock a FIFO group: poll again once it is done.
+                let _ = previous.await;
+                continue;
+            }
             // Done when no batch is being moved and none finished while this poll ran: otherwise
             // a finished batch may have unblocked a FIFO group, so poll again.
             if shared.processing.load(Ordering::SeqCst) == 0
                 && shared.completions.load(Ordering::SeqCst) == seen_completions
             {
                 shared.drained.store(true, Ordering::SeqCst);
-                return;
+                break;
             }
             continue;
         }
@@ -79,29 +87,52 @@ pub(super) async fn worker(shared: Arc<Shared>) {
                 .held
                 .lock()
                 .extend(batch.iter().map(|m| handle(m).to_string()));
-            return;
+            break;
         }
         shared.processing.fetch_add(1, Ordering::SeqCst);
         Counters::add(&shared.counters.received, batch.len());
         let unanswered = Mutex::new(Vec::new());
         let work = async {
-            if let Some(pending) = process(&shared, batch, &unanswered).await {
-                commit(&shared, pending).await;
+            match process(&shared, batch, &unanswered).await {
+                Some(pending) => record(&shared, pending).await,
+                None => None,
             }
         };
         // After Ctrl-C the batch may finish within the grace period; past it, the batch is
         // abandoned, and the messages whose send had no answer are journaled as `unknown`.
-        let finished = tokio::select! {
+        let recorded = tokio::select! {
             biased;
-            () = work => true,
-            () = shared.interrupt.grace_over() => false,
+            recorded = work => Ok(recorded),
+            () = shared.interrupt.grace_over() => Err(()),
         };
-        if !finished {
-            let ids = std::mem::take(&mut *unanswered.lock());
-            abandon(&shared, ids).await;
+        match recorded {
+            Ok(Some(delete)) => {
+                // One delete in flight per worker: the previous one ends before this one starts.
+                if let Some(previous) = deleting.take() {
+                    let _ = previous.await;
+                }
+                let shared = shared.clone();
+                deleting = Some(tokio::spawn(async move {
+                    tokio::select! {
+                        biased;
+                        () = delete.run(&shared) => {}
+                        // What was not deleted stays hidden; the journal shows it sent, and
+                        // `--resume` deletes it.
+                        () = shared.interrupt.grace_over() => {}
+                    }
+                    shared.batch_done();
+                }));
+            }
+            Ok(None) => shared.batch_done(),
+            Err(()) => {
+                let ids = std::mem::take(&mut *unanswered.lock());
+                abandon(&shared, ids).await;
+                shared.batch_done();
+            }
         }
-        shared.completions.fetch_add(1, Ordering::SeqCst);
-        shared.processing.fetch_sub(1, Ordering::SeqCst);
+    }
+    if let Some(previous) = deleting.take() {
+        let _ = previous.await;
     }
 }
 
@@ -113,21 +144,16 @@ pub(super) async fn abandon(shared: &Shared, ids: Vec<String>) {
         return;
     }
     Counters::add(&shared.counters.outcome_unknown, ids.len());
-    let mut lines = Vec::new();
+    let mut lines = Lines::default();
     for id in &ids {
-        lines.extend(line("unknown", &json!({ "id": id })));
+        lines.push("unknown", &[("id", Some(id))]);
     }
-    journal(shared, lines, true).await;
+    journal_sync(shared, lines.into_bytes()).await;
 }
 
-/// One received message on its way.
-pub(super) struct Moving {
-    pub(super) original: MessageRecord,
-    pub(super) outgoing: MessageRecord,
-}
-
-/// The message as it is sent to the destination.
-pub(super) fn outgoing(plan: &Plan, message: &MessageRecord) -> MessageRecord {
+/// The message as it is sent to the destination. Its body and attributes are taken from the
+/// received message, which keeps them only when the archive needs a copy.
+pub(super) fn outgoing(plan: &Plan, message: &mut MessageRecord, keep: bool) -> MessageRecord {
     let group_id = if plan.fifo {
         message.effective_group_id().map(str::to_string)
     } else {
@@ -145,10 +171,18 @@ pub(super) fn outgoing(plan: &Plan, message: &MessageRecord) -> MessageRecord {
     } else {
         None
     };
+    let (body, message_attributes) = if keep {
+        (message.body.clone(), message.message_attributes.clone())
+    } else {
+        (
+            std::mem::take(&mut message.body),
+            std::mem::take(&mut message.message_attributes),
+        )
+    };
     MessageRecord {
         message_id: None,
-        body: message.body.clone(),
-        message_attributes: message.message_attributes.clone(),
+        body,
+        message_attributes,
         group_id,
         dedup_id,
         // A trace stays one trace across the detour through the dead-letter queue.
@@ -166,10 +200,9 @@ pub(super) async fn process(
     batch: Vec<MessageRecord>,
     unanswered: &Mutex<Vec<String>>,
 ) -> Option<Commit> {
-    let mut moving: Vec<Moving> = Vec::new();
     let mut delete_only: Vec<MessageRecord> = Vec::new();
     let mut hold: Vec<String> = Vec::new();
-    let mut matching: Vec<MessageRecord> = Vec::new();
+    let mut matching: Vec<MessageRecord> = Vec::with_capacity(batch.len());
     for message in batch {
         let id = message_id(&message);
         if shared.selector.names_id(id) {
@@ -194,79 +227,83 @@ pub(super) async fn process(
         }
     }
     let granted = shared.claim(matching.len());
-    for (index, message) in matching.into_iter().enumerate() {
-        if index < granted {
-            let outgoing = outgoing(&shared.plan, &message);
-            moving.push(Moving {
-                original: message,
-                outgoing,
-            });
-        } else {
-            hold.push(handle(&message).to_string());
-        }
+    for message in matching.drain(granted.min(matching.len())..) {
+        hold.push(handle(&message).to_string());
     }
+    let mut originals = matching;
     if let Some(wanted) = shared.selector.wanted_ids()
-        && Counters::get(&shared.counters.selected) + moving.len() as u64 >= wanted as u64
+        && Counters::get(&shared.counters.selected) + originals.len() as u64 >= wanted as u64
     {
         shared.stop.store(true, Ordering::SeqCst);
     }
-    shared.held.lock().extend(hold);
-    if moving.is_empty() && delete_only.is_empty() {
+    if !hold.is_empty() {
+        shared.held.lock().extend(hold);
+    }
+    if originals.is_empty() && delete_only.is_empty() {
         return None;
     }
-    let handles: Vec<String> = moving
+    let handles: Vec<String> = originals
         .iter()
-        .map(|m| handle(&m.original).to_string())
-        .chain(delete_only.iter().map(|m| handle(m).to_string()))
+        .chain(&delete_only)
+        .map(|m| handle(m).to_string())
         .collect();
     // Journaled as held before anything else happens to them, so that after a crash `--resume`
-    // knows the run held these messages and waits for them to be visible again.
-    let mut lines = Vec::new();
-    for m in &moving {
-        lines.extend(line(
+    // knows the run held these messages and waits for them to be visible again. Not waited for:
+    // the `sent` lines that follow are synced, and this line is on disk no later than they are.
+    let keep_copy = shared.archive.is_some();
+    let mut lines = Lines::default();
+    let mut outgoing: Vec<MessageRecord> = Vec::with_capacity(originals.len());
+    for original in &mut originals {
+        let out = self::outgoing(&shared.plan, original, keep_copy);
+        lines.push(
             "received",
-            &json!({ "id": message_id(&m.original), "group": m.outgoing.group_id }),
-        ));
+            &[
+                ("group", out.group_id.as_deref()),
+                ("id", Some(message_id(original))),
+            ],
+        );
+        outgoing.push(out);
     }
     if !lines.is_empty() {
-        journal(shared, lines, false).await;
+        journal_note(shared, lines.into_bytes());
     }
     // `--rate` counts messages sent, so the tokens are taken for what this batch sends, once it
     // is known; the batch stays hidden while it waits. Receives take no tokens, so the run ends
     // as soon as the DLQ is found empty. Ctrl-C while waiting sends nothing: the whole batch is
     // made visible again when the run ends.
     if let Some(limiter) = &shared.limiter
-        && !moving.is_empty()
+        && !originals.is_empty()
     {
         let wait = async {
             tokio::select! {
-                () = limiter.acquire(moving.len()) => true,
+                () = limiter.acquire(originals.len()) => true,
                 () = shared.interrupt.wait() => false,
             }
         };
         if !keep_hidden(shared, &handles, wait).await {
-            let mut lines = Vec::new();
-            for m in &moving {
-                lines.extend(line("released", &json!({ "id": message_id(&m.original) })));
+            let mut lines = Lines::default();
+            for m in &originals {
+                lines.push("released", &[("id", Some(message_id(m)))]);
             }
-            journal(shared, lines, false).await;
+            journal_note(shared, lines.into_bytes());
             shared.held.lock().extend(handles);
             return None;
         }
     }
-    Counters::add(&shared.counters.selected, moving.len());
-    *unanswered.lock() = moving
+    Counters::add(&shared.counters.selected, originals.len());
+    *unanswered.lock() = originals
         .iter()
-        .map(|m| message_id(&m.original).to_string())
+        .map(|m| message_id(m).to_string())
         .collect();
-    let (lines, confirmed) = keep_hidden(shared, &handles, send_batch(shared, &moving)).await;
+    let (lines, mut to_delete) =
+        keep_hidden(shared, &handles, send_batch(shared, originals, &outgoing)).await;
     unanswered.lock().clear();
-    let count = confirmed.len();
-    let to_delete = confirmed.into_iter().chain(delete_only).collect();
+    let confirmed = to_delete.len();
+    to_delete.extend(delete_only);
     Some(Commit {
         lines,
         to_delete,
-        confirmed: count,
+        confirmed,
         handles,
     })
 }
@@ -300,49 +337,52 @@ pub(super) async fn extend(shared: &Shared, handles: &[String], timeout: i32) {
     }
 }
 
-/// Sends the selected messages; returns the journal lines of the outcomes and the messages that
-/// were confirmed. What failed is parked: hidden until the run ends, so it is not tried again (and,
-/// on FIFO, the rest of its group stays behind it), then visible in the DLQ.
+/// Sends the selected messages (`outgoing[i]` is what `originals[i]` becomes); returns the journal
+/// lines of the outcomes and the originals that were confirmed. What failed is parked: hidden until
+/// the run ends, so it is not tried again (and, on FIFO, the rest of its group stays behind it),
+/// then visible in the DLQ.
 pub(super) async fn send_batch(
     shared: &Shared,
-    moving: &[Moving],
+    originals: Vec<MessageRecord>,
+    outgoing: &[MessageRecord],
 ) -> (Vec<u8>, Vec<MessageRecord>) {
-    let outgoing: Vec<MessageRecord> = moving.iter().map(|m| m.outgoing.clone()).collect();
     let results = send::send_all(
         &shared.sqs,
         &shared.plan.destination,
         shared.plan.fifo,
-        &outgoing,
+        outgoing,
         &shared.counters.retries,
     )
     .await;
-    let mut lines = Vec::new();
-    let mut confirmed = Vec::new();
+    let mut lines = Lines::default();
+    let mut confirmed = Vec::with_capacity(originals.len());
     let mut failed_handles = Vec::new();
-    for (m, result) in moving.iter().zip(&results) {
-        let id = message_id(&m.original);
+    for ((original, out), result) in originals.into_iter().zip(outgoing).zip(results) {
+        let id = message_id(&original);
         let reason = match result {
             Sent::Ok(new_id) => {
-                lines.extend(line("sent", &json!({ "id": id, "new_id": new_id })));
+                lines.push("sent", &[("id", Some(id)), ("new_id", Some(&new_id))]);
                 if !new_id.is_empty() {
-                    shared.sent_as.lock().insert(new_id);
+                    shared.sent_as.lock().insert(&new_id);
                 }
-                confirmed.push(m.original.clone());
+                confirmed.push(original);
                 continue;
             }
-            Sent::Failed(reason) | Sent::Unknown(reason) => reason.clone(),
+            Sent::Failed(reason) | Sent::Unknown(reason) => reason,
             Sent::Blocked => "not sent: an earlier message of its group could not be sent".into(),
         };
-        lines.extend(line("failed", &json!({ "id": id, "reason": reason })));
+        lines.push("failed", &[("id", Some(id)), ("reason", Some(&reason))]);
         shared.parked.lock().insert(id);
-        failed_handles.push(handle(&m.original).to_string());
+        failed_handles.push(handle(&original).to_string());
         shared.report(FailedMessage {
             message_id: id.to_string(),
-            group_id: m.outgoing.group_id.clone(),
+            group_id: out.group_id.clone(),
             reason,
         });
         Counters::add(&shared.counters.failed, 1);
     }
-    shared.held.lock().extend(failed_handles);
-    (lines, confirmed)
+    if !failed_handles.is_empty() {
+        shared.held.lock().extend(failed_handles);
+    }
+    (lines.into_bytes(), confirmed)
 }

@@ -1,0 +1,201 @@
+//! Adaptive concurrency: how many workers a run uses when `--concurrency` is not given.
+//!
+//! The run starts at [`START`] workers and measures its throughput (messages received per second)
+//! over short windows. While doubling the workers pays (the next window is at least
+//! [`DOUBLING_GAIN`] times faster), it doubles; then it adds a few workers at a time while that
+//! still pays ([`STEP_GAIN`]); when a step does not pay, it goes back to the level before it, holds
+//! for a while and probes again. Any
+//! throttling in a window takes a quarter of the workers away (additive increase, multiplicative
+//! decrease). The count stays within [`FLOOR`] and the cap. The controller is pure: the run feeds
+//! it the counters at each window and applies what it answers.
+
+/// Workers at the start of a run.
+pub const START: usize = 32;
+/// Fewest workers throttling can bring a run down to.
+pub const FLOOR: usize = 8;
+/// How much faster a window must be after doubling to double again.
+const DOUBLING_GAIN: f64 = 1.3;
+/// How much faster a window must be after an additive step to take another.
+const STEP_GAIN: f64 = 1.05;
+/// Windows to wait, after a step that did not pay, before probing again.
+const HOLD_WINDOWS: u32 = 8;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Phase {
+    /// Doubling while it pays.
+    Doubling,
+    /// Adding a few at a time while it pays.
+    Stepping,
+    /// A step did not pay: wait this many more windows.
+    Holding(u32),
+}
+
+/// The controller's state between windows.
+#[derive(Debug, Clone)]
+pub struct Adaptive {
+    workers: usize,
+    cap: usize,
+    phase: Phase,
+    /// Throughput of the last window at the level before the latest change, and that level.
+    before: Option<f64>,
+    previous: usize,
+    last_received: u64,
+    last_throttled: u64,
+}
+
+impl Adaptive {
+    pub fn new(cap: usize) -> Adaptive {
+        Adaptive {
+            workers: START.min(cap),
+            cap,
+            phase: Phase::Doubling,
+            before: None,
+            previous: START.min(cap),
+            last_received: 0,
+            last_throttled: 0,
+        }
+    }
+
+    pub fn workers(&self) -> usize {
+        self.workers
+    }
+
+    /// Takes the cumulative counts at the end of a window of `seconds`; returns the new number of
+    /// workers when it changes.
+    pub fn observe(&mut self, seconds: f64, received: u64, throttled: u64) -> Option<usize> {
+        let rate = received.saturating_sub(self.last_received) as f64 / seconds.max(1e-3);
+        let throttles = throttled.saturating_sub(self.last_throttled);
+        self.last_received = received;
+        self.last_throttled = throttled;
+        let was = self.workers;
+        if throttles > 0 {
+            self.workers = (self.workers * 3 / 4).max(FLOOR.min(self.cap));
+            self.previous = self.workers;
+            self.phase = Phase::Holding(HOLD_WINDOWS);
+            self.before = None;
+            return (self.workers != was).then_some(self.workers);
+        }
+        if rate <= 0.0 {
+            // Nothing moved (an empty queue, a long wait for `--rate`): nothing to learn.
+            return None;
+        }
+        let gain = self.before.map(|before| rate / before);
+        match self.phase {
+            Phase::Holding(0) => {
+                self.phase = Phase::Stepping;
+                self.grow(rate)
+            }
+            Phase::Holding(left) => {
+                self.phase = Phase::Holding(left - 1);
+                None
+            }
+            Phase::Doubling => match gain {
+                Some(gain) if gain < STEP_GAIN => self.step_back(),
+                Some(gain) if gain < DOUBLING_GAIN => {
+                    self.phase = Phase::Stepping;
+                    self.grow(rate)
+                }
+                _ => self.grow(rate),
+            },
+            Phase::Stepping => match gain {
+                Some(gain) if gain < STEP_GAIN => self.step_back(),
+                _ => self.grow(rate),
+            },
+        }
+    }
+
+    /// The latest step bought nothing: back to the level before it, and hold there.
+    fn step_back(&mut self) -> Option<usize> {
+        let was = self.workers;
+        self.workers = self.previous;
+        self.hold();
+        (self.workers != was).then_some(self.workers)
+    }
+
+    fn hold(&mut self) -> Option<usize> {
+        self.phase = Phase::Holding(HOLD_WINDOWS);
+        self.before = None;
+        None
+    }
+
+    fn grow(&mut self, rate: f64) -> Option<usize> {
+        let next = match self.phase {
+            Phase::Doubling => self.workers * 2,
+            _ => self.workers + (self.workers / 8).max(4),
+        }
+        .min(self.cap);
+        if next == self.workers {
+            return self.hold();
+        }
+        self.before = Some(rate);
+        self.previous = self.workers;
+        self.workers = next;
+        Some(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feeds windows of 0.25 s from a model where throughput is `rate(workers)`; returns the
+    /// worker counts chosen.
+    fn drive(
+        adaptive: &mut Adaptive,
+        windows: usize,
+        rate: impl Fn(usize) -> f64,
+        throttle: impl Fn(usize, usize) -> bool,
+    ) -> Vec<usize> {
+        let (mut received, mut throttled) = (0u64, 0u64);
+        let mut seen = Vec::new();
+        for window in 0..windows {
+            received += (rate(adaptive.workers()) * 0.25) as u64;
+            if throttle(window, adaptive.workers()) {
+                throttled += 1;
+            }
+            adaptive.observe(0.25, received, throttled);
+            seen.push(adaptive.workers());
+        }
+        seen
+    }
+
+    #[test]
+    fn it_doubles_while_the_server_keeps_up_and_stops_at_the_cap() {
+        let mut adaptive = Adaptive::new(256);
+        let seen = drive(&mut adaptive, 6, |w| w as f64 * 160.0, |_, _| false);
+        assert_eq!(&seen[..3], &[64, 128, 256]);
+        assert_eq!(adaptive.workers(), 256);
+    }
+
+    #[test]
+    fn it_holds_where_more_workers_stop_paying() {
+        // The server saturates at 48 workers' worth of throughput.
+        let mut adaptive = Adaptive::new(256);
+        let seen = drive(
+            &mut adaptive,
+            12,
+            |w| w.min(48) as f64 * 100.0,
+            |_, _| false,
+        );
+        let last = *seen.last().unwrap_or(&0);
+        assert!(last <= 80, "kept growing past saturation: {seen:?}");
+        assert!(last >= 48, "gave up below saturation: {seen:?}");
+    }
+
+    #[test]
+    fn throttling_takes_a_quarter_away_down_to_the_floor() {
+        let mut adaptive = Adaptive::new(256);
+        let seen = drive(&mut adaptive, 3, |w| w as f64 * 100.0, |_, _| false);
+        assert_eq!(seen, vec![64, 128, 256]);
+        let seen = drive(&mut adaptive, 12, |w| w as f64 * 100.0, |_, _| true);
+        assert_eq!(&seen[..3], &[192, 144, 108]);
+        assert_eq!(adaptive.workers(), FLOOR);
+    }
+
+    #[test]
+    fn a_run_that_moves_nothing_does_not_grow() {
+        let mut adaptive = Adaptive::new(256);
+        let seen = drive(&mut adaptive, 5, |_| 0.0, |_, _| false);
+        assert!(seen.iter().all(|&w| w == START));
+    }
+}
