@@ -2,9 +2,12 @@
 //! simulated network round trip, each compared with a baseline measured in the same run.
 //!
 //! Run with `cargo bench --bench redrive`. Environment:
-//! - `SQSCTL_BENCH_REDRIVE_MESSAGES`: messages moved in the throughput runs (default 100,000);
-//! - `SQSCTL_BENCH_RSS_MESSAGES`: messages moved by the binary whose peak RSS is measured
-//!   (default 1,000,000; 0 skips);
+//! - `SQSCTL_BENCH_REDRIVE_MESSAGES`: messages moved in each throughput run at 5 ms (default
+//!   100,000; the runs at 20 ms move two fifths of it);
+//! - `SQSCTL_BENCH_PROCESSES`: sqsctl processes sharing one DLQ in the multi-process run (default
+//!   4; 0 skips);
+//! - `SQSCTL_BENCH_RSS_MESSAGES`: messages moved by the binary whose peak RSS is measured, with
+//!   this machine's number of runtime threads and with 16 (default 1,000,000; 0 skips);
 //! - `SQSCTL_BENCH_RATE_SECONDS`: length of the `--rate` run (default 30);
 //! - `SQSCTL_BENCH_LOCALSTACK`: a LocalStack endpoint, to time the native move task against the
 //!   engine there.
@@ -27,13 +30,12 @@ mod support;
 
 use support::{BenchResult, client, env_count, start_server};
 
-const LATENCY: Duration = Duration::from_millis(5);
+/// The simulated round trips of the throughput runs (the rest run at 5 ms).
+const LATENCIES_MS: [u64; 2] = [5, 20];
 /// The engine's default `--concurrency`, used by the rate and LocalStack runs.
 const CONCURRENCY: usize = sqsctl::redrive::DEFAULT_CONCURRENCY;
 /// The throughput runs compare the engine with the raw loop at each of these.
-const CONCURRENCY_LEVELS: [usize; 2] = [16, 32];
-/// The sequential loop is slow by design: timed over this many messages.
-const SEQUENTIAL_MESSAGES: usize = 3_000;
+const CONCURRENCY_LEVELS: [usize; 2] = [32, 64];
 const RATE: f64 = 1_000.0;
 const BODY: &str = "{\"order\":12345,\"error\":\"timeout calling payments\",\"attempt\":3,\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}";
 
@@ -235,25 +237,19 @@ async fn binary_peak_rss(
     sdk: &Client,
     total: usize,
     dir: &std::path::Path,
+    threads: Option<usize>,
 ) -> BenchResult<(u64, f64)> {
-    let from = create(sqs, "rss-dlq").await?;
-    create(sqs, "rss").await?;
+    let name = format!("rss-{}", threads.unwrap_or(0));
+    let from = create(sqs, &format!("{name}-dlq")).await?;
+    create(sqs, &name).await?;
     fill(sdk, &from, total).await?;
     let bin = env!("CARGO_BIN_EXE_sqsctl");
     let started = Instant::now();
     let mut child = tokio::process::Command::new(bin)
-        .args([
-            "redrive",
-            "rss-dlq",
-            "--to",
-            "rss",
-            "--yes",
-            "-q",
-            "-o",
-            "json",
-            "--journal",
-        ])
-        .arg(dir.join("rss.jsonl"))
+        .args(["redrive", &format!("{name}-dlq"), "--to", &name])
+        .args(["--yes", "-q", "-o", "json", "--journal"])
+        .arg(dir.join(format!("{name}.jsonl")))
+        .envs(threads.map(|n| ("TOKIO_WORKER_THREADS", n.to_string())))
         .env("AWS_ENDPOINT_URL_SQS", endpoint)
         .env("AWS_ACCESS_KEY_ID", "test")
         .env("AWS_SECRET_ACCESS_KEY", "test")
@@ -356,66 +352,193 @@ async fn localstack(endpoint: &str, dir: &std::path::Path) -> BenchResult<()> {
     Ok(())
 }
 
+/// Fills the DLQ, moves it with the raw loop, fills it again and moves it with the engine: the
+/// engine's rate (to its last message) and the raw loop's.
+/// A local server with a DLQ and a destination, and clients for it.
+struct Lab {
+    server: sqsctl::local::Server,
+    sdk: Client,
+    sqs: Sqs,
+    dlq: QueueRef,
+    dest: QueueRef,
+}
+
+impl Lab {
+    async fn start(latency: Duration, threads: usize) -> BenchResult<Lab> {
+        let (server, sdk) = start_server(ServerConfig {
+            latency,
+            worker_threads: threads,
+            ..ServerConfig::default()
+        })?;
+        let sqs = Sqs::from_sdk(sdk.clone(), "us-east-1");
+        let dlq = create(&sqs, "bench-dlq").await?;
+        let dest = create(&sqs, "bench").await?;
+        Ok(Lab {
+            server,
+            sdk,
+            sqs,
+            dlq,
+            dest,
+        })
+    }
+
+    /// Fills the DLQ, moves it with the raw loop of `raw_workers` tasks when asked, fills it
+    /// again and moves it with the engine: the engine's rate (to its last message) and the raw
+    /// loop's.
+    async fn compare(
+        &self,
+        engine_plan: &Plan,
+        total: usize,
+        dir: &std::path::Path,
+        raw_workers: Option<usize>,
+    ) -> BenchResult<(f64, Option<f64>)> {
+        let raw = match raw_workers {
+            Some(workers) => {
+                fill(&self.sdk, &self.dlq, total).await?;
+                let rate = raw_loop(&self.sdk, &self.dlq, &self.dest, workers, total).await?;
+                self.reset().await?;
+                Some(rate)
+            }
+            None => None,
+        };
+        fill(&self.sdk, &self.dlq, total).await?;
+        let name = format!("engine-{}", dir.read_dir()?.count());
+        let run = engine(&self.sqs, engine_plan, dir, &name).await?;
+        if run.summary.moved != total as u64 {
+            return Err(format!("the engine moved {} of {total}", run.summary.moved).into());
+        }
+        self.reset().await?;
+        Ok((run.summary.moved as f64 / run.to_last_move.max(1e-3), raw))
+    }
+
+    /// Empties both queues for the next run.
+    async fn reset(&self) -> BenchResult<()> {
+        self.server.clock().advance(Duration::from_secs(61));
+        self.sqs.purge(&self.dest).await?;
+        self.server.clock().advance(Duration::from_secs(61));
+        self.sqs.purge(&self.dlq).await?;
+        Ok(())
+    }
+}
+
+/// `processes` sqsctl processes redriving one DLQ of `total` messages at once, each with its own
+/// journal: their rate together, and whether every message arrived exactly once.
+async fn processes(
+    lab: &Lab,
+    processes: usize,
+    total: usize,
+    dir: &std::path::Path,
+) -> BenchResult<(f64, Vec<u64>, u64)> {
+    let (sqs, dlq, dest) = (&lab.sqs, &lab.dlq, &lab.dest);
+    fill(&lab.sdk, dlq, total).await?;
+    let started = Instant::now();
+    let mut children = Vec::new();
+    for index in 0..processes {
+        let mut command = support::sqsctl(lab.server.endpoint(), dir);
+        command
+            .args([
+                "redrive", &dlq.name, "--to", &dest.name, "--yes", "-q", "-o", "json",
+            ])
+            .arg("--journal")
+            .arg(dir.join(format!("process-{index}.jsonl")))
+            .stdout(Stdio::piped());
+        children.push(tokio::process::Command::from(command).spawn()?);
+    }
+    let mut shares = Vec::new();
+    for child in children {
+        let output = child.wait_with_output().await?;
+        if !output.status.success() {
+            return Err(format!(
+                "a redrive process exited with {}: {}",
+                output.status,
+                String::from_utf8_lossy(&output.stderr)
+            )
+            .into());
+        }
+        let summary: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+        shares.push(summary["moved"].as_u64().unwrap_or(0));
+    }
+    let rate = total as f64 / started.elapsed().as_secs_f64();
+    let arrived = sqs.attributes(dest).await?.total();
+    Ok((rate, shares, arrived))
+}
+
 async fn run() -> BenchResult<()> {
     let total = env_count("SQSCTL_BENCH_REDRIVE_MESSAGES", 100_000);
     let rss_total = env_count("SQSCTL_BENCH_RSS_MESSAGES", 1_000_000);
     let rate_seconds = env_count("SQSCTL_BENCH_RATE_SECONDS", 30);
+    let process_count = env_count("SQSCTL_BENCH_PROCESSES", 4);
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let dir = tempfile::tempdir()?;
-    let (server, sdk) = start_server(ServerConfig {
-        latency: LATENCY,
-        ..ServerConfig::default()
-    })?;
-    let sqs = Sqs::from_sdk(sdk.clone(), "us-east-1");
     println!(
-        "redrive benchmark: local server with {} ms per request, {total} messages, {} CPUs",
-        LATENCY.as_millis(),
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        "redrive benchmark: {total} messages at 5 ms per request ({} at 20 ms), {cpus} CPUs",
+        total * 2 / 5
     );
-
-    let dlq = create(&sqs, "bench-dlq").await?;
-    let dest = create(&sqs, "bench").await?;
-
-    fill(&sdk, &dlq, SEQUENTIAL_MESSAGES).await?;
-    let sequential = raw_loop(&sdk, &dlq, &dest, 1, SEQUENTIAL_MESSAGES).await?;
-    sqs.purge(&dest).await?;
-
-    // The engine holds one batch per worker, from its receive to its delete, as a raw loop worker
-    // does: at the same concurrency both have the same batches and requests in flight.
-    let mut ratios = Vec::new();
-    for concurrency in CONCURRENCY_LEVELS {
-        fill(&sdk, &dlq, total).await?;
-        let ceiling = raw_loop(&sdk, &dlq, &dest, concurrency, total).await?;
-        server.clock().advance(Duration::from_secs(61));
-        sqs.purge(&dest).await?;
-
-        fill(&sdk, &dlq, total).await?;
-        let mut engine_plan = plan(&dlq, &dest, None, None);
-        engine_plan.concurrency = concurrency;
-        let run = engine(
-            &sqs,
-            &engine_plan,
-            dir.path(),
-            &format!("engine-{concurrency}"),
-        )
-        .await?;
-        if run.summary.moved != total as u64 {
-            return Err(format!("the engine moved {} of {total}", run.summary.moved).into());
+    println!();
+    println!("| latency | concurrency | sqsctl redrive | raw loop | ratio |");
+    println!("| --- | --- | --- | --- | --- |");
+    let mut adaptive_at_5 = 0.0;
+    let mut lab_5 = None;
+    for latency_ms in LATENCIES_MS {
+        let lab = Lab::start(Duration::from_millis(latency_ms), (cpus / 2).max(2)).await?;
+        let messages = if latency_ms == 5 {
+            total
+        } else {
+            total * 2 / 5
+        };
+        let mut fixed_32 = 0.0;
+        for concurrency in CONCURRENCY_LEVELS {
+            let mut engine_plan = plan(&lab.dlq, &lab.dest, None, None);
+            engine_plan.concurrency = concurrency;
+            let (ours, raw) = lab
+                .compare(&engine_plan, messages, dir.path(), Some(concurrency))
+                .await?;
+            let raw = raw.unwrap_or(f64::NAN);
+            if concurrency == 32 {
+                fixed_32 = ours;
+            }
+            println!(
+                "| {latency_ms} ms | {concurrency} | {ours:.0} msg/s | {raw:.0} | {:.2} |",
+                ours / raw
+            );
         }
-        server.clock().advance(Duration::from_secs(61));
-        sqs.purge(&dest).await?;
-        let engine_rate = run.summary.moved as f64 / run.to_last_move.max(1e-3);
-        let engine_rate_whole = run.summary.messages_per_second;
+        let mut engine_plan = plan(&lab.dlq, &lab.dest, None, None);
+        engine_plan.adaptive = true;
+        let (ours, _) = lab
+            .compare(&engine_plan, messages, dir.path(), None)
+            .await?;
         println!(
-            "concurrency {concurrency:>2}: raw SDK loop {ceiling:>6.0} msg/s, engine {engine_rate:>6.0} msg/s to the last message ({engine_rate_whole:.0} msg/s including the final empty-queue check)"
+            "| {latency_ms} ms | adaptive | {ours:.0} msg/s | | {:.2}x fixed 32 |",
+            ours / fixed_32
         );
-        ratios.push((concurrency, engine_rate / sequential, engine_rate / ceiling));
+        if latency_ms == 5 {
+            adaptive_at_5 = ours;
+            lab_5 = Some(lab);
+        } else {
+            lab.server.shutdown().await;
+        }
     }
-    println!("sequential receive/send/delete loop: {sequential:.0} msg/s");
-    for (concurrency, speedup, ratio) in ratios {
+    println!();
+    let Some(lab) = lab_5 else {
+        return Err("no server at 5 ms".into());
+    };
+    if process_count > 0 {
+        let (together, shares, arrived) = processes(&lab, process_count, total, dir.path()).await?;
+        let moved: u64 = shares.iter().sum();
         println!(
-            "concurrency {concurrency:>2}: engine / sequential {speedup:>5.1}x (target >= 10x); engine / raw SDK loop {ratio:.2} (target >= 0.80)"
+            "{process_count} processes on one DLQ at 5 ms: {together:.0} msg/s together ({:.2}x one adaptive process), moved {shares:?} = {moved} of {total}; {arrived} arrived (exactly once: {})",
+            together / adaptive_at_5,
+            arrived == total as u64 && moved == total as u64
         );
+        lab.reset().await?;
     }
+    let Lab {
+        server,
+        sdk,
+        sqs,
+        dlq,
+        dest,
+    } = lab;
 
     if rate_seconds > 0 {
         server.clock().advance(Duration::from_secs(61));
@@ -465,12 +588,22 @@ async fn run() -> BenchResult<()> {
     if rss_total > 0 {
         let (fast, fast_sdk) = start_server(ServerConfig::default())?;
         let fast_sqs = Sqs::from_sdk(fast_sdk.clone(), "us-east-1");
-        let (peak, rate) =
-            binary_peak_rss(fast.endpoint(), &fast_sqs, &fast_sdk, rss_total, dir.path()).await?;
-        println!(
-            "peak RSS of `sqsctl redrive` moving {rss_total} messages: {:.1} MiB (target < 64 MiB), at {rate:.0} msg/s without added latency",
-            peak as f64 / (1024.0 * 1024.0)
-        );
+        for threads in [None, Some(16)] {
+            let (peak, rate) = binary_peak_rss(
+                fast.endpoint(),
+                &fast_sqs,
+                &fast_sdk,
+                rss_total,
+                dir.path(),
+                threads,
+            )
+            .await?;
+            println!(
+                "peak RSS of `sqsctl redrive` moving {rss_total} messages with {} runtime threads: {:.1} MiB (target < 64 MiB), at {rate:.0} msg/s without added latency",
+                threads.unwrap_or(cpus),
+                peak as f64 / (1024.0 * 1024.0)
+            );
+        }
         fast.shutdown().await;
     }
 
