@@ -9,8 +9,10 @@
 //!   changes create no duplicate (a lost receive only hides messages until their visibility
 //!   timeout ends);
 //! - after `kill -9`, duplicates <= the messages the journal shows as received without an outcome
-//!   (their send may have happened without being journaled): a worker holds one batch at a time,
-//!   so at most 10 x --concurrency.
+//!   (their send may have happened without being journaled): a worker holds at most one batch
+//!   whose sends are not journaled yet (beside one being deleted), so at most 10 x the workers;
+//! - with several processes on one DLQ, add the messages a process sent and could not delete:
+//!   another process may take them when they come back and send them again.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
@@ -586,4 +588,94 @@ fn after_the_grace_period_unanswered_sends_are_journaled_as_unknown_and_resumed(
     let (lost, duplicates) = lost_and_duplicates(&env, &[&dest, &dlq], &confirmed);
     assert_eq!(lost, 0, "none lost");
     assert!(duplicates as u64 <= unknown, "{duplicates}");
+}
+
+/// Several processes (or hosts) may share one DLQ: SQS's visibility timeout keeps each message
+/// with one of them at a time. Under faults nothing is lost, and a duplicate needs an ambiguous
+/// send (as for one process) or a message one process sent and could not delete, which came back
+/// and another process, not knowing it was sent, sent again: the bound is the two together.
+#[test]
+fn three_processes_on_one_dlq_under_faults_lose_nothing_and_duplicate_within_the_bound() {
+    let env = TestEnv::start_with(ServerConfig {
+        fault_rate: 0.05,
+        entry_fault_rate: 0.05,
+        seed: Some(20261124),
+        ..ServerConfig::default()
+    });
+    let dlq = create(&env, "shared-dlq", &[]);
+    let dest = create(&env, "shared", &[]);
+    let confirmed = fill(&env, &dlq, 6_000, 8, |i, attempt| {
+        MessageRecord::with_body(format!("m{i}:{attempt}"))
+    });
+    let before = env.server().stats();
+    let journals: Vec<String> = (0..3)
+        .map(|i| journal_path(&env, &format!("shared-{i}.jsonl")))
+        .collect();
+    let children: Vec<std::process::Child> = journals
+        .iter()
+        .map(|journal| {
+            env.spawn_piped(&[
+                "redrive",
+                "shared-dlq",
+                "--to",
+                "shared",
+                "--yes",
+                "-o",
+                "json",
+                "--journal",
+                journal,
+                "--visibility-timeout",
+                VISIBILITY,
+            ])
+        })
+        .collect();
+    let mut shares = Vec::new();
+    let mut delete_failed = 0;
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            matches!(output.status.code(), Some(0 | 3)),
+            "{:?}: {stderr}",
+            output.status
+        );
+        let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        shares.push(summary["moved"].as_u64().unwrap());
+        delete_failed += summary["delete_failed"].as_u64().unwrap();
+    }
+    assert!(
+        shares.iter().filter(|&&moved| moved > 0).count() >= 2,
+        "the processes shared the work: {shares:?}"
+    );
+    // What a process left (failed sends, messages a lost receive hid) is completed from its own
+    // journal, as a user would.
+    for _ in 0..4 {
+        if depth(&env, &dlq) == 0 {
+            break;
+        }
+        for journal in &journals {
+            env.server()
+                .clock()
+                .advance(Duration::from_secs(VISIBILITY.parse::<u64>().unwrap() * 2));
+            let run = env.run(&["redrive", "--resume", journal, "--yes", "-o", "json"]);
+            assert!(matches!(run.code, 0 | 3), "{}", run.stderr);
+        }
+    }
+    assert_eq!(depth(&env, &dlq), 0, "the DLQ is empty in the end");
+    let after = env.server().stats();
+    let ambiguous_sends = after.ambiguous_sends - before.ambiguous_sends;
+    let (lost, duplicates) = lost_and_duplicates(&env, &[&dest, &dlq], &confirmed);
+    eprintln!(
+        "three processes: moved {shares:?}; {ambiguous_sends} messages in ambiguous sends, {delete_failed} sent and not deleted; duplicates {duplicates}"
+    );
+    assert!(
+        after.injected_errors > before.injected_errors + 50,
+        "faults were injected"
+    );
+    assert_eq!(lost, 0, "no message lost");
+    let bound = ambiguous_sends + delete_failed;
+    assert!(
+        duplicates as u64 <= bound,
+        "{duplicates} duplicates > {bound} (ambiguous sends and undeleted sends)"
+    );
 }
