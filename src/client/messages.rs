@@ -11,7 +11,7 @@ use aws_sdk_sqs::types::{
 
 use super::{
     BatchOutcome, ClientError, MAX_BATCH_ENTRIES, QueueRef, RequestOutcome, RetryPolicy, Sqs,
-    convert, single_attempt, timeouts,
+    convert, timeouts,
 };
 use crate::message::MessageRecord;
 
@@ -91,12 +91,10 @@ impl Sqs {
             .map(|(i, r)| convert::batch_entry(i, r))
             .collect::<Result<Vec<_>, _>>()?;
         let out = self
-            .client
+            .once
             .send_message_batch()
             .queue_url(&queue.url)
             .set_entries(Some(entries))
-            .customize()
-            .config_override(single_attempt())
             .send()
             .await
             .map_err(|e| self.err_on("SendMessageBatch", queue, e))?;
@@ -170,8 +168,8 @@ impl Sqs {
         single: bool,
     ) -> Result<Vec<MessageRecord>, ClientError> {
         let wait_seconds = options.wait_seconds.clamp(0, 20);
-        let request = self
-            .client
+        let client = if single { &self.once } else { &self.client };
+        let request = client
             .receive_message()
             .queue_url(&queue.url)
             .max_number_of_messages(options.max_messages.clamp(1, 10))
@@ -181,17 +179,9 @@ impl Sqs {
             .message_attribute_names("All");
         // A long poll answers only after its wait: the read timeout is on top of it.
         let poll = Duration::from_secs(wait_seconds.unsigned_abs().into()) + LONG_POLL_MARGIN;
-        let long_poll = poll > self.read_timeout;
-        let out = if single || long_poll {
-            let mut config = if single {
-                single_attempt()
-            } else {
-                aws_sdk_sqs::config::Builder::default()
-            };
-            if long_poll {
-                config =
-                    config.timeout_config(timeouts(self.connect_timeout, self.read_timeout + poll));
-            }
+        let out = if poll > self.read_timeout {
+            let config = aws_sdk_sqs::config::Builder::default()
+                .timeout_config(timeouts(self.connect_timeout, self.read_timeout + poll));
             request.customize().config_override(config).send().await
         } else {
             request.send().await
@@ -226,12 +216,10 @@ impl Sqs {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let out = self
-            .client
+            .once
             .delete_message_batch()
             .queue_url(&queue.url)
             .set_entries(Some(entries))
-            .customize()
-            .config_override(single_attempt())
             .send()
             .await
             .map_err(|e| self.err_on("DeleteMessageBatch", queue, e))?;
@@ -279,12 +267,10 @@ impl Sqs {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let out = self
-            .client
+            .once
             .change_message_visibility_batch()
             .queue_url(&queue.url)
             .set_entries(Some(request))
-            .customize()
-            .config_override(single_attempt())
             .send()
             .await
             .map_err(|e| self.err_on("ChangeMessageVisibilityBatch", queue, e))?;

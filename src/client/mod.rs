@@ -60,6 +60,10 @@ pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
 #[derive(Clone, Debug)]
 pub struct Sqs {
     client: aws_sdk_sqs::Client,
+    /// The same client (configuration and connections) without the SDK's retries, for the calls
+    /// that [`retry`] retries itself: one client made once, not a configuration layered onto
+    /// every request.
+    once: aws_sdk_sqs::Client,
     region: String,
     /// Where the endpoint came from and what it is, for `--verbose` (never credentials).
     endpoint: String,
@@ -140,8 +144,10 @@ impl Sqs {
         } else {
             format!("{endpoint_name} ({from})")
         };
+        let client = aws_sdk_sqs::Client::new(&config);
         Ok(Sqs {
-            client: aws_sdk_sqs::Client::new(&config),
+            once: single_attempt(&client),
+            client,
             region,
             endpoint,
             endpoint_name,
@@ -155,6 +161,7 @@ impl Sqs {
     /// Wraps an SDK client built elsewhere (tests, benchmarks, embedding programs).
     pub fn from_sdk(client: aws_sdk_sqs::Client, region: impl Into<String>) -> Sqs {
         Sqs {
+            once: single_attempt(&client),
             client,
             region: region.into(),
             endpoint: "set in code".to_string(),
@@ -318,6 +325,11 @@ pub fn redact_url(url: &str) -> String {
 /// Per-operation configuration of the calls [`retry`] retries itself: no retries in the SDK, so
 /// the policy sees every attempt (and can tell an ambiguous one), and sustained faults cannot drain
 /// the SDK's retry quota, which would make every other call fail at its first error.
-fn single_attempt() -> aws_sdk_sqs::config::Builder {
-    aws_sdk_sqs::config::Builder::default().retry_config(RetryConfig::disabled())
+fn single_attempt(client: &aws_sdk_sqs::Client) -> aws_sdk_sqs::Client {
+    let config = client
+        .config()
+        .to_builder()
+        .retry_config(RetryConfig::disabled())
+        .build();
+    aws_sdk_sqs::Client::from_conf(config)
 }
