@@ -354,6 +354,50 @@ async fn localstack(endpoint: &str, dir: &std::path::Path) -> BenchResult<()> {
 
 /// Fills the DLQ, moves it with the raw loop, fills it again and moves it with the engine: the
 /// engine's rate (to its last message) and the raw loop's.
+/// CPU time (user and system, in clock ticks) this process spent outside the local server's
+/// threads: the client side of a run, the engine's or the raw loop's. Threads that ended (the
+/// journal's writer) still count in the process's total.
+fn client_cpu_ticks() -> u64 {
+    fn ticks(stat: &str) -> Option<(String, u64)> {
+        let open = stat.find('(')?;
+        let close = stat.rfind(')')?;
+        let name = stat.get(open + 1..close)?.to_string();
+        let fields: Vec<&str> = stat.get(close + 2..)?.split_whitespace().collect();
+        // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the
+        // name and the state.
+        let utime: u64 = fields.get(11)?.parse().ok()?;
+        let stime: u64 = fields.get(12)?.parse().ok()?;
+        Some((name, utime + stime))
+    }
+    let total = std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| ticks(&s))
+        .map_or(0, |(_, t)| t);
+    let server: u64 = std::fs::read_dir("/proc/self/task")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("stat")).ok())
+        .filter_map(|stat| ticks(&stat))
+        .filter(|(name, _)| name.starts_with("sqsctl-local"))
+        .map(|(_, t)| t)
+        .sum();
+    total.saturating_sub(server)
+}
+
+/// One side of a comparison: messages per second, and client CPU per message in microseconds.
+#[derive(Clone, Copy)]
+struct Side {
+    rate: f64,
+    cpu_us: f64,
+}
+
+/// Client CPU per message, in microseconds, over a run of `messages` that started at `ticks`.
+fn cpu_per_message(ticks: u64, messages: usize) -> f64 {
+    let ticks_per_second = 100.0;
+    (client_cpu_ticks() - ticks) as f64 / ticks_per_second * 1e6 / messages.max(1) as f64
+}
+
 /// A local server with a DLQ and a destination, and clients for it.
 struct Lab {
     server: sqsctl::local::Server,
@@ -391,24 +435,29 @@ impl Lab {
         total: usize,
         dir: &std::path::Path,
         raw_workers: Option<usize>,
-    ) -> BenchResult<(f64, Option<f64>)> {
+    ) -> BenchResult<(Side, Option<Side>)> {
         let raw = match raw_workers {
             Some(workers) => {
                 fill(&self.sdk, &self.dlq, total).await?;
+                let ticks = client_cpu_ticks();
                 let rate = raw_loop(&self.sdk, &self.dlq, &self.dest, workers, total).await?;
+                let cpu_us = cpu_per_message(ticks, total);
                 self.reset().await?;
-                Some(rate)
+                Some(Side { rate, cpu_us })
             }
             None => None,
         };
         fill(&self.sdk, &self.dlq, total).await?;
         let name = format!("engine-{}", dir.read_dir()?.count());
+        let ticks = client_cpu_ticks();
         let run = engine(&self.sqs, engine_plan, dir, &name).await?;
+        let cpu_us = cpu_per_message(ticks, total);
         if run.summary.moved != total as u64 {
             return Err(format!("the engine moved {} of {total}", run.summary.moved).into());
         }
         self.reset().await?;
-        Ok((run.summary.moved as f64 / run.to_last_move.max(1e-3), raw))
+        let rate = run.summary.moved as f64 / run.to_last_move.max(1e-3);
+        Ok((Side { rate, cpu_us }, raw))
     }
 
     /// Empties both queues for the next run.
@@ -475,8 +524,10 @@ async fn run() -> BenchResult<()> {
         total * 2 / 5
     );
     println!();
-    println!("| latency | concurrency | sqsctl redrive | raw loop | ratio |");
-    println!("| --- | --- | --- | --- | --- |");
+    println!(
+        "| latency | concurrency | sqsctl redrive | raw loop | ratio | client CPU per message: redrive / raw loop |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- |");
     let mut adaptive_at_5 = 0.0;
     let mut lab_5 = None;
     for latency_ms in LATENCIES_MS {
@@ -493,13 +544,21 @@ async fn run() -> BenchResult<()> {
             let (ours, raw) = lab
                 .compare(&engine_plan, messages, dir.path(), Some(concurrency))
                 .await?;
-            let raw = raw.unwrap_or(f64::NAN);
+            let raw = raw.unwrap_or(Side {
+                rate: f64::NAN,
+                cpu_us: f64::NAN,
+            });
             if concurrency == 32 {
-                fixed_32 = ours;
+                fixed_32 = ours.rate;
             }
             println!(
-                "| {latency_ms} ms | {concurrency} | {ours:.0} msg/s | {raw:.0} | {:.2} |",
-                ours / raw
+                "| {latency_ms} ms | {concurrency} | {:.0} msg/s | {:.0} | {:.2} | {:.0} / {:.0} µs = {:.2} |",
+                ours.rate,
+                raw.rate,
+                ours.rate / raw.rate,
+                ours.cpu_us,
+                raw.cpu_us,
+                ours.cpu_us / raw.cpu_us
             );
         }
         let mut engine_plan = plan(&lab.dlq, &lab.dest, None, None);
@@ -508,11 +567,13 @@ async fn run() -> BenchResult<()> {
             .compare(&engine_plan, messages, dir.path(), None)
             .await?;
         println!(
-            "| {latency_ms} ms | adaptive | {ours:.0} msg/s | | {:.2}x fixed 32 |",
-            ours / fixed_32
+            "| {latency_ms} ms | adaptive | {:.0} msg/s | | {:.2}x fixed 32 | {:.0} µs |",
+            ours.rate,
+            ours.rate / fixed_32,
+            ours.cpu_us
         );
         if latency_ms == 5 {
-            adaptive_at_5 = ours;
+            adaptive_at_5 = ours.rate;
             lab_5 = Some(lab);
         } else {
             lab.server.shutdown().await;
