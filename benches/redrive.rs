@@ -9,6 +9,8 @@
 //! - `SQSCTL_BENCH_RSS_MESSAGES`: messages moved by the binary whose peak RSS is measured, with
 //!   this machine's number of runtime threads and with 16 (default 1,000,000; 0 skips);
 //! - `SQSCTL_BENCH_RATE_SECONDS`: length of the `--rate` run (default 30);
+//! - `SQSCTL_BENCH_ONLY`: `engine` or `raw` runs only that side of each comparison at 5 ms and
+//!   skips everything else (to profile one side, e.g. under `perf record`);
 //! - `SQSCTL_BENCH_LOCALSTACK`: a LocalStack endpoint, to time the native move task against the
 //!   engine there.
 
@@ -436,6 +438,8 @@ impl Lab {
         dir: &std::path::Path,
         raw_workers: Option<usize>,
     ) -> BenchResult<(Side, Option<Side>)> {
+        let only = std::env::var("SQSCTL_BENCH_ONLY").unwrap_or_default();
+        let raw_workers = raw_workers.filter(|_| only != "engine");
         let raw = match raw_workers {
             Some(workers) => {
                 fill(&self.sdk, &self.dlq, total).await?;
@@ -447,6 +451,13 @@ impl Lab {
             }
             None => None,
         };
+        if only == "raw" {
+            let none = Side {
+                rate: f64::NAN,
+                cpu_us: f64::NAN,
+            };
+            return Ok((none, raw));
+        }
         fill(&self.sdk, &self.dlq, total).await?;
         let name = format!("engine-{}", dir.read_dir()?.count());
         let ticks = client_cpu_ticks();
@@ -530,7 +541,11 @@ async fn run() -> BenchResult<()> {
     println!("| --- | --- | --- | --- | --- | --- |");
     let mut adaptive_at_5 = 0.0;
     let mut lab_5 = None;
+    let profiling = std::env::var("SQSCTL_BENCH_ONLY").is_ok_and(|v| !v.is_empty());
     for latency_ms in LATENCIES_MS {
+        if profiling && latency_ms != 5 {
+            continue;
+        }
         let lab = Lab::start(Duration::from_millis(latency_ms), (cpus / 2).max(2)).await?;
         let messages = if latency_ms == 5 {
             total
@@ -560,6 +575,9 @@ async fn run() -> BenchResult<()> {
                 raw.cpu_us,
                 ours.cpu_us / raw.cpu_us
             );
+        }
+        if profiling {
+            return Ok(());
         }
         let mut engine_plan = plan(&lab.dlq, &lab.dest, None, None);
         engine_plan.adaptive = true;
