@@ -139,6 +139,12 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
         )
     };
     line.push_str(&format!(" ({account_region})"));
+    if let Some((moved, depth)) = summary.share() {
+        line.push_str(&format!(
+            "; that is {}% of the {depth} it held at the start: other consumers (another redrive?) took the rest",
+            moved * 100 / depth.max(1)
+        ));
+    }
     if summary.skipped > 0 {
         line.push_str(&format!(
             "; {} not matching stay in the DLQ",

@@ -216,6 +216,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         archive: archive_path,
         error,
         where_failed: shared.selector.where_failures(),
+        dlq_depth_at_start: plan.dlq_depth_at_start,
     };
     if let Some(journal) = shared.journal {
         let closing = closing_line(&summary, shared.moved_before);

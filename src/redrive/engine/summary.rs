@@ -52,7 +52,7 @@ pub struct FailedMessage {
 }
 
 /// How a run ended.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Summary {
     pub source: String,
     pub destination: String,
@@ -93,9 +93,23 @@ pub struct Summary {
     /// Messages `--where` could not be evaluated on: counted in `skipped`, left in the DLQ.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub where_failed: Option<crate::redrive::WhereFailures>,
+    /// Messages in the DLQ when the run (the first of its journal) started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dlq_depth_at_start: Option<u64>,
 }
 
 impl Summary {
+    /// The part of the DLQ this run moved, when others (consumers, other redrive processes) took
+    /// the rest: the DLQ is empty and this run left nothing behind, yet moved fewer messages than
+    /// the DLQ held at the start. `None` otherwise.
+    pub fn share(&self) -> Option<(u64, u64)> {
+        let depth = self.dlq_depth_at_start?;
+        let moved = self.moved + self.completed_from_journal;
+        let emptied = self.left_visible == 0 && self.left_in_flight == 0;
+        let alone = self.skipped == 0 && self.failed == 0 && self.arrived_later == 0;
+        (emptied && alone && !self.limit_reached && moved < depth).then_some((moved, depth))
+    }
+
     /// True when every selected message reached the destination and left the DLQ.
     pub fn complete(&self) -> bool {
         self.failed == 0
@@ -105,5 +119,40 @@ impl Summary {
             && self.error.is_none()
             && !self.interrupted
             && (self.limit_reached || self.left_in_flight == 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_share_is_told_only_when_others_emptied_the_rest_of_the_dlq() {
+        let shared = Summary {
+            moved: 2_040,
+            dlq_depth_at_start: Some(6_000),
+            ..Summary::default()
+        };
+        assert_eq!(shared.share(), Some((2_040, 6_000)));
+        let alone = Summary {
+            moved: 6_000,
+            ..shared.clone()
+        };
+        assert_eq!(alone.share(), None, "it moved everything");
+        let left = Summary {
+            left_visible: 10,
+            ..shared.clone()
+        };
+        assert_eq!(left.share(), None, "the DLQ is not empty");
+        let skipped = Summary {
+            skipped: 3,
+            ..shared.clone()
+        };
+        assert_eq!(skipped.share(), None, "the rest did not match");
+        let limited = Summary {
+            limit_reached: true,
+            ..shared
+        };
+        assert_eq!(limited.share(), None, "--limit stopped it");
     }
 }
