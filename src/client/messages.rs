@@ -58,6 +58,26 @@ impl EntryOutcome {
     }
 }
 
+/// Which system attributes a receive asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SystemAttributes {
+    All,
+    /// These, by their SQS names (`SentTimestamp`, `MessageGroupId`, ...).
+    Only(&'static [&'static str]),
+}
+
+impl SystemAttributes {
+    fn names(self) -> Vec<MessageSystemAttributeName> {
+        match self {
+            SystemAttributes::All => vec![MessageSystemAttributeName::All],
+            SystemAttributes::Only(names) => names
+                .iter()
+                .map(|&name| MessageSystemAttributeName::from(name))
+                .collect(),
+        }
+    }
+}
+
 /// What to ask of a receive call.
 #[derive(Debug, Clone, Copy)]
 pub struct ReceiveOptions {
@@ -142,7 +162,8 @@ impl Sqs {
         queue: &QueueRef,
         options: ReceiveOptions,
     ) -> Result<Vec<MessageRecord>, ClientError> {
-        self.receive_attempt(queue, options, false).await
+        self.receive_attempt(queue, options, SystemAttributes::All, false)
+            .await
     }
 
     /// Receives under `policy`, which sees every attempt: the outcome says how many attempts failed
@@ -153,11 +174,24 @@ impl Sqs {
         options: ReceiveOptions,
         policy: &RetryPolicy,
     ) -> RequestOutcome<Vec<MessageRecord>> {
+        self.receive_retrying_with(queue, options, SystemAttributes::All, policy)
+            .await
+    }
+
+    /// [`Sqs::receive_retrying`] asking only for the system attributes the caller needs (every
+    /// message attribute still comes): smaller answers, less to parse.
+    pub async fn receive_retrying_with(
+        &self,
+        queue: &QueueRef,
+        options: ReceiveOptions,
+        attributes: SystemAttributes,
+        policy: &RetryPolicy,
+    ) -> RequestOutcome<Vec<MessageRecord>> {
         // A long poll may rightly take its whole wait.
         let mut policy = policy.clone();
         policy.attempt_timeout += Duration::from_secs(options.wait_seconds.clamp(0, 20) as u64);
         policy
-            .request(|| self.receive_attempt(queue, options, true))
+            .request(|| self.receive_attempt(queue, options, attributes, true))
             .await
     }
 
@@ -165,6 +199,7 @@ impl Sqs {
         &self,
         queue: &QueueRef,
         options: ReceiveOptions,
+        attributes: SystemAttributes,
         single: bool,
     ) -> Result<Vec<MessageRecord>, ClientError> {
         let wait_seconds = options.wait_seconds.clamp(0, 20);
@@ -175,7 +210,7 @@ impl Sqs {
             .max_number_of_messages(options.max_messages.clamp(1, 10))
             .wait_time_seconds(wait_seconds)
             .set_visibility_timeout(options.visibility_timeout)
-            .message_system_attribute_names(MessageSystemAttributeName::All)
+            .set_message_system_attribute_names(Some(attributes.names()))
             .message_attribute_names("All");
         // A long poll answers only after its wait: the read timeout is on top of it.
         let poll = Duration::from_secs(wait_seconds.unsigned_abs().into()) + LONG_POLL_MARGIN;
