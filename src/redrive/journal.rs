@@ -90,6 +90,13 @@ impl Lines {
 
 /// A JSON string, quoted and escaped.
 fn string(out: &mut Vec<u8>, text: &str) {
+    // Message ids and most reasons need no escape: copied as they are.
+    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'"');
+        return;
+    }
     // Writing a string into a Vec cannot fail.
     let _ = serde_json::to_writer(&mut *out, text);
 }
