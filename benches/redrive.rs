@@ -30,6 +30,10 @@ use sqsctl::redrive::{
 
 mod support;
 
+// The engine runs in this process: with the allocator of the `sqsctl` binary, as users run it.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use support::{BenchResult, client, env_count, start_server};
 
 /// The simulated round trips of the throughput runs (the rest run at 5 ms).

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use parking_lot::Mutex;
 
 use super::summary::{Counters, FailedMessage};
-use crate::client::{MAX_BATCH_ENTRIES, RetryPolicy, Sqs};
+use crate::client::{MAX_BATCH_ENTRIES, RetryPolicy, Sqs, SystemAttributes};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 use crate::redrive::archive::Archive;
@@ -69,6 +69,27 @@ pub(super) struct Shared {
     pub(super) wake: tokio::sync::Notify,
     /// How receives are retried (Ctrl-C stops the retries).
     pub(super) receive_policy: RetryPolicy,
+    /// The system attributes each receive asks for.
+    pub(super) receive_attributes: SystemAttributes,
+}
+
+/// What the engine reads of a message besides its body and message attributes: the trace header
+/// it keeps, the send time (the resume bound, `--older-than`, `--newer-than`) and, on FIFO queues,
+/// the group and deduplication ids. `--where` may read any attribute, and the archive keeps them
+/// all: then every one is asked for.
+pub(super) fn receive_attributes(plan: &Plan) -> SystemAttributes {
+    if plan.selection.where_expr.is_some() || plan.archive.is_some() {
+        SystemAttributes::All
+    } else if plan.fifo {
+        SystemAttributes::Only(&[
+            "SentTimestamp",
+            "AWSTraceHeader",
+            "MessageGroupId",
+            "MessageDeduplicationId",
+        ])
+    } else {
+        SystemAttributes::Only(&["SentTimestamp", "AWSTraceHeader"])
+    }
 }
 
 impl Shared {

@@ -47,7 +47,12 @@ pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
         // returned stays hidden until its visibility timeout ends, as after a lost answer.
         let received = tokio::select! {
             biased;
-            received = shared.sqs.receive_retrying(&shared.plan.source, options, &shared.receive_policy) => received.result,
+            received = shared.sqs.receive_retrying_with(
+                &shared.plan.source,
+                options,
+                shared.receive_attributes,
+                &shared.receive_policy,
+            ) => received.result,
             () = shared.interrupt.grace_over() => break,
         };
         let batch = match received {
