@@ -100,7 +100,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         active: AtomicUsize::new(plan.concurrency),
         wake: tokio::sync::Notify::new(),
         receive_policy: RetryPolicy::default().stopped_by(options.interrupt.clone()),
-        receive_attributes: state::receive_attributes(plan),
+        receive_attributes: state::receive_attributes(plan, options.sent_before_ms.is_some()),
     });
     let mut adaptive = plan.adaptive.then(|| Adaptive::new(MAX_CONCURRENCY));
     if let Some(adaptive) = &adaptive {

@@ -74,22 +74,27 @@ pub(super) struct Shared {
 }
 
 /// What the engine reads of a message besides its body and message attributes: the trace header
-/// it keeps, the send time (the resume bound, `--older-than`, `--newer-than`) and, on FIFO queues,
-/// the group and deduplication ids. `--where` may read any attribute, and the archive keeps them
-/// all: then every one is asked for.
-pub(super) fn receive_attributes(plan: &Plan) -> SystemAttributes {
-    if plan.selection.where_expr.is_some() || plan.archive.is_some() {
-        SystemAttributes::All
-    } else if plan.fifo {
-        SystemAttributes::Only(&[
-            "SentTimestamp",
+/// it keeps, on FIFO queues the group and deduplication ids, and the send time when it is needed
+/// (`--older-than`, `--newer-than`, a resumed run's bound). `--where` may read any attribute, and
+/// the archive keeps them all: then every one is asked for.
+pub(super) fn receive_attributes(plan: &Plan, bounded_in_time: bool) -> SystemAttributes {
+    let selection = &plan.selection;
+    let timed =
+        bounded_in_time || selection.sent_before_ms.is_some() || selection.sent_after_ms.is_some();
+    if selection.where_expr.is_some() || plan.archive.is_some() {
+        return SystemAttributes::All;
+    }
+    SystemAttributes::Only(match (plan.fifo, timed) {
+        (true, true) => &[
             "AWSTraceHeader",
             "MessageGroupId",
             "MessageDeduplicationId",
-        ])
-    } else {
-        SystemAttributes::Only(&["SentTimestamp", "AWSTraceHeader"])
-    }
+            "SentTimestamp",
+        ],
+        (true, false) => &["AWSTraceHeader", "MessageGroupId", "MessageDeduplicationId"],
+        (false, true) => &["AWSTraceHeader", "SentTimestamp"],
+        (false, false) => &["AWSTraceHeader"],
+    })
 }
 
 impl Shared {
