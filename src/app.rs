@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use crate::cli::Cli;
+use crate::cli::{Cli, Command};
 use crate::client::peek::PeekError;
 use crate::client::{AwsSettings, ClientError};
 use crate::commands::context::Context;
@@ -46,10 +46,11 @@ pub fn main() -> std::process::ExitCode {
             };
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(threads) = client_threads(&cli) {
+        builder.worker_threads(threads);
+    }
+    let runtime = match builder.enable_all().build() {
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("error: could not start the async runtime: {err}");
@@ -68,6 +69,25 @@ pub fn main() -> std::process::ExitCode {
     // Background work (long polls, the local server) must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     status.into()
+}
+
+/// Most runtime threads a client command uses. It waits on the network: a few threads keep up
+/// with thousands of requests in flight, and each thread more costs memory (the allocator gives
+/// every thread its own heap), which a redrive of millions of messages on a many-core machine
+/// would feel.
+const CLIENT_THREADS: usize = 4;
+
+/// The runtime threads of a command: `None` (one per core) for the local server, which serves
+/// whatever its clients send, and for an explicit `TOKIO_WORKER_THREADS`; at most
+/// [`CLIENT_THREADS`] otherwise.
+fn client_threads(cli: &Cli) -> Option<usize> {
+    if matches!(cli.command, Command::Local(_))
+        || std::env::var_os("TOKIO_WORKER_THREADS").is_some()
+    {
+        return None;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    Some(cores.min(CLIENT_THREADS))
 }
 
 async fn run(cli: Cli) -> ExitStatus {
