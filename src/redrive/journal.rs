@@ -23,7 +23,7 @@ use std::thread::JoinHandle;
 use serde::Serialize;
 use serde_json::json;
 
-use super::ids::IdSet;
+use super::ids::{IdLog, IdSet};
 use super::plan::Plan;
 
 struct Job {
@@ -230,7 +230,7 @@ pub struct ResumeState {
     pub unknown: u64,
     /// The ids the destination gave the messages sent: one of them seen in the DLQ is a moved
     /// message that failed again, not one this run is about.
-    pub sent_as: IdSet,
+    pub sent_as: IdLog,
     /// Set when a run of this journal completed: there is nothing left to resume.
     pub completed: Option<Completed>,
 }

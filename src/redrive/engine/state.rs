@@ -12,7 +12,7 @@ use crate::client::{MAX_BATCH_ENTRIES, RetryPolicy, Sqs, SystemAttributes};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 use crate::redrive::archive::Archive;
-use crate::redrive::ids::IdSet;
+use crate::redrive::ids::{IdLog, IdSet};
 use crate::redrive::journal::Journal;
 use crate::redrive::plan::Plan;
 use crate::redrive::rate::RateLimiter;
@@ -46,7 +46,7 @@ pub(super) struct Shared {
     /// Not matching, already counted.
     pub(super) skipped_seen: Mutex<IdSet>,
     /// Destination ids of the messages sent (by this run or, per the journal, an earlier one).
-    pub(super) sent_as: Mutex<IdSet>,
+    pub(super) sent_as: Mutex<IdLog>,
     /// Left as arriving later, already counted.
     pub(super) later_seen: Mutex<IdSet>,
     pub(super) sent_before_ms: Option<u64>,
