@@ -3,8 +3,9 @@
 //! handlers' input types as if it were the JSON body of AWS JSON 1.0, guided by the action's shapes
 //! (see [`super::query_shapes`]). Strings borrow from the request until the input type takes them.
 //!
-//! Lists and maps are read flattened (`AttributeName.1`, `Attribute.1.Name`), lists also with
-//! `member` between name and number.
+//! Lists and maps are read flattened (`AttributeName.1`, `Attribute.1.Name`), with `member` (lists)
+//! or `entry` (maps) between name and number, and under the member's JSON name as well as its Query
+//! name, as serializers that do not flatten spell them (`Attributes.entry.1.key`).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -62,12 +63,13 @@ impl<'a> Params<'a> {
         names.iter().find_map(|name| self.children.remove(*name))
     }
 
-    /// The numbered children (`1`, `2`, ...; also under `member`), in the order of their numbers.
+    /// The numbered children (`1`, `2`, ...; also under `member` and, for maps that are not
+    /// flattened, `entry`), in the order of their numbers.
     fn indexed(self) -> Vec<Params<'a>> {
         fn numbered<'a>(node: Params<'a>, items: &mut Vec<(u64, Params<'a>)>) {
             for (key, child) in node.children {
                 match key.as_ref() {
-                    "member" => numbered(child, items),
+                    "member" | "entry" => numbered(child, items),
                     key => {
                         if let Ok(index) = key.parse::<u64>() {
                             items.push((index, child));
@@ -114,6 +116,18 @@ impl de::Error for DecodeError {
 }
 
 type Result<T> = std::result::Result<T, DecodeError>;
+
+/// The names a member may be sent under: its Query name, and its JSON name as some serializers
+/// spell lists and maps that are not flattened (`Attributes.entry.1.key`, `Tags.entry.1.key`).
+fn spellings(member: &Member) -> [&'static str; 3] {
+    // CreateQueue's `tags` is `Tags` in every other action.
+    let capitalized = if member.json == "tags" {
+        "Tags"
+    } else {
+        member.json
+    };
+    [member.query, member.json, capitalized]
+}
 
 /// The parameters of a structure, read as the input type `T` of its action.
 pub fn decode<'de, T: de::Deserialize<'de>>(
@@ -172,7 +186,7 @@ impl<'de> de::Deserializer<'de> for Node<'_, '_> {
                 let present = members
                     .iter()
                     .filter_map(|member| {
-                        let node = params.take_any(&[member.query])?;
+                        let node = params.take_any(&spellings(member))?;
                         node.holds(&member.shape).then_some((member, node))
                     })
                     .collect::<Vec<_>>();
@@ -285,7 +299,9 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_> {
         let Some(mut entry) = self.entries.next() else {
             return Ok(None);
         };
-        let Some(key) = entry.take_any(&[self.key]).and_then(|k| k.value) else {
+        // Flattened maps name their parts after the model (`Name`, `Value`); others may use the
+        // defaults `key` and `value`.
+        let Some(key) = entry.take_any(&[self.key, "key"]).and_then(|k| k.value) else {
             let parameter = format!("{}.N.{}", self.name, self.key);
             return Err(DecodeError(SqsError::missing(&parameter)));
         };
@@ -299,7 +315,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let mut entry = self.next.take().unwrap_or_default();
-        match entry.take_any(&[self.value]) {
+        match entry.take_any(&[self.value, "value"]) {
             Some(params) if params.holds(self.of) => seed.deserialize(Node {
                 name: self.name,
                 shape: self.of,
