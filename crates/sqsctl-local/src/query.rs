@@ -138,6 +138,10 @@ mod tests {
         };
         assert_eq!(escaped("a\r\n<b>&"), "a&#xD;\n&lt;b&gt;&amp;");
         assert_eq!(escaped("nul\u{0}é\u{FFFE}"), "nul\u{FFFD}é\u{FFFD}");
+        assert_eq!(
+            escaped("\t\u{1F}\u{7F}\u{F000}\u{FFFD}\u{FFFF}\u{1F600}"),
+            "\t\u{FFFD}\u{7F}\u{F000}\u{FFFD}\u{FFFD}\u{1F600}"
+        );
     }
 
     #[test]

@@ -34,30 +34,38 @@ impl ser::Error for EncodeError {
 
 type Result<T = ()> = std::result::Result<T, EncodeError>;
 
-/// Whether a character can go into XML text as it is (XML 1.0's Char, less the carriage return
-/// that a parser would turn into a line feed).
-fn is_plain(c: char) -> bool {
-    matches!(c, '\t' | '\n' | ' '..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
-}
-
 /// Appends text content: markup characters as entities, carriage returns as `&#xD;` (so that a
-/// body and its MD5 survive), and characters XML 1.0 cannot carry as U+FFFD.
+/// body and its MD5 survive), and characters XML 1.0 cannot carry (controls, U+FFFE, U+FFFF) as
+/// U+FFFD. It works on bytes: every character it replaces is ASCII or starts with 0xEF in UTF-8.
 pub fn push_text(out: &mut Vec<u8>, text: &str) {
+    let bytes = text.as_bytes();
     let mut plain_from = 0;
-    for (at, c) in text.char_indices() {
-        let replacement = match c {
-            '&' => "&amp;",
-            '<' => "&lt;",
-            '>' => "&gt;",
-            '\r' => "&#xD;",
-            c if is_plain(c) => continue,
-            _ => "\u{FFFD}",
+    let mut at = 0;
+    while at < bytes.len() {
+        let (replacement, width): (&[u8], usize) = match bytes[at] {
+            b'&' => (b"&amp;", 1),
+            b'<' => (b"&lt;", 1),
+            b'>' => (b"&gt;", 1),
+            b'\r' => (b"&#xD;", 1),
+            b'\t' | b'\n' => {
+                at += 1;
+                continue;
+            }
+            0..0x20 => ("\u{FFFD}".as_bytes(), 1),
+            0xEF if matches!(bytes.get(at + 1..at + 3), Some([0xBF, 0xBE | 0xBF])) => {
+                ("\u{FFFD}".as_bytes(), 3)
+            }
+            _ => {
+                at += 1;
+                continue;
+            }
         };
-        out.extend_from_slice(&text.as_bytes()[plain_from..at]);
-        out.extend_from_slice(replacement.as_bytes());
-        plain_from = at + c.len_utf8();
+        out.extend_from_slice(&bytes[plain_from..at]);
+        out.extend_from_slice(replacement);
+        at += width;
+        plain_from = at;
     }
-    out.extend_from_slice(&text.as_bytes()[plain_from..]);
+    out.extend_from_slice(&bytes[plain_from..]);
 }
 
 pub fn open(out: &mut Vec<u8>, name: &str) {
