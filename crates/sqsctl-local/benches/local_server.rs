@@ -316,6 +316,7 @@ async fn protocol_comparison(server: &Server, sqs: &Client) -> BenchResult<()> {
     // Server CPU seconds and messages per protocol: the ratio of these is the codecs' cost
     // without the noise of other work on the machine.
     let mut server_cpu = [0.0f64; 2];
+    let mut client_cpu = [0.0f64; 2];
     let mut messages = [0.0f64; 2];
     for (i, protocol) in [
         protocols::Protocol::Json,
@@ -327,7 +328,7 @@ async fn protocol_comparison(server: &Server, sqs: &Client) -> BenchResult<()> {
     .enumerate()
     {
         let url = create(sqs, &format!("bench-protocol-{i}")).await?;
-        let (cpu_before, _) = cpu_split();
+        let (server_before, client_before) = cpu_split();
         let started = Instant::now();
         let rate = protocols::throughput(
             server.local_addr(),
@@ -338,18 +339,22 @@ async fn protocol_comparison(server: &Server, sqs: &Client) -> BenchResult<()> {
         )
         .await?;
         messages[i % 2] += rate * started.elapsed().as_secs_f64();
-        server_cpu[i % 2] += cpu_split().0 - cpu_before;
+        let (server_after, client_after) = cpu_split();
+        server_cpu[i % 2] += server_after - server_before;
+        client_cpu[i % 2] += client_after - client_before;
         rates[i % 2] += rate / 2.0;
         let _ = sqs.delete_queue().queue_url(&url).send().await;
     }
-    let cpu_us = |i: usize| server_cpu[i] * 1e6 / messages[i].max(1.0);
+    let cpu_us = |cpu: [f64; 2], i: usize| cpu[i] * 1e6 / messages[i].max(1.0);
     println!(
-        "protocols, raw HTTP client, send-batch + receive + delete-batch of 100 B bodies: JSON {} msgs/s, Query {} msgs/s; ratio Query/JSON {:.2} (server CPU per message: JSON {:.1} us, Query {:.1} us)",
+        "protocols, raw HTTP client, send-batch + receive + delete-batch of 100 B bodies: JSON {} msgs/s, Query {} msgs/s; ratio Query/JSON {:.2} (CPU per message: server JSON {:.1} us, Query {:.1} us; client JSON {:.1} us, Query {:.1} us)",
         thousands(rates[0]),
         thousands(rates[1]),
         rates[1] / rates[0],
-        cpu_us(0),
-        cpu_us(1)
+        cpu_us(server_cpu, 0),
+        cpu_us(server_cpu, 1),
+        cpu_us(client_cpu, 0),
+        cpu_us(client_cpu, 1)
     );
     Ok(())
 }
