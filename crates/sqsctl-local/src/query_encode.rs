@@ -9,12 +9,12 @@ use std::fmt::{self, Display};
 use std::io::Write as _;
 
 use serde::Serialize;
-use serde::ser;
+use serde::ser::{self, Impossible};
 
 use super::error::ErrorKind;
 use super::query_shapes::{Member, Shape};
 
-/// A value that could not be written.
+/// A value that could not be written (a tuple or an enum variant with fields).
 #[derive(Debug)]
 pub struct EncodeError;
 
@@ -209,12 +209,14 @@ impl<'s> ser::Serializer for Element<'s> {
     type Ok = ();
     type Error = EncodeError;
     type SerializeSeq = Compound<'s>;
-    type SerializeTuple = Compound<'s>;
-    type SerializeTupleStruct = Compound<'s>;
-    type SerializeTupleVariant = Compound<'s>;
+    // Tuples and enum variants with fields have no place in the Query API's shapes, and no
+    // output type has them.
+    type SerializeTuple = Impossible<(), EncodeError>;
+    type SerializeTupleStruct = Impossible<(), EncodeError>;
+    type SerializeTupleVariant = Impossible<(), EncodeError>;
     type SerializeMap = Compound<'s>;
     type SerializeStruct = Compound<'s>;
-    type SerializeStructVariant = Compound<'s>;
+    type SerializeStructVariant = Impossible<(), EncodeError>;
 
     fn serialize_bool(self, v: bool) -> Result {
         self.scalar(if v { "true" } else { "false" })
@@ -317,12 +319,16 @@ impl<'s> ser::Serializer for Element<'s> {
         })
     }
 
-    fn serialize_tuple(self, _: usize) -> Result<Compound<'s>> {
-        Ok(Compound::Skip)
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(EncodeError)
     }
 
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Compound<'s>> {
-        Ok(Compound::Skip)
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(EncodeError)
     }
 
     fn serialize_tuple_variant(
@@ -331,8 +337,8 @@ impl<'s> ser::Serializer for Element<'s> {
         _: u32,
         _: &'static str,
         _: usize,
-    ) -> Result<Compound<'s>> {
-        Ok(Compound::Skip)
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(EncodeError)
     }
 
     fn serialize_map(self, _: Option<usize>) -> Result<Compound<'s>> {
@@ -375,8 +381,8 @@ impl<'s> ser::Serializer for Element<'s> {
         _: u32,
         _: &'static str,
         _: usize,
-    ) -> Result<Compound<'s>> {
-        Ok(Compound::Skip)
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(EncodeError)
     }
 }
 
@@ -393,59 +399,7 @@ impl ser::SerializeSeq for Compound<'_> {
     }
 }
 
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = EncodeError;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-
-    fn end(self) -> Result {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = EncodeError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-
-    fn end(self) -> Result {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = EncodeError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-
-    fn end(self) -> Result {
-        self.finish()
-    }
-}
-
 impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = EncodeError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
-        self.member(key, value)
-    }
-
-    fn end(self) -> Result {
-        self.finish()
-    }
-}
-
-impl ser::SerializeStructVariant for Compound<'_> {
     type Ok = ();
     type Error = EncodeError;
 
