@@ -205,6 +205,15 @@ impl Compound<'_> {
     }
 }
 
+/// The serializer methods of numbers, which are all written as text the same way.
+macro_rules! numbers {
+    ($($method:ident: $type:ty),*) => {
+        $(fn $method(self, v: $type) -> Result {
+            self.number(v)
+        })*
+    };
+}
+
 impl<'s> ser::Serializer for Element<'s> {
     type Ok = ();
     type Error = EncodeError;
@@ -222,44 +231,10 @@ impl<'s> ser::Serializer for Element<'s> {
         self.scalar(if v { "true" } else { "false" })
     }
 
-    fn serialize_i8(self, v: i8) -> Result {
-        self.number(v)
-    }
-
-    fn serialize_i16(self, v: i16) -> Result {
-        self.number(v)
-    }
-
-    fn serialize_i32(self, v: i32) -> Result {
-        self.number(v)
-    }
-
-    fn serialize_i64(self, v: i64) -> Result {
-        self.number(v)
-    }
-
-    fn serialize_u8(self, v: u8) -> Result {
-        self.number(v)
-    }
-
-    fn serialize_u16(self, v: u16) -> Result {
-        self.number(v)
-    }
-
-    fn serialize_u32(self, v: u32) -> Result {
-        self.number(v)
-    }
-
-    fn serialize_u64(self, v: u64) -> Result {
-        self.number(v)
-    }
-
-    fn serialize_f32(self, v: f32) -> Result {
-        self.number(v)
-    }
-
-    fn serialize_f64(self, v: f64) -> Result {
-        self.number(v)
+    numbers! {
+        serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64,
+        serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64,
+        serialize_f32: f32, serialize_f64: f64
     }
 
     fn serialize_char(self, v: char) -> Result {
