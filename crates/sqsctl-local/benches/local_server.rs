@@ -7,6 +7,7 @@
 //! and receive workload against that server too and print how it compares. `SQSCTL_BENCH_DEEP`
 //! overrides the deep queue's depth (default 1,000,000), `SQSCTL_BENCH_RESTART` the number of
 //! stored messages a restart with `--data-dir` reads back (default 1,000,000).
+//! `SQSCTL_BENCH_ONLY=protocols` runs the protocol comparison alone.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -207,6 +208,11 @@ async fn run() -> BenchResult<()> {
         "local server benchmark: aws-sdk-sqs client in the same process, {CONCURRENCY} requests in flight, {} CPUs",
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
+    if std::env::var("SQSCTL_BENCH_ONLY").as_deref() == Ok("protocols") {
+        protocol_comparison(&server, &sqs).await?;
+        server.shutdown().await;
+        return Ok(());
+    }
 
     // Memory first, before other phases leave freed memory in the allocator.
     let deep = create(&sqs, "bench-deep").await?;
@@ -266,35 +272,7 @@ async fn run() -> BenchResult<()> {
         meter.per_message(FLOW_MESSAGES as f64)
     );
 
-    // The two protocols through one raw client, alternated so drift on a shared machine hits both.
-    let mut rates = [0.0f64; 2];
-    for (i, protocol) in [
-        protocols::Protocol::Json,
-        protocols::Protocol::Query,
-        protocols::Protocol::Json,
-        protocols::Protocol::Query,
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let url = create(&sqs, &format!("bench-protocol-{i}")).await?;
-        let rate = protocols::throughput(
-            server.local_addr(),
-            protocol,
-            &url,
-            CONCURRENCY,
-            PROTOCOL_WINDOW,
-        )
-        .await?;
-        rates[i % 2] += rate / 2.0;
-        let _ = sqs.delete_queue().queue_url(&url).send().await;
-    }
-    println!(
-        "protocols, raw HTTP client, send-batch + receive + delete-batch of 100 B bodies: JSON {} msgs/s, Query {} msgs/s; ratio Query/JSON {:.2}",
-        thousands(rates[0]),
-        thousands(rates[1]),
-        rates[1] / rates[0]
-    );
+    protocol_comparison(&server, &sqs).await?;
 
     with_data_dir(send_rate, drain_rate).await?;
 
@@ -329,6 +307,55 @@ async fn run() -> BenchResult<()> {
         }
     }
     server.shutdown().await;
+    Ok(())
+}
+
+/// The two protocols through one raw client, alternated so drift on a shared machine hits both.
+async fn protocol_comparison(server: &Server, sqs: &Client) -> BenchResult<()> {
+    let mut rates = [0.0f64; 2];
+    // Server CPU seconds and messages per protocol: the ratio of these is the codecs' cost
+    // without the noise of other work on the machine.
+    let mut server_cpu = [0.0f64; 2];
+    let mut client_cpu = [0.0f64; 2];
+    let mut messages = [0.0f64; 2];
+    for (i, protocol) in [
+        protocols::Protocol::Json,
+        protocols::Protocol::Query,
+        protocols::Protocol::Json,
+        protocols::Protocol::Query,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let url = create(sqs, &format!("bench-protocol-{i}")).await?;
+        let (server_before, client_before) = cpu_split();
+        let started = Instant::now();
+        let rate = protocols::throughput(
+            server.local_addr(),
+            protocol,
+            &url,
+            CONCURRENCY,
+            PROTOCOL_WINDOW,
+        )
+        .await?;
+        messages[i % 2] += rate * started.elapsed().as_secs_f64();
+        let (server_after, client_after) = cpu_split();
+        server_cpu[i % 2] += server_after - server_before;
+        client_cpu[i % 2] += client_after - client_before;
+        rates[i % 2] += rate / 2.0;
+        let _ = sqs.delete_queue().queue_url(&url).send().await;
+    }
+    let cpu_us = |cpu: [f64; 2], i: usize| cpu[i] * 1e6 / messages[i].max(1.0);
+    println!(
+        "protocols, raw HTTP client, send-batch + receive + delete-batch of 100 B bodies: JSON {} msgs/s, Query {} msgs/s; ratio Query/JSON {:.2} (CPU per message: server JSON {:.1} us, Query {:.1} us; client JSON {:.1} us, Query {:.1} us)",
+        thousands(rates[0]),
+        thousands(rates[1]),
+        rates[1] / rates[0],
+        cpu_us(server_cpu, 0),
+        cpu_us(server_cpu, 1),
+        cpu_us(client_cpu, 0),
+        cpu_us(client_cpu, 1)
+    );
     Ok(())
 }
 

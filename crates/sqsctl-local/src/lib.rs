@@ -35,6 +35,8 @@ mod message;
 mod persist;
 mod protocol;
 mod query;
+mod query_decode;
+mod query_encode;
 mod query_shapes;
 mod queue;
 mod receipt;

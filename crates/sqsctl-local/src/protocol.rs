@@ -15,7 +15,8 @@ use serde_json::Value;
 
 use super::error::{ErrorKind, SqsError, SqsResult};
 use super::faults::Fault;
-use super::query::{self, Params};
+use super::query;
+use super::query_decode::{self, Params};
 use super::query_shapes;
 use super::service::Service;
 use super::{api_messages as messages, api_queues as queues, api_receive as receive, tasks};
@@ -49,20 +50,19 @@ impl Call<'_> {
         match self.protocol {
             Protocol::Json => serde_json::to_vec(value).map_err(|_| SqsError::internal()),
             Protocol::Query => {
-                let value = serde_json::to_value(value).map_err(|_| SqsError::internal())?;
                 let output = query_shapes::action(self.action).map_or(&[][..], |a| a.output);
-                query::encode_reply(self.action, output, &value, self.request_id)
+                query::encode_reply(self.action, output, value, self.request_id)
             }
         }
     }
 }
 
 /// An action's input, as its protocol's codec read it.
-pub enum Input {
+pub enum Input<'a> {
     /// The raw JSON body.
     Json(bytes::Bytes),
-    /// Query parameters decoded into the value the JSON body would have held.
-    Query(Value),
+    /// Query parameters and the members of the action's input they stand for.
+    Query(Params<'a>, &'static [query_shapes::Member]),
 }
 
 /// An HTTP request reduced to what the protocol looks at.
@@ -163,22 +163,16 @@ fn sent_messages(protocol: Protocol, action: &str, body: &[u8]) -> u64 {
     }
 }
 
-fn parse<T: DeserializeOwned>(input: &Input) -> SqsResult<T> {
+/// Reads an action's input; by value, so that decoded Query strings move into it.
+fn parse<T: DeserializeOwned>(input: Input) -> SqsResult<T> {
     let body = match input {
         Input::Json(body) => body,
-        Input::Query(value) => {
-            return T::deserialize(value).map_err(|e| {
-                SqsError::new(
-                    ErrorKind::SerializationError,
-                    format!("The request parameters could not be read: {e}"),
-                )
-            });
-        }
+        Input::Query(params, members) => return query_decode::decode(members, params),
     };
     let body = if body.iter().all(u8::is_ascii_whitespace) {
         b"{}".as_slice()
     } else {
-        body
+        &body
     };
     serde_json::from_slice(body).map_err(|e| {
         SqsError::new(
@@ -193,7 +187,7 @@ fn reply(call: &Call, value: SqsResult<Value>) -> Reply {
 }
 
 /// The one action table, for both protocols.
-async fn run(call: &Call<'_>, body: &Input) -> Reply {
+async fn run(call: &Call<'_>, body: Input<'_>) -> Reply {
     let action = call.action;
     match action {
         "CreateQueue" => reply(call, queues::create_queue(call, parse(body)?)),
@@ -245,7 +239,7 @@ fn is_query_protocol(req: &Request) -> bool {
 }
 
 /// Reads a Query-protocol request: its action and its parameters as the JSON input value.
-fn read_query(req: &Request) -> SqsResult<(String, Input)> {
+fn read_query(req: &Request) -> SqsResult<(String, Input<'_>)> {
     let mut params = Params::parse(req.query.as_deref(), &req.body);
     let action = params
         .get("Action")
@@ -257,8 +251,7 @@ fn read_query(req: &Request) -> SqsResult<(String, Input)> {
     if params.get("QueueUrl").is_none() && path.split('/').count() == 2 {
         params.set("QueueUrl", format!("/{path}"));
     }
-    let value = query::decode(shapes.input, &params)?;
-    Ok((action, Input::Query(value)))
+    Ok((action, Input::Query(params, shapes.input)))
 }
 
 fn unknown_action(action: &str) -> SqsError {
@@ -272,7 +265,7 @@ fn unknown_action(action: &str) -> SqsError {
 }
 
 /// Which protocol a request speaks, its action and its input.
-fn read_call(req: &Request) -> Result<(Protocol, String, Input), (Protocol, SqsError)> {
+fn read_call(req: &Request) -> Result<(Protocol, String, Input<'_>), (Protocol, SqsError)> {
     if let Some(target) = req.target.as_deref() {
         return match target.strip_prefix("AmazonSQS.") {
             Some(action) => Ok((
@@ -363,7 +356,7 @@ pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
         action,
         request_id: &request_id,
     };
-    let outcome = run(&call, &input).await;
+    let outcome = run(&call, input).await;
     match outcome {
         Ok(body) if fault == Fault::Ambiguous => {
             svc.faults.count_injected(fault);

@@ -373,3 +373,182 @@ async fn query_errors_are_error_responses_with_query_codes() -> TestResult {
     server.shutdown().await;
     Ok(())
 }
+
+/// Serializers that do not flatten maps send `Name.entry.N.key` / `.value` (under the member's
+/// JSON name or its Query name); every map the server reads accepts that beside
+/// `Attribute.N.Name` / `.Value`.
+#[tokio::test]
+async fn maps_that_are_not_flattened_are_read_too() -> TestResult {
+    let server = Server::start(ServerConfig::default())?;
+    let sqs = client(&server);
+    let created = query(
+        &server,
+        &[
+            ("Action", "CreateQueue"),
+            ("QueueName", "entries"),
+            ("Attributes.entry.1.key", "VisibilityTimeout"),
+            ("Attributes.entry.1.value", "45"),
+            ("Attributes.entry.2.key", "DelaySeconds"),
+            ("Attributes.entry.2.value", "2"),
+            ("Tags.entry.1.key", "team"),
+            ("Tags.entry.1.value", "payments"),
+        ],
+    )
+    .await;
+    assert_eq!(created.status, 200, "{}", created.body);
+    let url = created.text("QueueUrl");
+    let attributes = sqs
+        .get_queue_attributes()
+        .queue_url(&url)
+        .attribute_names(QueueAttributeName::All)
+        .send()
+        .await?;
+    let attribute = |name: QueueAttributeName| {
+        attributes
+            .attributes()
+            .and_then(|a| a.get(&name))
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        (
+            attribute(QueueAttributeName::VisibilityTimeout),
+            attribute(QueueAttributeName::DelaySeconds)
+        ),
+        ("45".to_string(), "2".to_string())
+    );
+
+    let set = query(
+        &server,
+        &[
+            ("Action", "SetQueueAttributes"),
+            ("QueueUrl", &url),
+            ("Attribute.entry.1.Name", "DelaySeconds"),
+            ("Attribute.entry.1.Value", "0"),
+        ],
+    )
+    .await;
+    assert_eq!(set.status, 200, "{}", set.body);
+    let tagged = query(
+        &server,
+        &[
+            ("Action", "TagQueue"),
+            ("QueueUrl", &url),
+            ("Tags.entry.1.key", "env"),
+            ("Tags.entry.1.value", "dev"),
+        ],
+    )
+    .await;
+    assert_eq!(tagged.status, 200, "{}", tagged.body);
+    let tags = sqs.list_queue_tags().queue_url(&url).send().await?;
+    let mut tags: Vec<_> = tags.tags().into_iter().flatten().collect();
+    tags.sort();
+    assert_eq!(
+        tags,
+        [
+            (&"env".to_string(), &"dev".to_string()),
+            (&"team".to_string(), &"payments".to_string())
+        ]
+    );
+
+    // Message attributes: the same MD5 as the flattened spelling, and the values received back.
+    let sent = query(
+        &server,
+        &[
+            ("Action", "SendMessage"),
+            ("QueueUrl", &url),
+            ("MessageBody", "hello"),
+            ("MessageAttributes.entry.1.key", "kind"),
+            ("MessageAttributes.entry.1.value.DataType", "String"),
+            ("MessageAttributes.entry.1.value.StringValue", "greeting"),
+        ],
+    )
+    .await;
+    assert_eq!(sent.status, 200, "{}", sent.body);
+    let flattened = query(
+        &server,
+        &[
+            ("Action", "SendMessage"),
+            ("QueueUrl", &url),
+            ("MessageBody", "hello"),
+            ("MessageAttribute.1.Name", "kind"),
+            ("MessageAttribute.1.Value.DataType", "String"),
+            ("MessageAttribute.1.Value.StringValue", "greeting"),
+        ],
+    )
+    .await;
+    assert_eq!(
+        sent.text("MD5OfMessageAttributes"),
+        flattened.text("MD5OfMessageAttributes")
+    );
+    let batch = query(
+        &server,
+        &[
+            ("Action", "SendMessageBatch"),
+            ("QueueUrl", &url),
+            ("SendMessageBatchRequestEntry.1.Id", "a"),
+            ("SendMessageBatchRequestEntry.1.MessageBody", "in a batch"),
+            (
+                "SendMessageBatchRequestEntry.1.MessageAttributes.entry.1.key",
+                "n",
+            ),
+            (
+                "SendMessageBatchRequestEntry.1.MessageAttributes.entry.1.value.DataType",
+                "Number",
+            ),
+            (
+                "SendMessageBatchRequestEntry.1.MessageAttributes.entry.1.value.StringValue",
+                "7",
+            ),
+        ],
+    )
+    .await;
+    assert_eq!(batch.status, 200, "{}", batch.body);
+    assert_eq!(
+        batch.texts("MD5OfMessageAttributes").len(),
+        1,
+        "{}",
+        batch.body
+    );
+    let received = sqs
+        .receive_message()
+        .queue_url(&url)
+        .max_number_of_messages(10)
+        .message_attribute_names("All")
+        .send()
+        .await?;
+    let mut values: Vec<_> = received
+        .messages()
+        .iter()
+        .flat_map(|m| m.message_attributes().into_iter().flatten())
+        .map(|(name, value)| {
+            (
+                name.clone(),
+                value.string_value().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    values.sort();
+    assert_eq!(
+        values,
+        [
+            ("kind".to_string(), "greeting".to_string()),
+            ("kind".to_string(), "greeting".to_string()),
+            ("n".to_string(), "7".to_string())
+        ]
+    );
+
+    // An entry without its key is refused as the flattened spelling is.
+    let keyless = query(
+        &server,
+        &[
+            ("Action", "TagQueue"),
+            ("QueueUrl", &url),
+            ("Tags.entry.1.value", "dev"),
+        ],
+    )
+    .await;
+    assert_error(&keyless, 400, "MissingParameter");
+    server.shutdown().await;
+    Ok(())
+}
