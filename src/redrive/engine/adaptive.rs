@@ -4,7 +4,7 @@
 //! over short windows. While doubling the workers pays (the next window is at least
 //! [`DOUBLING_GAIN`] times faster), it doubles; then it adds a few workers at a time while that
 //! still pays ([`STEP_GAIN`]); when a step does not pay, it goes back to the level before it, holds
-//! for a while and probes again. Any
+//! for a while (twice as long after each step in a row that did not pay) and probes again. Any
 //! throttling in a window takes a quarter of the workers away (additive increase, multiplicative
 //! decrease). The count stays within [`FLOOR`] and the cap. The controller is pure: the run feeds
 //! it the counters at each window and applies what it answers.
@@ -15,10 +15,16 @@ pub const START: usize = 32;
 pub const FLOOR: usize = 8;
 /// How much faster a window must be after doubling to double again.
 const DOUBLING_GAIN: f64 = 1.3;
-/// How much faster a window must be after an additive step to take another.
-const STEP_GAIN: f64 = 1.05;
-/// Windows to wait, after a step that did not pay, before probing again.
+/// How much faster, at least, for the doubled level to be kept (then it grows a few at a time).
+const DOUBLING_KEPT: f64 = 1.1;
+/// How much of its share of more workers an additive step must show in throughput to be kept: a
+/// step of an eighth more workers must be at least a sixteenth faster. Less is noise, or a server
+/// that is already saturated, and more workers would only hold more messages in flight.
+const STEP_GAIN: f64 = 0.5;
+/// Windows to wait, after a step that did not pay, before probing again; each probe in a row that
+/// does not pay doubles the wait, up to [`MAX_HOLD_WINDOWS`].
 const HOLD_WINDOWS: u32 = 8;
+const MAX_HOLD_WINDOWS: u32 = 128;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Phase {
@@ -41,6 +47,8 @@ pub struct Adaptive {
     previous: usize,
     last_received: u64,
     last_throttled: u64,
+    /// Windows of the next hold.
+    hold_for: u32,
 }
 
 impl Adaptive {
@@ -53,6 +61,7 @@ impl Adaptive {
             previous: START.min(cap),
             last_received: 0,
             last_throttled: 0,
+            hold_for: HOLD_WINDOWS,
         }
     }
 
@@ -90,30 +99,43 @@ impl Adaptive {
                 None
             }
             Phase::Doubling => match gain {
-                Some(gain) if gain < STEP_GAIN => self.step_back(),
+                Some(gain) if gain < DOUBLING_KEPT => self.step_back(),
                 Some(gain) if gain < DOUBLING_GAIN => {
                     self.phase = Phase::Stepping;
+                    self.hold_for = HOLD_WINDOWS;
                     self.grow(rate)
                 }
                 _ => self.grow(rate),
             },
             Phase::Stepping => match gain {
-                Some(gain) if gain < STEP_GAIN => self.step_back(),
-                _ => self.grow(rate),
+                Some(gain) if !self.paid(gain) => self.step_back(),
+                _ => {
+                    self.hold_for = HOLD_WINDOWS;
+                    self.grow(rate)
+                }
             },
         }
     }
 
-    /// The latest step bought nothing: back to the level before it, and hold there.
+    /// Whether the latest step raised throughput by at least [`STEP_GAIN`] of the share of
+    /// workers it added.
+    fn paid(&self, gain: f64) -> bool {
+        let added = self.workers as f64 / self.previous.max(1) as f64 - 1.0;
+        gain >= 1.0 + STEP_GAIN * added
+    }
+
+    /// The latest step did not pay: back to the level before it, and hold there, longer each time
+    /// in a row.
     fn step_back(&mut self) -> Option<usize> {
         let was = self.workers;
         self.workers = self.previous;
         self.hold();
+        self.hold_for = (self.hold_for * 2).min(MAX_HOLD_WINDOWS);
         (self.workers != was).then_some(self.workers)
     }
 
     fn hold(&mut self) -> Option<usize> {
-        self.phase = Phase::Holding(HOLD_WINDOWS);
+        self.phase = Phase::Holding(self.hold_for);
         self.before = None;
         None
     }
@@ -190,6 +212,30 @@ mod tests {
         let seen = drive(&mut adaptive, 12, |w| w as f64 * 100.0, |_, _| true);
         assert_eq!(&seen[..3], &[192, 144, 108]);
         assert_eq!(adaptive.workers(), FLOOR);
+    }
+
+    #[test]
+    fn noise_on_a_saturated_server_does_not_ratchet_the_workers_up() {
+        // Throughput is flat past 32 workers, give or take 10 % per window, for 100 s.
+        let mut adaptive = Adaptive::new(256);
+        let mut seed = 12345u64;
+        let (mut received, mut most) = (0u64, 0usize);
+        for _ in 0..400 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let noise = 0.9 + 0.2 * ((seed >> 33) as f64 / (1u64 << 31) as f64);
+            let rate = adaptive.workers().min(32) as f64 * 300.0 * noise;
+            received += (rate * 0.25) as u64;
+            adaptive.observe(0.25, received, 0);
+            most = most.max(adaptive.workers());
+        }
+        assert!(
+            adaptive.workers() <= 64,
+            "crept up to {}",
+            adaptive.workers()
+        );
+        assert!(most <= 80, "probed as far as {most}");
     }
 
     #[test]
