@@ -361,37 +361,6 @@ async fn localstack(endpoint: &str, dir: &std::path::Path) -> BenchResult<()> {
 
 /// Fills the DLQ, moves it with the raw loop, fills it again and moves it with the engine: the
 /// engine's rate (to its last message) and the raw loop's.
-/// CPU time (user and system, in clock ticks) this process spent outside the local server's
-/// threads: the client side of a run, the engine's or the raw loop's. Threads that ended (the
-/// journal's writer) still count in the process's total.
-fn client_cpu_ticks() -> u64 {
-    fn ticks(stat: &str) -> Option<(String, u64)> {
-        let open = stat.find('(')?;
-        let close = stat.rfind(')')?;
-        let name = stat.get(open + 1..close)?.to_string();
-        let fields: Vec<&str> = stat.get(close + 2..)?.split_whitespace().collect();
-        // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the
-        // name and the state.
-        let utime: u64 = fields.get(11)?.parse().ok()?;
-        let stime: u64 = fields.get(12)?.parse().ok()?;
-        Some((name, utime + stime))
-    }
-    let total = std::fs::read_to_string("/proc/self/stat")
-        .ok()
-        .and_then(|s| ticks(&s))
-        .map_or(0, |(_, t)| t);
-    let server: u64 = std::fs::read_dir("/proc/self/task")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|task| std::fs::read_to_string(task.path().join("stat")).ok())
-        .filter_map(|stat| ticks(&stat))
-        .filter(|(name, _)| name.starts_with("sqsctl-local"))
-        .map(|(_, t)| t)
-        .sum();
-    total.saturating_sub(server)
-}
-
 /// One side of a comparison: messages per second, and client CPU per message in microseconds.
 #[derive(Clone, Copy)]
 struct Side {
@@ -399,10 +368,10 @@ struct Side {
     cpu_us: f64,
 }
 
-/// Client CPU per message, in microseconds, over a run of `messages` that started at `ticks`.
-fn cpu_per_message(ticks: u64, messages: usize) -> f64 {
-    let ticks_per_second = 100.0;
-    (client_cpu_ticks() - ticks) as f64 / ticks_per_second * 1e6 / messages.max(1) as f64
+/// Client CPU per message, in microseconds, over a run of `messages` that started when the client
+/// had used `since` seconds.
+fn cpu_per_message(since: f64, messages: usize) -> f64 {
+    (support::cpu_seconds().1 - since) * 1e6 / messages.max(1) as f64
 }
 
 /// A local server with a DLQ and a destination, and clients for it.
@@ -448,9 +417,9 @@ impl Lab {
         let raw = match raw_workers {
             Some(workers) => {
                 fill(&self.sdk, &self.dlq, total).await?;
-                let ticks = client_cpu_ticks();
+                let since = support::cpu_seconds().1;
                 let rate = raw_loop(&self.sdk, &self.dlq, &self.dest, workers, total).await?;
-                let cpu_us = cpu_per_message(ticks, total);
+                let cpu_us = cpu_per_message(since, total);
                 self.reset().await?;
                 Some(Side { rate, cpu_us })
             }
@@ -465,9 +434,9 @@ impl Lab {
         }
         fill(&self.sdk, &self.dlq, total).await?;
         let name = format!("engine-{}", dir.read_dir()?.count());
-        let ticks = client_cpu_ticks();
+        let since = support::cpu_seconds().1;
         let run = engine(&self.sqs, engine_plan, dir, &name).await?;
-        let cpu_us = cpu_per_message(ticks, total);
+        let cpu_us = cpu_per_message(since, total);
         if run.summary.moved != total as u64 {
             return Err(format!("the engine moved {} of {total}", run.summary.moved).into());
         }

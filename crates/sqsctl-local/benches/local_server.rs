@@ -123,38 +123,6 @@ async fn steady(sqs: &Client, url: &str, body_len: usize, window: Duration) -> B
     Ok(deleted.load(Ordering::SeqCst) as f64 / started.elapsed().as_secs_f64())
 }
 
-/// CPU seconds used so far by the server's threads and by everything else (the client), from
-/// /proc; on a shared machine these say more than wall-clock rates.
-fn cpu_split() -> (f64, f64) {
-    let ticks_per_second = 100.0;
-    let mut server = 0.0;
-    let mut other = 0.0;
-    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
-        return (0.0, 0.0);
-    };
-    for task in tasks.flatten() {
-        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
-            continue;
-        };
-        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
-            continue;
-        };
-        let name = &stat[open + 1..close];
-        let fields: Vec<&str> = stat[close + 2..].split_whitespace().collect();
-        // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
-        let ticks: f64 = fields
-            .get(11..13)
-            .map(|f| f.iter().filter_map(|v| v.parse::<f64>().ok()).sum())
-            .unwrap_or(0.0);
-        if name.starts_with("sqsctl-local") {
-            server += ticks / ticks_per_second;
-        } else {
-            other += ticks / ticks_per_second;
-        }
-    }
-    (server, other)
-}
-
 /// Runs a phase and reports CPU microseconds per message on each side.
 struct CpuMeter {
     start: (f64, f64),
@@ -162,11 +130,13 @@ struct CpuMeter {
 
 impl CpuMeter {
     fn start() -> Self {
-        CpuMeter { start: cpu_split() }
+        CpuMeter {
+            start: support::cpu_seconds(),
+        }
     }
 
     fn per_message(&self, messages: f64) -> String {
-        let (server, client) = cpu_split();
+        let (server, client) = support::cpu_seconds();
         let server_us = (server - self.start.0) * 1e6 / messages;
         let client_us = (client - self.start.1) * 1e6 / messages;
         // What the two cores would carry if nothing else ran on them.
@@ -328,7 +298,7 @@ async fn protocol_comparison(server: &Server, sqs: &Client) -> BenchResult<()> {
     .enumerate()
     {
         let url = create(sqs, &format!("bench-protocol-{i}")).await?;
-        let (server_before, client_before) = cpu_split();
+        let (server_before, client_before) = support::cpu_seconds();
         let started = Instant::now();
         let rate = protocols::throughput(
             server.local_addr(),
@@ -339,7 +309,7 @@ async fn protocol_comparison(server: &Server, sqs: &Client) -> BenchResult<()> {
         )
         .await?;
         messages[i % 2] += rate * started.elapsed().as_secs_f64();
-        let (server_after, client_after) = cpu_split();
+        let (server_after, client_after) = support::cpu_seconds();
         server_cpu[i % 2] += server_after - server_before;
         client_cpu[i % 2] += client_after - client_before;
         rates[i % 2] += rate / 2.0;

@@ -66,6 +66,41 @@ fn proc_status_kib(process: &str, field: &str) -> Option<u64> {
         .and_then(|kib| kib.parse().ok())
 }
 
+/// CPU seconds (user and system) this process has used so far: by the local server's threads, and
+/// by everything else (the client side of a benchmark), from /proc (Linux; zeros elsewhere).
+/// Threads that already ended (a journal's writer) count in the second figure: it is the process's
+/// total less the server's threads, which live as long as the server.
+pub fn cpu_seconds() -> (f64, f64) {
+    /// A thread's or the process's name and its utime + stime, in clock ticks.
+    fn ticks(stat: &str) -> Option<(&str, u64)> {
+        let open = stat.find('(')?;
+        let close = stat.rfind(')')?;
+        let fields: Vec<&str> = stat.get(close + 2..)?.split_whitespace().collect();
+        // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name and state.
+        let utime: u64 = fields.get(11)?.parse().ok()?;
+        let stime: u64 = fields.get(12)?.parse().ok()?;
+        Some((stat.get(open + 1..close)?, utime + stime))
+    }
+    let ticks_per_second = 100.0;
+    let total = std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|stat| ticks(&stat).map(|(_, t)| t))
+        .unwrap_or(0);
+    let server: u64 = std::fs::read_dir("/proc/self/task")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("stat")).ok())
+        .filter_map(|stat| {
+            ticks(&stat).and_then(|(name, t)| name.starts_with("sqsctl-local").then_some(t))
+        })
+        .sum();
+    (
+        server as f64 / ticks_per_second,
+        total.saturating_sub(server) as f64 / ticks_per_second,
+    )
+}
+
 /// `n` entries carrying `body`, ids `m0`, `m1`, ...
 pub fn batch(body: &str, n: usize) -> BenchResult<Vec<SendMessageBatchRequestEntry>> {
     (0..n)
