@@ -250,34 +250,23 @@ async fn binary_peak_rss(
     let from = create(sqs, &format!("{name}-dlq")).await?;
     create(sqs, &name).await?;
     fill(sdk, &from, total).await?;
-    let bin = env!("CARGO_BIN_EXE_sqsctl");
     let started = Instant::now();
-    let mut child = tokio::process::Command::new(bin)
+    let mut command = support::sqsctl(endpoint, dir);
+    command
         .args(["redrive", &format!("{name}-dlq"), "--to", &name])
         .args(["--yes", "-q", "-o", "json", "--journal"])
         .arg(dir.join(format!("{name}.jsonl")))
         .envs(threads.map(|n| ("TOKIO_WORKER_THREADS", n.to_string())))
-        .env("AWS_ENDPOINT_URL_SQS", endpoint)
-        .env("AWS_ACCESS_KEY_ID", "test")
-        .env("AWS_SECRET_ACCESS_KEY", "test")
-        .env("AWS_REGION", "us-east-1")
-        .env("AWS_EC2_METADATA_DISABLED", "true")
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()?;
+        .stderr(Stdio::inherit());
+    let mut child = tokio::process::Command::from(command).spawn()?;
     let pid = child.id().unwrap_or_default();
-    let status_path = format!("/proc/{pid}/status");
     let mut peak_kib = 0u64;
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break status;
         }
-        if let Ok(text) = std::fs::read_to_string(&status_path)
-            && let Some(kib) = text
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        {
+        if let Some(kib) = support::peak_rss_kib(pid) {
             peak_kib = peak_kib.max(kib);
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
