@@ -17,7 +17,7 @@ use crate::redrive::journal::Lines;
 use crate::redrive::plan::{DedupMode, Plan};
 use crate::redrive::send::{self, Sent};
 
-/// Consecutive failed receives (after the SDK's own retries) before the run gives up.
+/// Consecutive failed receives (each after the retry policy's own attempts) before the run gives up.
 pub(super) const MAX_RECEIVE_ERRORS: u32 = 8;
 /// One worker: receive a batch, choose what moves, wait for `--rate` tokens, send, journal, delete;
 /// again until the round is over. The delete of a batch (its sends already journaled on disk) runs
