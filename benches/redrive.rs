@@ -41,6 +41,8 @@ use support::{BenchResult, client, env_count, start_server};
 const LATENCIES_MS: [u64; 2] = [5, 20];
 /// The engine's default `--concurrency`, used by the rate and LocalStack runs.
 const CONCURRENCY: usize = sqsctl::redrive::DEFAULT_CONCURRENCY;
+/// The most workers an adaptive run grows to.
+const MAX_CONCURRENCY: usize = sqsctl::redrive::MAX_CONCURRENCY;
 /// The throughput runs compare the engine with the raw loop at each of these.
 const CONCURRENCY_LEVELS: [usize; 2] = [32, 64];
 const RATE: f64 = 1_000.0;
@@ -542,15 +544,29 @@ async fn run() -> BenchResult<()> {
         if profiling {
             return Ok(());
         }
+        // The engine fixed at the adaptive cap: what this machine allows at this latency, the
+        // ceiling the adaptive run is measured against.
+        let mut engine_plan = plan(&lab.dlq, &lab.dest, None, None);
+        engine_plan.concurrency = MAX_CONCURRENCY;
+        let (capped, _) = lab
+            .compare(&engine_plan, messages, dir.path(), None)
+            .await?;
+        println!(
+            "| {latency_ms} ms | {MAX_CONCURRENCY} (the cap) | {:.0} msg/s | | {:.2}x fixed 32 | {:.0} µs |",
+            capped.rate,
+            capped.rate / fixed_32,
+            capped.cpu_us
+        );
         let mut engine_plan = plan(&lab.dlq, &lab.dest, None, None);
         engine_plan.adaptive = true;
         let (ours, _) = lab
             .compare(&engine_plan, messages, dir.path(), None)
             .await?;
         println!(
-            "| {latency_ms} ms | adaptive | {:.0} msg/s | | {:.2}x fixed 32 | {:.0} µs |",
+            "| {latency_ms} ms | adaptive | {:.0} msg/s | | {:.2}x fixed 32, {:.2}x fixed {MAX_CONCURRENCY} | {:.0} µs |",
             ours.rate,
             ours.rate / fixed_32,
+            ours.rate / capped.rate,
             ours.cpu_us
         );
         if latency_ms == 5 {

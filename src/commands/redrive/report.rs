@@ -64,7 +64,7 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
         Format::Jsonl => printer.record("summary", summary)?,
         Format::Table => {
             let mut table = printer.new_table(&["redrive", "result"]);
-            let rows: [(&str, String); 11] = [
+            let rows: [(&str, String); 12] = [
                 ("from", summary.source.clone()),
                 ("to", summary.destination.clone()),
                 ("moved", summary.moved.to_string()),
@@ -94,6 +94,7 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
                         summary.seconds, summary.messages_per_second
                     ),
                 ),
+                ("workers", summary.workers.to_string()),
             ];
             for (name, value) in rows {
                 table.add_row(vec![name.to_string(), value]);
@@ -115,6 +116,7 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
         }
     }
     printer.flush()?;
+    printer.debug(format!("workers: {}", summary.workers));
     let moved = summary.moved + summary.completed_from_journal;
     let mut line = if summary.interrupted || summary.error.is_some() {
         // The run stopped before it looked at the whole DLQ: "of N selected" would read as if

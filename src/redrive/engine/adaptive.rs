@@ -1,13 +1,31 @@
 //! Adaptive concurrency: how many workers a run uses when `--concurrency` is not given.
 //!
 //! The run starts at [`START`] workers and measures its throughput (messages received per second)
-//! over short windows. While doubling the workers pays (the next window is at least
+//! over short windows: a window lasts until the workers have finished, together, at least one
+//! batch each, and at least [`RAMP_WINDOW`] while doubling ([`STEADY_WINDOW`] afterwards, when the
+//! gains looked for are small), so that a window holds whole batches also where a round trip is
+//! long. While doubling the workers pays (the next window is at least
 //! [`DOUBLING_GAIN`] times faster), it doubles; then it adds a few workers at a time while that
 //! still pays ([`STEP_GAIN`]); when a step does not pay, it goes back to the level before it, holds
 //! for a while (twice as long after each step in a row that did not pay) and probes again. Any
 //! throttling in a window takes a quarter of the workers away (additive increase, multiplicative
-//! decrease). The count stays within [`FLOOR`] and the cap. The controller is pure: the run feeds
+//! decrease). Windows whose batches came back short ([`FULL_BATCH`]) change nothing: the DLQ is
+//! nearly drained, and more workers would only poll. The count stays within [`FLOOR`] and the cap. The controller is pure: the run feeds
 //! it the counters at each window and applies what it answers.
+
+use std::time::Duration;
+
+/// Shortest window while doubling: on a short run the ramp is a good part of the time.
+pub const RAMP_WINDOW: Duration = Duration::from_millis(100);
+/// Shortest window once the workers grow a few at a time, and while holding.
+pub const STEADY_WINDOW: Duration = Duration::from_millis(250);
+/// Longest window, however few batches finished in it (a DLQ nearly empty, a very slow server).
+pub const MAX_WINDOW: Duration = Duration::from_secs(2);
+
+/// Fewest messages a window's batches must hold on average for more workers to be worth trying:
+/// batches that come back short mean the DLQ is nearly drained (or, on a FIFO queue, held by its
+/// groups), and more workers would only poll.
+const FULL_BATCH: f64 = 8.0;
 
 /// Workers at the start of a run.
 pub const START: usize = 32;
@@ -46,6 +64,7 @@ pub struct Adaptive {
     before: Option<f64>,
     previous: usize,
     last_received: u64,
+    last_batches: u64,
     last_throttled: u64,
     /// Windows of the next hold.
     hold_for: u32,
@@ -60,6 +79,7 @@ impl Adaptive {
             before: None,
             previous: START.min(cap),
             last_received: 0,
+            last_batches: 0,
             last_throttled: 0,
             hold_for: HOLD_WINDOWS,
         }
@@ -69,12 +89,31 @@ impl Adaptive {
         self.workers
     }
 
-    /// Takes the cumulative counts at the end of a window of `seconds`; returns the new number of
-    /// workers when it changes.
-    pub fn observe(&mut self, seconds: f64, received: u64, throttled: u64) -> Option<usize> {
-        let rate = received.saturating_sub(self.last_received) as f64 / seconds.max(1e-3);
+    /// Whether a window that has lasted `elapsed`, in which the workers finished `batches`
+    /// batches, is long enough to be measured.
+    pub fn window_over(&self, elapsed: Duration, batches: u64) -> bool {
+        let shortest = match self.phase {
+            Phase::Doubling => RAMP_WINDOW,
+            _ => STEADY_WINDOW,
+        };
+        elapsed >= MAX_WINDOW || (elapsed >= shortest && batches >= self.workers as u64)
+    }
+
+    /// Takes the cumulative counts at the end of a window of `seconds` (messages received,
+    /// batches finished, throttling answers); returns the new number of workers when it changes.
+    pub fn observe(
+        &mut self,
+        seconds: f64,
+        received: u64,
+        batches: u64,
+        throttled: u64,
+    ) -> Option<usize> {
+        let messages = received.saturating_sub(self.last_received);
+        let rate = messages as f64 / seconds.max(1e-3);
+        let full = messages as f64 >= FULL_BATCH * batches.saturating_sub(self.last_batches) as f64;
         let throttles = throttled.saturating_sub(self.last_throttled);
         self.last_received = received;
+        self.last_batches = batches;
         self.last_throttled = throttled;
         let was = self.workers;
         if throttles > 0 {
@@ -84,8 +123,9 @@ impl Adaptive {
             self.before = None;
             return (self.workers != was).then_some(self.workers);
         }
-        if rate <= 0.0 {
-            // Nothing moved (an empty queue, a long wait for `--rate`): nothing to learn.
+        if rate <= 0.0 || !full {
+            // Nothing moved (an empty queue, a long wait for `--rate`), or too little for more
+            // workers to help: nothing to learn.
             return None;
         }
         let gain = self.before.map(|before| rate / before);
@@ -175,7 +215,7 @@ mod tests {
             if throttle(window, adaptive.workers()) {
                 throttled += 1;
             }
-            adaptive.observe(0.25, received, throttled);
+            adaptive.observe(0.25, received, received / 10, throttled);
             seen.push(adaptive.workers());
         }
         seen
@@ -227,7 +267,7 @@ mod tests {
             let noise = 0.9 + 0.2 * ((seed >> 33) as f64 / (1u64 << 31) as f64);
             let rate = adaptive.workers().min(32) as f64 * 300.0 * noise;
             received += (rate * 0.25) as u64;
-            adaptive.observe(0.25, received, 0);
+            adaptive.observe(0.25, received, received / 10, 0);
             most = most.max(adaptive.workers());
         }
         assert!(
@@ -236,6 +276,38 @@ mod tests {
             adaptive.workers()
         );
         assert!(most <= 80, "probed as far as {most}");
+    }
+
+    #[test]
+    fn a_window_holds_a_batch_per_worker_and_is_longer_once_the_doubling_is_over() {
+        let mut adaptive = Adaptive::new(256);
+        let ms = Duration::from_millis;
+        // Doubling: a tenth of a second, if every worker finished a batch in it.
+        assert!(!adaptive.window_over(ms(60), 100));
+        assert!(!adaptive.window_over(ms(100), 31));
+        assert!(adaptive.window_over(ms(100), 32));
+        // A slow server: the window waits for the batches, but not forever.
+        assert!(!adaptive.window_over(ms(1500), 5));
+        assert!(adaptive.window_over(MAX_WINDOW, 5));
+        // 64 workers, saturated: stepping, then holding, in longer windows.
+        adaptive.observe(0.1, 1000, 100, 0);
+        adaptive.observe(0.1, 2000, 200, 0);
+        assert_eq!(adaptive.workers(), START);
+        assert!(!adaptive.window_over(ms(200), 1000));
+        assert!(adaptive.window_over(STEADY_WINDOW, 32));
+    }
+
+    #[test]
+    fn batches_that_come_back_short_do_not_make_it_grow() {
+        // A DLQ nearly drained: each batch brings 3 messages, however many workers poll.
+        let mut adaptive = Adaptive::new(256);
+        let (mut received, mut batches) = (0, 0);
+        for _ in 0..10 {
+            batches += adaptive.workers() as u64;
+            received += 3 * adaptive.workers() as u64;
+            adaptive.observe(0.25, received, batches, 0);
+        }
+        assert_eq!(adaptive.workers(), START);
     }
 
     #[test]

@@ -33,13 +33,13 @@ use adaptive::Adaptive;
 pub use adaptive::START as ADAPTIVE_START;
 use release::release_all;
 use state::Shared;
-pub use summary::{Counters, FailedMessage, Summary};
+pub use summary::{Counters, FailedMessage, Summary, Workers};
 use worker::worker;
 
 /// Rounds of workers: a round ends when the DLQ looks empty; another starts if it was not.
 const MAX_ROUNDS: usize = 3;
-/// How often an adaptive run measures its throughput and may change its number of workers.
-const ADAPTIVE_WINDOW: std::time::Duration = std::time::Duration::from_millis(250);
+/// How often an adaptive run looks whether its window is over (see [`Adaptive::window_over`]).
+const ADAPTIVE_TICK: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// What a run needs besides the plan.
 pub struct RunOptions {
@@ -106,12 +106,14 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
     if let Some(adaptive) = &adaptive {
         shared.active.store(adaptive.workers(), Ordering::SeqCst);
     }
+    let mut most_workers = shared.active.load(Ordering::SeqCst);
     for _round in 0..MAX_ROUNDS {
         let mut workers = tokio::task::JoinSet::new();
         let mut spawned = 0;
-        let mut window = tokio::time::interval(ADAPTIVE_WINDOW);
+        let mut window = tokio::time::interval(ADAPTIVE_TICK);
         window.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut window_start = Instant::now();
+        let mut window_batches = shared.completions.load(Ordering::SeqCst);
         loop {
             let active = shared.active.load(Ordering::SeqCst);
             while spawned < active {
@@ -126,10 +128,17 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
                 },
                 _ = window.tick(), if adaptive.is_some() => {
                     let Some(adaptive) = adaptive.as_mut() else { continue };
-                    let seconds = window_start.elapsed().as_secs_f64();
+                    let batches = shared.completions.load(Ordering::SeqCst);
+                    let elapsed = window_start.elapsed();
+                    if !adaptive.window_over(elapsed, batches - window_batches) {
+                        continue;
+                    }
                     window_start = Instant::now();
+                    window_batches = batches;
+                    let seconds = elapsed.as_secs_f64();
                     let received = Counters::get(&shared.counters.received);
-                    if let Some(workers) = adaptive.observe(seconds, received, sqs.throttled()) {
+                    if let Some(workers) = adaptive.observe(seconds, received, batches, sqs.throttled()) {
+                        most_workers = most_workers.max(workers);
                         shared.active.store(workers, Ordering::SeqCst);
                         shared.wake.notify_waiters();
                     }
@@ -210,6 +219,11 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
             (moved as f64 / seconds * 10.0).round() / 10.0
         } else {
             0.0
+        },
+        workers: Workers {
+            adaptive: plan.adaptive,
+            most: most_workers,
+            at_end: shared.active.load(Ordering::SeqCst),
         },
         failures,
         not_found,

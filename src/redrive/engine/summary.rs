@@ -51,6 +51,33 @@ pub struct FailedMessage {
     pub reason: String,
 }
 
+/// How many workers a run used.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Workers {
+    /// Chosen by the run as it went (no `--concurrency`).
+    pub adaptive: bool,
+    /// The most at once.
+    pub most: usize,
+    /// At the end of the run.
+    pub at_end: usize,
+}
+
+impl std::fmt::Display for Workers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.adaptive {
+            write!(
+                f,
+                "{} (adaptive: started at {}, at most {})",
+                self.at_end,
+                super::adaptive::START,
+                self.most
+            )
+        } else {
+            write!(f, "{}", self.at_end)
+        }
+    }
+}
+
 /// How a run ended.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Summary {
@@ -78,6 +105,7 @@ pub struct Summary {
     pub interrupted: bool,
     pub seconds: f64,
     pub messages_per_second: f64,
+    pub workers: Workers,
     /// The first failures (every one is in the journal).
     pub failures: Vec<FailedMessage>,
     /// Ids named with `--message-id` that were not seen in the DLQ.
