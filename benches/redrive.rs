@@ -357,6 +357,8 @@ async fn localstack(endpoint: &str, dir: &std::path::Path) -> BenchResult<()> {
 struct Side {
     rate: f64,
     cpu_us: f64,
+    /// The engine's workers (the raw loop's are the concurrency asked for).
+    workers: sqsctl::redrive::Workers,
 }
 
 /// Client CPU per message, in microseconds, over a run of `messages` that started when the client
@@ -412,7 +414,11 @@ impl Lab {
                 let rate = raw_loop(&self.sdk, &self.dlq, &self.dest, workers, total).await?;
                 let cpu_us = cpu_per_message(since, total);
                 self.reset().await?;
-                Some(Side { rate, cpu_us })
+                Some(Side {
+                    rate,
+                    cpu_us,
+                    workers: Default::default(),
+                })
             }
             None => None,
         };
@@ -420,6 +426,7 @@ impl Lab {
             let none = Side {
                 rate: f64::NAN,
                 cpu_us: f64::NAN,
+                workers: Default::default(),
             };
             return Ok((none, raw));
         }
@@ -433,7 +440,14 @@ impl Lab {
         }
         self.reset().await?;
         let rate = run.summary.moved as f64 / run.to_last_move.max(1e-3);
-        Ok((Side { rate, cpu_us }, raw))
+        Ok((
+            Side {
+                rate,
+                cpu_us,
+                workers: run.summary.workers,
+            },
+            raw,
+        ))
     }
 
     /// Empties both queues for the next run.
@@ -527,6 +541,7 @@ async fn run() -> BenchResult<()> {
             let raw = raw.unwrap_or(Side {
                 rate: f64::NAN,
                 cpu_us: f64::NAN,
+                workers: Default::default(),
             });
             if concurrency == 32 {
                 fixed_32 = ours.rate;
@@ -563,7 +578,8 @@ async fn run() -> BenchResult<()> {
             .compare(&engine_plan, messages, dir.path(), None)
             .await?;
         println!(
-            "| {latency_ms} ms | adaptive | {:.0} msg/s | | {:.2}x fixed 32, {:.2}x fixed {MAX_CONCURRENCY} | {:.0} µs |",
+            "| {latency_ms} ms | adaptive ({}) | {:.0} msg/s | | {:.2}x fixed 32, {:.2}x fixed {MAX_CONCURRENCY} | {:.0} µs |",
+            ours.workers,
             ours.rate,
             ours.rate / fixed_32,
             ours.rate / capped.rate,

@@ -399,7 +399,11 @@ impl Printer {
         };
         bar.set_draw_target(ProgressDrawTarget::stderr_with_hz(10));
         if let Ok(style) = ProgressStyle::with_template(template) {
-            bar.set_style(style.progress_chars("=> "));
+            // `{rate}`: per second, whole numbers (indicatif's `{per_sec}` shows four decimals).
+            let rate = |state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write| {
+                let _ = write!(out, "{:.0}/s", state.per_sec());
+            };
+            bar.set_style(style.progress_chars("=> ").with_key("rate", rate));
         }
         bar.enable_steady_tick(std::time::Duration::from_millis(100));
         bar

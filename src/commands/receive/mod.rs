@@ -257,7 +257,7 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     let mut deletes: JoinSet<(usize, usize)> = JoinSet::new();
     let progress = ctx
         .printer
-        .progress(0, "{spinner} {pos} messages received ({per_sec})");
+        .progress(0, "{spinner} {pos} messages received ({rate})");
     let (mut deleted, mut delete_failed) = (0u64, 0u64);
     let mut writer = MessageWriter::new(&ctx.printer, true)
         .showing(settings.shown.clone())

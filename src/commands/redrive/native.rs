@@ -128,7 +128,7 @@ pub async fn start(
     ));
     let bar = ctx.printer.progress(
         depth.max(1),
-        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} moved by SQS ({per_sec})",
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} moved by SQS ({rate})",
     );
     let mut last: Option<MoveTask> = None;
     let mut interrupted = false;

@@ -17,7 +17,7 @@ impl Progress {
     pub fn start(ctx: &Context, counters: Arc<Counters>, total: u64) -> Progress {
         let bar = ctx.printer.progress(
             total,
-            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} ({per_sec}, ETA {eta})",
+            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} ({rate}, ETA {eta})",
         );
         if bar.is_hidden() {
             return Progress { bar, ticker: None };
@@ -30,12 +30,13 @@ impl Progress {
                 let failed =
                     Counters::get(&counters.failed) + Counters::get(&counters.delete_failed);
                 let skipped = Counters::get(&counters.skipped);
+                let workers = Counters::get(&counters.workers);
                 if moved > shown.length().unwrap_or(0) {
                     shown.set_length(moved);
                 }
                 shown.set_position(moved);
                 shown.set_message(format!(
-                    "moved, {skipped} left (not matching), {failed} failed"
+                    "moved, {skipped} left (not matching), {failed} failed, {workers} workers"
                 ));
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }

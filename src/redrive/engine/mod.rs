@@ -107,6 +107,10 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         shared.active.store(adaptive.workers(), Ordering::SeqCst);
     }
     let mut most_workers = shared.active.load(Ordering::SeqCst);
+    shared
+        .counters
+        .workers
+        .store(most_workers as u64, Ordering::Relaxed);
     for _round in 0..MAX_ROUNDS {
         let mut workers = tokio::task::JoinSet::new();
         let mut spawned = 0;
@@ -139,6 +143,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
                     let received = Counters::get(&shared.counters.received);
                     if let Some(workers) = adaptive.observe(seconds, received, batches, sqs.throttled()) {
                         most_workers = most_workers.max(workers);
+                        shared.counters.workers.store(workers as u64, Ordering::Relaxed);
                         shared.active.store(workers, Ordering::SeqCst);
                         shared.wake.notify_waiters();
                     }

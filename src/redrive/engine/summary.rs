@@ -30,6 +30,8 @@ pub struct Counters {
     pub outcome_unknown: AtomicU64,
     /// Entries sent or deleted again after SQS failed them, one by one or as a whole request.
     pub retries: AtomicU64,
+    /// Workers the run uses now (a gauge, not a count: an adaptive run changes it).
+    pub workers: AtomicU64,
 }
 
 impl Counters {
