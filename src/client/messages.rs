@@ -110,14 +110,15 @@ impl Sqs {
             .enumerate()
             .map(|(i, r)| convert::batch_entry(i, r))
             .collect::<Result<Vec<_>, _>>()?;
-        let out = self
-            .once
-            .send_message_batch()
-            .queue_url(&queue.url)
-            .set_entries(Some(entries))
-            .send()
-            .await
-            .map_err(|e| self.err_on("SendMessageBatch", queue, e))?;
+        let out = Box::pin(
+            self.once
+                .send_message_batch()
+                .queue_url(&queue.url)
+                .set_entries(Some(entries))
+                .send(),
+        )
+        .await
+        .map_err(|e| self.err_on("SendMessageBatch", queue, e))?;
         let sent = out.successful.into_iter().map(|ok| {
             let outcome = EntryOutcome::Ok {
                 message_id: Some(ok.message_id),
@@ -217,9 +218,9 @@ impl Sqs {
         let out = if poll > self.read_timeout {
             let config = aws_sdk_sqs::config::Builder::default()
                 .timeout_config(timeouts(self.connect_timeout, self.read_timeout + poll));
-            request.customize().config_override(config).send().await
+            Box::pin(request.customize().config_override(config).send()).await
         } else {
-            request.send().await
+            Box::pin(request.send()).await
         }
         .map_err(|e| self.err_on("ReceiveMessage", queue, e))?;
         Ok(out
@@ -250,14 +251,15 @@ impl Sqs {
                     .map_err(|e| ClientError::InvalidInput(e.to_string()))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let out = self
-            .once
-            .delete_message_batch()
-            .queue_url(&queue.url)
-            .set_entries(Some(entries))
-            .send()
-            .await
-            .map_err(|e| self.err_on("DeleteMessageBatch", queue, e))?;
+        let out = Box::pin(
+            self.once
+                .delete_message_batch()
+                .queue_url(&queue.url)
+                .set_entries(Some(entries))
+                .send(),
+        )
+        .await
+        .map_err(|e| self.err_on("DeleteMessageBatch", queue, e))?;
         let done = out.successful.into_iter().map(|ok| acknowledged(ok.id));
         let outcomes = in_input_order(receipt_handles.len(), done, out.failed);
         self.count_throttled(outcomes.iter().filter(|o| o.is_throttled()).count());
@@ -301,14 +303,15 @@ impl Sqs {
                     .map_err(|e| ClientError::InvalidInput(e.to_string()))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let out = self
-            .once
-            .change_message_visibility_batch()
-            .queue_url(&queue.url)
-            .set_entries(Some(request))
-            .send()
-            .await
-            .map_err(|e| self.err_on("ChangeMessageVisibilityBatch", queue, e))?;
+        let out = Box::pin(
+            self.once
+                .change_message_visibility_batch()
+                .queue_url(&queue.url)
+                .set_entries(Some(request))
+                .send(),
+        )
+        .await
+        .map_err(|e| self.err_on("ChangeMessageVisibilityBatch", queue, e))?;
         let done = out.successful.into_iter().map(|ok| acknowledged(ok.id));
         let outcomes = in_input_order(entries.len(), done, out.failed);
         self.count_throttled(outcomes.iter().filter(|o| o.is_throttled()).count());
