@@ -59,22 +59,31 @@ impl IdSet {
 }
 
 /// A set that only grows (insert and look up, no removal), for the ids a run gives the messages it
-/// sends: up to one per message moved. It keeps the digests in one sorted array (8 bytes each,
-/// where a hash table takes about 19 at its fullest and twice that while it grows), with the latest
-/// ones in a small table that is merged into the array when it fills.
+/// sends: up to one per message moved. It keeps the digests sorted (8 bytes each, where a hash
+/// table takes about 19 at its fullest and twice that while it grows), in buckets by their top
+/// bits, so that adding to one moves a small block and never copies the whole set at once; the
+/// latest ones wait in a small table that is merged into the buckets when it fills.
 #[derive(Debug, Default)]
 pub struct IdLog {
-    sorted: Vec<u64>,
+    buckets: Vec<Vec<u64>>,
+    sorted_len: usize,
     recent: HashSet<u64, BuildHasherDefault<Identity>>,
 }
 
 /// Digests kept in the small table before a merge.
 const RECENT: usize = 1 << 14;
+/// The buckets are told apart by this many top bits of a digest: for a million ids, about 250
+/// digests (2 KiB) each.
+const BUCKET_BITS: u32 = 12;
+
+fn bucket(digest: u64) -> usize {
+    (digest >> (64 - BUCKET_BITS)) as usize
+}
 
 impl IdLog {
     pub fn insert(&mut self, id: &str) -> bool {
         let digest = digest(id);
-        if self.sorted.binary_search(&digest).is_ok() || !self.recent.insert(digest) {
+        if self.in_buckets(digest) || !self.recent.insert(digest) {
             return false;
         }
         if self.recent.len() >= RECENT {
@@ -85,35 +94,56 @@ impl IdLog {
 
     pub fn contains(&self, id: &str) -> bool {
         let digest = digest(id);
-        self.recent.contains(&digest) || self.sorted.binary_search(&digest).is_ok()
+        self.recent.contains(&digest) || self.in_buckets(digest)
     }
 
     pub fn len(&self) -> usize {
-        self.sorted.len() + self.recent.len()
+        self.sorted_len + self.recent.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// Moves the small table into the array: sorted on its own, then merged from the back, in
-    /// place, into the room made at the array's end.
+    fn in_buckets(&self, digest: u64) -> bool {
+        self.buckets
+            .get(bucket(digest))
+            .is_some_and(|b| b.binary_search(&digest).is_ok())
+    }
+
+    /// Moves the small table into the buckets: sorted on its own, then each bucket's share merged
+    /// from the back, in place, into the room made at the bucket's end.
     fn merge(&mut self) {
         let mut chunk: Vec<u64> = self.recent.drain().collect();
         chunk.sort_unstable();
-        let old = self.sorted.len();
-        self.sorted.reserve_exact(chunk.len());
-        self.sorted.resize(old + chunk.len(), 0);
-        let (mut i, mut j, mut k) = (old, chunk.len(), self.sorted.len());
-        while j > 0 {
-            k -= 1;
-            if i > 0 && self.sorted[i - 1] > chunk[j - 1] {
-                self.sorted[k] = self.sorted[i - 1];
-                i -= 1;
-            } else {
-                self.sorted[k] = chunk[j - 1];
-                j -= 1;
-            }
+        self.sorted_len += chunk.len();
+        if self.buckets.is_empty() {
+            self.buckets = vec![Vec::new(); 1 << BUCKET_BITS];
+        }
+        let mut rest = &chunk[..];
+        while let Some(&first) = rest.first() {
+            let index = bucket(first);
+            let share = rest.partition_point(|&d| bucket(d) == index);
+            merge_into(&mut self.buckets[index], &rest[..share]);
+            rest = &rest[share..];
+        }
+    }
+}
+
+/// Merges `chunk` (sorted) into `sorted`, keeping it sorted.
+fn merge_into(sorted: &mut Vec<u64>, chunk: &[u64]) {
+    let old = sorted.len();
+    sorted.reserve_exact(chunk.len());
+    sorted.resize(old + chunk.len(), 0);
+    let (mut i, mut j, mut k) = (old, chunk.len(), sorted.len());
+    while j > 0 {
+        k -= 1;
+        if i > 0 && sorted[i - 1] > chunk[j - 1] {
+            sorted[k] = sorted[i - 1];
+            i -= 1;
+        } else {
+            sorted[k] = chunk[j - 1];
+            j -= 1;
         }
     }
 }
@@ -142,7 +172,9 @@ mod tests {
             assert_eq!(log.insert(&id), set.insert(&id), "{id}");
         }
         assert_eq!(log.len(), set.len());
-        assert!(log.sorted.windows(2).all(|w| w[0] < w[1]), "kept sorted");
+        let all: Vec<u64> = log.buckets.concat();
+        assert_eq!(all.len() + log.recent.len(), set.len());
+        assert!(all.windows(2).all(|w| w[0] < w[1]), "kept sorted");
         for i in 0..(4 * RECENT) {
             let id = format!("id-{i}");
             assert_eq!(log.contains(&id), set.contains(&id), "{id}");
