@@ -42,6 +42,8 @@ const LATENCIES_MS: [u64; 2] = [5, 20];
 /// The engine's default `--concurrency`, used by the rate and LocalStack runs.
 const CONCURRENCY: usize = sqsctl::redrive::DEFAULT_CONCURRENCY;
 /// The most workers an adaptive run grows to.
+const ADAPTIVE_CAP: usize = sqsctl::redrive::ADAPTIVE_CAP;
+/// The most `--concurrency` takes.
 const MAX_CONCURRENCY: usize = sqsctl::redrive::MAX_CONCURRENCY;
 /// The throughput runs compare the engine with the raw loop at each of these.
 const CONCURRENCY_LEVELS: [usize; 2] = [32, 64];
@@ -247,8 +249,9 @@ async fn binary_peak_rss(
     total: usize,
     dir: &std::path::Path,
     threads: Option<usize>,
+    concurrency: Option<usize>,
 ) -> BenchResult<(u64, f64)> {
-    let name = format!("rss-{}", threads.unwrap_or(0));
+    let name = format!("rss-{}-{}", threads.unwrap_or(0), concurrency.unwrap_or(0));
     let from = create(sqs, &format!("{name}-dlq")).await?;
     create(sqs, &name).await?;
     fill(sdk, &from, total).await?;
@@ -258,6 +261,7 @@ async fn binary_peak_rss(
         .args(["redrive", &format!("{name}-dlq"), "--to", &name])
         .args(["--yes", "-q", "-o", "json", "--journal"])
         .arg(dir.join(format!("{name}.jsonl")))
+        .args(concurrency.map(|n| format!("--concurrency={n}")))
         .envs(threads.map(|n| ("TOKIO_WORKER_THREADS", n.to_string())))
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
@@ -559,15 +563,15 @@ async fn run() -> BenchResult<()> {
         if profiling {
             return Ok(());
         }
-        // The engine fixed at the adaptive cap: what this machine allows at this latency, the
+        // The engine fixed at the adaptive cap: what that many workers give at this latency, the
         // ceiling the adaptive run is measured against.
         let mut engine_plan = plan(&lab.dlq, &lab.dest, None, None);
-        engine_plan.concurrency = MAX_CONCURRENCY;
+        engine_plan.concurrency = ADAPTIVE_CAP;
         let (capped, _) = lab
             .compare(&engine_plan, messages, dir.path(), None)
             .await?;
         println!(
-            "| {latency_ms} ms | {MAX_CONCURRENCY} (the cap) | {:.0} msg/s | | {:.2}x fixed 32 | {:.0} µs |",
+            "| {latency_ms} ms | {ADAPTIVE_CAP} (the cap) | {:.0} msg/s | | {:.2}x fixed 32 | {:.0} µs |",
             capped.rate,
             capped.rate / fixed_32,
             capped.cpu_us
@@ -578,7 +582,7 @@ async fn run() -> BenchResult<()> {
             .compare(&engine_plan, messages, dir.path(), None)
             .await?;
         println!(
-            "| {latency_ms} ms | adaptive ({}) | {:.0} msg/s | | {:.2}x fixed 32, {:.2}x fixed {MAX_CONCURRENCY} | {:.0} µs |",
+            "| {latency_ms} ms | adaptive ({}) | {:.0} msg/s | | {:.2}x fixed 32, {:.2}x fixed {ADAPTIVE_CAP} | {:.0} µs |",
             ours.workers,
             ours.rate,
             ours.rate / fixed_32,
@@ -664,7 +668,15 @@ async fn run() -> BenchResult<()> {
         let fast_sqs = Sqs::from_sdk(fast_sdk.clone(), "us-east-1");
         // Client commands run at most 4 runtime threads, whatever the machine: 4 is what a machine
         // of 4 cores or more (16 included) gets.
-        for threads in [None, Some(4)] {
+        // The default (adaptive) mode, then fixed at the adaptive cap and at the most
+        // `--concurrency` takes: memory grows with the workers.
+        let runs = [
+            (None, None),
+            (Some(4), None),
+            (Some(4), Some(ADAPTIVE_CAP)),
+            (Some(4), Some(MAX_CONCURRENCY)),
+        ];
+        for (threads, concurrency) in runs {
             let (peak, rate) = binary_peak_rss(
                 fast.endpoint(),
                 &fast_sqs,
@@ -672,10 +684,12 @@ async fn run() -> BenchResult<()> {
                 rss_total,
                 dir.path(),
                 threads,
+                concurrency,
             )
             .await?;
+            let workers = concurrency.map_or("adaptive".to_string(), |n| format!("{n} workers"));
             println!(
-                "peak RSS of `sqsctl redrive` moving {rss_total} messages with {} runtime threads: {:.1} MiB (target < 64 MiB), at {rate:.0} msg/s without added latency",
+                "peak RSS of `sqsctl redrive` moving {rss_total} messages with {} runtime threads, {workers}: {:.1} MiB (target < 64 MiB), at {rate:.0} msg/s without added latency",
                 threads.unwrap_or(cpus.min(4)),
                 peak as f64 / (1024.0 * 1024.0)
             );

@@ -494,7 +494,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --dedup 'MessageDeduplicationId on FIFO destinations: the DLQ message id, the original id, or a new one'
             cand --delay 'Delay each moved message by this many seconds (standard queues, 0-900)'
             cand --rate 'Messages per second at most (native mode: 1-500)'
-            cand --concurrency 'Workers moving batches at once (1-256); without it the run adapts: it starts at 32 and adds workers while that raises throughput, and takes some away when SQS throttles'
+            cand --concurrency 'Workers moving batches at once (1-256); without it the run adapts: it starts at 32 and adds workers while that raises throughput (up to 128), and takes some away when SQS throttles'
             cand --visibility-timeout 'How long received messages stay hidden while they are moved, in seconds (extended when slow)'
             cand --journal 'Write the journal here (default: a new file under the state directory, printed at the start)'
             cand --resume 'Complete an interrupted run from its journal, with its settings (--archive included), without re-sending what it shows as sent; a completed run is not run again'

@@ -95,7 +95,8 @@ pub struct RedriveArgs {
     pub rate: Option<f64>,
 
     /// Workers moving batches at once (1-256); without it the run adapts: it starts at 32 and
-    /// adds workers while that raises throughput, and takes some away when SQS throttles
+    /// adds workers while that raises throughput (up to 128), and takes some away when SQS
+    /// throttles
     #[arg(long, value_name = "N", help_heading = "Sending")]
     pub concurrency: Option<usize>,
 

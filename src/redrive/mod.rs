@@ -23,7 +23,7 @@ mod send;
 
 pub use crate::select::{Selection, Selector, WhereFailures};
 pub use archive::Archive;
-pub use engine::{Counters, FailedMessage, RunOptions, Summary, Workers, run};
+pub use engine::{ADAPTIVE_CAP, Counters, FailedMessage, RunOptions, Summary, Workers, run};
 pub use journal::{Journal, ResumeState};
 pub use plan::{
     DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT, DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS,

@@ -20,7 +20,7 @@ use crate::select::Selection;
 pub const DEFAULT_CONCURRENCY: usize = super::engine::ADAPTIVE_START;
 /// Visibility timeout of each receive by default, in seconds (extended while a batch is slow).
 pub const DEFAULT_VISIBILITY_TIMEOUT: i32 = 60;
-/// The most workers, fixed or adaptive.
+/// The most workers `--concurrency` accepts (an adaptive run stops at [`super::ADAPTIVE_CAP`]).
 pub const MAX_CONCURRENCY: usize = 256;
 /// The longest visibility timeout SQS accepts, in seconds (12 hours).
 pub const MAX_VISIBILITY_TIMEOUT: i32 = 43_200;

@@ -29,6 +29,10 @@ const FULL_BATCH: f64 = 8.0;
 
 /// Workers at the start of a run.
 pub const START: usize = 32;
+/// The most workers an adaptive run grows to. Each worker costs about 120 KiB (its connections
+/// and their buffers, its batch in flight): at 128, a run that moves 1,000,000 messages stays near
+/// 50 MiB. More takes `--concurrency` (up to 256), or several processes.
+pub const CAP: usize = 128;
 /// Fewest workers throttling can bring a run down to.
 pub const FLOOR: usize = 8;
 /// How much faster a window must be after doubling to double again.

@@ -23,14 +23,13 @@ use super::RedriveError;
 use super::archive::Archive;
 use super::ids::IdSet;
 use super::journal::{Journal, ResumeState, line};
-use super::plan::MAX_CONCURRENCY;
 use super::plan::Plan;
 use super::rate::RateLimiter;
 use crate::client::{RetryPolicy, Sqs};
 use crate::interrupt::Interrupt;
 use crate::select::Selector;
 use adaptive::Adaptive;
-pub use adaptive::START as ADAPTIVE_START;
+pub use adaptive::{CAP as ADAPTIVE_CAP, START as ADAPTIVE_START};
 use release::release_all;
 use state::Shared;
 pub use summary::{Counters, FailedMessage, Summary, Workers};
@@ -102,7 +101,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         receive_policy: RetryPolicy::default().stopped_by(options.interrupt.clone()),
         receive_attributes: state::receive_attributes(plan, options.sent_before_ms.is_some()),
     });
-    let mut adaptive = plan.adaptive.then(|| Adaptive::new(MAX_CONCURRENCY));
+    let mut adaptive = plan.adaptive.then(|| Adaptive::new(adaptive::CAP));
     if let Some(adaptive) = &adaptive {
         shared.active.store(adaptive.workers(), Ordering::SeqCst);
     }
