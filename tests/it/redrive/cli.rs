@@ -501,6 +501,11 @@ fn fifo_keeps_groups_order_and_every_message() {
     ]);
     run.assert_code(0);
     assert_eq!(summary(&run)["moved"], 60);
+    assert_eq!(
+        summary(&run)["workers"],
+        serde_json::json!({"adaptive": false, "most": 4, "at_end": 4}),
+        "a fixed --concurrency keeps its count"
+    );
     let moved = drain(&env, &source);
     assert_eq!(moved.len(), 60, "no message dropped by deduplication");
     let mut per_group: BTreeMap<String, Vec<String>> = BTreeMap::new();

@@ -681,49 +681,28 @@ fn three_processes_on_one_dlq_under_faults_lose_nothing_and_duplicate_within_the
 }
 
 #[test]
-fn an_adaptive_redrive_grows_while_more_workers_pay_and_a_fixed_one_keeps_its_count() {
-    // A server 300 ms away: 32 workers move about 500 messages a second, and twice as many move
-    // twice as much (little CPU either way, so that the tests around do not decide the outcome).
+fn an_adaptive_redrive_grows_while_more_workers_pay() {
+    // A server 800 ms away: 32 workers move about 200 messages a second, and twice as many move
+    // twice as much (little CPU either way, so that the tests running beside it, on a busy
+    // machine, do not decide the outcome).
     let env = TestEnv::start_with(ServerConfig {
-        latency: Duration::from_millis(300),
+        latency: Duration::from_millis(800),
         ..ServerConfig::default()
     });
     let dlq = create(&env, "far-dlq", &[]);
     let dest = create(&env, "far", &[]);
-    fill(&env, &dlq, 2_500, 50, |i, _| {
+    fill(&env, &dlq, 1_500, 50, |i, _| {
         MessageRecord::with_body(format!("m{i}"))
     });
     let run = env.run(&["redrive", "far-dlq", "--to", "far", "--yes", "-o", "json"]);
     run.assert_code(0);
     let summary: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(summary["moved"], 2_500);
+    assert_eq!(summary["moved"], 1_500);
     let workers = &summary["workers"];
     assert_eq!(workers["adaptive"], true);
     assert!(
         workers["most"].as_u64().unwrap() >= 128,
         "doubled twice at least: {workers}"
     );
-    assert_eq!(depth(&env, &dest), 2_500);
-
-    fill(&env, &dlq, 500, 50, |i, _| {
-        MessageRecord::with_body(format!("n{i}"))
-    });
-    let run = env.run(&[
-        "redrive",
-        "far-dlq",
-        "--to",
-        "far",
-        "--yes",
-        "-o",
-        "json",
-        "--concurrency",
-        "16",
-    ]);
-    run.assert_code(0);
-    let summary: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(summary["moved"], 500);
-    assert_eq!(
-        summary["workers"],
-        serde_json::json!({"adaptive": false, "most": 16, "at_end": 16})
-    );
+    assert_eq!(depth(&env, &dest), 1_500);
 }
