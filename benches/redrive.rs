@@ -365,6 +365,17 @@ struct Side {
     workers: sqsctl::redrive::Workers,
 }
 
+impl Side {
+    /// A side that did not run (`SQSCTL_BENCH_ONLY`): its figures print as NaN.
+    fn not_run() -> Side {
+        Side {
+            rate: f64::NAN,
+            cpu_us: f64::NAN,
+            workers: Default::default(),
+        }
+    }
+}
+
 /// Client CPU per message, in microseconds, over a run of `messages` that started when the client
 /// had used `since` seconds.
 fn cpu_per_message(since: f64, messages: usize) -> f64 {
@@ -427,12 +438,7 @@ impl Lab {
             None => None,
         };
         if only == "raw" {
-            let none = Side {
-                rate: f64::NAN,
-                cpu_us: f64::NAN,
-                workers: Default::default(),
-            };
-            return Ok((none, raw));
+            return Ok((Side::not_run(), raw));
         }
         fill(&self.sdk, &self.dlq, total).await?;
         let name = format!("engine-{}", dir.read_dir()?.count());
@@ -542,11 +548,7 @@ async fn run() -> BenchResult<()> {
             let (ours, raw) = lab
                 .compare(&engine_plan, messages, dir.path(), Some(concurrency))
                 .await?;
-            let raw = raw.unwrap_or(Side {
-                rate: f64::NAN,
-                cpu_us: f64::NAN,
-                workers: Default::default(),
-            });
+            let raw = raw.unwrap_or_else(Side::not_run);
             if concurrency == 32 {
                 fixed_32 = ours.rate;
             }
