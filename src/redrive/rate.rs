@@ -78,6 +78,8 @@ pub struct RateLimiter {
     turn: tokio::sync::Mutex<()>,
     origin: Instant,
     batch: usize,
+    /// Acquisitions that had to wait for their tokens: the rate, not the workers, set the pace.
+    waits: std::sync::atomic::AtomicU64,
 }
 
 /// The head caller's reservation: given back if the caller leaves before its tokens are due.
@@ -105,11 +107,17 @@ impl RateLimiter {
             turn: tokio::sync::Mutex::new(()),
             origin: Instant::now(),
             batch,
+            waits: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
     pub fn batch_for(rate: f64) -> usize {
         (rate.floor() as usize).clamp(1, 10)
+    }
+
+    /// How many acquisitions so far had to wait for their tokens.
+    pub fn waits(&self) -> u64 {
+        self.waits.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The most messages one reservation should ask for.
@@ -131,6 +139,10 @@ impl RateLimiter {
             done: false,
         };
         self.bucket.lock().reserve(self.now(), n as f64);
+        if self.bucket.lock().wait(self.now()) > 0.0 {
+            self.waits
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         loop {
             // Re-checked after each sleep: a sleep may end early or late.
             let wait = self.bucket.lock().wait(self.now());

@@ -10,7 +10,8 @@
 //! for a while (twice as long after each step in a row that did not pay) and probes again. Any
 //! throttling in a window takes a quarter of the workers away (additive increase, multiplicative
 //! decrease). Windows whose batches came back short ([`FULL_BATCH`]) change nothing: the DLQ is
-//! nearly drained, and more workers would only poll. The count stays within [`FLOOR`] and the cap. The controller is pure: the run feeds
+//! nearly drained, and more workers would only poll; nor do windows in which a batch waited for
+//! `--rate`. The count stays within [`FLOOR`] and the cap. The controller is pure: the run feeds
 //! it the counters at each window and applies what it answers.
 
 use std::time::Duration;
@@ -58,6 +59,19 @@ enum Phase {
     Holding(u32),
 }
 
+/// A run's cumulative counts, read at the end of each window.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sample {
+    /// Messages received.
+    pub received: u64,
+    /// Batches finished.
+    pub batches: u64,
+    /// Throttling answers (requests and entries).
+    pub throttled: u64,
+    /// Batches that waited for `--rate`.
+    pub rate_waits: u64,
+}
+
 /// The controller's state between windows.
 #[derive(Debug, Clone)]
 pub struct Adaptive {
@@ -67,9 +81,7 @@ pub struct Adaptive {
     /// Throughput of the last window at the level before the latest change, and that level.
     before: Option<f64>,
     previous: usize,
-    last_received: u64,
-    last_batches: u64,
-    last_throttled: u64,
+    last: Sample,
     /// Windows of the next hold.
     hold_for: u32,
 }
@@ -82,9 +94,7 @@ impl Adaptive {
             phase: Phase::Doubling,
             before: None,
             previous: START.min(cap),
-            last_received: 0,
-            last_batches: 0,
-            last_throttled: 0,
+            last: Sample::default(),
             hold_for: HOLD_WINDOWS,
         }
     }
@@ -103,22 +113,16 @@ impl Adaptive {
         elapsed >= MAX_WINDOW || (elapsed >= shortest && batches >= self.workers as u64)
     }
 
-    /// Takes the cumulative counts at the end of a window of `seconds` (messages received,
-    /// batches finished, throttling answers); returns the new number of workers when it changes.
-    pub fn observe(
-        &mut self,
-        seconds: f64,
-        received: u64,
-        batches: u64,
-        throttled: u64,
-    ) -> Option<usize> {
-        let messages = received.saturating_sub(self.last_received);
+    /// Takes the run's cumulative counts at the end of a window of `seconds`; returns the new
+    /// number of workers when it changes.
+    pub fn observe(&mut self, seconds: f64, now: Sample) -> Option<usize> {
+        let messages = now.received.saturating_sub(self.last.received);
         let rate = messages as f64 / seconds.max(1e-3);
-        let full = messages as f64 >= FULL_BATCH * batches.saturating_sub(self.last_batches) as f64;
-        let throttles = throttled.saturating_sub(self.last_throttled);
-        self.last_received = received;
-        self.last_batches = batches;
-        self.last_throttled = throttled;
+        let batches = now.batches.saturating_sub(self.last.batches);
+        let full = messages as f64 >= FULL_BATCH * batches as f64;
+        let throttles = now.throttled.saturating_sub(self.last.throttled);
+        let paced = now.rate_waits > self.last.rate_waits;
+        self.last = now;
         let was = self.workers;
         if throttles > 0 {
             self.workers = (self.workers * 3 / 4).max(FLOOR.min(self.cap));
@@ -127,9 +131,9 @@ impl Adaptive {
             self.before = None;
             return (self.workers != was).then_some(self.workers);
         }
-        if rate <= 0.0 || !full {
-            // Nothing moved (an empty queue, a long wait for `--rate`), or too little for more
-            // workers to help: nothing to learn.
+        if rate <= 0.0 || !full || paced {
+            // Nothing moved (an empty queue), too little for more workers to help, or workers
+            // waited for `--rate`, which sets the pace: nothing to learn.
             return None;
         }
         let gain = self.before.map(|before| rate / before);
@@ -204,6 +208,16 @@ impl Adaptive {
 mod tests {
     use super::*;
 
+    /// Full batches of 10, no wait for `--rate`.
+    fn sample(received: u64, throttled: u64) -> Sample {
+        Sample {
+            received,
+            batches: received / 10,
+            throttled,
+            rate_waits: 0,
+        }
+    }
+
     /// Feeds windows of 0.25 s from a model where throughput is `rate(workers)`; returns the
     /// worker counts chosen.
     fn drive(
@@ -219,7 +233,7 @@ mod tests {
             if throttle(window, adaptive.workers()) {
                 throttled += 1;
             }
-            adaptive.observe(0.25, received, received / 10, throttled);
+            adaptive.observe(0.25, sample(received, throttled));
             seen.push(adaptive.workers());
         }
         seen
@@ -271,7 +285,7 @@ mod tests {
             let noise = 0.9 + 0.2 * ((seed >> 33) as f64 / (1u64 << 31) as f64);
             let rate = adaptive.workers().min(32) as f64 * 300.0 * noise;
             received += (rate * 0.25) as u64;
-            adaptive.observe(0.25, received, received / 10, 0);
+            adaptive.observe(0.25, sample(received, 0));
             most = most.max(adaptive.workers());
         }
         assert!(
@@ -294,8 +308,8 @@ mod tests {
         assert!(!adaptive.window_over(ms(1500), 5));
         assert!(adaptive.window_over(MAX_WINDOW, 5));
         // 64 workers, saturated: stepping, then holding, in longer windows.
-        adaptive.observe(0.1, 1000, 100, 0);
-        adaptive.observe(0.1, 2000, 200, 0);
+        adaptive.observe(0.1, sample(1000, 0));
+        adaptive.observe(0.1, sample(2000, 0));
         assert_eq!(adaptive.workers(), START);
         assert!(!adaptive.window_over(ms(200), 1000));
         assert!(adaptive.window_over(STEADY_WINDOW, 32));
@@ -309,7 +323,24 @@ mod tests {
         for _ in 0..10 {
             batches += adaptive.workers() as u64;
             received += 3 * adaptive.workers() as u64;
-            adaptive.observe(0.25, received, batches, 0);
+            let now = Sample {
+                batches,
+                ..sample(received, 0)
+            };
+            adaptive.observe(0.25, now);
+        }
+        assert_eq!(adaptive.workers(), START);
+    }
+
+    #[test]
+    fn a_run_that_waits_for_its_rate_does_not_grow() {
+        let mut adaptive = Adaptive::new(256);
+        for window in 1..=8u64 {
+            let now = Sample {
+                rate_waits: window,
+                ..sample(window * 1_000, 0)
+            };
+            assert_eq!(adaptive.observe(0.25, now), None);
         }
         assert_eq!(adaptive.workers(), START);
     }

@@ -28,7 +28,7 @@ use super::rate::RateLimiter;
 use crate::client::{RetryPolicy, Sqs};
 use crate::interrupt::Interrupt;
 use crate::select::Selector;
-use adaptive::Adaptive;
+use adaptive::{Adaptive, Sample};
 pub use adaptive::{CAP as ADAPTIVE_CAP, START as ADAPTIVE_START};
 use release::release_all;
 use state::Shared;
@@ -140,7 +140,12 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
                     window_batches = batches;
                     let seconds = elapsed.as_secs_f64();
                     let received = Counters::get(&shared.counters.received);
-                    if let Some(workers) = adaptive.observe(seconds, received, batches, sqs.throttled()) {
+                    if let Some(workers) = adaptive.observe(seconds, Sample {
+                        received,
+                        batches,
+                        throttled: sqs.throttled(),
+                        rate_waits: shared.limiter.as_ref().map_or(0, RateLimiter::waits),
+                    }) {
                         most_workers = most_workers.max(workers);
                         shared.counters.workers.store(workers as u64, Ordering::Relaxed);
                         shared.active.store(workers, Ordering::SeqCst);
