@@ -139,16 +139,18 @@ impl RateLimiter {
             done: false,
         };
         self.bucket.lock().reserve(self.now(), n as f64);
-        if self.bucket.lock().wait(self.now()) > 0.0 {
-            self.waits
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        }
+        let mut waited = false;
         loop {
             // Re-checked after each sleep: a sleep may end early or late.
             let wait = self.bucket.lock().wait(self.now());
             if wait <= 0.0 {
                 reservation.done = true;
                 return;
+            }
+            if !waited {
+                waited = true;
+                self.waits
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             tokio::time::sleep(Duration::from_secs_f64(wait)).await;
         }
