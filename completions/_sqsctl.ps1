@@ -336,7 +336,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         'sqsctl;receive' {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Stop after this many messages (default 10, or no limit with --until-empty)')
             [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Stop after this many messages (default 10, or no limit with --until-empty)')
-            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Long-poll wait per request, 0-20 seconds (default 0, or 20 with --follow)')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Long-poll wait per request, 0-20 seconds (default: the queue''s own wait, or 20 with --follow); 0 short-polls, which on SQS can miss messages')
             [CompletionResult]::new('--visibility', '--visibility', [CompletionResultType]::ParameterName, 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue''s)')
             [CompletionResult]::new('--attributes', '--attributes', [CompletionResultType]::ParameterName, 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount')
             [CompletionResult]::new('--message-attributes', '--message-attributes', [CompletionResultType]::ParameterName, 'Message attributes to show: All (default), names, or prefixes such as `trace.*`')

@@ -313,7 +313,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;receive'= {
             cand -n 'Stop after this many messages (default 10, or no limit with --until-empty)'
             cand --max 'Stop after this many messages (default 10, or no limit with --until-empty)'
-            cand --wait 'Long-poll wait per request, 0-20 seconds (default 0, or 20 with --follow)'
+            cand --wait 'Long-poll wait per request, 0-20 seconds (default: the queue''s own wait, or 20 with --follow); 0 short-polls, which on SQS can miss messages'
             cand --visibility 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue''s)'
             cand --attributes 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount'
             cand --message-attributes 'Message attributes to show: All (default), names, or prefixes such as `trace.*`'

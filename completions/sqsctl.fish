@@ -287,7 +287,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s v -l verbose -d '
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s n -l max -d 'Stop after this many messages (default 10, or no limit with --until-empty)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0-20 seconds (default 0, or 20 with --follow)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0-20 seconds (default: the queue\'s own wait, or 20 with --follow); 0 short-polls, which on SQS can miss messages' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l visibility -d 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attributes -d 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l message-attributes -d 'Message attributes to show: All (default), names, or prefixes such as `trace.*`' -r

@@ -13,7 +13,8 @@
 Received messages stay in the queue and come back after their visibility timeout unless --delete is \
 given; to look without receiving, use `sqsctl peek`. With --delete each message is deleted only after \
 its record was written to stdout and flushed; a closed pipe or Ctrl-C stops the run, and nothing \
-unwritten is deleted (it is made visible again at once, and never received again in the same run). \
+unwritten is deleted (it is made visible again at once, and never received again in the same run); \
+a stdout closed from the start (`>&-`) is refused before anything is received. \
 Into a pipe, --delete goes one batch at a time: each message is written and flushed on its own, the \
 pipe is shrunk to one page (on Linux), and a message is deleted only once the reader has taken it out \
 of the pipe; the next batch is received after that. So a reader that stops early (`| head -1`) leaves \
@@ -21,6 +22,11 @@ at most one batch (10 messages) deleted unread; use --max to take only what you 
 processed: what the next program does with a message is beyond sqsctl. With --until-empty --delete, \
 messages hidden by a receive that failed after SQS applied it are waited for (up to their visibility \
 timeout, when that is 2 minutes or less). Records are what `send --jsonl` reads.
+
+Without --wait a receive sends no wait, so the queue's ReceiveMessageWaitTimeSeconds applies, as \
+with the AWS CLI. A short poll (a wait of 0) asks only some of SQS's servers and can come back empty \
+from a queue that holds messages: --until-empty stops only after a long poll brought nothing, and a \
+run that received nothing says what the queue holds in flight, delayed or visible.
 
 Filters (--grep, --attr, --where, --older-than, --newer-than) work as in redrive. SQS cannot \
 filter on the server: messages that do not match are received too, and made visible again at once \
@@ -42,7 +48,8 @@ pub struct ReceiveArgs {
     /// Stop after this many messages (default 10, or no limit with --until-empty)
     #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]
     pub max: Option<u64>,
-    /// Long-poll wait per request, 0-20 seconds (default 0, or 20 with --follow)
+    /// Long-poll wait per request, 0-20 seconds (default: the queue's own wait, or 20 with
+    /// --follow); 0 short-polls, which on SQS can miss messages
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=20))]
     pub wait: Option<i32>,
     /// Visibility timeout of the received messages, 0-43200 seconds (default: the queue's)

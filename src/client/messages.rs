@@ -83,10 +83,20 @@ impl SystemAttributes {
 pub struct ReceiveOptions {
     /// 1..=10.
     pub max_messages: i32,
-    /// Long-poll wait, 0..=20 seconds.
-    pub wait_seconds: i32,
+    /// Long-poll wait, 0..=20 seconds; `None` sends none, so the queue's own
+    /// `ReceiveMessageWaitTimeSeconds` applies (as the AWS CLI does).
+    pub wait_seconds: Option<i32>,
     /// Per-call visibility timeout; the queue's default when `None`.
     pub visibility_timeout: Option<i32>,
+}
+
+impl ReceiveOptions {
+    /// The longest a receive may rightly wait for messages, in seconds: its own wait, or without
+    /// one the longest a queue's setting can be.
+    pub fn longest_wait(&self) -> u32 {
+        self.wait_seconds
+            .map_or(20, |w| w.clamp(0, 20).unsigned_abs())
+    }
 }
 
 impl Sqs {
@@ -190,7 +200,7 @@ impl Sqs {
     ) -> RequestOutcome<Vec<MessageRecord>> {
         // A long poll may rightly take its whole wait.
         let mut policy = policy.clone();
-        policy.attempt_timeout += Duration::from_secs(options.wait_seconds.clamp(0, 20) as u64);
+        policy.attempt_timeout += Duration::from_secs(options.longest_wait().into());
         policy
             .request(|| self.receive_attempt(queue, options, attributes, true))
             .await
@@ -203,18 +213,17 @@ impl Sqs {
         attributes: SystemAttributes,
         single: bool,
     ) -> Result<Vec<MessageRecord>, ClientError> {
-        let wait_seconds = options.wait_seconds.clamp(0, 20);
         let client = if single { &self.once } else { &self.client };
         let request = client
             .receive_message()
             .queue_url(&queue.url)
             .max_number_of_messages(options.max_messages.clamp(1, 10))
-            .wait_time_seconds(wait_seconds)
+            .set_wait_time_seconds(options.wait_seconds.map(|w| w.clamp(0, 20)))
             .set_visibility_timeout(options.visibility_timeout)
             .set_message_system_attribute_names(Some(attributes.names()))
             .message_attribute_names("All");
         // A long poll answers only after its wait: the read timeout is on top of it.
-        let poll = Duration::from_secs(wait_seconds.unsigned_abs().into()) + LONG_POLL_MARGIN;
+        let poll = Duration::from_secs(options.longest_wait().into()) + LONG_POLL_MARGIN;
         let out = if poll > self.read_timeout {
             let config = aws_sdk_sqs::config::Builder::default()
                 .timeout_config(timeouts(self.connect_timeout, self.read_timeout + poll));

@@ -268,7 +268,7 @@ where
         };
         let request = ReceiveOptions {
             max_messages: remaining.min(10) as i32,
-            wait_seconds: wait,
+            wait_seconds: Some(wait),
             visibility_timeout: Some(options.hold_seconds.max(1)),
         };
         let batch = tokio::select! {

@@ -298,7 +298,7 @@ async fn scan(
         };
         let options = ReceiveOptions {
             max_messages: 10,
-            wait_seconds: wait,
+            wait_seconds: Some(wait),
             visibility_timeout: Some(HOLD_SECONDS),
         };
         let batch = tokio::select! {

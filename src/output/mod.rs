@@ -93,6 +93,42 @@ fn stdout_width() -> Option<u16> {
         .filter(|&cols| cols > 0)
 }
 
+/// Why stdout cannot take data that a command is about to act on (delete once written).
+#[derive(Debug, thiserror::Error)]
+pub enum StdoutUnusable {
+    /// The process started with stdout closed (`>&-`): the runtime put /dev/null in its place, so
+    /// every write would "succeed" into nothing.
+    #[error("stdout is closed (the run was started with `>&-` or without a stdout)")]
+    Closed,
+    /// Stdout was opened for reading only: the runtime reports such writes as done.
+    #[error("stdout is open for reading only")]
+    ReadOnly,
+}
+
+/// Checks that what is written to stdout can reach somewhere. Rust's runtime replaces a closed
+/// stdout with /dev/null opened read-write at start (a shell's `> /dev/null` opens it write-only,
+/// which is the user's own choice and passes), and it reports writes to a read-only stdout as
+/// done: both would let a command act on output that went nowhere.
+pub fn check_stdout() -> Result<(), StdoutUnusable> {
+    use rustix::fs::{FileType, OFlags};
+    let stdout = io::stdout();
+    let Ok(flags) = rustix::fs::fcntl_getfl(&stdout) else {
+        return Err(StdoutUnusable::Closed);
+    };
+    let mode = flags & OFlags::ACCMODE;
+    if mode == OFlags::RDONLY {
+        return Err(StdoutUnusable::ReadOnly);
+    }
+    let stat = rustix::fs::fstat(&stdout).map_err(|_| StdoutUnusable::Closed)?;
+    let is_null = FileType::from_raw_mode(stat.st_mode) == FileType::CharacterDevice
+        && rustix::fs::major(stat.st_rdev) == 1
+        && rustix::fs::minor(stat.st_rdev) == 3;
+    if is_null && mode == OFlags::RDWR {
+        return Err(StdoutUnusable::Closed);
+    }
+    Ok(())
+}
+
 pub struct Printer {
     format: Format,
     /// `--output` as given, before `auto` was decided.

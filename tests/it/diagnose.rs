@@ -337,7 +337,7 @@ fn receive_counts_climbing_under_a_short_visibility_timeout() {
         while got < 20 {
             let options = ReceiveOptions {
                 max_messages: 10,
-                wait_seconds: 0,
+                wait_seconds: Some(0),
                 visibility_timeout: None,
             };
             got += env
@@ -350,7 +350,7 @@ fn receive_counts_climbing_under_a_short_visibility_timeout() {
     // A consumer is at work on five of them right now.
     let options = ReceiveOptions {
         max_messages: 5,
-        wait_seconds: 0,
+        wait_seconds: Some(0),
         visibility_timeout: Some(60),
     };
     assert_eq!(
@@ -468,7 +468,7 @@ fn the_peek_guard_keeps_messages_out_of_the_dlq() {
     env.block_on(async {
         let options = ReceiveOptions {
             max_messages: 10,
-            wait_seconds: 0,
+            wait_seconds: Some(0),
             visibility_timeout: Some(30),
         };
         let batch = env.sqs().receive(&queue, options).await.unwrap();
@@ -630,7 +630,7 @@ fn looking_again_and_again_is_not_blamed_on_consumers() {
     // A consumer is at work on one message.
     let options = ReceiveOptions {
         max_messages: 1,
-        wait_seconds: 0,
+        wait_seconds: Some(0),
         visibility_timeout: Some(600),
     };
     assert_eq!(

@@ -213,7 +213,7 @@ fn fixture(env: &TestEnv) {
         for _ in 0..8 {
             let options = ReceiveOptions {
                 max_messages: 10,
-                wait_seconds: 0,
+                wait_seconds: Some(0),
                 visibility_timeout: Some(0),
             };
             env.sqs().receive(&orders, options).await.unwrap();

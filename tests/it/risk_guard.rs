@@ -60,7 +60,7 @@ fn receive_all(env: &TestEnv, queue: &QueueRef, count: usize, times: usize) {
             while held.len() < count {
                 let options = ReceiveOptions {
                     max_messages: 10,
-                    wait_seconds: 0,
+                    wait_seconds: Some(0),
                     visibility_timeout: Some(60),
                 };
                 let batch = env.sqs().receive(queue, options).await.unwrap();
@@ -411,7 +411,7 @@ fn a_scan_stops_before_its_hold_runs_out_rather_than_read_a_message_twice() {
         while got < 200 {
             let options = ReceiveOptions {
                 max_messages: 10,
-                wait_seconds: 1,
+                wait_seconds: Some(1),
                 visibility_timeout: Some(120),
             };
             for m in env.sqs().receive(&queue, options).await.unwrap() {

@@ -80,7 +80,7 @@ fn a_query_that_does_not_parse_is_a_usage_error() {
 fn receive_hidden(env: &TestEnv, queue: &sqsctl::client::QueueRef, count: i32) -> Vec<String> {
     let options = sqsctl::client::ReceiveOptions {
         max_messages: count,
-        wait_seconds: 0,
+        wait_seconds: Some(0),
         visibility_timeout: Some(600),
     };
     let received = env.block_on(env.sqs().receive(queue, options)).unwrap();

@@ -327,7 +327,7 @@ impl Worker<'_> {
         };
         let options = ReceiveOptions {
             max_messages: want as i32,
-            wait_seconds: wait,
+            wait_seconds: Some(wait),
             visibility_timeout: Some(self.holdings.visibility_seconds()),
         };
         let (sqs, queue, events) = self.calls();

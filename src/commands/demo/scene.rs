@@ -171,7 +171,7 @@ async fn send_all(sqs: &Sqs, queue: &QueueRef, records: Vec<MessageRecord>) -> a
 async fn fail_every_order(sqs: &Sqs, orders: &QueueRef) -> anyhow::Result<()> {
     let options = ReceiveOptions {
         max_messages: 10,
-        wait_seconds: 0,
+        wait_seconds: Some(0),
         visibility_timeout: Some(0),
     };
     // Each message is received MAX_RECEIVE_COUNT times and moved on the next receive; the bound

@@ -56,7 +56,8 @@ pub struct ReceiveSettings {
     pub queue: String,
     /// `None`: no limit.
     pub max: Option<u64>,
-    pub wait_seconds: i32,
+    /// `None`: the queue's own `ReceiveMessageWaitTimeSeconds`.
+    pub wait_seconds: Option<i32>,
     pub visibility_timeout: Option<i32>,
     pub until_empty: bool,
     /// Receive until Ctrl-C (or `max`), waiting out empty long polls.
@@ -82,9 +83,9 @@ impl ReceiveSettings {
             (Some(0), true) => {
                 anyhow::bail!("--follow long-polls: --wait must be 1 to 20 seconds with it")
             }
-            (Some(wait), _) => wait,
-            (None, true) => 20,
-            (None, false) => 0,
+            (Some(wait), _) => Some(wait),
+            (None, true) => Some(20),
+            (None, false) => None,
         };
         Ok(ReceiveSettings {
             queue: args.queue,
@@ -117,7 +118,7 @@ struct Shared {
     /// Set when the writer failed (a closed pipe): receivers stop and abandon long polls.
     halt: watch::Sender<bool>,
     interrupt: Interrupt,
-    wait_seconds: i32,
+    wait_seconds: Option<i32>,
     visibility_timeout: Option<i32>,
     until_empty: bool,
     delete: bool,
@@ -188,6 +189,13 @@ impl Shared {
 }
 
 pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<ExitStatus> {
+    if settings.delete {
+        // Each message is deleted once its record is written: a stdout that takes writes into
+        // nothing would delete every message unread.
+        crate::output::check_stdout().map_err(|why| {
+            anyhow::Error::new(why).context("receive --delete deletes each message once written to stdout, and nothing can be written there; nothing was received or deleted")
+        })?;
+    }
     let queue = resolve_queue(ctx, &settings.queue).await?;
     if settings.delete {
         let region = ctx.sqs().await?.region();
@@ -208,12 +216,14 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     if settings.until_empty && !settings.delete {
         // Without --delete every message comes back after its visibility timeout, so a queue
         // that takes longer than that to read would never look empty: read what was visible
-        // when the run started.
+        // when the run started. That count is approximate (it lags on SQS): at least one batch
+        // is asked for when it says 0, so that an empty queue is still confirmed by a long poll.
         let visible = retry
             .request(|| sqs.attributes(&queue))
             .await
             .result?
             .visible();
+        let visible = if visible == 0 { 10 } else { visible };
         max = Some(max.map_or(visible, |m| m.min(visible)));
     }
     let bounded = settings.delete && !ctx.printer.stdout_is_terminal() && stdout_is_stream();
@@ -274,8 +284,10 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         );
     } else {
         ctx.printer.debug(format!(
-            "receiving with {concurrency} requests at once, up to 10 messages each, wait {} s (-vv: each batch)",
-            settings.wait_seconds
+            "receiving with {concurrency} requests at once, up to 10 messages each, {} (-vv: each batch)",
+            settings
+                .wait_seconds
+                .map_or("the queue's own wait".to_string(), |w| format!("wait {w} s"))
         ));
     }
     let verbose_batches = ctx.printer.verbosity() >= 2;
@@ -392,6 +404,17 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
             queue.name
         );
     }
+    if written + unwritten == 0
+        && write_error.is_none()
+        && receive_error.is_none()
+        && !ctx.interrupt.is_set()
+    {
+        // "received 0" alone reads as "empty": say what the queue holds that no receive could
+        // return now.
+        if let Ok(attrs) = retry.request(|| sqs.attributes(&queue)).await.result {
+            summary.push_str(&nothing_received_because(&attrs, settings.wait_seconds));
+        }
+    }
     if settings.delete {
         summary.push_str(&format!(", deleted {deleted}"));
     } else if written > 0 {
@@ -447,6 +470,40 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     } else {
         ExitStatus::Success
     })
+}
+
+/// What a queue held when a run received nothing: `; 9990 in flight, 3 delayed`, and a word on
+/// short polls when it still reports visible messages.
+fn nothing_received_because(attrs: &crate::client::QueueAttributes, wait: Option<i32>) -> String {
+    let mut held = Vec::new();
+    if attrs.in_flight() > 0 {
+        held.push(format!("{} in flight", attrs.in_flight()));
+    }
+    if attrs.delayed() > 0 {
+        held.push(format!("{} delayed", attrs.delayed()));
+    }
+    let short_poll = match wait {
+        Some(w) => w == 0,
+        None => attrs.receive_wait_seconds().unwrap_or(0) == 0,
+    };
+    if attrs.visible() > 0 {
+        held.push(if short_poll {
+            format!(
+                "about {} visible: a short poll asks only some of SQS's servers and can miss them; --wait 1-20 long-polls",
+                attrs.visible()
+            )
+        } else {
+            format!(
+                "about {} visible (approximate counts lag)",
+                attrs.visible()
+            )
+        });
+    }
+    if held.is_empty() {
+        "; the queue is empty".to_string()
+    } else {
+        format!("; {}", held.join(", "))
+    }
 }
 
 /// A batch on its way to the writer, with the turn its receiver took (bounded mode).
@@ -565,7 +622,7 @@ async fn receive_loop(shared: Arc<Shared>, tx: mpsc::Sender<Received>) -> Result
             .sqs
             .receive_retrying(&shared.queue, options, &shared.retry);
         tokio::pin!(request);
-        let outcome = if wait == 0 {
+        let outcome = if wait == Some(0) {
             request.await
         } else {
             tokio::select! {
@@ -614,12 +671,21 @@ async fn receive_loop(shared: Arc<Shared>, tx: mpsc::Sender<Received>) -> Result
             continue;
         }
         if batch.is_empty() {
-            if !shared.until_empty || (wait > 0 && shared.last_ambiguous_receive.lock().is_none()) {
+            if !shared.until_empty {
                 shared.done.store(true, Ordering::SeqCst);
                 return Ok(());
             }
-            // A short poll can miss messages on SQS (it samples some servers): when the queue
-            // still reports visible messages, look again with a long poll before stopping.
+            // A short poll samples some of SQS's servers and can come back empty from a queue
+            // that holds messages: only a long poll that brings nothing says the queue is empty.
+            // Without --wait the queue's own setting applied, which may have been a short poll.
+            if wait.is_none_or(|w| w <= 0) {
+                wait = Some(1);
+                continue;
+            }
+            if shared.last_ambiguous_receive.lock().is_none() {
+                shared.done.store(true, Ordering::SeqCst);
+                return Ok(());
+            }
             let attrs = shared
                 .retry
                 .request(|| shared.sqs.attributes(&shared.queue))
@@ -634,7 +700,7 @@ async fn receive_loop(shared: Arc<Shared>, tx: mpsc::Sender<Received>) -> Result
                     return Ok(());
                 }
             }
-            wait = 1;
+            wait = Some(1);
             continue;
         }
         wait = shared.wait_seconds;

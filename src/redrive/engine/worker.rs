@@ -40,7 +40,7 @@ pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
         let seen_completions = shared.completions.load(Ordering::SeqCst);
         let options = ReceiveOptions {
             max_messages: want as i32,
-            wait_seconds: 1,
+            wait_seconds: Some(1),
             visibility_timeout: Some(shared.plan.visibility_timeout),
         };
         // A receive unanswered when the grace period runs out is given up: whatever it would have

@@ -185,7 +185,7 @@ fn receive_and_send_round_trip_between_queues_through_a_pipe() {
         loop {
             let options = ReceiveOptions {
                 max_messages: 10,
-                wait_seconds: 0,
+                wait_seconds: Some(0),
                 visibility_timeout: Some(60),
             };
             let batch = env.sqs().receive(&target, options).await.unwrap();

@@ -56,7 +56,7 @@ fn drain_counts(env: &TestEnv, queue: &QueueRef) -> HashMap<String, usize> {
             while empty < 3 {
                 let options = ReceiveOptions {
                     max_messages: 10,
-                    wait_seconds: 0,
+                    wait_seconds: Some(0),
                     visibility_timeout: Some(600),
                 };
                 let Ok(batch) = env

@@ -5,3 +5,4 @@ mod cli;
 mod faults;
 mod localstack;
 mod peek_scan;
+mod receive_truth;

@@ -57,7 +57,7 @@ fn drain(env: &TestEnv, queue: &QueueRef) -> Vec<MessageRecord> {
         loop {
             let options = ReceiveOptions {
                 max_messages: 10,
-                wait_seconds: 0,
+                wait_seconds: Some(0),
                 visibility_timeout: Some(600),
             };
             let batch = env.sqs().receive(queue, options).await.unwrap();
@@ -288,7 +288,7 @@ fn selection_moves_only_matching_messages_and_leaves_the_rest_visible() {
                 &dlq,
                 ReceiveOptions {
                     max_messages: 3,
-                    wait_seconds: 0,
+                    wait_seconds: Some(0),
                     visibility_timeout: Some(0),
                 },
             )
@@ -567,7 +567,7 @@ fn fifo_dedup_modes() {
                 &dlq,
                 ReceiveOptions {
                     max_messages: 10,
-                    wait_seconds: 0,
+                    wait_seconds: Some(0),
                     visibility_timeout: Some(0),
                 },
             )
@@ -775,7 +775,7 @@ fn resume_deletes_what_the_journal_shows_as_sent_without_sending_it_again() {
                 &dlq,
                 ReceiveOptions {
                     max_messages: 2,
-                    wait_seconds: 0,
+                    wait_seconds: Some(0),
                     visibility_timeout: Some(0),
                 },
             )
@@ -1151,7 +1151,7 @@ fn native_without_to_returns_each_message_to_its_own_source() {
         for _ in 0..5 {
             let options = ReceiveOptions {
                 max_messages: 10,
-                wait_seconds: 0,
+                wait_seconds: Some(0),
                 visibility_timeout: Some(0),
             };
             env.block_on(env.sqs().receive(queue, options)).unwrap();

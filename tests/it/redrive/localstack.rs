@@ -67,7 +67,7 @@ impl Queues {
         loop {
             let options = ReceiveOptions {
                 max_messages: 10,
-                wait_seconds: 1,
+                wait_seconds: Some(1),
                 visibility_timeout: Some(60),
             };
             let batch = self.sqs.receive(&self.source, options).await.unwrap();

@@ -119,7 +119,7 @@ pub(crate) fn drain_unique(env: &TestEnv, queue: &QueueRef, parallel: usize) -> 
                     while empty < 3 {
                         let options = ReceiveOptions {
                             max_messages: 10,
-                            wait_seconds: 0,
+                            wait_seconds: Some(0),
                             visibility_timeout: Some(600),
                         };
                         let Ok(batch) = sqs.receive(&queue, options).await else {

@@ -199,7 +199,7 @@ impl TestEnv {
             loop {
                 let options = sqsctl::client::ReceiveOptions {
                     max_messages: 10,
-                    wait_seconds: 0,
+                    wait_seconds: Some(0),
                     visibility_timeout: Some(60),
                 };
                 let batch = self.sqs.receive(queue, options).await.expect("receive");
