@@ -375,6 +375,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         'sqsctl;peek' {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most this many messages')
             [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Show at most this many messages')
+            [CompletionResult]::new('--scan-limit', '--scan-limit', [CompletionResultType]::ParameterName, 'With filters, read at most this many messages looking for matches')
             [CompletionResult]::new('--attributes', '--attributes', [CompletionResultType]::ParameterName, 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount')
             [CompletionResult]::new('--message-attributes', '--message-attributes', [CompletionResultType]::ParameterName, 'Message attributes to show: All (default), names, or prefixes such as `trace.*`')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g. ''{id}\t{attr.tenant}\t{body}'')')
@@ -392,7 +393,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
             [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
-            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Read a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read left at their maxReceiveCount) anyway; each read counts toward it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Refused: peek cannot follow a queue (see `receive --follow`)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
@@ -444,6 +445,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         }
         'sqsctl;delete' {
             [CompletionResult]::new('--message-id', '--message-id', [CompletionResultType]::ParameterName, 'Delete the messages with these ids, found by scanning the queue (repeatable)')
+            [CompletionResult]::new('--scan-limit', '--scan-limit', [CompletionResultType]::ParameterName, 'With --message-id, read at most this many messages looking for the ids')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
             [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
@@ -456,7 +458,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be deleted, delete nothing')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
-            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Scan a queue whose maxReceiveCount is 1 or 2 anyway (each scanned message counts one receive)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Scan a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read left at their maxReceiveCount) anyway; each scanned message counts one receive')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')

@@ -401,13 +401,17 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__delete)
-            opts="-y -o -q -v -h -V --message-id --dry-run --yes --force --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-y -o -q -v -h -V --message-id --dry-run --yes --force --scan-limit --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --message-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scan-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1261,7 +1265,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__peek)
-            opts="-n -o -q -v -h -V --max --force --attributes --message-attributes --follow --format --grep --attr --where --older-than --newer-than --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-n -o -q -v -h -V --max --force --scan-limit --attributes --message-attributes --follow --format --grep --attr --where --older-than --newer-than --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1272,6 +1276,10 @@ _sqsctl() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scan-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -351,6 +351,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;peek'= {
             cand -n 'Show at most this many messages'
             cand --max 'Show at most this many messages'
+            cand --scan-limit 'With filters, read at most this many messages looking for matches'
             cand --attributes 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount'
             cand --message-attributes 'Message attributes to show: All (default), names, or prefixes such as `trace.*`'
             cand --format 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g. ''{id}\t{attr.tenant}\t{body}'')'
@@ -368,7 +369,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
             cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
             cand --color 'When to use colour on stderr (NO_COLOR is respected)'
-            cand --force 'Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)'
+            cand --force 'Read a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read left at their maxReceiveCount) anyway; each read counts toward it'
             cand --follow 'Refused: peek cannot follow a queue (see `receive --follow`)'
             cand -q 'Print only data and errors: no progress, no summaries'
             cand --quiet 'Print only data and errors: no progress, no summaries'
@@ -418,6 +419,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         }
         &'sqsctl;delete'= {
             cand --message-id 'Delete the messages with these ids, found by scanning the queue (repeatable)'
+            cand --scan-limit 'With --message-id, read at most this many messages looking for the ids'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
             cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
@@ -430,7 +432,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --dry-run 'Show what would be deleted, delete nothing'
             cand -y 'Do not ask for confirmation'
             cand --yes 'Do not ask for confirmation'
-            cand --force 'Scan a queue whose maxReceiveCount is 1 or 2 anyway (each scanned message counts one receive)'
+            cand --force 'Scan a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read left at their maxReceiveCount) anyway; each scanned message counts one receive'
             cand -q 'Print only data and errors: no progress, no summaries'
             cand --quiet 'Print only data and errors: no progress, no summaries'
             cand -v 'Explain what is being done on stderr (never prints credentials)'

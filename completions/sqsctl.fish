@@ -321,6 +321,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s v -l verbose -
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s n -l max -d 'Show at most this many messages' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l scan-limit -d 'With filters, read at most this many messages looking for matches' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l attributes -d 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l message-attributes -d 'Message attributes to show: All (default), names, or prefixes such as `trace.*`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l format -d 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \\t and \\n (e.g. \'{id}\\t{attr.tenant}\\t{body}\')' -r
@@ -343,7 +344,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l query -d 'JMESPat
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l force -d 'Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l force -d 'Read a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read left at their maxReceiveCount) anyway; each read counts toward it'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l follow -d 'Refused: peek cannot follow a queue (see `receive --follow`)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
@@ -383,6 +384,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s v -l verbose -
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l message-id -d 'Delete the messages with these ids, found by scanning the queue (repeatable)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l scan-limit -d 'With --message-id, read at most this many messages looking for the ids' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
@@ -399,7 +401,7 @@ always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l dry-run -d 'Show what would be deleted, delete nothing'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l force -d 'Scan a queue whose maxReceiveCount is 1 or 2 anyway (each scanned message counts one receive)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l force -d 'Scan a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read left at their maxReceiveCount) anyway; each scanned message counts one receive'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -312,6 +312,17 @@ fn refusal_message(err: &anyhow::Error) -> Option<String> {
         } => Some(format!(
             "refusing to read `{queue}`: its redrive policy moves a message to `{dlq}` after maxReceiveCount {max_receive_count} receives, and every read counts as a receive, so a read could take a consumer's last try"
         )),
+        PeekError::LeftAtLimit {
+            queue,
+            dlq,
+            max_receive_count,
+            left,
+        } => Some(format!(
+            "refusing to read `{queue}`: the last read by sqsctl ({}) left {} at maxReceiveCount {max_receive_count}, and every read counts as a receive, so reading again would move {} to `{dlq}`",
+            crate::text::format_millis(left.ended_ms),
+            crate::text::plural(left.at_limit, "message"),
+            if left.at_limit == 1 { "it" } else { "them" }
+        )),
         PeekError::Client(_) => None,
     }
 }

@@ -15,6 +15,9 @@ pub enum ExitStatus {
     Partial,
     /// `diagnose` ran and found at least one warning or error, or could not run every check.
     ProblemsFound,
+    /// A read (peek, diagnose, `fifo groups`, `delete --message-id`, a dry run) saw messages
+    /// arrive in the queue's dead-letter queue while it ran: it most likely moved them there.
+    ReadDeadLettered,
     /// Stopped by Ctrl-C after finishing the work in flight.
     Interrupted,
 }
@@ -27,12 +30,13 @@ impl ExitStatus {
             ExitStatus::Usage => 2,
             ExitStatus::Partial => 3,
             ExitStatus::ProblemsFound => 4,
+            ExitStatus::ReadDeadLettered => 5,
             ExitStatus::Interrupted => 130,
         }
     }
 
     /// The help text that documents the codes, shared by `--help` and the man page.
-    pub const HELP: &'static str = "Exit codes:\n  0    success\n  1    failure (see the error message)\n  2    usage error (bad arguments)\n  3    partially done: some messages were not sent, moved or deleted\n  4    diagnose found at least one warning or error, or could not run every check\n  130  interrupted by Ctrl-C (work in flight was finished first)";
+    pub const HELP: &'static str = "Exit codes:\n  0    success\n  1    failure (see the error message)\n  2    usage error (bad arguments)\n  3    partially done: some messages were not sent, moved or deleted\n  4    diagnose found at least one warning or error, or could not run every check\n  5    a read moved messages to the dead-letter queue (see the warning)\n  130  interrupted by Ctrl-C (work in flight was finished first)";
 }
 
 impl From<ExitStatus> for std::process::ExitCode {

@@ -19,6 +19,7 @@ pub mod interrupt;
 pub use sqsctl_local as local;
 pub mod message;
 pub mod output;
+pub mod read_ledger;
 pub mod redrive;
 pub mod select;
 pub mod state_file;

@@ -8,9 +8,11 @@
 
 With --message-id the queue is scanned (each message received once, held, and made visible again \
 at once when the scan ends) and only the messages with those ids are deleted. Like peek, the scan \
-counts as a receive: on a queue with a redrive policy it says what it cost, and with a \
-maxReceiveCount of 1 or 2 it refuses unless --force. Exit status 3 when some messages were not \
-found or not deleted.
+counts as a receive: on a queue with a redrive policy it says what it cost, and it refuses unless \
+--force with a maxReceiveCount of 1 or 2, or while sqsctl's last read left messages at their \
+maxReceiveCount. It reads at most --scan-limit messages (1000 unless set). Exit status 3 when some \
+messages were not found or not deleted, 5 when messages arrived in the dead-letter queue while the \
+scan ran (it most likely moved them there).
 
 The question names the queue, its account and the region. Ctrl-C or Ctrl-D at it cancels with \
 nothing deleted (exit 130). Ctrl-C while deleting lets the requests in flight answer for a grace \
@@ -31,7 +33,11 @@ pub struct DeleteArgs {
     /// Do not ask for confirmation
     #[arg(long, short = 'y')]
     pub yes: bool,
-    /// Scan a queue whose maxReceiveCount is 1 or 2 anyway (each scanned message counts one receive)
+    /// Scan a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read
+    /// left at their maxReceiveCount) anyway; each scanned message counts one receive
     #[arg(long)]
     pub force: bool,
+    /// With --message-id, read at most this many messages looking for the ids
+    #[arg(long, value_name = "N", default_value_t = crate::client::peek::DEFAULT_SCAN_LIMIT, value_parser = super::parse_count)]
+    pub scan_limit: u64,
 }

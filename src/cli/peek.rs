@@ -10,9 +10,17 @@ SQS has no real peek: peek receives the messages with a short visibility timeout
 visible again at once. Each peek therefore counts as a receive (ApproximateReceiveCount grows). On \
 a queue with a redrive policy peek reads each message once and says what it cost (\"each message \
 read used 1 of its 5 receives\") and how many messages are now one receive from the dead-letter \
-queue; with a maxReceiveCount of 1 or 2 it refuses unless --force. While a peek runs, other \
-consumers do not get the messages it holds. With filters (as in redrive), --max counts the messages \
-that match, and peek reads on until it found that many or saw every message.")]
+queue; with a maxReceiveCount of 1 or 2 it refuses unless --force. It keeps a ledger of its reads \
+per queue (under the state directory): while the last read left messages at their maxReceiveCount, \
+where one more receive moves them to the dead-letter queue, it refuses unless --force. It measures \
+the dead-letter queue's depth before and after, and when messages arrived there while it read, it \
+says so and exits with 5. While a peek runs, other consumers do not get the messages it holds. With \
+filters (as in redrive), --max counts the messages that match, and peek reads on until it found that \
+many, saw every message, or read --scan-limit messages (1000 unless set; a larger limit on a queue \
+that holds more is announced before the read, with its cost).
+
+On `sqsctl local`, peek reads through the server's inspection endpoint instead: nothing is received, \
+no receive count grows, and the ledger is not needed.")]
 pub struct PeekArgs {
     /// Queue name, URL or ARN
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
@@ -20,9 +28,13 @@ pub struct PeekArgs {
     /// Show at most this many messages
     #[arg(long, short = 'n', default_value_t = 10, value_name = "N", value_parser = super::parse_count)]
     pub max: u64,
-    /// Read a queue whose maxReceiveCount is 1 or 2 anyway (each read counts toward it)
+    /// Read a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read
+    /// left at their maxReceiveCount) anyway; each read counts toward it
     #[arg(long)]
     pub force: bool,
+    /// With filters, read at most this many messages looking for matches
+    #[arg(long, value_name = "N", default_value_t = crate::client::peek::DEFAULT_SCAN_LIMIT, value_parser = super::parse_count)]
+    pub scan_limit: u64,
     #[command(flatten)]
     pub shown: super::receive::ShownArgs,
     /// Refused: peek cannot follow a queue (see `receive --follow`)

@@ -13,6 +13,7 @@
 pub mod batch;
 mod convert;
 pub mod error;
+pub mod inspect;
 mod messages;
 mod move_tasks;
 pub mod peek;
@@ -76,6 +77,8 @@ pub struct Sqs {
     /// Answers (whole requests or batch entries) that said SQS throttled the caller, shared by
     /// clones: what an adaptive caller slows down for.
     throttled: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// Which endpoints are `sqsctl local` with its inspection endpoint, shared by clones.
+    inspection: inspect::Inspection,
 }
 
 impl Sqs {
@@ -155,6 +158,7 @@ impl Sqs {
             read_timeout,
             entry_retries: std::sync::Arc::default(),
             throttled: std::sync::Arc::default(),
+            inspection: inspect::Inspection::default(),
         })
     }
 
@@ -170,6 +174,7 @@ impl Sqs {
             read_timeout: DEFAULT_READ_TIMEOUT,
             entry_retries: std::sync::Arc::default(),
             throttled: std::sync::Arc::default(),
+            inspection: inspect::Inspection::default(),
         }
     }
 
@@ -220,6 +225,11 @@ impl Sqs {
             self.throttled
                 .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
         }
+    }
+
+    /// `sqsctl local`'s inspection endpoint, for reads that change nothing.
+    pub fn inspection(&self) -> &inspect::Inspection {
+        &self.inspection
     }
 
     /// The endpoint in use and where it came from, for `--verbose`.

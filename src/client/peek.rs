@@ -22,12 +22,16 @@ use std::time::{Duration, Instant};
 use super::{ClientError, QueueAttributes, QueueRef, ReceiveOptions, Sqs};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
+use crate::read_ledger::{ReadEntry, ReadLedger, now_ms};
 
 /// How long messages are held by default while a scan runs, in seconds.
 pub const DEFAULT_HOLD_SECONDS: i32 = 30;
 
 /// Long-poll wait of the receive that decides that nothing more is deliverable, in seconds.
 const FINAL_WAIT_SECONDS: i32 = 1;
+
+/// How many messages a filtered read looks through by default before it stops.
+pub const DEFAULT_SCAN_LIMIT: u64 = 1000;
 
 /// The lowest `maxReceiveCount` a scan reads without `force`: one read leaves a fresh message at
 /// least two receives, so a consumer that fails once still gets another try.
@@ -44,6 +48,19 @@ pub enum PeekError {
         dlq: String,
         max_receive_count: u32,
     },
+    #[error(
+        "the last read of {queue} ({when}) left {count} at maxReceiveCount {max_receive_count}: \
+         reading it again would move {them} to its dead-letter queue {dlq}",
+        when = crate::text::format_millis(left.ended_ms),
+        count = crate::text::plural(left.at_limit, "message"),
+        them = if left.at_limit == 1 { "it" } else { "them" }
+    )]
+    LeftAtLimit {
+        queue: String,
+        dlq: String,
+        max_receive_count: u32,
+        left: ReadEntry,
+    },
     #[error(transparent)]
     Client(#[from] ClientError),
 }
@@ -56,6 +73,11 @@ impl PeekError {
                  without asking; pass --force to read this one anyway (each message read uses one \
                  of its receives), or read an export with --input"
             )),
+            PeekError::LeftAtLimit { .. } => Some(
+                "consumers may have taken those messages since; pass --force to read anyway \
+                 (any message still at its limit then moves to the dead-letter queue)"
+                    .to_string(),
+            ),
             PeekError::Client(e) => e.hint(),
         }
     }
@@ -104,6 +126,59 @@ pub struct Scanned {
     /// Messages read whose receive count is now at least `maxReceiveCount - 1`: the next receive
     /// is their last before the dead-letter queue (or, at `maxReceiveCount`, moves them there).
     pub near_dead_letter: u64,
+    /// Of those, the messages at `maxReceiveCount`: the next receive moves them.
+    pub at_limit: u64,
+    /// When the scan ended, in epoch milliseconds.
+    pub ended_ms: u64,
+    /// The dead-letter queue's depth before and after the read, on a queue with a redrive policy.
+    pub dead_letter_depth: Option<DeadLetterDepth>,
+    /// Why the read could not be recorded in the ledger, if it could not.
+    #[serde(skip)]
+    pub ledger_error: Option<String>,
+    /// The messages were listed by `sqsctl local`'s inspection endpoint: nothing was received.
+    pub inspected: bool,
+}
+
+/// The dead-letter queue's depth (visible, in flight and delayed) around a read: a read that
+/// takes a message past its `maxReceiveCount` moves it there.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct DeadLetterDepth {
+    pub dlq: String,
+    pub before: u64,
+    pub after: u64,
+}
+
+impl DeadLetterDepth {
+    /// How many messages arrived in the dead-letter queue while the read ran.
+    pub fn arrived(&self) -> u64 {
+        self.after.saturating_sub(self.before)
+    }
+
+    /// The warning for messages that arrived during the read, if any did.
+    pub fn describe(&self, queue: &str) -> Option<String> {
+        let arrived = self.arrived();
+        (arrived > 0).then(|| {
+            format!(
+                "{} arrived in the dead-letter queue `{}` while {queue} was read (its depth went from {} to {}): \
+                 a receive that takes a message past maxReceiveCount moves it there, so this read \
+                 most likely moved {}, unless consumers' receives did at the same time",
+                crate::text::plural(arrived, "message"),
+                self.dlq,
+                self.before,
+                self.after,
+                if arrived == 1 { "it" } else { "them" }
+            )
+        })
+    }
+}
+
+impl Scanned {
+    /// The messages that arrived in the dead-letter queue while the read ran.
+    pub fn dead_lettered(&self) -> u64 {
+        self.dead_letter_depth
+            .as_ref()
+            .map_or(0, DeadLetterDepth::arrived)
+    }
 }
 
 /// What reading a queue with a redrive policy costs: each message read uses one of its
@@ -111,6 +186,8 @@ pub struct Scanned {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ReadCost {
     pub dlq: String,
+    #[serde(skip)]
+    pub dlq_arn: String,
     pub max_receive_count: u32,
 }
 
@@ -127,6 +204,39 @@ impl ReadCost {
     /// away from the dead-letter queue.
     pub fn leaves_near_dead_letter(&self, count: u64) -> bool {
         count + 1 >= u64::from(self.max_receive_count)
+    }
+
+    /// Whether a message read with `ApproximateReceiveCount` `count` moves to the dead-letter
+    /// queue on its next receive.
+    pub fn leaves_at_limit(&self, count: u64) -> bool {
+        count >= u64::from(self.max_receive_count)
+    }
+
+    /// The dead-letter queue's depth now, or `None` when it cannot be read (a read goes on
+    /// without the check rather than fail for it).
+    pub async fn dead_letter_depth(&self, sqs: &Sqs) -> Option<u64> {
+        let dlq = sqs.resolve_arn(&self.dlq_arn).await.ok()?;
+        sqs.attributes(&dlq).await.ok().map(|a| a.total())
+    }
+
+    /// The line that reports [`Scanned::at_limit`], when there are any: the next receive of
+    /// each, a consumer's or a read's, moves it to the dead-letter queue, and the guard refuses
+    /// the next read because of them.
+    pub fn describe_at_limit(&self, at_limit: u64) -> Option<String> {
+        (at_limit > 0).then(|| {
+            format!(
+                "{} now at maxReceiveCount {}: the next receive moves {} to the dead-letter queue \
+                 `{}`, so sqsctl refuses to read this queue again without --force",
+                if at_limit == 1 {
+                    "1 message is".to_string()
+                } else {
+                    format!("{at_limit} messages are")
+                },
+                self.max_receive_count,
+                if at_limit == 1 { "it" } else { "them" },
+                self.dlq
+            )
+        })
     }
 
     /// The line that reports [`Scanned::near_dead_letter`], when there are any.
@@ -158,7 +268,8 @@ pub fn stop_reading_at(hold_seconds: i32) -> Instant {
 
 /// Weighs what a read of `queue` costs: nothing without a redrive policy; one receive of each
 /// message read with one, which is refused (unless `force`) when `maxReceiveCount` is below
-/// [`MIN_UNFORCED_MAX_RECEIVE_COUNT`]. The one rule of every reader.
+/// [`MIN_UNFORCED_MAX_RECEIVE_COUNT`], or when the last read recorded in the [`ReadLedger`] left
+/// messages at their `maxReceiveCount` (this read would move them). The one rule of every reader.
 pub fn guard(
     queue: &QueueRef,
     attrs: &QueueAttributes,
@@ -177,10 +288,42 @@ pub fn guard(
             max_receive_count: policy.max_receive_count,
         });
     }
+    if !force && let Some(left) = ReadLedger::for_queue(queue).left_at_limit(now_ms()) {
+        return Err(PeekError::LeftAtLimit {
+            queue: queue.name.clone(),
+            dlq,
+            max_receive_count: policy.max_receive_count,
+            left,
+        });
+    }
     Ok(Some(ReadCost {
         dlq,
+        dlq_arn: policy.dead_letter_target_arn.clone(),
         max_receive_count: policy.max_receive_count,
     }))
+}
+
+/// How a read of a queue goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadPath {
+    /// Through `sqsctl local`'s inspection endpoint: nothing is received, nothing to weigh.
+    Inspect,
+    /// By receives, at the cost the guard weighed (`None` without a redrive policy).
+    Receive(Option<ReadCost>),
+}
+
+/// How a read of `queue` will go: on `sqsctl local`, through its inspection endpoint; elsewhere
+/// by receives, under the [`guard`]'s rule.
+pub async fn weigh(
+    sqs: &Sqs,
+    queue: &QueueRef,
+    attrs: &QueueAttributes,
+    force: bool,
+) -> Result<ReadPath, PeekError> {
+    if sqs.inspection().available(queue).await {
+        return Ok(ReadPath::Inspect);
+    }
+    guard(queue, attrs, force).map(ReadPath::Receive)
 }
 
 /// Reads `queue` without consuming it: see the module documentation. `on_batch` gets each batch of
@@ -198,7 +341,13 @@ pub async fn scan<F>(
 where
     F: FnMut(Vec<MessageRecord>) -> ControlFlow<()>,
 {
-    let cost = guard(queue, attrs, options.force)?;
+    let cost = match weigh(sqs, queue, attrs, options.force).await? {
+        ReadPath::Inspect => {
+            return inspect(sqs, queue, attrs, options, interrupt, on_batch).await;
+        }
+        ReadPath::Receive(cost) => cost,
+    };
+    let depth_before = dead_letter_depth_before(sqs, cost.as_ref()).await;
     let mut scanned = Scanned {
         visible_at_start: attrs.visible(),
         in_flight_at_start: attrs.in_flight(),
@@ -225,7 +374,110 @@ where
         Ok(failed) => scanned.release_failed = failed as u64,
         Err(_) => scanned.release_failed = handles.len() as u64,
     }
+    finish_read(sqs, queue, &mut scanned, depth_before, options.force).await;
     outcome.map(|()| scanned)
+}
+
+/// [`scan`] through `sqsctl local`'s inspection endpoint: the same batches, handed over in tens,
+/// without a receive (so without receipt handles).
+async fn inspect<F>(
+    sqs: &Sqs,
+    queue: &QueueRef,
+    attrs: &QueueAttributes,
+    options: &PeekOptions,
+    interrupt: &Interrupt,
+    mut on_batch: F,
+) -> Result<Scanned, PeekError>
+where
+    F: FnMut(Vec<MessageRecord>) -> ControlFlow<()>,
+{
+    let max = options
+        .max
+        .map_or(super::inspect::MAX_INSPECTED, |m| m as u64)
+        .min(super::inspect::MAX_INSPECTED);
+    let listed = sqs.inspection().visible_messages(queue, max).await?;
+    let mut scanned = Scanned {
+        visible_at_start: attrs.visible(),
+        in_flight_at_start: attrs.in_flight(),
+        inspected: true,
+        exhausted: !listed.truncated,
+        ..Scanned::default()
+    };
+    let mut messages = listed.messages.into_iter().peekable();
+    while messages.peek().is_some() {
+        if interrupt.is_set() {
+            scanned.interrupted = true;
+            scanned.exhausted = false;
+            break;
+        }
+        let batch: Vec<MessageRecord> = messages.by_ref().take(10).collect();
+        scanned.seen += batch.len() as u64;
+        if on_batch(batch).is_break() {
+            scanned.exhausted = false;
+            break;
+        }
+    }
+    scanned.ended_ms = now_ms();
+    Ok(scanned)
+}
+
+/// The dead-letter queue's depth before a read that costs `cost`, for [`finish_read`].
+pub async fn dead_letter_depth_before(sqs: &Sqs, cost: Option<&ReadCost>) -> Option<u64> {
+    match cost {
+        Some(cost) => cost.dead_letter_depth(sqs).await,
+        None => None,
+    }
+}
+
+/// What every read does once its messages were released: notes when it ended, measures the
+/// dead-letter queue again (against `depth_before`), and records the read in the queue's
+/// [`ReadLedger`] when it saw messages (their receive counts grew) or was forced on a queue with
+/// a redrive policy (it may have moved what an earlier read left at the limit, and what it saw
+/// replaces that).
+pub async fn finish_read(
+    sqs: &Sqs,
+    queue: &QueueRef,
+    scanned: &mut Scanned,
+    depth_before: Option<u64>,
+    force: bool,
+) {
+    scanned.ended_ms = now_ms();
+    if let (Some(cost), Some(before)) = (&scanned.cost, depth_before)
+        && let Some(after) = cost.dead_letter_depth(sqs).await
+    {
+        scanned.dead_letter_depth = Some(DeadLetterDepth {
+            dlq: cost.dlq.clone(),
+            before,
+            after,
+        });
+    }
+    if scanned.seen == 0 && !(force && scanned.cost.is_some()) {
+        return;
+    }
+    let recorded = ReadLedger::for_queue(queue).append(ReadEntry {
+        ended_ms: scanned.ended_ms,
+        at_limit: scanned.at_limit,
+        near: scanned.near_dead_letter.saturating_sub(scanned.at_limit),
+    });
+    if let Err(e) = recorded {
+        scanned.ledger_error = Some(e.to_string());
+    }
+}
+
+impl Scanned {
+    /// Counts a message a read saw for the first time, by where its receive count now stands.
+    pub fn count_seen(&mut self, message: &MessageRecord) {
+        self.seen += 1;
+        if let (Some(cost), Some(count)) =
+            (&self.cost, message.attribute_u64("ApproximateReceiveCount"))
+            && cost.leaves_near_dead_letter(count)
+        {
+            self.near_dead_letter += 1;
+            if cost.leaves_at_limit(count) {
+                self.at_limit += 1;
+            }
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -298,20 +550,13 @@ where
                 None => true,
             };
             if new {
-                if let (Some(cost), Some(count)) = (
-                    &scanned.cost,
-                    message.attribute_u64("ApproximateReceiveCount"),
-                ) && cost.leaves_near_dead_letter(count)
-                {
-                    scanned.near_dead_letter += 1;
-                }
+                scanned.count_seen(&message);
                 fresh.push(message);
             }
         }
         if fresh.is_empty() {
             continue;
         }
-        scanned.seen += fresh.len() as u64;
         if on_batch(fresh).is_break() {
             return Ok(());
         }
@@ -378,6 +623,7 @@ mod tests {
     fn a_message_one_receive_from_the_dlq_is_counted_from_max_minus_one() {
         let cost = ReadCost {
             dlq: "orders-dlq".into(),
+            dlq_arn: "arn:aws:sqs:us-east-1:000000000000:orders-dlq".into(),
             max_receive_count: 5,
         };
         assert!(!cost.leaves_near_dead_letter(3));

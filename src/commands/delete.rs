@@ -40,6 +40,8 @@ pub struct DeleteSettings {
     pub dry_run: bool,
     pub yes: bool,
     pub force: bool,
+    /// With `--message-id`: how many messages the scan reads at most.
+    pub scan_limit: u64,
 }
 
 impl DeleteSettings {
@@ -67,6 +69,7 @@ impl DeleteSettings {
             dry_run: args.dry_run,
             yes: args.yes,
             force: args.force,
+            scan_limit: args.scan_limit,
         })
     }
 }
@@ -133,6 +136,8 @@ pub async fn run(ctx: &Context, settings: DeleteSettings) -> anyhow::Result<Exit
     }
     Ok(if ctx.interrupt.is_set() {
         ExitStatus::Interrupted
+    } else if out.dead_lettered > 0 {
+        ExitStatus::ReadDeadLettered
     } else if failed > 0 || missing > 0 {
         ExitStatus::Partial
     } else {
@@ -209,14 +214,15 @@ async fn by_ids(
 ) -> anyhow::Result<()> {
     let sqs = ctx.sqs().await?;
     let attrs = sqs.attributes(queue).await?;
-    let cost = peek::guard(queue, &attrs, settings.force).map_err(|refused| {
-        with_hint(
+    let cost = peek::guard(queue, &attrs, settings.force).map_err(|refused| match refused {
+        peek::PeekError::WouldDeadLetter { .. } => with_hint(
             refused,
             format!(
                 "queues with a maxReceiveCount of {} or more are scanned without asking; pass --force to scan for the ids anyway, or delete by receipt handle",
                 peek::MIN_UNFORCED_MAX_RECEIVE_COUNT
             ),
-        )
+        ),
+        other => anyhow::Error::new(other),
     })?;
     if !settings.dry_run {
         confirm_destructive(
@@ -233,15 +239,21 @@ async fn by_ids(
     }
     let mut wanted: BTreeSet<String> = ids.iter().cloned().collect();
     let mut held: Vec<String> = Vec::new();
+    let depth_before = peek::dead_letter_depth_before(sqs, cost.as_ref()).await;
+    let mut tally = peek::Scanned {
+        visible_at_start: attrs.visible(),
+        cost: cost.clone(),
+        ..peek::Scanned::default()
+    };
     let result = scan(
         ctx,
         sqs,
         queue,
-        attrs.visible(),
         &mut wanted,
         &mut held,
-        settings.dry_run,
+        settings,
         out,
+        &mut tally,
     )
     .await;
     // Everything not deleted goes back at once, also after an error.
@@ -253,9 +265,24 @@ async fn by_ids(
             plural(not_released as u64, "scanned message")
         ));
     }
+    peek::finish_read(sqs, queue, &mut tally, depth_before, settings.force).await;
     result?;
     if let Some(cost) = cost {
         ctx.printer.info(cost.describe());
+    }
+    if let Some(moved) = tally
+        .dead_letter_depth
+        .as_ref()
+        .and_then(|depth| depth.describe(&queue.name))
+    {
+        ctx.printer.warn(moved);
+    }
+    out.dead_lettered = tally.dead_lettered();
+    if !wanted.is_empty() && tally.seen >= settings.scan_limit {
+        ctx.printer.warn(format!(
+            "the scan stopped at --scan-limit {} before finding every id; raise it to read further",
+            settings.scan_limit
+        ));
     }
     for id in wanted {
         out.push(Outcome {
@@ -274,15 +301,17 @@ async fn scan(
     ctx: &Context,
     sqs: &Sqs,
     queue: &QueueRef,
-    mut visible_at_start: u64,
     wanted: &mut BTreeSet<String>,
     held: &mut Vec<String>,
-    dry_run: bool,
+    settings: &DeleteSettings,
     out: &mut Output<'_>,
+    tally: &mut peek::Scanned,
 ) -> anyhow::Result<()> {
+    let dry_run = settings.dry_run;
+    let mut visible_at_start = tally.visible_at_start;
     let mut seen: HashSet<String> = HashSet::new();
     let stop_at = peek::stop_reading_at(HOLD_SECONDS);
-    while !wanted.is_empty() && !ctx.interrupt.is_set() {
+    while !wanted.is_empty() && !ctx.interrupt.is_set() && tally.seen < settings.scan_limit {
         if Instant::now() >= stop_at {
             ctx.printer.warn(format!(
                 "the scan stopped after reading {} before the first of them became visible again, so as not to read any message twice; run it again for the ids not found",
@@ -297,7 +326,7 @@ async fn scan(
             1
         };
         let options = ReceiveOptions {
-            max_messages: 10,
+            max_messages: settings.scan_limit.saturating_sub(tally.seen).clamp(1, 10) as i32,
             wait_seconds: Some(wait),
             visibility_timeout: Some(HOLD_SECONDS),
         };
@@ -319,6 +348,9 @@ async fn scan(
             };
             let id = message.message_id.clone().unwrap_or_default();
             let first_time = seen.insert(id.clone());
+            if first_time {
+                tally.count_seen(&message);
+            }
             if !(first_time && wanted.remove(&id)) {
                 held.push(handle);
             } else if dry_run {
@@ -367,6 +399,8 @@ async fn scan(
 /// Collects or streams the outcomes in the chosen format.
 struct Output<'a> {
     ctx: &'a Context,
+    /// Messages that arrived in the dead-letter queue while a scan for ids ran.
+    dead_lettered: u64,
     all: Vec<Outcome>,
     counts: std::collections::BTreeMap<&'static str, u64>,
 }
@@ -375,6 +409,7 @@ impl<'a> Output<'a> {
     fn new(ctx: &'a Context) -> Self {
         Output {
             ctx,
+            dead_lettered: 0,
             all: Vec::new(),
             counts: Default::default(),
         }

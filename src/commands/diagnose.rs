@@ -206,6 +206,12 @@ async fn run_once(
     print(ctx, settings, &inspection, &report)?;
     let status = if inspection.interrupted() {
         ExitStatus::Interrupted
+    } else if inspection
+        .scan
+        .as_ref()
+        .is_some_and(|s| s.dead_lettered() > 0)
+    {
+        ExitStatus::ReadDeadLettered
     } else if report.has_problems() {
         ExitStatus::ProblemsFound
     } else {
@@ -349,6 +355,14 @@ pub async fn gather(ctx: &Context, request: inspect::Request<'_>) -> anyhow::Res
         .and_then(|s| s.cost.as_ref())
     {
         ctx.printer.info(cost.describe());
+    }
+    if let (Some(scan), Some(queue)) = (&inspection.scan, &inspection.queue)
+        && let Some(moved) = scan
+            .dead_letter_depth
+            .as_ref()
+            .and_then(|depth| depth.describe(&queue.name))
+    {
+        ctx.printer.warn(moved);
     }
     if let Some(scan) = &inspection.scan
         && scan.release_failed > 0

@@ -149,6 +149,13 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
     if inspection.interrupted() {
         return Ok(ExitStatus::Interrupted);
     }
+    if inspection
+        .scan
+        .as_ref()
+        .is_some_and(|s| s.dead_lettered() > 0)
+    {
+        return Ok(ExitStatus::ReadDeadLettered);
+    }
     Ok(ExitStatus::Success)
 }
 

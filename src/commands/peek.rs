@@ -20,6 +20,8 @@ pub struct PeekSettings {
     pub queue: String,
     pub max: u64,
     pub force: bool,
+    /// With filters: how many messages to read at most.
+    pub scan_limit: u64,
     pub shown: Shown,
     pub selection: Selection,
     pub template: Option<Template>,
@@ -38,6 +40,7 @@ impl PeekSettings {
             queue: args.queue,
             max: args.max,
             force: args.force,
+            scan_limit: args.scan_limit,
             shown: Shown::parse(
                 &args.shown.system_attributes,
                 &args.shown.message_attributes,
@@ -67,20 +70,49 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
     let queue = resolve_queue(ctx, &settings.queue).await?;
     let sqs = ctx.sqs().await?;
     let attrs = sqs.attributes(&queue).await?;
-    peek::guard(&queue, &attrs, settings.force).map_err(|refused| {
-        with_hint(
+    let path = peek::weigh(sqs, &queue, &attrs, settings.force).await.map_err(|refused| match refused {
+        peek::PeekError::WouldDeadLetter { .. } => with_hint(
             refused,
             format!(
                 "queues with a maxReceiveCount of {} or more are peeked at without asking; pass --force to peek at this one anyway (each message shown uses one of its receives), or peek at the dead-letter queue itself",
                 peek::MIN_UNFORCED_MAX_RECEIVE_COUNT
             ),
-        )
+        ),
+        other => anyhow::Error::new(other),
     })?;
+    let cost = match &path {
+        peek::ReadPath::Receive(cost) => cost.clone(),
+        peek::ReadPath::Inspect => None,
+    };
     let selector = super::selection::selector(&settings.selection)?;
     let max = usize::try_from(settings.max).unwrap_or(usize::MAX);
+    // With a filter the scan goes on past `--max` messages read, until `--max` matched or
+    // `--scan-limit` were read.
+    let reads = if selector.is_some() {
+        settings.scan_limit
+    } else {
+        settings.max
+    };
+    if reads > peek::DEFAULT_SCAN_LIMIT
+        && attrs.visible() > peek::DEFAULT_SCAN_LIMIT
+        && path != peek::ReadPath::Inspect
+    {
+        let mut line = format!(
+            "reading up to {} of about {} visible in {}",
+            plural(reads.min(attrs.visible()), "message"),
+            attrs.visible(),
+            queue.name
+        );
+        if let Some(cost) = &cost {
+            line.push_str(&format!(
+                ": each read uses 1 of its {} receives before the dead-letter queue `{}`",
+                cost.max_receive_count, cost.dlq
+            ));
+        }
+        ctx.printer.info(line);
+    }
     let options = PeekOptions {
-        // With a filter the scan goes on past `--max` messages read, until `--max` matched.
-        max: if selector.is_some() { None } else { Some(max) },
+        max: Some(usize::try_from(reads).unwrap_or(usize::MAX)),
         force: settings.force,
         ..PeekOptions::default()
     };
@@ -113,11 +145,9 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         },
     )
     .await?;
-    // Diagnose discounts the receives its own and peek's reads added, so that looking at a
-    // queue is not mistaken for failing consumers. The record is a hint: failing to write it is
-    // not worth failing the peek for.
-    if scanned.seen > 0 {
-        let _ = crate::diagnose::gather::record_scan(&queue);
+    if let Some(e) = &scanned.ledger_error {
+        ctx.printer
+            .debug(format!("could not record the read in the ledger: {e}"));
     }
     if let Some(err) = write_error {
         return Err(anyhow::Error::new(err).context("could not write to stdout"));
@@ -129,6 +159,9 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         scanned.visible_at_start,
         queue.name
     );
+    if scanned.inspected {
+        summary.push_str(" (listed by sqsctl local's inspection endpoint: nothing was received)");
+    }
     if scanned.in_flight_at_start > 0 {
         summary.push_str(&format!(
             " ({} in flight with consumers, not shown)",
@@ -146,6 +179,12 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
             shown,
             settings.selection.describe().join(" ")
         ));
+        if shown < max && scanned.seen >= settings.scan_limit && !scanned.exhausted {
+            summary.push_str(&format!(
+                "; stopped at --scan-limit {} (raise it to read further)",
+                settings.scan_limit
+            ));
+        }
     }
     ctx.printer.info(summary);
     if let Some(failures) = selector.as_ref().and_then(|s| s.where_failures()) {
@@ -158,7 +197,11 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         && scanned.seen > 0
     {
         ctx.printer.info(cost.describe());
-        if let Some(near) = cost.describe_near(scanned.near_dead_letter) {
+        if let Some(line) = cost.describe_at_limit(scanned.at_limit) {
+            ctx.printer.warn(line);
+        }
+        let near = scanned.near_dead_letter - scanned.at_limit;
+        if let Some(near) = cost.describe_near(near) {
             ctx.printer.warn(near);
         }
     }
@@ -169,8 +212,17 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
             peek::DEFAULT_HOLD_SECONDS
         ));
     }
+    if let Some(moved) = scanned
+        .dead_letter_depth
+        .as_ref()
+        .and_then(|depth| depth.describe(&queue.name))
+    {
+        ctx.printer.warn(moved);
+    }
     Ok(if scanned.interrupted {
         ExitStatus::Interrupted
+    } else if scanned.dead_lettered() > 0 {
+        ExitStatus::ReadDeadLettered
     } else {
         ExitStatus::Success
     })

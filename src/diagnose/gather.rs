@@ -17,6 +17,7 @@ use crate::diagnose::{Coverage, Observations, QueueFacts, RelatedQueue};
 use crate::error::hinted;
 use crate::interrupt::Interrupt;
 use crate::message::{ParsedLine, parse_record_line};
+use crate::read_ledger::ReadLedger;
 
 /// How long scanned messages stay hidden at most, should releasing them fail.
 pub const HOLD_SECONDS: i32 = 60;
@@ -131,7 +132,7 @@ pub async fn inspect(
             // The file's receive counts may include sqsctl's own looks at the queue; which of the
             // recorded ones came before the export is unknown, so all of them are discounted.
             if let Some(queue) = &inspection.queue {
-                inspection.own_scans = ScanLog::for_queue(queue).load(now_ms());
+                inspection.own_scans = ReadLedger::for_queue(queue).ends(now_ms());
             }
         }
         MessageSource::Queue { sample } => {
@@ -139,7 +140,7 @@ pub async fn inspect(
             else {
                 anyhow::bail!("no queue to read");
             };
-            match peek::guard(queue, &facts.attrs, request.force) {
+            match peek::weigh(sqs, queue, &facts.attrs, request.force).await {
                 Err(PeekError::WouldDeadLetter {
                     queue,
                     dlq,
@@ -149,12 +150,25 @@ pub async fn inspect(
                         queue,
                         dlq,
                         max_receive_count,
+                        left: None,
+                    });
+                }
+                Err(PeekError::LeftAtLimit {
+                    queue,
+                    dlq,
+                    max_receive_count,
+                    left,
+                }) => {
+                    inspection.refused = Some(Refusal {
+                        queue,
+                        dlq,
+                        max_receive_count,
+                        left: Some(left),
                     });
                 }
                 Err(other) => return Err(other.into()),
                 Ok(_) => {
-                    let log = ScanLog::for_queue(queue);
-                    let mut own_scans = log.load(now_ms());
+                    let mut own_scans = ReadLedger::for_queue(queue).ends(now_ms());
                     own_scans.extend_from_slice(request.earlier_scans);
                     own_scans.sort_unstable();
                     own_scans.dedup();
@@ -180,8 +194,8 @@ pub async fn inspect(
                         in_flight_at_start: facts.attrs.in_flight(),
                         exhausted: scanned.exhausted,
                     };
-                    let ended = now_ms();
-                    if let Err(e) = log.append(ended) {
+                    let ended = scanned.ended_ms;
+                    if let Some(e) = &scanned.ledger_error {
                         inspection
                             .notes
                             .push(format!("could not record the scan: {e}"));
@@ -197,97 +211,10 @@ pub async fn inspect(
     Ok(inspection)
 }
 
-/// Records that a read of `queue` that only looked (a scan, a peek) ended now, so that later
-/// diagnoses do not count the receive it added to each message as a failure.
-pub fn record_scan(queue: &QueueRef) -> std::io::Result<()> {
-    ScanLog::for_queue(queue).append(now_ms())
-}
-
-/// When sqsctl's scans of a queue ended, kept in a small file per queue under the state
-/// directory. Each scan raised the receive count of every message it read; the analyzers discount
-/// those reads so that looking at a queue repeatedly is not mistaken for failing consumers.
-struct ScanLog {
-    /// `Err` when the queue's name cannot be part of a file name (nothing is read or written).
-    path: Result<Option<PathBuf>, crate::state_file::InvalidQueueName>,
-}
-
-/// Scans older than this cannot matter: no message outlives 14 days.
-const SCAN_LOG_AGE_MS: u64 = 14 * 86_400 * 1000;
-const SCAN_LOG_ENTRIES: usize = 500;
-
-impl ScanLog {
-    fn for_queue(queue: &QueueRef) -> ScanLog {
-        if let Err(invalid) = crate::state_file::queue_file_name(&queue.name) {
-            return ScanLog { path: Err(invalid) };
-        }
-        // The URL (made of a valid name, so never `.` or `..` once its `/` are replaced) tells
-        // apart queues of one name in different accounts, regions or endpoints.
-        let file: String = queue
-            .url
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        let path = dirs::state_dir()
-            .or_else(dirs::data_local_dir)
-            .map(|dir| dir.join("sqsctl").join("scans").join(file));
-        ScanLog { path: Ok(path) }
-    }
-
-    fn load(&self, now_ms: u64) -> Vec<u64> {
-        let Some(text) = self
-            .path
-            .as_ref()
-            .ok()
-            .and_then(Option::as_ref)
-            .and_then(|p| std::fs::read_to_string(p).ok())
-        else {
-            return Vec::new();
-        };
-        text.lines()
-            .filter_map(|line| line.trim().parse::<u64>().ok())
-            .filter(|end| now_ms.saturating_sub(*end) < SCAN_LOG_AGE_MS)
-            .collect()
-    }
-
-    fn append(&self, ended_ms: u64) -> std::io::Result<()> {
-        let path = match &self.path {
-            Ok(Some(path)) => path,
-            Ok(None) => return Ok(()),
-            Err(invalid) => return Err(std::io::Error::other(invalid.to_string())),
-        };
-        crate::state_file::create_parent(path)?;
-        let mut ends = self.load(ended_ms);
-        ends.push(ended_ms);
-        let keep = ends.len().saturating_sub(SCAN_LOG_ENTRIES);
-        let text: String = ends[keep..].iter().map(|e| format!("{e}\n")).collect();
-        let temporary = path.with_extension("tmp");
-        let mut file = crate::state_file::open(
-            &temporary,
-            std::fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true),
-        )?;
-        std::io::Write::write_all(&mut file, text.as_bytes())?;
-        drop(file);
-        std::fs::rename(temporary, path)
-    }
-}
-
-/// The redrive-policy refusal as an error (for commands that cannot go on without messages);
+/// The guard's refusal as an error (for commands that cannot go on without messages);
 /// `app::report` gives it its hint.
 pub fn refusal_error(refusal: &Refusal) -> anyhow::Error {
-    anyhow::Error::new(PeekError::WouldDeadLetter {
-        queue: refusal.queue.clone(),
-        dlq: refusal.dlq.clone(),
-        max_receive_count: refusal.max_receive_count,
-    })
+    anyhow::Error::new(refusal.to_error())
 }
 
 async fn facts(
@@ -379,9 +306,4 @@ pub fn read_file(path: &Path, per_group_dedup: bool) -> anyhow::Result<Observati
     Ok(obs)
 }
 
-/// "Now" in epoch milliseconds.
-pub fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
+pub use crate::read_ledger::now_ms;

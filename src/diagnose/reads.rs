@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::{Finding, Observations, QueueFacts, ReceiveClock, Severity};
 use crate::client::peek::{MIN_UNFORCED_MAX_RECEIVE_COUNT, Scanned};
+use crate::read_ledger::ReadEntry;
 
 /// A check that did not run, or ran over part of the queue only.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -27,6 +28,29 @@ pub struct Refusal {
     pub queue: String,
     pub dlq: String,
     pub max_receive_count: u32,
+    /// Set when the refusal came from the read ledger: the last read left messages at their
+    /// `maxReceiveCount`.
+    pub left: Option<ReadEntry>,
+}
+
+impl Refusal {
+    /// The refusal as the guard's error, for commands that cannot go on without messages.
+    pub fn to_error(&self) -> crate::client::peek::PeekError {
+        use crate::client::peek::PeekError;
+        match self.left {
+            Some(left) => PeekError::LeftAtLimit {
+                queue: self.queue.clone(),
+                dlq: self.dlq.clone(),
+                max_receive_count: self.max_receive_count,
+                left,
+            },
+            None => PeekError::WouldDeadLetter {
+                queue: self.queue.clone(),
+                dlq: self.dlq.clone(),
+                max_receive_count: self.max_receive_count,
+            },
+        }
+    }
 }
 
 /// The checks that need the queue's messages, for the queue `facts` describes.
@@ -59,11 +83,18 @@ pub fn unread(
             .collect()
     };
     if let Some(refusal) = refused {
-        let finding = scan_skipped(&refusal.queue, &refusal.dlq, refusal.max_receive_count);
-        let reason = format!(
-            "messages not read: maxReceiveCount {} is below {MIN_UNFORCED_MAX_RECEIVE_COUNT}",
-            refusal.max_receive_count
-        );
+        let finding = scan_skipped(refusal);
+        let reason = match refusal.left {
+            Some(left) => format!(
+                "messages not read: the last read left {} at maxReceiveCount {}",
+                crate::text::plural(left.at_limit, "message"),
+                refusal.max_receive_count
+            ),
+            None => format!(
+                "messages not read: maxReceiveCount {} is below {MIN_UNFORCED_MAX_RECEIVE_COUNT}",
+                refusal.max_receive_count
+            ),
+        };
         return Some((finding, skipped(&reason)));
     }
     let scan = scan?;
@@ -102,23 +133,45 @@ pub fn unread(
 
 /// The finding that says messages were not read because a read could take a consumer's last
 /// try.
-pub fn scan_skipped(queue: &str, dlq: &str, max_receive_count: u32) -> Finding {
-    Finding::new(
+pub fn scan_skipped(refusal: &Refusal) -> Finding {
+    let Refusal {
+        queue,
+        dlq,
+        max_receive_count,
+        left,
+    } = refusal;
+    let finding = Finding::new(
         "scan-skipped",
         Severity::Warning,
         "Messages were not read: only the queue's settings were checked",
-    )
-    .evidence(format!(
-        "{queue} moves a message to {dlq} after {max_receive_count} receive{}; reading a \
+    );
+    if let Some(left) = left {
+        return finding
+            .evidence(format!(
+                "the last read by sqsctl ({}) left {} at maxReceiveCount {max_receive_count}: \
+                 one more receive moves {} to {dlq}",
+                crate::text::format_millis(left.ended_ms),
+                crate::text::plural(left.at_limit, "message"),
+                if left.at_limit == 1 { "it" } else { "them" }
+            ))
+            .advice(format!(
+                "Consumers may have taken them since. To read anyway, pass --force (any message \
+                 still at its limit moves to {dlq}), or export the messages and run `sqsctl \
+                 diagnose {queue} --input FILE`."
+            ));
+    }
+    finding
+        .evidence(format!(
+            "{queue} moves a message to {dlq} after {max_receive_count} receive{}; reading a \
          message counts as a receive and could take a consumer's last try, so queues with a \
          maxReceiveCount below {MIN_UNFORCED_MAX_RECEIVE_COUNT} are read only with --force",
-        if max_receive_count == 1 { "" } else { "s" }
-    ))
-    .advice(format!(
-        "To check groups, deduplication ids and receive counts too, pass --force (each message \
+            if *max_receive_count == 1 { "" } else { "s" }
+        ))
+        .advice(format!(
+            "To check groups, deduplication ids and receive counts too, pass --force (each message \
          read uses one of its {max_receive_count} receives before {dlq}), or export the \
          messages and run `sqsctl diagnose {queue} --input FILE`."
-    ))
+        ))
 }
 
 /// Messages the read left one receive (or none) away from the dead-letter queue: a `warning`
@@ -220,6 +273,7 @@ mod tests {
             queue: "mail.fifo".into(),
             dlq: "mail-dlq.fifo".into(),
             max_receive_count: 1,
+            left: None,
         };
         let (finding, skipped) = unread(&facts, Some(&refusal), None).expect("skipped");
         assert_eq!(finding.id, "scan-skipped");

@@ -467,3 +467,154 @@ fn the_redrive_dry_run_reads_a_dlq_by_the_same_rule() {
     let urgent_dlq = env.block_on(env.sqs().resolve("urgent-dlq")).unwrap();
     assert_eq!(visible_and_in_flight(&env, &urgent_dlq), (4, 0));
 }
+
+#[test]
+fn the_read_ledger_refuses_the_read_that_would_dead_letter_what_the_last_one_left() {
+    let env = TestEnv::start();
+    let (queue, dlq) = guarded(&env, "t3", 3, &[]);
+    env.run(&["send", "t3", "only"]).assert_code(0);
+    for read in 1..=3 {
+        let run = env.run(&["peek", "t3", "-o", "text"]);
+        run.assert_code(0);
+        assert_eq!(run.stdout, "only\n", "read {read}");
+    }
+    // The third read left the message at its maxReceiveCount: the fourth would move it.
+    let fourth = env.run(&["peek", "t3", "-o", "text"]);
+    assert_eq!(fourth.code, 1, "{}", fourth.stderr);
+    assert!(
+        fourth.stderr.contains("refusing to read `t3`")
+            && fourth
+                .stderr
+                .contains("left 1 message at maxReceiveCount 3")
+            && fourth.stderr.contains("t3-dlq")
+            && fourth.stderr.contains("--force"),
+        "{}",
+        fourth.stderr
+    );
+    assert_eq!(env.depth(&queue), 1, "the message is still in the source");
+    assert_eq!(env.depth(&dlq), 0);
+    // diagnose and delete --message-id follow the same ledger.
+    let diagnose = env.run(&["diagnose", "t3", "-o", "json"]);
+    assert_finding(&json(&diagnose), "scan-skipped", "warning");
+    let delete = env.run(&["delete", "t3", "--message-id", "x", "--yes"]);
+    assert_eq!(delete.code, 1, "{}", delete.stderr);
+    assert_eq!(env.depth(&dlq), 0);
+
+    // With --force the read goes ahead, moves the message, and says so with exit 5.
+    let forced = env.run(&["peek", "t3", "--force"]);
+    assert_eq!(forced.code, 5, "{}", forced.stderr);
+    assert!(
+        forced
+            .stderr
+            .contains("1 message arrived in the dead-letter queue `t3-dlq` while t3 was read"),
+        "{}",
+        forced.stderr
+    );
+    assert_eq!(env.depth(&dlq), 1);
+    // What the forced read saw replaces the ledger's entry: nothing is at the limit now.
+    env.run(&["peek", "t3"]).assert_code(0);
+}
+
+#[test]
+fn a_read_that_moves_messages_its_consumers_brought_to_the_limit_says_so() {
+    let env = TestEnv::start();
+    let (queue, dlq) = guarded(&env, "worn", 3, &[]);
+    env.run_stdin(&["send", "worn", "--lines"], "a\nb\n")
+        .assert_code(0);
+    // Consumers received both three times: the next receive, the peek's, moves them.
+    receive_all(&env, &queue, 2, 3);
+    let run = env.run(&["peek", "worn"]);
+    assert_eq!(run.code, 5, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("2 messages arrived in the dead-letter queue `worn-dlq` while worn was read (its depth went from 0 to 2)"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(env.depth(&dlq), 2);
+
+    // delete --message-id reports the same instead of a bare `not_found`.
+    env.run_stdin(&["send", "worn", "--lines"], "c\n")
+        .assert_code(0);
+    receive_all(&env, &queue, 1, 3);
+    let run = env.run(&["delete", "worn", "--message-id", "nope", "--yes"]);
+    assert_eq!(run.code, 5, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("1 message arrived in the dead-letter queue `worn-dlq`"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_filtered_peek_that_matches_nothing_stops_at_its_scan_limit() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("many", &[]);
+    let lines: String = (0..40).map(|i| format!("message {i}\n")).collect();
+    env.run_stdin(&["send", "many", "--lines"], &lines)
+        .assert_code(0);
+    let run = env.run(&[
+        "peek",
+        "many",
+        "--grep",
+        "no such text",
+        "--scan-limit",
+        "15",
+    ]);
+    run.assert_code(0);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr.contains("peeked at 15 messages")
+            && run.stderr.contains("stopped at --scan-limit 15"),
+        "{}",
+        run.stderr
+    );
+    // Exactly the 15 read were received: the others' receive counts are still 0.
+    let received = env.block_on(async {
+        let mut counts = Vec::new();
+        loop {
+            let options = ReceiveOptions {
+                max_messages: 10,
+                wait_seconds: Some(0),
+                visibility_timeout: Some(60),
+            };
+            let batch = env.sqs().receive(&queue, options).await.unwrap();
+            if batch.is_empty() {
+                break;
+            }
+            counts.extend(
+                batch
+                    .iter()
+                    .map(|m| m.attribute_u64("ApproximateReceiveCount").unwrap()),
+            );
+        }
+        counts
+    });
+    assert_eq!(received.len(), 40);
+    assert_eq!(received.iter().filter(|&&c| c == 2).count(), 15);
+
+    // A limit above the default on a queue that holds more is announced before the read.
+    let lines: String = (0..1001).map(|i| format!("more {i}\n")).collect();
+    let big = env.create_queue("big", &[]);
+    env.run_stdin(&["send", "big", "--lines"], &lines)
+        .assert_code(0);
+    let run = env.run(&[
+        "peek",
+        "big",
+        "--max",
+        "1",
+        "--scan-limit",
+        "2000",
+        "--grep",
+        "more 3",
+    ]);
+    run.assert_code(0);
+    assert!(
+        run.stderr
+            .contains("reading up to 1001 messages of about 1001 visible in big"),
+        "{}",
+        run.stderr
+    );
+    drop(big);
+}

@@ -115,7 +115,9 @@ pub async fn run(
     .map_err(|err| match err {
         PreviewError::Read(PeekError::Client(client)) => anyhow::Error::new(client),
         // The guard's refusal is rendered by `app::report`; the dry run has no --force.
-        PreviewError::Read(refused @ PeekError::WouldDeadLetter { .. }) => with_hint(
+        PreviewError::Read(
+            refused @ (PeekError::WouldDeadLetter { .. } | PeekError::LeftAtLimit { .. }),
+        ) => with_hint(
             refused,
             format!(
                 "a dry run reads the DLQ and cannot be forced: `sqsctl peek {} --force` shows its messages, and a redrive without --dry-run moves each of them after one receive",

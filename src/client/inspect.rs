@@ -1,0 +1,240 @@
+//! Reading a queue of `sqsctl local` without receiving: its inspection endpoint
+//! (`GET /_sqsctl/v1/messages`) lists messages with their attributes and changes nothing, so a
+//! peek there raises no receive count and hides nothing.
+//!
+//! Whether an endpoint is `sqsctl local` is asked once per endpoint and process
+//! (`GET /_sqsctl/v1/info`), and only of plain `http://` endpoints: SQS itself is always HTTPS,
+//! and is never sent a request it does not know. Any other answer (LocalStack's 404, a timeout)
+//! means "not here", and readers receive as they would from SQS.
+
+use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Bytes;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use parking_lot::Mutex;
+use serde::Deserialize;
+
+use super::{ClientError, QueueRef};
+use crate::message::{AttributeValue, MessageRecord};
+
+/// The most messages one inspection returns.
+pub const MAX_INSPECTED: u64 = 100_000;
+
+/// How long the question "is this `sqsctl local`?" may take before the answer is no.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long a listing may take.
+const LIST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The endpoints asked so far, by origin (`http://host:port`), shared by the clones of one
+/// client.
+#[derive(Clone, Default)]
+pub struct Inspection {
+    known: Arc<Mutex<HashMap<String, bool>>>,
+    http: Arc<std::sync::OnceLock<Client<HttpConnector, Empty<Bytes>>>>,
+}
+
+impl std::fmt::Debug for Inspection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Inspection").finish_non_exhaustive()
+    }
+}
+
+/// What a listing returned.
+#[derive(Debug)]
+pub struct Inspected {
+    pub messages: Vec<MessageRecord>,
+    /// More messages were there than asked for.
+    pub truncated: bool,
+}
+
+#[derive(Deserialize)]
+struct Info {
+    server: String,
+    #[serde(default)]
+    inspect: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Listing {
+    messages: Vec<Listed>,
+    #[serde(default)]
+    truncated: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Listed {
+    message_id: String,
+    body: String,
+    #[serde(default)]
+    attributes: BTreeMap<String, String>,
+    #[serde(default)]
+    message_attributes: BTreeMap<String, ListedAttribute>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct ListedAttribute {
+    data_type: String,
+    string_value: Option<String>,
+    binary_value: Option<String>,
+}
+
+impl Listed {
+    fn into_record(self) -> MessageRecord {
+        let message_attributes = self
+            .message_attributes
+            .into_iter()
+            .map(|(name, a)| {
+                let value = a.string_value.or(a.binary_value).unwrap_or_default();
+                (
+                    name,
+                    AttributeValue {
+                        data_type: a.data_type,
+                        value,
+                    },
+                )
+            })
+            .collect();
+        let attributes = self.attributes;
+        MessageRecord {
+            message_id: Some(self.message_id),
+            body: self.body,
+            message_attributes,
+            group_id: attributes.get("MessageGroupId").cloned(),
+            dedup_id: attributes.get("MessageDeduplicationId").cloned(),
+            trace_header: attributes.get("AWSTraceHeader").cloned(),
+            delay_seconds: None,
+            attributes,
+            receipt_handle: None,
+        }
+    }
+}
+
+/// `http://host:port` of a queue URL served over plain HTTP; `None` for HTTPS (SQS) and
+/// anything that does not parse.
+fn plain_http_origin(url: &str) -> Option<String> {
+    let rest = url.strip_prefix("http://")?;
+    let authority = rest.split('/').next()?;
+    (!authority.is_empty() && !authority.contains('@')).then(|| format!("http://{authority}"))
+}
+
+impl Inspection {
+    fn http(&self) -> &Client<HttpConnector, Empty<Bytes>> {
+        self.http
+            .get_or_init(|| Client::builder(TokioExecutor::new()).build_http())
+    }
+
+    async fn get(&self, url: &str, timeout: Duration) -> Result<(u16, Bytes), String> {
+        let uri: hyper::Uri = url.parse().map_err(|e| format!("{e}"))?;
+        let request = hyper::Request::get(uri)
+            .header("accept", "application/json")
+            .body(Empty::<Bytes>::new())
+            .map_err(|e| e.to_string())?;
+        let answer = async {
+            let response = self
+                .http()
+                .request(request)
+                .await
+                .map_err(|e| e.to_string())?;
+            let status = response.status().as_u16();
+            let body = response
+                .into_body()
+                .collect()
+                .await
+                .map_err(|e| e.to_string())?
+                .to_bytes();
+            Ok((status, body))
+        };
+        tokio::time::timeout(timeout, answer)
+            .await
+            .map_err(|_| format!("no answer within {}s", timeout.as_secs()))?
+    }
+
+    /// Whether `queue` lives on a `sqsctl local` that offers the inspection endpoint.
+    pub async fn available(&self, queue: &QueueRef) -> bool {
+        let Some(origin) = plain_http_origin(&queue.url) else {
+            return false;
+        };
+        if let Some(&known) = self.known.lock().get(&origin) {
+            return known;
+        }
+        let found = match self
+            .get(&format!("{origin}/_sqsctl/v1/info"), PROBE_TIMEOUT)
+            .await
+        {
+            Ok((200, body)) => serde_json::from_slice::<Info>(&body)
+                .is_ok_and(|info| info.server == "sqsctl-local" && info.inspect >= 1),
+            _ => false,
+        };
+        self.known.lock().insert(origin, found);
+        found
+    }
+
+    /// Up to `max` of the messages a receive of `queue` could return now, in delivery order,
+    /// without receiving any.
+    pub async fn visible_messages(
+        &self,
+        queue: &QueueRef,
+        max: u64,
+    ) -> Result<Inspected, ClientError> {
+        let origin = plain_http_origin(&queue.url).ok_or_else(|| {
+            ClientError::InvalidInput(format!("{} is not served over plain HTTP", queue.url))
+        })?;
+        let query: String = form_urlencoded::Serializer::new(String::new())
+            .append_pair("QueueUrl", &queue.url)
+            .append_pair("Max", &max.clamp(1, MAX_INSPECTED).to_string())
+            .append_pair("State", "visible")
+            .finish();
+        let url = format!("{origin}/_sqsctl/v1/messages?{query}");
+        let failed = |detail: String| {
+            ClientError::InvalidInput(format!(
+                "the inspection endpoint of sqsctl local at {origin} failed: {detail}"
+            ))
+        };
+        let (status, body) = self.get(&url, LIST_TIMEOUT).await.map_err(failed)?;
+        if status != 200 {
+            let text = String::from_utf8_lossy(&body);
+            return Err(failed(format!(
+                "HTTP {status}: {}",
+                text.chars().take(300).collect::<String>()
+            )));
+        }
+        let listing: Listing =
+            serde_json::from_slice(&body).map_err(|e| failed(format!("unreadable answer: {e}")))?;
+        Ok(Inspected {
+            messages: listing
+                .messages
+                .into_iter()
+                .map(Listed::into_record)
+                .collect(),
+            truncated: listing.truncated,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_http_endpoints_are_asked() {
+        assert_eq!(
+            plain_http_origin("http://127.0.0.1:9324/000000000000/orders").as_deref(),
+            Some("http://127.0.0.1:9324")
+        );
+        assert_eq!(
+            plain_http_origin("https://sqs.us-east-1.amazonaws.com/123456789012/orders"),
+            None
+        );
+        assert_eq!(plain_http_origin("http://user:pw@host/q"), None);
+        assert_eq!(plain_http_origin("orders"), None);
+    }
+}
