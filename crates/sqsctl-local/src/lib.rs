@@ -32,6 +32,7 @@ mod journal;
 mod limits;
 mod md5;
 mod message;
+mod origins;
 mod persist;
 mod protocol;
 mod query;

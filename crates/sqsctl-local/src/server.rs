@@ -30,6 +30,7 @@ use super::hosts::HostPolicy;
 use super::init::{self, InitReport, InitSpec};
 use super::journal::TaskRecord;
 use super::limits::Budget;
+use super::origins::OriginPolicy;
 use super::persist::{self, Restored};
 use super::protocol::{self, Request, Response};
 use super::service::Service;
@@ -85,6 +86,9 @@ pub struct ServerConfig {
     pub max_bytes: Option<u64>,
     /// Queues to create at start, idempotently.
     pub init: Option<InitSpec>,
+    /// Web origins (`http://localhost:3000`) whose pages may make requests; requests from any
+    /// other page are refused (see the `origins` module).
+    pub allowed_origins: Vec<String>,
 }
 
 /// What a starting server reports once it listens.
@@ -121,6 +125,7 @@ impl Default for ServerConfig {
             data_dir: None,
             max_bytes: None,
             init: None,
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -188,6 +193,7 @@ fn build_service(
     service.deleted_name_cooldown_ms =
         u64::try_from(config.deleted_name_cooldown.as_millis()).unwrap_or(u64::MAX);
     service.budget = Arc::new(Budget::new(config.max_bytes));
+    service.origins = OriginPolicy::new(&config.allowed_origins);
     let mut ready = Ready {
         endpoint: endpoint_of(addr, None),
         restored: None,
@@ -321,6 +327,8 @@ async fn handle(
         content_type: header("content-type"),
         target: header("x-amz-target"),
         host: header("host"),
+        origin: header("origin"),
+        fetch_site: header("sec-fetch-site"),
         body: Bytes::new(),
     };
     let protocol =

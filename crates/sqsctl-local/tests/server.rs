@@ -1222,6 +1222,9 @@ mod limits;
 #[path = "server/fidelity.rs"]
 mod fidelity;
 
+#[path = "server/browsers.rs"]
+mod browsers;
+
 /// A raw HTTP/1.1 exchange, for what the SDK cannot send.
 async fn raw(server: &Server, request: String) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
