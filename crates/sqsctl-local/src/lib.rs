@@ -28,6 +28,7 @@ mod faults;
 mod fifo;
 mod hosts;
 mod init;
+mod inspect;
 mod journal;
 mod limits;
 mod md5;

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use super::error::{ErrorKind, SqsError, SqsResult};
 use super::faults::Fault;
+use super::inspect;
 use super::origins::{BrowserHeaders, OriginPolicy};
 use super::query;
 use super::query_decode::{self, Params};
@@ -123,7 +124,8 @@ impl Response {
         }
     }
 
-    fn plain_json(body: Vec<u8>) -> Self {
+    /// A 200 answer with a JSON body of the server's own endpoints (not an SQS action's).
+    pub fn plain_json(body: Vec<u8>) -> Self {
         Response {
             status: 200,
             content_type: "application/json",
@@ -364,6 +366,14 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
     }
     if req.method == "GET" && req.path == "/_sqsctl/health" {
         return Response::plain_json(br#"{"status":"ok"}"#.to_vec());
+    }
+    match (req.method.as_str(), req.path.as_str()) {
+        ("GET", inspect::INFO_PATH) => return inspect::info(),
+        ("GET", inspect::MESSAGES_PATH) => return inspect::messages(svc, req.query.as_deref()),
+        (method, inspect::INFO_PATH | inspect::MESSAGES_PATH) => {
+            return inspect::wrong_method(method);
+        }
+        _ => {}
     }
     let request_id = new_request_id();
     let (protocol, action, input) = match read_call(&req) {

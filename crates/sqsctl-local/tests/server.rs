@@ -1225,6 +1225,9 @@ mod fidelity;
 #[path = "server/browsers.rs"]
 mod browsers;
 
+#[path = "server/inspect.rs"]
+mod inspect;
+
 /// A raw HTTP/1.1 exchange, for what the SDK cannot send.
 async fn raw(server: &Server, request: String) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
