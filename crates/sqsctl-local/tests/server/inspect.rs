@@ -306,6 +306,17 @@ async fn unknown_queues_and_bad_parameters_get_json_errors() -> TestResult {
     )
     .await;
     assert_eq!(status, 403);
+    // A page that rebinds its own name to 127.0.0.1 reads nothing either.
+    let rebound = raw(
+        &server,
+        format!(
+            "GET {} HTTP/1.1\r\nHost: evil.example:{}\r\nConnection: close\r\n\r\n",
+            query(&url, ""),
+            server.local_addr().port()
+        ),
+    )
+    .await;
+    assert!(rebound.starts_with("HTTP/1.1 403"), "{rebound}");
     server.shutdown().await;
     Ok(())
 }
