@@ -621,13 +621,14 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s V -l version 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l bind -d 'Address and port to listen on (a non-loopback address exposes the queues to the network)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l hostname -d 'Host name in the queue URLs the server hands out (default: the bound address). On a loopback bind, requests must name a loopback host or this one in their Host header' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l account-id -d 'Account id used in queue URLs and ARNs' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l latency -d 'Delay added to every request, like a network round trip (e.g. 5ms)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l latency -d 'Delay added to every request, like a network round trip (e.g. 5ms; at most 5m)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l fault-rate -d 'Share of requests (0 to 1) answered with an injected error: throttling, internal, or ambiguous (the action is applied, then a 500 returned, as a lost response looks)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l entry-fault-rate -d 'Share of batch entries (0 to 1) failed individually with InternalError' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l seed -d 'Seed of the fault injection, for reproducible runs' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l data-dir -d 'Keep queues and messages in DIR across restarts (created if missing). A request is answered once its changes are on disk, so an acknowledged send or delete survives a crash or kill -9. Without it, everything is gone when the server stops' -r -F
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l init -d 'Create the queues declared in FILE (TOML, or JSON when it ends in .json) at start; queues already there with the same settings are left alone' -r -F
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l max-bytes -d 'Bound on stored message bytes (bodies and attributes, plus 200 bytes a message); sends past it fail with OverLimit. Default: half of the memory the process may use (e.g. 512MiB, 2GB)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l max-bytes -d 'Bound on stored message bytes (bodies and attributes, plus 200 bytes a message); sends past it fail with OverLimit. Default: half of the memory the process may use (e.g. 512MiB, 2GB; at least 1KiB)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l allow-origin -d 'Answer requests from web pages of ORIGIN (e.g. http://localhost:3000), with the CORS headers they need; repeatable. Requests from any other page are refused, so that a web page cannot drive the server' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r

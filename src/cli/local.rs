@@ -21,7 +21,7 @@ pub struct LocalArgs {
     /// Account id used in queue URLs and ARNs
     #[arg(long, default_value = "000000000000", value_name = "ID")]
     pub account_id: String,
-    /// Delay added to every request, like a network round trip (e.g. 5ms)
+    /// Delay added to every request, like a network round trip (e.g. 5ms; at most 5m)
     #[arg(long, value_parser = humantime::parse_duration, value_name = "DURATION")]
     pub latency: Option<Duration>,
     /// Share of requests (0 to 1) answered with an injected error: throttling, internal, or
@@ -44,7 +44,13 @@ pub struct LocalArgs {
     #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
     /// Bound on stored message bytes (bodies and attributes, plus 200 bytes a message); sends past
-    /// it fail with OverLimit. Default: half of the memory the process may use (e.g. 512MiB, 2GB)
+    /// it fail with OverLimit. Default: half of the memory the process may use (e.g. 512MiB, 2GB;
+    /// at least 1KiB)
     #[arg(long, value_parser = crate::cli::values::parse_byte_size, value_name = "SIZE")]
     pub max_bytes: Option<u64>,
+    /// Answer requests from web pages of ORIGIN (e.g. http://localhost:3000), with the CORS
+    /// headers they need; repeatable. Requests from any other page are refused, so that a web
+    /// page cannot drive the server
+    #[arg(long, value_name = "ORIGIN")]
+    pub allow_origin: Vec<String>,
 }

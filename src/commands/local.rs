@@ -28,13 +28,64 @@ pub struct LocalSettings {
     pub init: Option<PathBuf>,
     /// `None` when neither the flag nor the machine's memory gives a bound.
     pub max_bytes: Option<u64>,
+    /// Web origins whose pages the server answers (`--allow-origin`).
+    pub allowed_origins: Vec<String>,
 }
+
+/// The most `--latency` may add: a round trip, or a slow server for testing client timeouts;
+/// beyond it a request would look hung, and far beyond it the timer overflows.
+const MAX_LATENCY: Duration = Duration::from_secs(5 * 60);
+/// The least `--max-bytes` may be: a handful of small messages.
+const MIN_MAX_BYTES: u64 = 1024;
 
 fn rate(name: &str, value: f64) -> anyhow::Result<f64> {
     if !(0.0..=1.0).contains(&value) {
         bail!("--{name} must be between 0 and 1, got {value}");
     }
     Ok(value)
+}
+
+fn latency(value: Option<Duration>) -> anyhow::Result<Duration> {
+    let latency = value.unwrap_or(Duration::ZERO);
+    if latency > MAX_LATENCY {
+        bail!(
+            "--latency must be between 0 and {}, got {}",
+            humantime::format_duration(MAX_LATENCY),
+            humantime::format_duration(latency)
+        );
+    }
+    Ok(latency)
+}
+
+fn max_bytes(value: Option<u64>) -> anyhow::Result<Option<u64>> {
+    if let Some(bytes) = value
+        && bytes < MIN_MAX_BYTES
+    {
+        bail!("--max-bytes must be at least 1KiB ({MIN_MAX_BYTES} bytes), got {bytes} bytes");
+    }
+    Ok(value.or_else(crate::local::default_max_bytes))
+}
+
+/// An origin as browsers send it: `scheme://host[:port]`, nothing after (a trailing `/` is
+/// dropped).
+fn origin(value: &str) -> anyhow::Result<String> {
+    let trimmed = value.trim_end_matches('/');
+    let valid = trimmed.split_once("://").is_some_and(|(scheme, host)| {
+        !scheme.is_empty()
+            && scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+            && !host.is_empty()
+            && host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
+    });
+    if !valid {
+        bail!(
+            "--allow-origin must be an origin such as http://localhost:3000 (scheme, host and port, no path), got {value:?}"
+        );
+    }
+    Ok(trimmed.to_string())
 }
 
 impl LocalSettings {
@@ -58,13 +109,18 @@ impl LocalSettings {
             bind: args.bind,
             hostname: args.hostname,
             account_id: args.account_id,
-            latency: args.latency.unwrap_or(Duration::ZERO),
+            latency: latency(args.latency)?,
             fault_rate: rate("fault-rate", args.fault_rate)?,
             entry_fault_rate: rate("entry-fault-rate", args.entry_fault_rate)?,
             seed: args.seed,
             data_dir: args.data_dir,
             init: args.init,
-            max_bytes: args.max_bytes.or_else(crate::local::default_max_bytes),
+            max_bytes: max_bytes(args.max_bytes)?,
+            allowed_origins: args
+                .allow_origin
+                .iter()
+                .map(|o| origin(o))
+                .collect::<anyhow::Result<_>>()?,
         })
     }
 }
@@ -143,6 +199,7 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         seed: settings.seed,
         data_dir: settings.data_dir.clone(),
         max_bytes: settings.max_bytes,
+        allowed_origins: settings.allowed_origins.clone(),
         init: settings.init.as_deref().map(read_init).transpose()?,
         ..ServerConfig::default()
     };
@@ -162,6 +219,12 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
             "SQS-compatible server on {endpoint} (region {region}, account {}); any credentials are accepted. Ctrl-C stops it.",
             settings.account_id
         ));
+        if !settings.allowed_origins.is_empty() {
+            printer.info(format!(
+                "answering web pages of {}",
+                settings.allowed_origins.join(", ")
+            ));
+        }
         if let Some(injected) = injected_faults(&settings) {
             printer.info(format!("injecting {injected}"));
         }

@@ -11,6 +11,7 @@ mod diagnose;
 mod generated;
 mod help;
 mod live;
+mod local;
 mod local_persist;
 mod messages;
 mod on_call;

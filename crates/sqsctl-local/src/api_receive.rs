@@ -43,11 +43,12 @@ struct AttributeOut {
 }
 
 #[derive(Debug, Serialize)]
-struct MessageOut {
+pub struct MessageOut {
     #[serde(rename = "MessageId")]
     message_id: String,
-    #[serde(rename = "ReceiptHandle")]
-    receipt_handle: String,
+    /// Only received messages have one; inspected ones do not.
+    #[serde(rename = "ReceiptHandle", skip_serializing_if = "Option::is_none")]
+    receipt_handle: Option<String>,
     #[serde(rename = "MD5OfBody")]
     md5_of_body: String,
     #[serde(rename = "Body")]
@@ -145,6 +146,29 @@ fn render(
     message: &StoredMessage,
     selection: &Selection,
 ) -> MessageOut {
+    let receipt = Receipt {
+        queue_id: queue.id,
+        key,
+        generation: message.receive_count,
+    };
+    MessageOut {
+        receipt_handle: Some(receipt.encode()),
+        ..describe(message, selection, &call.svc.account)
+    }
+}
+
+/// A message as a receive asking for every system and message attribute shows it, without a
+/// receipt handle: what the inspection endpoint lists. Changes nothing.
+pub fn inspected(message: &StoredMessage, account: &str) -> MessageOut {
+    let all = Selection {
+        system: vec!["All".into()],
+        message: vec!["All".into()],
+    };
+    describe(message, &all, account)
+}
+
+/// A message with the attributes `selection` asks for, without a receipt handle.
+fn describe(message: &StoredMessage, selection: &Selection, account: &str) -> MessageOut {
     let chosen: Vec<&MessageAttribute> = message
         .attributes()
         .iter()
@@ -176,17 +200,12 @@ fn render(
             (a.name.clone(), out)
         })
         .collect();
-    let receipt = Receipt {
-        queue_id: queue.id,
-        key,
-        generation: message.receive_count,
-    };
     MessageOut {
         message_id: message.id.to_string(),
-        receipt_handle: receipt.encode(),
+        receipt_handle: None,
         md5_of_body: md5::hex(&message.md5_of_body),
         body: message.body.clone(),
-        attributes: system_attributes(message, selection, &call.svc.account),
+        attributes: system_attributes(message, selection, account),
         md5_of_attributes: md5_of_attributes.as_ref().map(md5::hex),
         message_attributes,
     }

@@ -373,11 +373,17 @@ fn query_param() -> impl Strategy<Value = (String, String)> {
 fn query_request(action: &str, params: &[(String, String)], url: Option<&str>) -> Request {
     let mut form = form_urlencoded::Serializer::new(String::new());
     form.append_pair("Action", action);
+    // A parameter given twice is refused before any action runs: drawn once each, the
+    // parameters reach the actions.
+    let mut seen = std::collections::HashSet::from(["Action"]);
     if let Some(url) = url {
         form.append_pair("QueueUrl", url);
+        seen.insert("QueueUrl");
     }
     for (key, value) in params {
-        form.append_pair(key, value);
+        if seen.insert(key.as_str()) {
+            form.append_pair(key, value);
+        }
     }
     Request {
         method: "POST".into(),

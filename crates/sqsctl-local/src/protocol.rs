@@ -15,6 +15,8 @@ use serde_json::Value;
 
 use super::error::{ErrorKind, SqsError, SqsResult};
 use super::faults::Fault;
+use super::inspect;
+use super::origins::{BrowserHeaders, OriginPolicy};
 use super::query;
 use super::query_decode::{self, Params};
 use super::query_shapes;
@@ -74,6 +76,9 @@ pub struct Request {
     pub content_type: Option<String>,
     pub target: Option<String>,
     pub host: Option<String>,
+    /// `Origin` and `Sec-Fetch-Site`: what says a request comes from a web page.
+    pub origin: Option<String>,
+    pub fetch_site: Option<String>,
     pub body: bytes::Bytes,
 }
 
@@ -119,7 +124,8 @@ impl Response {
         }
     }
 
-    fn plain_json(body: Vec<u8>) -> Self {
+    /// A 200 answer with a JSON body of the server's own endpoints (not an SQS action's).
+    pub fn plain_json(body: Vec<u8>) -> Self {
         Response {
             status: 200,
             content_type: "application/json",
@@ -134,7 +140,8 @@ pub fn new_request_id() -> String {
     super::message::random_uuid().to_string()
 }
 
-/// Actions that change state: an injected "ambiguous" failure applies them, then answers 500.
+/// Actions that change state: an injected "ambiguous" failure applies them, then answers 500, and
+/// they are refused through GET. ReceiveMessage is one: it changes visibility and receive counts.
 fn is_mutating(action: &str) -> bool {
     !matches!(
         action,
@@ -240,7 +247,7 @@ fn is_query_protocol(req: &Request) -> bool {
 
 /// Reads a Query-protocol request: its action and its parameters as the JSON input value.
 fn read_query(req: &Request) -> SqsResult<(String, Input<'_>)> {
-    let mut params = Params::parse(req.query.as_deref(), &req.body);
+    let mut params = Params::parse(req.query.as_deref(), &req.body)?;
     let action = params
         .get("Action")
         .ok_or_else(|| SqsError::missing("Action"))?
@@ -309,17 +316,50 @@ pub fn protocol_of(content_type: Option<&str>, target: Option<&str>) -> Protocol
     }
 }
 
+/// The protocol to refuse a request in before its action is read.
+fn apparent_protocol(req: &Request) -> Protocol {
+    if req.target.is_none() && is_query_protocol(req) {
+        Protocol::Query
+    } else {
+        Protocol::Json
+    }
+}
+
 /// Answers one request. Never panics, whatever the input.
 pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
     if !svc.hosts.allows(req.host.as_deref()) {
-        let protocol = if req.target.is_none() && is_query_protocol(&req) {
-            Protocol::Query
-        } else {
-            Protocol::Json
-        };
         let refusal = svc.hosts.refusal(req.host.as_deref().unwrap_or_default());
-        return Response::error(protocol, &refusal, new_request_id());
+        return Response::error(apparent_protocol(&req), &refusal, new_request_id());
     }
+    let browser = BrowserHeaders {
+        origin: req.origin.as_deref(),
+        fetch_site: req.fetch_site.as_deref(),
+    };
+    let cors_origin = match svc.origins.check(browser) {
+        Ok(origin) => origin.map(String::from),
+        Err(refusal) => {
+            return Response::error(apparent_protocol(&req), &refusal, new_request_id());
+        }
+    };
+    let Some(origin) = cors_origin else {
+        return answer(svc, req).await;
+    };
+    if req.method == "OPTIONS" {
+        return Response {
+            status: 204,
+            content_type: "text/plain",
+            headers: OriginPolicy::preflight_headers(&origin),
+            request_id: new_request_id(),
+            body: Vec::new(),
+        };
+    }
+    let mut response = answer(svc, req).await;
+    response.headers.extend(OriginPolicy::cors_headers(&origin));
+    response
+}
+
+/// Answers a request the browser checks let through.
+async fn answer(svc: &Arc<Service>, req: Request) -> Response {
     if req.method == "GET" && req.path == "/_sqsctl/stats" {
         let body = serde_json::to_vec(&svc.faults.stats()).unwrap_or_default();
         return Response::plain_json(body);
@@ -327,12 +367,31 @@ pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
     if req.method == "GET" && req.path == "/_sqsctl/health" {
         return Response::plain_json(br#"{"status":"ok"}"#.to_vec());
     }
+    match (req.method.as_str(), req.path.as_str()) {
+        ("GET", inspect::INFO_PATH) => return inspect::info(),
+        ("GET", inspect::MESSAGES_PATH) => return inspect::messages(svc, req.query.as_deref()),
+        (method, inspect::INFO_PATH | inspect::MESSAGES_PATH) => {
+            return inspect::wrong_method(method);
+        }
+        _ => {}
+    }
     let request_id = new_request_id();
     let (protocol, action, input) = match read_call(&req) {
         Ok(call) => call,
         Err((protocol, err)) => return Response::error(protocol, &err, request_id),
     };
     let action = action.as_str();
+    if req.method != "POST" && is_mutating(action) {
+        // A GET is what an `<img>` or a link sends, with no preflight and no Origin.
+        let refusal = SqsError::new(
+            ErrorKind::AccessDenied,
+            format!(
+                "{action} changes state and is refused through {}: send it with POST.",
+                super::error::excerpt(&req.method)
+            ),
+        );
+        return Response::error(protocol, &refusal, request_id);
+    }
     let latency = svc.faults.latency;
     if !latency.is_zero() {
         tokio::time::sleep(latency).await;

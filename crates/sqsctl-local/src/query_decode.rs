@@ -27,18 +27,38 @@ pub struct Params<'a> {
 
 impl<'a> Params<'a> {
     /// Reads the parameters of a URL query string and a form-encoded body, the body's last.
-    pub fn parse(query: Option<&'a str>, body: &'a [u8]) -> Params<'a> {
+    ///
+    /// Text that is not UTF-8 once decoded is refused, as the JSON protocol refuses it, instead of
+    /// being stored as U+FFFD. A name given twice is refused too: which of its values counts would
+    /// be a guess, and a page that can append `&Action=DeleteQueue` to a harmless request would
+    /// decide it.
+    pub fn parse(
+        query: Option<&'a str>,
+        body: &'a [u8],
+    ) -> std::result::Result<Params<'a>, SqsError> {
+        let query = query.unwrap_or_default().as_bytes();
+        for part in [query, body] {
+            check_utf8(part)?;
+        }
         let mut root = Params::default();
-        let pairs = form_urlencoded::parse(query.unwrap_or_default().as_bytes())
-            .chain(form_urlencoded::parse(body));
+        let pairs = form_urlencoded::parse(query).chain(form_urlencoded::parse(body));
         for (name, value) in pairs {
-            let node = match name {
+            let node = match &name {
                 Cow::Borrowed(name) => root.path(name.split('.').map(Cow::Borrowed)),
                 Cow::Owned(name) => root.path(name.split('.').map(|p| Cow::Owned(p.to_string()))),
             };
+            if node.value.is_some() {
+                return Err(SqsError::new(
+                    ErrorKind::AccessDenied,
+                    format!(
+                        "The parameter {} is given more than once; requests that repeat a parameter are refused.",
+                        excerpt(&name)
+                    ),
+                ));
+            }
             node.value = Some(value);
         }
-        root
+        Ok(root)
     }
 
     fn path(&mut self, parts: impl Iterator<Item = Cow<'a, str>>) -> &mut Params<'a> {
@@ -91,6 +111,22 @@ impl<'a> Params<'a> {
             Shape::Str | Shape::Int | Shape::Bool => self.value.is_some(),
             Shape::List(_) | Shape::Map { .. } | Shape::Struct(_) => true,
         }
+    }
+}
+
+/// Refuses form-encoded text whose bytes, percent-decoded, are not UTF-8. Decoding the whole
+/// input at once is the same check as decoding each name and value: `&`, `=` and `+` are ASCII, so
+/// no character can span them.
+fn check_utf8(form: &[u8]) -> std::result::Result<(), SqsError> {
+    if form.is_ascii() && !form.contains(&b'%') {
+        return Ok(());
+    }
+    match percent_encoding::percent_decode(form).decode_utf8() {
+        Ok(_) => Ok(()),
+        Err(err) => Err(SqsError::new(
+            ErrorKind::SerializationError,
+            format!("The request parameters could not be read: they are not valid UTF-8 ({err})."),
+        )),
     }
 }
 

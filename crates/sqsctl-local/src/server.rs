@@ -3,16 +3,20 @@
 //!
 //! It also bounds what clients can hold: a request's headers and body must arrive within their
 //! timeouts, the bodies of requests in progress share one byte budget (a request past it is
-//! refused, not queued), and connections are capped. With a data directory, a request is
-//! answered only once its changes are on disk.
+//! refused, not queued; one that announces a larger body than any request may have is refused
+//! before it is read), and connections are capped: when every slot is taken, the connection idle
+//! the longest is closed for a new client, so idle keep-alive connections cannot lock clients out.
+//! With a data directory, a request is answered only once its changes are on disk.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
@@ -20,8 +24,9 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use parking_lot::Mutex;
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, SemaphorePermit, watch};
+use tokio::sync::{Notify, Semaphore, SemaphorePermit, watch};
 
 use super::clock::Clock;
 use super::error::{ErrorKind, SqsError};
@@ -30,6 +35,7 @@ use super::hosts::HostPolicy;
 use super::init::{self, InitReport, InitSpec};
 use super::journal::TaskRecord;
 use super::limits::Budget;
+use super::origins::OriginPolicy;
 use super::persist::{self, Restored};
 use super::protocol::{self, Request, Response};
 use super::service::Service;
@@ -75,7 +81,8 @@ pub struct ServerConfig {
     /// refused with `RequestThrottled`. Not to be confused with `max_bytes`, the bound on stored
     /// messages.
     pub max_pending_body_bytes: usize,
-    /// Connections served at once; more wait to be accepted.
+    /// Connections served at once. When all are taken, a new client gets the slot of the one
+    /// idle the longest, or waits for one to end if every connection is in a request.
     pub max_connections: usize,
     /// Where queues and messages are kept across restarts; `None` keeps them in memory only.
     pub data_dir: Option<PathBuf>,
@@ -85,6 +92,9 @@ pub struct ServerConfig {
     pub max_bytes: Option<u64>,
     /// Queues to create at start, idempotently.
     pub init: Option<InitSpec>,
+    /// Web origins (`http://localhost:3000`) whose pages may make requests; requests from any
+    /// other page are refused (see the `origins` module).
+    pub allowed_origins: Vec<String>,
 }
 
 /// What a starting server reports once it listens.
@@ -121,6 +131,7 @@ impl Default for ServerConfig {
             data_dir: None,
             max_bytes: None,
             init: None,
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -151,6 +162,20 @@ struct Limits {
     body_timeout: Duration,
     body_bytes: Semaphore,
     connections: Arc<Semaphore>,
+    /// The open connections, by number, for closing the idlest when every slot is taken.
+    open: Mutex<HashMap<u64, Arc<Activity>>>,
+    next_connection: AtomicU64,
+    started: Instant,
+}
+
+/// Whether a connection is in a request, and since when it is not.
+#[derive(Debug)]
+struct Activity {
+    requests: AtomicU32,
+    /// Milliseconds since the server started.
+    idle_since: AtomicU64,
+    closing: AtomicBool,
+    close: Notify,
 }
 
 impl Limits {
@@ -160,7 +185,70 @@ impl Limits {
             body_timeout: config.body_timeout,
             body_bytes: Semaphore::new(config.max_pending_body_bytes.min(Semaphore::MAX_PERMITS)),
             connections: Arc::new(Semaphore::new(config.max_connections.max(1))),
+            open: Mutex::new(HashMap::new()),
+            next_connection: AtomicU64::new(0),
+            started: Instant::now(),
         })
+    }
+
+    fn millis(&self) -> u64 {
+        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Registers a new connection; it is idle until its first request.
+    fn open(&self) -> (u64, Arc<Activity>) {
+        let number = self.next_connection.fetch_add(1, Ordering::Relaxed);
+        let activity = Arc::new(Activity {
+            requests: AtomicU32::new(0),
+            idle_since: AtomicU64::new(self.millis()),
+            closing: AtomicBool::new(false),
+            close: Notify::new(),
+        });
+        self.open.lock().insert(number, activity.clone());
+        (number, activity)
+    }
+
+    fn closed(&self, number: u64) {
+        self.open.lock().remove(&number);
+    }
+
+    /// Asks the connection idle for the longest to close (after the request it may just have
+    /// begun), so that a client waiting for a slot gets one soon. A client that keeps an idle
+    /// connection open must be ready for it to close, as it would after an idle timeout.
+    fn close_longest_idle(&self) {
+        let open = self.open.lock();
+        let idlest = open
+            .values()
+            .filter(|a| {
+                a.requests.load(Ordering::Relaxed) == 0 && !a.closing.load(Ordering::Relaxed)
+            })
+            .min_by_key(|a| a.idle_since.load(Ordering::Relaxed));
+        if let Some(activity) = idlest {
+            activity.closing.store(true, Ordering::Relaxed);
+            activity.close.notify_one();
+        }
+    }
+}
+
+/// Counts a request of a connection from its start to its answer.
+struct InRequest<'a> {
+    activity: &'a Activity,
+    limits: &'a Limits,
+}
+
+impl<'a> InRequest<'a> {
+    fn begin(activity: &'a Activity, limits: &'a Limits) -> Self {
+        activity.requests.fetch_add(1, Ordering::Relaxed);
+        InRequest { activity, limits }
+    }
+}
+
+impl Drop for InRequest<'_> {
+    fn drop(&mut self) {
+        self.activity
+            .idle_since
+            .store(self.limits.millis(), Ordering::Relaxed);
+        self.activity.requests.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -188,6 +276,7 @@ fn build_service(
     service.deleted_name_cooldown_ms =
         u64::try_from(config.deleted_name_cooldown.as_millis()).unwrap_or(u64::MAX);
     service.budget = Arc::new(Budget::new(config.max_bytes));
+    service.origins = OriginPolicy::new(&config.allowed_origins);
     let mut ready = Ready {
         endpoint: endpoint_of(addr, None),
         restored: None,
@@ -303,11 +392,24 @@ fn to_http(response: Response) -> hyper::Response<Full<Bytes>> {
         .unwrap_or_else(|_| hyper::Response::new(Full::new(Bytes::new())))
 }
 
+/// The body length a request announces, when it announces one.
+fn declared_length(req: &hyper::Request<Incoming>) -> Option<u64> {
+    req.headers()
+        .get(hyper::header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
 async fn handle(
     svc: Arc<Service>,
     limits: Arc<Limits>,
+    activity: Arc<Activity>,
     req: hyper::Request<Incoming>,
 ) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
+    let _in_request = InRequest::begin(&activity, &limits);
     let header = |name: &str| {
         req.headers()
             .get(name)
@@ -321,10 +423,27 @@ async fn handle(
         content_type: header("content-type"),
         target: header("x-amz-target"),
         host: header("host"),
+        origin: header("origin"),
+        fetch_site: header("sec-fetch-site"),
         body: Bytes::new(),
     };
     let protocol =
         protocol::protocol_of(request.content_type.as_deref(), request.target.as_deref());
+    if declared_length(&req).is_some_and(|length| length > MAX_REQUEST_BYTES as u64) {
+        // Refused from the header, at once: waiting for a body that will be refused anyway
+        // would hold the client until the body timeout. The unread body ends the connection.
+        let refusal = Response::error(
+            protocol,
+            &body_error(BodyError::TooLarge),
+            protocol::new_request_id(),
+        );
+        let mut response = to_http(refusal);
+        response.headers_mut().insert(
+            hyper::header::CONNECTION,
+            hyper::header::HeaderValue::from_static("close"),
+        );
+        return Ok(response);
+    }
     let response = match read_body(req.into_body(), &limits).await {
         Ok((body, _permit)) => {
             request.body = body;
@@ -354,14 +473,27 @@ async fn accept_loop(
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
     tokio::pin!(shutdown);
-    loop {
-        let accept = async {
-            let slot = limits.connections.clone().acquire_owned().await;
-            (slot, listener.accept().await)
+    // A client is accepted before it has a slot, so that the idlest connection can make room
+    // for it; the same accept carries on across the loop's turns, since a client accepted and
+    // waiting for a slot would be dropped with it.
+    let (listener, shared) = (&listener, &limits);
+    let next_client = move || async move {
+        let accepted = listener.accept().await;
+        let slot = match shared.connections.clone().try_acquire_owned() {
+            Ok(slot) => Ok(slot),
+            Err(_) => {
+                shared.close_longest_idle();
+                shared.connections.clone().acquire_owned().await
+            }
         };
+        (slot, accepted)
+    };
+    let mut accept = Box::pin(next_client());
+    loop {
         tokio::select! {
             _ = &mut shutdown => break,
-            (slot, accepted) = accept => {
+            (slot, accepted) = &mut accept => {
+                accept.set(next_client());
                 let (Ok(slot), Ok((stream, _))) = (slot, accepted) else {
                     // Out of file descriptors and the like: back off instead of spinning.
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -374,20 +506,32 @@ async fn accept_loop(
                 connections.spawn(async move {
                     let _slot = slot;
                     let header_timeout = limits.header_timeout;
-                    let service = service_fn(move |req| handle(svc.clone(), limits.clone(), req));
+                    let (number, activity) = limits.open();
+                    let registry = limits.clone();
+                    let idle = activity.clone();
+                    let service = service_fn(move |req| {
+                        handle(svc.clone(), limits.clone(), activity.clone(), req)
+                    });
                     let conn = http1::Builder::new()
                         .keep_alive(true)
                         .timer(TokioTimer::new())
                         .header_read_timeout(header_timeout)
                         .serve_connection(TokioIo::new(stream), service);
                     tokio::pin!(conn);
+                    let asked_to_close = async {
+                        tokio::select! {
+                            _ = stop.changed() => {}
+                            _ = idle.close.notified() => {}
+                        }
+                    };
                     tokio::select! {
                         _ = conn.as_mut() => {}
-                        _ = stop.changed() => {
+                        _ = asked_to_close => {
                             conn.as_mut().graceful_shutdown();
                             let _ = conn.await;
                         }
                     }
+                    registry.closed(number);
                 });
             }
             Some(_) = connections.join_next(), if !connections.is_empty() => {}

@@ -15,6 +15,7 @@ use super::faults::Faults;
 use super::hosts::HostPolicy;
 use super::journal::{Journal, Op};
 use super::limits::Budget;
+use super::origins::OriginPolicy;
 use super::queue::Queue;
 use super::tasks::MoveTasks;
 
@@ -26,6 +27,8 @@ pub struct Service {
     /// request's `Host` header.
     pub endpoint: String,
     pub hosts: HostPolicy,
+    /// The web origins whose pages may make requests (`--allow-origin`).
+    pub origins: OriginPolicy,
     pub clock: Clock,
     pub purge_cooldown_ms: u64,
     pub faults: Faults,
@@ -62,6 +65,7 @@ impl Service {
             account,
             endpoint,
             hosts,
+            origins: OriginPolicy::default(),
             clock,
             purge_cooldown_ms,
             faults,

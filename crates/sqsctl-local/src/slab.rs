@@ -96,6 +96,14 @@ impl MessageMap {
     pub fn len(&self) -> usize {
         self.len
     }
+
+    /// Every message with its key, in slot order (not insertion order).
+    pub fn iter(&self) -> impl Iterator<Item = (u64, &StoredMessage)> {
+        self.slots.iter().enumerate().filter_map(|(index, slot)| {
+            let key = (u64::from(slot.insertion) << 32) | index as u64;
+            slot.message.as_ref().map(|message| (key, message))
+        })
+    }
 }
 
 #[cfg(test)]

@@ -411,4 +411,10 @@ impl Messages {
             .peek()
             .map(|Reverse((deadline, _))| *deadline)
     }
+
+    /// Every stored message with its key, as it is: deadlines and retention not applied (see
+    /// [`Messages::tick`]), nothing changed.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, &StoredMessage)> {
+        self.map.iter()
+    }
 }

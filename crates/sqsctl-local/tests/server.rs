@@ -1222,6 +1222,12 @@ mod limits;
 #[path = "server/fidelity.rs"]
 mod fidelity;
 
+#[path = "server/browsers.rs"]
+mod browsers;
+
+#[path = "server/inspect.rs"]
+mod inspect;
+
 /// A raw HTTP/1.1 exchange, for what the SDK cannot send.
 async fn raw(server: &Server, request: String) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -170,3 +170,56 @@ async fn request_bodies_in_progress_share_one_byte_budget() -> TestResult {
     server.shutdown().await;
     Ok(())
 }
+
+#[tokio::test]
+async fn a_body_announced_over_the_limit_is_refused_before_it_is_sent() -> TestResult {
+    let server = Server::start(ServerConfig::default())?;
+    let mut stream = TcpStream::connect(server.local_addr()).await?;
+    // Only the headers: the answer must not wait for a body the server will refuse anyway.
+    stream
+        .write_all(b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.SendMessage\r\nContent-Length: 16777217\r\n\r\n")
+        .await?;
+    let (answer, after) = read_until_closed(&mut stream, Duration::from_secs(10)).await;
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.contains("larger than 16777216 bytes"), "{answer}");
+    assert!(after < Duration::from_secs(2), "answered after {after:?}");
+    server.shutdown().await;
+    Ok(())
+}
+
+#[tokio::test]
+async fn idle_keep_alive_connections_do_not_lock_new_clients_out() -> TestResult {
+    const CAP: usize = 32;
+    let server = Server::start(ServerConfig {
+        max_connections: CAP,
+        ..ServerConfig::default()
+    })?;
+    // The cap's worth of clients, each with a keep-alive connection left open after a request.
+    let request = "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.ListQueues\r\nContent-Length: 2\r\n\r\n{}";
+    let mut idle = Vec::new();
+    for _ in 0..CAP {
+        let mut stream = TcpStream::connect(server.local_addr()).await?;
+        stream.write_all(request.as_bytes()).await?;
+        let mut answer = [0u8; 512];
+        let n = stream.read(&mut answer).await?;
+        assert!(answer[..n].starts_with(b"HTTP/1.1 200"));
+        idle.push(stream);
+    }
+    // A new client is served at once (the idle timeout is 30 s), more than once.
+    let sqs = client(&server);
+    for _ in 0..3 {
+        let started = Instant::now();
+        let call = tokio::time::timeout(Duration::from_secs(5), sqs.list_queues().send()).await;
+        assert!(matches!(call, Ok(Ok(_))), "{call:?}");
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    // What made room were the idlest connections: the first ones, now closed by the server.
+    let (_, after) = read_until_closed(&mut idle[0], Duration::from_secs(2)).await;
+    assert!(after < Duration::from_secs(2));
+    server.shutdown().await;
+    Ok(())
+}

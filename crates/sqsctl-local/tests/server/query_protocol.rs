@@ -9,15 +9,15 @@ use sqsctl_local::{Server, ServerConfig};
 use super::{TestResult, client, raw};
 
 /// One HTTP answer, split into what the tests look at.
-struct Answer {
-    status: u16,
-    content_type: String,
-    request_id: String,
-    body: String,
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) content_type: String,
+    pub(crate) request_id: String,
+    pub(crate) body: String,
 }
 
 impl Answer {
-    fn parse(raw: &str) -> Answer {
+    pub(crate) fn parse(raw: &str) -> Answer {
         let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((raw, ""));
         let status = head
             .split(' ')
@@ -68,7 +68,7 @@ impl Answer {
             .collect()
     }
 
-    fn text(&self, tag: &str) -> String {
+    pub(crate) fn text(&self, tag: &str) -> String {
         self.texts(tag).into_iter().next().unwrap_or_default()
     }
 
@@ -79,7 +79,7 @@ impl Answer {
     }
 }
 
-fn encode(params: &[(&str, &str)]) -> String {
+pub(crate) fn encode(params: &[(&str, &str)]) -> String {
     let mut form = form_urlencoded::Serializer::new(String::new());
     form.append_pair("Version", "2012-11-05");
     for (name, value) in params {
@@ -102,7 +102,7 @@ async fn query(server: &Server, params: &[(&str, &str)]) -> Answer {
     query_at(server, "/", params).await
 }
 
-fn assert_error(answer: &Answer, status: u16, code: &str) {
+pub(crate) fn assert_error(answer: &Answer, status: u16, code: &str) {
     assert_eq!(answer.status, status, "{}", answer.body);
     assert!(answer.body.contains("<ErrorResponse xmlns=\"http://queue.amazonaws.com/doc/2012-11-05/\"><Error><Type>Sender</Type>"), "{}", answer.body);
     assert_eq!(answer.text("Code"), code, "{}", answer.body);

@@ -1,0 +1,95 @@
+//! `sqsctl local` through the real binary: what it refuses on its command line, and the browser
+//! checks of the server it starts (the server's own behaviour is tested in its crate).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+
+use support::TestEnv;
+use support::snapshot::assert_snapshot;
+
+#[test]
+fn absurd_limits_and_origins_are_usage_errors() {
+    let env = TestEnv::start();
+    let mut errors = String::new();
+    for args in [
+        &["--latency", "99999999999999d"][..],
+        &["--latency", "301s"],
+        &["--max-bytes", "0"],
+        &["--allow-origin", "localhost:3000"],
+        &["--allow-origin", "http://localhost:3000/app"],
+    ] {
+        let run = env.run(&[&["local", "--bind", "127.0.0.1:0"], args].concat());
+        run.assert_code(2);
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
+        errors.push_str(&format!(
+            "$ sqsctl local {}\n{}",
+            args.join(" "),
+            run.stderr
+        ));
+    }
+    assert_snapshot!(errors);
+}
+
+/// One HTTP/1.1 exchange with the server at `endpoint` (`http://host:port`).
+fn exchange(endpoint: &str, headers: &str) -> String {
+    let address = endpoint.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).unwrap();
+    let body = "{}";
+    write!(
+        stream,
+        "POST / HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.ListQueues\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
+}
+
+#[test]
+fn allowed_origins_are_answered_and_other_pages_refused() {
+    let env = TestEnv::start();
+    let mut child = env.spawn_piped(&[
+        "local",
+        "--bind",
+        "127.0.0.1:0",
+        "--allow-origin",
+        "http://localhost:3000/",
+        "--allow-origin",
+        "https://app.example",
+    ]);
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    let endpoint = line
+        .trim()
+        .strip_prefix("export AWS_ENDPOINT_URL_SQS=")
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
+
+    let sdk = exchange(&endpoint, "");
+    assert!(sdk.starts_with("HTTP/1.1 200"), "{sdk}");
+    let allowed = exchange(&endpoint, "Origin: http://localhost:3000\r\n");
+    assert!(allowed.starts_with("HTTP/1.1 200"), "{allowed}");
+    assert!(allowed.contains("access-control-allow-origin: http://localhost:3000"));
+    let second = exchange(&endpoint, "Origin: https://app.example\r\n");
+    assert!(second.starts_with("HTTP/1.1 200"), "{second}");
+    let other = exchange(&endpoint, "Origin: http://localhost:8080\r\n");
+    assert!(other.starts_with("HTTP/1.1 403"), "{other}");
+    assert!(
+        other.contains("--allow-origin http://localhost:8080"),
+        "{other}"
+    );
+
+    support::sigint(child.id());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("answering web pages of http://localhost:3000, https://app.example\n"),
+        "{stderr}"
+    );
+}
