@@ -53,4 +53,8 @@ pub struct LocalArgs {
     /// page cannot drive the server
     #[arg(long, value_name = "ORIGIN")]
     pub allow_origin: Vec<String>,
+    /// Turn off the inspection endpoints (/_sqsctl/v1/): readers such as peek and diagnose then
+    /// receive messages, raising their receive counts, as they must on SQS
+    #[arg(long)]
+    pub no_inspection: bool,
 }

@@ -30,6 +30,8 @@ pub struct LocalSettings {
     pub max_bytes: Option<u64>,
     /// Web origins whose pages the server answers (`--allow-origin`).
     pub allowed_origins: Vec<String>,
+    /// Whether the inspection endpoints answer.
+    pub inspection: bool,
 }
 
 /// The most `--latency` may add: a round trip, or a slow server for testing client timeouts;
@@ -121,6 +123,7 @@ impl LocalSettings {
                 .iter()
                 .map(|o| origin(o))
                 .collect::<anyhow::Result<_>>()?,
+            inspection: !args.no_inspection,
         })
     }
 }
@@ -200,6 +203,7 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         data_dir: settings.data_dir.clone(),
         max_bytes: settings.max_bytes,
         allowed_origins: settings.allowed_origins.clone(),
+        inspection: settings.inspection,
         init: settings.init.as_deref().map(read_init).transpose()?,
         ..ServerConfig::default()
     };

@@ -147,6 +147,30 @@ fn plausible(ms: u64) -> bool {
     EPOCH_SECONDS.contains(&(ms / 1000))
 }
 
+/// Weighs dedup ids derived from a counter or the time by what comes next: beside serialized
+/// groups (one group id for everything), the advised fix lets producers and consumers run in
+/// parallel, and ids that never met before start to collide. A note (`info`) becomes a warning
+/// that says so.
+pub fn weigh_with_groups(findings: &mut [Finding]) {
+    if !findings.iter().any(|f| f.id == "serialized-groups") {
+        return;
+    }
+    for finding in findings
+        .iter_mut()
+        .filter(|f| matches!(f.id, "dedup-id-counter" | "dedup-id-time-derived"))
+    {
+        if finding.severity == Severity::Info {
+            finding.severity = Severity::Warning;
+        }
+        finding.evidence.push(
+            "the message groups are serialized (see serialized-groups): once the group id is fixed, \
+             producers and consumers run in parallel, and ids from a counter or a clock that never \
+             met before start to collide, dropping messages for 5 minutes each"
+                .to_string(),
+        );
+    }
+}
+
 /// Dedup ids that embed a timestamp close to when the message was sent.
 pub fn time_derived(obs: &Observations) -> Option<Finding> {
     let sample = &obs.dedup_sample;
@@ -491,5 +515,26 @@ mod tests {
         assert!(repeating_bodies(&obs, false).is_none());
         let finding = repeating_bodies(&obs, true).expect("finding");
         assert!(finding.evidence[1].contains("`ping` seen 4 times"));
+    }
+}
+
+#[cfg(test)]
+mod weighing {
+    use super::*;
+
+    #[test]
+    fn a_counter_beside_serialized_groups_is_a_warning_that_names_the_next_incident() {
+        let counter = Finding::new("dedup-id-counter", Severity::Info, "counter");
+        let alone = &mut [counter.clone()];
+        weigh_with_groups(alone);
+        assert_eq!(alone[0].severity, Severity::Info);
+        assert!(alone[0].evidence.is_empty());
+
+        let serialized = Finding::new("serialized-groups", Severity::Error, "one group");
+        let together = &mut [serialized, counter];
+        weigh_with_groups(together);
+        assert_eq!(together[1].severity, Severity::Warning);
+        assert!(together[1].evidence[0].contains("once the group id is fixed"));
+        assert_eq!(together[0].severity, Severity::Error);
     }
 }

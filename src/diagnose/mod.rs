@@ -90,6 +90,7 @@ pub fn analyze(analysis: &Analysis<'_>) -> Report {
     if let Some(obs) = obs {
         let content_based = facts.is_some_and(|f| f.attrs.content_based_dedup());
         findings.extend(dedup::check(obs, content_based));
+        dedup::weigh_with_groups(&mut findings);
     }
     match facts {
         Some(facts) => findings.extend(settings::check(

@@ -549,6 +549,7 @@ fn two_thousand_messages_under_faults_with_a_tenth_failing() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(2000);
     let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
         fault_rate: 0.10,
         entry_fault_rate: 0.05,
         seed: Some(15),

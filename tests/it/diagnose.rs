@@ -321,6 +321,7 @@ fn receive_counts_climbing_under_a_short_visibility_timeout() {
     // A manual clock that starts two minutes ago, so that the receives below happened in the
     // past as far as the binary's own clock is concerned.
     let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
         clock: Clock::manual(SystemTime::now() - Duration::from_secs(120)),
         ..ServerConfig::default()
     });
@@ -708,6 +709,7 @@ fn one_constant_group_on_localstack() {
 fn a_dlq_shows_its_sources_and_the_messages_about_to_expire() {
     // Messages sent 30 hours ago (by the server's clock) into a DLQ that keeps them 2 days.
     let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
         clock: Clock::manual(SystemTime::now() - Duration::from_secs(30 * 3600)),
         ..ServerConfig::default()
     });

@@ -211,6 +211,7 @@ fn ctrl_c_during_a_watch_scan_prints_no_report_from_the_partial_scan() {
     // Each request takes 150 ms, so a scan of 300 messages in 30 groups takes about 10 s: a
     // Ctrl-C 3 s after the start lands inside it.
     let env = TestEnv::start_with(sqsctl::local::ServerConfig {
+        inspection: false,
         latency: std::time::Duration::from_millis(150),
         ..sqsctl::local::ServerConfig::default()
     });

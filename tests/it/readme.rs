@@ -258,7 +258,7 @@ fn every_command_example_of_the_readme_runs() {
         examples.len() > 30,
         "the README's examples were not found: {examples:?}"
     );
-    let env = TestEnv::start();
+    let env = TestEnv::with_inspection();
     fixture(&env);
     let dir = tempfile::tempdir().unwrap();
     files(dir.path());

@@ -2,7 +2,8 @@
 //! the redrive dry run read a queue whose `maxReceiveCount` is 3 or more without `--force` and say
 //! what the read cost, refuse one of 1 or 2 without `--force`, and report the messages a read left
 //! one receive away from the dead-letter queue. A diagnose that could not run every check is never
-//! a clean bill of health. Through the binary against the local server.
+//! a clean bill of health. Through the binary against the local server with its inspection
+//! endpoints off, so that reads receive as they do on SQS.
 use crate::diagnose::{PROBLEMS_FOUND, assert_finding, fifo_record, finding, json};
 use crate::support::TestEnv;
 use serde_json::Value;
@@ -366,6 +367,7 @@ fn a_scan_stops_before_its_hold_runs_out_rather_than_read_a_message_twice() {
 
     // Slow receives: the whole queue takes longer to read than the 2 s hold.
     let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
         latency: Duration::from_millis(100),
         ..ServerConfig::default()
     });
@@ -617,4 +619,38 @@ fn a_filtered_peek_that_matches_nothing_stops_at_its_scan_limit() {
         run.stderr
     );
     drop(big);
+}
+
+#[test]
+fn on_sqsctl_local_reads_list_messages_without_receiving_them() {
+    let env = TestEnv::with_inspection();
+    let (queue, dlq) = guarded(&env, "listed", 3, &[]);
+    env.run(&["send", "listed", "only"]).assert_code(0);
+    for _ in 0..5 {
+        let run = env.run(&["peek", "listed", "-o", "text"]);
+        run.assert_code(0);
+        assert_eq!(run.stdout, "only\n");
+        assert!(
+            run.stderr
+                .contains("inspection endpoint: nothing was received"),
+            "{}",
+            run.stderr
+        );
+    }
+    env.run(&["diagnose", "listed", "-o", "json"]);
+    env.run(&["fifo", "groups", "listed"]);
+    let counts = env.block_on(async {
+        let options = ReceiveOptions {
+            max_messages: 10,
+            wait_seconds: Some(0),
+            visibility_timeout: Some(60),
+        };
+        let batch = env.sqs().receive(&queue, options).await.unwrap();
+        batch
+            .iter()
+            .map(|m| m.attribute_u64("ApproximateReceiveCount").unwrap())
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(counts, vec![1], "the first receive is the consumer's own");
+    assert_eq!(env.depth(&dlq), 0);
 }

@@ -213,3 +213,12 @@ pub fn wrong_method(method: &str) -> Response {
     );
     Response::error(Protocol::Json, &err, new_request_id())
 }
+
+/// A request to an inspection path on a server started with `--no-inspection`.
+pub fn turned_off() -> Response {
+    let err = SqsError::new(
+        ErrorKind::InvalidAction,
+        "The inspection endpoints are turned off on this server (--no-inspection).".to_string(),
+    );
+    Response::error(Protocol::Json, &err, new_request_id())
+}

@@ -368,6 +368,9 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
         return Response::plain_json(br#"{"status":"ok"}"#.to_vec());
     }
     match (req.method.as_str(), req.path.as_str()) {
+        (_, inspect::INFO_PATH | inspect::MESSAGES_PATH) if !svc.inspection => {
+            return inspect::turned_off();
+        }
         ("GET", inspect::INFO_PATH) => return inspect::info(),
         ("GET", inspect::MESSAGES_PATH) => return inspect::messages(svc, req.query.as_deref()),
         (method, inspect::INFO_PATH | inspect::MESSAGES_PATH) => {

@@ -95,6 +95,9 @@ pub struct ServerConfig {
     /// Web origins (`http://localhost:3000`) whose pages may make requests; requests from any
     /// other page are refused (see the `origins` module).
     pub allowed_origins: Vec<String>,
+    /// Whether `/_sqsctl/v1/` lists messages without receiving them. Off, every reader (sqsctl's
+    /// own peek and diagnose too) must receive, as on SQS.
+    pub inspection: bool,
 }
 
 /// What a starting server reports once it listens.
@@ -132,6 +135,7 @@ impl Default for ServerConfig {
             max_bytes: None,
             init: None,
             allowed_origins: Vec::new(),
+            inspection: true,
         }
     }
 }
@@ -277,6 +281,7 @@ fn build_service(
         u64::try_from(config.deleted_name_cooldown.as_millis()).unwrap_or(u64::MAX);
     service.budget = Arc::new(Budget::new(config.max_bytes));
     service.origins = OriginPolicy::new(&config.allowed_origins);
+    service.inspection = config.inspection;
     let mut ready = Ready {
         endpoint: endpoint_of(addr, None),
         restored: None,

@@ -29,6 +29,8 @@ pub struct Service {
     pub hosts: HostPolicy,
     /// The web origins whose pages may make requests (`--allow-origin`).
     pub origins: OriginPolicy,
+    /// Whether the inspection endpoints answer (`--no-inspection` turns them off).
+    pub inspection: bool,
     pub clock: Clock,
     pub purge_cooldown_ms: u64,
     pub faults: Faults,
@@ -66,6 +68,7 @@ impl Service {
             endpoint,
             hosts,
             origins: OriginPolicy::default(),
+            inspection: true,
             clock,
             purge_cooldown_ms,
             faults,

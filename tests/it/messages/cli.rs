@@ -344,6 +344,7 @@ fn bad_numbers_and_unknown_queues_get_clear_errors() {
 #[test]
 fn failed_batch_entries_are_reported_by_line_and_exit_3() {
     let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
         entry_fault_rate: 1.0,
         seed: Some(7),
         ..ServerConfig::default()
@@ -592,6 +593,7 @@ fn a_closed_pipe_exits_0_and_deletes_nothing_that_was_not_written() {
 #[test]
 fn ctrl_c_stops_receive_and_deletes_exactly_what_was_written() {
     let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
         latency: std::time::Duration::from_millis(40),
         ..ServerConfig::default()
     });
@@ -1039,6 +1041,7 @@ fn verbose_shows_endpoint_region_and_batches_but_never_a_secret() {
 #[test]
 fn verbose_send_counts_the_entries_it_retried() {
     let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
         entry_fault_rate: 0.2,
         seed: Some(7),
         ..ServerConfig::default()

@@ -15,6 +15,7 @@ use support::TestEnv;
 
 fn faulty(fault_rate: f64, seed: u64) -> TestEnv {
     TestEnv::start_with(ServerConfig {
+        inspection: false,
         fault_rate,
         seed: Some(seed),
         ..ServerConfig::default()

@@ -357,6 +357,7 @@ fn a_where_that_does_not_parse_is_a_usage_error_and_one_that_fails_is_reported()
 fn older_than_and_newer_than_use_the_sent_timestamp() {
     let start = SystemTime::now() - Duration::from_secs(3 * 3600);
     let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
         clock: Clock::manual(start),
         ..ServerConfig::default()
     });
@@ -843,6 +844,7 @@ fn interrupted_run(env: &TestEnv, args: &[&str], after: Duration) -> (Option<i32
 #[test]
 fn ctrl_c_finishes_the_batches_in_flight_and_exits_130() {
     let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
         latency: Duration::from_millis(20),
         ..ServerConfig::default()
     });

@@ -38,6 +38,7 @@ fn one_shot_client(endpoint: &str) -> Sqs {
 
 fn faulty(seed: u64) -> TestEnv {
     TestEnv::start_with(ServerConfig {
+        inspection: false,
         fault_rate: 0.10,
         entry_fault_rate: 0.05,
         seed: Some(seed),
@@ -282,6 +283,7 @@ fn under_request_and_entry_faults_nothing_is_lost_and_duplicates_stay_bounded() 
 #[test]
 fn kill_9_then_resume_loses_nothing_and_resends_only_unresolved_messages() {
     let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
         latency: Duration::from_millis(3),
         ..ServerConfig::default()
     });
@@ -411,6 +413,7 @@ fn archived(path: &str) -> Vec<(String, String)> {
 #[test]
 fn kill_9_then_resume_archives_every_moved_message_exactly_once() {
     let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
         latency: Duration::from_millis(3),
         ..ServerConfig::default()
     });
@@ -597,6 +600,7 @@ fn after_the_grace_period_unanswered_sends_are_journaled_as_unknown_and_resumed(
 #[test]
 fn three_processes_on_one_dlq_under_faults_lose_nothing_and_duplicate_within_the_bound() {
     let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
         fault_rate: 0.05,
         entry_fault_rate: 0.05,
         seed: Some(20261124),
@@ -686,6 +690,7 @@ fn an_adaptive_redrive_grows_while_more_workers_pay() {
     // twice as much (little CPU either way, so that the tests running beside it, on a busy
     // machine, do not decide the outcome).
     let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
         latency: Duration::from_millis(800),
         ..ServerConfig::default()
     });

@@ -72,7 +72,17 @@ impl Run {
 }
 
 impl TestEnv {
+    /// A server whose inspection endpoints are off: sqsctl's readers receive, raising receive
+    /// counts, as they must on SQS. Most tests are about how sqsctl behaves on SQS.
     pub fn start() -> TestEnv {
+        TestEnv::start_with(ServerConfig {
+            inspection: false,
+            ..ServerConfig::default()
+        })
+    }
+
+    /// A server as `sqsctl local` starts by default, inspection endpoints on.
+    pub fn with_inspection() -> TestEnv {
         TestEnv::start_with(ServerConfig::default())
     }
 
