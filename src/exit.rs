@@ -1,5 +1,7 @@
 //! Exit codes are part of the public interface: scripts and alarms branch on them.
 
+use crate::interrupt::StopSignal;
+
 /// How a run ended. The numeric values are stable and documented in `--help`, the man page and the
 /// README.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,8 +17,12 @@ pub enum ExitStatus {
     Partial,
     /// `diagnose` ran and found at least one warning or error, or could not run every check.
     ProblemsFound,
-    /// Stopped by Ctrl-C after finishing the work in flight.
+    /// Stopped by Ctrl-C after finishing the work in flight (or cancelled at a prompt).
     Interrupted,
+    /// Stopped by SIGTERM, as by Ctrl-C.
+    Terminated,
+    /// Stopped by SIGHUP (the terminal was closed), as by Ctrl-C.
+    HungUp,
 }
 
 impl ExitStatus {
@@ -28,11 +34,23 @@ impl ExitStatus {
             ExitStatus::Partial => 3,
             ExitStatus::ProblemsFound => 4,
             ExitStatus::Interrupted => 130,
+            ExitStatus::Terminated => 143,
+            ExitStatus::HungUp => 129,
+        }
+    }
+
+    /// How a run stopped by `signal` ends: 128 + the signal's number, as a shell reports a
+    /// process the signal killed, which is what service managers expect of a clean stop too.
+    pub const fn stopped_by(signal: StopSignal) -> ExitStatus {
+        match signal {
+            StopSignal::Interrupt => ExitStatus::Interrupted,
+            StopSignal::Terminate => ExitStatus::Terminated,
+            StopSignal::HangUp => ExitStatus::HungUp,
         }
     }
 
     /// The help text that documents the codes, shared by `--help` and the man page.
-    pub const HELP: &'static str = "Exit codes:\n  0    success\n  1    failure (see the error message)\n  2    usage error (bad arguments)\n  3    partially done: some messages were not sent, moved or deleted\n  4    diagnose found at least one warning or error, or could not run every check\n  130  interrupted by Ctrl-C (work in flight was finished first)";
+    pub const HELP: &'static str = "Exit codes:\n  0    success\n  1    failure (see the error message)\n  2    usage error (bad arguments)\n  3    partially done: some messages were not sent, moved or deleted\n  4    diagnose found at least one warning or error, or could not run every check\n  129  stopped by SIGHUP (the terminal closed), as by Ctrl-C\n  130  interrupted by Ctrl-C (work in flight was finished first)\n  143  stopped by SIGTERM, as by Ctrl-C";
 }
 
 impl From<ExitStatus> for std::process::ExitCode {

@@ -417,7 +417,7 @@ fn start_consume(
         .cmd()
         .args(args)
         .env("SQSCTL_INTERRUPT_GRACE", grace)
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -505,6 +505,154 @@ fn a_second_ctrl_c_kills_the_commands_and_releases_their_messages() {
         "released at once: {}",
         run.stderr
     );
+}
+
+/// A worker that starts a background `sleep 30` beside its own and logs `LEADER BACKGROUND`
+/// (the command's process id, which is its process group's, and the background one's) to
+/// `pids.log` before it waits.
+fn worker_with_a_grandchild(dir: &Path) -> PathBuf {
+    worker(
+        dir,
+        "sleep 30 &\necho \"$$ $!\" >> \"$DIR/pids.log\"\nsleep 30\nlog done",
+    )
+}
+
+/// The process ids `worker_with_a_grandchild` logged, once `runs` commands logged theirs.
+fn logged_pids(dir: &Path, runs: usize) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let text = std::fs::read_to_string(dir.join("pids.log")).unwrap_or_default();
+        let pids: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+        if pids.len() >= 2 * runs {
+            return pids;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the commands did not log their pids"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits up to `secs` for none of `pids` to run (a zombie does not), and says which still do.
+fn still_running(pids: &[String], secs: u64) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let running: Vec<String> = pids.iter().filter(|p| is_running(p)).cloned().collect();
+        if running.is_empty() || Instant::now() >= deadline {
+            return running;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn sigterm_lets_running_commands_finish_releases_the_rest_and_exits_143() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 5, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "sleep 1\nlog done");
+    let args = consume_args(
+        &queue.name,
+        &["-c", "2", "-o", "jsonl"],
+        &script,
+        dir.path(),
+    );
+    let child = start_consume(&env, &args, "20", dir.path(), 2);
+    support::signal(child.id(), "TERM");
+    let run = Run::from_output(child.wait_with_output().unwrap());
+    run.assert_code(143);
+    assert!(run.stderr.contains("stopping on SIGTERM"), "{}", run.stderr);
+    assert_eq!(
+        log(dir.path(), "runs").len(),
+        2,
+        "nothing starts after SIGTERM"
+    );
+    assert_eq!(
+        log(dir.path(), "done").len(),
+        2,
+        "the running ones finished"
+    );
+    let summary = &run.records_of("summary")[0];
+    assert_eq!(
+        (
+            summary["deleted"].as_u64(),
+            summary["interrupted"].as_bool()
+        ),
+        (Some(2), Some(true)),
+        "{summary}"
+    );
+    assert_eq!(
+        attributes(&env, &queue),
+        (3, 0),
+        "the rest released at once, the done ones deleted"
+    );
+}
+
+#[test]
+fn sighup_kills_what_still_runs_after_the_grace_with_its_group_and_releases_it() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 3, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker_with_a_grandchild(dir.path());
+    let args = consume_args(
+        &queue.name,
+        &["-c", "3", "-o", "jsonl"],
+        &script,
+        dir.path(),
+    );
+    let started = Instant::now();
+    let child = start_consume(&env, &args, "0.5", dir.path(), 3);
+    let pids = logged_pids(dir.path(), 3);
+    support::signal(child.id(), "HUP");
+    let run = Run::from_output(child.wait_with_output().unwrap());
+    run.assert_code(129);
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(run.stderr.contains("stopping on SIGHUP"), "{}", run.stderr);
+    assert_eq!(
+        still_running(&pids, 5),
+        Vec::<String>::new(),
+        "the commands and what they started are gone"
+    );
+    let summary = &run.records_of("summary")[0];
+    assert_eq!(
+        (summary["stopped"].as_u64(), summary["deleted"].as_u64()),
+        (Some(3), Some(0)),
+        "{summary}"
+    );
+    assert_eq!(
+        attributes(&env, &queue),
+        (3, 0),
+        "released at once, none left hidden: {}",
+        run.stderr
+    );
+    assert_eq!(env.drain_bodies(&queue).len(), 3, "receivable again");
+}
+
+#[test]
+fn a_second_signal_of_another_kind_aborts_with_the_first_ones_code() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 2, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "sleep 60\nlog done");
+    let args = consume_args(&queue.name, &["-c", "2"], &script, dir.path());
+    let started = Instant::now();
+    let child = start_consume(&env, &args, "60", dir.path(), 2);
+    support::signal(child.id(), "TERM");
+    std::thread::sleep(Duration::from_millis(300));
+    support::sigint(child.id());
+    let run = Run::from_output(child.wait_with_output().unwrap());
+    run.assert_code(143);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(attributes(&env, &queue), (2, 0), "released: {}", run.stderr);
 }
 
 #[test]
