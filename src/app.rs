@@ -46,6 +46,10 @@ pub fn main() -> std::process::ExitCode {
             };
         }
     };
+    // A `consume` run's watchdog only waits on a pipe: no runtime, no signal handling of ours.
+    if matches!(cli.command, Command::ConsumeWatchdog) {
+        return crate::commands::consume::watchdog::serve().into();
+    }
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     if let Some(threads) = client_threads(&cli) {
         builder.worker_threads(threads);

@@ -656,6 +656,25 @@ fn a_second_signal_of_another_kind_aborts_with_the_first_ones_code() {
 }
 
 #[test]
+fn kill_9_of_consume_leaves_no_command_or_what_it_started_running() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 3, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker_with_a_grandchild(dir.path());
+    let args = consume_args(&queue.name, &["-c", "3"], &script, dir.path());
+    let mut child = start_consume(&env, &args, "5", dir.path(), 3);
+    let pids = logged_pids(dir.path(), 3);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        still_running(&pids, 5),
+        Vec::<String>::new(),
+        "the watchdog killed each command's process group"
+    );
+    assert!(log(dir.path(), "done").is_empty());
+}
+
+#[test]
 fn kill_9_mid_run_deletes_nothing_that_did_not_succeed() {
     let env = TestEnv::start();
     let queue = env.create_queue(&support::unique_name("work"), &[("VisibilityTimeout", "5")]);
@@ -670,7 +689,8 @@ fn kill_9_mid_run_deletes_nothing_that_did_not_succeed() {
     let mut child = start_consume(&env, &args, "5", dir.path(), 10);
     child.kill().unwrap();
     child.wait().unwrap();
-    // The commands it left behind finish; what they held comes back after its visibility timeout.
+    // Its watchdog kills the commands it left behind; what they held comes back after its
+    // visibility timeout.
     std::thread::sleep(Duration::from_millis(500));
     let done: HashSet<String> = log(dir.path(), "done")
         .into_iter()

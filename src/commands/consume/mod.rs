@@ -13,6 +13,7 @@
 mod child;
 mod report;
 mod settings;
+pub mod watchdog;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -139,6 +140,7 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
             ("SQS_QUEUE_URL".into(), queue.url.clone()),
             ("SQS_QUEUE_NAME".into(), queue.name.clone()),
         ],
+        watchdog: start_watchdog(ctx),
     });
     ctx.printer.debug(format!(
         "{} at a time, visibility timeout {} s (extended while a command runs), {}",
@@ -211,6 +213,25 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
         }
     }
     worker.finish()
+}
+
+/// The run's [`watchdog::Watchdog`], or a warning that commands may outlive a killed run.
+fn start_watchdog(ctx: &Context) -> Option<watchdog::Watchdog> {
+    #[cfg(unix)]
+    match watchdog::Watchdog::start() {
+        Ok(watchdog) => Some(watchdog),
+        Err(err) => {
+            ctx.printer.warn(format!(
+                "could not start the watchdog that stops the commands if sqsctl is killed ({err}): a command may outlive a `kill -9` of this run"
+            ));
+            None
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctx;
+        None
+    }
 }
 
 struct Worker<'a> {
