@@ -14,7 +14,7 @@ use crate::error::{Cancelled, CommandHint, HintedError, UsageError};
 use crate::exit::ExitStatus;
 use crate::interrupt::{Interrupt, StopSignal};
 use crate::output::query::Query;
-use crate::output::{Printer, Terminal};
+use crate::output::{Printer, Terminal, stderr_line};
 
 /// Set to `1` to make the binary behave as on a terminal (tables, progress bars, prompts); for
 /// tests of what a person sees.
@@ -188,11 +188,11 @@ fn spawn_signal_handler(interrupt: Interrupt) {
         };
         let code = i32::from(ExitStatus::stopped_by(first).code());
         if crate::output::prompt_is_open() {
-            say("\ncancelled: nothing was changed");
+            stderr_line("\ncancelled: nothing was changed");
             std::process::exit(code);
         }
         let grace = humantime::format_duration(interrupt.grace());
-        say(&match first {
+        stderr_line(match first {
             StopSignal::Interrupt => format!(
                 "\nstopping: no new work; requests in flight have {grace} to finish (press Ctrl-C again to stop at once)"
             ),
@@ -218,19 +218,12 @@ fn spawn_signal_handler(interrupt: Interrupt) {
                 "stopped: requests in flight did not finish within {grace}; their outcome is unknown"
             ),
         };
-        say(&why);
+        stderr_line(why);
         if let Some(note) = crate::interrupt::ABORT_NOTE.get() {
-            say(&format!("hint: {note}"));
+            stderr_line(format_args!("hint: {note}"));
         }
         std::process::exit(code);
     });
-}
-
-/// Writes a line to stderr, ignoring a failure: after SIGHUP the terminal may be gone, and the
-/// handler must still stop the process (`eprintln!` would panic instead).
-fn say(line: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 /// Ctrl-C (SIGINT), SIGTERM and SIGHUP, listened for from the moment [`StopSignals::listen`]

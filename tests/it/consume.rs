@@ -634,6 +634,36 @@ fn sighup_kills_what_still_runs_after_the_grace_with_its_group_and_releases_it()
 }
 
 #[test]
+fn sighup_stops_the_run_cleanly_though_its_stderr_is_gone() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 5, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "sleep 1\nlog done");
+    let args = consume_args(&queue.name, &["-c", "2"], &script, dir.path());
+    let mut child = start_consume(&env, &args, "20", dir.path(), 2);
+    // As after a closed terminal, each write to stderr fails from now on.
+    drop(child.stderr.take());
+    support::signal(child.id(), "HUP");
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(129));
+    assert_eq!(
+        log(dir.path(), "runs").len(),
+        2,
+        "nothing starts after SIGHUP"
+    );
+    assert_eq!(
+        log(dir.path(), "done").len(),
+        2,
+        "the running ones finished"
+    );
+    assert_eq!(
+        attributes(&env, &queue),
+        (3, 0),
+        "the rest released at once, the done ones deleted"
+    );
+}
+
+#[test]
 fn a_second_signal_of_another_kind_aborts_with_the_first_ones_code() {
     let env = TestEnv::start();
     let queue = queue_of(&env, 2, "60");
