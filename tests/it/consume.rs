@@ -449,6 +449,24 @@ fn wait_for_runs(dir: &Path, runs: usize) {
     }
 }
 
+/// What a graceful stop leaves when two commands ran at the first signal (`what`): nothing more
+/// started, both finished and their messages were deleted, the rest (`left`) released at once.
+fn assert_stopped_after_two_finished(
+    env: &TestEnv,
+    queue: &QueueRef,
+    dir: &Path,
+    left: u64,
+    what: &str,
+) {
+    assert_eq!(log(dir, "runs").len(), 2, "nothing starts after {what}");
+    assert_eq!(log(dir, "done").len(), 2, "the running ones finished");
+    assert_eq!(
+        attributes(env, queue),
+        (left, 0),
+        "the rest released at once, the done ones deleted"
+    );
+}
+
 #[test]
 fn ctrl_c_on_the_terminal_lets_running_commands_finish_and_releases_the_rest() {
     let env = TestEnv::start();
@@ -462,21 +480,7 @@ fn ctrl_c_on_the_terminal_lets_running_commands_finish_and_releases_the_rest() {
     // which would otherwise die of it before logging.
     pty.send("\x03");
     assert_eq!(pty.wait(30), 130, "{}", pty.screen());
-    assert_eq!(
-        log(dir.path(), "runs").len(),
-        2,
-        "nothing starts after Ctrl-C"
-    );
-    assert_eq!(
-        log(dir.path(), "done").len(),
-        2,
-        "the running ones finished"
-    );
-    assert_eq!(
-        attributes(&env, &queue),
-        (4, 0),
-        "the rest released at once, the done ones deleted"
-    );
+    assert_stopped_after_two_finished(&env, &queue, dir.path(), 4, "Ctrl-C");
 }
 
 #[test]
@@ -563,16 +567,7 @@ fn sigterm_lets_running_commands_finish_releases_the_rest_and_exits_143() {
     let run = Run::from_output(child.wait_with_output().unwrap());
     run.assert_code(143);
     assert!(run.stderr.contains("stopping on SIGTERM"), "{}", run.stderr);
-    assert_eq!(
-        log(dir.path(), "runs").len(),
-        2,
-        "nothing starts after SIGTERM"
-    );
-    assert_eq!(
-        log(dir.path(), "done").len(),
-        2,
-        "the running ones finished"
-    );
+    assert_stopped_after_two_finished(&env, &queue, dir.path(), 3, "SIGTERM");
     let summary = &run.records_of("summary")[0];
     assert_eq!(
         (
@@ -581,11 +576,6 @@ fn sigterm_lets_running_commands_finish_releases_the_rest_and_exits_143() {
         ),
         (Some(2), Some(true)),
         "{summary}"
-    );
-    assert_eq!(
-        attributes(&env, &queue),
-        (3, 0),
-        "the rest released at once, the done ones deleted"
     );
 }
 
@@ -646,21 +636,7 @@ fn sighup_stops_the_run_cleanly_though_its_stderr_is_gone() {
     support::signal(child.id(), "HUP");
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(129));
-    assert_eq!(
-        log(dir.path(), "runs").len(),
-        2,
-        "nothing starts after SIGHUP"
-    );
-    assert_eq!(
-        log(dir.path(), "done").len(),
-        2,
-        "the running ones finished"
-    );
-    assert_eq!(
-        attributes(&env, &queue),
-        (3, 0),
-        "the rest released at once, the done ones deleted"
-    );
+    assert_stopped_after_two_finished(&env, &queue, dir.path(), 3, "SIGHUP");
 }
 
 #[test]
