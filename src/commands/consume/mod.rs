@@ -8,7 +8,7 @@
 //! extensions. A message is deleted only after its command exited 0, and counts as done only when
 //! SQS confirmed the delete; everything else a run holds is released (made visible again) rather
 //! than left hidden, except when the process is killed outright, in which case SQS brings it back
-//! after its visibility timeout.
+//! after its visibility timeout and the run's [`watchdog`] kills the commands still running.
 
 mod child;
 mod report;
