@@ -40,7 +40,7 @@ impl ExitStatus {
     }
 
     /// How a run stopped by `signal` ends: 128 + the signal's number, as a shell reports a
-    /// process the signal killed, which is what service managers expect of a clean stop too.
+    /// process the signal killed, so that scripts and service managers read it as that signal.
     pub const fn stopped_by(signal: StopSignal) -> ExitStatus {
         match signal {
             StopSignal::Interrupt => ExitStatus::Interrupted,
