@@ -30,8 +30,8 @@ rest of its group until SQS delivers it again.
 
 Ctrl-C, SIGTERM and SIGHUP: the first stops receiving, releases the messages not started, and lets \
 running commands finish for the grace period (SQSCTL_INTERRUPT_GRACE, 5 s by default), then kills \
-them with their process groups; a second kills them at once. Messages of killed commands are \
-released at once. Exit 130 (143 for SIGTERM, 129 for SIGHUP). If sqsctl is killed (kill -9), a \
+them with their process groups; a second kills them at once. Messages of killed commands, and of \
+commands that one of these signals ended meanwhile, are released at once. Exit 130 (143 for SIGTERM, 129 for SIGHUP). If sqsctl is killed (kill -9), a \
 watchdog process kills the commands' process groups.
 
 --grep, --attr and --where run only the messages that match; the others are released at once, \

@@ -640,6 +640,63 @@ fn sighup_stops_the_run_cleanly_though_its_stderr_is_gone() {
 }
 
 #[test]
+fn commands_that_the_same_sigterm_ends_are_released_at_once_not_failed() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 3, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "echo $$ >> \"$DIR/pids.log\"\nexec sleep 30");
+    let args = consume_args(
+        &queue.name,
+        &["-c", "2", "-o", "jsonl"],
+        &script,
+        dir.path(),
+    );
+    let child = start_consume(&env, &args, "20", dir.path(), 2);
+    let commands = {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let text = std::fs::read_to_string(dir.path().join("pids.log")).unwrap_or_default();
+            let pids: Vec<u32> = text
+                .split_whitespace()
+                .map(|p| p.parse().unwrap())
+                .collect();
+            if pids.len() == 2 {
+                break pids;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the commands did not log their pids"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    // As systemd stops a service: SIGTERM to each of its processes.
+    support::signal(child.id(), "TERM");
+    for pid in commands {
+        support::signal(pid, "TERM");
+    }
+    let run = Run::from_output(child.wait_with_output().unwrap());
+    run.assert_code(143);
+    let statuses: Vec<(String, i64)> = run
+        .records_of("result")
+        .iter()
+        .map(|r| {
+            (
+                r["status"].as_str().unwrap().to_string(),
+                r["signal"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(statuses, vec![("stopped".to_string(), 15); 2]);
+    assert_eq!(
+        attributes(&env, &queue),
+        (3, 0),
+        "released at once, none hidden for a retry delay: {}",
+        run.stderr
+    );
+}
+
+#[test]
 fn a_second_signal_of_another_kind_aborts_with_the_first_ones_code() {
     let env = TestEnv::start();
     let queue = queue_of(&env, 2, "60");

@@ -63,6 +63,28 @@ pub enum Ending {
     NotStarted(String),
 }
 
+impl Ending {
+    /// Whether a signal that stops a run (SIGINT, SIGTERM, SIGHUP) ended the command: while the
+    /// run stops, that is most likely whoever stops the run, signalling the command as well (as
+    /// systemd does to every process of a service), not a failure of the command.
+    pub fn by_stop_signal(&self) -> bool {
+        #[cfg(unix)]
+        {
+            use rustix::process::Signal;
+            let Ending::Signaled(signal) = self else {
+                return false;
+            };
+            [Signal::INT, Signal::TERM, Signal::HUP]
+                .iter()
+                .any(|stop| stop.as_raw() == *signal)
+        }
+        #[cfg(not(unix))]
+        {
+            false
+        }
+    }
+}
+
 /// What every run of the command shares.
 #[derive(Debug)]
 pub struct CommandSpec {

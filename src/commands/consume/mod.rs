@@ -483,6 +483,12 @@ impl Worker<'_> {
                 self.counts.stopped += 1;
                 Action::Release(0)
             }
+            // The interrupt itself, not `self.interrupted`: the loop may see the command's end
+            // before the signal that stops the run.
+            ending if self.ctx.interrupt.is_set() && ending.by_stop_signal() => {
+                self.counts.stopped += 1;
+                Action::Release(0)
+            }
             Ending::NotStarted(why) => {
                 self.counts.stopped += 1;
                 self.fail(hinted(
