@@ -54,6 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Run a local SQS-compatible server (no AWS account needed)')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Show sqsctl''s main job end to end on a local server')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packaging)')
+            [CompletionResult]::new('consume-watchdog', 'consume-watchdog', [CompletionResultType]::ParameterValue, 'Stop the commands of a `consume` run once it is gone (started by `consume` itself)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -791,6 +792,26 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'sqsctl;consume-watchdog' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a connection to the endpoint before giving up [default: 10]')
+            [CompletionResult]::new('--read-timeout', '--read-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'sqsctl;help' {
             [CompletionResult]::new('queues', 'queues', [CompletionResultType]::ParameterValue, 'List queues with their depth, FIFO flag and dead-letter queue')
             [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Show, create, change or delete one queue, or print its URL')
@@ -808,6 +829,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Run a local SQS-compatible server (no AWS account needed)')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Show sqsctl''s main job end to end on a local server')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packaging)')
+            [CompletionResult]::new('consume-watchdog', 'consume-watchdog', [CompletionResultType]::ParameterValue, 'Stop the commands of a `consume` run once it is gone (started by `consume` itself)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -897,6 +919,9 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;help;generate' {
+            break
+        }
+        'sqsctl;help;consume-watchdog' {
             break
         }
         'sqsctl;help;help' {

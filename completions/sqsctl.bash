@@ -19,6 +19,9 @@ _sqsctl() {
             sqsctl,consume)
                 cmd="sqsctl__subcmd__consume"
                 ;;
+            sqsctl,consume-watchdog)
+                cmd="sqsctl__subcmd__consume__subcmd__watchdog"
+                ;;
             sqsctl,delete)
                 cmd="sqsctl__subcmd__delete"
                 ;;
@@ -81,6 +84,9 @@ _sqsctl() {
                 ;;
             sqsctl__subcmd__help,consume)
                 cmd="sqsctl__subcmd__help__subcmd__consume"
+                ;;
+            sqsctl__subcmd__help,consume-watchdog)
+                cmd="sqsctl__subcmd__help__subcmd__consume__subcmd__watchdog"
                 ;;
             sqsctl__subcmd__help,delete)
                 cmd="sqsctl__subcmd__help__subcmd__delete"
@@ -233,7 +239,7 @@ _sqsctl() {
 
     case "${cmd}" in
         sqsctl)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help"
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate consume-watchdog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -357,6 +363,56 @@ _sqsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__consume__subcmd__watchdog)
+            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -783,7 +839,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help)
-            opts="queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate help"
+            opts="queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate consume-watchdog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -797,6 +853,20 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help__subcmd__consume)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__help__subcmd__consume__subcmd__watchdog)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

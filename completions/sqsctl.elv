@@ -51,6 +51,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand local 'Run a local SQS-compatible server (no AWS account needed)'
             cand demo 'Show sqsctl''s main job end to end on a local server'
             cand generate 'Write shell completions and man pages (for packaging)'
+            cand consume-watchdog 'Stop the commands of a `consume` run once it is gone (started by `consume` itself)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sqsctl;queues'= {
@@ -745,6 +746,25 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'sqsctl;consume-watchdog'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'Seconds to wait for a connection to the endpoint before giving up [default: 10]'
+            cand --read-timeout 'Seconds to wait for an answer to a request before giving up; a long poll''s wait comes on top [default: 30]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'sqsctl;help'= {
             cand queues 'List queues with their depth, FIFO flag and dead-letter queue'
             cand queue 'Show, create, change or delete one queue, or print its URL'
@@ -762,6 +782,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand local 'Run a local SQS-compatible server (no AWS account needed)'
             cand demo 'Show sqsctl''s main job end to end on a local server'
             cand generate 'Write shell completions and man pages (for packaging)'
+            cand consume-watchdog 'Stop the commands of a `consume` run once it is gone (started by `consume` itself)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sqsctl;help;queues'= {
@@ -825,6 +846,8 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;help;demo'= {
         }
         &'sqsctl;help;generate'= {
+        }
+        &'sqsctl;help;consume-watchdog'= {
         }
         &'sqsctl;help;help'= {
         }

@@ -12,9 +12,9 @@ use crate::client::{AwsSettings, ClientError};
 use crate::commands::context::Context;
 use crate::error::{Cancelled, CommandHint, HintedError, UsageError};
 use crate::exit::ExitStatus;
-use crate::interrupt::Interrupt;
+use crate::interrupt::{Interrupt, StopSignal};
 use crate::output::query::Query;
-use crate::output::{Printer, Terminal};
+use crate::output::{Printer, Terminal, stderr_line};
 
 /// Set to `1` to make the binary behave as on a terminal (tables, progress bars, prompts); for
 /// tests of what a person sees.
@@ -46,6 +46,10 @@ pub fn main() -> std::process::ExitCode {
             };
         }
     };
+    // A `consume` run's watchdog only waits on a pipe: no runtime, no signal handling of ours.
+    if matches!(cli.command, Command::ConsumeWatchdog) {
+        return crate::commands::consume::watchdog::serve().into();
+    }
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     if let Some(threads) = client_threads(&cli) {
         builder.worker_threads(threads);
@@ -135,13 +139,19 @@ async fn run(cli: Cli) -> ExitStatus {
         read_timeout: cli.aws.read_timeout,
     };
     let interrupt = Interrupt::with_grace(interrupt_grace());
-    spawn_ctrl_c_handler(interrupt.clone());
+    spawn_signal_handler(interrupt.clone());
     let ctx = Context::new(printer, aws, interrupt);
     let result = crate::commands::dispatch(&ctx, cli.command).await;
     let flushed = ctx.printer.flush();
-    match result.and_then(|status| flushed.map(|()| status).map_err(anyhow::Error::from)) {
-        Ok(status) => status,
-        Err(err) => report(&ctx.printer, &err),
+    let status =
+        match result.and_then(|status| flushed.map(|()| status).map_err(anyhow::Error::from)) {
+            Ok(status) => status,
+            Err(err) => report(&ctx.printer, &err),
+        };
+    // Commands say "interrupted"; the signal that did it picks the code.
+    match (status, ctx.interrupt.stopped_by()) {
+        (ExitStatus::Interrupted, Some(signal)) => ExitStatus::stopped_by(signal),
+        (status, _) => status,
     }
 }
 
@@ -158,34 +168,42 @@ fn interrupt_grace() -> Duration {
         .map_or(crate::interrupt::DEFAULT_GRACE, Duration::from_secs_f64)
 }
 
-/// Ctrl-C: at a confirmation prompt, ends the process at once (nothing was changed yet). During
-/// work, the first stops new work and gives requests in flight the grace period; a second, or
-/// the grace period running out, ends the process with exit code 130. Work abandoned so has an
+/// Ctrl-C, SIGTERM and SIGHUP, alike but for the exit code (128 + the first signal's number): at
+/// a confirmation prompt, the first ends the process at once (nothing was changed yet). During
+/// work, the first stops new work and gives requests in flight the grace period; a second (any of
+/// the three), or the grace period running out, ends the process. Work abandoned so has an
 /// unknown outcome, and commands that leave a journal have said how to resume ([`on_abort`]). A
-/// command that stops its own work on the second Ctrl-C (`consume` kills its child processes and
-/// releases their messages) gets a moment for that first.
-fn spawn_ctrl_c_handler(interrupt: Interrupt) {
-    // Listening starts here, before the command runs: a Ctrl-C that comes at once (right after a
-    // server said it listens) is handled like any other, not by the default action of the signal.
-    let Some(mut ctrl_c) = CtrlC::listen() else {
+/// command that stops its own work on the second signal (`consume` kills its child processes and
+/// releases their messages) gets a moment for that first. A service manager's SIGTERM and a closed
+/// terminal's SIGHUP so stop a command as cleanly as Ctrl-C does, instead of killing it mid-batch.
+fn spawn_signal_handler(interrupt: Interrupt) {
+    // Listening starts here, before the command runs: a signal that comes at once (right after a
+    // server said it listens) is handled like any other, not by the signal's default action.
+    let Some(mut signals) = StopSignals::listen() else {
         return;
     };
     tokio::spawn(async move {
-        if !ctrl_c.pressed().await {
+        let Some(first) = signals.next().await else {
             return;
-        }
+        };
+        let code = i32::from(ExitStatus::stopped_by(first).code());
         if crate::output::prompt_is_open() {
-            eprintln!("\ncancelled: nothing was changed");
-            std::process::exit(i32::from(ExitStatus::Interrupted.code()));
+            stderr_line("\ncancelled: nothing was changed");
+            std::process::exit(code);
         }
-        let grace = interrupt.grace();
-        eprintln!(
-            "\nstopping: no new work; requests in flight have {} to finish (press Ctrl-C again to stop at once)",
-            humantime::format_duration(grace)
-        );
-        interrupt.trigger();
+        let grace = humantime::format_duration(interrupt.grace());
+        stderr_line(match first {
+            StopSignal::Interrupt => format!(
+                "\nstopping: no new work; requests in flight have {grace} to finish (press Ctrl-C again to stop at once)"
+            ),
+            other => format!(
+                "\nstopping on {}: no new work; requests in flight have {grace} to finish (a second signal or Ctrl-C stops at once)",
+                other.name()
+            ),
+        });
+        interrupt.trigger_by(first);
         let why = tokio::select! {
-            second = ctrl_c.pressed() => if second {
+            second = signals.next() => if second.is_some() {
                 if interrupt.abort_is_handled() {
                     // The command stops its own work (kills its children, releases what they
                     // held) and returns; this is the limit on how long that may take.
@@ -196,49 +214,65 @@ fn spawn_ctrl_c_handler(interrupt: Interrupt) {
             } else {
                 return;
             },
-            () = tokio::time::sleep(grace + WRAP_UP) => format!(
-                "stopped: requests in flight did not finish within {}; their outcome is unknown",
-                humantime::format_duration(grace)
+            () = tokio::time::sleep(interrupt.grace() + WRAP_UP) => format!(
+                "stopped: requests in flight did not finish within {grace}; their outcome is unknown"
             ),
         };
-        eprintln!("{why}");
+        stderr_line(why);
         if let Some(note) = crate::interrupt::ABORT_NOTE.get() {
-            eprintln!("hint: {note}");
+            stderr_line(format_args!("hint: {note}"));
         }
-        std::process::exit(i32::from(ExitStatus::Interrupted.code()));
+        std::process::exit(code);
     });
 }
 
-/// Ctrl-C (SIGINT), listened for from the moment [`CtrlC::listen`] returns.
-struct CtrlC {
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP, listened for from the moment [`StopSignals::listen`]
+/// returns: from then on none of them has its default action (ending the process at once).
+struct StopSignals {
     #[cfg(unix)]
-    signal: tokio::signal::unix::Signal,
+    listening: [(StopSignal, tokio::signal::unix::Signal); 3],
 }
 
-impl CtrlC {
-    fn listen() -> Option<CtrlC> {
+impl StopSignals {
+    fn listen() -> Option<StopSignals> {
         #[cfg(unix)]
         {
-            let kind = tokio::signal::unix::SignalKind::interrupt();
-            tokio::signal::unix::signal(kind)
-                .ok()
-                .map(|signal| CtrlC { signal })
+            use tokio::signal::unix::{SignalKind, signal};
+            let listen = |signal_kind: SignalKind, stop: StopSignal| {
+                signal(signal_kind).ok().map(|listening| (stop, listening))
+            };
+            Some(StopSignals {
+                listening: [
+                    listen(SignalKind::interrupt(), StopSignal::Interrupt)?,
+                    listen(SignalKind::terminate(), StopSignal::Terminate)?,
+                    listen(SignalKind::hangup(), StopSignal::HangUp)?,
+                ],
+            })
         }
         #[cfg(not(unix))]
         {
-            Some(CtrlC {})
+            Some(StopSignals {})
         }
     }
 
-    /// Resolves at the next Ctrl-C; false when no more can come.
-    async fn pressed(&mut self) -> bool {
+    /// Resolves at the next of the signals; `None` when no more can come.
+    async fn next(&mut self) -> Option<StopSignal> {
         #[cfg(unix)]
         {
-            self.signal.recv().await.is_some()
+            let [int, term, hup] = &mut self.listening;
+            tokio::select! {
+                Some(()) = int.1.recv() => Some(int.0),
+                Some(()) = term.1.recv() => Some(term.0),
+                Some(()) = hup.1.recv() => Some(hup.0),
+                else => None,
+            }
         }
         #[cfg(not(unix))]
         {
-            tokio::signal::ctrl_c().await.is_ok()
+            tokio::signal::ctrl_c()
+                .await
+                .ok()
+                .map(|()| StopSignal::Interrupt)
         }
     }
 }

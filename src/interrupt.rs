@@ -1,7 +1,10 @@
 //! Ctrl-C as a value that engines and commands share: a flag long-running loops check between
-//! batches and a future they can race. It knows nothing of the command line, so the engines
-//! (`redrive`, `client::peek`) use it without reaching up into `app`. The note printed when a
-//! second Ctrl-C aborts the process ([`on_abort`]) is kept here too, for `app`'s handler to read.
+//! batches and a future they can race. SIGTERM and SIGHUP set it as Ctrl-C (SIGINT) does, and it
+//! remembers which of them came first ([`StopSignal`]), for the exit code; everything else treats
+//! the three alike, so "Ctrl-C" below stands for any of them. It knows nothing of the command line,
+//! so the engines (`redrive`, `client::peek`) use it without reaching up into `app`. The note
+//! printed when a second signal aborts the process ([`on_abort`]) is kept here too, for `app`'s
+//! handler to read.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -12,6 +15,28 @@ use tokio::time::Instant;
 
 /// How long requests in flight may take to answer after the first Ctrl-C, by default.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(5);
+
+/// A signal that stops a command: the first stops new work, a second aborts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopSignal {
+    /// SIGINT: Ctrl-C on the terminal.
+    Interrupt,
+    /// SIGTERM: `kill`, systemd, Kubernetes and other service managers.
+    Terminate,
+    /// SIGHUP: the terminal was closed.
+    HangUp,
+}
+
+impl StopSignal {
+    /// The signal's name, as `kill -l` and service managers write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopSignal::Interrupt => "SIGINT",
+            StopSignal::Terminate => "SIGTERM",
+            StopSignal::HangUp => "SIGHUP",
+        }
+    }
+}
 
 /// Ctrl-C, as a flag that long-running loops check between batches and a future they can race.
 ///
@@ -24,6 +49,7 @@ pub struct Interrupt {
     notify: Arc<Notify>,
     grace: Duration,
     triggered_at: Arc<OnceLock<Instant>>,
+    stopped_by: Arc<OnceLock<StopSignal>>,
     abort: Arc<Abort>,
 }
 
@@ -49,6 +75,7 @@ impl Interrupt {
             notify: Arc::default(),
             grace,
             triggered_at: Arc::default(),
+            stopped_by: Arc::default(),
             abort: Arc::default(),
         }
     }
@@ -100,6 +127,18 @@ impl Interrupt {
         let _ = self.triggered_at.set(Instant::now());
         self.flag.store(true, Ordering::SeqCst);
         self.notify.notify_waiters();
+    }
+
+    /// The first stop signal: as [`Interrupt::trigger`], remembering `signal` unless another came
+    /// first.
+    pub fn trigger_by(&self, signal: StopSignal) {
+        let _ = self.stopped_by.set(signal);
+        self.trigger();
+    }
+
+    /// The signal that stopped the command, if a signal did.
+    pub fn stopped_by(&self) -> Option<StopSignal> {
+        self.stopped_by.get().copied()
     }
 
     /// Resolves once Ctrl-C was pressed.

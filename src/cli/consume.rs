@@ -28,9 +28,11 @@ to its process group (COMMAND and what it started), SIGKILL 2 s later. On a FIFO
 messages of the same group never run at once and run in order; a failed message holds back the \
 rest of its group until SQS delivers it again.
 
-Ctrl-C: the first stops receiving, releases the messages not started, and lets running commands \
-finish for the grace period (SQSCTL_INTERRUPT_GRACE, 5 s by default), then kills them; the second \
-kills them at once. Messages of killed commands are released at once. Exit 130.
+Ctrl-C, SIGTERM and SIGHUP: the first stops receiving, releases the messages not started, and lets \
+running commands finish for the grace period (SQSCTL_INTERRUPT_GRACE, 5 s by default), then kills \
+them with their process groups; a second kills them at once. Messages of killed commands, and of \
+commands that one of these signals ended meanwhile, are released at once. Exit 130 (143 for SIGTERM, 129 for SIGHUP). If sqsctl is killed (kill -9), a \
+watchdog process kills the commands' process groups.
 
 --grep, --attr and --where run only the messages that match; the others are released at once, \
 and one left out again in the same run stays hidden for its visibility timeout (each receive counts \

@@ -188,6 +188,9 @@ pub enum Command {
     /// Write shell completions and man pages (for packaging)
     #[command(hide = true)]
     Generate(generate::GenerateArgs),
+    /// Stop the commands of a `consume` run once it is gone (started by `consume` itself)
+    #[command(hide = true, name = "consume-watchdog")]
+    ConsumeWatchdog,
 }
 
 /// A count of at least 1, for `--max`: clap's own range error ("not in 1..18446744073709551615")

@@ -65,5 +65,7 @@ pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitSta
         Command::Generate(args) => {
             generate::run(ctx, usage(generate::GenerateSettings::resolve(args))?).await
         }
+        // `app::main` runs it before any runtime starts; this is the same, on a runtime's thread.
+        Command::ConsumeWatchdog => Ok(tokio::task::block_in_place(consume::watchdog::serve)),
     }
 }

@@ -376,7 +376,7 @@ impl Printer {
     /// An informational line on stderr, unless `--quiet`.
     pub fn info(&self, message: impl AsRef<str>) {
         if !self.quiet {
-            eprintln!("{}", sanitize::for_terminal_lines(message.as_ref()));
+            stderr_line(sanitize::for_terminal_lines(message.as_ref()));
         }
     }
 
@@ -384,33 +384,33 @@ impl Printer {
     pub fn debug(&self, message: impl AsRef<str>) {
         if self.verbose > 0 {
             let message = sanitize::for_terminal_lines(message.as_ref());
-            eprintln!("{} {message}", self.paint("debug:", "2"));
+            stderr_line(format_args!("{} {message}", self.paint("debug:", "2")));
         }
     }
 
     /// A warning on stderr, shown even with `--quiet`.
     pub fn warn(&self, message: impl AsRef<str>) {
         let message = sanitize::for_terminal_lines(message.as_ref());
-        eprintln!("{} {message}", self.paint("warning:", "1;33"));
+        stderr_line(format_args!("{} {message}", self.paint("warning:", "1;33")));
     }
 
     /// A `hint: ...` line on stderr after a warning, shown even with `--quiet`.
     pub fn hint(&self, message: impl AsRef<str>) {
         let message = sanitize::for_terminal_lines(message.as_ref());
-        eprintln!("{} {message}", self.paint("hint:", "1;36"));
+        stderr_line(format_args!("{} {message}", self.paint("hint:", "1;36")));
     }
 
     /// An error block: `error: ...`, each `Caused by: ...`, and an optional `hint: ...`.
     pub fn error(&self, message: &str, causes: &[String], hint: Option<&str>) {
         let message = sanitize::for_terminal_lines(message);
-        eprintln!("{} {message}", self.paint("error:", "1;31"));
+        stderr_line(format_args!("{} {message}", self.paint("error:", "1;31")));
         for cause in causes {
             let cause = sanitize::for_terminal_lines(cause);
-            eprintln!("  {} {cause}", self.paint("Caused by:", "1"));
+            stderr_line(format_args!("  {} {cause}", self.paint("Caused by:", "1")));
         }
         if let Some(hint) = hint {
             let hint = sanitize::for_terminal_lines(hint);
-            eprintln!("{} {hint}", self.paint("hint:", "1;36"));
+            stderr_line(format_args!("{} {hint}", self.paint("hint:", "1;36")));
         }
     }
 
@@ -482,6 +482,13 @@ pub enum Answer {
 }
 
 static PROMPT_OPEN: AtomicBool = AtomicBool::new(false);
+
+/// Writes a line to stderr, ignoring a failure: stderr may be a terminal that was closed (SIGHUP)
+/// or a pipe nobody reads any more, and losing talk must not end a run that is still settling its
+/// messages, as the panic of `eprintln!` would.
+pub fn stderr_line(line: impl std::fmt::Display) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
 
 /// True while a confirmation prompt waits for an answer: nothing has been changed yet, so Ctrl-C
 /// may end the process at once.

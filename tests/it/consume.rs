@@ -417,7 +417,7 @@ fn start_consume(
         .cmd()
         .args(args)
         .env("SQSCTL_INTERRUPT_GRACE", grace)
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -449,6 +449,24 @@ fn wait_for_runs(dir: &Path, runs: usize) {
     }
 }
 
+/// What a graceful stop leaves when two commands ran at the first signal (`what`): nothing more
+/// started, both finished and their messages were deleted, the rest (`left`) released at once.
+fn assert_stopped_after_two_finished(
+    env: &TestEnv,
+    queue: &QueueRef,
+    dir: &Path,
+    left: u64,
+    what: &str,
+) {
+    assert_eq!(log(dir, "runs").len(), 2, "nothing starts after {what}");
+    assert_eq!(log(dir, "done").len(), 2, "the running ones finished");
+    assert_eq!(
+        attributes(env, queue),
+        (left, 0),
+        "the rest released at once, the done ones deleted"
+    );
+}
+
 #[test]
 fn ctrl_c_on_the_terminal_lets_running_commands_finish_and_releases_the_rest() {
     let env = TestEnv::start();
@@ -462,21 +480,7 @@ fn ctrl_c_on_the_terminal_lets_running_commands_finish_and_releases_the_rest() {
     // which would otherwise die of it before logging.
     pty.send("\x03");
     assert_eq!(pty.wait(30), 130, "{}", pty.screen());
-    assert_eq!(
-        log(dir.path(), "runs").len(),
-        2,
-        "nothing starts after Ctrl-C"
-    );
-    assert_eq!(
-        log(dir.path(), "done").len(),
-        2,
-        "the running ones finished"
-    );
-    assert_eq!(
-        attributes(&env, &queue),
-        (4, 0),
-        "the rest released at once, the done ones deleted"
-    );
+    assert_stopped_after_two_finished(&env, &queue, dir.path(), 4, "Ctrl-C");
 }
 
 #[test]
@@ -507,6 +511,232 @@ fn a_second_ctrl_c_kills_the_commands_and_releases_their_messages() {
     );
 }
 
+/// A worker that starts a background `sleep 30` beside its own and logs `LEADER BACKGROUND`
+/// (the command's process id, which is its process group's, and the background one's) to
+/// `pids.log` before it waits.
+fn worker_with_a_grandchild(dir: &Path) -> PathBuf {
+    worker(
+        dir,
+        "sleep 30 &\necho \"$$ $!\" >> \"$DIR/pids.log\"\nsleep 30\nlog done",
+    )
+}
+
+/// The process ids `worker_with_a_grandchild` logged, once `runs` commands logged theirs.
+fn logged_pids(dir: &Path, runs: usize) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let text = std::fs::read_to_string(dir.join("pids.log")).unwrap_or_default();
+        let pids: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+        if pids.len() >= 2 * runs {
+            return pids;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the commands did not log their pids"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits up to `secs` for none of `pids` to run (a zombie does not), and says which still do.
+fn still_running(pids: &[String], secs: u64) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let running: Vec<String> = pids.iter().filter(|p| is_running(p)).cloned().collect();
+        if running.is_empty() || Instant::now() >= deadline {
+            return running;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn sigterm_lets_running_commands_finish_releases_the_rest_and_exits_143() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 5, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "sleep 1\nlog done");
+    let args = consume_args(
+        &queue.name,
+        &["-c", "2", "-o", "jsonl"],
+        &script,
+        dir.path(),
+    );
+    let child = start_consume(&env, &args, "20", dir.path(), 2);
+    support::signal(child.id(), "TERM");
+    let run = Run::from_output(child.wait_with_output().unwrap());
+    run.assert_code(143);
+    assert!(run.stderr.contains("stopping on SIGTERM"), "{}", run.stderr);
+    assert_stopped_after_two_finished(&env, &queue, dir.path(), 3, "SIGTERM");
+    let summary = &run.records_of("summary")[0];
+    assert_eq!(
+        (
+            summary["deleted"].as_u64(),
+            summary["interrupted"].as_bool()
+        ),
+        (Some(2), Some(true)),
+        "{summary}"
+    );
+}
+
+#[test]
+fn sighup_kills_what_still_runs_after_the_grace_with_its_group_and_releases_it() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 3, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker_with_a_grandchild(dir.path());
+    let args = consume_args(
+        &queue.name,
+        &["-c", "3", "-o", "jsonl"],
+        &script,
+        dir.path(),
+    );
+    let started = Instant::now();
+    let child = start_consume(&env, &args, "0.5", dir.path(), 3);
+    let pids = logged_pids(dir.path(), 3);
+    support::signal(child.id(), "HUP");
+    let run = Run::from_output(child.wait_with_output().unwrap());
+    run.assert_code(129);
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(run.stderr.contains("stopping on SIGHUP"), "{}", run.stderr);
+    assert_eq!(
+        still_running(&pids, 5),
+        Vec::<String>::new(),
+        "the commands and what they started are gone"
+    );
+    let summary = &run.records_of("summary")[0];
+    assert_eq!(
+        (summary["stopped"].as_u64(), summary["deleted"].as_u64()),
+        (Some(3), Some(0)),
+        "{summary}"
+    );
+    assert_eq!(
+        attributes(&env, &queue),
+        (3, 0),
+        "released at once, none left hidden: {}",
+        run.stderr
+    );
+    assert_eq!(env.drain_bodies(&queue).len(), 3, "receivable again");
+}
+
+#[test]
+fn sighup_stops_the_run_cleanly_though_its_stderr_is_gone() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 5, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "sleep 1\nlog done");
+    let args = consume_args(&queue.name, &["-c", "2"], &script, dir.path());
+    let mut child = start_consume(&env, &args, "20", dir.path(), 2);
+    // As after a closed terminal, each write to stderr fails from now on.
+    drop(child.stderr.take());
+    support::signal(child.id(), "HUP");
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(129));
+    assert_stopped_after_two_finished(&env, &queue, dir.path(), 3, "SIGHUP");
+}
+
+#[test]
+fn commands_that_the_same_sigterm_ends_are_released_at_once_not_failed() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 3, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "echo $$ >> \"$DIR/pids.log\"\nexec sleep 30");
+    let args = consume_args(
+        &queue.name,
+        &["-c", "2", "-o", "jsonl"],
+        &script,
+        dir.path(),
+    );
+    let child = start_consume(&env, &args, "20", dir.path(), 2);
+    let commands = {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let text = std::fs::read_to_string(dir.path().join("pids.log")).unwrap_or_default();
+            let pids: Vec<u32> = text
+                .split_whitespace()
+                .map(|p| p.parse().unwrap())
+                .collect();
+            if pids.len() == 2 {
+                break pids;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the commands did not log their pids"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    // As systemd stops a service: SIGTERM to each of its processes.
+    support::signal(child.id(), "TERM");
+    for pid in commands {
+        support::signal(pid, "TERM");
+    }
+    let run = Run::from_output(child.wait_with_output().unwrap());
+    run.assert_code(143);
+    let statuses: Vec<(String, i64)> = run
+        .records_of("result")
+        .iter()
+        .map(|r| {
+            (
+                r["status"].as_str().unwrap().to_string(),
+                r["signal"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(statuses, vec![("stopped".to_string(), 15); 2]);
+    assert_eq!(
+        attributes(&env, &queue),
+        (3, 0),
+        "released at once, none hidden for a retry delay: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_second_signal_of_another_kind_aborts_with_the_first_ones_code() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 2, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "sleep 60\nlog done");
+    let args = consume_args(&queue.name, &["-c", "2"], &script, dir.path());
+    let started = Instant::now();
+    let child = start_consume(&env, &args, "60", dir.path(), 2);
+    support::signal(child.id(), "TERM");
+    std::thread::sleep(Duration::from_millis(300));
+    support::sigint(child.id());
+    let run = Run::from_output(child.wait_with_output().unwrap());
+    run.assert_code(143);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(attributes(&env, &queue), (2, 0), "released: {}", run.stderr);
+}
+
+#[test]
+fn kill_9_of_consume_leaves_no_command_or_what_it_started_running() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 3, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker_with_a_grandchild(dir.path());
+    let args = consume_args(&queue.name, &["-c", "3"], &script, dir.path());
+    let mut child = start_consume(&env, &args, "5", dir.path(), 3);
+    let pids = logged_pids(dir.path(), 3);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        still_running(&pids, 5),
+        Vec::<String>::new(),
+        "the watchdog killed each command's process group"
+    );
+    assert!(log(dir.path(), "done").is_empty());
+}
+
 #[test]
 fn kill_9_mid_run_deletes_nothing_that_did_not_succeed() {
     let env = TestEnv::start();
@@ -522,7 +752,8 @@ fn kill_9_mid_run_deletes_nothing_that_did_not_succeed() {
     let mut child = start_consume(&env, &args, "5", dir.path(), 10);
     child.kill().unwrap();
     child.wait().unwrap();
-    // The commands it left behind finish; what they held comes back after its visibility timeout.
+    // Its watchdog kills the commands it left behind; what they held comes back after its
+    // visibility timeout.
     std::thread::sleep(Duration::from_millis(500));
     let done: HashSet<String> = log(dir.path(), "done")
         .into_iter()

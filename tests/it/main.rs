@@ -21,5 +21,6 @@ mod queues;
 mod readme;
 mod redrive;
 mod risk_guard;
+mod signals;
 mod tags_query;
 mod top;

@@ -1,7 +1,8 @@
 //! One run of the user's command for one message: started in a process group of its own (so a
-//! Ctrl-C on the terminal reaches sqsctl, not the commands it lets finish, and a timeout stops the
-//! command together with what it started), fed the message on stdin, its output handed line by
-//! line to the run's event loop, and its end reported as an [`Ending`].
+//! Ctrl-C on the terminal reaches sqsctl, not the commands it lets finish, a timeout stops the
+//! command together with what it started, and the run's [`Watchdog`] can stop the group if the run
+//! dies), fed the message on stdin, its output handed line by line to the run's event loop, and
+//! its end reported as an [`Ending`].
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -13,6 +14,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use super::Event;
+use super::watchdog::Watchdog;
 use crate::consume::JobId;
 
 /// How long a command stopped by `--timeout` gets between SIGTERM and SIGKILL.
@@ -61,6 +63,28 @@ pub enum Ending {
     NotStarted(String),
 }
 
+impl Ending {
+    /// Whether a signal that stops a run (SIGINT, SIGTERM, SIGHUP) ended the command: while the
+    /// run stops, that is most likely whoever stops the run, signalling the command as well (as
+    /// systemd does to every process of a service), not a failure of the command.
+    pub fn by_stop_signal(&self) -> bool {
+        #[cfg(unix)]
+        {
+            use rustix::process::Signal;
+            let Ending::Signaled(signal) = self else {
+                return false;
+            };
+            [Signal::INT, Signal::TERM, Signal::HUP]
+                .iter()
+                .any(|stop| stop.as_raw() == *signal)
+        }
+        #[cfg(not(unix))]
+        {
+            false
+        }
+    }
+}
+
 /// What every run of the command shares.
 #[derive(Debug)]
 pub struct CommandSpec {
@@ -70,6 +94,8 @@ pub struct CommandSpec {
     pub timeout: Option<Duration>,
     /// Variables of the run, the same for every message (the queue's URL and name).
     pub env: Vec<(String, String)>,
+    /// Told of each command's process group while it runs; `None` where it could not start.
+    pub watchdog: Option<Watchdog>,
 }
 
 /// Finds `program` as the operating system would when starting it: a path as given, a bare name
@@ -147,6 +173,10 @@ pub async fn run(
         }
     };
     let group = child.id();
+    let watchdog = spec.watchdog.as_ref().zip(group);
+    if let Some((watchdog, group)) = watchdog {
+        watchdog.watch(group);
+    }
     if let Some(mut pipe) = child.stdin.take() {
         // A command that does not read its input, or exits first, is not an error.
         tokio::spawn(async move {
@@ -198,6 +228,9 @@ pub async fn run(
     if matches!(ending, Ending::TimedOut | Ending::Killed) {
         // What the command started goes with it.
         signal_group(group, Signal::Kill);
+    }
+    if let Some((watchdog, group)) = watchdog {
+        watchdog.forget(group);
     }
     let took = started.elapsed();
     let _ = tokio::time::timeout(OUTPUT_AFTER_EXIT, async {

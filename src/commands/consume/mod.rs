@@ -8,11 +8,12 @@
 //! extensions. A message is deleted only after its command exited 0, and counts as done only when
 //! SQS confirmed the delete; everything else a run holds is released (made visible again) rather
 //! than left hidden, except when the process is killed outright, in which case SQS brings it back
-//! after its visibility timeout.
+//! after its visibility timeout and the run's [`watchdog`] kills the commands still running.
 
 mod child;
 mod report;
 mod settings;
+pub mod watchdog;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -139,6 +140,7 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
             ("SQS_QUEUE_URL".into(), queue.url.clone()),
             ("SQS_QUEUE_NAME".into(), queue.name.clone()),
         ],
+        watchdog: start_watchdog(ctx),
     });
     ctx.printer.debug(format!(
         "{} at a time, visibility timeout {} s (extended while a command runs), {}",
@@ -211,6 +213,25 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
         }
     }
     worker.finish()
+}
+
+/// The run's [`watchdog::Watchdog`], or a warning that commands may outlive a killed run.
+fn start_watchdog(ctx: &Context) -> Option<watchdog::Watchdog> {
+    #[cfg(unix)]
+    match watchdog::Watchdog::start() {
+        Ok(watchdog) => Some(watchdog),
+        Err(err) => {
+            ctx.printer.warn(format!(
+                "could not start the watchdog that stops the commands if sqsctl is killed ({err}): a command may outlive a `kill -9` of this run"
+            ));
+            None
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctx;
+        None
+    }
 }
 
 struct Worker<'a> {
@@ -459,6 +480,12 @@ impl Worker<'_> {
                 Action::Release(0)
             }
             Ending::Killed => {
+                self.counts.stopped += 1;
+                Action::Release(0)
+            }
+            // The interrupt itself, not `self.interrupted`: the loop may see the command's end
+            // before the signal that stops the run.
+            ending if self.ctx.interrupt.is_set() && ending.by_stop_signal() => {
                 self.counts.stopped += 1;
                 Action::Release(0)
             }

@@ -80,6 +80,10 @@ impl ResultRecord {
                 ("released", Some(*code), None, false, error)
             }
             Some(Ending::Exited(code)) => ("failed", Some(*code), None, false, error),
+            // Ended by the signal that stops the run: released at once, without a retry delay.
+            Some(Ending::Signaled(signal)) if retry_in.is_none() => {
+                ("stopped", None, Some(*signal), false, error)
+            }
             Some(Ending::Signaled(signal)) => ("failed", None, Some(*signal), false, error),
             Some(Ending::TimedOut) => ("failed", None, None, true, error),
             Some(Ending::NotStarted(why)) => ("stopped", None, None, false, Some(why.clone())),

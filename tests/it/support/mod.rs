@@ -308,11 +308,16 @@ pub fn cmd_at(endpoint: &str, home: &Path) -> Command {
 
 /// Presses Ctrl-C for a process: sends it SIGINT.
 pub fn sigint(pid: u32) {
+    signal(pid, "INT");
+}
+
+/// Sends a process the signal `name` (`TERM`, `HUP`, `INT`), as `kill -NAME PID` does.
+pub fn signal(pid: u32, name: &str) {
     let status = Command::new("kill")
-        .args(["-INT", &pid.to_string()])
+        .args([&format!("-{name}"), &pid.to_string()])
         .status()
         .expect("kill runs");
-    assert!(status.success(), "SIGINT to {pid}");
+    assert!(status.success(), "SIG{name} to {pid}");
 }
 
 /// A duration from `min` up to `min + spread`, different on each call: a random moment.

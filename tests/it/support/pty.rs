@@ -89,6 +89,11 @@ impl PtyRun {
         );
     }
 
+    /// The process id of the binary, to send it signals.
+    pub fn pid(&self) -> u32 {
+        self.child.process_id().expect("the binary runs")
+    }
+
     /// Types `bytes` (`"\x03"` is Ctrl-C, `"\x04"` end of input at the start of a line).
     pub fn send(&mut self, bytes: &str) {
         self.writer.write_all(bytes.as_bytes()).expect("typed");
