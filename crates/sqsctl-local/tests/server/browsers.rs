@@ -164,6 +164,8 @@ async fn clients_without_an_origin_and_read_only_gets_are_served() -> TestResult
         .await,
     );
     assert_eq!(list.text("QueueUrl"), url);
+    let unknown = Answer::parse(&raw(&server, request("GET", "/?Action=Bogus", "", "")).await);
+    assert_error(&unknown, 400, "InvalidAction");
 
     // A form POST without browser headers is how aws-sdk-js v2 and old boto3 speak.
     let body = encode(&[
