@@ -20,6 +20,7 @@ mod api_receive;
 mod attempts;
 mod attrs;
 mod clock;
+mod conn_limits;
 mod disk;
 #[cfg(test)]
 mod dispatch_props;

@@ -384,8 +384,9 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
         Err((protocol, err)) => return Response::error(protocol, &err, request_id),
     };
     let action = action.as_str();
-    if req.method != "POST" && is_mutating(action) {
-        // A GET is what an `<img>` or a link sends, with no preflight and no Origin.
+    // A GET is what an `<img>` or a link sends, with no preflight and no Origin. (An unknown
+    // action is left to the action table, which names it unknown.)
+    if req.method != "POST" && query_shapes::action(action).is_some() && is_mutating(action) {
         let refusal = SqsError::new(
             ErrorKind::AccessDenied,
             format!(

@@ -1229,12 +1229,12 @@ mod browsers;
 mod inspect;
 
 /// A raw HTTP/1.1 exchange, for what the SDK cannot send.
-async fn raw(server: &Server, request: String) -> String {
+async fn raw(server: &Server, request: impl AsRef<[u8]>) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut stream = tokio::net::TcpStream::connect(server.local_addr())
         .await
         .expect("connect");
-    stream.write_all(request.as_bytes()).await.expect("write");
+    stream.write_all(request.as_ref()).await.expect("write");
     let mut response = Vec::new();
     stream.read_to_end(&mut response).await.expect("read");
     String::from_utf8_lossy(&response).into_owned()
@@ -1257,7 +1257,7 @@ async fn wire_details_stats_and_unknown_actions() -> TestResult {
     create(&sqs, "wire", &[]).await;
     let stats = raw(
         &server,
-        "GET /_sqsctl/stats HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".into(),
+        "GET /_sqsctl/stats HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
     )
     .await;
     assert!(stats.starts_with("HTTP/1.1 200"));

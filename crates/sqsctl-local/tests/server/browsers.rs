@@ -164,6 +164,8 @@ async fn clients_without_an_origin_and_read_only_gets_are_served() -> TestResult
         .await,
     );
     assert_eq!(list.text("QueueUrl"), url);
+    let unknown = Answer::parse(&raw(&server, request("GET", "/?Action=Bogus", "", "")).await);
+    assert_error(&unknown, 400, "InvalidAction");
 
     // A form POST without browser headers is how aws-sdk-js v2 and old boto3 speak.
     let body = encode(&[
@@ -251,7 +253,7 @@ async fn text_that_is_not_utf8_is_refused_in_both_protocols() -> TestResult {
     .into_bytes();
     let at = json.iter().rposition(|b| *b == b'?').unwrap_or_default();
     json[at] = 0xFF;
-    let json = raw_bytes(&server, &json).await;
+    let json = raw(&server, &json).await;
     assert!(json.starts_with("HTTP/1.1 400"), "{json}");
     assert!(json.contains(r#""__type":"com.amazon.coral.service#SerializationException""#));
 
@@ -273,7 +275,7 @@ async fn text_that_is_not_utf8_is_refused_in_both_protocols() -> TestResult {
         .rposition(|b| *b == b'?')
         .unwrap_or_default();
     raw_byte[at] = 0xFE;
-    let unencoded = Answer::parse(&raw_bytes(&server, &raw_byte).await);
+    let unencoded = Answer::parse(&raw(&server, &raw_byte).await);
     assert_error(&unencoded, 400, "MalformedQueryString");
 
     // Valid multi-byte text, encoded or not, still goes through.
@@ -286,16 +288,4 @@ async fn text_that_is_not_utf8_is_refused_in_both_protocols() -> TestResult {
     );
     server.shutdown().await;
     Ok(())
-}
-
-/// [`raw`] for requests that are not UTF-8.
-async fn raw_bytes(server: &Server, request: &[u8]) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(server.local_addr())
-        .await
-        .expect("connect");
-    stream.write_all(request).await.expect("write");
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).await.expect("read");
-    String::from_utf8_lossy(&response).into_owned()
 }
