@@ -160,7 +160,34 @@ impl Disk {
         if wal_existed {
             owner_only(&wal_path)?;
         }
-        let conn = Connection::open(&db)?;
+        let opened = Self::open_checked(dir, &db, &wal_path, page_size, wal_existed);
+        if opened.is_err() && !wal_existed {
+            // SQLite made an empty log when it read the database: a refused directory is left as
+            // it was found, so that the next start finds the log missing too.
+            let made = std::fs::metadata(&wal_path).is_ok_and(|m| m.len() == 0);
+            if made {
+                let _ = std::fs::remove_file(&wal_path);
+            }
+        }
+        let conn = opened?;
+        owner_only(&wal_path)?;
+        Ok(Disk {
+            dir: dir.to_path_buf(),
+            conn,
+            exposed_mode,
+        })
+    }
+
+    /// Opens the database once its file looks like one: takes the lock, then checks the log,
+    /// the database's integrity and the clean flag before writing anything.
+    fn open_checked(
+        dir: &Path,
+        db: &Path,
+        wal_path: &Path,
+        page_size: Option<u32>,
+        wal_existed: bool,
+    ) -> Result<Connection, DiskError> {
+        let conn = Connection::open(db)?;
         // A refused directory must stay as it is: closing would otherwise checkpoint what SQLite
         // could read of the log into the database and delete the log.
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
@@ -178,9 +205,9 @@ impl Disk {
         locked?;
         // Read under the lock, so a log another server is writing is never taken for damage.
         if wal_existed {
-            wal::scan(&wal_path, page_size).map_err(|d| damaged_file(&wal_path, d))?;
+            wal::scan(wal_path, page_size).map_err(|d| damaged_file(wal_path, d))?;
         }
-        check_integrity(&conn, &db)?;
+        check_integrity(&conn, db)?;
         let clean: Option<i64> = conn
             .query_row("SELECT value FROM meta WHERE key = 'clean'", [], |r| {
                 r.get(0)
@@ -188,7 +215,7 @@ impl Disk {
             .optional()?;
         if clean == Some(0) && !wal_existed {
             return Err(damaged_file(
-                &wal_path,
+                wal_path,
                 Damage(
                     "it is missing, and the server did not stop cleanly: the changes it held are lost".into(),
                 ),
@@ -226,12 +253,7 @@ impl Disk {
             [],
         )?;
         conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
-        owner_only(&wal_path)?;
-        Ok(Disk {
-            dir: dir.to_path_buf(),
-            conn,
-            exposed_mode,
-        })
+        Ok(conn)
     }
 
     /// Records a clean stop, once every change is committed, and empties the log into the

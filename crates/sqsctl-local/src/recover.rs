@@ -149,6 +149,9 @@ fn prepare_source(
     std::fs::copy(old_db, source).map_err(io(source))?;
     disk::owner_only(source)?;
     let Some(old_wal) = old_wal else {
+        recovery.dropped.push(
+            "there was no write-ahead log: the changes since the database's last checkpoint, if any, are lost and cannot be counted".into(),
+        );
         return Ok(true);
     };
     let mut source_wal = source.as_os_str().to_owned();
@@ -157,10 +160,9 @@ fn prepare_source(
     match wal::scan_frames(old_wal, Some(page_size)) {
         Ok((scan, damage)) => {
             let mut bytes = std::fs::read(old_wal).map_err(io(old_wal))?;
-            if let Some(damage) = damage {
+            if damage.is_some() {
                 recovery.dropped.push(format!(
-                    "the write-ahead log {}; kept its first {} transactions ({} frames), dropped the {} bytes after them",
-                    damage.0,
+                    "the write-ahead log: kept its first {} transactions ({} frames), dropped the {} bytes after them",
                     scan.transactions,
                     scan.committed_frames,
                     bytes.len() as u64 - scan.committed_len

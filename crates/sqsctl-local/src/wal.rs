@@ -208,8 +208,8 @@ pub fn scan_frames(
             && (word(&tail, 8), word(&tail, 12)) == salts;
         if !torn_write && damage.is_none() {
             damage = Some(Damage(format!(
-                "it ends in the middle of a frame ({} bytes after frame {}): the file was cut, and the transactions after {} of its {} frames are lost",
-                out.tail_bytes, out.frames, out.committed_frames, out.frames
+                "it ends in the middle of a frame, {} bytes after its {} whole frames: the file was cut, and what followed is lost",
+                out.tail_bytes, out.frames
             )));
         }
     }

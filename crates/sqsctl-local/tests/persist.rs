@@ -766,3 +766,62 @@ fn a_new_data_directory_is_owner_only_and_an_open_one_is_reported() -> TestResul
     assert_eq!(mode(&open.join("sqsctl-local.db"))?, 0o600);
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_page_is_refused_and_recover_keeps_the_rows_around_it() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    {
+        let server = Server::start(config(dir.path(), SystemTime::now()))?;
+        let sqs = client(&server);
+        let url = sqs.create_queue().queue_name("jobs").send().await?;
+        let url = url.queue_url().unwrap_or_default();
+        for batch in 0..100 {
+            let entries = (0..10)
+                .map(|i| {
+                    aws_sdk_sqs::types::SendMessageBatchRequestEntry::builder()
+                        .id(format!("e{i}"))
+                        .message_body(format!("{batch:03}-{i}-{}", "x".repeat(200)))
+                        .build()
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            sqs.send_message_batch()
+                .queue_url(url)
+                .set_entries(Some(entries))
+                .send()
+                .await?;
+        }
+        // A clean stop: every row is in the database file itself.
+        server.shutdown().await;
+    }
+    let db = dir.path().join("sqsctl-local.db");
+    let mut bytes = std::fs::read(&db)?;
+    let pages = bytes.len() / 4096;
+    assert!(pages > 20, "{pages} pages");
+    // A page in the middle of the messages' table, overwritten.
+    let middle = pages / 2 * 4096;
+    bytes[middle..middle + 4096].fill(0x33);
+    std::fs::write(&db, &bytes)?;
+    let message = refused(dir.path(), "sqsctl-local.db");
+    assert!(message.contains("integrity check found"), "{message}");
+
+    let recovery = sqsctl_local::recover(dir.path())?;
+    assert!(recovery.damaged);
+    assert_eq!(recovery.queues, 1);
+    // A page holds about 15 of these messages: most of them are kept, and what is not is told.
+    assert!((900..1_000).contains(&recovery.messages), "{recovery:?}");
+    assert!(
+        recovery
+            .dropped
+            .iter()
+            .any(|d| d.starts_with("messages: could not read the rows keyed")),
+        "{recovery:?}"
+    );
+    let server = Server::start(config(dir.path(), SystemTime::now()))?;
+    let sqs = client(&server);
+    assert_eq!(
+        counts(&sqs, &server.queue_url("jobs")).await?,
+        (recovery.messages, 0, 0)
+    );
+    server.shutdown().await;
+    Ok(())
+}
