@@ -403,10 +403,18 @@ pub mod testing {
     /// The commits a recording journal made, in order.
     pub type Commits = Arc<Mutex<Vec<Vec<Kept>>>>;
 
-    struct Recorder(Commits);
+    /// While it holds `true`, commits wait: the disk is slow.
+    pub type Gate = Arc<(Mutex<bool>, parking_lot::Condvar)>;
+
+    struct Recorder(Commits, Gate);
 
     impl Sink for Recorder {
         fn apply(&mut self, ops: &[Op]) -> Result<(), DiskError> {
+            let (closed, opened) = &*self.1;
+            let mut closed = closed.lock();
+            while *closed {
+                opened.wait(&mut closed);
+            }
             let kept = ops
                 .iter()
                 .map(|op| match op {
@@ -425,9 +433,21 @@ pub mod testing {
     }
 
     pub fn recording() -> (Journal, Commits) {
-        let commits = Commits::default();
-        let journal = Journal::start_on(Recorder(commits.clone()), "test".into(), 0)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let (journal, commits, _) = gated();
         (journal, commits)
+    }
+
+    /// A recording journal whose commits wait while the gate is closed.
+    pub fn gated() -> (Journal, Commits, Gate) {
+        let commits = Commits::default();
+        let gate = Gate::default();
+        let journal = Journal::start_on(Recorder(commits.clone(), gate.clone()), "test".into(), 0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        (journal, commits, gate)
+    }
+
+    pub fn set_gate(gate: &Gate, closed: bool) {
+        *gate.0.lock() = closed;
+        gate.1.notify_all();
     }
 }

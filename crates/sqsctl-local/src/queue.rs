@@ -482,7 +482,7 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
-    use crate::journal::testing::{Kept, recording};
+    use crate::journal::testing::{Kept, gated, recording, set_gate};
     use crate::limits::Budget;
 
     fn fifo_queue(journal: &Journal) -> Arc<Queue> {
@@ -546,5 +546,37 @@ mod tests {
             commits.len() > 1,
             "the writer never committed while senders ran"
         );
+    }
+
+    /// A retry answered from the deduplication cache is not answered before the send it repeats
+    /// is on disk: a crash in between would otherwise leave the client with an id that is gone.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_dedup_hit_waits_for_the_original_to_be_durable() {
+        let (journal, commits, gate) = gated();
+        let queue = fifo_queue(&journal);
+        set_gate(&gate, true);
+        // The original send, whose request is still waiting for the disk.
+        let original = queue.state.lock().send(prepared(0, "d"), true, 0);
+        let retry = journal.durable(async { queue.state.lock().send(prepared(0, "d"), true, 0) });
+        tokio::pin!(retry);
+        let early = tokio::time::timeout(std::time::Duration::from_millis(200), &mut retry).await;
+        assert!(
+            early.is_err(),
+            "the retry was answered before the original was durable"
+        );
+        set_gate(&gate, false);
+        let retried = retry.await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            retried.map(|r| r.message_id),
+            original.map(|r| r.message_id)
+        );
+        assert!(
+            commits
+                .lock()
+                .iter()
+                .flatten()
+                .any(|k| matches!(k, Kept::Put(_)))
+        );
+        journal.close();
     }
 }
