@@ -160,16 +160,7 @@ impl Disk {
         if wal_existed {
             owner_only(&wal_path)?;
         }
-        let opened = Self::open_checked(dir, &db, &wal_path, page_size, wal_existed);
-        if opened.is_err() && !wal_existed {
-            // SQLite made an empty log when it read the database: a refused directory is left as
-            // it was found, so that the next start finds the log missing too.
-            let made = std::fs::metadata(&wal_path).is_ok_and(|m| m.len() == 0);
-            if made {
-                let _ = std::fs::remove_file(&wal_path);
-            }
-        }
-        let conn = opened?;
+        let conn = Self::open_checked(dir, &db, &wal_path, page_size, wal_existed)?;
         owner_only(&wal_path)?;
         Ok(Disk {
             dir: dir.to_path_buf(),
@@ -178,8 +169,7 @@ impl Disk {
         })
     }
 
-    /// Opens the database once its file looks like one: takes the lock, then checks the log,
-    /// the database's integrity and the clean flag before writing anything.
+    /// Opens the database once its file looks like one, takes the lock, and checks it.
     fn open_checked(
         dir: &Path,
         db: &Path,
@@ -202,12 +192,39 @@ impl Disk {
         {
             return Err(DiskError::InUse(dir.to_path_buf()));
         }
-        locked?;
+        let checked = locked
+            .map_err(DiskError::from)
+            .and_then(|()| Self::check(&conn, dir, db, wal_path, page_size, wal_existed));
+        if let Err(err) = &checked
+            && err.is_damage()
+            && !wal_existed
+        {
+            // SQLite made an empty log when it read the database: a refused directory is left as
+            // it was found, so that the next start finds the log missing too. Removed while the
+            // lock is held, so it cannot be the log of a server that starts meanwhile.
+            let made = std::fs::metadata(wal_path).is_ok_and(|m| m.len() == 0);
+            if made {
+                let _ = std::fs::remove_file(wal_path);
+            }
+        }
+        checked.map(|()| conn)
+    }
+
+    /// Checks, under the lock and before writing anything, the log, the database's integrity and
+    /// the clean flag; then prepares the database for the server.
+    fn check(
+        conn: &Connection,
+        dir: &Path,
+        db: &Path,
+        wal_path: &Path,
+        page_size: Option<u32>,
+        wal_existed: bool,
+    ) -> Result<(), DiskError> {
         // Read under the lock, so a log another server is writing is never taken for damage.
         if wal_existed {
             wal::scan(wal_path, page_size).map_err(|d| damaged_file(wal_path, d))?;
         }
-        check_integrity(&conn, db)?;
+        check_integrity(conn, db)?;
         let clean: Option<i64> = conn
             .query_row("SELECT value FROM meta WHERE key = 'clean'", [], |r| {
                 r.get(0)
@@ -253,7 +270,7 @@ impl Disk {
             [],
         )?;
         conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
-        Ok(conn)
+        Ok(())
     }
 
     /// Records a clean stop, once every change is committed, and empties the log into the
