@@ -463,6 +463,20 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// The names and sizes of the files in a directory.
+fn files(dir: &Path) -> Vec<(String, u64)> {
+    let mut files: Vec<(String, u64)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, e.metadata().unwrap().len())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
 /// The number in `text` right before `what`, e.g. 12 in "kept 1 queue and 12 messages".
 fn number_before(text: &str, what: &str) -> u64 {
     let at = text
@@ -529,28 +543,10 @@ fn a_damaged_data_directory_is_refused_and_recover_keeps_what_it_can() {
         let case = dir.path().join(format!("case{i}"));
         copy_dir(&base, &case);
         damage(&case);
-        let before: Vec<(String, u64)> = std::fs::read_dir(&case)
-            .unwrap()
-            .map(|e| {
-                let e = e.unwrap();
-                (
-                    e.file_name().to_string_lossy().into_owned(),
-                    e.metadata().unwrap().len(),
-                )
-            })
-            .collect();
+        let before = files(&case);
         let (code, stderr) = local_run(&env, &["--data-dir", case.to_str().unwrap()]);
         assert_eq!(code, 1, "{name}: {stderr}");
-        let after: Vec<(String, u64)> = std::fs::read_dir(&case)
-            .unwrap()
-            .map(|e| {
-                let e = e.unwrap();
-                (
-                    e.file_name().to_string_lossy().into_owned(),
-                    e.metadata().unwrap().len(),
-                )
-            })
-            .collect();
+        let after = files(&case);
         assert_eq!(before, after, "{name}: a refused start changed the files");
         let stderr = stderr.replace(dir.path().to_str().unwrap(), "[dir]");
         if name.starts_with("log cut") {
