@@ -1245,7 +1245,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__local)
-            opts="-o -q -v -h -V --bind --hostname --account-id --latency --fault-rate --entry-fault-rate --seed --data-dir --init --max-bytes --allow-origin --no-inspection --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --bind --hostname --account-id --latency --fault-rate --entry-fault-rate --seed --data-dir --recover --init --max-bytes --allow-origin --no-inspection --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -695,6 +695,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
             cand --query 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line'
             cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --recover 'With --data-dir: when the data directory is damaged (a start refuses it), set the damaged files aside (renamed *.damaged-<time>, never deleted), keep what can still be read, report on stderr what was dropped, then start. An undamaged directory is left as it is'
             cand --no-inspection 'Turn off the inspection endpoints (/_sqsctl/v1/): readers such as peek and diagnose then receive messages, raising their receive counts, as they must on SQS'
             cand -q 'Print only data and errors: no progress, no summaries'
             cand --quiet 'Print only data and errors: no progress, no summaries'

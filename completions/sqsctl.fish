@@ -644,6 +644,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l query -d 'JMESPa
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l recover -d 'With --data-dir: when the data directory is damaged (a start refuses it), set the damaged files aside (renamed *.damaged-<time>, never deleted), keep what can still be read, report on stderr what was dropped, then start. An undamaged directory is left as it is'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l no-inspection -d 'Turn off the inspection endpoints (/_sqsctl/v1/): readers such as peek and diagnose then receive messages, raising their receive counts, as they must on SQS'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'

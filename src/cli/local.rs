@@ -39,6 +39,11 @@ pub struct LocalArgs {
     /// or kill -9. Without it, everything is gone when the server stops
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
+    /// With --data-dir: when the data directory is damaged (a start refuses it), set the damaged
+    /// files aside (renamed *.damaged-<time>, never deleted), keep what can still be read, report
+    /// on stderr what was dropped, then start. An undamaged directory is left as it is
+    #[arg(long, requires = "data_dir")]
+    pub recover: bool,
     /// Create the queues declared in FILE (TOML, or JSON when it ends in .json) at start; queues
     /// already there with the same settings are left alone
     #[arg(long, value_name = "FILE")]

@@ -25,6 +25,8 @@ pub struct LocalSettings {
     pub entry_fault_rate: f64,
     pub seed: Option<u64>,
     pub data_dir: Option<PathBuf>,
+    /// Rebuild a damaged data directory from what can be read before starting.
+    pub recover: bool,
     pub init: Option<PathBuf>,
     /// `None` when neither the flag nor the machine's memory gives a bound.
     pub max_bytes: Option<u64>,
@@ -116,6 +118,7 @@ impl LocalSettings {
             entry_fault_rate: rate("entry-fault-rate", args.entry_fault_rate)?,
             seed: args.seed,
             data_dir: args.data_dir,
+            recover: args.recover,
             init: args.init,
             max_bytes: max_bytes(args.max_bytes)?,
             allowed_origins: args
@@ -185,6 +188,51 @@ fn describe_ready(ready: &Ready, settings: &LocalSettings) -> Vec<String> {
     lines
 }
 
+/// Warnings about the data directory: one that others can read.
+fn data_dir_warnings(ready: &Ready, settings: &LocalSettings) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let (Some(dir), Some(mode)) = (
+        &settings.data_dir,
+        ready.restored.and_then(|r| r.exposed_dir_mode),
+    ) {
+        lines.push(format!(
+            "the data directory {} has mode {mode:o}: other users may read the queues' messages (chmod 700 it to keep them private)",
+            dir.display()
+        ));
+    }
+    lines
+}
+
+/// `--recover`: rebuilds a damaged data directory, telling on stderr what was dropped and where
+/// the damaged files went.
+fn recover(ctx: &Context, dir: &Path) -> anyhow::Result<()> {
+    let printer = &ctx.printer;
+    let recovery = crate::local::recover(dir)
+        .with_context(|| format!("could not recover the data directory {}", dir.display()))?;
+    if !recovery.damaged {
+        printer.info(format!(
+            "--recover: the data directory {} is not damaged; nothing was changed",
+            dir.display()
+        ));
+        return Ok(());
+    }
+    for damage in &recovery.damage {
+        printer.warn(format!("--recover: {damage}"));
+    }
+    for dropped in &recovery.dropped {
+        printer.warn(format!("--recover: dropped: {dropped}"));
+    }
+    for file in &recovery.set_aside {
+        printer.warn(format!("--recover: set aside {}", file.display()));
+    }
+    printer.warn(format!(
+        "--recover: kept {} and {}; the files set aside are not used again and can be deleted once nothing more is wanted from them",
+        plural(recovery.queues, "queue"),
+        plural(recovery.messages, "message")
+    ));
+    Ok(())
+}
+
 pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitStatus> {
     let region = ctx
         .aws_settings()
@@ -207,6 +255,9 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         init: settings.init.as_deref().map(read_init).transpose()?,
         ..ServerConfig::default()
     };
+    if let (true, Some(dir)) = (settings.recover, &settings.data_dir) {
+        recover(ctx, dir)?;
+    }
     let printer = &ctx.printer;
     let mut printed = Ok(());
     let on_ready = |ready: &Ready| {
@@ -235,10 +286,25 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         for line in describe_ready(ready, &settings) {
             printer.info(line);
         }
+        for line in data_dir_warnings(ready, &settings) {
+            printer.warn(line);
+        }
     };
     let stats = serve_until(config, on_ready, ctx.interrupt.wait())
         .await
         .map_err(|err| {
+            // The server reports a damaged data directory as invalid data.
+            if let (Some(dir), std::io::ErrorKind::InvalidData) = (&settings.data_dir, err.kind()) {
+                let context = format!(
+                    "the data directory {} is damaged; the server did not start and changed nothing",
+                    dir.display()
+                );
+                let hint = format!(
+                    "`sqsctl local --data-dir {} --recover` keeps what can still be read, sets the damaged files aside (renamed, never deleted) and reports what was dropped",
+                    dir.display()
+                );
+                return crate::error::with_hint(err, hint).context(context);
+            }
             // The server reports start-up queues it cannot create as invalid input.
             let context = match (&settings.init, err.kind()) {
                 (Some(file), std::io::ErrorKind::InvalidInput) => {

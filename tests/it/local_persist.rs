@@ -453,3 +453,167 @@ fn init_files_create_queues_once_and_refuse_changed_settings() {
     );
     assert_snapshot!(shown);
 }
+
+/// Copies the files of a data directory into a new one.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
+
+/// The names and sizes of the files in a directory.
+fn files(dir: &Path) -> Vec<(String, u64)> {
+    let mut files: Vec<(String, u64)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, e.metadata().unwrap().len())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The number in `text` right before `what`, e.g. 12 in "kept 1 queue and 12 messages".
+fn number_before(text: &str, what: &str) -> u64 {
+    let at = text
+        .find(what)
+        .unwrap_or_else(|| panic!("no {what:?} in {text}"));
+    let digits: String = text[..at]
+        .trim_end()
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.chars().rev().collect::<String>().parse().unwrap()
+}
+
+#[test]
+fn a_damaged_data_directory_is_refused_and_recover_keeps_what_it_can() {
+    let env = TestEnv::start();
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base");
+    let (mut server, endpoint) = start_local(&env, &["--data-dir", base.to_str().unwrap()]);
+    let sqs = support::sdk_client(&endpoint);
+    let bodies: Vec<String> = (0..2_000).map(|i| format!("m{i:04}")).collect();
+    env.block_on(async {
+        let url = create(&sqs, "jobs").await;
+        send_all(&sqs, &url, bodies, 0).await;
+    });
+    // Killed: everything since the start is in the write-ahead log.
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let wal_len = std::fs::metadata(base.join("sqsctl-local.db-wal"))
+        .unwrap()
+        .len();
+    let frame = 24 + 4096;
+    assert!(wal_len > 32 + 4 * frame, "the log holds {wal_len} bytes");
+
+    type Damage = fn(&Path);
+    let cases: [(&str, Damage); 4] = [
+        ("deleted log", |d| {
+            std::fs::remove_file(d.join("sqsctl-local.db-wal")).unwrap();
+        }),
+        ("garbage in the log's header", |d| {
+            let path = d.join("sqsctl-local.db-wal");
+            let mut bytes = std::fs::read(&path).unwrap();
+            bytes[..32].fill(0xab);
+            std::fs::write(&path, bytes).unwrap();
+        }),
+        ("database cut to 0 bytes", |d| {
+            std::fs::File::create(d.join("sqsctl-local.db")).unwrap();
+        }),
+        ("log cut in the middle of a frame", |d| {
+            let path = d.join("sqsctl-local.db-wal");
+            let len = std::fs::metadata(&path).unwrap().len();
+            let cut = 32 + (len - 32) / (24 + 4096) / 2 * (24 + 4096) + 1_000;
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_len(cut)
+                .unwrap();
+        }),
+    ];
+    let mut refusals = String::new();
+    for (i, (name, damage)) in cases.iter().enumerate() {
+        let case = dir.path().join(format!("case{i}"));
+        copy_dir(&base, &case);
+        damage(&case);
+        let before = files(&case);
+        let (code, stderr) = local_run(&env, &["--data-dir", case.to_str().unwrap()]);
+        assert_eq!(code, 1, "{name}: {stderr}");
+        let after = files(&case);
+        assert_eq!(before, after, "{name}: a refused start changed the files");
+        let stderr = stderr.replace(dir.path().to_str().unwrap(), "[dir]");
+        if name.starts_with("log cut") {
+            // How many frames the cut leaves depends on how the sends were batched.
+            assert!(
+                stderr.contains("sqsctl-local.db-wal is damaged: it ends in the middle of a frame"),
+                "{stderr}"
+            );
+        } else {
+            refusals.push_str(&format!("{name}:\n{stderr}\n"));
+        }
+
+        let (code, recovered) =
+            local_run(&env, &["--data-dir", case.to_str().unwrap(), "--recover"]);
+        assert_eq!(code, 130, "{name}: {recovered}");
+        assert!(
+            recovered.contains("--recover: set aside"),
+            "{name}: {recovered}"
+        );
+        assert!(
+            recovered.contains("--recover: dropped: "),
+            "{name}: {recovered}"
+        );
+        let kept = number_before(&recovered, "messages; the files set aside");
+        let restored = number_before(&recovered, "messages\n");
+        assert_eq!(kept, restored, "{name}: {recovered}");
+        if name.starts_with("log cut") {
+            assert!(0 < kept && kept < 2_000, "{name}: {recovered}");
+        }
+        let aside = std::fs::read_dir(&case)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .contains(".damaged-")
+            })
+            .count();
+        assert!(aside >= 1, "{name}: nothing set aside");
+        // Recovered for good: a plain start takes the directory as it is now.
+        let (code, again) = local_run(&env, &["--data-dir", case.to_str().unwrap()]);
+        assert_eq!(code, 130, "{name}: {again}");
+        assert!(
+            again.contains(&format!("and {kept} messages")),
+            "{name}: {again}"
+        );
+    }
+    assert_snapshot!(refusals);
+}
+
+/// `scripts/crash_loop.sh`, short: 10 `kill -9` of the real server during FIFO sends retried with
+/// their dedup ids; the full run (100 kills) is the script's default.
+#[cfg(unix)]
+#[test]
+fn crash_loop_loses_no_acknowledged_fifo_send() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/crash_loop.sh");
+    let output = std::process::Command::new("bash")
+        .arg(script)
+        .env("SQSCTL", support::BIN)
+        .env("KILLS", "10")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.ends_with("10 passed, 0 failed\n"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

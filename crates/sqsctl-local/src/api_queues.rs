@@ -146,6 +146,8 @@ pub fn create_queue(call: &Call, input: CreateQueueInput) -> SqsResult<Value> {
                 ),
             ));
         }
+        // The queue's creation may still be on its way to the disk.
+        call.svc.journal.await_recorded();
     }
     Ok(json!({ "QueueUrl": call.url_of(&name) }))
 }
@@ -331,9 +333,7 @@ pub fn purge_queue(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
             ),
         ));
     }
-    state.purge();
-    state.last_purge = Some(now);
-    state.save(&queue);
+    state.purge(&queue, now);
     Ok(json!({}))
 }
 

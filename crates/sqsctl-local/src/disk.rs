@@ -7,9 +7,18 @@
 //! grows, so new messages append at the end of the table and a commit touches few pages. The
 //! database is locked for the server's lifetime (`locking_mode=EXCLUSIVE`): a second server on
 //! the same directory is refused instead of corrupting what the first one keeps.
+//!
+//! Opening refuses damage instead of starting with less than was kept: a database file that is
+//! empty or not SQLite, a write-ahead log SQLite would drop (see [`super::wal`]), a log missing
+//! after a stop that was not clean (the `clean` flag in `meta`, cleared at start and set at a clean
+//! stop), and whatever SQLite's `quick_check` finds. Nothing is written before these checks pass,
+//! and SQLite never checkpoints on close, so a refused directory is left as it was for
+//! [`super::recover`]. The directory is created owner-only (0700) and its files are made 0600.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+use rusqlite::config::DbConfig;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -21,11 +30,16 @@ use super::attrs::QueueAttributes;
 use super::fifo::Original;
 use super::journal::{Op, QueueRecord, TaskRecord};
 use super::message::{AttributeValue, MessageAttribute, State, StoredMessage};
+use super::wal::{self, Damage};
 
-const FILE_NAME: &str = "sqsctl-local.db";
+pub const FILE_NAME: &str = "sqsctl-local.db";
+pub const WAL_NAME: &str = "sqsctl-local.db-wal";
+/// Where a new database is set up before it is renamed into place, so that a database file that
+/// exists is never legitimately empty.
+const NEW_NAME: &str = "sqsctl-local.db.new";
 const SCHEMA_VERSION: i64 = 1;
 
-const SCHEMA: &str = "
+pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS queues (
     row INTEGER PRIMARY KEY, name TEXT NOT NULL, fifo INTEGER NOT NULL, created_at INTEGER NOT NULL,
@@ -62,6 +76,32 @@ pub enum DiskError {
     Sqlite(#[from] rusqlite::Error),
     #[error("a stored {what} is damaged: {detail}")]
     Damaged { what: &'static str, detail: String },
+    #[error("{} is damaged: {problem}", file.display())]
+    DamagedFile { file: PathBuf, problem: String },
+    #[error("could not set up {}", .0.display())]
+    Io(PathBuf, #[source] std::io::Error),
+}
+
+impl DiskError {
+    /// Whether the data directory holds something it should not, as opposed to not being
+    /// reachable or usable.
+    pub fn is_damage(&self) -> bool {
+        match self {
+            DiskError::Damaged { .. } | DiskError::DamagedFile { .. } => true,
+            DiskError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.code,
+                rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase
+            ),
+            _ => false,
+        }
+    }
+}
+
+pub fn damaged_file(file: &Path, damage: Damage) -> DiskError {
+    DiskError::DamagedFile {
+        file: file.to_path_buf(),
+        problem: damage.0,
+    }
 }
 
 /// An open data directory.
@@ -69,6 +109,8 @@ pub enum DiskError {
 pub struct Disk {
     dir: PathBuf,
     conn: Connection,
+    /// The mode of a directory the user made that others can read, to warn about.
+    exposed_mode: Option<u32>,
 }
 
 /// Everything a data directory holds, read back at start-up.
@@ -97,10 +139,48 @@ fn to_u64(v: i64) -> u64 {
 }
 
 impl Disk {
-    /// Opens (creating if needed) the database in `dir` and takes its lock.
+    /// Opens (creating if needed) the database in `dir` and takes its lock, refusing damage.
     pub fn open(dir: &Path) -> Result<Disk, DiskError> {
-        std::fs::create_dir_all(dir).map_err(|e| DiskError::CreateDir(dir.to_path_buf(), e))?;
-        let conn = Connection::open(dir.join(FILE_NAME))?;
+        let exposed_mode = prepare_dir(dir)?;
+        let db = dir.join(FILE_NAME);
+        let wal_path = dir.join(WAL_NAME);
+        let page_size = if exists(&db)? {
+            Some(wal::database_page_size(&db).map_err(|d| damaged_file(&db, d))?)
+        } else if exists(&wal_path)? {
+            return Err(damaged_file(
+                &db,
+                Damage("it is missing, but its write-ahead log is there".into()),
+            ));
+        } else {
+            create(dir)?;
+            None
+        };
+        owner_only(&db)?;
+        let wal_existed = exists(&wal_path)?;
+        if wal_existed {
+            owner_only(&wal_path)?;
+        }
+        let conn = Self::open_checked(dir, &db, &wal_path, page_size, wal_existed)?;
+        owner_only(&wal_path)?;
+        Ok(Disk {
+            dir: dir.to_path_buf(),
+            conn,
+            exposed_mode,
+        })
+    }
+
+    /// Opens the database once its file looks like one, takes the lock, and checks it.
+    fn open_checked(
+        dir: &Path,
+        db: &Path,
+        wal_path: &Path,
+        page_size: Option<u32>,
+        wal_existed: bool,
+    ) -> Result<Connection, DiskError> {
+        let conn = Connection::open(db)?;
+        // A refused directory must stay as it is: closing would otherwise checkpoint what SQLite
+        // could read of the log into the database and delete the log.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
         // EXCLUSIVE locking before WAL: the WAL index then lives in memory, not in a shared file.
         conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
         let locked = conn.execute_batch("BEGIN EXCLUSIVE; COMMIT;");
@@ -112,7 +192,52 @@ impl Disk {
         {
             return Err(DiskError::InUse(dir.to_path_buf()));
         }
-        locked?;
+        let checked = locked
+            .map_err(DiskError::from)
+            .and_then(|()| Self::check(&conn, dir, db, wal_path, page_size, wal_existed));
+        if let Err(err) = &checked
+            && err.is_damage()
+            && !wal_existed
+        {
+            // SQLite made an empty log when it read the database: a refused directory is left as
+            // it was found, so that the next start finds the log missing too. Removed while the
+            // lock is held, so it cannot be the log of a server that starts meanwhile.
+            let made = std::fs::metadata(wal_path).is_ok_and(|m| m.len() == 0);
+            if made {
+                let _ = std::fs::remove_file(wal_path);
+            }
+        }
+        checked.map(|()| conn)
+    }
+
+    /// Checks, under the lock and before writing anything, the log, the database's integrity and
+    /// the clean flag; then prepares the database for the server.
+    fn check(
+        conn: &Connection,
+        dir: &Path,
+        db: &Path,
+        wal_path: &Path,
+        page_size: Option<u32>,
+        wal_existed: bool,
+    ) -> Result<(), DiskError> {
+        // Read under the lock, so a log another server is writing is never taken for damage.
+        if wal_existed {
+            wal::scan(wal_path, page_size).map_err(|d| damaged_file(wal_path, d))?;
+        }
+        check_integrity(conn, db)?;
+        let clean: Option<i64> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'clean'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if clean == Some(0) && !wal_existed {
+            return Err(damaged_file(
+                wal_path,
+                Damage(
+                    "it is missing, and the server did not stop cleanly: the changes it held are lost".into(),
+                ),
+            ));
+        }
         conn.pragma_update(None, "journal_mode", "WAL")?;
         // FULL: a commit returns after the WAL is fsynced, so an acknowledged change survives a
         // power cut, not only a crash of the process.
@@ -138,10 +263,31 @@ impl Disk {
                 )?;
             }
         }
-        Ok(Disk {
-            dir: dir.to_path_buf(),
-            conn,
-        })
+        // Not clean until a clean stop says so; checkpointed into the database file itself, so
+        // that a log deleted from now on is noticed at the next start.
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('clean', 0) ON CONFLICT(key) DO UPDATE SET value = 0",
+            [],
+        )?;
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+
+    /// Records a clean stop, once every change is committed, and empties the log into the
+    /// database.
+    pub fn mark_clean(&mut self) -> Result<(), DiskError> {
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('clean', 1) ON CONFLICT(key) DO UPDATE SET value = 1",
+            [],
+        )?;
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+
+    /// The mode of the data directory when the user made it readable by others.
+    pub fn exposed_mode(&self) -> Option<u32> {
+        self.exposed_mode
     }
 
     pub fn dir(&self) -> &Path {
@@ -420,7 +566,7 @@ fn put_message(
     Ok(())
 }
 
-fn decode_message(r: &rusqlite::Row<'_>) -> Result<StoredMessage, DiskError> {
+pub fn decode_message(r: &rusqlite::Row<'_>) -> Result<StoredMessage, DiskError> {
     let id: Vec<u8> = r.get(2)?;
     let attributes: Option<String> = r.get(4)?;
     let md5_body: Vec<u8> = r.get(5)?;
@@ -514,4 +660,167 @@ fn decode_queue_attributes(text: &str, fifo: bool) -> Result<QueueAttributes, Di
             .map_err(|e| damaged("queue's attributes", e))?;
     }
     Ok(attributes)
+}
+
+/// Runs SQLite's `quick_check` (every page and record well formed; indexes are not compared with
+/// their tables), a damaged database being refused with what it found.
+pub fn check_integrity(conn: &Connection, db: &Path) -> Result<(), DiskError> {
+    let mut statement = conn.prepare("PRAGMA quick_check(5)")?;
+    let found: Vec<String> = statement
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<Result<_, _>>()
+        .or_else(|err| match err {
+            rusqlite::Error::SqliteFailure(e, _)
+                if matches!(
+                    e.code,
+                    rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase
+                ) =>
+            {
+                Ok(vec![err.to_string()])
+            }
+            other => Err(other),
+        })?;
+    if found.len() == 1 && found[0] == "ok" {
+        return Ok(());
+    }
+    Err(damaged_file(
+        db,
+        Damage(format!(
+            "SQLite's integrity check found: {}",
+            found.join("; ")
+        )),
+    ))
+}
+
+fn exists(path: &Path) -> Result<bool, DiskError> {
+    path.try_exists()
+        .map_err(|e| DiskError::Io(path.to_path_buf(), e))
+}
+
+/// Creates the data directory owner-only (0700) when it does not exist. One the user made is
+/// left as it is: its mode is returned when others can read it, to warn about.
+fn prepare_dir(dir: &Path) -> Result<Option<u32>, DiskError> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(exposed(&meta)),
+        Ok(_) => Err(DiskError::CreateDir(
+            dir.to_path_buf(),
+            std::io::Error::other("it exists and is not a directory"),
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let mut builder = std::fs::DirBuilder::new();
+            builder.recursive(true);
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+            builder
+                .create(dir)
+                .map_err(|e| DiskError::CreateDir(dir.to_path_buf(), e))?;
+            // The umask may have taken bits from 0700; what it cannot add, nothing else needs.
+            set_mode(dir, 0o700).map_err(|e| DiskError::CreateDir(dir.to_path_buf(), e))?;
+            Ok(None)
+        }
+        Err(e) => Err(DiskError::CreateDir(dir.to_path_buf(), e)),
+    }
+}
+
+#[cfg(unix)]
+fn exposed(meta: &std::fs::Metadata) -> Option<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = meta.permissions().mode() & 0o777;
+    (mode & 0o077 != 0).then_some(mode)
+}
+
+#[cfg(not(unix))]
+fn exposed(_: &std::fs::Metadata) -> Option<u32> {
+    None
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+}
+
+#[cfg(not(unix))]
+fn set_mode(_: &Path, _: u32) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// Makes one of the data directory's files 0600, whatever the umask was when it was created
+/// (SQLite gives its log the database file's mode).
+pub fn owner_only(path: &Path) -> Result<(), DiskError> {
+    match set_mode(path, 0o600) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(DiskError::Io(path.to_path_buf(), e))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DiskError {
+    let path = path.to_path_buf();
+    move |e| DiskError::Io(path, e)
+}
+
+/// Creates an empty database with its schema under a temporary name, then renames it into place.
+fn create(dir: &Path) -> Result<(), DiskError> {
+    let new = dir.join(NEW_NAME);
+    create_at(&new)?;
+    install(&new, dir)
+}
+
+/// Renames a database built at `new` into place in `dir`, durably.
+pub fn install(new: &Path, dir: &Path) -> Result<(), DiskError> {
+    std::fs::File::open(new)
+        .and_then(|f| f.sync_all())
+        .map_err(io_error(new))?;
+    let db = dir.join(FILE_NAME);
+    std::fs::rename(new, &db).map_err(io_error(&db))?;
+    sync_dir(dir);
+    Ok(())
+}
+
+/// Removes a file the server made for itself and that holds nothing of the user's (a database
+/// being set up, a working copy), with its log, if it is there.
+pub fn remove_scratch(path: &Path) -> Result<(), DiskError> {
+    let mut log = path.as_os_str().to_owned();
+    log.push("-wal");
+    for file in [path.to_path_buf(), PathBuf::from(log)] {
+        if exists(&file)? {
+            std::fs::remove_file(&file).map_err(io_error(&file))?;
+        }
+    }
+    Ok(())
+}
+
+/// Creates an empty database with its schema, marked clean, at `new` (0600).
+pub fn create_at(new: &Path) -> Result<(), DiskError> {
+    let io = io_error;
+    // A leftover of a start killed while creating: it never held anything.
+    remove_scratch(new)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    drop(options.open(new).map_err(io(new))?);
+    owner_only(new)?;
+    {
+        let conn = Connection::open(new)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.execute_batch(SCHEMA)?;
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('schema', ?1), ('clean', 1)",
+            [SCHEMA_VERSION],
+        )?;
+        // Closing checkpoints the log into the file and deletes the log.
+    }
+    Ok(())
+}
+
+/// Makes a rename in `dir` durable. Not every platform can open a directory; a rename there is
+/// as durable as the platform makes it.
+pub fn sync_dir(dir: &Path) {
+    if let Ok(handle) = std::fs::File::open(dir) {
+        let _ = handle.sync_all();
+    }
 }

@@ -8,6 +8,13 @@
 //! concurrent requests share one commit. Without a data directory the [`Journal`] is off: recording
 //! is one branch, and nothing waits.
 //!
+//! A change made of several ops (a FIFO send: its deduplication entry and its message; a purge:
+//! the messages and the queue's purge time; a move task's step: the messages and the task's
+//! count) is recorded with [`Journal::record_all`], under one lock of the pending list, so the
+//! writer takes all of it or none of it into a commit: a crash never keeps half of a change. An
+//! answer that rests on another request's change (a FIFO retry answered from the deduplication
+//! cache) waits with [`Journal::await_recorded`] for everything recorded so far.
+//!
 //! This module knows the ops and the commit protocol; the data directory's format is
 //! [`super::disk`]'s business.
 
@@ -141,6 +148,11 @@ impl Journal {
     /// Starts the writer thread on an opened data directory; rows of new messages start after
     /// `last_row`.
     pub fn start(disk: Disk, last_row: u64) -> std::io::Result<Self> {
+        let dir = disk.dir().to_path_buf();
+        Self::start_on(disk, dir, last_row)
+    }
+
+    fn start_on(sink: impl Sink, dir: PathBuf, last_row: u64) -> std::io::Result<Self> {
         let (progress, _) = watch::channel(Progress::default());
         let writer = Arc::new(Writer {
             pending: Mutex::new(Pending::default()),
@@ -148,12 +160,12 @@ impl Journal {
             progress,
             next_row: AtomicU64::new(last_row + 1),
             thread: Mutex::new(None),
-            dir: disk.dir().to_path_buf(),
+            dir,
         });
         let for_thread = writer.clone();
         let handle = std::thread::Builder::new()
             .name("sqsctl-local-journal".into())
-            .spawn(move || write_loop(&for_thread, disk))?;
+            .spawn(move || write_loop(&for_thread, sink))?;
         *writer.thread.lock() = Some(handle);
         Ok(Journal {
             writer: Some(writer),
@@ -174,22 +186,43 @@ impl Journal {
     /// Records a change already applied in memory. Call it while holding the lock that ordered the
     /// change, so ops reach the disk in the order they were applied.
     pub fn record(&self, op: Op) {
+        self.record_all([op]);
+    }
+
+    /// Records a change made of several ops: they are committed together or not at all. Call it
+    /// while holding the lock that ordered the change, as [`Journal::record`].
+    pub fn record_all(&self, ops: impl IntoIterator<Item = Op>) {
         let Some(writer) = &self.writer else {
             return;
         };
         // A receive or a visibility change is written in order with the rest but not waited for:
         // after a crash its receipt handle is refused anyway, and losing it only makes the message
         // visible again sooner. Sends, deletes and queue changes are what a client relies on.
-        let awaited = !matches!(op, Op::MessageState { .. });
+        let mut awaited = false;
         let ticket = {
+            // One lock for the whole change: the writer swaps the pending list out under this
+            // lock, so it sees all of the change or none of it.
             let mut pending = writer.pending.lock();
-            pending.ops.push(op);
-            pending.enqueued += 1;
+            for op in ops {
+                awaited |= !matches!(op, Op::MessageState { .. });
+                pending.ops.push(op);
+                pending.enqueued += 1;
+            }
             pending.enqueued
         };
         writer.wake.notify_one();
         if awaited {
-            let _ = TICKET.try_with(|t| t.set(ticket));
+            wait_for_ticket(ticket);
+        }
+    }
+
+    /// Makes the running request wait, before it is answered, until everything recorded so far
+    /// is durable: for an answer that rests on a change another request recorded (a FIFO retry
+    /// answered from the deduplication cache, a CreateQueue of a queue that exists), which may
+    /// still be on its way to the disk.
+    pub fn await_recorded(&self) {
+        if let Some(writer) = &self.writer {
+            wait_for_ticket(writer.pending.lock().enqueued);
         }
     }
 
@@ -264,6 +297,11 @@ impl Journal {
     }
 }
 
+/// Makes the running request wait for `ticket` as well as for what it waits for already.
+fn wait_for_ticket(ticket: u64) {
+    let _ = TICKET.try_with(|t| t.set(t.get().max(ticket)));
+}
+
 impl Writer {
     fn not_durable(&self, reason: Arc<str>) -> NotDurable {
         NotDurable {
@@ -273,7 +311,25 @@ impl Writer {
     }
 }
 
-fn write_loop(writer: &Writer, mut disk: Disk) {
+/// Where the writer commits: the data directory, or in tests a recorder of the batches.
+trait Sink: Send + 'static {
+    /// Commits `ops` in one transaction: all of them or none.
+    fn apply(&mut self, ops: &[Op]) -> Result<(), DiskError>;
+    /// Called once everything is committed at a clean stop.
+    fn finish(&mut self) -> Result<(), DiskError>;
+}
+
+impl Sink for Disk {
+    fn apply(&mut self, ops: &[Op]) -> Result<(), DiskError> {
+        Disk::apply(self, ops)
+    }
+
+    fn finish(&mut self) -> Result<(), DiskError> {
+        self.mark_clean()
+    }
+}
+
+fn write_loop(writer: &Writer, mut disk: impl Sink) {
     let mut batch = Vec::new();
     loop {
         let upto = {
@@ -282,6 +338,17 @@ fn write_loop(writer: &Writer, mut disk: Disk) {
                 writer.wake.wait(&mut pending);
             }
             if pending.ops.is_empty() {
+                drop(pending);
+                // Only a stop with every change committed counts as clean: the next start then
+                // expects no write-ahead log to replay.
+                if writer.progress.borrow().failed.is_none()
+                    && let Err(err) = disk.finish()
+                {
+                    eprintln!(
+                        "sqsctl local: {}",
+                        writer.not_durable(err.to_string().into())
+                    );
+                }
                 return;
             }
             std::mem::swap(&mut batch, &mut pending.ops);
@@ -306,6 +373,81 @@ fn write_loop(writer: &Writer, mut disk: Disk) {
 
 impl From<DiskError> for std::io::Error {
     fn from(err: DiskError) -> Self {
-        std::io::Error::other(err)
+        // Damage is told apart by its kind, so the command line can say how to recover.
+        if err.is_damage() {
+            std::io::Error::new(std::io::ErrorKind::InvalidData, err)
+        } else {
+            std::io::Error::other(err)
+        }
+    }
+}
+
+#[cfg(test)]
+pub mod testing {
+    //! A journal whose writer keeps, instead of committing, what each commit would have held.
+
+    use std::sync::Arc;
+
+    use parking_lot::Mutex;
+
+    use super::{DiskError, Journal, Op, Sink};
+
+    /// One op as a commit would hold it: its kind and the message it names, if any.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum Kept {
+        Dedup(uuid::Uuid),
+        Put(uuid::Uuid),
+        Other,
+    }
+
+    /// The commits a recording journal made, in order.
+    pub type Commits = Arc<Mutex<Vec<Vec<Kept>>>>;
+
+    /// While it holds `true`, commits wait: the disk is slow.
+    pub type Gate = Arc<(Mutex<bool>, parking_lot::Condvar)>;
+
+    struct Recorder(Commits, Gate);
+
+    impl Sink for Recorder {
+        fn apply(&mut self, ops: &[Op]) -> Result<(), DiskError> {
+            let (closed, opened) = &*self.1;
+            let mut closed = closed.lock();
+            while *closed {
+                opened.wait(&mut closed);
+            }
+            let kept = ops
+                .iter()
+                .map(|op| match op {
+                    Op::Dedup { original, .. } => Kept::Dedup(original.message_id),
+                    Op::PutMessage { message, .. } => Kept::Put(message.id),
+                    _ => Kept::Other,
+                })
+                .collect();
+            self.0.lock().push(kept);
+            Ok(())
+        }
+
+        fn finish(&mut self) -> Result<(), DiskError> {
+            Ok(())
+        }
+    }
+
+    pub fn recording() -> (Journal, Commits) {
+        let (journal, commits, _) = gated();
+        (journal, commits)
+    }
+
+    /// A recording journal whose commits wait while the gate is closed.
+    pub fn gated() -> (Journal, Commits, Gate) {
+        let commits = Commits::default();
+        let gate = Gate::default();
+        let journal = Journal::start_on(Recorder(commits.clone(), gate.clone()), "test".into(), 0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        (journal, commits, gate)
+    }
+
+    pub fn set_gate(gate: &Gate, closed: bool) {
+        *gate.0.lock() = closed;
+        gate.1.notify_all();
     }
 }

@@ -17,6 +17,8 @@ use super::service::Service;
 pub struct Restored {
     pub queues: usize,
     pub messages: usize,
+    /// The data directory's mode, when the user made it and others may read it.
+    pub exposed_dir_mode: Option<u32>,
 }
 
 /// Opens `dir`, restores its queues into `svc` and starts recording there. Returns the move tasks
@@ -32,10 +34,9 @@ pub fn open(svc: &mut Service, dir: &Path) -> Result<(Vec<TaskRecord>, Restored)
     let first_id = loaded.next_queue_id.max(max_row + 1);
     disk.after_load(now, first_id + loaded.queues.len() as u64)?;
     svc.reserve_ids_below(first_id);
-    let journal = Journal::start(disk, loaded.last_row).map_err(|e| DiskError::Damaged {
-        what: "writer thread",
-        detail: e.to_string(),
-    })?;
+    let exposed_dir_mode = disk.exposed_mode();
+    let journal =
+        Journal::start(disk, loaded.last_row).map_err(|e| DiskError::Io(dir.to_path_buf(), e))?;
     svc.journal = journal.clone();
 
     let mut dedup: HashMap<u64, Vec<_>> = HashMap::new();
@@ -45,7 +46,10 @@ pub fn open(svc: &mut Service, dir: &Path) -> Result<(Vec<TaskRecord>, Restored)
             .or_default()
             .push((key, original, expires));
     }
-    let mut restored = Restored::default();
+    let mut restored = Restored {
+        exposed_dir_mode,
+        ..Restored::default()
+    };
     for record in &loaded.queues {
         let state = QueueState::new(
             record.attributes.clone(),

@@ -191,10 +191,14 @@ impl QueueState {
     }
 
     fn save_message(&self, message: &StoredMessage) {
-        self.journal.record_with(|| Op::PutMessage {
+        self.journal.record_with(|| self.put_op(message));
+    }
+
+    fn put_op(&self, message: &StoredMessage) -> Op {
+        Op::PutMessage {
             queue: self.row,
             message: message.clone(),
-        });
+        }
     }
 
     fn save_state(&self, message: &StoredMessage) {
@@ -226,8 +230,13 @@ impl QueueState {
     pub fn delete(&mut self, key: u64, generation: u32) -> DeleteOutcome {
         let row = self.messages.row_of(key);
         let outcome = self.messages.delete(key, generation);
-        if let (DeleteOutcome::Deleted, Some(row)) = (outcome, row) {
-            self.journal.record_with(|| Op::DeleteMessage { row });
+        match (outcome, row) {
+            (DeleteOutcome::Deleted, Some(row)) => {
+                self.journal.record_with(|| Op::DeleteMessage { row });
+            }
+            // Answered as success: the delete that removed the message may still be on its way
+            // to the disk.
+            _ => self.journal.await_recorded(),
         }
         outcome
     }
@@ -250,9 +259,16 @@ impl QueueState {
         Ok(())
     }
 
-    pub fn purge(&mut self) {
+    /// Deletes every message and remembers when, both in one commit.
+    pub fn purge(&mut self, queue: &Queue, now: u64) {
         self.messages.purge();
-        self.journal.record_with(|| Op::Purge { queue: self.row });
+        self.last_purge = Some(now);
+        if self.journal.is_on() {
+            self.journal.record_all([
+                Op::Purge { queue: self.row },
+                Op::PutQueue(self.record(queue)),
+            ]);
+        }
     }
 
     /// The next sequence offset (see [`FIRST_SEQUENCE`]).
@@ -312,6 +328,8 @@ impl QueueState {
             };
             let key = Dedup::scoped_key(self.attrs.dedup_per_group, group, &id);
             if let Some(original) = self.dedup.lookup(&key, now) {
+                // The original send may not be durable yet: this answer must not overtake it.
+                self.journal.await_recorded();
                 return Ok(receipt(original.message_id, original.sequence));
             }
             dedup_key = Some(key);
@@ -324,13 +342,16 @@ impl QueueState {
         let message_id = random_uuid();
         let offset = if fifo { self.sequence() } else { 0 };
         let sequence = fifo.then(|| FIRST_SEQUENCE + u128::from(offset));
+        // The deduplication entry and the message are one change: committed apart, a crash
+        // between them would leave an entry that answers retries with a message that is gone.
+        let mut dedup_op = None;
         if let Some(key) = dedup_key {
             let original = Original {
                 message_id,
                 sequence,
             };
             if self.journal.is_on() {
-                self.journal.record(Op::Dedup {
+                dedup_op = Some(Op::Dedup {
                     queue: self.row,
                     key: key.clone(),
                     original,
@@ -365,7 +386,10 @@ impl QueueState {
         stored.set_dedup_id(dedup_id.map(Into::into));
         stored.set_trace_header(message.trace_header.map(Into::into));
         stored.row = self.journal.next_row();
-        self.save_message(&stored);
+        if self.journal.is_on() {
+            let put = self.put_op(&stored);
+            self.journal.record_all(dedup_op.into_iter().chain([put]));
+        }
         self.messages.insert(stored);
         Ok(receipt(message_id, sequence))
     }
@@ -397,9 +421,31 @@ impl QueueState {
         self.messages.insert(message);
     }
 
-    /// Takes in a message redriven by a move task: a new message id and enqueue time, a fresh
-    /// receive count.
-    pub fn accept_moved(&mut self, mut message: StoredMessage, fifo: bool, now: u64) {
+    /// Takes in messages redriven by a move task: new message ids and enqueue times, fresh
+    /// receive counts. They are recorded in one commit with `progress`, the task's record that
+    /// counts them, so a restarted task neither moves them twice nor misses its count.
+    pub fn accept_moved(
+        &mut self,
+        messages: Vec<StoredMessage>,
+        fifo: bool,
+        now: u64,
+        progress: impl FnOnce() -> Op,
+    ) {
+        let mut ops = Vec::new();
+        for message in messages {
+            let message = self.prepare_moved(message, fifo, now);
+            if self.journal.is_on() {
+                ops.push(self.put_op(&message));
+            }
+            self.messages.insert(message);
+        }
+        if self.journal.is_on() {
+            ops.push(progress());
+            self.journal.record_all(ops);
+        }
+    }
+
+    fn prepare_moved(&mut self, mut message: StoredMessage, fifo: bool, now: u64) -> StoredMessage {
         message.id = random_uuid();
         message.sent_at = now;
         message.reset_receives();
@@ -418,8 +464,7 @@ impl QueueState {
             message.set_sequence(0);
             message.set_dedup_id(None);
         }
-        self.save_message(&message);
-        self.messages.insert(message);
+        message
     }
 }
 
@@ -429,5 +474,109 @@ impl QueueState {
         message.state = State::Visible;
         self.save_message(&message);
         self.messages.insert(message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::journal::testing::{Kept, gated, recording, set_gate};
+    use crate::limits::Budget;
+
+    fn fifo_queue(journal: &Journal) -> Arc<Queue> {
+        let attrs = QueueAttributes::default();
+        let mut state = QueueState::new(attrs, BTreeMap::new(), true, 0);
+        state.attach(journal.clone(), 1, Budget::unlimited());
+        Arc::new(Queue::new(1, "q.fifo".into(), "arn".into(), true, state))
+    }
+
+    fn prepared(group: usize, dedup: &str) -> Prepared {
+        Prepared::new(NewMessage {
+            body: "body".into(),
+            attributes: Vec::new(),
+            trace_header: None,
+            delay_seconds: None,
+            group_id: Some(format!("g{group}")),
+            dedup_id: Some(dedup.into()),
+        })
+        .unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    /// Senders on several threads while the writer commits as fast as it can: no commit holds a
+    /// deduplication entry without the message it points to.
+    #[test]
+    fn a_fifo_send_is_committed_whole() {
+        let (journal, commits) = recording();
+        let queue = fifo_queue(&journal);
+        std::thread::scope(|scope| {
+            for sender in 0..4 {
+                let queue = queue.clone();
+                scope.spawn(move || {
+                    for i in 0..3_000 {
+                        let dedup = format!("{sender}-{i}");
+                        let sent = queue.state.lock().send(prepared(sender, &dedup), true, 0);
+                        assert!(sent.is_ok(), "{sent:?}");
+                    }
+                });
+            }
+        });
+        journal.flush().unwrap_or_else(|e| panic!("{e}"));
+        journal.close();
+        let commits = commits.lock();
+        let mut puts = 0;
+        for commit in commits.iter() {
+            let put: HashSet<_> = commit
+                .iter()
+                .filter_map(|k| match k {
+                    Kept::Put(id) => Some(*id),
+                    _ => None,
+                })
+                .collect();
+            puts += put.len();
+            for kept in commit {
+                if let Kept::Dedup(id) = kept {
+                    assert!(put.contains(id), "a commit of {commit:?} splits a send");
+                }
+            }
+        }
+        assert_eq!(puts, 12_000);
+        assert!(
+            commits.len() > 1,
+            "the writer never committed while senders ran"
+        );
+    }
+
+    /// A retry answered from the deduplication cache is not answered before the send it repeats
+    /// is on disk: a crash in between would otherwise leave the client with an id that is gone.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_dedup_hit_waits_for_the_original_to_be_durable() {
+        let (journal, commits, gate) = gated();
+        let queue = fifo_queue(&journal);
+        set_gate(&gate, true);
+        // The original send, whose request is still waiting for the disk.
+        let original = queue.state.lock().send(prepared(0, "d"), true, 0);
+        let retry = journal.durable(async { queue.state.lock().send(prepared(0, "d"), true, 0) });
+        tokio::pin!(retry);
+        let early = tokio::time::timeout(std::time::Duration::from_millis(200), &mut retry).await;
+        assert!(
+            early.is_err(),
+            "the retry was answered before the original was durable"
+        );
+        set_gate(&gate, false);
+        let retried = retry.await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            retried.map(|r| r.message_id),
+            original.map(|r| r.message_id)
+        );
+        assert!(
+            commits
+                .lock()
+                .iter()
+                .flatten()
+                .any(|k| matches!(k, Kept::Put(_)))
+        );
+        journal.close();
     }
 }

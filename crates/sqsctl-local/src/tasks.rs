@@ -84,20 +84,23 @@ impl Task {
 
     /// Records the task's progress and outcome in the data directory, if there is one.
     fn save(&self, svc: &Service) {
-        svc.journal.record_with(|| {
-            let (status, reason) = self.outcome.lock().clone();
-            Op::PutTask(TaskRecord {
-                handle: self.handle.clone(),
-                source_arn: self.source_arn.clone(),
-                destination_arn: self.destination_arn.clone(),
-                rate: self.rate,
-                started_at: self.started_at,
-                to_move: self.to_move,
-                moved: self.moved.load(Ordering::SeqCst),
-                status: status.as_str().to_string(),
-                reason,
-            })
-        });
+        svc.journal.record_with(|| self.op());
+    }
+
+    /// The task's progress and outcome as the data directory keeps them.
+    fn op(&self) -> Op {
+        let (status, reason) = self.outcome.lock().clone();
+        Op::PutTask(TaskRecord {
+            handle: self.handle.clone(),
+            source_arn: self.source_arn.clone(),
+            destination_arn: self.destination_arn.clone(),
+            rate: self.rate,
+            started_at: self.started_at,
+            to_move: self.to_move,
+            moved: self.moved.load(Ordering::SeqCst),
+            status: status.as_str().to_string(),
+            reason,
+        })
     }
 }
 
@@ -235,9 +238,9 @@ pub fn start(call: &Call, input: TaskInput) -> SqsResult<Value> {
     Ok(json!({ "TaskHandle": handle }))
 }
 
-/// Sends one chunk to its destinations; messages whose destination is gone go back to the source
-/// and fail the task.
-fn deliver(svc: &Service, task: &Task, chunk: Vec<StoredMessage>) -> Result<u64, String> {
+/// Sends one chunk to its destinations, counting what it moved in the task (in the same commit as
+/// the messages); messages whose destination is gone go back to the source and fail the task.
+fn deliver(svc: &Service, task: &Task, chunk: Vec<StoredMessage>) -> Result<(), String> {
     let mut by_destination: HashMap<String, Vec<StoredMessage>> = HashMap::new();
     for message in chunk {
         let destination = task
@@ -248,16 +251,14 @@ fn deliver(svc: &Service, task: &Task, chunk: Vec<StoredMessage>) -> Result<u64,
         by_destination.entry(destination).or_default().push(message);
     }
     let now = svc.now();
-    let mut moved = 0;
     let mut failure = None;
     for (arn, messages) in by_destination {
         match svc.queue_by_arn(&arn) {
             Some(target) => {
                 let mut state = target.state.lock();
-                moved += messages.len() as u64;
-                for message in messages {
-                    state.accept_moved(message, target.fifo, now);
-                }
+                task.moved
+                    .fetch_add(messages.len() as u64, Ordering::SeqCst);
+                state.accept_moved(messages, target.fifo, now, || task.op());
                 drop(state);
                 target.changed.notify_waiters();
             }
@@ -278,7 +279,7 @@ fn deliver(svc: &Service, task: &Task, chunk: Vec<StoredMessage>) -> Result<u64,
     }
     match failure {
         Some(reason) => Err(reason),
-        None => Ok(moved),
+        None => Ok(()),
     }
 }
 
@@ -317,10 +318,7 @@ async fn run(svc: Arc<Service>, task: Arc<Task>) {
         }
         let count = chunk.len();
         match deliver(&svc, &task, chunk) {
-            Ok(n) => {
-                task.moved.fetch_add(n, Ordering::SeqCst);
-                task.save(&svc);
-            }
+            Ok(()) => {}
             Err(reason) => {
                 task.finish(&svc, Status::Failed, Some(reason));
                 return;

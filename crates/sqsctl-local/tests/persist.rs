@@ -641,3 +641,187 @@ async fn a_restart_forgets_deleted_names_and_builds_urls_from_its_own_host_name(
     server.shutdown().await;
     Ok(())
 }
+
+/// The message of a start refused for damage, which must name `file`.
+fn refused(dir: &Path, file: &str) -> String {
+    let err = Server::start(config(dir, SystemTime::now()))
+        .err()
+        .unwrap_or_else(|| panic!("a data directory with a damaged {file} was accepted"));
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidData, "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains(&dir.join(file).display().to_string()),
+        "{message}"
+    );
+    message
+}
+
+#[test]
+fn a_database_file_that_is_empty_missing_or_not_sqlite_is_refused_and_left_alone() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("sqsctl-local.db");
+    std::fs::write(&db, b"")?;
+    let message = refused(dir.path(), "sqsctl-local.db");
+    assert!(message.contains("it is empty (0 bytes)"), "{message}");
+    assert_eq!(
+        std::fs::metadata(&db)?.len(),
+        0,
+        "the refused file was written"
+    );
+
+    std::fs::write(&db, "not a database\n".repeat(20))?;
+    let message = refused(dir.path(), "sqsctl-local.db");
+    assert!(message.contains("not an SQLite database"), "{message}");
+
+    std::fs::remove_file(&db)?;
+    std::fs::write(dir.path().join("sqsctl-local.db-wal"), [0u8; 64])?;
+    let message = refused(dir.path(), "sqsctl-local.db");
+    assert!(
+        message.contains("missing, but its write-ahead log"),
+        "{message}"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_garbage_log_is_refused_and_recover_sets_it_aside_keeping_the_rest() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    {
+        let server = Server::start(config(dir.path(), SystemTime::now()))?;
+        let sqs = client(&server);
+        let url = sqs.create_queue().queue_name("jobs").send().await?;
+        for i in 0..5 {
+            sqs.send_message()
+                .queue_url(url.queue_url().unwrap_or_default())
+                .message_body(format!("m{i}"))
+                .send()
+                .await?;
+        }
+        server.shutdown().await;
+    }
+    // Nothing to recover in a directory that opens cleanly: it is left as it is.
+    assert!(!sqsctl_local::recover(dir.path())?.damaged);
+    let wal = dir.path().join("sqsctl-local.db-wal");
+    let garbage = vec![0x5au8; 4096 + 56];
+    std::fs::write(&wal, &garbage)?;
+    let message = refused(dir.path(), "sqsctl-local.db-wal");
+    assert!(message.contains("WAL magic number"), "{message}");
+
+    let recovery = sqsctl_local::recover(dir.path())?;
+    assert!(recovery.damaged);
+    assert_eq!((recovery.queues, recovery.messages), (1, 5));
+    assert_eq!(recovery.set_aside.len(), 2, "{:?}", recovery.set_aside);
+    let aside = recovery
+        .set_aside
+        .iter()
+        .find(|p| p.to_string_lossy().contains("db-wal.damaged-"))
+        .unwrap_or_else(|| panic!("{:?}", recovery.set_aside));
+    assert_eq!(
+        std::fs::read(aside)?,
+        garbage,
+        "the damaged log was not kept"
+    );
+    assert_eq!(
+        recovery.dropped,
+        [
+            "the write-ahead log is unreadable (its header does not start with the WAL magic number (found 0x5a5a5a5a)): none of its 4152 bytes of changes could be applied"
+        ]
+    );
+
+    let server = Server::start(config(dir.path(), SystemTime::now()))?;
+    assert_eq!(server.ready().restored.map(|r| r.messages), Some(5));
+    let sqs = client(&server);
+    assert_eq!(counts(&sqs, &server.queue_url("jobs")).await?, (5, 0, 0));
+    server.shutdown().await;
+    Ok(())
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_data_directory_is_owner_only_and_an_open_one_is_reported() -> TestResult {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).map(|m| m.permissions().mode() & 0o777);
+    let parent = tempfile::tempdir()?;
+    let dir = parent.path().join("made/here");
+    let server = Server::start(config(&dir, SystemTime::now()))?;
+    assert_eq!(
+        server.ready().restored.and_then(|r| r.exposed_dir_mode),
+        None
+    );
+    assert_eq!(mode(&dir)?, 0o700);
+    assert_eq!(mode(&parent.path().join("made"))?, 0o700);
+    assert_eq!(mode(&dir.join("sqsctl-local.db"))?, 0o600);
+    assert_eq!(mode(&dir.join("sqsctl-local.db-wal"))?, 0o600);
+    drop(server);
+
+    let open = parent.path().join("open");
+    std::fs::create_dir(&open)?;
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755))?;
+    let server = Server::start(config(&open, SystemTime::now()))?;
+    assert_eq!(
+        server.ready().restored.and_then(|r| r.exposed_dir_mode),
+        Some(0o755)
+    );
+    assert_eq!(mode(&open)?, 0o755, "a directory the user made was changed");
+    assert_eq!(mode(&open.join("sqsctl-local.db"))?, 0o600);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_page_is_refused_and_recover_keeps_the_rows_around_it() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    {
+        let server = Server::start(config(dir.path(), SystemTime::now()))?;
+        let sqs = client(&server);
+        let url = sqs.create_queue().queue_name("jobs").send().await?;
+        let url = url.queue_url().unwrap_or_default();
+        for batch in 0..100 {
+            let entries = (0..10)
+                .map(|i| {
+                    aws_sdk_sqs::types::SendMessageBatchRequestEntry::builder()
+                        .id(format!("e{i}"))
+                        .message_body(format!("{batch:03}-{i}-{}", "x".repeat(200)))
+                        .build()
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            sqs.send_message_batch()
+                .queue_url(url)
+                .set_entries(Some(entries))
+                .send()
+                .await?;
+        }
+        // A clean stop: every row is in the database file itself.
+        server.shutdown().await;
+    }
+    let db = dir.path().join("sqsctl-local.db");
+    let mut bytes = std::fs::read(&db)?;
+    let pages = bytes.len() / 4096;
+    assert!(pages > 20, "{pages} pages");
+    // A page in the middle of the messages' table, overwritten.
+    let middle = pages / 2 * 4096;
+    bytes[middle..middle + 4096].fill(0x33);
+    std::fs::write(&db, &bytes)?;
+    let message = refused(dir.path(), "sqsctl-local.db");
+    assert!(message.contains("integrity check found"), "{message}");
+
+    let recovery = sqsctl_local::recover(dir.path())?;
+    assert!(recovery.damaged);
+    assert_eq!(recovery.queues, 1);
+    // A page holds about 15 of these messages: most of them are kept, and what is not is told.
+    assert!((900..1_000).contains(&recovery.messages), "{recovery:?}");
+    assert!(
+        recovery
+            .dropped
+            .iter()
+            .any(|d| d.starts_with("messages: could not read the rows keyed")),
+        "{recovery:?}"
+    );
+    let server = Server::start(config(dir.path(), SystemTime::now()))?;
+    let sqs = client(&server);
+    assert_eq!(
+        counts(&sqs, &server.queue_url("jobs")).await?,
+        (recovery.messages, 0, 0)
+    );
+    server.shutdown().await;
+    Ok(())
+}
