@@ -2,12 +2,16 @@
 //!
 //! Commands match on [`ClientError`] to choose exit codes and hints; the raw SDK error is kept as
 //! the source so `--verbose` can show it. Nothing here ever formats credentials or signatures: only
-//! error codes and the service's own messages are kept.
+//! error codes and the service's own messages are kept, and every text the endpoint sent (a message,
+//! a foreign body, a header) passes through [`redact_secrets`] first, since a proxy may echo the
+//! request's `Authorization` header or session token.
 
 use std::time::Duration;
 
 use aws_sdk_sqs::error::{ProvideErrorMetadata, SdkError};
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
+
+use super::redact::redact_secrets;
 
 /// Error codes SQS and the SDK use for throttling.
 const THROTTLE_CODES: &[&str] = &[
@@ -243,7 +247,7 @@ impl ClientError {
                 // Every SQS error names its code; an answer without one came from something else.
                 return not_sqs(action, site, service.raw());
             };
-            let message = service.err().message().unwrap_or("").to_string();
+            let message = redact_secrets(service.err().message().unwrap_or("")).into_owned();
             if QUEUE_NOT_FOUND_CODES.contains(&code.as_str()) {
                 return ClientError::QueueNotFound {
                     queue: queue.unwrap_or("?").to_string(),
@@ -266,7 +270,7 @@ impl ClientError {
         if let SdkError::ResponseError(response) = &err {
             return not_sqs(action, site, response.raw());
         }
-        let chain = error_chain(&err);
+        let chain = redact_secrets(&error_chain(&err)).into_owned();
         let timed_out = matches!(&err, SdkError::TimeoutError(_))
             || matches!(&err, SdkError::DispatchFailure(failure) if failure.is_timeout());
         if timed_out {
@@ -330,23 +334,31 @@ pub struct CallSite<'a> {
     pub read_timeout: Duration,
 }
 
-/// Most bytes of a foreign answer's body quoted in an error.
-const BODY_QUOTE_BYTES: usize = 200;
+/// Most characters of a foreign answer's body quoted in an error.
+const BODY_QUOTE_CHARS: usize = 200;
+/// Most bytes of a foreign answer's body read to quote it: the secrets are removed from all of it
+/// before it is cut, so that a cut never leaves half a secret that no pattern recognises.
+const BODY_SCAN_BYTES: usize = 64 * 1024;
 
 /// An answer that is not SQS's: its status, its content type and the start of its body.
 fn not_sqs(action: &'static str, site: &CallSite<'_>, response: &HttpResponse) -> ClientError {
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .unwrap_or("no content type")
-        .to_string();
+    let content_type = redact_secrets(
+        response
+            .headers()
+            .get("content-type")
+            .unwrap_or("no content type"),
+    )
+    .into_owned();
     let bytes = response.body().bytes().unwrap_or_default();
-    let cut = &bytes[..bytes.len().min(BODY_QUOTE_BYTES)];
-    let mut body: String = String::from_utf8_lossy(cut)
+    let scanned = String::from_utf8_lossy(&bytes[..bytes.len().min(BODY_SCAN_BYTES)]);
+    // Secrets are found on the lines as sent (a header's value ends at its line's end), then the
+    // text is put on one line.
+    let words = redact_secrets(&scanned)
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    if bytes.len() > BODY_QUOTE_BYTES {
+    let mut body: String = words.chars().take(BODY_QUOTE_CHARS).collect();
+    if body.len() < words.len() || bytes.len() > BODY_SCAN_BYTES {
         body.push('…');
     }
     if body.is_empty() {

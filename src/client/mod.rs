@@ -19,6 +19,7 @@ pub mod peek;
 mod profiles;
 pub mod queue;
 mod queues;
+pub mod redact;
 pub mod retry;
 
 use std::time::Duration;
@@ -31,6 +32,7 @@ pub use error::{CallSite, ClientError, check_endpoint_url};
 pub use messages::{EntryOutcome, ReceiveOptions, SystemAttributes};
 pub use move_tasks::MoveTask;
 pub use queue::{QueueAttributes, QueueRef, QueueSpec, RedrivePolicy};
+pub use redact::redact_secrets;
 pub use retry::{BatchOutcome, EntryResult, RequestOutcome, RetryPolicy, backoff, is_transient};
 
 /// The access key id [`Sqs::for_endpoint`] signs with; the local server accepts any credentials.

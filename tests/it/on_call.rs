@@ -112,6 +112,13 @@ struct FakeEndpoint {
 
 impl FakeEndpoint {
     fn start(answer: impl Fn(&str) -> Option<String> + Send + Sync + 'static) -> FakeEndpoint {
+        FakeEndpoint::start_seeing_headers(move |target, _| answer(target))
+    }
+
+    /// [`FakeEndpoint::start`] with an `answer` that also sees the request's header lines, as sent.
+    fn start_seeing_headers(
+        answer: impl Fn(&str, &str) -> Option<String> + Send + Sync + 'static,
+    ) -> FakeEndpoint {
         use std::io::{BufRead, BufReader, Read, Write};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
@@ -124,6 +131,7 @@ impl FakeEndpoint {
                     loop {
                         let mut reader = BufReader::new(&mut stream);
                         let mut target = String::new();
+                        let mut headers = String::new();
                         let mut length = 0usize;
                         let mut line = String::new();
                         loop {
@@ -141,12 +149,13 @@ impl FakeEndpoint {
                             if line == "\r\n" {
                                 break;
                             }
+                            headers.push_str(&line);
                         }
                         let mut body = vec![0; length];
                         if reader.read_exact(&mut body).is_err() {
                             return;
                         }
-                        match answer(&target) {
+                        match answer(&target, &headers) {
                             Some(response) => {
                                 if stream.write_all(response.as_bytes()).is_err() {
                                     return;
@@ -231,6 +240,57 @@ fn an_endpoint_that_is_not_sqs_is_named_with_its_status_type_and_body() {
     run.assert_code(1);
     assert!(run.stderr.contains("HTTP 501"), "{}", run.stderr);
     assert!(run.stderr.contains("nope"), "{}", run.stderr);
+}
+
+#[test]
+fn credentials_an_endpoint_echoes_never_reach_the_output() {
+    const KEY_ID: &str = "AKIAIOSFODNN7EXAMPLE";
+    const SECRET: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    const TOKEN: &str = "IQoJb3JpZ2luX2VjEJr8SessionTokenOfTheTest0123456789abcdef";
+    let env = TestEnv::start();
+    // What the request carried, credentials first so they fall within the quoted start of the
+    // body; the signature is the last field of the Authorization header, so it is echoed too.
+    let echoed = |headers: &str| {
+        let mut lines: Vec<&str> = headers.lines().collect();
+        lines.sort_by_key(|l| {
+            let lower = l.to_ascii_lowercase();
+            !(lower.starts_with("authorization") || lower.starts_with("x-amz-security-token"))
+        });
+        lines.join("\n")
+    };
+    let html = FakeEndpoint::start_seeing_headers(move |_, headers| {
+        let page = format!("<html><body><pre>{}</pre></body></html>", echoed(headers));
+        Some(http("403 Forbidden", "text/html", "", &page))
+    });
+    let plain = FakeEndpoint::start_seeing_headers(move |_, headers| {
+        Some(http(
+            "500 Internal Server Error",
+            "text/plain",
+            "",
+            &format!("your request:\n{}", echoed(headers)),
+        ))
+    });
+    for endpoint in [&html.url, &plain.url] {
+        for verbosity in ["-v", "-vv"] {
+            let output = env
+                .cmd()
+                .env("AWS_ACCESS_KEY_ID", KEY_ID)
+                .env("AWS_SECRET_ACCESS_KEY", SECRET)
+                .env("AWS_SESSION_TOKEN", TOKEN)
+                .args(["queues", verbosity, "--endpoint-url", endpoint])
+                .output()
+                .unwrap();
+            let run = support::Run::from_output(output);
+            run.assert_code(1);
+            let all = format!("{}{}", run.stdout, run.stderr);
+            // The endpoint's body is quoted, without what it echoed of the credentials.
+            assert!(all.contains("as SQS does: HTTP"), "{all}");
+            assert!(all.contains("[redacted]"), "{all}");
+            for secret in [KEY_ID, SECRET, TOKEN, "Signature=", "AKIA"] {
+                assert!(!all.contains(secret), "{secret} in: {all}");
+            }
+        }
+    }
 }
 
 #[test]
