@@ -90,11 +90,13 @@ pub enum ClientError {
         action: &'static str,
         message: String,
     },
-    #[error("{endpoint} did not answer {action} in time ({message})")]
+    #[error("{endpoint} did not answer {action} in time ({message}{cost})")]
     Timeout {
         action: &'static str,
         endpoint: String,
         message: String,
+        /// What the call cost, retries included (`; 2 attempts, 4.0 s in all`), or empty.
+        cost: String,
     },
     #[error(
         "{endpoint} did not answer {action} as SQS does: HTTP {status}, {content_type}, body: {body}"
@@ -150,6 +152,25 @@ pub fn check_endpoint_url(text: &str) -> Result<(), String> {
 }
 
 impl ClientError {
+    /// The error with what its call cost, where that is what it is about: a timeout says how
+    /// many attempts waited and how long in all (`attempts` 0 when they were not counted).
+    pub fn with_cost(mut self, attempts: u32, waited: Duration) -> ClientError {
+        if let ClientError::Timeout { cost, .. } = &mut self {
+            let attempts = match attempts {
+                0 => String::new(),
+                1 => "1 attempt, ".to_string(),
+                n => format!("{n} attempts, "),
+            };
+            *cost = format!("; {attempts}{:.1} s in all", waited.as_secs_f64());
+        }
+        self
+    }
+
+    /// Whether the endpoint did not answer (or could not be reached) in time.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, ClientError::Timeout { .. })
+    }
+
     /// The service error code, when SQS answered with one.
     pub fn code(&self) -> Option<&str> {
         match self {
@@ -276,9 +297,14 @@ impl ClientError {
         if timed_out {
             let message = if matches!(&err, SdkError::TimeoutError(_)) {
                 format!(
-                    "gave up after {} of attempts that each waited {} for an answer (--read-timeout)",
-                    humantime::format_duration(site.connect_timeout + site.read_timeout * 2),
-                    humantime::format_duration(site.read_timeout)
+                    "a call may take {} at most: the longer of --connect-timeout and {} times {}",
+                    humantime::format_duration(
+                        site.connect_timeout.max(
+                            (site.read_timeout + site.long_poll) * super::MAX_TIMED_OUT_ATTEMPTS
+                        )
+                    ),
+                    super::MAX_TIMED_OUT_ATTEMPTS,
+                    site.read_wait()
                 )
             } else if chain.contains("connect") {
                 format!(
@@ -286,15 +312,13 @@ impl ClientError {
                     humantime::format_duration(site.connect_timeout)
                 )
             } else {
-                format!(
-                    "no answer within {} (--read-timeout)",
-                    humantime::format_duration(site.read_timeout)
-                )
+                format!("no answer within {}", site.read_wait())
             };
             return ClientError::Timeout {
                 action,
                 endpoint: site.endpoint.to_string(),
                 message,
+                cost: String::new(),
             };
         }
         // The last provider of the chain is the instance metadata service, so a machine with no
@@ -332,6 +356,24 @@ pub struct CallSite<'a> {
     pub endpoint: &'a str,
     pub connect_timeout: Duration,
     pub read_timeout: Duration,
+    /// What a long poll added to the read timeout (zero for other calls).
+    pub long_poll: Duration,
+}
+
+impl CallSite<'_> {
+    /// How long one attempt waited for an answer, in words that name the options behind it.
+    fn read_wait(&self) -> String {
+        let read = humantime::format_duration(self.read_timeout);
+        if self.long_poll.is_zero() {
+            format!("{read} (--read-timeout)")
+        } else {
+            format!(
+                "{} (--read-timeout {read}, plus {} for the long poll)",
+                humantime::format_duration(self.read_timeout + self.long_poll),
+                humantime::format_duration(self.long_poll)
+            )
+        }
+    }
 }
 
 /// Most characters of a foreign answer's body quoted in an error.

@@ -211,6 +211,81 @@ fn a_hung_endpoint_ends_with_an_error_naming_it_and_the_timeout() {
     assert_eq!(env.depth(&queue), 0);
 }
 
+/// The one `error:` line of a timed-out call, with its total time (varying by a few
+/// hundredths) replaced by `N.N`; and that total.
+fn timeout_line(stderr: &str) -> (String, f64) {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .unwrap_or_default();
+    let total = regex::Regex::new(r"(\d+\.\d) s in all")
+        .unwrap()
+        .captures(line)
+        .map_or(f64::NAN, |c| c[1].parse().unwrap());
+    let line = regex::Regex::new(r"127\.0\.0\.1:\d+|\d+\.\d s in all")
+        .unwrap()
+        .replace_all(line, |c: &regex::Captures<'_>| {
+            if c[0].ends_with("in all") {
+                "N.N s in all".to_string()
+            } else {
+                "ENDPOINT".to_string()
+            }
+        })
+        .into_owned();
+    (line, total)
+}
+
+#[test]
+fn a_hung_call_costs_two_read_timeouts_retries_included_and_says_so() {
+    let env = TestEnv::start();
+    let hung = FakeEndpoint::start(|_| None);
+    let started = std::time::Instant::now();
+    let run = env.run(&["queues", "--endpoint-url", &hung.url, "--read-timeout", "2"]);
+    let took = started.elapsed().as_secs_f64();
+    run.assert_code(1);
+    let (line, total) = timeout_line(&run.stderr);
+    assert_eq!(
+        line,
+        "error: http://ENDPOINT did not answer ListQueues in time (no answer within 2s (--read-timeout); 2 attempts, N.N s in all)"
+    );
+    assert!((3.9..5.0).contains(&total), "{total}: {}", run.stderr);
+    assert!((3.9..7.0).contains(&took), "took {took} s");
+
+    // The calls this layer retries itself (receives, batches) end the same way: here the queue's
+    // URL comes back, and the receive is never answered.
+    let half = FakeEndpoint::start(|target| {
+        (target == "AmazonSQS.GetQueueUrl").then(|| {
+            http(
+                "200 OK",
+                "application/x-amz-json-1.0",
+                "",
+                r#"{"QueueUrl":"http://127.0.0.1:1/000000000000/q"}"#,
+            )
+        })
+    });
+    let started = std::time::Instant::now();
+    let run = env.run(&[
+        "receive",
+        "q",
+        "--endpoint-url",
+        &half.url,
+        "--read-timeout",
+        "1",
+        "--wait",
+        "0",
+    ]);
+    let took = started.elapsed().as_secs_f64();
+    run.assert_code(1);
+    let (line, total) = timeout_line(&run.stderr);
+    assert!(
+        line.contains("no answer within 1s (--read-timeout); 2 attempts, N.N s in all"),
+        "{}",
+        run.stderr
+    );
+    assert!((1.9..3.0).contains(&total), "{total}: {}", run.stderr);
+    assert!(took < 5.0, "took {took} s");
+}
+
 #[test]
 fn an_endpoint_that_is_not_sqs_is_named_with_its_status_type_and_body() {
     let env = TestEnv::start();
