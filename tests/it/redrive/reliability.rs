@@ -520,6 +520,17 @@ fn stalling_proxy(upstream: &str, action: &'static str) -> String {
     endpoint
 }
 
+/// Starts the binary with `args`, talking to SQS through `proxy`, its output piped.
+fn spawn_through(env: &TestEnv, proxy: &str, args: &[&str]) -> std::process::Child {
+    env.cmd()
+        .env("AWS_ENDPOINT_URL_SQS", proxy)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 #[test]
 fn after_the_grace_period_unanswered_sends_are_journaled_as_unknown_and_resumed() {
     let env = TestEnv::start();
@@ -532,10 +543,10 @@ fn after_the_grace_period_unanswered_sends_are_journaled_as_unknown_and_resumed(
     let journal = journal_path(&env, "grace.jsonl");
     let proxy = stalling_proxy(env.endpoint(), "SendMessageBatch");
     let concurrency = 3;
-    let child = env
-        .cmd()
-        .env("AWS_ENDPOINT_URL_SQS", &proxy)
-        .args([
+    let child = spawn_through(
+        &env,
+        &proxy,
+        &[
             "redrive",
             "grace-dlq",
             "--to",
@@ -549,11 +560,8 @@ fn after_the_grace_period_unanswered_sends_are_journaled_as_unknown_and_resumed(
             &concurrency.to_string(),
             "--visibility-timeout",
             "2",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        ],
+    );
     // Every worker is soon waiting on a send that never answers.
     std::thread::sleep(Duration::from_millis(1500));
     let interrupted = std::time::Instant::now();
@@ -605,10 +613,10 @@ fn after_a_second_ctrl_c_resume_waits_for_the_held_messages_and_moves_each_once(
     // as on a slow network, or with a second Ctrl-C pressed at once.
     let proxy = stalling_proxy(env.endpoint(), "ChangeMessageVisibilityBatch");
     let visibility = 4;
-    let child = env
-        .cmd()
-        .env("AWS_ENDPOINT_URL_SQS", &proxy)
-        .args([
+    let child = spawn_through(
+        &env,
+        &proxy,
+        &[
             "redrive",
             "abort-dlq",
             "--to",
@@ -624,11 +632,8 @@ fn after_a_second_ctrl_c_resume_waits_for_the_held_messages_and_moves_each_once(
             "10",
             "--visibility-timeout",
             &visibility.to_string(),
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        ],
+    );
     // One batch of 10 per second: the workers hold batches waiting for tokens.
     std::thread::sleep(Duration::from_millis(1500));
     support::sigint(child.id());
