@@ -285,7 +285,7 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
             }
             Some(client) => {
                 if let Some(code) = client.code() {
-                    printer.debug(format!("error code: {code}"));
+                    printer.debug(redacted(format!("error code: {code}")));
                 }
             }
             None => {}
