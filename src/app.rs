@@ -286,10 +286,13 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
         printer.info(err.to_string());
         return ExitStatus::Interrupted;
     }
+    // Every line printed here may quote an endpoint (an SDK message, a foreign body): none may
+    // carry a credential it echoed.
+    let redacted = |text: String| crate::client::redact_secrets(&text).into_owned();
     let mut causes: Vec<String> = Vec::new();
     for cause in err.chain().skip(1) {
-        let text = cause.to_string();
-        if !causes.contains(&text) && text != err.to_string() {
+        let text = redacted(cause.to_string());
+        if !causes.contains(&text) && text != redacted(err.to_string()) {
             causes.push(text);
         }
     }
@@ -306,17 +309,17 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
         }
         cause.downcast_ref::<HintedError>().map(|h| h.hint.clone())
     });
-    let message = refusal_message(err).unwrap_or_else(|| err.to_string());
+    let message = redacted(refusal_message(err).unwrap_or_else(|| err.to_string()));
     printer.error(&message, &causes, hint.as_deref());
     // What the SDK said, for `--verbose`: error codes and messages only, never the request.
     for cause in err.chain() {
         match client_error(cause) {
             Some(ClientError::NoCredentials { detail }) => {
-                printer.debug(format!("credential provider chain: {detail}"))
+                printer.debug(redacted(format!("credential provider chain: {detail}")))
             }
             Some(client) => {
                 if let Some(code) = client.code() {
-                    printer.debug(format!("error code: {code}"));
+                    printer.debug(redacted(format!("error code: {code}")));
                 }
             }
             None => {}

@@ -2,12 +2,16 @@
 //!
 //! Commands match on [`ClientError`] to choose exit codes and hints; the raw SDK error is kept as
 //! the source so `--verbose` can show it. Nothing here ever formats credentials or signatures: only
-//! error codes and the service's own messages are kept.
+//! error codes and the service's own messages are kept, and every text the endpoint sent (a message,
+//! a foreign body, a header) passes through [`redact_secrets`] first, since a proxy may echo the
+//! request's `Authorization` header or session token.
 
 use std::time::Duration;
 
 use aws_sdk_sqs::error::{ProvideErrorMetadata, SdkError};
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
+
+use super::redact::redact_secrets;
 
 /// Error codes SQS and the SDK use for throttling.
 const THROTTLE_CODES: &[&str] = &[
@@ -86,11 +90,13 @@ pub enum ClientError {
         action: &'static str,
         message: String,
     },
-    #[error("{endpoint} did not answer {action} in time ({message})")]
+    #[error("{endpoint} did not answer {action} in time ({message}{cost})")]
     Timeout {
         action: &'static str,
         endpoint: String,
         message: String,
+        /// What the call cost, retries included (`; 2 attempts, 4.0 s in all`), or empty.
+        cost: String,
     },
     #[error(
         "{endpoint} did not answer {action} as SQS does: HTTP {status}, {content_type}, body: {body}"
@@ -146,6 +152,25 @@ pub fn check_endpoint_url(text: &str) -> Result<(), String> {
 }
 
 impl ClientError {
+    /// The error with what its call cost, where that is what it is about: a timeout says how
+    /// many attempts waited and how long in all (`attempts` 0 when they were not counted).
+    pub fn with_cost(mut self, attempts: u32, waited: Duration) -> ClientError {
+        if let ClientError::Timeout { cost, .. } = &mut self {
+            let attempts = match attempts {
+                0 => String::new(),
+                1 => "1 attempt, ".to_string(),
+                n => format!("{n} attempts, "),
+            };
+            *cost = format!("; {attempts}{:.1} s in all", waited.as_secs_f64());
+        }
+        self
+    }
+
+    /// Whether the endpoint did not answer (or could not be reached) in time.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, ClientError::Timeout { .. })
+    }
+
     /// The service error code, when SQS answered with one.
     pub fn code(&self) -> Option<&str> {
         match self {
@@ -243,7 +268,7 @@ impl ClientError {
                 // Every SQS error names its code; an answer without one came from something else.
                 return not_sqs(action, site, service.raw());
             };
-            let message = service.err().message().unwrap_or("").to_string();
+            let message = redact_secrets(service.err().message().unwrap_or("")).into_owned();
             if QUEUE_NOT_FOUND_CODES.contains(&code.as_str()) {
                 return ClientError::QueueNotFound {
                     queue: queue.unwrap_or("?").to_string(),
@@ -266,15 +291,20 @@ impl ClientError {
         if let SdkError::ResponseError(response) = &err {
             return not_sqs(action, site, response.raw());
         }
-        let chain = error_chain(&err);
+        let chain = redact_secrets(&error_chain(&err)).into_owned();
         let timed_out = matches!(&err, SdkError::TimeoutError(_))
             || matches!(&err, SdkError::DispatchFailure(failure) if failure.is_timeout());
         if timed_out {
             let message = if matches!(&err, SdkError::TimeoutError(_)) {
                 format!(
-                    "gave up after {} of attempts that each waited {} for an answer (--read-timeout)",
-                    humantime::format_duration(site.connect_timeout + site.read_timeout * 2),
-                    humantime::format_duration(site.read_timeout)
+                    "a call may take {} at most: the longer of --connect-timeout and {} times {}",
+                    humantime::format_duration(
+                        site.connect_timeout.max(
+                            (site.read_timeout + site.long_poll) * super::MAX_TIMED_OUT_ATTEMPTS
+                        )
+                    ),
+                    super::MAX_TIMED_OUT_ATTEMPTS,
+                    site.read_wait()
                 )
             } else if chain.contains("connect") {
                 format!(
@@ -282,15 +312,13 @@ impl ClientError {
                     humantime::format_duration(site.connect_timeout)
                 )
             } else {
-                format!(
-                    "no answer within {} (--read-timeout)",
-                    humantime::format_duration(site.read_timeout)
-                )
+                format!("no answer within {}", site.read_wait())
             };
             return ClientError::Timeout {
                 action,
                 endpoint: site.endpoint.to_string(),
                 message,
+                cost: String::new(),
             };
         }
         // The last provider of the chain is the instance metadata service, so a machine with no
@@ -328,25 +356,51 @@ pub struct CallSite<'a> {
     pub endpoint: &'a str,
     pub connect_timeout: Duration,
     pub read_timeout: Duration,
+    /// What a long poll added to the read timeout (zero for other calls).
+    pub long_poll: Duration,
 }
 
-/// Most bytes of a foreign answer's body quoted in an error.
-const BODY_QUOTE_BYTES: usize = 200;
+impl CallSite<'_> {
+    /// How long one attempt waited for an answer, in words that name the options behind it.
+    fn read_wait(&self) -> String {
+        let read = humantime::format_duration(self.read_timeout);
+        if self.long_poll.is_zero() {
+            format!("{read} (--read-timeout)")
+        } else {
+            format!(
+                "{} (--read-timeout {read}, plus {} for the long poll)",
+                humantime::format_duration(self.read_timeout + self.long_poll),
+                humantime::format_duration(self.long_poll)
+            )
+        }
+    }
+}
+
+/// Most characters of a foreign answer's body quoted in an error.
+const BODY_QUOTE_CHARS: usize = 200;
+/// Most bytes of a foreign answer's body read to quote it: the secrets are removed from all of it
+/// before it is cut, so that a cut never leaves half a secret that no pattern recognises.
+const BODY_SCAN_BYTES: usize = 64 * 1024;
 
 /// An answer that is not SQS's: its status, its content type and the start of its body.
 fn not_sqs(action: &'static str, site: &CallSite<'_>, response: &HttpResponse) -> ClientError {
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .unwrap_or("no content type")
-        .to_string();
+    let content_type = redact_secrets(
+        response
+            .headers()
+            .get("content-type")
+            .unwrap_or("no content type"),
+    )
+    .into_owned();
     let bytes = response.body().bytes().unwrap_or_default();
-    let cut = &bytes[..bytes.len().min(BODY_QUOTE_BYTES)];
-    let mut body: String = String::from_utf8_lossy(cut)
+    let scanned = String::from_utf8_lossy(&bytes[..bytes.len().min(BODY_SCAN_BYTES)]);
+    // Secrets are found on the lines as sent (a header's value ends at its line's end), then the
+    // text is put on one line.
+    let words = redact_secrets(&scanned)
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    if bytes.len() > BODY_QUOTE_BYTES {
+    let mut body: String = words.chars().take(BODY_QUOTE_CHARS).collect();
+    if body.len() < words.len() || bytes.len() > BODY_SCAN_BYTES {
         body.push('…');
     }
     if body.is_empty() {

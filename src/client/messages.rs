@@ -2,6 +2,7 @@
 //! with their per-entry outcomes in input order, each in a single attempt and under a
 //! [`RetryPolicy`]. Batching into 10s and payload limits are in [`batch`](super::batch).
 
+use super::TimedCall;
 use std::time::Duration;
 
 use aws_sdk_sqs::types::{
@@ -125,7 +126,8 @@ impl Sqs {
                 .send_message_batch()
                 .queue_url(&queue.url)
                 .set_entries(Some(entries))
-                .send(),
+                .send()
+                .timed(),
         )
         .await
         .map_err(|e| self.err_on("SendMessageBatch", queue, e))?;
@@ -223,15 +225,18 @@ impl Sqs {
             .set_message_system_attribute_names(Some(attributes.names()))
             .message_attribute_names("All");
         // A long poll answers only after its wait: the read timeout is on top of it.
-        let poll = Duration::from_secs(options.longest_wait().into()) + LONG_POLL_MARGIN;
-        let out = if poll > self.read_timeout {
+        let poll = match options.longest_wait() {
+            0 => Duration::ZERO,
+            wait => Duration::from_secs(wait.into()) + LONG_POLL_MARGIN,
+        };
+        let out = if !poll.is_zero() {
             let config = aws_sdk_sqs::config::Builder::default()
                 .timeout_config(timeouts(self.connect_timeout, self.read_timeout + poll));
-            Box::pin(request.customize().config_override(config).send()).await
+            Box::pin(request.customize().config_override(config).send().timed()).await
         } else {
-            Box::pin(request.send()).await
+            Box::pin(request.send().timed()).await
         }
-        .map_err(|e| self.err_on("ReceiveMessage", queue, e))?;
+        .map_err(|e| self.err_polling("ReceiveMessage", queue, e, poll))?;
         Ok(out
             .messages
             .unwrap_or_default()
@@ -265,7 +270,8 @@ impl Sqs {
                 .delete_message_batch()
                 .queue_url(&queue.url)
                 .set_entries(Some(entries))
-                .send(),
+                .send()
+                .timed(),
         )
         .await
         .map_err(|e| self.err_on("DeleteMessageBatch", queue, e))?;
@@ -317,7 +323,8 @@ impl Sqs {
                 .change_message_visibility_batch()
                 .queue_url(&queue.url)
                 .set_entries(Some(request))
-                .send(),
+                .send()
+                .timed(),
         )
         .await
         .map_err(|e| self.err_on("ChangeMessageVisibilityBatch", queue, e))?;

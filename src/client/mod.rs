@@ -20,6 +20,7 @@ pub mod peek;
 mod profiles;
 pub mod queue;
 mod queues;
+pub mod redact;
 pub mod retry;
 
 use std::time::Duration;
@@ -32,6 +33,7 @@ pub use error::{CallSite, ClientError, check_endpoint_url};
 pub use messages::{EntryOutcome, ReceiveOptions, SystemAttributes};
 pub use move_tasks::MoveTask;
 pub use queue::{QueueAttributes, QueueRef, QueueSpec, RedrivePolicy};
+pub use redact::redact_secrets;
 pub use retry::{BatchOutcome, EntryResult, RequestOutcome, RetryPolicy, backoff, is_transient};
 
 /// The access key id [`Sqs::for_endpoint`] signs with; the local server accepts any credentials.
@@ -147,7 +149,9 @@ impl Sqs {
         } else {
             format!("{endpoint_name} ({from})")
         };
-        let client = aws_sdk_sqs::Client::new(&config);
+        let client = aws_sdk_sqs::Client::from_conf(with_call_limits(
+            aws_sdk_sqs::config::Builder::from(&config),
+        ));
         Ok(Sqs {
             once: single_attempt(&client),
             client,
@@ -193,13 +197,14 @@ impl Sqs {
                 "sqsctl-local",
             ))
             .endpoint_url(endpoint)
+            .timeout_config(timeouts(DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT))
             .retry_config(
                 RetryConfig::standard()
                     .with_max_attempts(5)
                     .with_initial_backoff(Duration::from_millis(50))
                     .with_max_backoff(Duration::from_secs(5)),
-            )
-            .build();
+            );
+        let config = with_call_limits(config);
         let mut sqs = Sqs::from_sdk(aws_sdk_sqs::Client::from_conf(config), region);
         sqs.endpoint = redact_url(endpoint);
         sqs.endpoint_name = sqs.endpoint.clone();
@@ -250,7 +255,21 @@ impl Sqs {
         &self,
         action: &'static str,
         queue: Option<&str>,
-        err: aws_sdk_sqs::error::SdkError<E, HttpResponse>,
+        err: Timed<aws_sdk_sqs::error::SdkError<E, HttpResponse>>,
+    ) -> ClientError
+    where
+        E: aws_sdk_sqs::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    {
+        self.err_site(action, queue, err, Duration::ZERO)
+    }
+
+    /// [`Sqs::err`] for a call whose read timeout had `long_poll` added.
+    fn err_site<E>(
+        &self,
+        action: &'static str,
+        queue: Option<&str>,
+        err: Timed<aws_sdk_sqs::error::SdkError<E, HttpResponse>>,
+        long_poll: Duration,
     ) -> ClientError
     where
         E: aws_sdk_sqs::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
@@ -260,8 +279,10 @@ impl Sqs {
             endpoint: &self.endpoint_name,
             connect_timeout: self.connect_timeout,
             read_timeout: self.read_timeout,
+            long_poll,
         };
-        let error = ClientError::from_sdk(action, queue, &site, err);
+        let error = ClientError::from_sdk(action, queue, &site, err.error)
+            .with_cost(err.attempts, err.waited);
         if error.is_throttling() {
             self.count_throttled(1);
         }
@@ -274,12 +295,26 @@ impl Sqs {
         &self,
         action: &'static str,
         queue: &QueueRef,
-        err: aws_sdk_sqs::error::SdkError<E, HttpResponse>,
+        err: Timed<aws_sdk_sqs::error::SdkError<E, HttpResponse>>,
     ) -> ClientError
     where
         E: aws_sdk_sqs::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
     {
-        match self.err(action, Some(&queue.name), err) {
+        self.err_polling(action, queue, err, Duration::ZERO)
+    }
+
+    /// [`Sqs::err_on`] for a receive whose read timeout had `long_poll` added.
+    fn err_polling<E>(
+        &self,
+        action: &'static str,
+        queue: &QueueRef,
+        err: Timed<aws_sdk_sqs::error::SdkError<E, HttpResponse>>,
+        long_poll: Duration,
+    ) -> ClientError
+    where
+        E: aws_sdk_sqs::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    {
+        match self.err_site(action, Some(&queue.name), err, long_poll) {
             ClientError::QueueNotFound {
                 queue: name,
                 region,
@@ -294,13 +329,113 @@ impl Sqs {
     }
 }
 
-/// The SDK's timeouts: per connection, per answer, and for a whole call with its retries, so an
-/// endpoint that never answers ends the call after about two read timeouts, not five.
+/// The SDK's timeouts: per connection, per answer, and for a whole call with its retries. With
+/// [`TimeoutRetries`] allowing a second attempt after a timeout but not a third, an endpoint that
+/// connects and never answers ends the call after two read timeouts; one that never connects,
+/// after the connect timeout (when that is longer). The whole call is bounded by the longer of the
+/// two, whatever happens.
 fn timeouts(connect: Duration, read: Duration) -> aws_config::timeout::TimeoutConfig {
     aws_config::timeout::TimeoutConfig::builder()
         .connect_timeout(connect)
         .read_timeout(read)
-        .operation_timeout(connect + read * 2)
+        .operation_timeout(connect.max(read * MAX_TIMED_OUT_ATTEMPTS))
+        .build()
+}
+
+/// Attempts a call may make when its attempts time out: a second one covers a connection lost
+/// once; a third would only multiply the wait on an endpoint that does not answer.
+pub const MAX_TIMED_OUT_ATTEMPTS: u32 = 2;
+
+/// Forbids the SDK another attempt after a timed-out one once [`MAX_TIMED_OUT_ATTEMPTS`] were
+/// made; the standard classifiers decide everything else. The attempts are those [`CountAttempts`]
+/// counted for the call being awaited (every call of this layer is made through
+/// [`TimedCall::timed`]).
+#[derive(Debug)]
+struct TimeoutRetries;
+
+impl aws_smithy_runtime_api::client::retries::classifiers::ClassifyRetry for TimeoutRetries {
+    fn classify_retry(
+        &self,
+        ctx: &aws_smithy_runtime_api::client::interceptors::context::InterceptorContext,
+    ) -> aws_smithy_runtime_api::client::retries::classifiers::RetryAction {
+        use aws_smithy_runtime_api::client::retries::classifiers::RetryAction;
+        let timed_out = matches!(ctx.output_or_error(), Some(Err(err)) if err.is_timeout_error()
+            || err.as_connector_error().is_some_and(|c| c.is_timeout()));
+        let attempt = ATTEMPTS
+            .try_with(|attempts| attempts.load(std::sync::atomic::Ordering::Relaxed))
+            .unwrap_or(1);
+        if timed_out && attempt >= MAX_TIMED_OUT_ATTEMPTS {
+            RetryAction::RetryForbidden
+        } else {
+            RetryAction::NoActionIndicated
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        "sqsctl: at most two timed-out attempts"
+    }
+}
+
+tokio::task_local! {
+    /// The attempts of the SDK call being awaited, counted by [`CountAttempts`].
+    static ATTEMPTS: std::sync::Arc<std::sync::atomic::AtomicU32>;
+}
+
+/// Counts the attempts of each call made through [`TimedCall::timed`].
+#[derive(Debug)]
+struct CountAttempts;
+
+impl aws_smithy_runtime_api::client::interceptors::Intercept for CountAttempts {
+    fn name(&self) -> &'static str {
+        "sqsctl: count attempts"
+    }
+
+    fn read_before_attempt(
+        &self,
+        _context: &aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef<'_>,
+        _runtime_components: &aws_smithy_runtime_api::client::runtime_components::RuntimeComponents,
+        _cfg: &mut aws_smithy_types::config_bag::ConfigBag,
+    ) -> Result<(), aws_smithy_runtime_api::box_error::BoxError> {
+        let _ = ATTEMPTS
+            .try_with(|attempts| attempts.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+        Ok(())
+    }
+}
+
+/// An SDK call's error with what the call cost, for errors that say how long they waited.
+pub(crate) struct Timed<E> {
+    pub(crate) error: E,
+    /// Attempts made (0 when not counted: a client built elsewhere).
+    pub(crate) attempts: u32,
+    pub(crate) waited: Duration,
+}
+
+/// `.timed()` on an SDK call's future: its error comes with the attempts made and the time taken.
+pub(crate) trait TimedCall<T, E>:
+    std::future::Future<Output = Result<T, E>> + Sized
+{
+    fn timed(self) -> impl std::future::Future<Output = Result<T, Timed<E>>> {
+        async move {
+            let attempts = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+            let started = tokio::time::Instant::now();
+            let result = ATTEMPTS.scope(attempts.clone(), self).await;
+            result.map_err(|error| Timed {
+                error,
+                attempts: attempts.load(std::sync::atomic::Ordering::Relaxed),
+                waited: started.elapsed(),
+            })
+        }
+    }
+}
+
+impl<T, E, F: std::future::Future<Output = Result<T, E>>> TimedCall<T, E> for F {}
+
+/// The client configuration with what bounds and measures each call: no third attempt after
+/// timeouts, and the attempts counted for errors.
+fn with_call_limits(config: aws_sdk_sqs::config::Builder) -> aws_sdk_sqs::Config {
+    config
+        .retry_classifier(TimeoutRetries)
+        .interceptor(CountAttempts)
         .build()
 }
 

@@ -1,5 +1,6 @@
 //! SQS's server-side message move tasks (`StartMessageMoveTask` and its kin), as [`Sqs`] calls.
 
+use super::TimedCall;
 use super::{ClientError, Sqs};
 
 /// A move task as `ListMessageMoveTasks` reports it.
@@ -31,6 +32,7 @@ impl Sqs {
             .set_destination_arn(destination_arn.map(str::to_string))
             .set_max_number_of_messages_per_second(max_per_second)
             .send()
+            .timed()
             .await
             .map_err(|e| self.err("StartMessageMoveTask", Some(source_arn), e))?;
         out.task_handle
@@ -45,6 +47,7 @@ impl Sqs {
             .source_arn(source_arn)
             .max_results(10)
             .send()
+            .timed()
             .await
             .map_err(|e| self.err("ListMessageMoveTasks", Some(source_arn), e))?;
         Ok(out
@@ -72,6 +75,7 @@ impl Sqs {
             .cancel_message_move_task()
             .task_handle(task_handle)
             .send()
+            .timed()
             .await
             .map_err(|e| self.err("CancelMessageMoveTask", None, e))?;
         Ok(out.approximate_number_of_messages_moved)

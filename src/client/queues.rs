@@ -2,6 +2,7 @@
 //! creating, deleting and purging queues, and the sources of a dead-letter queue. The queue types
 //! themselves are in [`queue`](super::queue).
 
+use super::TimedCall;
 use std::collections::{BTreeMap, HashMap};
 
 use aws_sdk_sqs::types::QueueAttributeName;
@@ -36,6 +37,7 @@ impl Sqs {
             .queue_name(name)
             .set_queue_owner_aws_account_id(owner)
             .send()
+            .timed()
             .await
             .map_err(|e| self.err("GetQueueUrl", Some(name), e))?;
         let url = out
@@ -60,6 +62,7 @@ impl Sqs {
             .queue_url(&queue.url)
             .attribute_names(QueueAttributeName::All)
             .send()
+            .timed()
             .await
             .map_err(|e| self.err_on("GetQueueAttributes", queue, e))?;
         let map = out
@@ -85,6 +88,7 @@ impl Sqs {
             .queue_url(&queue.url)
             .set_attributes(Some(map))
             .send()
+            .timed()
             .await
             .map_err(|e| self.err_on("SetQueueAttributes", queue, e))?;
         Ok(())
@@ -102,6 +106,7 @@ impl Sqs {
                 .max_results(1000)
                 .set_next_token(token)
                 .send()
+                .timed()
                 .await
                 .map_err(|e| self.err("ListQueues", None, e))?;
             urls.extend(
@@ -150,6 +155,7 @@ impl Sqs {
                 Some(tags.into_iter().collect())
             })
             .send()
+            .timed()
             .await
             .map_err(|e| self.err("CreateQueue", Some(name), e))?;
         let url = out
@@ -166,6 +172,7 @@ impl Sqs {
             .delete_queue()
             .queue_url(&queue.url)
             .send()
+            .timed()
             .await
             .map_err(|e| self.err_on("DeleteQueue", queue, e))?;
         Ok(())
@@ -183,6 +190,7 @@ impl Sqs {
                 .max_results(1000)
                 .set_next_token(token)
                 .send()
+                .timed()
                 .await
                 .map_err(|e| self.err("ListDeadLetterSourceQueues", Some(&dlq.name), e))?;
             urls.extend(out.queue_urls.into_iter().map(QueueRef::from_url));
@@ -199,6 +207,7 @@ impl Sqs {
             .purge_queue()
             .queue_url(&queue.url)
             .send()
+            .timed()
             .await
             .map_err(|e| self.err_on("PurgeQueue", queue, e))?;
         Ok(())
@@ -211,6 +220,7 @@ impl Sqs {
             .list_queue_tags()
             .queue_url(&queue.url)
             .send()
+            .timed()
             .await
             .map_err(|e| self.err_on("ListQueueTags", queue, e))?;
         Ok(out.tags.unwrap_or_default().into_iter().collect())
@@ -227,6 +237,7 @@ impl Sqs {
             .queue_url(&queue.url)
             .set_tags(Some(tags.into_iter().collect()))
             .send()
+            .timed()
             .await
             .map_err(|e| self.err_on("TagQueue", queue, e))?;
         Ok(())
@@ -239,6 +250,7 @@ impl Sqs {
             .queue_url(&queue.url)
             .set_tag_keys(Some(keys))
             .send()
+            .timed()
             .await
             .map_err(|e| self.err_on("UntagQueue", queue, e))?;
         Ok(())

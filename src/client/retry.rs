@@ -232,11 +232,15 @@ impl RetryPolicy {
         let mut request_error: Option<ClientError> = None;
         let mut retried = 0u64;
         let mut attempts = 0u32;
+        let mut timed_out = 0u32;
         let mut stopped_by_interrupt = false;
         while !pending.is_empty() {
             attempts += 1;
             let answer = self.attempt(deadline, call(pending.clone())).await;
             request_error = None;
+            if answer.timed_out() {
+                timed_out += 1;
+            }
             match answer {
                 Attempt::Abandoned(why) => {
                     for &i in &pending {
@@ -294,7 +298,10 @@ impl RetryPolicy {
                 }
             }
             pending.retain(|&i| results[i].is_none());
-            if pending.is_empty() || attempts >= self.max_attempts {
+            if pending.is_empty()
+                || attempts >= self.max_attempts
+                || timed_out >= super::MAX_TIMED_OUT_ATTEMPTS
+            {
                 break;
             }
             if self.interrupted() {
@@ -308,7 +315,9 @@ impl RetryPolicy {
             tokio::time::sleep(wait).await;
             retried += pending.len() as u64;
         }
-        let elapsed = started.elapsed().as_secs_f64();
+        let waited = started.elapsed();
+        let elapsed = waited.as_secs_f64();
+        let request_error = request_error.map(|err| err.with_cost(attempts, waited));
         let note = if stopped_by_interrupt {
             format!("interrupted after {attempts} attempts")
         } else {
@@ -333,12 +342,18 @@ impl RetryPolicy {
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T, ClientError>>,
     {
-        let deadline = Instant::now() + self.deadline;
+        let started = Instant::now();
+        let deadline = started + self.deadline;
         let mut ambiguous = 0;
         let mut attempts = 0;
+        let mut timed_out = 0;
         loop {
             attempts += 1;
-            let err = match self.attempt(deadline, call()).await {
+            let answer = self.attempt(deadline, call()).await;
+            if answer.timed_out() {
+                timed_out += 1;
+            }
+            let err = match answer {
                 Attempt::Answered(Ok(value)) => {
                     return RequestOutcome {
                         result: Ok(value),
@@ -358,11 +373,12 @@ impl RetryPolicy {
             let wait = self.backoff(attempts);
             if fault == RequestFault::Final
                 || attempts >= self.max_attempts
+                || timed_out >= super::MAX_TIMED_OUT_ATTEMPTS
                 || self.interrupted()
                 || Instant::now() + wait >= deadline
             {
                 return RequestOutcome {
-                    result: Err(err),
+                    result: Err(err.with_cost(attempts, started.elapsed())),
                     ambiguous,
                 };
             }
@@ -401,6 +417,19 @@ enum Attempt<T> {
     Answered(T),
     /// Given up on without an answer: the server may have applied it.
     Abandoned(String),
+}
+
+impl<T> Attempt<Result<T, ClientError>> {
+    /// Whether the endpoint did not answer this attempt in time: after
+    /// [`MAX_TIMED_OUT_ATTEMPTS`](super::MAX_TIMED_OUT_ATTEMPTS) such attempts a call ends, so
+    /// that a hung endpoint costs about that many read timeouts, not one per attempt allowed.
+    fn timed_out(&self) -> bool {
+        match self {
+            Attempt::Answered(Err(err)) => err.is_timeout(),
+            Attempt::Answered(Ok(_)) => false,
+            Attempt::Abandoned(_) => true,
+        }
+    }
 }
 
 /// The result of an entry no attempt confirmed.

@@ -4,10 +4,16 @@
 //!
 //! Lines are `{"type": KIND, "data": {...}}`. The first is the `plan`; then, per message (by its
 //! DLQ message id): `received`, `sent` (with the destination's new message id), `deleted`, or
-//! `failed` (with the reason it stays in the DLQ), or `released` (made visible again unsent, as on
-//! Ctrl-C while it waited for `--rate`), or `unknown` (abandoned when the grace period after Ctrl-C
-//! ran out while its send was unanswered: it may or may not have been sent). `sent` lines are on
-//! disk (fsync'd) before the delete of those messages is issued. A single writer thread commits
+//! `failed` (with the reason it stays in the DLQ), or `unknown` (abandoned when the grace period
+//! after Ctrl-C ran out while its send was unanswered: it may or may not have been sent). `sent`
+//! lines are on disk (fsync'd) before the delete of those messages is issued.
+//!
+//! A message the run hides in the DLQ is in flight until the `until_ms` of its `received` line, or
+//! of a later `in_flight` line (written before each extension of its visibility timeout, so the
+//! journal's deadline is never earlier than SQS's). `released` says that SQS confirmed making it
+//! visible again (a held message at the end of a run, one that waited for `--rate` on Ctrl-C): only
+//! that, or `deleted`, ends its time in flight. After a crash or a second Ctrl-C, `--resume` waits
+//! until the latest deadline of the messages still in flight, so that it sees them all. A single writer thread commits
 //! the lines of all workers together, so one fsync serves every batch that is waiting for it.
 //!
 //! Each run (the first, and each `--resume`) that ends on its own closes with one line: `completed`
@@ -61,6 +67,17 @@ impl Lines {
     /// Appends `{"data":{FIELDS},"type":KIND}`; a field without a value is `null`. Fields are
     /// given in the order [`line`] would write them (by name).
     pub fn push(&mut self, kind: &str, fields: &[(&str, Option<&str>)]) {
+        self.push_fields(kind, fields, None);
+    }
+
+    /// [`Lines::push`] for a message the run hides in the DLQ: `until_ms` (after the given
+    /// fields, whose names sort before it) is when it becomes visible again at the latest, unless
+    /// a later line says it was released, deleted or hidden longer.
+    pub fn push_until(&mut self, kind: &str, fields: &[(&str, Option<&str>)], until_ms: u64) {
+        self.push_fields(kind, fields, Some(until_ms));
+    }
+
+    fn push_fields(&mut self, kind: &str, fields: &[(&str, Option<&str>)], until_ms: Option<u64>) {
         let out = &mut self.0;
         out.extend_from_slice(b"{\"data\":{");
         for (index, (name, value)) in fields.iter().enumerate() {
@@ -73,6 +90,12 @@ impl Lines {
                 Some(value) => string(out, value),
                 None => out.extend_from_slice(b"null"),
             }
+        }
+        if let Some(until_ms) = until_ms {
+            if !fields.is_empty() {
+                out.push(b',');
+            }
+            out.extend_from_slice(format!("\"until_ms\":{until_ms}").as_bytes());
         }
         out.extend_from_slice(b"},\"type\":");
         string(out, kind);
@@ -233,6 +256,12 @@ pub struct ResumeState {
     pub sent_as: IdLog,
     /// Set when a run of this journal completed: there is nothing left to resume.
     pub completed: Option<Completed>,
+    /// Messages a run hid in the DLQ that no line shows released or deleted: they may still be
+    /// in flight, until [`ResumeState::held_until_ms`] at the latest.
+    pub held: u64,
+    /// The latest deadline (ms since the epoch) of the [`ResumeState::held`] messages; `None`
+    /// when none is held, or the journal (from an older version) does not say.
+    pub held_until_ms: Option<u64>,
 }
 
 /// The `completed` line: the run moved every message it was about.
@@ -247,31 +276,16 @@ pub struct Completed {
 /// Reads a journal: its plan and the state of every message it records. A last line cut short by
 /// a crash is ignored; any other unreadable line is an error.
 pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
-    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let reader = BufReader::new(file);
     let mut plan: Option<Plan> = None;
     let mut state = ResumeState::default();
     let mut received = IdSet::default();
     let mut deleted = IdSet::default();
     let mut finished = IdSet::default();
     let mut unknown: Vec<String> = Vec::new();
-    let mut lines = reader.lines().enumerate().peekable();
-    while let Some((index, line)) = lines.next() {
-        let line = line.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let value: serde_json::Value = match serde_json::from_str(&line) {
-            Ok(value) => value,
-            Err(_) if lines.peek().is_none() => break,
-            Err(e) => {
-                return Err(format!(
-                    "{} line {} is not a journal line: {e}",
-                    path.display(),
-                    index + 1
-                ));
-            }
-        };
+    // Hidden by a run, and not (since) released or deleted.
+    let mut in_flight = IdSet::default();
+    for value in journal_values(path)? {
+        let value = value?;
         let kind = value["type"].as_str().unwrap_or_default();
         let data = &value["data"];
         if kind == "plan" {
@@ -288,6 +302,16 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
         let Some(id) = data["id"].as_str() else {
             continue;
         };
+        match kind {
+            "received" | "in_flight" | "released" | "deleted" => {
+                if kind == "released" || kind == "deleted" {
+                    in_flight.remove(id);
+                } else {
+                    in_flight.insert(id);
+                }
+            }
+            _ => {}
+        }
         match kind {
             "received" => {
                 received.insert(id);
@@ -322,7 +346,54 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
     unknown.sort_unstable();
     unknown.dedup();
     state.unknown = unknown.iter().filter(|id| !finished.contains(id)).count() as u64;
+    state.held = in_flight.len() as u64;
+    if !in_flight.is_empty() {
+        // A second reading, only after a run that did not end on its own: the deadlines of the
+        // messages still in flight, of which the latest is what `--resume` waits for.
+        for value in journal_values(path)? {
+            let value = value?;
+            let data = &value["data"];
+            let hides = matches!(value["type"].as_str(), Some("received" | "in_flight"));
+            if let (true, Some(id), Some(until)) =
+                (hides, data["id"].as_str(), data["until_ms"].as_u64())
+                && in_flight.contains(id)
+            {
+                state.held_until_ms = state.held_until_ms.max(Some(until));
+            }
+        }
+    }
     Ok((plan, state))
+}
+
+/// The lines of a journal as JSON values, in order. A last line cut short by a crash ends the
+/// reading; any other unreadable line is an error.
+fn journal_values(
+    path: &Path,
+) -> Result<impl Iterator<Item = Result<serde_json::Value, String>>, String> {
+    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let path = path.to_path_buf();
+    let mut lines = BufReader::new(file).lines().enumerate().peekable();
+    Ok(std::iter::from_fn(move || {
+        loop {
+            let (index, line) = lines.next()?;
+            let line = match line {
+                Ok(line) => line,
+                Err(e) => return Some(Err(format!("cannot read {}: {e}", path.display()))),
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            return match serde_json::from_str(&line) {
+                Ok(value) => Some(Ok(value)),
+                Err(_) if lines.peek().is_none() => None,
+                Err(e) => Some(Err(format!(
+                    "{} line {} is not a journal line: {e}",
+                    path.display(),
+                    index + 1
+                ))),
+            };
+        }
+    }))
 }
 
 #[cfg(test)]
@@ -404,13 +475,50 @@ mod tests {
         assert_eq!((completed.at_ms, completed.moved), (7, 3));
     }
 
+    #[tokio::test]
+    async fn messages_stay_in_flight_until_a_confirmed_release_or_delete() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("j.jsonl");
+        let journal = Journal::create(&path, &plan()).expect("create");
+        let mut lines = Lines::default();
+        for id in ["a", "b", "c", "d"] {
+            lines.push_until("received", &[("group", None), ("id", Some(id))], 1_000);
+        }
+        // a moved; b released, then received again by a resumed run and extended; c only
+        // extended; d released for good.
+        lines.push("sent", &[("id", Some("a")), ("new_id", Some("x"))]);
+        lines.push("deleted", &[("id", Some("a"))]);
+        lines.push("released", &[("id", Some("b"))]);
+        lines.push("released", &[("id", Some("d"))]);
+        lines.push_until("in_flight", &[("id", Some("c"))], 3_000);
+        lines.push_until("received", &[("group", None), ("id", Some("b"))], 2_000);
+        lines.push_until("in_flight", &[("id", Some("b"))], 2_500);
+        journal.sync(lines.into_bytes()).await.expect("write");
+        journal.close().await.expect("close");
+        let (_, state) = load(&path).expect("loads");
+        assert_eq!(state.held, 2, "b and c");
+        assert_eq!(state.held_until_ms, Some(3_000));
+
+        let path = dir.path().join("released.jsonl");
+        let journal = Journal::create(&path, &plan()).expect("create");
+        let mut lines = Lines::default();
+        lines.push_until("received", &[("group", None), ("id", Some("a"))], 1_000);
+        lines.push("released", &[("id", Some("a"))]);
+        journal.sync(lines.into_bytes()).await.expect("write");
+        journal.close().await.expect("close");
+        let (_, state) = load(&path).expect("loads");
+        assert_eq!((state.held, state.held_until_ms), (0, None));
+    }
+
     #[test]
     fn batch_lines_read_as_the_generic_ones() {
         let mut lines = Lines::default();
         lines.push("received", &[("group", None), ("id", Some("a\"b"))]);
         lines.push("sent", &[("id", Some("a")), ("new_id", Some("x\ny"))]);
+        lines.push_until("in_flight", &[("id", Some("c"))], 42);
         let mut expected = line("received", &json!({ "id": "a\"b", "group": null }));
         expected.extend(line("sent", &json!({ "id": "a", "new_id": "x\ny" })));
+        expected.extend(line("in_flight", &json!({ "id": "c", "until_ms": 42 })));
         assert_eq!(
             String::from_utf8_lossy(&lines.into_bytes()),
             String::from_utf8_lossy(&expected)

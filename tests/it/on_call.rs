@@ -112,6 +112,13 @@ struct FakeEndpoint {
 
 impl FakeEndpoint {
     fn start(answer: impl Fn(&str) -> Option<String> + Send + Sync + 'static) -> FakeEndpoint {
+        FakeEndpoint::start_seeing_headers(move |target, _| answer(target))
+    }
+
+    /// [`FakeEndpoint::start`] with an `answer` that also sees the request's header lines, as sent.
+    fn start_seeing_headers(
+        answer: impl Fn(&str, &str) -> Option<String> + Send + Sync + 'static,
+    ) -> FakeEndpoint {
         use std::io::{BufRead, BufReader, Read, Write};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
@@ -124,6 +131,7 @@ impl FakeEndpoint {
                     loop {
                         let mut reader = BufReader::new(&mut stream);
                         let mut target = String::new();
+                        let mut headers = String::new();
                         let mut length = 0usize;
                         let mut line = String::new();
                         loop {
@@ -141,12 +149,13 @@ impl FakeEndpoint {
                             if line == "\r\n" {
                                 break;
                             }
+                            headers.push_str(&line);
                         }
                         let mut body = vec![0; length];
                         if reader.read_exact(&mut body).is_err() {
                             return;
                         }
-                        match answer(&target) {
+                        match answer(&target, &headers) {
                             Some(response) => {
                                 if stream.write_all(response.as_bytes()).is_err() {
                                     return;
@@ -202,6 +211,81 @@ fn a_hung_endpoint_ends_with_an_error_naming_it_and_the_timeout() {
     assert_eq!(env.depth(&queue), 0);
 }
 
+/// The one `error:` line of a timed-out call, with its total time (varying by a few
+/// hundredths) replaced by `N.N`; and that total.
+fn timeout_line(stderr: &str) -> (String, f64) {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .unwrap_or_default();
+    let total = regex::Regex::new(r"(\d+\.\d) s in all")
+        .unwrap()
+        .captures(line)
+        .map_or(f64::NAN, |c| c[1].parse().unwrap());
+    let line = regex::Regex::new(r"127\.0\.0\.1:\d+|\d+\.\d s in all")
+        .unwrap()
+        .replace_all(line, |c: &regex::Captures<'_>| {
+            if c[0].ends_with("in all") {
+                "N.N s in all".to_string()
+            } else {
+                "ENDPOINT".to_string()
+            }
+        })
+        .into_owned();
+    (line, total)
+}
+
+#[test]
+fn a_hung_call_costs_two_read_timeouts_retries_included_and_says_so() {
+    let env = TestEnv::start();
+    let hung = FakeEndpoint::start(|_| None);
+    let started = std::time::Instant::now();
+    let run = env.run(&["queues", "--endpoint-url", &hung.url, "--read-timeout", "2"]);
+    let took = started.elapsed().as_secs_f64();
+    run.assert_code(1);
+    let (line, total) = timeout_line(&run.stderr);
+    assert_eq!(
+        line,
+        "error: http://ENDPOINT did not answer ListQueues in time (no answer within 2s (--read-timeout); 2 attempts, N.N s in all)"
+    );
+    assert!((3.9..5.0).contains(&total), "{total}: {}", run.stderr);
+    assert!((3.9..7.0).contains(&took), "took {took} s");
+
+    // The calls this layer retries itself (receives, batches) end the same way: here the queue's
+    // URL comes back, and the receive is never answered.
+    let half = FakeEndpoint::start(|target| {
+        (target == "AmazonSQS.GetQueueUrl").then(|| {
+            http(
+                "200 OK",
+                "application/x-amz-json-1.0",
+                "",
+                r#"{"QueueUrl":"http://127.0.0.1:1/000000000000/q"}"#,
+            )
+        })
+    });
+    let started = std::time::Instant::now();
+    let run = env.run(&[
+        "receive",
+        "q",
+        "--endpoint-url",
+        &half.url,
+        "--read-timeout",
+        "1",
+        "--wait",
+        "0",
+    ]);
+    let took = started.elapsed().as_secs_f64();
+    run.assert_code(1);
+    let (line, total) = timeout_line(&run.stderr);
+    assert!(
+        line.contains("no answer within 1s (--read-timeout); 2 attempts, N.N s in all"),
+        "{}",
+        run.stderr
+    );
+    assert!((1.9..3.0).contains(&total), "{total}: {}", run.stderr);
+    assert!(took < 5.0, "took {took} s");
+}
+
 #[test]
 fn an_endpoint_that_is_not_sqs_is_named_with_its_status_type_and_body() {
     let env = TestEnv::start();
@@ -231,6 +315,57 @@ fn an_endpoint_that_is_not_sqs_is_named_with_its_status_type_and_body() {
     run.assert_code(1);
     assert!(run.stderr.contains("HTTP 501"), "{}", run.stderr);
     assert!(run.stderr.contains("nope"), "{}", run.stderr);
+}
+
+#[test]
+fn credentials_an_endpoint_echoes_never_reach_the_output() {
+    const KEY_ID: &str = "AKIAIOSFODNN7EXAMPLE";
+    const SECRET: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    const TOKEN: &str = "IQoJb3JpZ2luX2VjEJr8SessionTokenOfTheTest0123456789abcdef";
+    let env = TestEnv::start();
+    // What the request carried, credentials first so they fall within the quoted start of the
+    // body; the signature is the last field of the Authorization header, so it is echoed too.
+    let echoed = |headers: &str| {
+        let mut lines: Vec<&str> = headers.lines().collect();
+        lines.sort_by_key(|l| {
+            let lower = l.to_ascii_lowercase();
+            !(lower.starts_with("authorization") || lower.starts_with("x-amz-security-token"))
+        });
+        lines.join("\n")
+    };
+    let html = FakeEndpoint::start_seeing_headers(move |_, headers| {
+        let page = format!("<html><body><pre>{}</pre></body></html>", echoed(headers));
+        Some(http("403 Forbidden", "text/html", "", &page))
+    });
+    let plain = FakeEndpoint::start_seeing_headers(move |_, headers| {
+        Some(http(
+            "500 Internal Server Error",
+            "text/plain",
+            "",
+            &format!("your request:\n{}", echoed(headers)),
+        ))
+    });
+    for endpoint in [&html.url, &plain.url] {
+        for verbosity in ["-v", "-vv"] {
+            let output = env
+                .cmd()
+                .env("AWS_ACCESS_KEY_ID", KEY_ID)
+                .env("AWS_SECRET_ACCESS_KEY", SECRET)
+                .env("AWS_SESSION_TOKEN", TOKEN)
+                .args(["queues", verbosity, "--endpoint-url", endpoint])
+                .output()
+                .unwrap();
+            let run = support::Run::from_output(output);
+            run.assert_code(1);
+            let all = format!("{}{}", run.stdout, run.stderr);
+            // The endpoint's body is quoted, without what it echoed of the credentials.
+            assert!(all.contains("as SQS does: HTTP"), "{all}");
+            assert!(all.contains("[redacted]"), "{all}");
+            for secret in [KEY_ID, SECRET, TOKEN, "Signature=", "AKIA"] {
+                assert!(!all.contains(secret), "{secret} in: {all}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -288,8 +288,8 @@ async fn resume(
         ctx.printer.info("nothing moved");
         return Ok(ExitStatus::Failure);
     }
-    if state.sent_not_deleted + state.unresolved > 0 && attrs.in_flight() > 0 {
-        wait_for_held_messages(ctx, sqs, &plan).await?;
+    if state.held > 0 && attrs.in_flight() > 0 {
+        wait_for_held_messages(ctx, sqs, &plan, &state, &path).await?;
     }
     let journal = Journal::append(&path)
         .with_context(|| format!("cannot append to the journal {}", path.display()))?;
@@ -298,24 +298,76 @@ async fn resume(
     execute(ctx, sqs, &plan, journal, settings, state, depth).await
 }
 
-/// After a crash, the messages the dead run had received stay hidden until their visibility
-/// timeout ends; wait for them (at most that long) so the resumed run sees them.
-async fn wait_for_held_messages(ctx: &Context, sqs: &Sqs, plan: &Plan) -> anyhow::Result<()> {
-    let deadline =
-        tokio::time::Instant::now() + Duration::from_secs(plan.visibility_timeout as u64 + 2);
+/// Time past a journaled deadline that a message may take to show again: a server's clock, or
+/// its lag in bringing a message back (LocalStack's is up to about a second).
+const DEADLINE_SLACK: Duration = Duration::from_secs(2);
+/// How often a wait without a progress bar says how long it has left.
+const WAIT_NOTE_EVERY: Duration = Duration::from_secs(10);
+
+/// After a crash or a second Ctrl-C, the messages the dead run held stay hidden until their
+/// visibility timeout ends, and the journal says until when: wait for that, so that the resumed
+/// run sees them all (and moves each once, since the journal shows which were sent). A journal that
+/// does not say (from an older version) gets a whole visibility timeout, ended early when the DLQ
+/// has nothing in flight. Ctrl-C ends the wait with nothing moved.
+async fn wait_for_held_messages(
+    ctx: &Context,
+    sqs: &Sqs,
+    plan: &Plan,
+    state: &ResumeState,
+    journal: &std::path::Path,
+) -> anyhow::Result<()> {
+    let now = std::time::SystemTime::now();
+    let timeout = Duration::from_secs(u64::try_from(plan.visibility_timeout).unwrap_or(0));
+    let until = match state.held_until_ms {
+        Some(ms) => std::time::UNIX_EPOCH + Duration::from_millis(ms),
+        None => now + timeout,
+    } + DEADLINE_SLACK;
+    let Ok(wait) = until.duration_since(now) else {
+        return Ok(());
+    };
+    let wait = Duration::from_secs(wait.as_secs_f64().ceil() as u64);
     ctx.printer.info(format!(
-        "waiting up to {} s for messages held by the interrupted run to become visible again",
-        plan.visibility_timeout + 2
+        "waiting up to {} (until {}) for the {} messages the interrupted run left in flight in {} to be visible again; Ctrl-C stops with nothing moved",
+        humantime::format_duration(wait),
+        humantime::format_rfc3339_seconds(until),
+        state.held,
+        plan.source.name
     ));
-    while tokio::time::Instant::now() < deadline && !ctx.interrupt.is_set() {
-        if sqs.attributes(&plan.source).await?.in_flight() == 0 {
+    let deadline = tokio::time::Instant::now() + wait;
+    let bar = ctx.printer.progress(wait.as_secs(), "{spinner} {msg}");
+    let mut noted = tokio::time::Instant::now();
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        if left.is_zero() {
             break;
         }
+        let in_flight = sqs.attributes(&plan.source).await?.in_flight();
+        if in_flight == 0 && state.held_until_ms.is_none() {
+            break;
+        }
+        let status = format!(
+            "{} s left, {in_flight} messages in flight in {}",
+            left.as_secs_f64().ceil(),
+            plan.source.name
+        );
+        if !bar.is_hidden() {
+            bar.set_message(format!("waiting: {status}"));
+        } else if noted.elapsed() >= WAIT_NOTE_EVERY {
+            ctx.printer.info(format!("still waiting: {status}"));
+            noted = tokio::time::Instant::now();
+        }
         tokio::select! {
-            () = tokio::time::sleep(Duration::from_millis(500)) => {}
-            () = ctx.interrupt.wait() => {}
+            () = tokio::time::sleep(left.min(Duration::from_millis(500))) => {}
+            () = ctx.interrupt.wait() => {
+                bar.finish_and_clear();
+                return Err(anyhow::Error::new(Cancelled).context(format!(
+                    "stopped while waiting for the held messages: nothing moved; `sqsctl redrive --resume {}` waits again",
+                    journal.display()
+                )));
+            }
         }
     }
+    bar.finish_and_clear();
     Ok(())
 }
 
@@ -338,9 +390,12 @@ async fn execute(
         })
         .transpose()?;
     // No --yes in the hint: run later from the shell's history, it should ask first.
+    // Every message the run holds was hidden (or its visibility extended) at most one visibility
+    // timeout before this abort, and the journal says until when.
     crate::interrupt::on_abort(format!(
-        "messages the run held come back to {} when their visibility timeout ends; `sqsctl redrive --resume {}` waits for them and completes the run",
+        "messages the run held stay hidden in {} until their visibility timeout ends, at most {} s from now; `sqsctl redrive --resume {}` waits until then, then moves each message the journal does not show as sent",
         plan.source.name,
+        plan.visibility_timeout,
         journal.path().display()
     ));
     let counters = Arc::new(Counters::default());

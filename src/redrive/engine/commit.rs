@@ -3,9 +3,9 @@
 
 use std::sync::atomic::Ordering;
 
-use super::state::{Shared, handle, journal_note, journal_sync, message_id};
+use super::state::{Held, Shared, handle, journal_note, journal_sync, message_id};
 use super::summary::{Counters, FailedMessage};
-use super::worker::keep_hidden;
+use super::worker::{Hidden, keep_hidden};
 use crate::client::MAX_BATCH_ENTRIES;
 use crate::message::MessageRecord;
 use crate::redrive::journal::Lines;
@@ -18,15 +18,15 @@ pub(super) struct Commit {
     /// Confirmed sent, then the messages an earlier run had sent: to delete, in that order.
     pub(super) to_delete: Vec<MessageRecord>,
     pub(super) confirmed: usize,
-    /// Receipt handles of the whole batch, to extend while the commit is slow.
-    pub(super) handles: Vec<String>,
+    /// The whole batch, to keep hidden while the commit is slow.
+    pub(super) hidden: Hidden,
 }
 
 /// A batch whose sends are on disk: what remains is to delete the confirmed messages.
 pub(super) struct Delete {
     to_delete: Vec<MessageRecord>,
     confirmed: usize,
-    handles: Vec<String>,
+    hidden: Hidden,
 }
 
 /// The sends of a batch go to disk, and the archive copies after them; then, and only then, the
@@ -36,9 +36,9 @@ pub(super) async fn record(shared: &Shared, commit: Commit) -> Option<Delete> {
         lines,
         to_delete,
         confirmed,
-        handles,
+        hidden,
     } = commit;
-    let recorded = keep_hidden(shared, &handles, async {
+    let recorded = keep_hidden(shared, &hidden, async {
         if !journal_sync(shared, lines).await {
             keep(shared, &to_delete, "the journal could not be written");
             return false;
@@ -70,7 +70,7 @@ pub(super) async fn record(shared: &Shared, commit: Commit) -> Option<Delete> {
     (recorded && !to_delete.is_empty()).then_some(Delete {
         to_delete,
         confirmed,
-        handles,
+        hidden,
     })
 }
 
@@ -80,7 +80,7 @@ impl Delete {
     pub(super) async fn run(self, shared: &Shared) {
         keep_hidden(
             shared,
-            &self.handles,
+            &self.hidden,
             delete(shared, &self.to_delete, self.confirmed),
         )
         .await;
@@ -103,7 +103,7 @@ pub(super) fn keep(shared: &Shared, messages: &[MessageRecord], why: &str) {
     shared
         .held
         .lock()
-        .extend(messages.iter().map(|m| handle(m).to_string()));
+        .extend(messages.iter().map(Held::tracked));
 }
 
 pub(super) async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirmed: usize) {

@@ -58,9 +58,9 @@ pub(super) struct Shared {
     pub(super) named_seen: Mutex<IdSet>,
     /// Could not be sent in this run: not tried again.
     pub(super) parked: Mutex<IdSet>,
-    /// Receipt handles of messages kept hidden until the run ends (not matching, failed, over the
-    /// limit), then made visible again.
-    pub(super) held: Mutex<Vec<String>>,
+    /// Messages kept hidden until the run ends (not matching, failed, over the limit, waiting
+    /// for `--rate` at Ctrl-C), then made visible again.
+    pub(super) held: Mutex<Vec<Held>>,
     pub(super) failures: Mutex<(Vec<FailedMessage>, u64)>,
     pub(super) fatal: Mutex<Option<String>>,
     /// Workers allowed to work now: those with a lower index work, the others wait.
@@ -200,6 +200,41 @@ impl Shared {
         }
         want
     }
+}
+
+/// A message kept hidden until the run ends.
+pub(super) struct Held {
+    pub(super) handle: String,
+    /// Its id when the journal shows it in flight: its release, once SQS confirms it, is
+    /// journaled, so that `--resume` knows not to wait for it.
+    pub(super) id: Option<String>,
+}
+
+impl Held {
+    /// A message the journal does not track (not one the run moves).
+    pub(super) fn untracked(message: &MessageRecord) -> Held {
+        Held {
+            handle: handle(message).to_string(),
+            id: None,
+        }
+    }
+
+    /// A message the journal shows in flight.
+    pub(super) fn tracked(message: &MessageRecord) -> Held {
+        Held {
+            handle: handle(message).to_string(),
+            id: Some(message_id(message).to_string()),
+        }
+    }
+}
+
+/// When a message hidden now for `seconds` becomes visible again at the latest (ms since the
+/// epoch): taken after SQS was asked, so never earlier than SQS's own deadline.
+pub(super) fn hidden_until_ms(seconds: i32) -> u64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    now + u64::try_from(seconds).unwrap_or(0) * 1000
 }
 
 pub(super) fn message_id(message: &MessageRecord) -> &str {

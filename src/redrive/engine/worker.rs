@@ -9,7 +9,7 @@ use std::time::Duration;
 use parking_lot::Mutex;
 
 use super::commit::{Commit, record};
-use super::state::{Shared, handle, journal_note, journal_sync, message_id};
+use super::state::{Held, Shared, handle, hidden_until_ms, journal_note, journal_sync, message_id};
 use super::summary::{Counters, FailedMessage};
 use crate::client::{MAX_BATCH_ENTRIES, ReceiveOptions, RetryPolicy, backoff, is_transient};
 use crate::message::MessageRecord;
@@ -87,11 +87,15 @@ pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
             continue;
         }
         if shared.stopping() {
-            // Received as the run was stopping (Ctrl-C during the receive): no new work.
-            shared
-                .held
-                .lock()
-                .extend(batch.iter().map(|m| handle(m).to_string()));
+            // Received as the run was stopping (Ctrl-C during the receive): no new work. In flight
+            // until released, which a second Ctrl-C may prevent: `--resume` then waits for them.
+            let until = hidden_until_ms(shared.plan.visibility_timeout);
+            let mut lines = Lines::default();
+            for message in &batch {
+                lines.push_until("in_flight", &[("id", Some(message_id(message)))], until);
+            }
+            journal_note(&shared, lines.into_bytes());
+            shared.held.lock().extend(batch.iter().map(Held::tracked));
             break;
         }
         shared.processing.fetch_add(1, Ordering::SeqCst);
@@ -205,8 +209,10 @@ pub(super) async fn process(
     batch: Vec<MessageRecord>,
     unanswered: &Mutex<Vec<String>>,
 ) -> Option<Commit> {
+    // Taken once the receive answered, so no later than SQS's own deadline for the batch.
+    let until = hidden_until_ms(shared.plan.visibility_timeout);
     let mut delete_only: Vec<MessageRecord> = Vec::new();
-    let mut hold: Vec<String> = Vec::new();
+    let mut hold: Vec<Held> = Vec::new();
     let mut matching: Vec<MessageRecord> = Vec::with_capacity(batch.len());
     for message in batch {
         let id = message_id(&message);
@@ -214,26 +220,26 @@ pub(super) async fn process(
             shared.named_seen.lock().insert(id);
         }
         if shared.parked.lock().contains(id) {
-            hold.push(handle(&message).to_string());
+            hold.push(Held::tracked(&message));
         } else if shared.sent_before.lock().contains(id) {
             delete_only.push(message);
         } else if shared.arrived_later(&message) {
             if shared.later_seen.lock().insert(id) {
                 Counters::add(&shared.counters.arrived_later, 1);
             }
-            hold.push(handle(&message).to_string());
+            hold.push(Held::untracked(&message));
         } else if !shared.selector.matches(&message) {
             if shared.skipped_seen.lock().insert(id) {
                 Counters::add(&shared.counters.skipped, 1);
             }
-            hold.push(handle(&message).to_string());
+            hold.push(Held::untracked(&message));
         } else {
             matching.push(message);
         }
     }
     let granted = shared.claim(matching.len());
     for message in matching.drain(granted.min(matching.len())..) {
-        hold.push(handle(&message).to_string());
+        hold.push(Held::untracked(&message));
     }
     let mut originals = matching;
     if let Some(wanted) = shared.selector.wanted_ids()
@@ -247,27 +253,39 @@ pub(super) async fn process(
     if originals.is_empty() && delete_only.is_empty() {
         return None;
     }
-    let handles: Vec<String> = originals
-        .iter()
-        .chain(&delete_only)
-        .map(|m| handle(m).to_string())
-        .collect();
-    // Journaled as held before anything else happens to them, so that after a crash `--resume`
-    // knows the run held these messages and waits for them to be visible again. Not waited for:
-    // the `sent` lines that follow are synced, and this line is on disk no later than they are.
+    let hidden = Hidden {
+        handles: originals
+            .iter()
+            .chain(&delete_only)
+            .map(|m| handle(m).to_string())
+            .collect(),
+        ids: originals
+            .iter()
+            .chain(&delete_only)
+            .map(|m| message_id(m).to_string())
+            .collect(),
+    };
+    // Journaled as held, with the time they are hidden until, before anything else happens to
+    // them, so that after a crash `--resume` knows the run held these messages and waits for them
+    // to be visible again. Not waited for: the `sent` lines that follow are synced, and this line
+    // is on disk no later than they are.
     let keep_copy = shared.archive.is_some();
     let mut lines = Lines::default();
     let mut outgoing: Vec<MessageRecord> = Vec::with_capacity(originals.len());
     for original in &mut originals {
         let out = self::outgoing(&shared.plan, original, keep_copy);
-        lines.push(
+        lines.push_until(
             "received",
             &[
                 ("group", out.group_id.as_deref()),
                 ("id", Some(message_id(original))),
             ],
+            until,
         );
         outgoing.push(out);
+    }
+    for message in &delete_only {
+        lines.push_until("in_flight", &[("id", Some(message_id(message)))], until);
     }
     if !lines.is_empty() {
         journal_note(shared, lines.into_bytes());
@@ -275,7 +293,9 @@ pub(super) async fn process(
     // `--rate` counts messages sent, so the tokens are taken for what this batch sends, once it
     // is known; the batch stays hidden while it waits. Receives take no tokens, so the run ends
     // as soon as the DLQ is found empty. Ctrl-C while waiting sends nothing: the whole batch is
-    // made visible again when the run ends.
+    // made visible again when the run ends, and journaled `released` only once SQS confirmed it
+    // (a second Ctrl-C may end the process first: the messages then stay in flight until their
+    // deadline, and `--resume` waits for them).
     if let Some(limiter) = &shared.limiter
         && !originals.is_empty()
     {
@@ -285,13 +305,11 @@ pub(super) async fn process(
                 () = shared.interrupt.wait() => false,
             }
         };
-        if !keep_hidden(shared, &handles, wait).await {
-            let mut lines = Lines::default();
-            for m in &originals {
-                lines.push("released", &[("id", Some(message_id(m)))]);
-            }
-            journal_note(shared, lines.into_bytes());
-            shared.held.lock().extend(handles);
+        if !keep_hidden(shared, &hidden, wait).await {
+            shared
+                .held
+                .lock()
+                .extend(originals.iter().chain(&delete_only).map(Held::tracked));
             return None;
         }
     }
@@ -301,7 +319,7 @@ pub(super) async fn process(
         .map(|m| message_id(m).to_string())
         .collect();
     let (lines, mut to_delete) =
-        keep_hidden(shared, &handles, send_batch(shared, originals, &outgoing)).await;
+        keep_hidden(shared, &hidden, send_batch(shared, originals, &outgoing)).await;
     unanswered.lock().clear();
     let confirmed = to_delete.len();
     to_delete.extend(delete_only);
@@ -309,15 +327,22 @@ pub(super) async fn process(
         lines,
         to_delete,
         confirmed,
-        handles,
+        hidden,
     })
+}
+
+/// The messages of a batch the run keeps hidden while it works on them: their receipt handles,
+/// and their ids, by which the journal tracks how long they are in flight.
+pub(super) struct Hidden {
+    pub(super) handles: Vec<String>,
+    pub(super) ids: Vec<String>,
 }
 
 /// Runs `work` while keeping the batch hidden in the DLQ: its visibility timeout is extended at
 /// half its length for as long as the work lasts.
 pub(super) async fn keep_hidden<F: std::future::Future>(
     shared: &Shared,
-    handles: &[String],
+    hidden: &Hidden,
     work: F,
 ) -> F::Output {
     tokio::pin!(work);
@@ -327,19 +352,33 @@ pub(super) async fn keep_hidden<F: std::future::Future>(
     loop {
         tokio::select! {
             output = &mut work => return output,
-            _ = ticker.tick() => extend(shared, handles, timeout).await,
+            _ = ticker.tick() => extend(shared, hidden, timeout).await,
         }
     }
 }
 
-pub(super) async fn extend(shared: &Shared, handles: &[String], timeout: i32) {
-    for chunk in handles.chunks(MAX_BATCH_ENTRIES) {
-        let entries: Vec<(&str, i32)> = chunk.iter().map(|h| (h.as_str(), timeout)).collect();
-        let _ = shared
+/// Hides the batch for `timeout` seconds more; the journal shows each message extended in flight
+/// until its new deadline (taken once SQS answered, so no earlier than SQS's).
+pub(super) async fn extend(shared: &Shared, hidden: &Hidden, timeout: i32) {
+    let mut lines = Lines::default();
+    for (handles, ids) in hidden
+        .handles
+        .chunks(MAX_BATCH_ENTRIES)
+        .zip(hidden.ids.chunks(MAX_BATCH_ENTRIES))
+    {
+        let entries: Vec<(&str, i32)> = handles.iter().map(|h| (h.as_str(), timeout)).collect();
+        let outcome = shared
             .sqs
             .change_visibility_retrying(&shared.plan.source, &entries, &RetryPolicy::default())
             .await;
+        let until = hidden_until_ms(timeout);
+        for (id, entry) in ids.iter().zip(&outcome.entries) {
+            if entry.is_done() {
+                lines.push_until("in_flight", &[("id", Some(id))], until);
+            }
+        }
     }
+    journal_note(shared, lines.into_bytes());
 }
 
 /// Sends the selected messages (`outgoing[i]` is what `originals[i]` becomes); returns the journal
@@ -378,7 +417,7 @@ pub(super) async fn send_batch(
         };
         lines.push("failed", &[("id", Some(id)), ("reason", Some(&reason))]);
         shared.parked.lock().insert(id);
-        failed_handles.push(handle(&original).to_string());
+        failed_handles.push(Held::tracked(&original));
         shared.report(FailedMessage {
             message_id: id.to_string(),
             group_id: out.group_id.clone(),

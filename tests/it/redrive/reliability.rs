@@ -473,10 +473,10 @@ fn kill_9_then_resume_archives_every_moved_message_exactly_once() {
     assert_eq!(copies.len(), count, "none lost");
 }
 
-/// A TCP proxy to the local server that holds every SendMessageBatch request unanswered (the
-/// connection stays open, as with a server that never replies); other requests pass through.
-/// Returns the proxy's endpoint.
-fn stalling_proxy(upstream: &str) -> String {
+/// A TCP proxy to the local server that holds every request of `action` (e.g. `SendMessageBatch`)
+/// unanswered (the connection stays open, as with a server that never replies); other requests
+/// pass through. Returns the proxy's endpoint.
+fn stalling_proxy(upstream: &str, action: &'static str) -> String {
     use std::io::{Read, Write};
     use std::net::{TcpListener, TcpStream};
     let upstream = upstream
@@ -504,9 +504,10 @@ fn stalling_proxy(upstream: &str) -> String {
                         Ok(n) => n,
                     };
                     let chunk = &buffer[..n];
+                    let target = format!("AmazonSQS.{action}\r\n");
                     if chunk
-                        .windows(b"SendMessageBatch".len())
-                        .any(|w| w == b"SendMessageBatch")
+                        .windows(target.len())
+                        .any(|w| w.eq_ignore_ascii_case(target.as_bytes()))
                     {
                         // Never forwarded, never answered; the connection stays open.
                         std::thread::sleep(Duration::from_secs(3600));
@@ -522,6 +523,17 @@ fn stalling_proxy(upstream: &str) -> String {
     endpoint
 }
 
+/// Starts the binary with `args`, talking to SQS through `proxy`, its output piped.
+fn spawn_through(env: &TestEnv, proxy: &str, args: &[&str]) -> std::process::Child {
+    env.cmd()
+        .env("AWS_ENDPOINT_URL_SQS", proxy)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 #[test]
 fn after_the_grace_period_unanswered_sends_are_journaled_as_unknown_and_resumed() {
     let env = TestEnv::start();
@@ -532,12 +544,12 @@ fn after_the_grace_period_unanswered_sends_are_journaled_as_unknown_and_resumed(
         MessageRecord::with_body(format!("m{i}"))
     });
     let journal = journal_path(&env, "grace.jsonl");
-    let proxy = stalling_proxy(env.endpoint());
+    let proxy = stalling_proxy(env.endpoint(), "SendMessageBatch");
     let concurrency = 3;
-    let child = env
-        .cmd()
-        .env("AWS_ENDPOINT_URL_SQS", &proxy)
-        .args([
+    let child = spawn_through(
+        &env,
+        &proxy,
+        &[
             "redrive",
             "grace-dlq",
             "--to",
@@ -551,11 +563,8 @@ fn after_the_grace_period_unanswered_sends_are_journaled_as_unknown_and_resumed(
             &concurrency.to_string(),
             "--visibility-timeout",
             "2",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        ],
+    );
     // Every worker is soon waiting on a send that never answers.
     std::thread::sleep(Duration::from_millis(1500));
     let interrupted = std::time::Instant::now();
@@ -591,6 +600,107 @@ fn after_the_grace_period_unanswered_sends_are_journaled_as_unknown_and_resumed(
     let (lost, duplicates) = lost_and_duplicates(&env, &[&dest, &dlq], &confirmed);
     assert_eq!(lost, 0, "none lost");
     assert!(duplicates as u64 <= unknown, "{duplicates}");
+}
+
+#[test]
+fn after_a_second_ctrl_c_resume_waits_for_the_held_messages_and_moves_each_once() {
+    let env = TestEnv::start();
+    let dlq = env.create_queue("abort-dlq", &[]);
+    let dest = env.create_queue("abort", &[]);
+    let count = 60;
+    let confirmed = fill(&env, &dlq, count, 1, |i, _| {
+        MessageRecord::with_body(format!("m{i}"))
+    });
+    let journal = journal_path(&env, "abort.jsonl");
+    // The run's releases are never answered, so the second Ctrl-C comes before SQS confirmed any:
+    // as on a slow network, or with a second Ctrl-C pressed at once.
+    let proxy = stalling_proxy(env.endpoint(), "ChangeMessageVisibilityBatch");
+    let visibility = 4;
+    let child = spawn_through(
+        &env,
+        &proxy,
+        &[
+            "redrive",
+            "abort-dlq",
+            "--to",
+            "abort",
+            "--yes",
+            "-o",
+            "json",
+            "--journal",
+            &journal,
+            "--concurrency",
+            "3",
+            "--rate",
+            "10",
+            "--visibility-timeout",
+            &visibility.to_string(),
+        ],
+    );
+    // One batch of 10 per second: the workers hold batches waiting for tokens.
+    std::thread::sleep(Duration::from_millis(1500));
+    support::sigint(child.id());
+    std::thread::sleep(Duration::from_millis(300));
+    support::sigint(child.id());
+    let output = child.wait_with_output().unwrap();
+    let aborted_at = std::time::SystemTime::now();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "stay hidden in abort-dlq until their visibility timeout ends, at most {visibility} s from now; `sqsctl redrive --resume {journal}` waits until then"
+        )),
+        "{stderr}"
+    );
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(
+        !text.contains("\"released\""),
+        "no release was confirmed, so none is journaled: {text}"
+    );
+    let (_plan, state) = sqsctl::redrive::journal::load(std::path::Path::new(&journal)).unwrap();
+    let held_in_dlq = env
+        .block_on(env.sqs().attributes(&dlq))
+        .unwrap()
+        .in_flight();
+    assert!(state.held > 0, "{text}");
+    assert_eq!(
+        state.held, held_in_dlq,
+        "the journal knows what is in flight"
+    );
+    let until = std::time::UNIX_EPOCH + Duration::from_millis(state.held_until_ms.unwrap());
+    assert!(
+        until <= aborted_at + Duration::from_secs(visibility),
+        "in flight until at most one visibility timeout after the abort"
+    );
+
+    let run = env.run(&[
+        "redrive", "--resume", &journal, "--yes", "-o", "json", "--rate", "1000",
+    ]);
+    let resumed_at = std::time::SystemTime::now();
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains(&format!(
+            "for the {held_in_dlq} messages the interrupted run left in flight in abort-dlq"
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        resumed_at >= until,
+        "the resumed run waited for the deadline"
+    );
+    let s: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        state.moved_before + s["moved"].as_u64().unwrap(),
+        count as u64,
+        "{s}"
+    );
+    assert_eq!(depth(&env, &dlq), 0, "the DLQ is empty");
+    assert_eq!(
+        lost_and_duplicates(&env, &[&dest], &confirmed),
+        (0, 0),
+        "every message moved exactly once"
+    );
 }
 
 /// Several processes (or hosts) may share one DLQ: SQS's visibility timeout keeps each message
