@@ -28,7 +28,7 @@ complete -c sqsctl -n "__fish_sqsctl_needs_command" -l profile -d 'AWS profile f
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_needs_command" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -64,7 +64,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l profile -d 'AWS
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -82,7 +82,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -108,7 +108,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -130,7 +130,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -149,7 +149,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -177,7 +177,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -202,7 +202,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -220,7 +220,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -238,7 +238,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -270,7 +270,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l profile -d 'AWS p
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -303,7 +303,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l profile -d 'AW
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -335,7 +335,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l profile -d 'AWS p
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -369,7 +369,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l profile -d 'AW
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -390,7 +390,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l profile -d 'AWS
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -411,7 +411,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l profile -d 'AWS 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -432,7 +432,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l profile -d 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -468,7 +468,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_se
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -492,7 +492,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_s
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -510,7 +510,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_s
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -531,7 +531,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -554,7 +554,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subc
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -564,7 +564,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subc
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l force -d 'Read messages even when the queue\'s maxReceiveCount is 1 or 2 (each read counts as a receive)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l force -d 'Read messages even when the queue\'s maxReceiveCount is 1 or 2, or the last read left messages at their maxReceiveCount (each read counts as a receive)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -583,7 +583,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l profile -d 'AWS pr
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -604,7 +604,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l profile -d 'A
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -614,7 +614,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l query -d 'JME
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l force -d 'Read messages even when the queue\'s maxReceiveCount is 1 or 2 (each read counts as a receive)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l force -d 'Read messages even when the queue\'s maxReceiveCount is 1 or 2, or the last read left messages at their maxReceiveCount (each read counts as a receive)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -634,7 +634,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l profile -d 'AWS 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -655,7 +655,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l profile -d 'AWS p
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -675,7 +675,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l profile -d 'A
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -693,7 +693,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l profi
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'

@@ -16,8 +16,11 @@ or an error was, or when a check could not run (scan-skipped, scan-incomplete: t
 Messages are read without consuming them: each is received once with a visibility timeout and made \
 visible again at the end. Each read counts as a receive: on a queue with a redrive policy diagnose \
 says what it cost, and reports the messages now one receive from the dead-letter queue \
-(near-dead-letter). With a maxReceiveCount of 1 or 2 it checks only the settings unless --force is \
-given."
+(near-dead-letter). With a maxReceiveCount of 1 or 2, or while sqsctl's last read left messages \
+at their maxReceiveCount (the read ledger), it checks only the settings unless --force is given. \
+When messages arrive in the dead-letter queue while it reads, it says so and exits with 5. On \
+`sqsctl local` it lists the messages through the server's inspection endpoint instead, receiving \
+nothing."
 )]
 pub struct DiagnoseArgs {
     /// Queue name, URL or ARN (optional with --input: the file is then analyzed on its own)
@@ -42,7 +45,8 @@ pub struct MessageSourceArgs {
     /// Read at most N messages of the queue
     #[arg(long, default_value_t = DEFAULT_SAMPLE, value_name = "N")]
     pub sample: usize,
-    /// Read messages even when the queue's maxReceiveCount is 1 or 2 (each read counts as a receive)
+    /// Read messages even when the queue's maxReceiveCount is 1 or 2, or the last read left
+    /// messages at their maxReceiveCount (each read counts as a receive)
     #[arg(long)]
     pub force: bool,
 }

@@ -17,8 +17,10 @@ output says so. Effective parallelism is how many consumers can make progress at
 messages divided by those of the largest group.
 
 Each read counts as a receive: on a queue with a redrive policy fifo groups says what it cost and \
-how many messages are now one receive from the dead-letter queue; with a maxReceiveCount of 1 or 2 \
-it refuses (exit 1) unless --force."
+how many messages are now one receive from the dead-letter queue; with a maxReceiveCount of 1 or 2, \
+or while sqsctl's last read left messages at their maxReceiveCount, it refuses (exit 1) unless \
+--force; messages that arrive in the dead-letter queue while it reads give exit 5. On `sqsctl \
+local` it lists the messages through the server's inspection endpoint, receiving nothing."
 )]
 pub struct FifoGroupsArgs {
     /// FIFO queue name, URL or ARN (optional with --input)

@@ -77,7 +77,8 @@ pub struct AwsArgs {
     #[arg(long, global = true, value_name = "SECS", env = "SQSCTL_CONNECT_TIMEOUT", value_parser = parse_timeout)]
     pub connect_timeout: Option<std::time::Duration>,
     /// Seconds to wait for an answer to a request before giving up; a long poll's wait comes on
-    /// top [default: 30]
+    /// top, and a request that timed out is tried once more, so a hung endpoint costs at most
+    /// twice this [default: 30]
     #[arg(long, global = true, value_name = "SECS", env = "SQSCTL_READ_TIMEOUT", value_parser = parse_timeout)]
     pub read_timeout: Option<std::time::Duration>,
 }

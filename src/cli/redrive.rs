@@ -31,11 +31,13 @@ dead-lettered during the run) and messages the run moved that came back.
 
 Ctrl-C: batches in flight may finish within 5 s; those still unanswered then are abandoned and
 journaled as outcome unknown (--resume waits for them and may send them again). A second Ctrl-C
-stops at once. The question before a move names both queues, their account and the region; Ctrl-C
+stops at once: messages still held stay hidden in the DLQ until their visibility timeout, and the
+hint says how long --resume will wait for them before it moves each message the journal does not
+show as sent. SIGTERM and SIGHUP are handled as Ctrl-C. The question before a move names both queues, their account and the region; Ctrl-C
 or Ctrl-D at it cancels with nothing moved (exit 130).
 
 Exit codes: 0 every selected message moved (or the resumed run had completed); 3 some stayed in
-the DLQ (see the summary); 130 stopped by Ctrl-C; 1 error; 2 usage.";
+the DLQ (see the summary); 130 stopped by Ctrl-C (143 SIGTERM, 129 SIGHUP); 1 error; 2 usage.";
 
 #[derive(Debug, Args)]
 #[command(
