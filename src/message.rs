@@ -66,6 +66,28 @@ pub struct MessageRecord {
 }
 
 impl MessageRecord {
+    /// A message as a receive (or a listing) returned it: the group id, dedup id and trace header
+    /// are read from its system attributes.
+    pub fn received(
+        message_id: Option<String>,
+        body: String,
+        message_attributes: BTreeMap<String, AttributeValue>,
+        attributes: BTreeMap<String, String>,
+        receipt_handle: Option<String>,
+    ) -> Self {
+        MessageRecord {
+            message_id,
+            body,
+            message_attributes,
+            group_id: attributes.get("MessageGroupId").cloned(),
+            dedup_id: attributes.get("MessageDeduplicationId").cloned(),
+            trace_header: attributes.get("AWSTraceHeader").cloned(),
+            delay_seconds: None,
+            attributes,
+            receipt_handle,
+        }
+    }
+
     /// A record with only a body, as `send BODY` or `send --lines` build.
     pub fn with_body(body: impl Into<String>) -> Self {
         MessageRecord {

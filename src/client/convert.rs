@@ -27,17 +27,13 @@ pub(crate) fn record_from_sdk(message: Message) -> MessageRecord {
         .into_iter()
         .map(|(name, value)| (name, attribute_from_sdk(value)))
         .collect();
-    MessageRecord {
-        message_id: message.message_id,
-        body: message.body.unwrap_or_default(),
+    MessageRecord::received(
+        message.message_id,
+        message.body.unwrap_or_default(),
         message_attributes,
-        group_id: attributes.get("MessageGroupId").cloned(),
-        dedup_id: attributes.get("MessageDeduplicationId").cloned(),
-        trace_header: attributes.get("AWSTraceHeader").cloned(),
-        delay_seconds: None,
         attributes,
-        receipt_handle: message.receipt_handle,
-    }
+        message.receipt_handle,
+    )
 }
 
 fn attribute_from_sdk(value: MessageAttributeValue) -> AttributeValue {

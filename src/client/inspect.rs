@@ -103,18 +103,13 @@ impl Listed {
                 )
             })
             .collect();
-        let attributes = self.attributes;
-        MessageRecord {
-            message_id: Some(self.message_id),
-            body: self.body,
+        MessageRecord::received(
+            Some(self.message_id),
+            self.body,
             message_attributes,
-            group_id: attributes.get("MessageGroupId").cloned(),
-            dedup_id: attributes.get("MessageDeduplicationId").cloned(),
-            trace_header: attributes.get("AWSTraceHeader").cloned(),
-            delay_seconds: None,
-            attributes,
-            receipt_handle: None,
-        }
+            self.attributes,
+            None,
+        )
     }
 }
 

@@ -159,14 +159,14 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         scanned.visible_at_start,
         queue.name
     );
-    if scanned.inspected {
-        summary.push_str(" (listed by sqsctl local's inspection endpoint: nothing was received)");
-    }
     if scanned.in_flight_at_start > 0 {
         summary.push_str(&format!(
             " ({} in flight with consumers, not shown)",
             scanned.in_flight_at_start
         ));
+    }
+    if scanned.inspected {
+        summary.push_str("; listed by sqsctl local's inspection endpoint, so nothing was received");
     }
     if scanned.hold_ran_short {
         summary.push_str(

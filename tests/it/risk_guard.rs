@@ -632,7 +632,7 @@ fn on_sqsctl_local_reads_list_messages_without_receiving_them() {
         assert_eq!(run.stdout, "only\n");
         assert!(
             run.stderr
-                .contains("inspection endpoint: nothing was received"),
+                .contains("inspection endpoint, so nothing was received"),
             "{}",
             run.stderr
         );
