@@ -56,6 +56,8 @@ pub struct Preview {
     pub cost: Option<ReadCost>,
     /// Messages the read left one receive (or none) away from the DLQ's own dead-letter queue.
     pub near_dead_letter: u64,
+    /// The DLQ's own dead-letter queue around the read, when it has one.
+    pub dead_letter_depth: Option<crate::client::peek::DeadLetterDepth>,
     /// Messages `--where` could not be evaluated on: counted in `would_stay`.
     pub where_failed: Option<crate::select::WhereFailures>,
 }
@@ -146,6 +148,7 @@ where
     preview.interrupted = scanned.interrupted;
     preview.cost = scanned.cost;
     preview.near_dead_letter = scanned.near_dead_letter;
+    preview.dead_letter_depth = scanned.dead_letter_depth;
     preview.where_failed = selector.where_failures();
     Ok(preview)
 }

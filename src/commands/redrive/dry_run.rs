@@ -208,8 +208,18 @@ pub async fn run(
             preview.in_flight_at_start, summary.source
         ));
     }
+    let dead_lettered = preview.dead_letter_depth.as_ref().map_or(0, |d| d.arrived());
+    if let Some(moved) = preview
+        .dead_letter_depth
+        .as_ref()
+        .and_then(|depth| depth.describe(&summary.source))
+    {
+        printer.warn(moved);
+    }
     Ok(if preview.interrupted {
         ExitStatus::Interrupted
+    } else if dead_lettered > 0 {
+        ExitStatus::ReadDeadLettered
     } else {
         ExitStatus::Success
     })
