@@ -208,7 +208,10 @@ pub async fn run(
             preview.in_flight_at_start, summary.source
         ));
     }
-    let dead_lettered = preview.dead_letter_depth.as_ref().map_or(0, |d| d.arrived());
+    let dead_lettered = preview
+        .dead_letter_depth
+        .as_ref()
+        .map_or(0, |d| d.arrived());
     if let Some(moved) = preview
         .dead_letter_depth
         .as_ref()
