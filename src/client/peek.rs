@@ -179,6 +179,13 @@ impl Scanned {
             .as_ref()
             .map_or(0, DeadLetterDepth::arrived)
     }
+
+    /// The warning for messages that arrived in the dead-letter queue while `queue` was read.
+    pub fn dead_letter_warning(&self, queue: &str) -> Option<String> {
+        self.dead_letter_depth
+            .as_ref()
+            .and_then(|depth| depth.describe(queue))
+    }
 }
 
 /// What reading a queue with a redrive policy costs: each message read uses one of its
@@ -210,13 +217,6 @@ impl ReadCost {
     /// queue on its next receive.
     pub fn leaves_at_limit(&self, count: u64) -> bool {
         count >= u64::from(self.max_receive_count)
-    }
-
-    /// The dead-letter queue's depth now, or `None` when it cannot be read (a read goes on
-    /// without the check rather than fail for it).
-    pub async fn dead_letter_depth(&self, sqs: &Sqs) -> Option<u64> {
-        let dlq = sqs.resolve_arn(&self.dlq_arn).await.ok()?;
-        sqs.attributes(&dlq).await.ok().map(|a| a.total())
     }
 
     /// The line that reports [`Scanned::at_limit`], when there are any: the next receive of
@@ -336,18 +336,36 @@ pub async fn scan<F>(
     attrs: &QueueAttributes,
     options: &PeekOptions,
     interrupt: &Interrupt,
+    on_batch: F,
+) -> Result<Scanned, PeekError>
+where
+    F: FnMut(Vec<MessageRecord>) -> ControlFlow<()>,
+{
+    let path = weigh(sqs, queue, attrs, options.force).await?;
+    scan_weighed(sqs, queue, attrs, path, options, interrupt, on_batch).await
+}
+
+/// [`scan`] for a caller that already [`weigh`]ed the read (to refuse it, or announce its
+/// cost, before anything else): the guard is not asked twice.
+pub async fn scan_weighed<F>(
+    sqs: &Sqs,
+    queue: &QueueRef,
+    attrs: &QueueAttributes,
+    path: ReadPath,
+    options: &PeekOptions,
+    interrupt: &Interrupt,
     mut on_batch: F,
 ) -> Result<Scanned, PeekError>
 where
     F: FnMut(Vec<MessageRecord>) -> ControlFlow<()>,
 {
-    let cost = match weigh(sqs, queue, attrs, options.force).await? {
+    let cost = match path {
         ReadPath::Inspect => {
             return inspect(sqs, queue, attrs, options, interrupt, on_batch).await;
         }
         ReadPath::Receive(cost) => cost,
     };
-    let depth_before = dead_letter_depth_before(sqs, cost.as_ref()).await;
+    let watch = watch_dead_letter_queue(sqs, cost.as_ref()).await;
     let mut scanned = Scanned {
         visible_at_start: attrs.visible(),
         in_flight_at_start: attrs.in_flight(),
@@ -374,7 +392,7 @@ where
         Ok(failed) => scanned.release_failed = failed as u64,
         Err(_) => scanned.release_failed = handles.len() as u64,
     }
-    finish_read(sqs, queue, &mut scanned, depth_before, options.force).await;
+    finish_read(sqs, queue, &mut scanned, watch, options.force).await;
     outcome.map(|()| scanned)
 }
 
@@ -421,16 +439,26 @@ where
     Ok(scanned)
 }
 
-/// The dead-letter queue's depth before a read that costs `cost`, for [`finish_read`].
-pub async fn dead_letter_depth_before(sqs: &Sqs, cost: Option<&ReadCost>) -> Option<u64> {
-    match cost {
-        Some(cost) => cost.dead_letter_depth(sqs).await,
-        None => None,
-    }
+/// The dead-letter queue of a read, resolved once, and its depth (visible, in flight and delayed)
+/// before the read, for [`finish_read`].
+pub struct DeadLetterWatch {
+    queue: QueueRef,
+    before: u64,
+}
+
+/// Watches the dead-letter queue of a read that costs `cost`; `None` without a redrive policy, or
+/// when the queue cannot be read (a read goes on without the check rather than fail for it).
+pub async fn watch_dead_letter_queue(
+    sqs: &Sqs,
+    cost: Option<&ReadCost>,
+) -> Option<DeadLetterWatch> {
+    let queue = sqs.resolve_arn(&cost?.dlq_arn).await.ok()?;
+    let before = sqs.attributes(&queue).await.ok()?.total();
+    Some(DeadLetterWatch { queue, before })
 }
 
 /// What every read does once its messages were released: notes when it ended, measures the
-/// dead-letter queue again (against `depth_before`), and records the read in the queue's
+/// dead-letter queue again (against `watch`), and records the read in the queue's
 /// [`ReadLedger`] when it saw messages (their receive counts grew) or was forced on a queue with
 /// a redrive policy (it may have moved what an earlier read left at the limit, and what it saw
 /// replaces that).
@@ -438,17 +466,17 @@ pub async fn finish_read(
     sqs: &Sqs,
     queue: &QueueRef,
     scanned: &mut Scanned,
-    depth_before: Option<u64>,
+    watch: Option<DeadLetterWatch>,
     force: bool,
 ) {
     scanned.ended_ms = now_ms();
-    if let (Some(cost), Some(before)) = (&scanned.cost, depth_before)
-        && let Some(after) = cost.dead_letter_depth(sqs).await
+    if let (Some(cost), Some(watch)) = (&scanned.cost, watch)
+        && let Ok(after) = sqs.attributes(&watch.queue).await
     {
         scanned.dead_letter_depth = Some(DeadLetterDepth {
             dlq: cost.dlq.clone(),
-            before,
-            after,
+            before: watch.before,
+            after: after.total(),
         });
     }
     if scanned.seen == 0 && !(force && scanned.cost.is_some()) {

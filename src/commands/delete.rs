@@ -239,7 +239,7 @@ async fn by_ids(
     }
     let mut wanted: BTreeSet<String> = ids.iter().cloned().collect();
     let mut held: Vec<String> = Vec::new();
-    let depth_before = peek::dead_letter_depth_before(sqs, cost.as_ref()).await;
+    let watch = peek::watch_dead_letter_queue(sqs, cost.as_ref()).await;
     let mut tally = peek::Scanned {
         visible_at_start: attrs.visible(),
         cost: cost.clone(),
@@ -265,16 +265,12 @@ async fn by_ids(
             plural(not_released as u64, "scanned message")
         ));
     }
-    peek::finish_read(sqs, queue, &mut tally, depth_before, settings.force).await;
+    peek::finish_read(sqs, queue, &mut tally, watch, settings.force).await;
     result?;
     if let Some(cost) = cost {
         ctx.printer.info(cost.describe());
     }
-    if let Some(moved) = tally
-        .dead_letter_depth
-        .as_ref()
-        .and_then(|depth| depth.describe(&queue.name))
-    {
+    if let Some(moved) = tally.dead_letter_warning(&queue.name) {
         ctx.printer.warn(moved);
     }
     out.dead_lettered = tally.dead_lettered();

@@ -357,10 +357,7 @@ pub async fn gather(ctx: &Context, request: inspect::Request<'_>) -> anyhow::Res
         ctx.printer.info(cost.describe());
     }
     if let (Some(scan), Some(queue)) = (&inspection.scan, &inspection.queue)
-        && let Some(moved) = scan
-            .dead_letter_depth
-            .as_ref()
-            .and_then(|depth| depth.describe(&queue.name))
+        && let Some(moved) = scan.dead_letter_warning(&queue.name)
     {
         ctx.printer.warn(moved);
     }

@@ -122,10 +122,11 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         .with_template(settings.template);
     let mut write_error = None;
     let mut shown = 0usize;
-    let scanned = peek::scan(
+    let scanned = peek::scan_weighed(
         sqs,
         &queue,
         &attrs,
+        path,
         &options,
         &ctx.interrupt,
         |mut batch| {
@@ -212,11 +213,7 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
             peek::DEFAULT_HOLD_SECONDS
         ));
     }
-    if let Some(moved) = scanned
-        .dead_letter_depth
-        .as_ref()
-        .and_then(|depth| depth.describe(&queue.name))
-    {
+    if let Some(moved) = scanned.dead_letter_warning(&queue.name) {
         ctx.printer.warn(moved);
     }
     Ok(if scanned.interrupted {

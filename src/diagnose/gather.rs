@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::client::peek::{self, PeekError, PeekOptions, Scanned};
+use crate::client::peek::{self, PeekOptions, Scanned};
 use crate::client::{QueueAttributes, QueueRef, Sqs};
 pub use crate::diagnose::Refusal;
 use crate::diagnose::{Coverage, Observations, QueueFacts, RelatedQueue};
@@ -141,33 +141,8 @@ pub async fn inspect(
                 anyhow::bail!("no queue to read");
             };
             match peek::weigh(sqs, queue, &facts.attrs, request.force).await {
-                Err(PeekError::WouldDeadLetter {
-                    queue,
-                    dlq,
-                    max_receive_count,
-                }) => {
-                    inspection.refused = Some(Refusal {
-                        queue,
-                        dlq,
-                        max_receive_count,
-                        left: None,
-                    });
-                }
-                Err(PeekError::LeftAtLimit {
-                    queue,
-                    dlq,
-                    max_receive_count,
-                    left,
-                }) => {
-                    inspection.refused = Some(Refusal {
-                        queue,
-                        dlq,
-                        max_receive_count,
-                        left: Some(left),
-                    });
-                }
-                Err(other) => return Err(other.into()),
-                Ok(_) => {
+                Err(refused) => inspection.refused = Some(Refusal::from_guard(refused)?),
+                Ok(path) => {
                     let mut own_scans = ReadLedger::for_queue(queue).ends(now_ms());
                     own_scans.extend_from_slice(request.earlier_scans);
                     own_scans.sort_unstable();
@@ -180,13 +155,20 @@ pub async fn inspect(
                         hold_seconds: HOLD_SECONDS,
                         force: request.force,
                     };
-                    let result =
-                        peek::scan(sqs, queue, &facts.attrs, &options, interrupt, |batch| {
+                    let result = peek::scan_weighed(
+                        sqs,
+                        queue,
+                        &facts.attrs,
+                        path,
+                        &options,
+                        interrupt,
+                        |batch| {
                             obs.add_batch(&batch);
                             progress(Progress::Read(batch.len() as u64));
                             ControlFlow::Continue(())
-                        })
-                        .await;
+                        },
+                    )
+                    .await;
                     progress(Progress::Finished);
                     let scanned = result?;
                     inspection.coverage = Coverage::Scan {
@@ -194,7 +176,7 @@ pub async fn inspect(
                         in_flight_at_start: facts.attrs.in_flight(),
                         exhausted: scanned.exhausted,
                     };
-                    let ended = scanned.ended_ms;
+                    let ended = Some(scanned.ended_ms);
                     if let Some(e) = &scanned.ledger_error {
                         inspection
                             .notes
@@ -203,7 +185,7 @@ pub async fn inspect(
                     inspection.observations = Some(obs);
                     inspection.scan = Some(scanned);
                     inspection.own_scans = own_scans;
-                    inspection.scan_ended_ms = Some(ended);
+                    inspection.scan_ended_ms = ended;
                 }
             }
         }

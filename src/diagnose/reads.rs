@@ -34,6 +34,37 @@ pub struct Refusal {
 }
 
 impl Refusal {
+    /// The guard's refusal as a `Refusal`; any other error is given back.
+    pub fn from_guard(
+        err: crate::client::peek::PeekError,
+    ) -> Result<Refusal, crate::client::peek::PeekError> {
+        use crate::client::peek::PeekError;
+        match err {
+            PeekError::WouldDeadLetter {
+                queue,
+                dlq,
+                max_receive_count,
+            } => Ok(Refusal {
+                queue,
+                dlq,
+                max_receive_count,
+                left: None,
+            }),
+            PeekError::LeftAtLimit {
+                queue,
+                dlq,
+                max_receive_count,
+                left,
+            } => Ok(Refusal {
+                queue,
+                dlq,
+                max_receive_count,
+                left: Some(left),
+            }),
+            other => Err(other),
+        }
+    }
+
     /// The refusal as the guard's error, for commands that cannot go on without messages.
     pub fn to_error(&self) -> crate::client::peek::PeekError {
         use crate::client::peek::PeekError;
