@@ -176,7 +176,9 @@ pub async fn inspect(
                         in_flight_at_start: facts.attrs.in_flight(),
                         exhausted: scanned.exhausted,
                     };
-                    let ended = Some(scanned.ended_ms);
+                    // A listing through the inspection endpoint raised no receive count: it is
+                    // not one of the reads a later `--watch` run discounts.
+                    let ended = (!scanned.inspected).then_some(scanned.ended_ms);
                     if let Some(e) = &scanned.ledger_error {
                         inspection
                             .notes
