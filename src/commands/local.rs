@@ -318,10 +318,11 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
     let mut line = format!("stopped after {}", plural(stats.requests, "request"));
     if injected_faults(&settings).is_some() {
         line.push_str(&format!(
-            " ({}, {} ambiguous, sending {}; {})",
+            " ({}, {} ambiguous, sending {} and delivering {}; {})",
             plural(stats.injected_errors, "injected error"),
             stats.ambiguous_failures,
             plural(stats.ambiguous_sends, "message"),
+            plural(stats.ambiguous_receives, "message"),
             plural(stats.entry_failures, "failed batch entry")
         ));
     }

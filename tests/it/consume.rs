@@ -902,17 +902,24 @@ fn two_thousand_messages_under_faults_with_a_tenth_failing() {
             "fail-{i} reached the DLQ"
         );
     }
+    // A message reaches the DLQ after three receives. Each one either ran the command or was lost
+    // with a receive answered by an injected 500 (applied on the server, never seen by consume):
+    // as on SQS, such a delivery still counts, so the receives the worker never saw cover the runs
+    // that are missing.
+    let mut unseen = 0;
     for message in &dead {
         let tries = runs
             .get(message.message_id.as_deref().unwrap())
             .copied()
             .unwrap_or(0);
-        assert!(
-            (1..=3).contains(&tries),
-            "{} ran {tries} times",
-            message.body
-        );
+        assert!(tries <= 3, "{} ran {tries} times", message.body);
+        unseen += 3 - tries as u64;
     }
+    let lost_receives = env.server().stats().ambiguous_receives;
+    assert!(
+        unseen <= lost_receives,
+        "{unseen} receives of dead-lettered messages ran nothing, only {lost_receives} were lost"
+    );
     assert!(
         left.is_empty(),
         "{} failing messages did not reach the DLQ",

@@ -26,6 +26,9 @@ pub struct Stats {
     /// Messages sent by those requests (SendMessage, and the successful entries of
     /// SendMessageBatch): the sender was told the send failed, so a retry sends them again.
     pub ambiguous_sends: u64,
+    /// Messages delivered by ReceiveMessage requests that were answered with an injected 500: the
+    /// receiver never saw them, yet each such delivery counts towards `maxReceiveCount`.
+    pub ambiguous_receives: u64,
     /// Batch entries failed individually by injection (not applied).
     pub entry_failures: u64,
 }
@@ -51,6 +54,7 @@ pub struct Faults {
     throttled: AtomicU64,
     ambiguous: AtomicU64,
     ambiguous_sends: AtomicU64,
+    ambiguous_receives: AtomicU64,
     entries: AtomicU64,
 }
 
@@ -82,6 +86,7 @@ impl Faults {
             throttled: AtomicU64::new(0),
             ambiguous: AtomicU64::new(0),
             ambiguous_sends: AtomicU64::new(0),
+            ambiguous_receives: AtomicU64::new(0),
             entries: AtomicU64::new(0),
         }
     }
@@ -121,9 +126,11 @@ impl Faults {
         }
     }
 
-    /// Counts the messages an ambiguously failed request sent.
-    pub fn count_ambiguous_sends(&self, messages: u64) {
-        self.ambiguous_sends.fetch_add(messages, Ordering::Relaxed);
+    /// Counts the messages an ambiguously failed request sent and received.
+    pub fn count_ambiguous_messages(&self, sent: u64, received: u64) {
+        self.ambiguous_sends.fetch_add(sent, Ordering::Relaxed);
+        self.ambiguous_receives
+            .fetch_add(received, Ordering::Relaxed);
     }
 
     /// Whether to fail one batch entry; counts it if so.
@@ -145,6 +152,7 @@ impl Faults {
             throttled: self.throttled.load(Ordering::Relaxed),
             ambiguous_failures: self.ambiguous.load(Ordering::Relaxed),
             ambiguous_sends: self.ambiguous_sends.load(Ordering::Relaxed),
+            ambiguous_receives: self.ambiguous_receives.load(Ordering::Relaxed),
             entry_failures: self.entries.load(Ordering::Relaxed),
         }
     }

@@ -154,19 +154,24 @@ fn is_mutating(action: &str) -> bool {
     )
 }
 
-/// How many messages a successful answer says were sent (for the ambiguous-send counter).
-fn sent_messages(protocol: Protocol, action: &str, body: &[u8]) -> u64 {
-    match (action, protocol) {
-        ("SendMessage", _) => 1,
-        ("SendMessageBatch", Protocol::Json) => serde_json::from_slice::<Value>(body)
+/// How many messages a successful answer says were sent and received (for the ambiguous-failure
+/// counters).
+fn answered_messages(protocol: Protocol, action: &str, body: &[u8]) -> (u64, u64) {
+    let entries = |json_key: &str, xml_tag: &[u8]| match protocol {
+        Protocol::Json => serde_json::from_slice::<Value>(body)
             .ok()
-            .and_then(|v| v.get("Successful").and_then(|s| s.as_array()).map(Vec::len))
+            .and_then(|v| v.get(json_key).and_then(|s| s.as_array()).map(Vec::len))
             .map_or(0, |n| n as u64),
-        ("SendMessageBatch", Protocol::Query) => {
-            let tag = b"<SendMessageBatchResultEntry>";
-            body.windows(tag.len()).filter(|w| w == tag).count() as u64
-        }
-        _ => 0,
+        Protocol::Query => body
+            .windows(xml_tag.len())
+            .filter(|w| w == &xml_tag)
+            .count() as u64,
+    };
+    match action {
+        "SendMessage" => (1, 0),
+        "SendMessageBatch" => (entries("Successful", b"<SendMessageBatchResultEntry>"), 0),
+        "ReceiveMessage" => (0, entries("Messages", b"<Message>")),
+        _ => (0, 0),
     }
 }
 
@@ -423,8 +428,8 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
     match outcome {
         Ok(body) if fault == Fault::Ambiguous => {
             svc.faults.count_injected(fault);
-            svc.faults
-                .count_ambiguous_sends(sent_messages(protocol, action, &body));
+            let (sent, received) = answered_messages(protocol, action, &body);
+            svc.faults.count_ambiguous_messages(sent, received);
             Response::error(protocol, &SqsError::internal(), request_id)
         }
         Ok(body) => Response::ok(protocol, body, request_id),
