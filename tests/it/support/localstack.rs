@@ -1,34 +1,22 @@
-//! The switch that decides whether the LocalStack half of a test runs, is skipped, or must fail.
-//! Every such test has `localstack` in its name (its module or its function), which is how CI
-//! selects them: `cargo test --test it localstack`.
+//! The LocalStack halves of the tests. Each is `#[ignore]`d with the reason, so a plain
+//! `cargo test` lists them as ignored instead of passing them without running; `.ci/run` starts
+//! LocalStack and runs them with `cargo test --test it localstack -- --ignored`. Every such test has
+//! `localstack` in its name (its module or its function), which is how they are selected.
 
-use std::io::Write;
 use std::net::{TcpStream, ToSocketAddrs};
-use std::sync::{Once, OnceLock};
+use std::sync::OnceLock;
 use std::time::Duration;
 
-/// Where the LocalStack half of a test runs, e.g. `http://[::1]:4566`.
+/// Where the LocalStack halves run, e.g. `http://[::1]:4566`.
 pub const LOCALSTACK_ENDPOINT_VAR: &str = "SQSCTL_LOCALSTACK_ENDPOINT";
-/// Set to `1` (as CI does) to make a missing or unreachable LocalStack a failure, not a skip.
-pub const REQUIRE_LOCALSTACK_VAR: &str = "SQSCTL_REQUIRE_LOCALSTACK";
 
-/// What to do about the LocalStack half of a test.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LocalStack {
-    /// Run against this endpoint.
-    At(String),
-    /// Skip, and say why.
-    Skip(String),
-}
-
-/// Reads `SQSCTL_LOCALSTACK_ENDPOINT` and `SQSCTL_REQUIRE_LOCALSTACK`, and checks once per test
-/// binary that the endpoint accepts TCP connections. A skip is announced once on stderr, past the
-/// test harness's capture, so a plain `cargo test` shows that the comparison did not run.
+/// The LocalStack endpoint from `SQSCTL_LOCALSTACK_ENDPOINT`, checked once per test binary to
+/// accept TCP connections.
 ///
 /// # Panics
-/// When LocalStack is required but not configured or not reachable, so that CI can never skip
-/// the comparison silently.
-pub fn localstack() -> LocalStack {
+/// When the variable is not set or the endpoint is not reachable: a LocalStack half that runs
+/// (it is ignored unless asked for) never passes without LocalStack.
+pub fn localstack() -> String {
     static DECISION: OnceLock<Result<String, String>> = OnceLock::new();
     let decision = DECISION.get_or_init(|| match std::env::var(LOCALSTACK_ENDPOINT_VAR) {
         Ok(endpoint) if !endpoint.trim().is_empty() => match check_reachable(&endpoint) {
@@ -40,23 +28,11 @@ pub fn localstack() -> LocalStack {
         _ => Err(format!("{LOCALSTACK_ENDPOINT_VAR} is not set")),
     });
     match decision {
-        Ok(endpoint) => LocalStack::At(endpoint.clone()),
-        Err(problem) => {
-            let required = std::env::var(REQUIRE_LOCALSTACK_VAR).is_ok_and(|v| v == "1");
-            assert!(
-                !required,
-                "{REQUIRE_LOCALSTACK_VAR}=1 but {problem} (start it with scripts/localstack.sh start)"
-            );
-            static ANNOUNCED: Once = Once::new();
-            ANNOUNCED.call_once(|| {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "note: the LocalStack halves of these tests are skipped: {problem} \
-                     (scripts/localstack.sh start; SQSCTL_LOCALSTACK_ENDPOINT=http://[::1]:4566)"
-                );
-            });
-            LocalStack::Skip(problem.clone())
-        }
+        Ok(endpoint) => endpoint.clone(),
+        Err(problem) => panic!(
+            "this test needs LocalStack, but {problem} (scripts/localstack.sh start; \
+             {LOCALSTACK_ENDPOINT_VAR}='http://[::1]:4566')"
+        ),
     }
 }
 

@@ -355,4 +355,4 @@ pub mod localstack;
 pub mod pty;
 pub mod snapshot;
 
-pub use localstack::{LocalStack, localstack};
+pub use localstack::localstack;
