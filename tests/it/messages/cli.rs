@@ -616,14 +616,25 @@ fn ctrl_c_stops_receive_and_deletes_exactly_what_was_written() {
         .spawn()
         .unwrap();
     // A reader that keeps up, as a pipeline's next program does: into a pipe, a message is
-    // deleted once the reader has taken it.
-    let mut stdout = child.stdout.take().unwrap();
+    // deleted once the reader has taken it. The interrupt comes once the first messages arrived,
+    // however long a loaded machine takes to start the binary.
+    let stdout = child.stdout.take().unwrap();
+    let (first, arrived) = std::sync::mpsc::channel();
     let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
-        text
+        let mut lines = 0u64;
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+            line.unwrap();
+            lines += 1;
+            if lines == 1 {
+                let _ = first.send(());
+            }
+        }
+        lines
     });
-    std::thread::sleep(std::time::Duration::from_millis(700));
+    arrived
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the first message is written");
+    std::thread::sleep(std::time::Duration::from_millis(200));
     let status = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -632,7 +643,7 @@ fn ctrl_c_stops_receive_and_deletes_exactly_what_was_written() {
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(130), "{stderr}");
-    let written = reader.join().unwrap().lines().count() as u64;
+    let written = reader.join().unwrap();
     let (visible, in_flight) = counts(&env, &queue);
     assert!(written > 0 && written < 300, "stopped part way: {written}");
     assert_eq!(in_flight, 0, "nothing left hidden");
