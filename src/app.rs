@@ -219,7 +219,7 @@ fn spawn_signal_handler(interrupt: Interrupt) {
             ),
         };
         stderr_line(why);
-        if let Some(note) = crate::interrupt::ABORT_NOTE.get() {
+        if let Some(note) = crate::interrupt::abort_note() {
             stderr_line(format_args!("hint: {note}"));
         }
         std::process::exit(code);

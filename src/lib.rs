@@ -1,26 +1,21 @@
 //! sqsctl: a command-line tool for Amazon SQS, and the libraries behind it.
 //!
-//! The crate is split so that each engine can be used without the command line: [`local`] is an
-//! SQS-compatible server, [`client`] the thin layer over `aws-sdk-sqs`, [`redrive`] the DLQ redrive
-//! engine and [`diagnose`] the FIFO and queue-settings analyzers. [`cli`] (clap structs),
+//! The engines live in crates of their own, which know nothing of clap or terminals: `sqsctl-core`
+//! ([`client`], the thin layer over `aws-sdk-sqs`; [`redrive`], the DLQ redrive engine;
+//! [`diagnose`], the FIFO and queue-settings analyzers; and the message, selection and worker
+//! logic) and `sqsctl-local` ([`local`], the SQS-compatible server). Here, [`cli`] (clap structs),
 //! [`commands`] (one file per subcommand) and [`output`] (the `Printer`) wire them to a terminal.
 
+/// The engines, from their own crate.
+pub use sqsctl_core::{
+    client, consume, diagnose, error, interrupt, message, read_ledger, redrive, select, state_file,
+    text,
+};
 pub mod app;
 pub mod cli;
-pub mod client;
 pub mod commands;
 pub mod completion;
-pub mod consume;
-pub mod diagnose;
-pub mod error;
 pub mod exit;
-pub mod interrupt;
 /// The local SQS-compatible server, from its own crate.
 pub use sqsctl_local as local;
-pub mod message;
 pub mod output;
-pub mod read_ledger;
-pub mod redrive;
-pub mod select;
-pub mod state_file;
-pub mod text;

@@ -167,11 +167,16 @@ impl Interrupt {
 
 /// What to tell the user if a second Ctrl-C aborts the process, set by commands that leave a record
 /// to continue from (the redrive journal).
-pub(crate) static ABORT_NOTE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+static ABORT_NOTE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 /// Sets the line printed (after `aborted`) when a second Ctrl-C stops the process at once.
 pub fn on_abort(note: String) {
     let _ = ABORT_NOTE.set(note);
+}
+
+/// The line set by [`on_abort`], if any.
+pub fn abort_note() -> Option<&'static str> {
+    ABORT_NOTE.get().map(String::as_str)
 }
 
 #[cfg(test)]
