@@ -8,8 +8,8 @@
 
 /// The engines, from their own crate.
 pub use sqsctl_core::{
-    client, consume, diagnose, error, interrupt, message, read_ledger, redrive, select, state_file,
-    text,
+    client, consume, diagnose, error, interrupt, message, read_ledger, redrive, select, send,
+    state_file, text,
 };
 pub mod app;
 pub mod cli;

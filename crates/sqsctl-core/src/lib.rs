@@ -13,5 +13,6 @@ pub mod message;
 pub mod read_ledger;
 pub mod redrive;
 pub mod select;
+pub mod send;
 pub mod state_file;
 pub mod text;

@@ -6,7 +6,6 @@
 //! with 3. An invalid input line stops the run (after sending the lines before it) unless
 //! `--skip-invalid`, and the error says which line to resume from.
 
-mod input;
 mod report;
 
 use std::collections::BTreeMap;
@@ -27,8 +26,8 @@ use crate::error::{UsageError, hinted};
 use crate::exit::ExitStatus;
 use crate::message::{AttributeValue, MessageRecord};
 use crate::output::Format;
-pub use input::DedupId;
-use input::{Batch, Item, LineFormat, RecordDefaults, spawn_reader};
+pub use crate::send::input::DedupId;
+use crate::send::input::{Batch, Item, LineFormat, RecordDefaults, spawn_reader};
 use report::Report;
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,11 +5,11 @@
 
 use serde::Serialize;
 
-use super::input::Batch;
 use crate::client::{BatchOutcome, EntryResult, QueueRef};
 use crate::commands::context::Context;
 use crate::message::MessageRecord;
 use crate::output::Format;
+use crate::send::input::Batch;
 use crate::text::plural;
 
 /// Failures listed one by one on stderr before the rest are only counted.
