@@ -297,18 +297,7 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
         }
     }
     // The outermost hint wins: a command's hint knows its own options better than an engine's.
-    let hint = err.chain().find_map(|cause| {
-        if let Some(hinted) = cause.downcast_ref::<CommandHint>() {
-            return Some(hinted.hint.clone());
-        }
-        if let Some(peek) = cause.downcast_ref::<PeekError>() {
-            return peek.hint();
-        }
-        if let Some(client) = cause.downcast_ref::<ClientError>() {
-            return client.hint();
-        }
-        cause.downcast_ref::<HintedError>().map(|h| h.hint.clone())
-    });
+    let hint = err.chain().find_map(crate::hints::of);
     let message = redacted(refusal_message(err).unwrap_or_else(|| err.to_string()));
     printer.error(&message, &causes, hint.as_deref());
     // What the SDK said, for `--verbose`: error codes and messages only, never the request.

@@ -16,6 +16,7 @@ pub mod cli;
 pub mod commands;
 pub mod completion;
 pub mod exit;
+pub mod hints;
 /// The local SQS-compatible server, from its own crate.
 pub use sqsctl_local as local;
 pub mod output;

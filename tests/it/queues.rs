@@ -201,6 +201,29 @@ fn unknown_queues_get_a_did_you_mean_hint() {
     env.run(&["queue", "info", &arn]).assert_code(0);
 }
 
+/// Every command that takes a queue name looks it up the same way: a typo gets the same
+/// suggestion from redrive (its DLQ and --to), diagnose and queue set (--allow-sources).
+#[test]
+fn every_command_suggests_the_queue_a_typo_meant() {
+    let env = TestEnv::start();
+    env.create_queue("orders", &[]);
+    env.create_queue("orders-dlq", &[]);
+    for args in [
+        &["redrive", "ordres-dlq", "--to", "orders", "--dry-run"][..],
+        &["redrive", "orders-dlq", "--to", "ordrs", "--dry-run"],
+        &["diagnose", "ordres"],
+        &["queue", "set", "orders-dlq", "--allow-sources", "ordrs", "--yes"],
+    ] {
+        let run = env.run(args);
+        assert_ne!(run.code, 0, "{args:?}");
+        assert!(
+            run.stderr.contains("hint: did you mean `orders"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn suggestions_need_real_similarity_and_another_account_is_named() {
     let env = TestEnv::start();

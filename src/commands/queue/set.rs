@@ -440,13 +440,18 @@ async fn create_dlq(ctx: &Context, sqs: &Sqs, pending: &PendingDlq) -> anyhow::R
 }
 
 async fn queue_arn(sqs: &Sqs, text: &str) -> anyhow::Result<String> {
-    let queue = match sqs.resolve(text).await {
+    let queue = match sqs.lookup(text).await {
         Ok(queue) => queue,
-        Err(ClientError::QueueNotFound { queue, .. }) => {
-            return Err(UsageError(format!(
-                "the source queue `{queue}` of --allow-sources does not exist"
-            ))
-            .into());
+        Err(ClientError::QueueNotFound {
+            queue,
+            region,
+            account,
+            similar,
+        }) => {
+            return Err(hinted_usage(
+                format!("the source queue `{queue}` of --allow-sources does not exist"),
+                crate::hints::queue_not_found(&region, account.as_deref(), similar.as_deref()),
+            ));
         }
         Err(ClientError::InvalidInput(message)) => return Err(UsageError(message).into()),
         Err(err) => return Err(err.into()),

@@ -57,10 +57,10 @@ async fn route(
     several_sources: bool,
 ) -> anyhow::Result<(Route, bool)> {
     let mut per_source = false;
-    let dlq = sqs.resolve(dlq).await?;
+    let dlq = sqs.lookup(dlq).await?;
     let dlq_attrs = sqs.attributes(&dlq).await?;
     let destination = match to {
-        Some(to) => sqs.resolve(to).await?,
+        Some(to) => sqs.lookup(to).await?,
         None => {
             let mut sources = sqs.dead_letter_sources(&dlq).await?;
             match sources.len() {
@@ -133,7 +133,7 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
     if settings.native && settings.to.is_none() {
         // A DLQ of several queues: SQS's move task without a destination returns each message
         // to its own source.
-        let dlq_ref = sqs.resolve(dlq).await?;
+        let dlq_ref = sqs.lookup(dlq).await?;
         let sources = sqs.dead_letter_sources(&dlq_ref).await?;
         if sources.len() > 1 {
             let dlq_attrs = sqs.attributes(&dlq_ref).await?;
@@ -243,7 +243,7 @@ async fn resume(
     }
     let sqs = ctx.sqs().await?;
     if let Some(dlq) = &settings.dlq {
-        let named = sqs.resolve(dlq).await?;
+        let named = sqs.lookup(dlq).await?;
         if named.url != plan.source.url {
             return Err(usage(format!(
                 "the journal {} is for {}, not {}",

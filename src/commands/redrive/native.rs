@@ -50,7 +50,7 @@ fn key_values(ctx: &Context, title: &str, rows: &[(&str, &str, String)]) -> std:
 }
 
 async fn arn_of(sqs: &Sqs, dlq: &str) -> anyhow::Result<(String, String)> {
-    let queue = sqs.resolve(dlq).await?;
+    let queue = sqs.lookup(dlq).await?;
     let attrs = sqs.attributes(&queue).await?;
     let arn = attrs
         .arn()

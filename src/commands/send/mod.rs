@@ -261,12 +261,11 @@ pub fn entry_hint(queue: &QueueRef, code: &str, message: &str) -> Option<String>
     if queue.is_fifo() && message.to_ascii_lowercase().contains("deduplication") {
         return Some(no_dedup_hint().to_string());
     }
-    ClientError::Service {
+    crate::hints::client_error(&ClientError::Service {
         action: "SendMessageBatch",
         code: code.to_string(),
         message: message.to_string(),
-    }
-    .hint()
+    })
 }
 
 async fn send_stream(

@@ -59,6 +59,9 @@ pub enum ClientError {
         region: String,
         /// The account searched, when the queue was given by a URL that names one.
         account: Option<String>,
+        /// The caller's queues with similar names, when the lookup ([`super::Sqs::lookup`])
+        /// listed them; `None` when it did not look.
+        similar: Option<Vec<String>>,
     },
     #[error("no AWS region is configured")]
     NoRegion,
@@ -182,63 +185,6 @@ impl ClientError {
         }
     }
 
-    /// A next step for the user, where the usual cause is known.
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            ClientError::QueueNotFound {
-                account: Some(account),
-                region,
-                ..
-            } => Some(format!(
-                "the queue was looked for in account {account} only: check the account, the name and the region (now {region}), and that the queue's policy lets these credentials see it"
-            )),
-            ClientError::QueueNotFound { region, .. } => Some(format!(
-                "check the name and the region (now {region}): pass --region or a queue URL, and run `sqsctl queues` to list what exists"
-            )),
-            ClientError::NoRegion => Some(
-                "pass --region, set AWS_REGION, or set a region in your AWS profile".to_string(),
-            ),
-            ClientError::InvalidRegion { .. } => Some(
-                "a region name looks like us-east-1 or eu-west-2: check --region, AWS_REGION and the profile's region".to_string(),
-            ),
-            ClientError::UnknownProfile { known, problem, .. } => Some(match (problem, known.is_empty()) {
-                (Some(problem), _) => format!("the profile files could not be read: {problem}"),
-                (None, true) => "no profile is configured there: run `aws configure --profile NAME`, or unset AWS_PROFILE / drop --profile to use the environment's credentials".to_string(),
-                (None, false) => format!("the profiles that exist: {}", known.join(", ")),
-            }),
-            ClientError::NoCredentials { .. } => Some(format!(
-                "looked in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), the profile `{}` in {}, SSO, web identity, and the container and instance roles: set AWS_PROFILE (or --profile) to a configured profile (for an SSO profile, run `aws sso login` first), run `aws configure`, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; for the local server any values work",
-                std::env::var("AWS_PROFILE").ok().filter(|p| !p.is_empty()).unwrap_or_else(|| "default".into()),
-                super::profiles::profile_file_paths()
-            )),
-            ClientError::Auth { .. } => Some(
-                "check the profile or keys in use (--profile, AWS_PROFILE) and that they are not expired".to_string(),
-            ),
-            ClientError::Throttled { .. } => {
-                Some("lower --concurrency or --rate, and try again".to_string())
-            }
-            ClientError::Service { code, .. } if code == "MissingParameter" => Some(
-                "FIFO queues need a message group id: pass --group-id (or group_id in each JSON record)".to_string(),
-            ),
-            ClientError::Service { code, .. } if code == "AWS.SimpleQueueService.PurgeQueueInProgress" || code == "PurgeQueueInProgress" => Some(
-                "SQS allows one purge per queue every 60 seconds; wait and try again".to_string(),
-            ),
-            ClientError::InvalidEndpoint { .. } => Some(
-                "check --endpoint-url, AWS_ENDPOINT_URL_SQS and AWS_ENDPOINT_URL: an endpoint looks like http://127.0.0.1:9324".to_string(),
-            ),
-            ClientError::Timeout { .. } => Some(
-                "check that the endpoint is up and reachable; --connect-timeout and --read-timeout (SQSCTL_CONNECT_TIMEOUT, SQSCTL_READ_TIMEOUT) set how long to wait".to_string(),
-            ),
-            ClientError::NotSqs { .. } => Some(
-                "is --endpoint-url (or AWS_ENDPOINT_URL_SQS / AWS_ENDPOINT_URL) an SQS endpoint? sqsctl local prints the one to use".to_string(),
-            ),
-            ClientError::Transport { .. } => Some(
-                "check --endpoint-url / AWS_ENDPOINT_URL_SQS and your network; for a local server, is `sqsctl local` running?".to_string(),
-            ),
-            _ => None,
-        }
-    }
-
     pub fn is_throttle_code(code: &str) -> bool {
         THROTTLE_CODES.contains(&code)
     }
@@ -274,6 +220,7 @@ impl ClientError {
                     queue: queue.unwrap_or("?").to_string(),
                     region: site.region.to_string(),
                     account: None,
+                    similar: None,
                 };
             }
             if is_auth_code(&code) {

@@ -17,11 +17,12 @@ pub mod inspect;
 mod messages;
 mod move_tasks;
 pub mod peek;
-mod profiles;
+pub mod profiles;
 pub mod queue;
 mod queues;
 pub mod redact;
 pub mod retry;
+pub mod suggest;
 
 use std::time::Duration;
 
@@ -323,6 +324,7 @@ impl Sqs {
                 queue: name,
                 region,
                 account: queue.account().map(str::to_string),
+                similar: None,
             },
             other => other,
         }

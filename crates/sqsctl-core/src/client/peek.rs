@@ -65,24 +65,6 @@ pub enum PeekError {
     Client(#[from] ClientError),
 }
 
-impl PeekError {
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            PeekError::WouldDeadLetter { .. } => Some(format!(
-                "queues with a maxReceiveCount of {MIN_UNFORCED_MAX_RECEIVE_COUNT} or more are read \
-                 without asking; pass --force to read this one anyway (each message read uses one \
-                 of its receives), or read an export with --input"
-            )),
-            PeekError::LeftAtLimit { .. } => Some(
-                "consumers may have taken those messages since; pass --force to read anyway \
-                 (any message still at its limit then moves to the dead-letter queue)"
-                    .to_string(),
-            ),
-            PeekError::Client(e) => e.hint(),
-        }
-    }
-}
-
 /// What to read.
 #[derive(Debug, Clone, Copy)]
 pub struct PeekOptions {

@@ -25,6 +25,40 @@ impl Sqs {
         }
     }
 
+    /// [`Sqs::resolve`] for a queue a user named: when a name (or URL) does not exist, the error
+    /// carries the caller's queues with similar names. An ARN names its account, whose queues
+    /// cannot be listed, so it gets none.
+    pub async fn lookup(&self, text: &str) -> Result<QueueRef, ClientError> {
+        match self.resolve(text).await {
+            Err(ClientError::QueueNotFound {
+                queue,
+                region,
+                account,
+                ..
+            }) => {
+                if let Ok(QueueSpec::Arn { account, .. }) = QueueSpec::parse(text) {
+                    return Err(ClientError::QueueNotFound {
+                        queue,
+                        region,
+                        account: Some(account),
+                        similar: None,
+                    });
+                }
+                let names: Vec<String> = match self.list_queues(None).await {
+                    Ok(queues) => queues.into_iter().map(|q| q.name).collect(),
+                    Err(_) => Vec::new(),
+                };
+                Err(ClientError::QueueNotFound {
+                    similar: Some(super::suggest::similar_names(&queue, &names)),
+                    queue,
+                    region,
+                    account,
+                })
+            }
+            other => other,
+        }
+    }
+
     /// The URL of the queue `name`, owned by `owner` (another account) or by the caller.
     pub async fn queue_url(
         &self,

@@ -105,7 +105,7 @@ pub async fn inspect(
     let mut per_group_dedup = false;
     let sqs = match (request.queue, sqs) {
         (Some(name), Some(sqs)) => {
-            let queue = sqs.resolve(name).await?;
+            let queue = sqs.lookup(name).await?;
             let attrs = sqs.attributes(&queue).await?;
             per_group_dedup = attrs.get("DeduplicationScope") == Some("messageGroup");
             let facts = if request.neighbours {

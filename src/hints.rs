@@ -1,0 +1,117 @@
+//! The next step printed under an error (`hint: ...`). Engines report facts (which queue was not
+//! found, in which region; which limit a read would cross); the command line knows its own flags,
+//! so every hint that names one is written here, once, and `app::report` asks for it.
+
+use crate::client::ClientError;
+use crate::client::peek::{MIN_UNFORCED_MAX_RECEIVE_COUNT, PeekError};
+use crate::error::{CommandHint, HintedError};
+
+/// The hint for one cause of an error, if its kind has one.
+pub fn of(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
+    if let Some(hinted) = cause.downcast_ref::<CommandHint>() {
+        return Some(hinted.hint.clone());
+    }
+    if let Some(peek) = cause.downcast_ref::<PeekError>() {
+        return peek_error(peek);
+    }
+    if let Some(client) = cause.downcast_ref::<ClientError>() {
+        return client_error(client);
+    }
+    cause.downcast_ref::<HintedError>().map(|h| h.hint.clone())
+}
+
+/// The hint for a refused or failed read.
+pub fn peek_error(err: &PeekError) -> Option<String> {
+    match err {
+        PeekError::WouldDeadLetter { .. } => Some(format!(
+            "queues with a maxReceiveCount of {MIN_UNFORCED_MAX_RECEIVE_COUNT} or more are read \
+             without asking; pass --force to read this one anyway (each message read uses one \
+             of its receives), or read an export with --input"
+        )),
+        PeekError::LeftAtLimit { .. } => Some(
+            "consumers may have taken those messages since; pass --force to read anyway \
+             (any message still at its limit then moves to the dead-letter queue)"
+                .to_string(),
+        ),
+        PeekError::Client(e) => client_error(e),
+    }
+}
+
+/// A next step for the user, where the usual cause of a client error is known.
+pub fn client_error(err: &ClientError) -> Option<String> {
+    match err {
+        ClientError::QueueNotFound {
+            region,
+            account,
+            similar,
+            ..
+        } => Some(queue_not_found(
+            region,
+            account.as_deref(),
+            similar.as_deref(),
+        )),
+        ClientError::NoRegion => Some(
+            "pass --region, set AWS_REGION, or set a region in your AWS profile".to_string(),
+        ),
+        ClientError::InvalidRegion { .. } => Some(
+            "a region name looks like us-east-1 or eu-west-2: check --region, AWS_REGION and the profile's region".to_string(),
+        ),
+        ClientError::UnknownProfile { known, problem, .. } => Some(match (problem, known.is_empty()) {
+            (Some(problem), _) => format!("the profile files could not be read: {problem}"),
+            (None, true) => "no profile is configured there: run `aws configure --profile NAME`, or unset AWS_PROFILE / drop --profile to use the environment's credentials".to_string(),
+            (None, false) => format!("the profiles that exist: {}", known.join(", ")),
+        }),
+        ClientError::NoCredentials { .. } => Some(format!(
+            "looked in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), the profile `{}` in {}, SSO, web identity, and the container and instance roles: set AWS_PROFILE (or --profile) to a configured profile (for an SSO profile, run `aws sso login` first), run `aws configure`, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; for the local server any values work",
+            std::env::var("AWS_PROFILE").ok().filter(|p| !p.is_empty()).unwrap_or_else(|| "default".into()),
+            crate::client::profiles::profile_file_paths()
+        )),
+        ClientError::Auth { .. } => Some(
+            "check the profile or keys in use (--profile, AWS_PROFILE) and that they are not expired".to_string(),
+        ),
+        ClientError::Throttled { .. } => {
+            Some("lower --concurrency or --rate, and try again".to_string())
+        }
+        ClientError::Service { code, .. } if code == "MissingParameter" => Some(
+            "FIFO queues need a message group id: pass --group-id (or group_id in each JSON record)".to_string(),
+        ),
+        ClientError::Service { code, .. } if code == "AWS.SimpleQueueService.PurgeQueueInProgress" || code == "PurgeQueueInProgress" => Some(
+            "SQS allows one purge per queue every 60 seconds; wait and try again".to_string(),
+        ),
+        ClientError::InvalidEndpoint { .. } => Some(
+            "check --endpoint-url, AWS_ENDPOINT_URL_SQS and AWS_ENDPOINT_URL: an endpoint looks like http://127.0.0.1:9324".to_string(),
+        ),
+        ClientError::Timeout { .. } => Some(
+            "check that the endpoint is up and reachable; --connect-timeout and --read-timeout (SQSCTL_CONNECT_TIMEOUT, SQSCTL_READ_TIMEOUT) set how long to wait".to_string(),
+        ),
+        ClientError::NotSqs { .. } => Some(
+            "is --endpoint-url (or AWS_ENDPOINT_URL_SQS / AWS_ENDPOINT_URL) an SQS endpoint? sqsctl local prints the one to use".to_string(),
+        ),
+        ClientError::Transport { .. } => Some(
+            "check --endpoint-url / AWS_ENDPOINT_URL_SQS and your network; for a local server, is `sqsctl local` running?".to_string(),
+        ),
+        _ => None,
+    }
+}
+
+/// The hint for a queue that does not exist: the similar names a lookup found, or where to look.
+pub fn queue_not_found(region: &str, account: Option<&str>, similar: Option<&[String]>) -> String {
+    match (account, similar) {
+        (Some(account), _) => format!(
+            "the queue was looked for in account {account} only: check the account, the name and the region (now {region}), and that the queue's policy lets these credentials see it"
+        ),
+        (None, Some([])) => format!(
+            "no queue in {region} has a similar name: check the region (--region, AWS_REGION) or pass the queue URL; `sqsctl queues` lists what exists"
+        ),
+        (None, Some(similar)) => {
+            let list: Vec<String> = similar.iter().map(|n| format!("`{n}`")).collect();
+            format!(
+                "did you mean {}? (or is the queue in another region than {region}? pass --region or the queue URL)",
+                list.join(", ")
+            )
+        }
+        (None, None) => format!(
+            "check the name and the region (now {region}): pass --region or a queue URL, and run `sqsctl queues` to list what exists"
+        ),
+    }
+}
