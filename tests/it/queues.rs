@@ -212,7 +212,14 @@ fn every_command_suggests_the_queue_a_typo_meant() {
         &["redrive", "ordres-dlq", "--to", "orders", "--dry-run"][..],
         &["redrive", "orders-dlq", "--to", "ordrs", "--dry-run"],
         &["diagnose", "ordres"],
-        &["queue", "set", "orders-dlq", "--allow-sources", "ordrs", "--yes"],
+        &[
+            "queue",
+            "set",
+            "orders-dlq",
+            "--allow-sources",
+            "ordrs",
+            "--yes",
+        ],
     ] {
         let run = env.run(args);
         assert_ne!(run.code, 0, "{args:?}");

@@ -141,6 +141,24 @@ mod tests {
     use super::*;
     use crate::diagnose::observe::tests::fifo;
 
+    /// The report on a complete scan's observations, without a refusal or earlier scans.
+    fn observed(
+        facts: Option<&QueueFacts>,
+        obs: &Observations,
+        coverage: Coverage,
+        now_ms: u64,
+    ) -> Report {
+        analyze(&Analysis {
+            facts,
+            observations: Some(obs),
+            refused: None,
+            scan: None,
+            coverage,
+            now_ms,
+            own_scans: &[],
+        })
+    }
+
     #[test]
     fn a_file_alone_gets_group_and_dedup_checks_most_severe_first() {
         let mut obs = Observations::new(false);
@@ -153,15 +171,7 @@ mod tests {
                 1,
             ));
         }
-        let report = analyze(&Analysis {
-            facts: None,
-            observations: Some(&obs),
-            refused: None,
-            scan: None,
-            coverage: Coverage::Complete,
-            now_ms: 2,
-            own_scans: &[],
-        });
+        let report = observed(None, &obs, Coverage::Complete, 2);
         let ids: Vec<_> = report.findings.iter().map(|f| f.id).collect();
         assert_eq!(
             ids,
@@ -179,15 +189,7 @@ mod tests {
         let facts = QueueFacts::plain("jobs");
         let mut obs = Observations::new(false);
         obs.add(&fifo("tenant-1", "d", "b", 1, 1));
-        let report = analyze(&Analysis {
-            facts: Some(&facts),
-            observations: Some(&obs),
-            refused: None,
-            scan: None,
-            coverage: Coverage::Complete,
-            now_ms: 2,
-            own_scans: &[],
-        });
+        let report = observed(Some(&facts), &obs, Coverage::Complete, 2);
         assert!(report.groups.is_none());
     }
 
@@ -223,15 +225,7 @@ mod tests {
                 Coverage::Complete,
                 Coverage::Scan { visible_at_start: visible, in_flight_at_start: in_flight, exhausted },
             ] {
-                let report = analyze(&Analysis {
-                    facts: None,
-                    observations: Some(&obs),
-                    refused: None,
-                    scan: None,
-                    coverage,
-                    now_ms: 1_795_000_000_000,
-                    own_scans: &[],
-                });
+                let report = observed(None, &obs, coverage, 1_795_000_000_000);
                 proptest::prop_assert!(report.findings.iter().all(|f| !f.title.is_empty()));
             }
         }
