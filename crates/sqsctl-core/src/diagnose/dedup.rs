@@ -34,7 +34,7 @@ pub fn collisions(obs: &Observations) -> Option<Finding> {
     }
     colliding.sort_by(|a, b| b.messages.cmp(&a.messages).then(a.id.cmp(&b.id)));
     let messages: u64 = colliding.iter().map(|e| e.messages).sum();
-    let mut finding = Finding::new(
+    let finding = Finding::new(
         "dedup-collision",
         Severity::Error,
         format!(
@@ -45,16 +45,16 @@ pub fn collisions(obs: &Observations) -> Option<Finding> {
     .evidence(format!(
         "{messages} messages share {} with another, different body",
         plural(colliding.len() as u64, "id")
-    ));
-    for entry in colliding.iter().take(3) {
-        finding = finding.evidence(format!(
+    ))
+    .evidence_each(&colliding, 3, |entry| {
+        format!(
             "id `{}` on {} messages, e.g. `{}` and `{}`",
             entry.id,
             entry.messages,
             entry.examples.first().map(String::as_str).unwrap_or(""),
             entry.examples.get(1).map(String::as_str).unwrap_or("")
-        ));
-    }
+        )
+    });
     Some(finding.advice(
         "SQS accepts a send whose deduplication id was used in the last 5 minutes and then drops \
          the message without an error. Derive the id from what makes the message unique (an \
@@ -358,7 +358,7 @@ pub fn repeating_bodies(obs: &Observations, content_based: bool) -> Option<Findi
     }
     repeated.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let copies: u64 = repeated.iter().map(|(n, _)| n).sum();
-    let mut finding = Finding::new(
+    let finding = Finding::new(
         "dedup-content-repeats",
         Severity::Warning,
         "Content-based deduplication on bodies that repeat",
@@ -367,10 +367,10 @@ pub fn repeating_bodies(obs: &Observations, content_based: bool) -> Option<Findi
         "{} distinct bodies occur more than once ({copies} of {} messages seen)",
         repeated.len(),
         obs.messages
-    ));
-    for (count, body) in repeated.iter().take(3) {
-        finding = finding.evidence(format!("`{body}` seen {count} times"));
-    }
+    ))
+    .evidence_each(&repeated, 3, |(count, body)| {
+        format!("`{body}` seen {count} times")
+    });
     Some(finding.advice(
         "With content-based deduplication the id is the SHA-256 of the body, so every identical \
          body sent within 5 minutes of another is dropped silently. The repeats seen here were \

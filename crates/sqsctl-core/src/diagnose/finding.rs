@@ -60,6 +60,17 @@ impl Finding {
         self
     }
 
+    /// One evidence line per item, for the first `most` items (the rest would bury the point).
+    pub fn evidence_each<T>(
+        mut self,
+        items: impl IntoIterator<Item = T>,
+        most: usize,
+        line: impl Fn(T) -> String,
+    ) -> Finding {
+        self.evidence.extend(items.into_iter().take(most).map(line));
+        self
+    }
+
     pub fn advice(mut self, text: impl Into<String>) -> Finding {
         self.advice = text.into();
         self

@@ -144,8 +144,8 @@ fn head_of_line(layout: &GroupLayout) -> Option<Finding> {
             plural(blocked.len() as u64, "group")
         ),
     );
-    for group in blocked.iter().take(5) {
-        finding = finding.evidence(format!(
+    finding = finding.evidence_each(&blocked, 5, |group| {
+        format!(
             "group `{}`: head received {} times before{}{}",
             group.group_id,
             group.head_prior_receives.unwrap_or(0),
@@ -158,8 +158,8 @@ fn head_of_line(layout: &GroupLayout) -> Option<Finding> {
             } else {
                 ""
             }
-        ));
-    }
+        )
+    });
     finding = finding.evidence(OWN_READS_NOTE);
     if idle {
         finding = finding.evidence(IDLE_NOTE);
