@@ -1,7 +1,8 @@
 //! `sqsctl local`: runs the in-process SQS-compatible server of [`crate::local`] until Ctrl-C.
 //!
-//! stdout gets one line a shell can evaluate (`export AWS_ENDPOINT_URL_SQS=...`); everything else
-//! goes to stderr.
+//! stdout gets the environment a shell evaluates to use the server (`export AWS_ENDPOINT_URL_SQS=...`,
+//! the region, and stand-in credentials where the environment has none), the endpoint first;
+//! everything else goes to stderr.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -18,6 +19,11 @@ use crate::text::plural;
 #[derive(Debug, Clone)]
 pub struct LocalSettings {
     pub bind: SocketAddr,
+    /// The server's default region (the global `--region`), also printed for clients.
+    pub region: String,
+    /// Whether to print stand-in credentials: only when the environment has none, so that
+    /// evaluating the output never replaces the user's own.
+    pub print_credentials: bool,
     pub hostname: Option<String>,
     pub account_id: String,
     pub latency: Duration,
@@ -95,7 +101,11 @@ fn origin(value: &str) -> anyhow::Result<String> {
 impl LocalSettings {
     /// Checks the command line's values and fills in the defaults (an error here is a usage
     /// error).
-    pub fn resolve(args: LocalArgs) -> anyhow::Result<LocalSettings> {
+    pub fn resolve(args: LocalArgs, region: Option<&str>) -> anyhow::Result<LocalSettings> {
+        let region = region.unwrap_or(DEFAULT_REGION);
+        if !crate::client::is_region_name(region) {
+            bail!("--region must be a region name such as eu-west-1, got {region:?}");
+        }
         if args.account_id.len() != 12 || !args.account_id.bytes().all(|b| b.is_ascii_digit()) {
             bail!("--account-id must be 12 digits, got {:?}", args.account_id);
         }
@@ -111,6 +121,8 @@ impl LocalSettings {
         }
         Ok(LocalSettings {
             bind: args.bind,
+            region: region.to_string(),
+            print_credentials: !credentials_in_environment(),
             hostname: args.hostname,
             account_id: args.account_id,
             latency: latency(args.latency)?,
@@ -129,6 +141,53 @@ impl LocalSettings {
             inspection: !args.no_inspection,
         })
     }
+}
+
+/// The server's region when `--region` is not given: the local server's, not the profile's, so
+/// that its queue URLs and ARNs are the same on every machine.
+const DEFAULT_REGION: &str = "us-east-1";
+
+/// Stand-in credentials: the server accepts any.
+const LOCAL_CREDENTIALS: &str = "local";
+
+/// Whether the environment holds AWS credentials of its own (read here, once, because what
+/// `sqsctl local` prints depends on it and the AWS chain is not consulted).
+fn credentials_in_environment() -> bool {
+    ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]
+        .iter()
+        .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
+}
+
+/// `value` as one shell word: as it is when nothing in it is special to a shell, single-quoted
+/// otherwise (an IPv6 endpoint's brackets would be a glob).
+fn shell_word(value: &str) -> String {
+    let plain = value
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"@%+=:,./_-".contains(&b));
+    if plain && !value.is_empty() {
+        value.to_string()
+    } else {
+        format!("'{}'", value.replace('\'', "'\\''"))
+    }
+}
+
+/// The lines a shell evaluates to use the server: the endpoint first (scripts read it alone),
+/// then the region (`AWS_DEFAULT_REGION` too, for the AWS CLI v1 and older SDKs), then
+/// stand-in credentials unless the environment has its own.
+fn environment(endpoint: &str, settings: &LocalSettings) -> Vec<String> {
+    let mut variables = vec![
+        ("AWS_ENDPOINT_URL_SQS", endpoint),
+        ("AWS_REGION", settings.region.as_str()),
+        ("AWS_DEFAULT_REGION", settings.region.as_str()),
+    ];
+    if settings.print_credentials {
+        variables.push(("AWS_ACCESS_KEY_ID", LOCAL_CREDENTIALS));
+        variables.push(("AWS_SECRET_ACCESS_KEY", LOCAL_CREDENTIALS));
+    }
+    variables
+        .into_iter()
+        .map(|(name, value)| format!("export {name}={}", shell_word(value)))
+        .collect()
 }
 
 /// The endpoint clients should use: an unspecified bind address (0.0.0.0, ::) is reachable
@@ -234,11 +293,7 @@ fn recover(ctx: &Context, dir: &Path) -> anyhow::Result<()> {
 }
 
 pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitStatus> {
-    let region = ctx
-        .aws_settings()
-        .region
-        .clone()
-        .unwrap_or_else(|| "us-east-1".to_string());
+    let region = settings.region.clone();
     let config = ServerConfig {
         bind: settings.bind,
         hostname: settings.hostname.clone(),
@@ -268,10 +323,12 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
             ));
         }
         let endpoint = client_endpoint(bound, settings.bind);
-        printed = printer.line(&format!("export AWS_ENDPOINT_URL_SQS={endpoint}"));
+        printed = environment(&endpoint, &settings)
+            .iter()
+            .try_for_each(|line| printer.line(line));
         let _ = printer.flush();
         printer.info(format!(
-            "SQS-compatible server on {endpoint} (region {region}, account {}); any credentials are accepted. Ctrl-C stops it.",
+            "SQS-compatible server on {endpoint} (default region {region}, account {}); any credentials are accepted. Ctrl-C stops it.",
             settings.account_id
         ));
         if !settings.allowed_origins.is_empty() {
@@ -314,7 +371,7 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
             };
             anyhow::Error::new(err).context(context)
         })?;
-    printed.context("could not write the endpoint line")?;
+    printed.context("could not write the environment lines")?;
     let mut line = format!("stopped after {}", plural(stats.requests, "request"));
     if injected_faults(&settings).is_some() {
         line.push_str(&format!(
@@ -352,6 +409,14 @@ fn injected_faults(settings: &LocalSettings) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_special_to_a_shell_are_quoted() {
+        assert_eq!(shell_word("http://127.0.0.1:9324"), "http://127.0.0.1:9324");
+        assert_eq!(shell_word("http://[::1]:9324"), "'http://[::1]:9324'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word(""), "''");
+    }
 
     #[test]
     fn unspecified_addresses_are_reached_through_loopback() {

@@ -60,7 +60,10 @@ pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitSta
         Command::Diagnose(args) => {
             diagnose::run(ctx, usage(diagnose::DiagnoseSettings::resolve(args))?).await
         }
-        Command::Local(args) => local::run(ctx, usage(local::LocalSettings::resolve(args))?).await,
+        Command::Local(args) => {
+            let region = ctx.aws_settings().region.as_deref();
+            local::run(ctx, usage(local::LocalSettings::resolve(args, region))?).await
+        }
         Command::Demo(args) => demo::run(ctx, usage(demo::DemoSettings::resolve(args))?).await,
         Command::Generate(args) => {
             generate::run(ctx, usage(generate::GenerateSettings::resolve(args))?).await

@@ -6,6 +6,7 @@ use crate::support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::process::{Command, Stdio};
 
 use support::TestEnv;
 use support::snapshot::assert_snapshot;
@@ -20,6 +21,7 @@ fn absurd_limits_and_origins_are_usage_errors() {
         &["--max-bytes", "0"],
         &["--allow-origin", "localhost:3000"],
         &["--allow-origin", "http://localhost:3000/app"],
+        &["--region", "mars"],
     ] {
         let run = env.run(&[&["local", "--bind", "127.0.0.1:0"], args].concat());
         run.assert_code(2);
@@ -90,6 +92,92 @@ fn allowed_origins_are_answered_and_other_pages_refused() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("answering web pages of http://localhost:3000, https://app.example\n"),
+        "{stderr}"
+    );
+}
+
+/// A `sqsctl local` started for a test, and its stdout.
+struct Local {
+    child: std::process::Child,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Local {
+    /// `sqsctl local` on a free port, started by `cmd` (an environment of the caller's choosing),
+    /// and the first `lines` lines of its stdout once it is ready.
+    fn start(mut cmd: Command, args: &[&str], lines: usize) -> (Local, String) {
+        let mut child = cmd
+            .args([&["local", "--bind", "127.0.0.1:0"][..], args].concat())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut printed = String::new();
+        for _ in 0..lines {
+            stdout.read_line(&mut printed).unwrap();
+        }
+        (Local { child, stdout }, printed)
+    }
+
+    /// Stops it with Ctrl-C: the rest of its stdout, and its stderr.
+    fn stop(mut self) -> (String, String) {
+        support::sigint(self.child.id());
+        let mut rest = String::new();
+        self.stdout.read_to_string(&mut rest).unwrap();
+        let output = self.child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(130));
+        (rest, String::from_utf8_lossy(&output.stderr).into_owned())
+    }
+}
+
+#[test]
+fn the_printed_environment_is_all_a_shell_needs() {
+    let home = tempfile::tempdir().unwrap();
+    let (local, printed) = Local::start(support::cleared_cmd(home.path()), &[], 5);
+    assert_snapshot!(printed);
+
+    // A shell with nothing of AWS: no variables, an empty home.
+    let env_file = home.path().join("local.env");
+    std::fs::write(&env_file, &printed).unwrap();
+    let empty_home = tempfile::tempdir().unwrap();
+    let shell = Command::new("sh")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", empty_home.path())
+        .args([
+            "-c",
+            r#"eval "$(cat "$1")" && "$0" queue create from-shell >/dev/null && "$0" queues -o text --query '[].name'"#,
+            support::BIN,
+        ])
+        .arg(&env_file)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let run = support::Run::from_output(shell);
+    run.assert_code(0);
+    assert_eq!(run.stdout.trim(), "from-shell", "{}", run.stderr);
+    let (rest, _) = local.stop();
+    assert!(rest.is_empty(), "{rest}");
+}
+
+#[test]
+fn credentials_of_the_environment_are_left_alone_and_never_printed() {
+    let home = tempfile::tempdir().unwrap();
+    let mut cmd = support::cleared_cmd(home.path());
+    cmd.env("AWS_ACCESS_KEY_ID", "AKIAREALKEYEXAMPLE")
+        .env("AWS_SECRET_ACCESS_KEY", "real-secret-example");
+    let (local, first) = Local::start(cmd, &["--region", "eu-west-1"], 1);
+    let (rest, stderr) = local.stop();
+    let printed = first + &rest;
+    assert!(
+        !printed.contains("AKIA") && !stderr.contains("AKIA") && !printed.contains("real-secret"),
+        "{printed}{stderr}"
+    );
+    assert_snapshot!(printed);
+    assert!(
+        stderr.contains("(default region eu-west-1, account 000000000000)"),
         "{stderr}"
     );
 }

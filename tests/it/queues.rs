@@ -232,6 +232,41 @@ fn every_command_suggests_the_queue_a_typo_meant() {
 }
 
 #[test]
+fn the_local_server_keeps_regions_apart() {
+    let env = TestEnv::start();
+    env.create_queue("orders", &[]);
+    let eu = ["--region", "eu-west-1"];
+    env.run(&[&eu[..], &["queue", "create", "orders"]].concat())
+        .assert_code(0);
+    env.run(&[&eu[..], &["queue", "create", "refunds"]].concat())
+        .assert_code(0);
+    env.run(&[&eu[..], &["send", "refunds", "r1"]].concat())
+        .assert_code(0);
+    let names = |run: &support::Run| -> Vec<String> {
+        run.assert_code(0);
+        run.records_of("queue")
+            .iter()
+            .map(|r| format!("{} {}", r["name"].as_str().unwrap(), r["visible"]))
+            .collect()
+    };
+    assert_eq!(names(&env.run(&["queues"])), ["orders 0"]);
+    assert_eq!(
+        names(&env.run(&[&eu[..], &["queues"]].concat())),
+        ["orders 0", "refunds 1"]
+    );
+    let info = env.run(&[&eu[..], &["queue", "info", "refunds"]].concat());
+    info.assert_code(0);
+    assert_eq!(
+        info.records_of("queue_info")[0]["attributes"]["QueueArn"],
+        "arn:aws:sqs:eu-west-1:000000000000:refunds"
+    );
+    // The wrong-region mistake, rehearsed locally.
+    let run = env.run(&["queue", "info", "refunds"]);
+    run.assert_code(1);
+    assert_snapshot!(name: "queue_of_another_region_on_the_local_server", run.stderr);
+}
+
+#[test]
 fn suggestions_need_real_similarity_and_another_account_is_named() {
     let env = TestEnv::start();
     for name in ["q", "a", "orders-dlq"] {

@@ -1,16 +1,16 @@
-//! Every command example in the README runs against the local server, so the README cannot drift
-//! from the behaviour again.
+//! Every command example in the README and in `docs/` runs against the local server, so the
+//! documentation cannot drift from the behaviour again; and the README stays a front door.
 //!
-//! The convention (also stated in the README's Tests section): each line of a ```sh block
-//! (and each `$ ` line of a ```console block) whose command is `sqsctl ...` is an example. Lines
-//! joined by `&&` run one after the other; `< FILE` feeds the file on stdin and `> FILE` keeps
-//! stdout for a later example; `# ...` is a comment. The examples run in README order, as on a
-//! terminal whose user answers `y`, in a directory holding the files the README names
-//! (`payload.json`, `messages.jsonl`, ...) and against a server holding the queues it names
-//! (`orders` with its DLQ `orders-dlq`, `payments` with `maxReceiveCount` 2, `payments.fifo`...).
-//! An example passes when it exits 0, 3 (partially done) or 4 (problems found): never 2 (usage)
-//! nor 1. The examples that cannot run here are skipped by the rules in [`SKIPS`], counted and
-//! listed, and the count is pinned so that a new skip is a decision.
+//! The convention (also stated in docs/testing.md): each line of a ```sh block (and each `$ ` line
+//! of a ```console block) whose command is `sqsctl ...` is an example. Lines joined by `&&` run one
+//! after the other; `< FILE` feeds the file on stdin and `> FILE` keeps stdout for a later example;
+//! `# ...` is a comment. Each document's examples run in its order, as on a terminal whose user
+//! answers `y`, in a directory holding the files the documents name (`payload.json`,
+//! `messages.jsonl`, ...) and against a fresh server holding the queues they name (`orders` with
+//! its DLQ `orders-dlq`, `payments` with `maxReceiveCount` 2, `payments.fifo`...). An example passes
+//! when it exits 0, 3 (partially done) or 4 (problems found): never 2 (usage) nor 1. The examples
+//! that cannot run here are skipped by the rules in [`SKIPS`], counted and listed, and each
+//! document's count is pinned so that a new skip is a decision.
 
 use std::path::Path;
 
@@ -29,7 +29,7 @@ const SKIPS: &[(&str, &str)] = &[
     ("/home/you/", "a placeholder path"),
     (
         "./worker.sh",
-        "the worker script the README shows, not written here",
+        "the worker script docs/workers.md shows, not written here",
     ),
     (
         "summary-$i.json",
@@ -41,16 +41,16 @@ const SKIPS: &[(&str, &str)] = &[
     ),
 ];
 
-/// How many examples the rules above and pipelines skip. Change it when the README changes, after
-/// checking that the new example cannot run here.
-const EXPECTED_SKIPS: usize = 23;
+/// The most lines the README may have: what it is, install, the two commands, a tour, configuration,
+/// exit codes and links. The reference lives in `docs/`.
+const README_MAX_LINES: usize = 400;
 
-/// The README's examples, each as the line number where it starts and its text.
-fn examples(readme: &str) -> Vec<(usize, String)> {
+/// A document's examples, each as the line number where it starts and its text.
+fn examples(document: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut block: Option<&str> = None;
     let mut pending: Option<(usize, String)> = None;
-    for (index, line) in readme.lines().enumerate() {
+    for (index, line) in document.lines().enumerate() {
         let trimmed = line.trim();
         if let Some(fence) = trimmed.strip_prefix("```") {
             block = if block.is_some() { None } else { Some(fence) };
@@ -171,7 +171,7 @@ fn run(env: &TestEnv, dir: &Path, invocation: &Invocation) -> Run {
     run
 }
 
-/// The queues and messages the README's examples name.
+/// The queues and messages the documents' examples name.
 fn fixture(env: &TestEnv) {
     let dlq_of = |name: &str, max_receive: &str, fifo: bool| {
         let attrs: Vec<(&str, &str)> = if fifo {
@@ -233,7 +233,7 @@ fn send(env: &TestEnv, queue: &QueueRef, records: &[MessageRecord]) {
     });
 }
 
-/// The files the README's examples read.
+/// The files the documents' examples read.
 fn files(dir: &Path) {
     let record = |i: usize| format!(r#"{{"body":"record {i}","group_id":"g{}"}}"#, i % 3);
     let jsonl: String = (0..5).map(|i| record(i) + "\n").collect();
@@ -250,14 +250,12 @@ fn files(dir: &Path) {
     }
 }
 
-#[test]
-fn every_command_example_of_the_readme_runs() {
-    let readme = std::fs::read_to_string(repo_path("README.md")).expect("README.md");
-    let examples = examples(&readme);
-    assert!(
-        examples.len() > 30,
-        "the README's examples were not found: {examples:?}"
-    );
+/// Runs every example of the document at `path` (relative to the repository) on a server and in
+/// a directory of its own, and checks that `expected_skips` of them were skipped.
+fn run_examples_of(path: &str, expected_skips: usize) {
+    let document =
+        std::fs::read_to_string(repo_path(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let examples = examples(&document);
     let env = TestEnv::with_inspection();
     fixture(&env);
     let dir = tempfile::tempdir().unwrap();
@@ -269,7 +267,7 @@ fn every_command_example_of_the_readme_runs() {
         let invocations = match plan(example) {
             Ok(invocations) => invocations,
             Err(why) => {
-                skipped.push(format!("README.md:{line}: {example} ({why})"));
+                skipped.push(format!("{path}:{line}: {example} ({why})"));
                 continue;
             }
         };
@@ -278,7 +276,7 @@ fn every_command_example_of_the_readme_runs() {
             ran += 1;
             if !matches!(run.code, 0 | 3 | 4) {
                 failures.push(format!(
-                    "README.md:{line}: `sqsctl {}` exited {}:\n{}",
+                    "{path}:{line}: `sqsctl {}` exited {}:\n{}",
                     invocation.args.join(" "),
                     run.code,
                     run.stderr
@@ -288,13 +286,75 @@ fn every_command_example_of_the_readme_runs() {
     }
     assert!(
         failures.is_empty(),
-        "README examples failed:\n{}",
+        "examples failed:\n{}",
         failures.join("\n")
     );
     assert_eq!(
         skipped.len(),
-        EXPECTED_SKIPS,
-        "{ran} examples ran; the skipped ones:\n{}",
+        expected_skips,
+        "{path}: {ran} examples ran; the skipped ones:\n{}",
         skipped.join("\n")
+    );
+}
+
+/// One test per document, so that they run side by side; `documents_with_examples_are_all_tested`
+/// keeps the list complete.
+macro_rules! document_tests {
+    ($($test:ident: $path:literal, $skips:literal;)*) => {
+        const TESTED: &[&str] = &[$($path),*];
+        $(
+            #[test]
+            fn $test() {
+                run_examples_of($path, $skips);
+            }
+        )*
+    };
+}
+
+document_tests! {
+    readme_examples_run: "README.md", 3;
+    commands_examples_run: "docs/commands.md", 12;
+    diagnose_examples_run: "docs/diagnose.md", 1;
+    install_examples_run: "docs/install.md", 0;
+    local_server_examples_run: "docs/local-server.md", 6;
+    output_examples_run: "docs/output.md", 0;
+    redrive_examples_run: "docs/redrive.md", 2;
+    workers_examples_run: "docs/workers.md", 1;
+}
+
+#[test]
+fn documents_with_examples_are_all_tested() {
+    let mut untested = Vec::new();
+    let mut paths: Vec<String> = vec!["README.md".into()];
+    for entry in std::fs::read_dir(repo_path("docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") {
+            paths.push(format!("docs/{name}"));
+        }
+    }
+    for path in paths {
+        let document = std::fs::read_to_string(repo_path(&path)).unwrap();
+        if !examples(&document).is_empty() && !TESTED.contains(&path.as_str()) {
+            untested.push(path);
+        }
+    }
+    assert!(
+        untested.is_empty(),
+        "documents with sqsctl examples that no test runs (add them to document_tests!): {untested:?}"
+    );
+    let readme = std::fs::read_to_string(repo_path("README.md")).unwrap();
+    assert!(
+        examples(&readme).len() >= 15,
+        "the README's tour should show every command"
+    );
+}
+
+#[test]
+fn the_readme_is_a_front_door_not_the_reference() {
+    let readme = std::fs::read_to_string(repo_path("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(
+        lines <= README_MAX_LINES,
+        "README.md has {lines} lines, more than {README_MAX_LINES}: move the reference to docs/"
     );
 }

@@ -143,7 +143,7 @@ fn send_one(call: &Call, queue: &Queue, input: SendInput) -> SqsResult<SendRecei
 }
 
 pub fn send_message(call: &Call, input: SendInput) -> Reply {
-    let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let receipt = send_one(call, &queue, input)?;
     queue.changed.notify_waiters();
     call.encode(&SendResult::new(None, receipt))
@@ -166,7 +166,7 @@ impl<T> BatchOutput<T> {
 }
 
 pub fn send_message_batch(call: &Call, input: BatchInput<SendInput>) -> Reply {
-    let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let entries = input.entries.unwrap_or_default();
     validate::batch_ids(entries.iter().map(|e| e.id.as_deref()))?;
     let total: usize = entries
@@ -236,7 +236,7 @@ fn delete_one(queue: &Queue, input: &HandleInput) -> SqsResult<DeleteOutcome> {
 }
 
 pub fn delete_message(call: &Call, input: HandleInput) -> Reply {
-    let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let queue = call.queue_by_url(input.queue_url.as_deref())?;
     delete_one(&queue, &input)?;
     call.encode(&json!({}))
 }
@@ -260,7 +260,7 @@ fn change_one(call: &Call, queue: &Queue, input: &HandleInput) -> SqsResult<()> 
 }
 
 pub fn change_message_visibility(call: &Call, input: HandleInput) -> Reply {
-    let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let queue = call.queue_by_url(input.queue_url.as_deref())?;
     change_one(call, &queue, &input)?;
     queue.changed.notify_waiters();
     call.encode(&json!({}))
@@ -278,7 +278,7 @@ fn handle_batch(
     input: BatchInput<HandleInput>,
     apply: impl Fn(&Queue, &HandleInput) -> SqsResult<()>,
 ) -> Reply {
-    let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let entries = input.entries.unwrap_or_default();
     validate::batch_ids(entries.iter().map(|e| e.id.as_deref()))?;
     let mut output = BatchOutput::new();

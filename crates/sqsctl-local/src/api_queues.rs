@@ -58,6 +58,7 @@ pub struct ListQueuesInput {
 fn check_redrive(
     svc: &Service,
     policy: &RedrivePolicy,
+    source_region: &str,
     source_arn: &str,
     fifo: bool,
 ) -> SqsResult<()> {
@@ -71,6 +72,11 @@ fn check_redrive(
     let target = svc
         .queue_by_arn(&policy.dead_letter_arn)
         .ok_or_else(|| invalid("Dead letter target does not exist."))?;
+    if target.region != source_region {
+        return Err(invalid(
+            "Dead-letter queue must be in the same region as the source queue.",
+        ));
+    }
     if target.fifo != fifo {
         return Err(invalid(
             "Dead-letter queue must be the same type of queue (standard or FIFO) as the source queue.",
@@ -118,15 +124,22 @@ pub fn create_queue(call: &Call, input: CreateQueueInput) -> SqsResult<Value> {
         attributes.apply(key, &given[*key], fifo, true)?;
     }
     attributes.check_combination()?;
-    let arn = call.svc.arn_of(&name);
+    let arn = call.arn_of(&name);
     if let Some(policy) = &attributes.redrive_policy {
-        check_redrive(call.svc, policy, &arn, fifo)?;
+        check_redrive(call.svc, policy, call.region, &arn, fifo)?;
     }
     let tags = input.tags.unwrap_or_default();
     check_tags(&tags, 0)?;
     let now = call.svc.now();
     let state = QueueState::new(attributes.clone(), tags.into_iter().collect(), fifo, now);
-    let queue = Queue::new(call.svc.next_id(), name.clone(), arn, fifo, state);
+    let queue = Queue::new(
+        call.svc.next_id(),
+        call.region.to_string(),
+        name.clone(),
+        arn,
+        fifo,
+        state,
+    );
     if let Err(existing) = call.svc.insert_queue(queue)? {
         let current = existing.state.lock().attrs.clone();
         let mut wanted = current.clone();
@@ -160,14 +173,13 @@ pub fn get_queue_url(call: &Call, input: GetQueueUrlInput) -> SqsResult<Value> {
         return Err(SqsError::queue_does_not_exist());
     }
     let queue = call
-        .svc
         .queue(&name)
         .ok_or_else(SqsError::queue_does_not_exist)?;
-    Ok(json!({ "QueueUrl": call.url_of(&queue.name) }))
+    Ok(json!({ "QueueUrl": call.svc.queue_url(&queue) }))
 }
 
 pub fn delete_queue(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
-    let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let queue = call.queue_by_url(input.queue_url.as_deref())?;
     call.svc.remove_queue(&queue);
     Ok(json!({}))
 }
@@ -200,7 +212,7 @@ fn page(call: &Call, queues: Vec<Arc<Queue>>, limit: Option<usize>, key: &str) -
     let size = limit.unwrap_or(1000);
     let more = queues.len() > size;
     let shown: Vec<&Arc<Queue>> = queues.iter().take(size).collect();
-    let urls: Vec<String> = shown.iter().map(|q| call.url_of(&q.name)).collect();
+    let urls: Vec<String> = shown.iter().map(|q| call.svc.queue_url(q)).collect();
     let mut out = Map::new();
     if !urls.is_empty() {
         out.insert(key.into(), json!(urls));
@@ -215,16 +227,15 @@ pub fn list_queues(call: &Call, input: ListQueuesInput) -> SqsResult<Value> {
     let limit = max_results(input.max_results)?;
     let after = parse_token(input.next_token.as_deref())?;
     let prefix = input.queue_name_prefix.unwrap_or_default();
-    let queues = call.svc.list_queues(&prefix, after.as_deref());
+    let queues = call.list_queues(&prefix, after.as_deref());
     Ok(page(call, queues, limit, "QueueUrls"))
 }
 
 pub fn list_dead_letter_source_queues(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
-    let target = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let target = call.queue_by_url(input.queue_url.as_deref())?;
     let limit = max_results(input.max_results)?;
     let after = parse_token(input.next_token.as_deref())?;
     let sources: Vec<Arc<Queue>> = call
-        .svc
         .list_queues("", after.as_deref())
         .into_iter()
         .filter(|q| {
@@ -244,7 +255,7 @@ pub fn list_dead_letter_source_queues(call: &Call, input: QueueUrlInput) -> SqsR
 }
 
 pub fn get_queue_attributes(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
-    let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let names = input.attribute_names.unwrap_or_default();
     for name in &names {
         if name != "All" && !attrs::is_known(name, queue.fifo) {
@@ -286,7 +297,7 @@ pub fn get_queue_attributes(call: &Call, input: QueueUrlInput) -> SqsResult<Valu
 }
 
 pub fn set_queue_attributes(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
-    let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let given = input
         .attributes
         .ok_or_else(|| SqsError::missing("Attributes"))?;
@@ -300,7 +311,7 @@ pub fn set_queue_attributes(call: &Call, input: QueueUrlInput) -> SqsResult<Valu
     if given.contains_key("RedrivePolicy")
         && let Some(policy) = &updated.redrive_policy
     {
-        check_redrive(call.svc, policy, &queue.arn, queue.fifo)?;
+        check_redrive(call.svc, policy, &queue.region, &queue.arn, queue.fifo)?;
     }
     let now = call.svc.now();
     let mut state = queue.state.lock();
@@ -319,7 +330,7 @@ pub fn set_queue_attributes(call: &Call, input: QueueUrlInput) -> SqsResult<Valu
 }
 
 pub fn purge_queue(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
-    let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let now = call.svc.now();
     let mut state = queue.state.lock();
     if let Some(last) = state.last_purge
@@ -338,7 +349,7 @@ pub fn purge_queue(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
 }
 
 pub fn tag_queue(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
-    let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let tags = input.tags.ok_or_else(|| SqsError::missing("Tags"))?;
     let mut state = queue.state.lock();
     let new_keys = tags.keys().filter(|k| !state.tags.contains_key(*k)).count();
@@ -354,7 +365,7 @@ pub fn tag_queue(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
 }
 
 pub fn untag_queue(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
-    let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let keys = input.tag_keys.ok_or_else(|| SqsError::missing("TagKeys"))?;
     let mut state = queue.state.lock();
     for key in keys {
@@ -365,7 +376,7 @@ pub fn untag_queue(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
 }
 
 pub fn list_queue_tags(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
-    let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let state = queue.state.lock();
     if state.tags.is_empty() {
         return Ok(json!({}));

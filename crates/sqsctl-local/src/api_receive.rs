@@ -237,7 +237,7 @@ fn attempt(
     }
     let target = policy
         .as_ref()
-        .and_then(|p| call.svc.queue_by_arn(&p.dead_letter_arn))
+        .and_then(|p| call.queue_by_arn(&p.dead_letter_arn))
         .filter(|t| !Arc::ptr_eq(t, queue));
     let limit = target
         .as_ref()
@@ -260,7 +260,7 @@ fn attempt(
 }
 
 pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
-    let queue = call.svc.queue_by_url(input.queue_url.as_deref())?;
+    let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let max = match input.max_number_of_messages {
         Some(n) => validate::in_range("MaxNumberOfMessages", n, 1, 10)? as usize,
         None => 1,

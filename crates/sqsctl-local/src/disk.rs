@@ -37,14 +37,15 @@ pub const WAL_NAME: &str = "sqsctl-local.db-wal";
 /// Where a new database is set up before it is renamed into place, so that a database file that
 /// exists is never legitimately empty.
 const NEW_NAME: &str = "sqsctl-local.db.new";
-const SCHEMA_VERSION: i64 = 1;
+/// 2: queues have a region (a version-1 queue is of the server's default region).
+const SCHEMA_VERSION: i64 = 2;
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS queues (
     row INTEGER PRIMARY KEY, name TEXT NOT NULL, fifo INTEGER NOT NULL, created_at INTEGER NOT NULL,
     attributes TEXT NOT NULL, tags TEXT NOT NULL, last_modified INTEGER NOT NULL,
-    last_purge INTEGER, next_sequence INTEGER NOT NULL);
+    last_purge INTEGER, next_sequence INTEGER NOT NULL, region TEXT);
 CREATE TABLE IF NOT EXISTS messages (
     row INTEGER PRIMARY KEY, queue INTEGER NOT NULL, id BLOB NOT NULL, body TEXT NOT NULL,
     attributes TEXT, md5_body BLOB NOT NULL, md5_attributes BLOB, sent_at INTEGER NOT NULL,
@@ -255,13 +256,7 @@ impl Disk {
             Some(v) if v > SCHEMA_VERSION => {
                 return Err(DiskError::NewerFormat(dir.to_path_buf(), v));
             }
-            Some(_) => {}
-            None => {
-                conn.execute(
-                    "INSERT INTO meta (key, value) VALUES ('schema', ?1)",
-                    [SCHEMA_VERSION],
-                )?;
-            }
+            Some(_) | None => migrate(conn)?,
         }
         // Not clean until a clean stop says so; checkpointed into the database file itself, so
         // that a log deleted from now on is noticed at the next start.
@@ -314,7 +309,7 @@ impl Disk {
             ..Loaded::default()
         };
         let mut queues = self.conn.prepare(
-            "SELECT row, name, fifo, created_at, attributes, tags, last_modified, last_purge, next_sequence FROM queues ORDER BY row",
+            "SELECT row, name, fifo, created_at, attributes, tags, last_modified, last_purge, next_sequence, region FROM queues ORDER BY row",
         )?;
         let mut rows = queues.query([])?;
         while let Some(r) = rows.next()? {
@@ -323,6 +318,7 @@ impl Disk {
             let tags: String = r.get(5)?;
             loaded.queues.push(QueueRecord {
                 row: to_u64(r.get(0)?),
+                region: r.get(9)?,
                 name: r.get(1)?,
                 fifo,
                 created_at: to_u64(r.get(3)?),
@@ -381,10 +377,21 @@ impl Disk {
         Ok(loaded)
     }
 
-    /// Drops deduplication entries that expired, and remembers the next queue id.
-    pub fn after_load(&mut self, now: u64, next_queue_id: u64) -> Result<(), DiskError> {
+    /// Drops deduplication entries that expired, remembers the next queue id, and gives queues
+    /// kept from before queues had regions the server's default region for good (a later start
+    /// with another default region finds them where they were).
+    pub fn after_load(
+        &mut self,
+        now: u64,
+        next_queue_id: u64,
+        default_region: &str,
+    ) -> Result<(), DiskError> {
         let tx = self.conn.transaction()?;
         tx.execute("DELETE FROM dedup WHERE expires <= ?1", [to_i64(now)])?;
+        tx.execute(
+            "UPDATE queues SET region = ?1 WHERE region IS NULL",
+            [default_region],
+        )?;
         tx.execute(
             "INSERT INTO meta (key, value) VALUES ('next_queue_id', ?1) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)",
             [to_i64(next_queue_id)],
@@ -404,14 +411,30 @@ impl Disk {
     }
 }
 
+/// Brings a database of an older format to this one and records the format: version 1 kept no
+/// region of queues. A database recovered from a version-1 one has the column already.
+fn migrate(conn: &Connection) -> Result<(), DiskError> {
+    let has_region = conn
+        .prepare("SELECT name FROM pragma_table_info('queues') WHERE name = 'region'")?
+        .exists([])?;
+    if !has_region {
+        conn.execute("ALTER TABLE queues ADD COLUMN region TEXT", [])?;
+    }
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES ('schema', ?1) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        [SCHEMA_VERSION],
+    )?;
+    Ok(())
+}
+
 fn apply_one(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), DiskError> {
     match op {
         Op::PutQueue(q) => {
             let attributes = encode_queue_attributes(&q.attributes, q.fifo);
             let tags = serde_json::to_string(&q.tags).map_err(|e| damaged("queue's tags", e))?;
             tx.prepare_cached(
-                "INSERT INTO queues (row, name, fifo, created_at, attributes, tags, last_modified, last_purge, next_sequence)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                "INSERT INTO queues (row, name, fifo, created_at, attributes, tags, last_modified, last_purge, next_sequence, region)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
                  ON CONFLICT(row) DO UPDATE SET attributes = excluded.attributes, tags = excluded.tags,
                    last_modified = excluded.last_modified, last_purge = excluded.last_purge,
                    next_sequence = max(next_sequence, excluded.next_sequence)",
@@ -426,6 +449,7 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), DiskError> {
                 to_i64(q.last_modified),
                 q.last_purge.map(to_i64),
                 to_i64(q.next_sequence),
+                q.region,
             ])?;
             tx.prepare_cached(
                 "INSERT INTO meta (key, value) VALUES ('next_queue_id', ?1) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)",

@@ -5,8 +5,8 @@
 //! tags is left alone, so the same file works on every start, with or without a data directory.
 //! A queue that exists with other values is an error that lists each difference; nothing is
 //! changed behind the user's back. Queues go through the same CreateQueue logic a client uses,
-//! so the same validation applies. Reading the file (TOML or JSON) is the caller's business; this
-//! module takes the parsed [`InitSpec`].
+//! so the same validation applies. They are queues of the server's default region. Reading the
+//! file (TOML or JSON) is the caller's business; this module takes the parsed [`InitSpec`].
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -125,7 +125,7 @@ fn wanted_attributes(
         }
         (Some(target), Some(count)) => {
             let policy = json!({
-                "deadLetterTargetArn": svc.arn_of(target),
+                "deadLetterTargetArn": svc.arn_of(&svc.region, target),
                 "maxReceiveCount": count,
             });
             attributes.insert("RedrivePolicy".into(), policy.to_string());
@@ -160,6 +160,7 @@ pub fn apply(svc: &Arc<Service>, spec: &InitSpec) -> Result<InitReport, InitErro
         protocol: Protocol::Json,
         action: "CreateQueue",
         request_id: "",
+        region: &svc.region,
     };
     let mut report = InitReport::default();
     let mut pending: Vec<&QueueSpec> = spec.queues.iter().collect();
@@ -170,7 +171,7 @@ pub fn apply(svc: &Arc<Service>, spec: &InitSpec) -> Result<InitReport, InitErro
             let target_ready = queue
                 .dead_letter_queue
                 .as_ref()
-                .is_none_or(|target| svc.queue(target).is_some());
+                .is_none_or(|target| svc.queue(&svc.region, target).is_some());
             if target_ready {
                 apply_one(&call, queue, &mut report)?;
             } else {
@@ -207,7 +208,7 @@ fn apply_one(call: &Call, spec: &QueueSpec, report: &mut InitReport) -> Result<(
         "tags": spec.tags,
     }))
     .map_err(|e| invalid(&spec.name, e.to_string()))?;
-    let existed = call.svc.queue(&spec.name).is_some();
+    let existed = call.queue(&spec.name).is_some();
     match api_queues::create_queue(call, input) {
         Ok(_) => {}
         Err(err) if err.kind == ErrorKind::QueueNameExists => {
@@ -233,7 +234,7 @@ fn apply_one(call: &Call, spec: &QueueSpec, report: &mut InitReport) -> Result<(
 /// Each attribute where the existing queue differs from the declaration, as `Name: the queue has
 /// X, the file says Y`.
 fn differences(svc: &Service, spec: &QueueSpec, wanted: &HashMap<String, String>) -> InitError {
-    let Some(queue) = svc.queue(&spec.name) else {
+    let Some(queue) = svc.queue(&svc.region, &spec.name) else {
         return invalid(&spec.name, "it was deleted while the server started");
     };
     let fifo = spec.name.ends_with(".fifo");
@@ -281,7 +282,7 @@ fn differences(svc: &Service, spec: &QueueSpec, wanted: &HashMap<String, String>
 }
 
 fn tag_differences(svc: &Service, spec: &QueueSpec) -> Vec<String> {
-    let Some(queue) = svc.queue(&spec.name) else {
+    let Some(queue) = svc.queue(&svc.region, &spec.name) else {
         return Vec::new();
     };
     let state = queue.state.lock();

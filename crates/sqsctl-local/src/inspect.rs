@@ -152,7 +152,8 @@ fn delivery_order(
 
 fn list(svc: &Arc<Service>, query: Option<&str>) -> SqsResult<Vec<u8>> {
     let request = read_request(query)?;
-    let queue = svc.queue_by_url(request.queue_url.as_deref())?;
+    // Not signed: the URL alone says which region's queue it is.
+    let queue = svc.queue_by_url(None, request.queue_url.as_deref())?;
     let now = svc.now();
     let (chosen, truncated) = {
         let state = queue.state.lock();

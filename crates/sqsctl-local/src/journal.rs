@@ -37,6 +37,9 @@ use super::message::{State, StoredMessage};
 #[derive(Debug, Clone)]
 pub struct QueueRecord {
     pub row: u64,
+    /// `None` for a queue kept by a data directory from before queues had regions: it belongs
+    /// to the server's default region.
+    pub region: Option<String>,
     pub name: String,
     pub fifo: bool,
     pub created_at: u64,

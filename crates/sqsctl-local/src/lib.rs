@@ -44,6 +44,7 @@ mod query_shapes;
 mod queue;
 mod receipt;
 mod recover;
+mod region;
 mod server;
 mod service;
 mod slab;

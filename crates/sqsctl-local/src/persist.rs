@@ -32,7 +32,7 @@ pub fn open(svc: &mut Service, dir: &Path) -> Result<(Vec<TaskRecord>, Restored)
     })?;
     let max_row = loaded.queues.iter().map(|q| q.row).max().unwrap_or(0);
     let first_id = loaded.next_queue_id.max(max_row + 1);
-    disk.after_load(now, first_id + loaded.queues.len() as u64)?;
+    disk.after_load(now, first_id + loaded.queues.len() as u64, &svc.region)?;
     svc.reserve_ids_below(first_id);
     let exposed_dir_mode = disk.exposed_mode();
     let journal =
@@ -57,10 +57,12 @@ pub fn open(svc: &mut Service, dir: &Path) -> Result<(Vec<TaskRecord>, Restored)
             record.fifo,
             record.created_at,
         );
+        let region = record.region.as_deref().unwrap_or(&svc.region);
         let mut queue = Queue::new(
             svc.next_id(),
+            region.to_string(),
             record.name.clone(),
-            svc.arn_of(&record.name),
+            svc.arn_of(region, &record.name),
             record.fifo,
             state,
         );

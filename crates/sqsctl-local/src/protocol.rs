@@ -40,11 +40,36 @@ pub struct Call<'a> {
     pub protocol: Protocol,
     pub action: &'a str,
     pub request_id: &'a str,
+    /// The region the request was signed for, or the server's default region.
+    pub region: &'a str,
 }
 
 impl Call<'_> {
+    /// The URL of the queue `name` of the request's region.
     pub fn url_of(&self, name: &str) -> String {
-        self.svc.url_of(name)
+        self.svc.url_of(self.region, name)
+    }
+
+    pub fn arn_of(&self, name: &str) -> String {
+        self.svc.arn_of(self.region, name)
+    }
+
+    pub fn queue(&self, name: &str) -> Option<Arc<super::queue::Queue>> {
+        self.svc.queue(self.region, name)
+    }
+
+    /// The queue a URL names, if it is of the request's region.
+    pub fn queue_by_url(&self, url: Option<&str>) -> SqsResult<Arc<super::queue::Queue>> {
+        self.svc.queue_by_url(Some(self.region), url)
+    }
+
+    /// The queue an ARN names, if it is of the request's region.
+    pub fn queue_by_arn(&self, arn: &str) -> Option<Arc<super::queue::Queue>> {
+        self.svc.queue_by_arn_in(self.region, arn)
+    }
+
+    pub fn list_queues(&self, prefix: &str, after: Option<&str>) -> Vec<Arc<super::queue::Queue>> {
+        self.svc.list_queues(self.region, prefix, after)
     }
 
     /// Encodes an action's answer in the caller's protocol.
@@ -76,6 +101,8 @@ pub struct Request {
     pub content_type: Option<String>,
     pub target: Option<String>,
     pub host: Option<String>,
+    /// The `Authorization` header, whose SigV4 credential scope names the request's region.
+    pub authorization: Option<String>,
     /// `Origin` and `Sec-Fetch-Site`: what says a request comes from a web page.
     pub origin: Option<String>,
     pub fetch_site: Option<String>,
@@ -258,9 +285,10 @@ fn read_query(req: &Request) -> SqsResult<(String, Input<'_>)> {
         .ok_or_else(|| SqsError::missing("Action"))?
         .to_string();
     let shapes = query_shapes::action(&action).ok_or_else(|| unknown_action(&action))?;
-    // Older SDKs post to the queue's URL; its path then names the queue.
+    // Older SDKs post to the queue's URL; its path (`[region/]account/name`) then names the
+    // queue.
     let path = req.path.trim_matches('/');
-    if params.get("QueueUrl").is_none() && path.split('/').count() == 2 {
+    if params.get("QueueUrl").is_none() && matches!(path.split('/').count(), 2 | 3) {
         params.set("QueueUrl", format!("/{path}"));
     }
     Ok((action, Input::Query(params, shapes.input)))
@@ -389,6 +417,11 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
         Err((protocol, err)) => return Response::error(protocol, &err, request_id),
     };
     let action = action.as_str();
+    let region =
+        match super::region::signed_region(req.authorization.as_deref(), req.query.as_deref()) {
+            Ok(region) => region,
+            Err(err) => return Response::error(protocol, &err, request_id),
+        };
     // A GET is what an `<img>` or a link sends, with no preflight and no Origin. (An unknown
     // action is left to the action table, which names it unknown.)
     if req.method != "POST" && query_shapes::action(action).is_some() && is_mutating(action) {
@@ -423,6 +456,7 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
         protocol,
         action,
         request_id: &request_id,
+        region: region.as_deref().unwrap_or(&svc.region),
     };
     let outcome = run(&call, input).await;
     match outcome {

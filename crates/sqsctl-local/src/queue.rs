@@ -26,6 +26,8 @@ pub struct Queue {
     pub id: u64,
     /// The queue's key in the data directory; it outlives restarts, unlike `id`.
     pub row: u64,
+    /// The region the queue was created in: only requests of that region see it.
+    pub region: String,
     pub name: String,
     pub arn: String,
     pub fifo: bool,
@@ -98,11 +100,19 @@ impl Prepared {
 }
 
 impl Queue {
-    pub fn new(id: u64, name: String, arn: String, fifo: bool, state: QueueState) -> Self {
+    pub fn new(
+        id: u64,
+        region: String,
+        name: String,
+        arn: String,
+        fifo: bool,
+        state: QueueState,
+    ) -> Self {
         let created_at = state.last_modified;
         Queue {
             id,
             row: id,
+            region,
             name,
             arn,
             fifo,
@@ -173,6 +183,7 @@ impl QueueState {
     pub fn record(&self, queue: &Queue) -> QueueRecord {
         QueueRecord {
             row: queue.row,
+            region: Some(queue.region.clone()),
             name: queue.name.clone(),
             fifo: queue.fifo,
             created_at: queue.created_at,
@@ -489,7 +500,14 @@ mod tests {
         let attrs = QueueAttributes::default();
         let mut state = QueueState::new(attrs, BTreeMap::new(), true, 0);
         state.attach(journal.clone(), 1, Budget::unlimited());
-        Arc::new(Queue::new(1, "q.fifo".into(), "arn".into(), true, state))
+        Arc::new(Queue::new(
+            1,
+            "us-east-1".into(),
+            "q.fifo".into(),
+            "arn".into(),
+            true,
+            state,
+        ))
     }
 
     fn prepared(group: usize, dedup: &str) -> Prepared {

@@ -246,13 +246,12 @@ fn copy_rows(
     keep: impl Fn(&rusqlite::Row<'_>) -> bool,
 ) -> Result<Copied, DiskError> {
     let mut copied = Copied::default();
-    let columns = to
+    let target_columns: Vec<String> = to
         .prepare(&format!("SELECT * FROM {table} LIMIT 0"))?
-        .column_count();
-    let placeholders = vec!["?"; columns].join(", ");
-    let mut insert = to.prepare(&format!(
-        "INSERT OR REPLACE INTO {table} VALUES ({placeholders})"
-    ))?;
+        .column_names()
+        .into_iter()
+        .map(String::from)
+        .collect();
     let query = if keyed {
         format!("SELECT * FROM {table} WHERE rowid > ?1 ORDER BY rowid")
     } else {
@@ -264,6 +263,19 @@ fn copy_rows(
     loop {
         let outcome = (|| -> rusqlite::Result<()> {
             let mut statement = from.prepare(&query)?;
+            // Columns by name: a database of an older format lacks columns added since (left
+            // empty, as opening such a database leaves them).
+            let (indexes, names): (Vec<usize>, Vec<&str>) = statement
+                .column_names()
+                .into_iter()
+                .enumerate()
+                .filter(|(_, name)| target_columns.iter().any(|t| t == name))
+                .unzip();
+            let mut insert = to.prepare_cached(&format!(
+                "INSERT OR REPLACE INTO {table} ({}) VALUES ({})",
+                names.join(", "),
+                vec!["?"; names.len()].join(", ")
+            ))?;
             let mut rows = if keyed {
                 statement.query([after])?
             } else {
@@ -284,8 +296,9 @@ fn copy_rows(
                     copied.undecodable += 1;
                     continue;
                 }
-                let values = (0..columns)
-                    .map(|i| row.get::<_, Value>(i))
+                let values = indexes
+                    .iter()
+                    .map(|&i| row.get::<_, Value>(i))
                     .collect::<Result<Vec<_>, _>>()?;
                 insert.execute(rusqlite::params_from_iter(values))?;
                 copied.kept += 1;

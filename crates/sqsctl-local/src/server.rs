@@ -46,6 +46,9 @@ const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
     pub bind: SocketAddr,
+    /// The default region: the one of requests not signed for a region, of start-up queues, and
+    /// of queues a data directory kept from before queues had regions. Signed requests see the
+    /// queues of the region they were signed for.
     pub region: String,
     pub account_id: String,
     pub clock: Clock,
@@ -160,6 +163,15 @@ fn build_service(
     config: &ServerConfig,
     addr: SocketAddr,
 ) -> io::Result<(Arc<Service>, Vec<TaskRecord>, Ready)> {
+    if !super::region::is_region_name(&config.region) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{:?} is not a region name (lower-case letters, digits and hyphens, such as eu-west-1)",
+                config.region
+            ),
+        ));
+    }
     let faults = Faults::new(
         config.latency,
         config.fault_rate,
@@ -236,6 +248,7 @@ async fn handle(
         content_type: header("content-type"),
         target: header("x-amz-target"),
         host: header("host"),
+        authorization: header("authorization"),
         origin: header("origin"),
         fetch_site: header("sec-fetch-site"),
         body: Bytes::new(),
@@ -453,14 +466,24 @@ impl Server {
         &self.ready
     }
 
-    /// The URL of a queue of this server, whether or not it exists.
-    pub fn queue_url(&self, name: &str) -> String {
-        self.service.url_of(name)
+    /// The region of unsigned requests and start-up queues ([`ServerConfig::region`]).
+    pub fn region(&self) -> &str {
+        &self.service.region
     }
 
-    /// The ARN of a queue of this server, whether or not it exists.
+    /// The URL of a queue of the default region, whether or not it exists.
+    pub fn queue_url(&self, name: &str) -> String {
+        self.service.url_of(&self.service.region, name)
+    }
+
+    /// The URL of a queue of `region`, whether or not it exists.
+    pub fn queue_url_in(&self, region: &str, name: &str) -> String {
+        self.service.url_of(region, name)
+    }
+
+    /// The ARN of a queue of the default region, whether or not it exists.
     pub fn queue_arn(&self, name: &str) -> String {
-        self.service.arn_of(name)
+        self.service.arn_of(&self.service.region, name)
     }
 
     /// Stops accepting, lets requests in progress finish (long polls return early), then stops.

@@ -156,10 +156,10 @@ pub fn start(call: &Call, input: TaskInput) -> SqsResult<Value> {
     let source_arn = input
         .source_arn
         .ok_or_else(|| SqsError::missing("SourceArn"))?;
-    let source = svc.queue_by_arn(&source_arn).ok_or_else(|| {
+    let source = call.queue_by_arn(&source_arn).ok_or_else(|| {
         not_found("The resource that you specified for the SourceArn parameter doesn't exist.")
     })?;
-    let is_dead_letter_queue = svc.list_queues("", None).iter().any(|q| {
+    let is_dead_letter_queue = call.list_queues("", None).iter().any(|q| {
         q.state
             .lock()
             .attrs
@@ -173,7 +173,7 @@ pub fn start(call: &Call, input: TaskInput) -> SqsResult<Value> {
         ));
     }
     if let Some(destination) = &input.destination_arn {
-        let target = svc.queue_by_arn(destination).ok_or_else(|| {
+        let target = call.queue_by_arn(destination).ok_or_else(|| {
             not_found(
                 "The resource that you specified for the DestinationArn parameter doesn't exist.",
             )
@@ -338,7 +338,7 @@ pub fn list(call: &Call, input: TaskInput) -> SqsResult<Value> {
     let source_arn = input
         .source_arn
         .ok_or_else(|| SqsError::missing("SourceArn"))?;
-    if call.svc.queue_by_arn(&source_arn).is_none() {
+    if call.queue_by_arn(&source_arn).is_none() {
         return Err(not_found(
             "The resource that you specified for the SourceArn parameter doesn't exist.",
         ));
@@ -400,7 +400,8 @@ pub fn cancel(call: &Call, input: TaskInput) -> SqsResult<Value> {
     let tasks = call.svc.tasks.tasks.lock();
     let task = tasks
         .iter()
-        .find(|t| t.handle == handle)
+        // A task of another region's queue is out of the request's reach, as on SQS.
+        .find(|t| t.handle == handle && t.source_arn.split(':').nth(3) == Some(call.region))
         .ok_or_else(|| not_found("Task does not exist."))?;
     let mut outcome = task.outcome.lock();
     if outcome.0 != Status::Running {

@@ -25,9 +25,13 @@ fn config(dir: &Path, at: SystemTime) -> ServerConfig {
 }
 
 fn client(server: &Server) -> Client {
+    client_in(server, "us-east-1")
+}
+
+fn client_in(server: &Server, region: &str) -> Client {
     let config = aws_sdk_sqs::Config::builder()
         .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
+        .region(Region::new(region.to_string()))
         .credentials_provider(Credentials::new("test", "test", None, None, "test"))
         .endpoint_url(server.endpoint())
         .build();
@@ -822,6 +826,121 @@ async fn a_damaged_page_is_refused_and_recover_keeps_the_rows_around_it() -> Tes
         counts(&sqs, &server.queue_url("jobs")).await?,
         (recovery.messages, 0, 0)
     );
+    server.shutdown().await;
+    Ok(())
+}
+
+async fn queue_urls(sqs: &Client) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+    Ok(sqs.list_queues().send().await?.queue_urls().to_vec())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_keeps_each_queue_in_its_region() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let start = UNIX_EPOCH + Duration::from_secs(START);
+    {
+        let server = Server::start(config(dir.path(), start))?;
+        for (region, messages) in [("us-east-1", 1), ("eu-west-1", 2)] {
+            let sqs = client_in(&server, region);
+            let url = sqs.create_queue().queue_name("orders").send().await?;
+            for i in 0..messages {
+                sqs.send_message()
+                    .queue_url(url.queue_url().unwrap_or_default())
+                    .message_body(format!("{region} {i}"))
+                    .send()
+                    .await?;
+            }
+        }
+        server.shutdown().await;
+    }
+    let server = Server::start(config(dir.path(), start))?;
+    let (us, eu) = (
+        client_in(&server, "us-east-1"),
+        client_in(&server, "eu-west-1"),
+    );
+    let eu_url = server.queue_url_in("eu-west-1", "orders");
+    assert_eq!(queue_urls(&us).await?, [server.queue_url("orders")]);
+    assert_eq!(queue_urls(&eu).await?, [eu_url.as_str()]);
+    assert_eq!(counts(&us, &server.queue_url("orders")).await?, (1, 0, 0));
+    assert_eq!(counts(&eu, &eu_url).await?, (2, 0, 0));
+    let arn = eu
+        .get_queue_attributes()
+        .queue_url(&eu_url)
+        .attribute_names(QueueAttributeName::QueueArn)
+        .send()
+        .await?;
+    assert_eq!(
+        arn.attributes()
+            .and_then(|a| a.get(&QueueAttributeName::QueueArn))
+            .map(String::as_str),
+        Some("arn:aws:sqs:eu-west-1:000000000000:orders")
+    );
+    server.shutdown().await;
+    Ok(())
+}
+
+/// Turns a data directory into one written before queues had regions (format 1).
+fn as_written_by_format_1(dir: &Path) -> TestResult {
+    let conn = rusqlite::Connection::open(dir.join("sqsctl-local.db"))?;
+    conn.execute_batch(
+        "ALTER TABLE queues DROP COLUMN region; UPDATE meta SET value = 1 WHERE key = 'schema';",
+    )?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn queues_kept_before_regions_belong_to_the_default_region_for_good() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let start = UNIX_EPOCH + Duration::from_secs(START);
+    {
+        let server = Server::start(config(dir.path(), start))?;
+        let sqs = client(&server);
+        let url = sqs.create_queue().queue_name("jobs").send().await?;
+        for body in ["a", "b"] {
+            sqs.send_message()
+                .queue_url(url.queue_url().unwrap_or_default())
+                .message_body(body)
+                .send()
+                .await?;
+        }
+        server.shutdown().await;
+    }
+    as_written_by_format_1(dir.path())?;
+    // A copy with a damaged log, for --recover: it rebuilds an old database into the new format.
+    let damaged = tempfile::tempdir()?;
+    std::fs::copy(
+        dir.path().join("sqsctl-local.db"),
+        damaged.path().join("sqsctl-local.db"),
+    )?;
+    std::fs::write(
+        damaged.path().join("sqsctl-local.db-wal"),
+        vec![0x5au8; 4152],
+    )?;
+
+    let in_region = |dir: &Path, region: &str| ServerConfig {
+        region: region.into(),
+        ..config(dir, start)
+    };
+    let server = Server::start(in_region(dir.path(), "eu-west-1"))?;
+    assert_eq!(server.ready().restored.map(|r| r.messages), Some(2));
+    let eu = client_in(&server, "eu-west-1");
+    assert_eq!(queue_urls(&eu).await?, [server.queue_url("jobs")]);
+    assert!(queue_urls(&client(&server)).await?.is_empty());
+    server.shutdown().await;
+    // Another default region later: the queue stays where the first start put it.
+    let server = Server::start(in_region(dir.path(), "us-east-1"))?;
+    let eu = client_in(&server, "eu-west-1");
+    let url = server.queue_url_in("eu-west-1", "jobs");
+    assert_eq!(queue_urls(&eu).await?, [url.as_str()]);
+    assert_eq!(counts(&eu, &url).await?, (2, 0, 0));
+    assert!(queue_urls(&client(&server)).await?.is_empty());
+    server.shutdown().await;
+
+    let recovery = sqsctl_local::recover(damaged.path())?;
+    assert_eq!((recovery.queues, recovery.messages), (1, 2), "{recovery:?}");
+    let server = Server::start(in_region(damaged.path(), "ap-south-1"))?;
+    let sqs = client_in(&server, "ap-south-1");
+    assert_eq!(counts(&sqs, &server.queue_url("jobs")).await?, (2, 0, 0));
     server.shutdown().await;
     Ok(())
 }

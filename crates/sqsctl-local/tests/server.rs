@@ -1228,6 +1228,9 @@ mod browsers;
 #[path = "server/inspect.rs"]
 mod inspect;
 
+#[path = "server/regions.rs"]
+mod regions;
+
 /// A raw HTTP/1.1 exchange, for what the SDK cannot send.
 async fn raw(server: &Server, request: impl AsRef<[u8]>) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -5,7 +5,7 @@
 //!
 //! A changed or missing snapshot fails the test. Outside CI insta also writes the new output
 //! beside the old as `.snap.new`; review with `cargo insta review`, or accept everything with
-//! `INSTA_UPDATE=always cargo test --test it` and read `git diff` (see the README's Tests section).
+//! `INSTA_UPDATE=always cargo test --test it` and read `git diff` (see docs/testing.md).
 
 /// Replacements applied to every snapshot: (regex, replacement). Each replacement is as wide as
 /// what it replaces, so tables keep their layout.
