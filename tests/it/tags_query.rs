@@ -34,6 +34,34 @@ fn query_filters_queues_and_text_writes_one_name_per_line() {
     assert_eq!(names, serde_json::json!(["busy"]));
 }
 
+/// The AWS CLI's documentation writes string literals in backticks (`` [?name==`orders-dlq`] ``);
+/// jmespath.py reads a literal that is not JSON as a string, and so does sqsctl.
+#[test]
+fn query_takes_the_aws_cli_string_literals() {
+    let env = TestEnv::start();
+    env.create_queue("orders", &[]);
+    env.create_queue("orders-dlq", &[]);
+    let run = env.run(&[
+        "queues",
+        "--query",
+        "[?name==`orders-dlq`].name",
+        "-o",
+        "json",
+    ]);
+    run.assert_code(0);
+    let names: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(names, serde_json::json!(["orders-dlq"]), "{}", run.stderr);
+    let run = env.run(&[
+        "queues",
+        "--query",
+        "length([?starts_with(name, `orders`)])",
+        "-o",
+        "json",
+    ]);
+    run.assert_code(0);
+    assert_eq!(run.stdout.trim(), "2", "{}", run.stderr);
+}
+
 #[test]
 fn query_with_jsonl_applies_to_each_record() {
     let env = TestEnv::start();
