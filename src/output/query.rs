@@ -118,26 +118,37 @@ fn copy_delimited(chars: &mut std::str::Chars<'_>, delimiter: char, out: &mut St
 }
 
 /// A query's result as the AWS CLI's `--output text` shows it: nothing for null, a scalar on a
-/// line of its own, each element of a list on its own line, and the values of an object (or of a
-/// list inside the list) tab-separated on one line. Strings are written as they are, unquoted.
+/// line of its own, a list of scalars as one tab-separated line, a list holding lists as a line
+/// per inner list (its scalars first, on one line), and an object as its values tab-separated on
+/// one line (a list of objects: a line each). Strings are written as they are, unquoted; what is
+/// nested deeper is written as compact JSON.
 pub fn text_lines(value: &Value) -> Vec<String> {
-    match value {
-        Value::Null => Vec::new(),
-        Value::Array(items) => items
-            .iter()
-            .filter(|item| !item.is_null())
-            .map(row)
-            .collect(),
-        other => vec![row(other)],
-    }
+    let mut lines = Vec::new();
+    push_lines(value, &mut lines);
+    lines
 }
 
-/// One line: a scalar, or the fields of a list or an object joined by tabs.
-fn row(value: &Value) -> String {
+fn push_lines(value: &Value, lines: &mut Vec<String>) {
     match value {
-        Value::Array(items) => join_fields(items.iter()),
-        Value::Object(map) => join_fields(map.values()),
-        scalar => field(scalar),
+        Value::Null => {}
+        Value::Array(items) if items.is_empty() => {}
+        Value::Array(items) if items.iter().any(Value::is_object) => {
+            for item in items {
+                push_lines(item, lines);
+            }
+        }
+        Value::Array(items) if items.iter().any(Value::is_array) => {
+            let scalars: Vec<&Value> = items.iter().filter(|v| !v.is_array()).collect();
+            if !scalars.is_empty() {
+                lines.push(join_fields(scalars.into_iter()));
+            }
+            for item in items.iter().filter(|v| v.is_array()) {
+                push_lines(item, lines);
+            }
+        }
+        Value::Array(items) => lines.push(join_fields(items.iter())),
+        Value::Object(map) => lines.push(join_fields(map.values())),
+        scalar => lines.push(field(scalar)),
     }
 }
 
@@ -179,11 +190,23 @@ mod tests {
     }
 
     #[test]
-    fn text_puts_scalars_one_per_line_and_fields_tab_separated() {
-        assert_eq!(text_lines(&json!(["a", "c"])), ["a", "c"]);
+    fn text_writes_rows_as_the_aws_cli_does() {
+        // A list of scalars is one row; a list of lists is a row per inner list.
+        assert_eq!(text_lines(&json!(["a", "c"])), ["a\tc"]);
         assert_eq!(text_lines(&json!([["a", 1], ["b", 2]])), ["a\t1", "b\t2"]);
+        assert_eq!(text_lines(&json!(["x", ["a", 1]])), ["x", "a\t1"]);
+        assert_eq!(
+            text_lines(&json!([{"b": 2, "a": "x"}, {"a": "y", "b": null}])),
+            ["x\t2", "y\tNone"]
+        );
+        assert_eq!(
+            text_lines(&json!({"id": "m-1", "tags": ["a"]})),
+            ["m-1\t[\"a\"]"]
+        );
         assert_eq!(text_lines(&json!(7)), ["7"]);
+        assert_eq!(text_lines(&json!("one")), ["one"]);
         assert!(text_lines(&Value::Null).is_empty());
+        assert!(text_lines(&json!([])).is_empty());
     }
 
     /// Expressions from the AWS CLI's documentation (`aws sqs` and the JMESPath tutorial), with a
