@@ -258,7 +258,7 @@ impl<'a> MessageWriter<'a> {
 /// The body column's width on a terminal of unknown width, and at most on any.
 const MAX_BODY_WIDTH: usize = 60;
 /// The body column's width however narrow the terminal: a body cut shorter says nothing.
-const MIN_BODY_WIDTH: usize = 16;
+const MIN_BODY_WIDTH: usize = 12;
 
 /// A message's attributes as `name=value` pairs for a table cell; binary values by their size.
 fn attributes_cell(record: &MessageRecord) -> String {

@@ -245,3 +245,18 @@ fn draw(frame: &mut ratatui::Frame, view: &View) {
         footer,
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::shown_columns;
+
+    #[test]
+    fn a_narrow_screen_drops_the_numbers_that_matter_least_and_keeps_the_marker() {
+        let widths = [20, 11, 10, 10, 10, 9, 9];
+        assert_eq!(shown_columns(&widths, 200), [0, 1, 2, 3, 4, 5, 6]);
+        // 60 columns: the name, the marker, visible and in flight.
+        assert_eq!(shown_columns(&widths, 60), [0, 1, 2, 3]);
+        assert_eq!(shown_columns(&widths, 80), [0, 1, 2, 3, 5, 6]);
+        assert_eq!(shown_columns(&widths, 30), [0, 1, 2]);
+    }
+}
