@@ -34,7 +34,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_needs_command" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -70,7 +70,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -88,7 +88,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -114,7 +114,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -136,7 +136,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -155,7 +155,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -183,7 +183,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -208,7 +208,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -226,7 +226,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -244,7 +244,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -276,7 +276,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -309,7 +309,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -341,7 +341,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -375,7 +375,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -396,7 +396,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -417,7 +417,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -438,7 +438,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -474,7 +474,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -498,7 +498,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -516,7 +516,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -537,7 +537,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -560,7 +560,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -589,7 +589,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -610,7 +610,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -640,7 +640,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -661,7 +661,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -681,7 +681,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -699,7 +699,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l query -d 'JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars one per line' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"

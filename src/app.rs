@@ -121,7 +121,7 @@ async fn run(cli: Cli) -> ExitStatus {
             return ExitStatus::Usage;
         }
     };
-    let printer = Printer::new(
+    let printer = match Printer::new(
         cli.global.output,
         cli.global.color,
         no_color,
@@ -129,7 +129,16 @@ async fn run(cli: Cli) -> ExitStatus {
         cli.global.verbose,
         terminal,
         query,
-    );
+    ) {
+        Ok(printer) => printer,
+        Err(message) => {
+            eprintln!(
+                "error: {}",
+                crate::output::sanitize::for_terminal_lines(&message)
+            );
+            return ExitStatus::Usage;
+        }
+    };
     let aws = AwsSettings {
         profile: cli.aws.profile,
         region: cli.aws.region,

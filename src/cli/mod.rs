@@ -130,9 +130,9 @@ pub struct GlobalArgs {
         value_name = "FORMAT"
     )]
     pub output: OutputFormat,
-    /// JMESPath expression applied to the JSON output, as in the AWS CLI (per record with `-o
-    /// jsonl` and per message for receive and peek); with `-o text`, its result as text, scalars
-    /// one per line
+    /// JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with
+    /// `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI's
+    /// text: a list of values is one tab-separated line. Not with `-o table`
     #[arg(long, global = true, value_name = "EXPR")]
     pub query: Option<String>,
     /// When to use colour on stderr (NO_COLOR is respected)

@@ -21,7 +21,8 @@ use crate::commands::context::Context;
 use crate::error::with_hint;
 use crate::exit::ExitStatus;
 use crate::message::MessageRecord;
-use crate::output::Format;
+use crate::output::table::cut;
+use crate::output::{Column, Document, Row};
 use crate::text::plural;
 
 /// Visibility timeout of scanned messages while the scan runs.
@@ -417,57 +418,46 @@ impl<'a> Output<'a> {
 
     fn push(&mut self, outcome: Outcome) -> anyhow::Result<()> {
         *self.counts.entry(outcome.status).or_default() += 1;
-        if self.ctx.printer.format() == Format::Jsonl {
-            self.ctx.printer.record("delete", &outcome)?;
-            self.ctx.printer.flush()?;
-        } else {
-            self.all.push(outcome);
-        }
+        self.ctx.printer.stream(Outcome::KIND, &outcome)?;
+        self.all.push(outcome);
         Ok(())
     }
 
     fn finish(&mut self) -> anyhow::Result<()> {
-        let printer = &self.ctx.printer;
-        match printer.format() {
-            Format::Jsonl => {}
-            Format::Json => printer.json(&self.all)?,
-            Format::Text => {
-                for o in &self.all {
-                    let key = o
-                        .message_id
-                        .as_deref()
-                        .or(o.receipt_handle.as_deref())
-                        .unwrap_or("");
-                    printer.line(&format!("{}\t{}", o.status, printer.display(key)))?;
-                }
-            }
-            Format::Table => {
-                if self.all.is_empty() {
-                    return Ok(());
-                }
-                let mut table = printer.new_table(&["message", "status", "body / error"]);
-                for o in &self.all {
-                    let key = o
-                        .message_id
-                        .clone()
-                        .or_else(|| {
-                            o.receipt_handle
-                                .as_deref()
-                                .map(|h| crate::output::sanitize::truncate(h, 24).into_owned())
-                        })
-                        .unwrap_or_default();
-                    let detail = o.error.as_deref().or(o.body.as_deref()).unwrap_or("");
-                    let detail = crate::output::sanitize::for_terminal(detail);
-                    table.add_row(vec![
-                        crate::output::sanitize::for_terminal(&key).into_owned(),
-                        o.status.replace('_', " "),
-                        crate::output::sanitize::truncate(&detail, 60).into_owned(),
-                    ]);
-                }
-                printer.table(&table)?;
-            }
-        }
-        printer.flush()?;
+        self.ctx
+            .printer
+            .emit(&Document::rows(&self.all).streamed())?;
         Ok(())
+    }
+}
+
+impl Row for Outcome {
+    const KIND: &'static str = "delete";
+
+    fn columns() -> Vec<Column> {
+        vec![
+            Column::id("message"),
+            Column::whole("status"),
+            Column::cut("body / error", 12, 60),
+        ]
+    }
+
+    fn cells(&self) -> Vec<String> {
+        let key = self
+            .message_id
+            .clone()
+            .or_else(|| self.receipt_handle.as_deref().map(|h| cut(h, 24)))
+            .unwrap_or_default();
+        let detail = self.error.as_deref().or(self.body.as_deref()).unwrap_or("");
+        vec![key, self.status.replace('_', " "), detail.to_string()]
+    }
+
+    fn fields(&self) -> Vec<String> {
+        let key = self
+            .message_id
+            .as_deref()
+            .or(self.receipt_handle.as_deref())
+            .unwrap_or("");
+        vec![self.status.to_string(), key.to_string()]
     }
 }

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::bail;
-use comfy_table::{Cell, ColumnConstraint, Width};
 use serde::Serialize;
 
 use crate::cli::diagnose::{DiagnoseArgs, MessageSourceArgs};
@@ -17,7 +16,7 @@ use crate::diagnose::gather::{self as inspect, Inspection};
 use crate::diagnose::watch::{Change, Watch};
 use crate::diagnose::{self, Analysis, Finding, Report};
 use crate::exit::ExitStatus;
-use crate::output::Format;
+use crate::output::{Column, Document, Row, Table};
 
 #[derive(Debug)]
 pub struct DiagnoseSettings {
@@ -241,81 +240,68 @@ fn print(
         MessageSource::File(path) => Some(path),
         MessageSource::Queue { .. } => None,
     };
-    match printer.format() {
-        Format::Json => printer.json(&Output {
+    let summary = Summary {
+        queue: report.queue.as_deref(),
+        findings: report.findings.len(),
+        problems: report.has_problems(),
+        complete: report.complete,
+        skipped: &report.skipped,
+        read_from,
+        input,
+        scan: inspection.scan.as_ref(),
+        groups: report.groups.as_ref(),
+        dlq: report.dlq.as_ref(),
+    };
+    let mut document = Document::rows(&report.findings)
+        .json(&Output {
             report,
             read_from,
             input,
             scan: inspection.scan.as_ref(),
             problems: report.has_problems(),
-        })?,
-        Format::Jsonl => {
-            for finding in &report.findings {
-                printer.record("finding", finding)?;
-            }
-            printer.record(
-                "summary",
-                &Summary {
-                    queue: report.queue.as_deref(),
-                    findings: report.findings.len(),
-                    problems: report.has_problems(),
-                    complete: report.complete,
-                    skipped: &report.skipped,
-                    read_from,
-                    input,
-                    scan: inspection.scan.as_ref(),
-                    groups: report.groups.as_ref(),
-                    dlq: report.dlq.as_ref(),
-                },
-            )?;
-        }
-        Format::Text => {
-            for finding in &report.findings {
-                printer.fields(&[
-                    finding.severity.to_string(),
-                    finding.id.to_string(),
-                    finding.title.to_string(),
-                ])?;
-            }
-        }
-        Format::Table => printer.table(&table(ctx, &report.findings))?,
+        })
+        .record("summary", &summary);
+    if report.findings.is_empty() {
+        let mut table = Table::new(Finding::columns());
+        table.row(vec!["ok".into(), "No problems found".into(), String::new()]);
+        document = document.tables(vec![table]);
     }
+    printer.emit(&document)?;
     Ok(())
 }
 
-/// Findings as a table: severity, what (title and id), and the evidence with the advice.
-fn table(ctx: &Context, findings: &[Finding]) -> comfy_table::Table {
-    let printer = &ctx.printer;
-    let mut table = printer.new_table(&["SEVERITY", "FINDING", "EVIDENCE AND ADVICE"]);
-    if findings.is_empty() {
-        table.add_row(vec![
-            Cell::new("ok"),
-            Cell::new("No problems found"),
-            Cell::new(""),
-        ]);
+/// Findings as a table: severity, what (title and id), and the evidence with the advice; with
+/// `-o text`, one line each: severity, id, title, the evidence (`; ` between facts) and the advice.
+impl Row for Finding {
+    const KIND: &'static str = "finding";
+
+    fn columns() -> Vec<Column> {
+        vec![
+            Column::whole("SEVERITY"),
+            Column::wrap("FINDING", 16, 30),
+            Column::wrap("EVIDENCE AND ADVICE", 20, 56),
+        ]
     }
-    for finding in findings {
-        let mut details: Vec<String> = finding
-            .evidence
-            .iter()
-            .map(|e| format!("- {}", printer.display(e)))
-            .collect();
-        details.push(format!("=> {}", printer.display(&finding.advice)));
-        table.add_row(vec![
-            Cell::new(finding.severity.as_str()),
-            Cell::new(format!(
-                "{}\n[{}]",
-                printer.display(&finding.title),
-                finding.id
-            )),
-            Cell::new(details.join("\n")),
-        ]);
+
+    fn cells(&self) -> Vec<String> {
+        let mut details: Vec<String> = self.evidence.iter().map(|e| format!("- {e}")).collect();
+        details.push(format!("=> {}", self.advice));
+        vec![
+            self.severity.to_string(),
+            format!("{}\n[{}]", self.title, self.id),
+            details.join("\n"),
+        ]
     }
-    crate::output::fit_width(&mut table);
-    if let Some(column) = table.column_mut(1) {
-        column.set_constraint(ColumnConstraint::UpperBoundary(Width::Fixed(30)));
+
+    fn fields(&self) -> Vec<String> {
+        vec![
+            self.severity.to_string(),
+            self.id.to_string(),
+            self.title.clone(),
+            self.evidence.join("; "),
+            self.advice.clone(),
+        ]
     }
-    table
 }
 
 /// Gathers through [`inspect::inspect`] with this command's client, progress bar and `--verbose`

@@ -1,7 +1,6 @@
 //! `sqsctl fifo groups`: the message groups of a FIFO queue, what a scan saw of each, and the
 //! parallelism the layout allows.
 
-use comfy_table::Cell;
 use serde::Serialize;
 
 use crate::cli::fifo::FifoCommand;
@@ -13,7 +12,8 @@ use crate::diagnose::gather::{self as inspect, MessageSource};
 use crate::diagnose::groups::{self, GroupLayout, GroupTotals};
 use crate::error::hinted;
 use crate::exit::ExitStatus;
-use crate::output::Format;
+use crate::output::document::rows_table;
+use crate::output::{Column, Document, Row, Table, pairs_table};
 
 #[derive(Debug)]
 pub struct FifoSettings {
@@ -107,45 +107,29 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
         ctx.printer.warn(near);
     }
     let queue = inspection.queue.as_ref().map(|q| q.name.as_str());
-    let printer = &ctx.printer;
-    match printer.format() {
-        Format::Json => printer.json(&Output {
+    let mut document = Document::rows(&layout.groups)
+        .json(&Output {
             queue,
             layout: &layout,
             scan: inspection.scan.as_ref(),
-        })?,
-        Format::Jsonl => {
-            for group in &layout.groups {
-                printer.record("group", group)?;
-            }
-            printer.record(
-                "totals",
-                &Totals {
-                    queue,
-                    totals: &layout.totals,
-                    inferred: &layout.inferred,
-                    scan: inspection.scan.as_ref(),
-                },
-            )?;
-        }
-        Format::Text => {
-            for g in &layout.groups {
-                printer.fields(&[
-                    g.group_id.clone(),
-                    g.seen.to_string(),
-                    visible_cell(g),
-                    g.oldest_age_seconds.unwrap_or(0).to_string(),
-                ])?;
-            }
-        }
-        Format::Table => {
-            printer.table(&groups_table(ctx, &layout, settings.limit))?;
-            printer.table(&totals_table(ctx, &layout.totals))?;
-            for note in &layout.inferred {
-                printer.line(&format!("inferred: {note}"))?;
-            }
-        }
+        })
+        .record(
+            "totals",
+            &Totals {
+                queue,
+                totals: &layout.totals,
+                inferred: &layout.inferred,
+                scan: inspection.scan.as_ref(),
+            },
+        )
+        .tables(vec![
+            groups_table(&layout, settings.limit),
+            totals_table(&layout.totals),
+        ]);
+    for note in &layout.inferred {
+        document = document.note(format!("inferred: {note}"));
     }
+    ctx.printer.emit(&document)?;
     if inspection.interrupted() {
         return Ok(ExitStatus::Interrupted);
     }
@@ -169,65 +153,73 @@ fn visible_cell(group: &groups::GroupRow) -> String {
     }
 }
 
-fn groups_table(ctx: &Context, layout: &GroupLayout, limit: usize) -> comfy_table::Table {
-    let printer = &ctx.printer;
-    let mut table = printer.new_table(&[
-        "GROUP",
-        "SEEN",
-        "VISIBLE",
-        "IN FLIGHT",
-        "OLDEST",
-        "HEAD RECEIVED BEFORE",
-        "BLOCKED",
-    ]);
-    for group in layout.groups.iter().take(limit) {
-        table.add_row(vec![
-            Cell::new(printer.display(&group.group_id)),
-            Cell::new(group.seen),
-            Cell::new(visible_cell(group)),
-            Cell::new(group.in_flight),
-            Cell::new(group.oldest_age_seconds.map_or("-".into(), human_seconds)),
-            Cell::new(
-                group
-                    .head_prior_receives
-                    .map_or("-".into(), |n| n.to_string()),
-            ),
-            Cell::new(if group.blocked {
+impl Row for groups::GroupRow {
+    const KIND: &'static str = "group";
+
+    fn columns() -> Vec<Column> {
+        vec![
+            Column::id("GROUP"),
+            Column::whole("SEEN"),
+            Column::whole("VISIBLE"),
+            Column::whole("IN FLIGHT").droppable(3),
+            Column::whole("OLDEST").droppable(2),
+            Column::whole("HEAD RECEIVED BEFORE").droppable(1),
+            Column::cut("BLOCKED", 3, 24),
+        ]
+    }
+
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.group_id.clone(),
+            self.seen.to_string(),
+            visible_cell(self),
+            self.in_flight.to_string(),
+            self.oldest_age_seconds.map_or("-".into(), human_seconds),
+            self.head_prior_receives
+                .map_or("-".into(), |n| n.to_string()),
+            if self.blocked {
                 "yes: head keeps failing"
             } else {
                 "no"
-            }),
-        ]);
+            }
+            .to_string(),
+        ]
     }
+
+    /// Group, seen, visible, and the oldest message's age in seconds.
+    fn fields(&self) -> Vec<String> {
+        vec![
+            self.group_id.clone(),
+            self.seen.to_string(),
+            visible_cell(self),
+            self.oldest_age_seconds.unwrap_or(0).to_string(),
+        ]
+    }
+}
+
+/// The groups (at most `limit`), and rows for those left out and those held by consumers.
+fn groups_table(layout: &GroupLayout, limit: usize) -> Table {
+    let shown = &layout.groups[..limit.min(layout.groups.len())];
+    let mut table = rows_table(shown);
     let hidden = layout.groups.len().saturating_sub(limit);
     if hidden > 0 {
-        table.add_row(vec![
-            Cell::new(format!("({hidden} more groups: --limit or -o json)")),
-            Cell::new(""),
-            Cell::new(""),
-            Cell::new(""),
-            Cell::new(""),
-            Cell::new(""),
-            Cell::new(""),
-        ]);
+        table.row(vec![format!("({hidden} more groups: --limit or -o json)")]);
     }
     if let Some(in_flight) = layout.totals.in_flight_at_start.filter(|n| *n > 0) {
-        table.add_row(vec![
-            Cell::new("(groups held by consumers)"),
-            Cell::new("-"),
-            Cell::new("-"),
-            Cell::new(in_flight),
-            Cell::new("-"),
-            Cell::new("-"),
-            Cell::new("yes: in flight"),
+        table.row(vec![
+            "(groups held by consumers)".into(),
+            "-".into(),
+            "-".into(),
+            in_flight.to_string(),
+            "-".into(),
+            "-".into(),
+            "yes: in flight".into(),
         ]);
     }
-    crate::output::fit_width(&mut table);
     table
 }
 
-fn totals_table(ctx: &Context, totals: &GroupTotals) -> comfy_table::Table {
-    let mut table = ctx.printer.new_table(&["TOTALS", ""]);
+fn totals_table(totals: &GroupTotals) -> Table {
     let bound = |exact: bool, upper: bool| match (exact, upper) {
         (true, _) => "",
         (false, true) => "at most ",
@@ -251,7 +243,7 @@ fn totals_table(ctx: &Context, totals: &GroupTotals) -> comfy_table::Table {
     }
     if totals.distinct_groups > 0 {
         let which = match &totals.largest_group {
-            Some(largest) => ctx.printer.display(largest).into_owned(),
+            Some(largest) => largest.clone(),
             None => "one of the groups with more behind".into(),
         };
         rows.push((
@@ -285,14 +277,8 @@ fn totals_table(ctx: &Context, totals: &GroupTotals) -> comfy_table::Table {
         if totals.head_of_line_blocked.is_empty() {
             "none".into()
         } else {
-            ctx.printer
-                .display(&totals.head_of_line_blocked.join(", "))
-                .into_owned()
+            totals.head_of_line_blocked.join(", ")
         },
     ));
-    for (name, value) in rows {
-        table.add_row(vec![Cell::new(name), Cell::new(value)]);
-    }
-    crate::output::fit_width(&mut table);
-    table
+    pairs_table("TOTALS", "", rows)
 }

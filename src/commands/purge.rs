@@ -8,7 +8,7 @@ use crate::client::ClientError;
 use crate::commands::context::Context;
 use crate::error::hinted;
 use crate::exit::ExitStatus;
-use crate::output::Format;
+use crate::output::Document;
 use crate::text::plural;
 
 #[derive(Debug)]
@@ -67,11 +67,13 @@ pub async fn run(ctx: &Context, settings: PurgeSettings) -> anyhow::Result<ExitS
         messages: depth,
         dry_run: settings.dry_run,
     };
-    match ctx.printer.format() {
-        Format::Jsonl => ctx.printer.record("purge", &purged)?,
-        Format::Json => ctx.printer.json(&purged)?,
-        Format::Table | Format::Text => {}
-    }
+    // People read the summary on stderr; scripts get the record, or with `-o text` one line.
+    ctx.printer.emit(
+        &Document::default()
+            .json(&purged)
+            .record("purge", &purged)
+            .text(vec![vec![queue.name.clone(), depth.to_string()]]),
+    )?;
     if depth == 0 {
         ctx.printer.info(if settings.dry_run {
             format!(

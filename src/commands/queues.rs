@@ -11,7 +11,7 @@ use crate::client::queue::name_from_arn;
 use crate::client::{ClientError, QueueRef};
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
-use crate::output::{Format, sanitize};
+use crate::output::{Column, Document, Row};
 use crate::text::plural;
 
 /// Attribute requests in flight at once.
@@ -81,7 +81,7 @@ pub async fn run(ctx: &Context, settings: QueuesSettings) -> anyhow::Result<Exit
     }
     let mut rows: Vec<QueueRow> = rows.into_iter().flatten().collect();
     rows.sort_by(|a, b| a.name.cmp(&b.name));
-    print(ctx, &rows)?;
+    ctx.printer.emit(&Document::rows(&rows))?;
     let mut summary = plural(rows.len() as u64, "queue");
     if let Some(prefix) = &settings.prefix {
         summary.push_str(&format!(" starting with `{prefix}`"));
@@ -113,52 +113,44 @@ async fn row(sqs: &crate::client::Sqs, queue: QueueRef) -> Result<QueueRow, Clie
     })
 }
 
-fn print(ctx: &Context, rows: &[QueueRow]) -> anyhow::Result<()> {
-    let printer = &ctx.printer;
-    match printer.format() {
-        Format::Jsonl => {
-            for row in rows {
-                printer.record("queue", row)?;
-            }
-        }
-        Format::Json => printer.json(&rows)?,
-        Format::Text => {
-            for row in rows {
-                printer.fields(&[
-                    row.name.clone(),
-                    row.visible.to_string(),
-                    row.in_flight.to_string(),
-                    row.delayed.to_string(),
-                    (if row.fifo { "fifo" } else { "standard" }).to_string(),
-                    row.dlq.clone().unwrap_or_else(|| "-".to_string()),
-                ])?;
-            }
-        }
-        Format::Table => {
-            let mut table =
-                printer.new_table(&["name", "visible", "in flight", "delayed", "FIFO", "DLQ"]);
-            for row in rows {
-                let dlq = match (&row.dlq, row.max_receive_count) {
-                    (Some(dlq), Some(max)) => {
-                        format!("{} (after {max})", sanitize::for_terminal(dlq))
-                    }
-                    (Some(dlq), None) => sanitize::for_terminal(dlq).into_owned(),
-                    _ => String::new(),
-                };
-                table.add_row(vec![
-                    sanitize::for_terminal(&row.name).into_owned(),
-                    row.visible.to_string(),
-                    row.in_flight.to_string(),
-                    row.delayed.to_string(),
-                    if row.fifo { "yes" } else { "" }.to_string(),
-                    dlq,
-                ]);
-            }
-            if !rows.is_empty() {
-                printer.table(&table)?;
-            }
-        }
+impl Row for QueueRow {
+    const KIND: &'static str = "queue";
+
+    fn columns() -> Vec<Column> {
+        vec![
+            Column::id("name"),
+            Column::whole("visible"),
+            Column::whole("in flight").droppable(3),
+            Column::whole("delayed").droppable(1),
+            Column::whole("FIFO").droppable(2),
+            Column::id("DLQ").droppable(4),
+        ]
     }
-    printer.flush()?;
-    Ok(())
+
+    fn cells(&self) -> Vec<String> {
+        let dlq = match (&self.dlq, self.max_receive_count) {
+            (Some(dlq), Some(max)) => format!("{dlq} (after {max})"),
+            (Some(dlq), None) => dlq.clone(),
+            _ => String::new(),
+        };
+        vec![
+            self.name.clone(),
+            self.visible.to_string(),
+            self.in_flight.to_string(),
+            self.delayed.to_string(),
+            if self.fifo { "yes" } else { "" }.to_string(),
+            dlq,
+        ]
+    }
+
+    fn fields(&self) -> Vec<String> {
+        vec![
+            self.name.clone(),
+            self.visible.to_string(),
+            self.in_flight.to_string(),
+            self.delayed.to_string(),
+            (if self.fifo { "fifo" } else { "standard" }).to_string(),
+            self.dlq.clone().unwrap_or_else(|| "-".to_string()),
+        ]
+    }
 }

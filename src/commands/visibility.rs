@@ -11,7 +11,7 @@ use crate::cli::visibility::VisibilityArgs;
 use crate::client::{EntryResult, MAX_BATCH_ENTRIES, RetryPolicy};
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
-use crate::output::Format;
+use crate::output::{Column, Document, Row};
 use crate::text::plural;
 
 /// SQS's longest visibility timeout: 12 hours.
@@ -113,10 +113,7 @@ pub async fn run(ctx: &Context, settings: VisibilitySettings) -> anyhow::Result<
                 visibility_timeout: settings.timeout_seconds,
                 error: entry.reason(),
             };
-            if ctx.printer.format() == Format::Jsonl {
-                ctx.printer.record("visibility", &result)?;
-                ctx.printer.flush()?;
-            }
+            ctx.printer.stream(Changed::KIND, &result)?;
             results.push(result);
         }
         if let Some(err) = outcome.request_error {
@@ -124,7 +121,7 @@ pub async fn run(ctx: &Context, settings: VisibilitySettings) -> anyhow::Result<
             break;
         }
     }
-    write_results(ctx, &results)?;
+    ctx.printer.emit(&Document::rows(&results).streamed())?;
     if let Some(err) = request_error {
         return Err(err.into());
     }
@@ -175,38 +172,28 @@ fn handles_from_stdin(ctx: &Context) -> anyhow::Result<Vec<String>> {
     Ok(handles)
 }
 
-fn write_results(ctx: &Context, results: &[Changed]) -> anyhow::Result<()> {
-    let printer = &ctx.printer;
-    match printer.format() {
-        Format::Jsonl => {}
-        Format::Json => printer.json(&results)?,
-        Format::Text => {
-            for r in results {
-                printer.fields(&[r.status, r.receipt_handle.as_str()])?;
-            }
-        }
-        Format::Table => {
-            if results.is_empty() {
-                return Ok(());
-            }
-            let mut table = printer.new_table(&["receipt handle", "status", "error"]);
-            for r in results {
-                table.add_row(vec![
-                    crate::output::sanitize::truncate(
-                        &crate::output::sanitize::for_terminal(&r.receipt_handle),
-                        24,
-                    )
-                    .into_owned(),
-                    r.status.to_string(),
-                    crate::output::sanitize::for_terminal(r.error.as_deref().unwrap_or(""))
-                        .into_owned(),
-                ]);
-            }
-            printer.table(&table)?;
-        }
+impl Row for Changed {
+    const KIND: &'static str = "visibility";
+
+    fn columns() -> Vec<Column> {
+        vec![
+            Column::cut("receipt handle", 12, 24),
+            Column::whole("status"),
+            Column::wrap("error", 12, 60),
+        ]
     }
-    printer.flush()?;
-    Ok(())
+
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.receipt_handle.clone(),
+            self.status.to_string(),
+            self.error.clone().unwrap_or_default(),
+        ]
+    }
+
+    fn fields(&self) -> Vec<String> {
+        vec![self.status.to_string(), self.receipt_handle.clone()]
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use crate::message::shown::Shown;
 use crate::message::{Envelope, MessageRecord};
 use crate::output::template::Template;
-use crate::output::{Format, Printer, sanitize};
+use crate::output::{Column, Format, Printer, Table};
 use crate::text::{format_millis, plural};
 
 /// Writes message records as they arrive, in the printer's format: a table per batch on a
@@ -38,7 +38,9 @@ impl<'a> MessageWriter<'a> {
         self
     }
 
-    /// Writes each message as `template` says (`--format`), when one is given.
+    /// Writes each message as `template` says (`--format`), when one is given. The command
+    /// checks first, before it reads anything, that the printer can honour it
+    /// ([`Printer::check_template`]).
     pub fn with_template(mut self, template: Option<Template>) -> Self {
         self.template = template;
         self
@@ -83,7 +85,7 @@ impl<'a> MessageWriter<'a> {
             }
             Format::Text => {
                 for record in batch {
-                    printer.line(&printer.display(&record.body))?;
+                    printer.write_raw(&self.text(record)?)?;
                 }
             }
             Format::Table => printer.table(&self.batch_table(batch))?,
@@ -105,7 +107,10 @@ impl<'a> MessageWriter<'a> {
             return flushed;
         }
         if printer.format() == Format::Table && self.template.is_none() {
-            let text = format!("{}\n", self.batch_table(batch));
+            let text = format!(
+                "{}\n",
+                self.batch_table(batch).render(printer.table_width())
+            );
             match printer.write_raw(&text).and_then(|()| printer.flush()) {
                 Ok(()) => {
                     flushed.ends = vec![text.len() as u64; batch.len()];
@@ -152,94 +157,69 @@ impl<'a> MessageWriter<'a> {
                     .map_err(std::io::Error::other)
             }),
             Format::Json => self.json_element(record),
-            Format::Text | Format::Table => Ok(format!("{}\n", printer.display(&record.body))),
+            Format::Text | Format::Table => self.text(record),
         }
     }
 
-    /// A batch as a table: the columns that say which message it is (never cut), then its
-    /// message attributes (`failure=timeout`), then the body, cut to what the terminal's width
-    /// leaves. A column empty in every row (no group on a standard queue, no attributes) is left
-    /// out.
-    fn batch_table(&self, batch: &[MessageRecord]) -> comfy_table::Table {
-        let rows: Vec<[String; 6]> = batch
-            .iter()
-            .enumerate()
-            .map(|(i, record)| {
-                let record = self.shown.apply(record);
-                [
-                    (self.written + i as u64 + 1).to_string(),
-                    record.message_id.clone().unwrap_or_default(),
-                    record
-                        .effective_group_id()
-                        .map(|g| sanitize::for_terminal(g).into_owned())
-                        .unwrap_or_default(),
-                    record
-                        .attributes
-                        .get("ApproximateReceiveCount")
-                        .cloned()
-                        .unwrap_or_default(),
-                    record
-                        .attribute_u64("SentTimestamp")
-                        .map(format_millis)
-                        .unwrap_or_default(),
-                    attributes_cell(&record),
-                ]
-            })
-            .collect();
-        const HEADER: [&str; 6] = ["#", "message id", "group", "receives", "sent", "attributes"];
-        let shown: Vec<usize> = (0..HEADER.len())
-            .filter(|&c| rows.iter().any(|row| !row[c].is_empty()))
-            .collect();
-        let mut header: Vec<&str> = shown.iter().map(|&c| HEADER[c]).collect();
-        header.push("body");
-        // Each column's widest cell, plus one space of padding each side and one border.
-        let fixed: usize = shown
-            .iter()
-            .map(|&c| {
-                rows.iter()
-                    .map(|row| row[c].chars().count())
-                    .chain([HEADER[c].chars().count()])
-                    .max()
-                    .unwrap_or(0)
-                    + 3
-            })
-            .sum::<usize>()
-            + 4;
-        let body_width = match self.printer.terminal().width {
-            Some(width) => usize::from(width)
-                .saturating_sub(fixed)
-                .clamp(MIN_BODY_WIDTH, MAX_BODY_WIDTH),
-            None => MAX_BODY_WIDTH,
-        };
-        let mut table = self.printer.new_table(&header);
-        for (row, record) in rows.iter().zip(batch) {
-            let body = sanitize::for_terminal(&record.body);
-            let mut cells: Vec<String> = shown.iter().map(|&c| row[c].clone()).collect();
-            cells.push(sanitize::truncate(&body, body_width).into_owned());
-            table.add_row(cells);
+    /// One message as `-o text` writes it: its body on a line, or with `--query` the query's
+    /// result as lines of tab-separated fields.
+    fn text(&self, record: &MessageRecord) -> std::io::Result<String> {
+        let printer = self.printer;
+        if !printer.has_query() {
+            return Ok(format!("{}\n", printer.display(&record.body)));
         }
-        // The columns before the body keep their width; only the body gives way.
-        for column in table.column_iter_mut().take(shown.len()) {
-            column.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
+        let value = self.as_shown(record, |r| printer.queried(r))?;
+        let mut text = String::new();
+        for line in crate::output::query::text_lines(&value) {
+            text.push_str(&printer.display(&line));
+            text.push('\n');
         }
-        table
+        Ok(text)
+    }
+
+    /// A batch as a table: the columns that say which message it is (ids never cut), then its
+    /// message attributes (`failure=timeout`), then the body, cut to what the terminal leaves.
+    /// A column empty in every row (no group on a standard queue, no attributes) is left out; on
+    /// a narrow terminal the sent time goes first, then the receive count, the group and the
+    /// attributes.
+    fn batch_table(&self, batch: &[MessageRecord]) -> Table {
+        let mut table = Table::new(vec![
+            Column::whole("#"),
+            Column::id("message id"),
+            Column::id("group").droppable(3),
+            Column::whole("receives").droppable(2),
+            Column::whole("sent").droppable(1),
+            Column::cut("attributes", 12, 40).droppable(4),
+            Column::cut("body", MIN_BODY_WIDTH, MAX_BODY_WIDTH),
+        ]);
+        for (i, record) in batch.iter().enumerate() {
+            let record = self.shown.apply(record);
+            table.row(vec![
+                (self.written + i as u64 + 1).to_string(),
+                record.message_id.clone().unwrap_or_default(),
+                record.effective_group_id().unwrap_or_default().to_string(),
+                record
+                    .attributes
+                    .get("ApproximateReceiveCount")
+                    .cloned()
+                    .unwrap_or_default(),
+                record
+                    .attribute_u64("SentTimestamp")
+                    .map(format_millis)
+                    .unwrap_or_default(),
+                attributes_cell(&record),
+                record.body.clone(),
+            ]);
+        }
+        table.without_empty_columns()
     }
 
     /// One message of the streamed JSON array, its separator included. Messages are written as
-    /// they arrive, so `--query` applies to each message rather than to the whole array; with
-    /// `-o text` its result is written as lines of text instead of an array element.
+    /// they arrive, so `--query` applies to each message rather than to the whole array.
     fn json_element(&self, record: &MessageRecord) -> std::io::Result<String> {
         let printer = self.printer;
         let text = if printer.has_query() {
             let value = self.as_shown(record, |r| printer.queried(r))?;
-            if printer.query_as_text() {
-                let mut text = String::new();
-                for line in crate::output::query::text_lines(&value) {
-                    text.push_str(&printer.display(&line));
-                    text.push('\n');
-                }
-                return Ok(text);
-            }
             serde_json::to_string(&value).map_err(std::io::Error::other)?
         } else {
             // Straight from the record, so its fields keep the schema's order.
@@ -267,10 +247,7 @@ impl<'a> MessageWriter<'a> {
 
     /// Closes the output: the JSON array's bracket (an empty array when nothing was written).
     pub fn finish(&mut self) -> std::io::Result<()> {
-        if self.printer.format() == Format::Json
-            && !self.printer.query_as_text()
-            && self.template.is_none()
-        {
+        if self.printer.format() == Format::Json && self.template.is_none() {
             let close = if self.written == 0 { "[]\n" } else { "\n]\n" };
             self.printer.write_raw(close)?;
         }
@@ -283,8 +260,7 @@ const MAX_BODY_WIDTH: usize = 60;
 /// The body column's width however narrow the terminal: a body cut shorter says nothing.
 const MIN_BODY_WIDTH: usize = 12;
 
-/// A message's attributes as `name=value` pairs for a table cell, escaped for a terminal; binary
-/// values by their size.
+/// A message's attributes as `name=value` pairs for a table cell; binary values by their size.
 fn attributes_cell(record: &MessageRecord) -> String {
     record
         .message_attributes
@@ -295,9 +271,9 @@ fn attributes_cell(record: &MessageRecord) -> String {
                 let bytes = (value.value.len() / 4 * 3).saturating_sub(padding);
                 format!("(binary, {})", plural(bytes as u64, "byte"))
             } else {
-                sanitize::truncate(&sanitize::for_terminal(&value.value), 40).into_owned()
+                value.value.clone()
             };
-            format!("{}={shown}", sanitize::for_terminal(name))
+            format!("{name}={shown}")
         })
         .collect::<Vec<_>>()
         .join(", ")
@@ -311,4 +287,51 @@ pub struct Flushed {
     pub ends: Vec<u64>,
     /// The error that stopped the writing, if one did.
     pub error: Option<std::io::Error>,
+}
+
+impl Printer {
+    /// How many messages of a listing (a dry run's) to hold for the document at the end: every
+    /// one for a JSON document, `table_rows` for a table, none where each is written as it comes
+    /// ([`Printer::live_message`]).
+    pub fn messages_to_keep(&self, table_rows: usize) -> usize {
+        match self.format() {
+            Format::Json => usize::MAX,
+            Format::Table => table_rows,
+            Format::Jsonl | Format::Text => 0,
+        }
+    }
+
+    /// A message of a listing written as it comes: a `message` record with JSON Lines, its body
+    /// (or `--query`'s result) with `-o text`; nothing in the other formats, whose document at the
+    /// end holds it.
+    pub fn live_message(&self, message: &MessageRecord) -> std::io::Result<()> {
+        match self.format() {
+            Format::Jsonl => self.record("message", message),
+            Format::Text if self.has_query() => {
+                for line in crate::output::query::text_lines(&self.queried(message)?) {
+                    self.line(&self.display(&line))?;
+                }
+                Ok(())
+            }
+            Format::Text => self.line(&self.display(&message.body)),
+            Format::Json | Format::Table => Ok(()),
+        }
+    }
+}
+
+/// A message listed in a table of messages (a dry run's): its id, its group, its body cut.
+pub fn listing_table(messages: &[MessageRecord]) -> Table {
+    let mut table = Table::new(vec![
+        Column::id("message id"),
+        Column::id("group").droppable(1),
+        Column::cut("body", MIN_BODY_WIDTH, MAX_BODY_WIDTH),
+    ]);
+    for message in messages {
+        table.row(vec![
+            message.message_id.clone().unwrap_or_default(),
+            message.effective_group_id().unwrap_or("").to_string(),
+            message.body.clone(),
+        ]);
+    }
+    table.without_empty_columns()
 }

@@ -4,9 +4,11 @@
 //! (progress bars, warnings, prompts, summaries) goes to stderr, and is silenced by `--quiet` except
 //! warnings and errors. Commands never print directly.
 
+pub mod document;
 pub mod messages;
 pub mod query;
 pub mod sanitize;
+pub mod table;
 pub mod template;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -16,8 +18,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use parking_lot::Mutex;
 use serde::Serialize;
 
-use crate::message::Envelope;
+pub use crate::output::document::{Document, Fields, Row, pairs_table};
 use crate::output::query::Query;
+pub use crate::output::table::{Column, Table};
 
 /// `--output` as the user gave it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -139,11 +142,11 @@ pub struct Printer {
     terminal: Terminal,
     stdout: Mutex<BufWriter<io::Stdout>>,
     query: Option<Query>,
-    /// `-o text` with `--query`: commands write JSON, and the query's result is written as text.
-    query_as_text: bool,
 }
 
 impl Printer {
+    /// The printer for the output options as given; a combination it cannot honour is refused
+    /// with a message that names it (a usage error).
     pub fn new(
         format_arg: OutputFormat,
         color: ColorChoice,
@@ -152,19 +155,18 @@ impl Printer {
         verbose: u8,
         terminal: Terminal,
         query: Option<Query>,
-    ) -> Printer {
-        // A query works on JSON: a table has none to work on, so it gives way to JSON, and text
-        // is the query's result written as text.
-        let format = format_arg;
-        let query_as_text = query.is_some() && format == OutputFormat::Text;
-        let format = match format {
-            OutputFormat::Auto | OutputFormat::Table | OutputFormat::Text if query.is_some() => {
-                if format == OutputFormat::Auto && !terminal.stdout_is_tty {
-                    Format::Jsonl
-                } else {
-                    Format::Json
-                }
+    ) -> Result<Printer, String> {
+        // A query works on JSON, and its result is written as JSON or as text; `auto` then means
+        // JSON on a terminal and JSON Lines in a pipe.
+        let format = match format_arg {
+            OutputFormat::Table if query.is_some() => {
+                return Err(
+                    "--query selects from the JSON output and cannot be combined with \
+                     -o table: use -o json, -o jsonl or -o text with it"
+                        .to_string(),
+                );
             }
+            OutputFormat::Auto if query.is_some() && terminal.stdout_is_tty => Format::Json,
             OutputFormat::Auto if terminal.stdout_is_tty => Format::Table,
             OutputFormat::Auto | OutputFormat::Jsonl => Format::Jsonl,
             OutputFormat::Table => Format::Table,
@@ -176,7 +178,7 @@ impl Printer {
             ColorChoice::Never => false,
             ColorChoice::Auto => terminal.stderr_is_tty && !no_color_env,
         };
-        Printer {
+        Ok(Printer {
             format,
             requested: format_arg,
             quiet,
@@ -185,19 +187,102 @@ impl Printer {
             terminal,
             stdout: Mutex::new(BufWriter::new(io::stdout())),
             query,
-            query_as_text,
+        })
+    }
+
+    /// Writes a command's result in the chosen format: `--query` applied to the JSON document
+    /// (to each record's data with JSON Lines), text escaped on a terminal, tables fitted to it.
+    /// A result that is one value is written alone where a person or a shell variable reads it.
+    pub fn emit(&self, document: &Document) -> io::Result<()> {
+        if let Some(value) = &document.value
+            && self.query.is_none()
+            && (self.format == Format::Text
+                || (self.format == Format::Jsonl && self.requested == OutputFormat::Auto))
+        {
+            self.line(&self.display(value))?;
+            return self.flush();
+        }
+        match self.format {
+            Format::Json => match (&self.query, &document.json) {
+                (_, None) => {}
+                (Some(query), Some(json)) => {
+                    let result = query.apply(&parse(json)?)?;
+                    self.line(&serde_json::to_string_pretty(&result)?)?;
+                }
+                (None, Some(json)) => self.line(json)?,
+            },
+            Format::Jsonl => {
+                for (kind, data) in &document.records {
+                    self.write_raw_record(kind, data)?;
+                }
+            }
+            Format::Text => match (&self.query, &document.json) {
+                (Some(_), None) => {}
+                (Some(query), Some(json)) => {
+                    let result = query.apply(&parse(json)?)?;
+                    self.query_text(&result)?;
+                }
+                (None, _) => {
+                    for fields in &document.text {
+                        self.fields(fields)?;
+                    }
+                }
+            },
+            Format::Table => {
+                if let Some(value) = &document.value {
+                    self.line(&self.display(value))?;
+                }
+                for table in document.tables.iter().filter(|t| !t.is_empty()) {
+                    self.table(table)?;
+                }
+                for note in &document.notes {
+                    self.line(&self.display(note))?;
+                }
+                for aside in &document.asides {
+                    self.info(aside);
+                }
+            }
+        }
+        self.flush()
+    }
+
+    /// A record written as it happens: with JSON Lines, at once (a long run's results as they
+    /// come); in any other format nothing, as the document at the end holds it.
+    pub fn stream<T: Serialize>(&self, kind: &str, data: &T) -> io::Result<()> {
+        if self.format == Format::Jsonl {
+            self.write_raw_record(kind, &serde_json::to_string(data)?)?;
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Refuses what cannot go with a `--format` template: a query, and a format other than text
+    /// (the template's lines are the text).
+    pub fn check_template(
+        &self,
+        template: Option<&template::Template>,
+    ) -> Result<(), crate::error::UsageError> {
+        if template.is_none() {
+            return Ok(());
+        }
+        if self.query.is_some() {
+            return Err(crate::error::UsageError(
+                "--format and --query both choose what to write for each message: use one".into(),
+            ));
+        }
+        match self.requested {
+            OutputFormat::Auto | OutputFormat::Text => Ok(()),
+            other => Err(crate::error::UsageError(format!(
+                "--format writes lines of text and cannot be combined with -o {}: leave -o out \
+                 or use -o text",
+                format_name(other)
+            ))),
         }
     }
 
-    /// Whether a `--query` applies to what is written as JSON.
+    /// Whether a `--query` applies to what is written.
     pub fn has_query(&self) -> bool {
         self.query.is_some()
-    }
-
-    /// Whether `-o text` writes a `--query`'s result: JSON documents then come out as lines of
-    /// text (see [`query::text_lines`]).
-    pub fn query_as_text(&self) -> bool {
-        self.query_as_text
     }
 
     /// A value as `--query` makes it: the expression's result, or the value itself without one.
@@ -209,25 +294,35 @@ impl Printer {
     }
 
     /// A query's result as lines of text on stdout (`-o text --query`).
-    pub fn query_text(&self, value: &serde_json::Value) -> io::Result<()> {
+    fn query_text(&self, value: &serde_json::Value) -> io::Result<()> {
         for line in query::text_lines(value) {
             self.line(&self.display(&line))?;
         }
         Ok(())
     }
 
-    pub fn format(&self) -> Format {
+    /// The format after `auto` was decided: for the writers of this module.
+    pub(crate) fn format(&self) -> Format {
         self.format
     }
 
-    /// `--output` as given: for commands whose default output is not records even in a pipe
-    /// (`consume` passes its commands' output through unless `-o jsonl` asks for records).
-    pub fn requested_format(&self) -> OutputFormat {
-        self.requested
+    /// Whether `--output` was left at `auto`.
+    pub fn output_is_auto(&self) -> bool {
+        self.requested == OutputFormat::Auto
     }
 
     pub fn terminal(&self) -> Terminal {
         self.terminal
+    }
+
+    /// The width tables are fitted to: the terminal's (or `COLUMNS`), a default on a terminal
+    /// that does not tell, and none in a pipe.
+    pub fn table_width(&self) -> Option<usize> {
+        match self.terminal.width {
+            Some(width) => Some(usize::from(width)),
+            None if self.terminal.stdout_is_tty => Some(usize::from(FALLBACK_WIDTH)),
+            None => None,
+        }
     }
 
     pub fn is_quiet(&self) -> bool {
@@ -252,44 +347,30 @@ impl Printer {
         }
     }
 
-    /// One JSON Lines record in the `{"type": kind, "data": ...}` envelope.
+    /// One JSON Lines record in the `{"type": kind, "data": ...}` envelope, `--query` applied to
+    /// its data.
     pub fn record<T: Serialize>(&self, kind: &str, data: &T) -> io::Result<()> {
-        if self.query.is_some() {
-            let data = self.queried(data)?;
-            return self.write_record(kind, &data);
-        }
-        self.write_record(kind, data)
-    }
-
-    fn write_record<T: Serialize>(&self, kind: &str, data: &T) -> io::Result<()> {
-        let envelope = Envelope {
-            kind: kind.to_string(),
-            data,
+        let data = match &self.query {
+            Some(query) => serde_json::to_string(&query.apply(data)?)?,
+            None => serde_json::to_string(data)?,
         };
-        if self.terminal.stdout_is_tty {
-            let text = serde_json::to_string(&envelope)?;
-            return self.line(&text);
-        }
-        let mut out = self.stdout.lock();
-        serde_json::to_writer(&mut *out, &envelope)?;
-        out.write_all(b"\n")
+        self.write_envelope(kind, &data)
     }
 
-    /// A whole JSON document, pretty-printed.
-    pub fn json<T: Serialize>(&self, value: &T) -> io::Result<()> {
-        if self.query.is_some() {
-            let result = self.queried(value)?;
-            if self.query_as_text {
-                self.query_text(&result)?;
-                return self.flush();
+    /// A record whose data is JSON text already; `--query` is applied here.
+    fn write_raw_record(&self, kind: &str, data: &str) -> io::Result<()> {
+        match &self.query {
+            Some(query) => {
+                let result = query.apply(&parse(data)?)?;
+                self.write_envelope(kind, &serde_json::to_string(&result)?)
             }
-            let text = serde_json::to_string_pretty(&result)?;
-            self.line(&text)?;
-            return self.flush();
+            None => self.write_envelope(kind, data),
         }
-        let text = serde_json::to_string_pretty(value)?;
-        self.line(&text)?;
-        self.flush()
+    }
+
+    fn write_envelope(&self, kind: &str, data: &str) -> io::Result<()> {
+        let kind = serde_json::to_string(kind)?;
+        self.line(&format!("{{\"type\":{kind},\"data\":{data}}}"))
     }
 
     /// A line of text on stdout. The caller decides whether it needs [`Printer::display`]; on a
@@ -337,30 +418,13 @@ impl Printer {
         self.stdout.lock().write_all(text.as_bytes())
     }
 
-    /// A table on stdout. Cells that hold text from the service (message ids, queue names, error
-    /// messages) are escaped here, whichever command filled them.
-    pub fn table(&self, table: &comfy_table::Table) -> io::Result<()> {
-        let text = table.to_string();
-        let text = if self.terminal.stdout_is_tty {
-            sanitize::for_terminal_lines(&text)
-        } else {
-            std::borrow::Cow::Borrowed(text.as_str())
-        };
+    /// A table on stdout, fitted to the terminal. Cells that hold text from the service (message
+    /// ids, queue names, error messages) are escaped by the table, whichever command filled them.
+    pub fn table(&self, table: &Table) -> io::Result<()> {
+        let text = table.render(self.table_width());
         let mut out = self.stdout.lock();
         writeln!(out, "{text}")?;
         out.flush()
-    }
-
-    /// A table with the project's style: header row, no colour unless enabled.
-    pub fn new_table(&self, header: &[&str]) -> comfy_table::Table {
-        let mut table = comfy_table::Table::new();
-        table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
-        table.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
-        if !self.color {
-            table.force_no_tty();
-        }
-        table.set_header(header.iter().map(comfy_table::Cell::new));
-        table
     }
 
     /// Flushes stdout. Commands that delete after output call this first, so nothing is deleted
@@ -470,6 +534,109 @@ impl Printer {
     }
 }
 
+/// Documents written one after another as a run goes (each refresh of `top`): with `-o json` one
+/// array of their JSON documents, streamed (`--query` applied to each), closed by
+/// [`Series::finish`]; in the other formats each document as [`Printer::emit`] writes it.
+pub struct Series<'a> {
+    printer: &'a Printer,
+    written: u64,
+}
+
+impl<'a> Series<'a> {
+    pub fn new(printer: &'a Printer) -> Series<'a> {
+        Series {
+            printer,
+            written: 0,
+        }
+    }
+
+    pub fn push(&mut self, document: &Document) -> io::Result<()> {
+        let printer = self.printer;
+        if printer.format != Format::Json {
+            self.written += 1;
+            return printer.emit(document);
+        }
+        let Some(json) = &document.json else {
+            return Ok(());
+        };
+        let element = match &printer.query {
+            Some(query) => serde_json::to_string(&query.apply(&parse(json)?)?)?,
+            None => serde_json::to_string(&parse(json)?)?,
+        };
+        let lead = if self.written == 0 { "[\n  " } else { ",\n  " };
+        printer.write_raw(&format!("{lead}{element}"))?;
+        self.written += 1;
+        printer.flush()
+    }
+
+    /// Closes the JSON array (an empty one when nothing was written).
+    pub fn finish(self) -> io::Result<()> {
+        if self.printer.format == Format::Json {
+            let close = if self.written == 0 { "[]\n" } else { "\n]\n" };
+            self.printer.write_raw(close)?;
+        }
+        self.printer.flush()
+    }
+}
+
+/// How a command that runs other commands writes: their output passed through, or records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Passing {
+    /// The commands' own output, as they write it (`-o text`, and by default).
+    Through,
+    /// JSON Lines records of their output and of each outcome (`-o jsonl`).
+    Records,
+}
+
+impl Printer {
+    /// Whether a command that runs other commands (`consume`) passes their output through or
+    /// writes records; a table or one JSON document it cannot write, and `--query` applies to
+    /// records only.
+    pub fn passing(&self, what: &str) -> Result<Passing, crate::error::UsageError> {
+        match self.requested {
+            OutputFormat::Jsonl => Ok(Passing::Records),
+            OutputFormat::Auto | OutputFormat::Text if self.query.is_some() => {
+                Err(crate::error::UsageError(format!(
+                    "{what} applies --query to its JSON Lines records only: add -o jsonl"
+                )))
+            }
+            OutputFormat::Auto | OutputFormat::Text => Ok(Passing::Through),
+            other => Err(crate::error::UsageError(format!(
+                "{what} writes its commands' output as it comes and cannot write -o {}: use -o \
+                 jsonl for records, or -o text (the default) for the output itself",
+                format_name(other)
+            ))),
+        }
+    }
+
+    /// The `--output` that gives another run of sqsctl this run's format (the demo's steps).
+    pub fn output_args(&self) -> [String; 2] {
+        let name = match self.format {
+            Format::Table => "table",
+            Format::Json => "json",
+            Format::Jsonl => "jsonl",
+            Format::Text => "text",
+        };
+        ["--output".to_string(), name.to_string()]
+    }
+
+    /// Refuses `--query` for a command whose output is not records (the demo's narration).
+    pub fn refuse_query(&self, what: &str) -> Result<(), crate::error::UsageError> {
+        match self.query {
+            Some(_) => Err(crate::error::UsageError(format!(
+                "{what} cannot apply --query: its output is a narration, not JSON records"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether a view that refreshes may take the whole screen: a table was asked for (or left
+    /// to `auto`) on a terminal.
+    pub fn may_take_screen(&self) -> bool {
+        self.format == Format::Table && self.terminal.stdout_is_tty
+    }
+}
+
 /// What a confirmation prompt got.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Answer {
@@ -523,13 +690,20 @@ fn read_stdin_line(answer: &mut String) -> io::Result<usize> {
     }
 }
 
-/// Width given to tables whose terminal width is unknown (piped, or a forced terminal), so long
-/// evidence wraps instead of making one very wide line.
+/// Width given to tables on a terminal whose width is unknown (a forced terminal).
 const FALLBACK_WIDTH: u16 = 100;
 
-/// Gives a table a width when the terminal's cannot be detected.
-pub fn fit_width(table: &mut comfy_table::Table) {
-    if table.width().is_none() {
-        table.set_width(FALLBACK_WIDTH);
+fn parse(json: &str) -> io::Result<serde_json::Value> {
+    serde_json::from_str(json).map_err(io::Error::other)
+}
+
+/// `--output`'s spelling of a format.
+fn format_name(format: OutputFormat) -> &'static str {
+    match format {
+        OutputFormat::Auto => "auto",
+        OutputFormat::Table => "table",
+        OutputFormat::Json => "json",
+        OutputFormat::Jsonl => "jsonl",
+        OutputFormat::Text => "text",
     }
 }

@@ -4,6 +4,7 @@
 //! The [`Printer`](super::Printer) applies it, once, to every JSON document and to the `data` of
 //! every JSON Lines record; commands know nothing of it.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde::Serialize;
@@ -23,9 +24,10 @@ impl std::fmt::Debug for Query {
 }
 
 impl Query {
-    /// Parses an expression; the error names it and says where it stops making sense.
+    /// Parses an expression as the AWS CLI reads it (see [`aws_cli_literals`]); the error names
+    /// it and says where it stops making sense.
     pub fn parse(text: &str) -> Result<Query, String> {
-        jmespath::compile(text)
+        jmespath::compile(&aws_cli_literals(text))
             .map(|expression| Query { expression })
             .map_err(|e| {
                 format!(
@@ -51,27 +53,102 @@ impl Query {
     }
 }
 
-/// A query's result as the AWS CLI's `--output text` shows it: nothing for null, a scalar on a
-/// line of its own, each element of a list on its own line, and the values of an object (or of a
-/// list inside the list) tab-separated on one line. Strings are written as they are, unquoted.
-pub fn text_lines(value: &Value) -> Vec<String> {
-    match value {
-        Value::Null => Vec::new(),
-        Value::Array(items) => items
-            .iter()
-            .filter(|item| !item.is_null())
-            .map(row)
-            .collect(),
-        other => vec![row(other)],
+/// The expression with each backtick literal that is not JSON rewritten as the JSON string it
+/// stands for, as jmespath.py (the AWS CLI's JMESPath) reads it: `` [?name==`orders-dlq`] `` is the
+/// string `"orders-dlq"` there, and every AWS example is written that way, where the jmespath crate
+/// follows the specification and refuses it. jmespath.py wraps the literal's text (leading spaces
+/// dropped) in double quotes and decodes that; text that does not decode even so is taken as it is.
+/// Raw strings (`'...'`) and quoted identifiers (`"..."`) are copied untouched, backslash escapes
+/// (`` \` `` inside a literal, `\'` inside a raw string) included.
+pub fn aws_cli_literals(expression: &str) -> Cow<'_, str> {
+    if !expression.contains('`') {
+        return Cow::Borrowed(expression);
     }
+    let mut out = String::with_capacity(expression.len() + 8);
+    let mut chars = expression.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' => {
+                out.push(c);
+                copy_delimited(&mut chars, c, &mut out);
+            }
+            '`' => {
+                let mut inside = String::new();
+                if !copy_delimited(&mut chars, '`', &mut inside) {
+                    // Unclosed: left for the parser to report.
+                    out.push('`');
+                    out.push_str(&inside);
+                    continue;
+                }
+                let literal = &inside[..inside.len() - 1];
+                let text = literal.replace("\\`", "`");
+                if serde_json::from_str::<Value>(&text).is_ok() {
+                    out.push('`');
+                    out.push_str(&inside);
+                    continue;
+                }
+                let text = text.trim_start();
+                let string = serde_json::from_str::<String>(&format!("\"{text}\""))
+                    .unwrap_or_else(|_| text.to_string());
+                let json = Value::String(string).to_string().replace('`', "\\u0060");
+                out.push('`');
+                out.push_str(&json);
+                out.push('`');
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
 }
 
-/// One line: a scalar, or the fields of a list or an object joined by tabs.
-fn row(value: &Value) -> String {
+/// Copies what follows an opening `delimiter` up to and including its closing one into `out`,
+/// each backslash with the character it escapes; false when the text ends first.
+fn copy_delimited(chars: &mut std::str::Chars<'_>, delimiter: char, out: &mut String) -> bool {
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c == '\\' {
+            if let Some(escaped) = chars.next() {
+                out.push(escaped);
+            }
+        } else if c == delimiter {
+            return true;
+        }
+    }
+    false
+}
+
+/// A query's result as the AWS CLI's `--output text` shows it: nothing for null, a scalar on a
+/// line of its own, a list of scalars as one tab-separated line, a list holding lists as a line
+/// per inner list (its scalars first, on one line), and an object as its values tab-separated on
+/// one line (a list of objects: a line each). Strings are written as they are, unquoted; what is
+/// nested deeper is written as compact JSON.
+pub fn text_lines(value: &Value) -> Vec<String> {
+    let mut lines = Vec::new();
+    push_lines(value, &mut lines);
+    lines
+}
+
+fn push_lines(value: &Value, lines: &mut Vec<String>) {
     match value {
-        Value::Array(items) => join_fields(items.iter()),
-        Value::Object(map) => join_fields(map.values()),
-        scalar => field(scalar),
+        Value::Null => {}
+        Value::Array(items) if items.is_empty() => {}
+        Value::Array(items) if items.iter().any(Value::is_object) => {
+            for item in items {
+                push_lines(item, lines);
+            }
+        }
+        Value::Array(items) if items.iter().any(Value::is_array) => {
+            let scalars: Vec<&Value> = items.iter().filter(|v| !v.is_array()).collect();
+            if !scalars.is_empty() {
+                lines.push(join_fields(scalars.into_iter()));
+            }
+            for item in items.iter().filter(|v| v.is_array()) {
+                push_lines(item, lines);
+            }
+        }
+        Value::Array(items) => lines.push(join_fields(items.iter())),
+        Value::Object(map) => lines.push(join_fields(map.values())),
+        scalar => lines.push(field(scalar)),
     }
 }
 
@@ -113,11 +190,87 @@ mod tests {
     }
 
     #[test]
-    fn text_puts_scalars_one_per_line_and_fields_tab_separated() {
-        assert_eq!(text_lines(&json!(["a", "c"])), ["a", "c"]);
+    fn text_writes_rows_as_the_aws_cli_does() {
+        // A list of scalars is one row; a list of lists is a row per inner list.
+        assert_eq!(text_lines(&json!(["a", "c"])), ["a\tc"]);
         assert_eq!(text_lines(&json!([["a", 1], ["b", 2]])), ["a\t1", "b\t2"]);
+        assert_eq!(text_lines(&json!(["x", ["a", 1]])), ["x", "a\t1"]);
+        assert_eq!(
+            text_lines(&json!([{"b": 2, "a": "x"}, {"a": "y", "b": null}])),
+            ["x\t2", "y\tNone"]
+        );
+        assert_eq!(
+            text_lines(&json!({"id": "m-1", "tags": ["a"]})),
+            ["m-1\t[\"a\"]"]
+        );
         assert_eq!(text_lines(&json!(7)), ["7"]);
+        assert_eq!(text_lines(&json!("one")), ["one"]);
         assert!(text_lines(&Value::Null).is_empty());
+        assert!(text_lines(&json!([])).is_empty());
+    }
+
+    /// Expressions from the AWS CLI's documentation (`aws sqs` and the JMESPath tutorial), with a
+    /// backtick literal that is not JSON read as a string, as the AWS CLI reads it.
+    #[test]
+    fn backtick_literals_that_are_not_json_are_strings_as_in_the_aws_cli() {
+        let queues = json!([
+            {"name": "orders", "visible": 3, "dlq": "orders-dlq"},
+            {"name": "orders-dlq", "visible": 0, "dlq": null},
+            {"name": "billing", "visible": 1, "dlq": "billing-dlq"}
+        ]);
+        let cases = [
+            ("[?name==`orders-dlq`].name", json!(["orders-dlq"])),
+            ("[?name == `orders-dlq`].visible", json!([0])),
+            ("[?dlq==`billing-dlq`].name | [0]", json!("billing")),
+            (
+                "[?starts_with(name, `ord`)].name",
+                json!(["orders", "orders-dlq"]),
+            ),
+            ("[?contains(name, `dlq`)] | length(@)", json!(1)),
+            (
+                "[?name!=`orders`] | [].name",
+                json!(["orders-dlq", "billing"]),
+            ),
+            // JSON literals keep their meaning: a number, and a string written as JSON.
+            ("[?visible > `0`].name", json!(["orders", "billing"])),
+            ("[?name==`\"billing\"`].visible", json!([1])),
+            // jmespath.py drops the leading spaces of a literal read as a string.
+            ("[?name==` orders`].visible", json!([3])),
+            // Raw strings and quoted identifiers are not literals, whatever they hold.
+            ("[?name=='orders'].visible", json!([3])),
+            ("[?name=='it`s'].name", json!([])),
+        ];
+        for (expression, expected) in cases {
+            let query = Query::parse(expression).unwrap_or_else(|e| panic!("{expression}: {e}"));
+            assert_eq!(query.apply(&queues).unwrap(), expected, "{expression}");
+        }
+        let tags = json!({"Tags": {"team": "pay`ments"}});
+        let query = Query::parse(r"Tags.team == `pay\`ments`").unwrap();
+        assert_eq!(query.apply(&tags).unwrap(), json!(true));
+        // The literal's text is decoded as a JSON string, its escapes included (`\t` is a tab).
+        let query = Query::parse(r"`C:\\temp` == 'C:\temp'").unwrap();
+        assert_eq!(query.apply(&json!({})).unwrap(), json!(true));
+        let query = Query::parse(r"`C:\temp` == 'C:\temp'").unwrap();
+        assert_eq!(query.apply(&json!({})).unwrap(), json!(false));
+    }
+
+    #[test]
+    fn the_rewrite_touches_only_literals_that_are_not_json() {
+        for unchanged in [
+            "a.b",
+            "[?n > `1`]",
+            "`[1, 2]`",
+            "'`x`'",
+            "\"`x`\".y",
+            "`{\"a\": 1}`",
+        ] {
+            assert_eq!(aws_cli_literals(unchanged), unchanged);
+        }
+        assert_eq!(aws_cli_literals("[?a==`x`]"), "[?a==`\"x\"`]");
+        assert_eq!(aws_cli_literals("`a\\`b`"), "`\"a\\u0060b\"`");
+        // An unclosed literal is left for the parser to report.
+        assert_eq!(aws_cli_literals("[?a==`x"), "[?a==`x");
+        assert!(Query::parse("[?a==`x").is_err());
     }
 
     #[test]

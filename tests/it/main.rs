@@ -8,6 +8,7 @@ mod conformance;
 mod consume;
 mod demo;
 mod diagnose;
+mod formats;
 mod generated;
 mod help;
 mod live;

@@ -26,6 +26,8 @@ fn create_with_a_dlq_creates_the_dlq_and_info_decodes_the_policy() {
         "4",
         "--attr",
         "VisibilityTimeout=45",
+        "-o",
+        "jsonl",
     ]);
     run.assert_code(0);
     let created = &run.records_of("queue_created")[0];
@@ -64,7 +66,15 @@ fn create_with_a_dlq_creates_the_dlq_and_info_decodes_the_policy() {
     assert_snapshot!(name: "queue_info_table", table.stdout, r"\b1\d{9}\b" => "xxxxxxxxxx");
 
     // An existing DLQ is reused.
-    let run = env.run(&["queue", "create", "billing", "--dlq", "orders-dlq"]);
+    let run = env.run(&[
+        "queue",
+        "create",
+        "billing",
+        "--dlq",
+        "orders-dlq",
+        "-o",
+        "jsonl",
+    ]);
     run.assert_code(0);
     assert_eq!(
         run.records_of("queue_created")[0]["dead_letter_queue"]["created"],
@@ -298,11 +308,11 @@ fn suggestions_need_real_similarity_and_another_account_is_named() {
 #[test]
 fn queue_create_of_an_existing_queue_changes_nothing_and_leaves_nothing_half_done() {
     let env = TestEnv::start();
-    let run = env.run(&["queue", "create", "xq"]);
+    let run = env.run(&["queue", "create", "xq", "-o", "jsonl"]);
     run.assert_code(0);
     assert_eq!(run.records_of("queue_created")[0]["created"], true);
 
-    let run = env.run(&["queue", "create", "xq"]);
+    let run = env.run(&["queue", "create", "xq", "-o", "jsonl"]);
     run.assert_code(0);
     assert!(
         run.stderr.contains("queue xq exists, unchanged"),

@@ -121,10 +121,7 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
             queue.name, policy.max_receive_count
         ));
     }
-    let records = matches!(
-        ctx.printer.requested_format(),
-        crate::output::OutputFormat::Jsonl | crate::output::OutputFormat::Json
-    );
+    let records = ctx.printer.passing("consume")? == crate::output::Passing::Records;
     let report = Report::new(&ctx.printer, records, settings.concurrency > 1);
     let output = if !records && settings.concurrency == 1 && report.progress_hidden() {
         OutputMode::Inherit

@@ -20,7 +20,6 @@ use crate::commands::context::Context;
 use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::local::{Server, ServerConfig};
-use crate::output::Format;
 
 #[derive(Debug, Clone)]
 pub struct DemoSettings {
@@ -107,6 +106,7 @@ fn steps() -> Vec<Step> {
 }
 
 pub async fn run(ctx: &Context, settings: DemoSettings) -> anyhow::Result<ExitStatus> {
+    ctx.printer.refuse_query("demo")?;
     let started = Instant::now();
     if ctx.aws_settings().endpoint_url.is_some() || ctx.aws_settings().profile.is_some() {
         ctx.printer.warn(
@@ -230,13 +230,7 @@ fn say(ctx: &Context, text: &str) -> anyhow::Result<()> {
 /// The demo's own output options, passed on so that every step prints the way the demo was asked
 /// to.
 fn global_args(ctx: &Context) -> Vec<String> {
-    let format = match ctx.printer.format() {
-        Format::Table => "table",
-        Format::Json => "json",
-        Format::Jsonl => "jsonl",
-        Format::Text => "text",
-    };
-    let mut args = vec!["--output".to_string(), format.to_string()];
+    let mut args = ctx.printer.output_args().to_vec();
     if ctx.printer.is_quiet() {
         args.push("--quiet".into());
     }

@@ -12,7 +12,7 @@ use crate::client::{ClientError, QueueRef, Sqs};
 use crate::commands::context::Context;
 use crate::error::{UsageError, hinted};
 use crate::exit::ExitStatus;
-use crate::output::Format;
+use crate::output::{Document, pairs_table};
 
 impl CreateSettings {
     /// Checks the command line's values and fills in the defaults (an error here is a usage
@@ -197,20 +197,17 @@ pub(super) async fn create(
         settings: super::settable(&sqs.attributes(&queue).await?),
         tags,
     };
-    let printer = &ctx.printer;
-    match printer.format() {
-        Format::Jsonl => printer.record("queue_created", &created)?,
-        Format::Json => printer.json(&created)?,
-        // Scripts take the URL from text output: nothing else goes to stdout there.
-        Format::Text => printer.line(&queue.url)?,
-        Format::Table => {
-            printer.line(&queue.url)?;
-            super::print_settings(printer, &created.settings)?;
-            if !created.tags.is_empty() {
-                super::tag::print_tag_table(printer, &created.tags)?;
-            }
-        }
+    // Scripts take the URL from a pipe or from text output: nothing else goes to stdout there.
+    let mut document =
+        Document::value("queue_created", &created, queue.url.clone()).table(pairs_table(
+            "attribute",
+            "value",
+            super::settings_pairs(&created.settings),
+        ));
+    if !created.tags.is_empty() {
+        document = document.table(super::tag::tags_table(&created.tags));
     }
+    ctx.printer.emit(&document)?;
     let mut line = if existed {
         format!("queue {} exists, unchanged", queue.name)
     } else {

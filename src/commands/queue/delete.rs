@@ -5,7 +5,7 @@ use serde::Serialize;
 use crate::commands::common::{confirm_destructive, queue_place, resolve_queue};
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
-use crate::output::Format;
+use crate::output::Document;
 use crate::text::plural;
 
 #[derive(Debug, Serialize)]
@@ -59,11 +59,13 @@ pub(super) async fn delete(
         messages: depth,
         dry_run,
     };
-    match ctx.printer.format() {
-        Format::Jsonl => ctx.printer.record("queue_deleted", &deleted)?,
-        Format::Json => ctx.printer.json(&deleted)?,
-        Format::Table | Format::Text => {}
-    }
+    // People read the summary on stderr; scripts get the record, or with `-o text` one line.
+    ctx.printer.emit(
+        &Document::default()
+            .json(&deleted)
+            .record("queue_deleted", &deleted)
+            .text(vec![vec![queue.name.clone(), depth.to_string()]]),
+    )?;
     ctx.printer.info(if dry_run {
         format!(
             "dry run: would delete queue {} and its {}",

@@ -12,7 +12,7 @@ use crate::client::{ClientError, QueueAttributes, Sqs};
 use crate::commands::common::resolve_queue;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
-use crate::output::{Format, sanitize};
+use crate::output::{Document, Fields};
 use crate::text::attribute_with_units;
 
 #[derive(Debug, Serialize)]
@@ -128,87 +128,73 @@ pub(super) async fn info(ctx: &Context, text: &str) -> anyhow::Result<ExitStatus
             policy.dead_letter_queue.name
         ));
     }
-    print_info(ctx, &info)?;
+    ctx.printer.emit(&Document::fields(&info))?;
     Ok(ExitStatus::Success)
 }
 
-fn print_info(ctx: &Context, info: &QueueInfo) -> anyhow::Result<()> {
-    let printer = &ctx.printer;
-    match printer.format() {
-        Format::Jsonl => printer.record("queue_info", info)?,
-        Format::Json => printer.json(info)?,
-        Format::Table | Format::Text => {
-            let mut rows: Vec<(String, String)> = vec![
-                ("Name".into(), info.name.clone()),
-                ("URL".into(), info.url.clone()),
-                (
-                    "Type".into(),
-                    if info.fifo { "FIFO" } else { "standard" }.into(),
+impl Fields for QueueInfo {
+    const KIND: &'static str = "queue_info";
+    const TITLE: &'static str = "attribute";
+
+    fn fields(&self) -> Vec<(String, String)> {
+        let mut rows: Vec<(String, String)> = vec![
+            ("Name".into(), self.name.clone()),
+            ("URL".into(), self.url.clone()),
+            (
+                "Type".into(),
+                if self.fifo { "FIFO" } else { "standard" }.into(),
+            ),
+            (
+                "Messages".into(),
+                format!(
+                    "{} visible, {} in flight, {} delayed",
+                    self.visible, self.in_flight, self.delayed
                 ),
-                (
-                    "Messages".into(),
-                    format!(
-                        "{} visible, {} in flight, {} delayed",
-                        info.visible, info.in_flight, info.delayed
-                    ),
+            ),
+        ];
+        if let Some(policy) = &self.redrive_policy {
+            let dlq = &policy.dead_letter_queue;
+            rows.push((
+                "Redrive policy".into(),
+                format!(
+                    "to `{}` after {} receives",
+                    dlq.name, policy.max_receive_count
                 ),
-            ];
-            if let Some(policy) = &info.redrive_policy {
-                let dlq = &policy.dead_letter_queue;
-                rows.push((
-                    "Redrive policy".into(),
+            ));
+            rows.push((
+                "Dead-letter queue".into(),
+                if dlq.exists {
                     format!(
-                        "to `{}` after {} receives",
-                        dlq.name, policy.max_receive_count
-                    ),
-                ));
-                rows.push((
-                    "Dead-letter queue".into(),
-                    if dlq.exists {
-                        format!(
-                            "{}: {} visible, {} in flight, {} delayed",
-                            dlq.name, dlq.visible, dlq.in_flight, dlq.delayed
-                        )
-                    } else {
-                        format!("{} (does not exist)", dlq.name)
-                    },
-                ));
-            } else {
-                rows.push(("Redrive policy".into(), "none".into()));
-            }
-            if !info.dead_letter_sources.is_empty() {
-                rows.push((
-                    "Dead-letter queue of".into(),
-                    info.dead_letter_sources.join(", "),
-                ));
-            }
-            if let Some(tags) = &info.tags {
-                let shown: Vec<String> = tags.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                rows.push((
-                    "Tags".into(),
-                    if shown.is_empty() {
-                        "none".into()
-                    } else {
-                        shown.join(", ")
-                    },
-                ));
-            }
-            for (name, value) in &info.attributes.0 {
-                rows.push((name.clone(), attribute_with_units(name, value)));
-            }
-            if printer.format() == Format::Text {
-                for (name, value) in rows {
-                    printer.line(&format!("{name}\t{}", printer.display(&value)))?;
-                }
-            } else {
-                let mut table = printer.new_table(&["attribute", "value"]);
-                for (name, value) in rows {
-                    table.add_row(vec![name, sanitize::for_terminal(&value).into_owned()]);
-                }
-                printer.table(&table)?;
-            }
+                        "{}: {} visible, {} in flight, {} delayed",
+                        dlq.name, dlq.visible, dlq.in_flight, dlq.delayed
+                    )
+                } else {
+                    format!("{} (does not exist)", dlq.name)
+                },
+            ));
+        } else {
+            rows.push(("Redrive policy".into(), "none".into()));
         }
+        if !self.dead_letter_sources.is_empty() {
+            rows.push((
+                "Dead-letter queue of".into(),
+                self.dead_letter_sources.join(", "),
+            ));
+        }
+        if let Some(tags) = &self.tags {
+            let shown: Vec<String> = tags.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            rows.push((
+                "Tags".into(),
+                if shown.is_empty() {
+                    "none".into()
+                } else {
+                    shown.join(", ")
+                },
+            ));
+        }
+        for (name, value) in &self.attributes.0 {
+            rows.push((name.clone(), attribute_with_units(name, value)));
+        }
+        rows
     }
-    printer.flush()?;
-    Ok(())
 }

@@ -124,27 +124,10 @@ fn settable(attrs: &crate::client::QueueAttributes) -> BTreeMap<String, String> 
         .collect()
 }
 
-/// Prints settings in human units beside the raw values: `NAME<TAB>VALUE` lines, or a table.
-fn print_settings(
-    printer: &crate::output::Printer,
-    settings: &BTreeMap<String, String>,
-) -> anyhow::Result<()> {
-    use crate::text::attribute_with_units;
-    if printer.format() == crate::output::Format::Text {
-        for (name, value) in settings {
-            let value = attribute_with_units(name, value);
-            printer.line(&format!("{name}\t{}", printer.display(&value)))?;
-        }
-    } else {
-        let mut table = printer.new_table(&["attribute", "value"]);
-        for (name, value) in settings {
-            let value = attribute_with_units(name, value);
-            table.add_row(vec![
-                name.clone(),
-                crate::output::sanitize::for_terminal(&value).into_owned(),
-            ]);
-        }
-        printer.table(&table)?;
-    }
-    Ok(())
+/// Settings in human units beside the raw values, as `NAME | VALUE` pairs.
+fn settings_pairs(settings: &BTreeMap<String, String>) -> Vec<(String, String)> {
+    settings
+        .iter()
+        .map(|(name, value)| (name.clone(), crate::text::attribute_with_units(name, value)))
+        .collect()
 }

@@ -14,7 +14,7 @@ use crate::commands::common::{confirm_destructive, queue_place, resolve_queue};
 use crate::commands::context::Context;
 use crate::error::{UsageError, hinted_usage};
 use crate::exit::ExitStatus;
-use crate::output::Format;
+use crate::output::{Document, pairs_table};
 use crate::text::{attribute_with_units, format_seconds};
 
 /// The attributes a queue's owner may change, with the limits SQS enforces on each.
@@ -509,40 +509,42 @@ fn normalize(value: serde_json::Value) -> serde_json::Value {
 }
 
 /// The change as `NAME: BEFORE -> AFTER` lines on stdout (text and table output), shown before the
-/// question so that what is asked about is on screen.
+/// question so that what is asked about is on screen; JSON output has the record at the end.
 fn print_diff(ctx: &Context, report: &SetReport) -> anyhow::Result<()> {
-    let printer = &ctx.printer;
-    if !matches!(printer.format(), Format::Table | Format::Text) {
-        return Ok(());
-    }
     let shown = |name: &str, value: &Option<String>| match value {
         Some(value) => attribute_with_units(name, value),
         None => "(none)".to_string(),
     };
-    for change in &report.changes {
-        printer.line(&format!(
-            "{}: {} -> {}",
-            change.attribute,
-            printer.display(&shown(&change.attribute, &change.before)),
-            printer.display(&shown(&change.attribute, &change.after)),
-        ))?;
+    let lines: Vec<String> = report
+        .changes
+        .iter()
+        .map(|change| {
+            format!(
+                "{}: {} -> {}",
+                change.attribute,
+                shown(&change.attribute, &change.before),
+                shown(&change.attribute, &change.after),
+            )
+        })
+        .collect();
+    let mut document = Document::default().text(lines.iter().map(|l| vec![l.clone()]).collect());
+    for line in lines {
+        document = document.note(line);
     }
-    printer.flush()?;
+    ctx.printer.emit(&document)?;
     Ok(())
 }
 
 /// The record of the change (JSON output), or the settings after it (text and table output).
 fn print_report(ctx: &Context, report: &SetReport) -> anyhow::Result<()> {
-    let printer = &ctx.printer;
-    match printer.format() {
-        Format::Jsonl => printer.record("queue_set", report)?,
-        Format::Json => printer.json(report)?,
-        Format::Text | Format::Table if report.applied => {
-            super::print_settings(printer, &report.settings)?
-        }
-        Format::Text | Format::Table => {}
+    let mut document = Document::default().json(report).record("queue_set", report);
+    if report.applied {
+        let pairs = super::settings_pairs(&report.settings);
+        document = document
+            .table(pairs_table("attribute", "value", pairs.clone()))
+            .text(pairs.into_iter().map(|(n, v)| vec![n, v]).collect());
     }
-    printer.flush()?;
+    ctx.printer.emit(&document)?;
     Ok(())
 }
 

@@ -10,7 +10,7 @@ use crate::commands::common::resolve_queue;
 use crate::commands::context::Context;
 use crate::error::UsageError;
 use crate::exit::ExitStatus;
-use crate::output::{Format, Printer, sanitize};
+use crate::output::{Document, Table, pairs_table};
 
 /// Most tags one queue may have.
 pub const MAX_TAGS: usize = 50;
@@ -164,45 +164,31 @@ async fn print_tags(ctx: &Context, queue: &QueueRef) -> anyhow::Result<ExitStatu
         url: queue.url.clone(),
         tags: sqs.tags(queue).await?,
     };
-    let printer = &ctx.printer;
-    match printer.format() {
-        Format::Jsonl => printer.record("queue_tags", &report)?,
-        Format::Json => printer.json(&report)?,
-        Format::Text => {
-            for (key, value) in &report.tags {
-                printer.line(&format!(
-                    "{}\t{}",
-                    printer.display(key),
-                    printer.display(value)
-                ))?;
-            }
-        }
-        Format::Table => {
-            if report.tags.is_empty() {
-                printer.info(format!("queue {} has no tags", queue.name));
-            } else {
-                print_tag_table(printer, &report.tags)?;
-            }
-        }
+    if report.tags.is_empty() {
+        ctx.printer
+            .info(format!("queue {} has no tags", queue.name));
     }
-    printer.flush()?;
+    let lines = report
+        .tags
+        .iter()
+        .map(|(key, value)| vec![key.clone(), value.clone()])
+        .collect();
+    let document = Document::default()
+        .json(&report)
+        .record("queue_tags", &report)
+        .table(tags_table(&report.tags))
+        .text(lines);
+    ctx.printer.emit(&document)?;
     Ok(ExitStatus::Success)
 }
 
 /// The tags as a `tag | value` table.
-pub(super) fn print_tag_table(
-    printer: &Printer,
-    tags: &BTreeMap<String, String>,
-) -> anyhow::Result<()> {
-    let mut table = printer.new_table(&["tag", "value"]);
-    for (key, value) in tags {
-        table.add_row(vec![
-            sanitize::for_terminal(key).into_owned(),
-            sanitize::for_terminal(value).into_owned(),
-        ]);
-    }
-    printer.table(&table)?;
-    Ok(())
+pub(super) fn tags_table(tags: &BTreeMap<String, String>) -> Table {
+    pairs_table(
+        "tag",
+        "value",
+        tags.iter().map(|(k, v)| (k.clone(), v.clone())),
+    )
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use crate::commands::common::resolve_queue;
 use crate::commands::context::Context;
 use crate::error::UsageError;
 use crate::exit::ExitStatus;
-use crate::output::Format;
+use crate::output::Document;
 
 pub(super) async fn url(
     ctx: &Context,
@@ -29,12 +29,7 @@ pub(super) async fn url(
             }
         }
     };
-    let printer = &ctx.printer;
-    match printer.format() {
-        Format::Jsonl => printer.record("queue_url", &queue)?,
-        Format::Json => printer.json(&queue)?,
-        Format::Table | Format::Text => printer.line(&queue.url)?,
-    }
-    printer.flush()?;
+    ctx.printer
+        .emit(&Document::value("queue_url", &queue, queue.url.clone()))?;
     Ok(ExitStatus::Success)
 }

@@ -189,6 +189,7 @@ impl Shared {
 }
 
 pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<ExitStatus> {
+    ctx.printer.check_template(settings.template.as_ref())?;
     if settings.delete {
         // Each message is deleted once its record is written: a stdout that takes writes into
         // nothing would delete every message unread.

@@ -13,7 +13,8 @@ use crate::client::peek::PeekError;
 use crate::commands::context::Context;
 use crate::error::with_hint;
 use crate::exit::ExitStatus;
-use crate::output::Format;
+use crate::output::messages::listing_table;
+use crate::output::{Column, Document, Table};
 use crate::redrive::{Plan, Preview, PreviewError, PreviewOptions, WhereFailures, preview};
 
 #[derive(Debug, Serialize)]
@@ -79,14 +80,9 @@ pub async fn run(
     per_source: bool,
 ) -> anyhow::Result<ExitStatus> {
     let printer = &ctx.printer;
-    let format = printer.format();
     let options = PreviewOptions {
         per_source,
-        keep: match format {
-            Format::Json => usize::MAX,
-            Format::Table => TABLE_ROWS,
-            Format::Jsonl | Format::Text => 0,
-        },
+        keep: printer.messages_to_keep(TABLE_ROWS),
     };
     // JSON Lines and bodies are written as the messages are found, so a deep DLQ is not held.
     let mut write_error: Option<std::io::Error> = None;
@@ -97,12 +93,7 @@ pub async fn run(
         options,
         &ctx.interrupt,
         |message| {
-            let written = match format {
-                Format::Jsonl => printer.record("message", message),
-                Format::Text => printer.line(&printer.display(&message.body)),
-                Format::Json | Format::Table => Ok(()),
-            };
-            match written {
+            match printer.live_message(message) {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(e) => {
                     write_error = Some(e);
@@ -137,42 +128,28 @@ pub async fn run(
     }
     let summary = DryRunSummary::of(&preview, plan, per_source);
     let kept = &preview.messages;
-    match format {
-        Format::Json => {
-            printer.json(&serde_json::json!({ "messages": kept, "summary": summary }))?
-        }
-        Format::Jsonl => printer.record("summary", &summary)?,
-        Format::Text => {}
-        Format::Table => {
-            let mut table = printer.new_table(&["message id", "group", "body"]);
-            for message in kept {
-                let body: String = message.body.chars().take(80).collect();
-                table.add_row(vec![
-                    message.message_id.clone().unwrap_or_default(),
-                    message.effective_group_id().unwrap_or("").to_string(),
-                    printer.display(&body).into_owned(),
-                ]);
-            }
-            printer.table(&table)?;
-            let unlisted = summary.would_move.saturating_sub(kept.len() as u64);
-            if unlisted > 0 {
-                printer.info(format!(
-                    "and {unlisted} more that would move, not listed (-o jsonl lists every one)"
-                ));
-            }
-            let mut counts = printer.new_table(&["destination / group", "messages"]);
-            for (name, count) in &summary.per_destination {
-                counts.add_row(vec![format!("-> {name}"), count.to_string()]);
-            }
-            for (group, count) in &summary.per_group {
-                counts.add_row(vec![
-                    format!("   group {}", printer.display(group)),
-                    count.to_string(),
-                ]);
-            }
-            printer.table(&counts)?;
-        }
+    let mut counts = Table::new(vec![
+        Column::id("destination / group"),
+        Column::whole("messages"),
+    ]);
+    for (name, count) in &summary.per_destination {
+        counts.row(vec![format!("-> {name}"), count.to_string()]);
     }
+    for (group, count) in &summary.per_group {
+        counts.row(vec![format!("   group {group}"), count.to_string()]);
+    }
+    let mut document = Document::default()
+        .json(&serde_json::json!({ "messages": kept, "summary": summary }))
+        .record("summary", &summary)
+        .table(listing_table(kept))
+        .table(counts);
+    let unlisted = summary.would_move.saturating_sub(kept.len() as u64);
+    if unlisted > 0 && !kept.is_empty() {
+        document = document.aside(format!(
+            "and {unlisted} more that would move, not listed (-o jsonl lists every one)"
+        ));
+    }
+    printer.emit(&document)?;
     printer.flush()?;
     printer.info(format!(
         "dry run: read {} of the {} messages visible in {}: {} would move to {}, {} would stay; nothing was changed",

@@ -11,7 +11,7 @@ use crate::commands::common::queue_place;
 use crate::commands::context::Context;
 use crate::error::hinted;
 use crate::exit::ExitStatus;
-use crate::output::Format;
+use crate::output::{Column, Document, Row, pairs_table};
 use crate::text::plural;
 
 /// How often a running task is polled.
@@ -31,22 +31,28 @@ struct NativeSummary {
     seconds: f64,
 }
 
-/// Rows of (label for a table, key for `-o text`, value): a two-column table, or one
-/// `key<TAB>value` line each with `-o text`, as the redrive summary prints its own. A row without
-/// a label is for scripts only (a task handle: long, and no command takes it).
-fn key_values(ctx: &Context, title: &str, rows: &[(&str, &str, String)]) -> std::io::Result<()> {
-    let printer = &ctx.printer;
-    if printer.format() == Format::Text {
-        for (_, key, value) in rows {
-            printer.fields(&[*key, value.as_str()])?;
-        }
-        return Ok(());
-    }
-    let mut table = printer.new_table(&[title, "result"]);
-    for (label, _, value) in rows.iter().filter(|(label, _, _)| !label.is_empty()) {
-        table.add_row(vec![label.to_string(), value.clone()]);
-    }
-    printer.table(&table)
+/// A record shown as rows of (label for a table, key for `-o text`, value): a two-column table,
+/// or one `key<TAB>value` line each with `-o text`, as the redrive summary prints its own. A row
+/// without a label is for scripts only (a task handle: long, and no command takes it).
+fn key_values<T: Serialize>(
+    kind: &str,
+    data: &T,
+    title: &str,
+    rows: &[(&str, &str, String)],
+) -> Document {
+    let shown = rows
+        .iter()
+        .filter(|(label, _, _)| !label.is_empty())
+        .map(|(label, _, value)| (label.to_string(), value.clone()));
+    let text = rows
+        .iter()
+        .map(|(_, key, value)| vec![key.to_string(), value.clone()])
+        .collect();
+    Document::default()
+        .json(data)
+        .record(kind, data)
+        .table(pairs_table(title, "result", shown))
+        .text(text)
 }
 
 async fn arn_of(sqs: &Sqs, dlq: &str) -> anyhow::Result<(String, String)> {
@@ -183,26 +189,21 @@ pub async fn start(
         failure_reason: task.failure_reason.clone(),
         seconds: started.elapsed().as_secs_f64(),
     };
-    match ctx.printer.format() {
-        Format::Json => ctx.printer.json(&summary)?,
-        Format::Jsonl => ctx.printer.record("summary", &summary)?,
-        Format::Table | Format::Text => {
-            let to_move = summary.to_move.map(|n| n.to_string()).unwrap_or_default();
-            let mut rows = vec![
-                ("from", "source", summary.source.clone()),
-                ("to", "destination", summary.destination.clone()),
-                ("", "task_handle", summary.task_handle.clone()),
-                ("status", "status", summary.status.clone()),
-                ("moved", "moved", summary.moved.to_string()),
-                ("to move", "to_move", to_move),
-                ("time", "seconds", format!("{:.1} s", summary.seconds)),
-            ];
-            if let Some(reason) = &summary.failure_reason {
-                rows.push(("failure", "failure_reason", reason.clone()));
-            }
-            key_values(ctx, "native redrive", &rows)?;
-        }
+    let to_move = summary.to_move.map(|n| n.to_string()).unwrap_or_default();
+    let mut rows = vec![
+        ("from", "source", summary.source.clone()),
+        ("to", "destination", summary.destination.clone()),
+        ("", "task_handle", summary.task_handle.clone()),
+        ("status", "status", summary.status.clone()),
+        ("moved", "moved", summary.moved.to_string()),
+        ("to move", "to_move", to_move),
+        ("time", "seconds", format!("{:.1} s", summary.seconds)),
+    ];
+    if let Some(reason) = &summary.failure_reason {
+        rows.push(("failure", "failure_reason", reason.clone()));
     }
+    ctx.printer
+        .emit(&key_values("summary", &summary, "native redrive", &rows))?;
     ctx.printer.flush()?;
     if interrupted {
         ctx.printer.warn(format!(
@@ -234,44 +235,7 @@ pub async fn status(ctx: &Context, dlq: &str) -> anyhow::Result<ExitStatus> {
     let (name, arn) = arn_of(sqs, dlq).await?;
     let tasks = sqs.list_move_tasks(&arn).await?;
     let printer = &ctx.printer;
-    match printer.format() {
-        Format::Json => printer.json(&tasks)?,
-        Format::Jsonl => {
-            for task in &tasks {
-                printer.record("task", task)?;
-            }
-        }
-        Format::Text => {
-            for task in &tasks {
-                printer.line(&format!(
-                    "{}\t{}\t{}",
-                    task.status,
-                    task.moved,
-                    task.to_move.map(|n| n.to_string()).unwrap_or_default()
-                ))?;
-            }
-        }
-        Format::Table => {
-            let mut table =
-                printer.new_table(&["status", "moved", "to move", "rate", "started", "failure"]);
-            for task in &tasks {
-                let started = std::time::UNIX_EPOCH
-                    + Duration::from_millis(task.started_timestamp.max(0) as u64);
-                table.add_row(vec![
-                    task.status.clone(),
-                    task.moved.to_string(),
-                    task.to_move.map(|n| n.to_string()).unwrap_or_default(),
-                    task.max_per_second
-                        .map(|n| format!("{n}/s"))
-                        .unwrap_or_default(),
-                    humantime::format_rfc3339_seconds(started).to_string(),
-                    task.failure_reason.clone().unwrap_or_default(),
-                ]);
-            }
-            printer.table(&table)?;
-        }
-    }
-    printer.flush()?;
+    printer.emit(&Document::rows(&tasks))?;
     if tasks.is_empty() {
         printer.info(format!("no move tasks for {name}"));
     }
@@ -294,29 +258,58 @@ pub async fn cancel(ctx: &Context, dlq: &str) -> anyhow::Result<ExitStatus> {
     };
     let moved = sqs.cancel_move_task(&handle).await?;
     let printer = &ctx.printer;
-    match printer.format() {
-        Format::Json | Format::Jsonl => {
-            let data = serde_json::json!({ "source": name, "task_handle": handle, "cancelled": true, "moved": moved });
-            if printer.format() == Format::Json {
-                printer.json(&data)?;
-            } else {
-                printer.record("cancelled", &data)?;
-            }
-        }
-        Format::Table | Format::Text => key_values(
-            ctx,
-            "cancelled move task",
-            &[
-                ("source", "source", name.clone()),
-                ("", "task_handle", handle.clone()),
-                ("moved", "moved", moved.to_string()),
-            ],
-        )?,
-    }
-    printer.flush()?;
+    let data = serde_json::json!({ "source": name, "task_handle": handle, "cancelled": true, "moved": moved });
+    printer.emit(&key_values(
+        "cancelled",
+        &data,
+        "cancelled move task",
+        &[
+            ("source", "source", name.clone()),
+            ("", "task_handle", handle.clone()),
+            ("moved", "moved", moved.to_string()),
+        ],
+    ))?;
     printer.info(format!(
         "cancelled the move task of {name} after {}",
         plural(moved.max(0) as u64, "message")
     ));
     Ok(ExitStatus::Success)
+}
+
+impl Row for MoveTask {
+    const KIND: &'static str = "task";
+
+    fn columns() -> Vec<Column> {
+        vec![
+            Column::whole("status"),
+            Column::whole("moved"),
+            Column::whole("to move"),
+            Column::whole("rate").droppable(1),
+            Column::whole("started").droppable(2),
+            Column::wrap("failure", 12, 60),
+        ]
+    }
+
+    fn cells(&self) -> Vec<String> {
+        let started =
+            std::time::UNIX_EPOCH + Duration::from_millis(self.started_timestamp.max(0) as u64);
+        vec![
+            self.status.clone(),
+            self.moved.to_string(),
+            self.to_move.map(|n| n.to_string()).unwrap_or_default(),
+            self.max_per_second
+                .map(|n| format!("{n}/s"))
+                .unwrap_or_default(),
+            humantime::format_rfc3339_seconds(started).to_string(),
+            self.failure_reason.clone().unwrap_or_default(),
+        ]
+    }
+
+    fn fields(&self) -> Vec<String> {
+        vec![
+            self.status.clone(),
+            self.moved.to_string(),
+            self.to_move.map(|n| n.to_string()).unwrap_or_default(),
+        ]
+    }
 }

@@ -25,7 +25,7 @@ use crate::commands::context::Context;
 use crate::error::{UsageError, hinted};
 use crate::exit::ExitStatus;
 use crate::message::{AttributeValue, MessageRecord};
-use crate::output::Format;
+use crate::output::Document;
 pub use crate::send::input::DedupId;
 use crate::send::input::{Batch, Item, LineFormat, RecordDefaults, spawn_reader};
 use report::Report;
@@ -183,13 +183,14 @@ async fn send_one(
                 message_id: message_id.as_deref(),
                 sequence_number: sequence_number.as_deref(),
             };
-            match ctx.printer.format() {
-                Format::Jsonl => ctx.printer.record("sent", &sent)?,
-                Format::Json => ctx.printer.json(&sent)?,
-                Format::Table | Format::Text => {
-                    ctx.printer.line(message_id.as_deref().unwrap_or(""))?
-                }
-            }
+            let id = message_id.clone().unwrap_or_default();
+            ctx.printer.emit(
+                &Document::default()
+                    .json(&sent)
+                    .record("sent", &sent)
+                    .note(id.clone())
+                    .text(vec![vec![id]]),
+            )?;
             ctx.printer
                 .info(format!("sent 1 message to {}", queue.name));
             Ok(ExitStatus::Success)

@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::client::{BatchOutcome, EntryResult, QueueRef};
 use crate::commands::context::Context;
 use crate::message::MessageRecord;
-use crate::output::Format;
+use crate::output::{Column, Document, Table};
 use crate::send::input::Batch;
 use crate::text::plural;
 
@@ -124,11 +124,11 @@ impl<'a> Report<'a> {
                 message,
                 record,
             };
-            match self.ctx.printer.format() {
-                Format::Jsonl => self.ctx.printer.record(kind, &failure)?,
-                Format::Json if kind == "unknown" => self.unknown.push(failure),
-                Format::Json => self.failures.push(failure),
-                Format::Table | Format::Text => {}
+            self.ctx.printer.stream(kind, &failure)?;
+            if kind == "unknown" {
+                self.unknown.push(failure);
+            } else {
+                self.failures.push(failure);
             }
         }
         Ok(request_error.map(anyhow::Error::from))
@@ -137,24 +137,49 @@ impl<'a> Report<'a> {
     pub fn finish(&mut self) -> anyhow::Result<()> {
         let printer = &self.ctx.printer;
         let summary = &self.summary;
-        match printer.format() {
-            Format::Jsonl => printer.record("summary", summary)?,
-            Format::Json => {
-                #[derive(Serialize)]
-                struct Document<'a> {
-                    #[serde(flatten)]
-                    summary: &'a Summary,
-                    failures: &'a [Failure],
-                    unknown: &'a [Failure],
-                }
-                printer.json(&Document {
+        // The counts and the lists apart: `unknown` is the count, `unknown_outcomes` the records.
+        #[derive(Serialize)]
+        struct Whole<'a> {
+            #[serde(flatten)]
+            summary: &'a Summary,
+            failures: &'a [Failure],
+            unknown_outcomes: &'a [Failure],
+        }
+        let lines = |kind: &str, failures: &[Failure]| -> Vec<Vec<String>> {
+            failures
+                .iter()
+                .map(|f| {
+                    vec![
+                        kind.to_string(),
+                        f.line.to_string(),
+                        f.code.clone(),
+                        f.message.clone(),
+                    ]
+                })
+                .collect()
+        };
+        let mut rows = lines("failed", &self.failures);
+        rows.extend(lines("unknown", &self.unknown));
+        let mut table = Table::new(vec![
+            Column::whole("outcome"),
+            Column::whole("line"),
+            Column::whole("code").droppable(1),
+            Column::wrap("message", 12, 60),
+        ]);
+        for row in &rows {
+            table.row(row.clone());
+        }
+        printer.emit(
+            &Document::default()
+                .json(&Whole {
                     summary,
                     failures: &self.failures,
-                    unknown: &self.unknown,
-                })?;
-            }
-            Format::Table | Format::Text => {}
-        }
+                    unknown_outcomes: &self.unknown,
+                })
+                .record("summary", summary)
+                .table(table)
+                .text(rows),
+        )?;
         printer.flush()?;
         let not_sent = (summary.failed + summary.unknown) as usize;
         if not_sent > self.warned {

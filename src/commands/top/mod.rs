@@ -15,7 +15,7 @@ use crate::cli::top::{SortArg, TopArgs};
 use crate::client::{ClientError, RetryPolicy};
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
-use crate::output::Format;
+use crate::output::{Column, Document, Series};
 use sample::{Row, Sample, SortKey};
 
 #[derive(Debug)]
@@ -81,23 +81,36 @@ pub async fn run(ctx: &Context, settings: TopSettings) -> anyhow::Result<ExitSta
     });
     // A full screen needs a real terminal on both ends (raw mode is set on it), not only one the
     // printer was told to assume.
-    let full_screen = ctx.printer.stdout_is_terminal()
-        && ctx.printer.format() == Format::Table
+    let full_screen = ctx.printer.may_take_screen()
         && std::io::stdout().is_terminal()
         && std::io::stdin().is_terminal();
     let status = if full_screen {
         screen::run(ctx, &settings, samples).await
     } else {
-        json_lines(ctx, &settings, samples).await
+        refreshes(ctx, &settings, samples).await
     };
     sampler.abort();
     status
 }
 
-async fn json_lines(
+/// Each refresh written as it comes, in the chosen format: a JSON line (`{"type": "sample", ...}`),
+/// a table, a line per queue, or an element of one JSON array.
+async fn refreshes(
+    ctx: &Context,
+    settings: &TopSettings,
+    samples: Samples,
+) -> anyhow::Result<ExitStatus> {
+    let mut series = Series::new(&ctx.printer);
+    let status = write_refreshes(ctx, settings, samples, &mut series).await;
+    series.finish()?;
+    status
+}
+
+async fn write_refreshes(
     ctx: &Context,
     settings: &TopSettings,
     mut samples: Samples,
+    series: &mut Series<'_>,
 ) -> anyhow::Result<ExitStatus> {
     let mut previous: Option<Sample> = None;
     let mut written = 0u64;
@@ -116,12 +129,67 @@ async fn json_lines(
             took_ms: u64::try_from(sample.took.as_millis()).unwrap_or(u64::MAX),
             queues,
         };
-        ctx.printer.record("sample", &record)?;
-        ctx.printer.flush()?;
+        let document = Document::rows(&record.queues)
+            .streamed()
+            .json(&record)
+            .record("sample", &record);
+        series.push(&document)?;
         previous = Some(sample);
         written += 1;
         if settings.count.is_some_and(|count| written >= count) {
             return Ok(ExitStatus::Success);
         }
     }
+}
+
+/// A queue in a refresh: with `-o table` a row (a dead-letter queue marked `DLQ`, kept however
+/// narrow the terminal), with `-o text` a line: name, visible, in flight, delayed, in/s, out/s
+/// (`-` before the second refresh), and `dlq` or `-`.
+impl crate::output::Row for Row {
+    const KIND: &'static str = "queue";
+
+    fn columns() -> Vec<Column> {
+        vec![
+            Column::id("queue"),
+            Column::whole(""),
+            Column::whole("visible"),
+            Column::whole("in flight").droppable(4),
+            Column::whole("delayed").droppable(1),
+            Column::whole("in/s").droppable(2),
+            Column::whole("out/s").droppable(3),
+        ]
+    }
+
+    fn cells(&self) -> Vec<String> {
+        let mark = match (self.dlq, self.growing) {
+            (true, true) => "DLQ growing",
+            (true, false) => "DLQ",
+            _ => "",
+        };
+        vec![
+            self.name.clone(),
+            mark.to_string(),
+            self.visible.to_string(),
+            self.in_flight.to_string(),
+            self.delayed.to_string(),
+            rate(self.in_per_s),
+            rate(self.out_per_s),
+        ]
+    }
+
+    fn fields(&self) -> Vec<String> {
+        vec![
+            self.name.clone(),
+            self.visible.to_string(),
+            self.in_flight.to_string(),
+            self.delayed.to_string(),
+            rate(self.in_per_s),
+            rate(self.out_per_s),
+            if self.dlq { "dlq" } else { "-" }.to_string(),
+        ]
+    }
+}
+
+fn rate(per_s: Option<f64>) -> String {
+    per_s.map_or_else(|| "-".to_string(), |r| format!("{r:.1}"))
 }

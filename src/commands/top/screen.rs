@@ -126,6 +126,22 @@ pub async fn run(
     }
 }
 
+/// The columns (by index) that fit `available` cells with a space between each: the delayed count
+/// goes first, then the rates, then the in-flight count; the name, the marker and the visible
+/// count stay.
+fn shown_columns(widths: &[u16; 7], available: u16) -> Vec<usize> {
+    let mut shown: Vec<usize> = (0..widths.len()).collect();
+    let total =
+        |shown: &[usize]| -> u32 { shown.iter().map(|&c| u32::from(widths[c]) + 1).sum::<u32>() };
+    for drop in [4, 5, 6, 3] {
+        if total(&shown) <= u32::from(available) + 1 {
+            break;
+        }
+        shown.retain(|&c| c != drop);
+    }
+    shown
+}
+
 fn draw(frame: &mut ratatui::Frame, view: &View) {
     let [header, body, footer] = Layout::vertical([
         Constraint::Length(1),
@@ -147,51 +163,22 @@ fn draw(frame: &mut ratatui::Frame, view: &View) {
         if view.reverse { " (reversed)" } else { "" }
     );
     frame.render_widget(Paragraph::new(title).bold(), header);
+    // The marker comes right after the name, so that it stays on screen however narrow the
+    // terminal; the columns that matter least go first when the screen is too narrow for all.
+    let mark = |row: &super::sample::Row| match (row.dlq, row.growing) {
+        (true, true) => "DLQ growing",
+        (true, false) => "DLQ",
+        _ => "",
+    };
     let headers = [
         "queue",
+        "",
         "visible",
         "in flight",
         "delayed",
         "in/s",
         "out/s",
-        "",
     ];
-    let header_row = TableRow::new(headers.iter().enumerate().map(|(column, h)| {
-        let text = Line::from(*h);
-        let cell = Cell::from(if (1..=5).contains(&column) {
-            text.right_aligned()
-        } else {
-            text
-        });
-        if *h == view.sort.label() || (*h == "queue" && view.sort == SortKey::Name) {
-            cell.add_modifier(Modifier::UNDERLINED)
-        } else {
-            cell
-        }
-    }))
-    .bold();
-    let rows = view.rows.iter().map(|row| {
-        let rate = |r: Option<f64>| r.map_or_else(|| "-".to_string(), |r| format!("{r:.1}"));
-        let mark = match (row.dlq, row.growing) {
-            (true, true) => "DLQ growing",
-            (true, false) => "DLQ",
-            _ => "",
-        };
-        let line = TableRow::new(vec![
-            Cell::from(sanitize::for_terminal(&row.name).into_owned()),
-            Cell::from(Line::from(row.visible.to_string()).right_aligned()),
-            Cell::from(Line::from(row.in_flight.to_string()).right_aligned()),
-            Cell::from(Line::from(row.delayed.to_string()).right_aligned()),
-            Cell::from(Line::from(rate(row.in_per_s)).right_aligned()),
-            Cell::from(Line::from(rate(row.out_per_s)).right_aligned()),
-            Cell::from(mark),
-        ]);
-        if row.dlq && row.growing {
-            line.style(Style::new().red().bold())
-        } else {
-            line
-        }
-    });
     // The name column is as wide as the longest name: the numbers stay near the names on a wide
     // terminal.
     let name_width = view
@@ -201,18 +188,75 @@ fn draw(frame: &mut ratatui::Frame, view: &View) {
         .max()
         .unwrap_or(0)
         .clamp(10, 80) as u16;
-    let widths = [
-        Constraint::Length(name_width),
-        Constraint::Length(10),
-        Constraint::Length(10),
-        Constraint::Length(10),
-        Constraint::Length(9),
-        Constraint::Length(9),
-        Constraint::Fill(1),
-    ];
+    let mark_width = view
+        .rows
+        .iter()
+        .map(|row| mark(row).len())
+        .max()
+        .unwrap_or(0) as u16;
+    let widths = [name_width, mark_width, 10, 10, 10, 9, 9];
+    let shown = shown_columns(&widths, body.width);
+    let header_row = TableRow::new(shown.iter().map(|&column| {
+        let h = headers[column];
+        let text = Line::from(h);
+        let cell = Cell::from(if column >= 2 {
+            text.right_aligned()
+        } else {
+            text
+        });
+        if h == view.sort.label() || (h == "queue" && view.sort == SortKey::Name) {
+            cell.add_modifier(Modifier::UNDERLINED)
+        } else {
+            cell
+        }
+    }))
+    .bold();
+    let rows = view.rows.iter().map(|row| {
+        let rate = |r: Option<f64>| r.map_or_else(|| "-".to_string(), |r| format!("{r:.1}"));
+        let cells = [
+            Cell::from(sanitize::for_terminal(&row.name).into_owned()),
+            Cell::from(mark(row)),
+            Cell::from(Line::from(row.visible.to_string()).right_aligned()),
+            Cell::from(Line::from(row.in_flight.to_string()).right_aligned()),
+            Cell::from(Line::from(row.delayed.to_string()).right_aligned()),
+            Cell::from(Line::from(rate(row.in_per_s)).right_aligned()),
+            Cell::from(Line::from(rate(row.out_per_s)).right_aligned()),
+        ];
+        let line = TableRow::new(
+            cells
+                .into_iter()
+                .enumerate()
+                .filter(|(column, _)| shown.contains(column))
+                .map(|(_, cell)| cell),
+        );
+        if row.dlq && row.growing {
+            line.style(Style::new().red().bold())
+        } else {
+            line
+        }
+    });
+    let widths: Vec<Constraint> = shown
+        .iter()
+        .map(|&column| Constraint::Length(widths[column]))
+        .collect();
     frame.render_widget(Table::new(rows, widths).header(header_row), body);
     frame.render_widget(
         Paragraph::new("s: sort key   r: reverse   q: quit").dim(),
         footer,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_columns;
+
+    #[test]
+    fn a_narrow_screen_drops_the_numbers_that_matter_least_and_keeps_the_marker() {
+        let widths = [20, 11, 10, 10, 10, 9, 9];
+        assert_eq!(shown_columns(&widths, 200), [0, 1, 2, 3, 4, 5, 6]);
+        // 60 columns: the name, the marker, visible and in flight.
+        assert_eq!(shown_columns(&widths, 60), [0, 1, 2, 3]);
+        assert_eq!(shown_columns(&widths, 80), [0, 1, 2, 3, 5, 6]);
+        assert_eq!(shown_columns(&widths, 30), [0, 1, 2]);
+    }
 }

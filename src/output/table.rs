@@ -1,0 +1,428 @@
+//! Tables that fit the terminal: each column says how it may give way (an id is never cut, only
+//! shown in a short form; free text is cut with `…` or wrapped; a short value is kept whole) and
+//! which columns may be dropped first, and [`Table::render`] lays the table out within a width. No
+//! line of a rendered table is wider than that width unless even the columns that cannot give way
+//! do not fit. Cells are escaped for a terminal here, whoever filled them.
+
+use unicode_width::UnicodeWidthStr;
+
+use crate::output::sanitize;
+
+/// How a column's cells give way when the table is too wide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// A short value (a count, a flag, a time, a marker such as `DLQ`): always whole.
+    Whole,
+    /// An identifier: never cut mid-way, but shown as its first [`SHORT_ID`] characters and `…`
+    /// when nothing else gives way.
+    Id,
+    /// Free text cut with `…` to at most `max` characters, and down to `min` on a narrow terminal.
+    Cut { min: usize, max: usize },
+    /// Free text wrapped at word boundaries to at most `max` characters a line, and down to `min`.
+    Wrap { min: usize, max: usize },
+}
+
+/// The characters an id keeps in its short form, before the `…`.
+pub const SHORT_ID: usize = 8;
+
+/// One column: its header, how it gives way, and whether it may be dropped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    pub header: String,
+    pub fit: Fit,
+    /// `Some(n)`: dropped when the table does not fit otherwise, lowest `n` first; `None`: kept.
+    pub drop_order: Option<u8>,
+}
+
+impl Column {
+    /// A column whose values are short and always whole.
+    pub fn whole(header: impl Into<String>) -> Column {
+        Column {
+            header: header.into(),
+            fit: Fit::Whole,
+            drop_order: None,
+        }
+    }
+
+    /// A column of identifiers (message ids, queue names, group ids).
+    pub fn id(header: impl Into<String>) -> Column {
+        Column {
+            fit: Fit::Id,
+            ..Column::whole(header)
+        }
+    }
+
+    /// A column of free text, cut with `…`.
+    pub fn cut(header: impl Into<String>, min: usize, max: usize) -> Column {
+        Column {
+            fit: Fit::Cut { min, max },
+            ..Column::whole(header)
+        }
+    }
+
+    /// A column of free text, wrapped.
+    pub fn wrap(header: impl Into<String>, min: usize, max: usize) -> Column {
+        Column {
+            fit: Fit::Wrap { min, max },
+            ..Column::whole(header)
+        }
+    }
+
+    /// May be dropped on a narrow terminal; columns with a lower `order` go first.
+    pub fn droppable(mut self, order: u8) -> Column {
+        self.drop_order = Some(order);
+        self
+    }
+}
+
+/// A table: a header and rows of cells, one per column. A cell may hold several lines.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Table {
+    columns: Vec<Column>,
+    rows: Vec<Vec<String>>,
+}
+
+/// What each column takes besides its content: one space either side and a border.
+const PER_COLUMN: usize = 3;
+
+impl Table {
+    pub fn new(columns: Vec<Column>) -> Table {
+        Table {
+            columns,
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a row; missing cells are empty, extra cells are ignored.
+    pub fn row(&mut self, mut cells: Vec<String>) {
+        cells.resize(self.columns.len(), String::new());
+        self.rows.push(cells);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Leaves out the columns that are empty in every row (no group on a standard queue).
+    pub fn without_empty_columns(mut self) -> Table {
+        let keep: Vec<bool> = (0..self.columns.len())
+            .map(|c| self.rows.iter().any(|row| !row[c].is_empty()))
+            .collect();
+        self.retain(&keep);
+        self
+    }
+
+    fn retain(&mut self, keep: &[bool]) {
+        let mut flags = keep.iter();
+        self.columns.retain(|_| *flags.next().unwrap_or(&true));
+        for row in &mut self.rows {
+            let mut flags = keep.iter();
+            row.retain(|_| *flags.next().unwrap_or(&true));
+        }
+    }
+
+    /// The table as lines of text no wider than `width` (when given), each cell escaped for a
+    /// terminal. Free text gives way first (down to its minimum), then droppable columns go
+    /// (lowest order first), then ids take their short form, then free text goes below its
+    /// minimum.
+    pub fn render(&self, width: Option<usize>) -> String {
+        let mut table = self.clone();
+        for row in &mut table.rows {
+            for cell in row.iter_mut() {
+                *cell = cell
+                    .split('\n')
+                    .map(|line| sanitize::for_terminal(line).into_owned())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+            }
+        }
+        let (widths, short_ids) = loop {
+            let natural = table.natural_widths();
+            let Some(width) = width else {
+                break (natural, false);
+            };
+            let shrunk = table.shrink(natural.clone(), width, false);
+            if total(&shrunk) <= width {
+                break (shrunk, false);
+            }
+            let droppable = table
+                .columns
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| c.drop_order.map(|order| (order, i)))
+                .min();
+            if let Some((_, drop)) = droppable {
+                let keep: Vec<bool> = (0..table.columns.len()).map(|c| c != drop).collect();
+                table.retain(&keep);
+                continue;
+            }
+            let mut widths = natural;
+            for (column, w) in table.columns.iter().zip(widths.iter_mut()) {
+                if column.fit == Fit::Id {
+                    *w = (*w).min(SHORT_ID + 1).max(width_of(&column.header));
+                }
+            }
+            let widths = table.shrink(widths, width, true);
+            break (widths, true);
+        };
+        table.draw(&widths, short_ids)
+    }
+
+    /// Each column's width with nothing given way: its widest line (free text up to its maximum).
+    fn natural_widths(&self) -> Vec<usize> {
+        self.columns
+            .iter()
+            .enumerate()
+            .map(|(c, column)| {
+                let widest = self
+                    .rows
+                    .iter()
+                    .flat_map(|row| row[c].split('\n'))
+                    .map(width_of)
+                    .max()
+                    .unwrap_or(0);
+                let cap = match column.fit {
+                    Fit::Cut { max, .. } | Fit::Wrap { max, .. } => max,
+                    Fit::Whole | Fit::Id => usize::MAX,
+                };
+                widest.min(cap).max(width_of(&column.header))
+            })
+            .collect()
+    }
+
+    /// Narrows the free-text columns, widest first, until the table fits `width` or each is at
+    /// its minimum (at one character with `below_min`).
+    fn shrink(&self, mut widths: Vec<usize>, width: usize, below_min: bool) -> Vec<usize> {
+        let floor = |column: &Column| match column.fit {
+            Fit::Cut { min, .. } | Fit::Wrap { min, .. } if !below_min => {
+                min.max(width_of(&column.header).min(min))
+            }
+            Fit::Cut { .. } | Fit::Wrap { .. } => 1,
+            Fit::Whole | Fit::Id => usize::MAX,
+        };
+        while total(&widths) > width {
+            let widest = self
+                .columns
+                .iter()
+                .zip(&widths)
+                .enumerate()
+                .filter(|(_, (column, w))| **w > floor(column))
+                .max_by_key(|(_, (_, w))| **w)
+                .map(|(i, _)| i);
+            match widest {
+                Some(i) => widths[i] -= 1,
+                None => break,
+            }
+        }
+        widths
+    }
+
+    fn draw(&self, widths: &[usize], short_ids: bool) -> String {
+        let border = |left: &str, fill: &str, middle: &str, right: &str| {
+            let parts: Vec<String> = widths.iter().map(|w| fill.repeat(w + 2)).collect();
+            format!("{left}{}{right}", parts.join(middle))
+        };
+        let mut out = vec![border("┌", "─", "┬", "┐")];
+        let header: Vec<String> = self.columns.iter().map(|c| c.header.clone()).collect();
+        out.extend(self.draw_row(&header, widths, false));
+        out.push(border("╞", "═", "╪", "╡"));
+        for row in &self.rows {
+            out.extend(self.draw_row(row, widths, short_ids));
+        }
+        out.push(border("└", "─", "┴", "┘"));
+        out.join("\n")
+    }
+
+    /// A row's lines: each cell laid out in its column's width, padded to it.
+    fn draw_row(&self, cells: &[String], widths: &[usize], short_ids: bool) -> Vec<String> {
+        let laid: Vec<Vec<String>> = self
+            .columns
+            .iter()
+            .zip(cells)
+            .zip(widths)
+            .map(|((column, cell), &w)| lay_out(cell, column.fit, w, short_ids))
+            .collect();
+        let height = laid.iter().map(Vec::len).max().unwrap_or(1).max(1);
+        (0..height)
+            .map(|line| {
+                let cells: Vec<String> = laid
+                    .iter()
+                    .zip(widths)
+                    .map(|(lines, &w)| {
+                        let text = lines.get(line).map_or("", String::as_str);
+                        let pad = w.saturating_sub(width_of(text));
+                        format!(" {text}{} ", " ".repeat(pad))
+                    })
+                    .collect();
+                format!("│{}│", cells.join("┆"))
+            })
+            .collect()
+    }
+}
+
+/// A cell's lines within `width`.
+fn lay_out(cell: &str, fit: Fit, width: usize, short_ids: bool) -> Vec<String> {
+    cell.split('\n')
+        .flat_map(|line| match fit {
+            Fit::Whole => vec![line.to_string()],
+            Fit::Id if short_ids && width_of(line) > width => vec![short_form(line, width)],
+            Fit::Id => vec![line.to_string()],
+            Fit::Cut { .. } => vec![cut(line, width)],
+            Fit::Wrap { .. } => wrap(line, width),
+        })
+        .collect()
+}
+
+/// An id's short form: its first characters and `…`, within `width`.
+fn short_form(id: &str, width: usize) -> String {
+    cut(id, width.clamp(2, SHORT_ID + 1))
+}
+
+/// `text` cut to `width` columns, the cut marked with `…`.
+pub fn cut(text: &str, width: usize) -> String {
+    if width_of(text) <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
+}
+
+/// `text` wrapped at spaces into lines of at most `width` columns; a word longer than a line is
+/// split.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && width_of(&line) + 1 + width_of(word) <= width {
+            line.push(' ');
+            line.push_str(word);
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        for c in word.chars() {
+            let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            if !line.is_empty() && width_of(&line) + w > width {
+                lines.push(std::mem::take(&mut line));
+            }
+            line.push(c);
+        }
+    }
+    lines.push(line);
+    lines
+}
+
+fn width_of(text: &str) -> usize {
+    UnicodeWidthStr::width(text)
+}
+
+/// The width of a table whose columns have these content widths.
+fn total(widths: &[usize]) -> usize {
+    widths.iter().map(|w| w + PER_COLUMN).sum::<usize>() + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn widest_line(text: &str) -> usize {
+        text.lines().map(width_of).max().unwrap_or(0)
+    }
+
+    fn messages() -> Table {
+        let mut table = Table::new(vec![
+            Column::whole("#"),
+            Column::id("message id"),
+            Column::id("group").droppable(3),
+            Column::whole("receives").droppable(1),
+            Column::whole("sent").droppable(2),
+            Column::cut("attributes", 12, 40).droppable(4),
+            Column::cut("body", 12, 60),
+        ]);
+        table.row(vec![
+            "1".into(),
+            "0b5f1a2c-6d7e-4f80-9a1b-2c3d4e5f6a7b".into(),
+            "customer-1".into(),
+            "3".into(),
+            "2024-01-02T03:04:05Z".into(),
+            "failure=timeout, tenant=acme".into(),
+            "{\"order\":1,\"note\":\"a body long enough that a narrow terminal cannot show it\"}"
+                .into(),
+        ]);
+        table
+    }
+
+    #[test]
+    fn a_wide_terminal_shows_everything_with_the_body_cut_at_its_maximum() {
+        let text = messages().render(Some(200));
+        assert!(text.contains("2024-01-02T03:04:05Z"), "{text}");
+        assert!(
+            text.contains("0b5f1a2c-6d7e-4f80-9a1b-2c3d4e5f6a7b"),
+            "{text}"
+        );
+        assert!(text.contains('…'), "{text}");
+        assert_eq!(text.lines().count(), 5, "{text}");
+    }
+
+    #[test]
+    fn narrow_terminals_drop_columns_by_order_and_keep_ids_whole() {
+        for width in [60, 80, 100] {
+            let text = messages().render(Some(width));
+            assert!(widest_line(&text) <= width, "{width}:\n{text}");
+            assert!(
+                text.contains("0b5f1a2c-6d7e-4f80-9a1b-2c3d4e5f6a7b"),
+                "{width}:\n{text}"
+            );
+            assert_eq!(
+                text.lines().count(),
+                5,
+                "one line a message at {width}:\n{text}"
+            );
+        }
+        let text = messages().render(Some(80));
+        assert!(!text.contains("receives"), "{text}");
+        assert!(text.contains("failure="), "{text}");
+    }
+
+    #[test]
+    fn very_narrow_terminals_shorten_ids_rather_than_wrap_them() {
+        let text = messages().render(Some(40));
+        assert!(widest_line(&text) <= 40, "{text}");
+        assert!(text.contains("0b5f1a2c…"), "{text}");
+        assert_eq!(text.lines().count(), 5, "{text}");
+    }
+
+    #[test]
+    fn wrapped_text_breaks_at_spaces_and_long_words_are_split() {
+        assert_eq!(wrap("one two three", 7), ["one two", "three"]);
+        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("", 4), [""]);
+        assert_eq!(wrap("a verylongword b", 5), ["a", "veryl", "ongwo", "rd b"]);
+    }
+
+    #[test]
+    fn cuts_are_marked_and_counted_in_columns() {
+        assert_eq!(cut("héllo world", 5), "héll…");
+        assert_eq!(cut("short", 5), "short");
+    }
+
+    #[test]
+    fn cells_are_escaped_for_a_terminal() {
+        let mut table = Table::new(vec![Column::cut("body", 5, 40)]);
+        table.row(vec!["a\x1b[31mred\tx".into()]);
+        let text = table.render(None);
+        assert!(text.contains("a\\u{1b}[31mred\\tx"), "{text}");
+    }
+}
