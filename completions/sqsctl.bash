@@ -1433,7 +1433,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__purge)
-            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-y -o -q -v -h -V --dry-run --yes --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1533,7 +1533,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__create)
-            opts="-o -q -v -h -V --fifo --dlq --max-receive --attr --tag --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --fifo --dlq --max-receive --visibility --retention --wait --delay --attr --tag --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1544,6 +1544,22 @@ _sqsctl() {
                     return 0
                     ;;
                 --max-receive)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --visibility)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retention)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --delay)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1599,7 +1615,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__delete)
-            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-y -o -q -v -h -V --dry-run --yes --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1825,7 +1841,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__set)
-            opts="-y -o -q -v -h -V --attr --visibility --retention --wait --delay --dlq --max-receive --create-dlq --no-dlq --allow-sources --allow-all --deny-all --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-y -o -q -v -h -V --attr --visibility --retention --wait --delay --dlq --max-receive --create-dlq --no-dlq --allow-sources --allow-all --deny-all --dry-run --yes --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2213,7 +2229,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__redrive)
-            opts="-y -o -q -v -h -V --to --dry-run --yes --grep --attr --where --older-than --newer-than --message-id --limit --dedup --delay --rate --concurrency --visibility-timeout --journal --resume --archive --native --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version status cancel help"
+            opts="-y -n -o -q -v -h -V --to --dry-run --yes --grep --attr --where --older-than --newer-than --message-id --max --dedup --delay --rate --concurrency --visibility --journal --resume --archive --native --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version status cancel help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2247,7 +2263,11 @@ _sqsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --limit)
+                --max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2267,7 +2287,7 @@ _sqsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --visibility-timeout)
+                --visibility)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

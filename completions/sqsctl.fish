@@ -27,8 +27,8 @@ end
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_needs_command" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_needs_command" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -63,8 +63,8 @@ complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "help" -d 'Print this 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -81,8 +81,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s V -l version -d
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -107,8 +107,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -124,13 +124,17 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l dlq -d 'Dead-letter queue for messages received more than --max-receive times (created if missing)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l max-receive -d 'Receives before a message moves to the dead-letter queue, 1-1000' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l attr -d 'Queue attribute NAME=VALUE, e.g. VisibilityTimeout=60 (repeatable)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l visibility -d 'How long a received message stays hidden (VisibilityTimeout, 0s-12h)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l retention -d 'How long SQS keeps a message (MessageRetentionPeriod, 1m-14d)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l wait -d 'Long-polling wait of receives (ReceiveMessageWaitTimeSeconds, 0s-20s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l delay -d 'Delay before a new message is visible (DelaySeconds, 0s-15m)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l attr -d 'Queue attribute NAME=VALUE, e.g. MaximumMessageSize=262144 (repeatable)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l tag -d 'Tag KEY=VALUE on the new queue, e.g. team=payments (repeatable)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -148,8 +152,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -159,8 +163,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l dry-run -d 'Show what would be deleted, delete nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l dry-run -d 'Show what would change, change nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation (needed when not on a terminal)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -176,8 +180,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -191,8 +195,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l no-dlq -d 'Remove the redrive policy (messages are no longer moved to a dead-letter queue)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l allow-all -d 'As a dead-letter queue, accept messages from any source queue'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l deny-all -d 'Accept no source queue (this queue cannot be a dead-letter queue)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s y -l yes -d 'Do not ask for confirmation'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l dry-run -d 'Show the change, make none'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l dry-run -d 'Show what would change, change nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s y -l yes -d 'Do not ask for confirmation (needed when not on a terminal)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -201,8 +205,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -219,8 +223,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -237,8 +241,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -263,14 +267,14 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l group-id -d 'FIFO message group id (for records that carry none)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l dedup-id -d 'FIFO deduplication id; `auto` derives a stable one from each record\'s content' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l attr -d 'Message attribute NAME=VALUE or NAME:TYPE=VALUE (String, Number, Binary as base64); repeatable' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l delay -d 'Delay before the message can be received, 0-900 seconds (standard queues)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l delay -d 'Delay before the message can be received, 0s-15m (standard queues)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l trace-header -d 'X-Ray trace header (the AWSTraceHeader system attribute), e.g. Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l concurrency -d 'Batches in flight at once (FIFO queues always send one at a time, to keep order)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -288,8 +292,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s v -l verbose -d '
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s n -l max -d 'Stop after this many messages (default 10, or no limit with --until-empty)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0-20 seconds (default: the queue\'s own wait, or 20 with --follow); 0 short-polls, which on SQS can miss messages' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l visibility -d 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0s-20s (default: the queue\'s own wait, or 20s with --follow); 0 short-polls, which on SQS can miss messages' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l visibility -d 'Visibility timeout of the received messages, 0s-12h (default: the queue\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attributes -d 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l message-attributes -d 'Message attributes to show: All (default), names, or prefixes such as `trace.*`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l concurrency -d 'Receive requests in flight at once' -r
@@ -302,8 +306,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l newer-than -d 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -334,8 +338,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l newer-than -d 'On
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -354,12 +358,12 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s V -l version -d '
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s c -l concurrency -d 'Commands running at once' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s n -l max -d 'Stop after this many messages were run' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l idle-exit -d 'Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l retry-delay -d 'How long a failed message stays hidden before its retry, doubled for each receive it already had' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l max-retry-delay -d 'The longest retry delay' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l retry-delay -d 'How long a failed message stays hidden before its retry, doubled for each receive it already had, 0s-12h' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l max-retry-delay -d 'The longest retry delay, 0s-12h' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l release-exit-codes -l fail-exit-codes -d 'Exit codes of COMMAND that release the message at once, without the retry delay (comma-separated)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l timeout -d 'Stop a command that runs longer than this (it then counts as failed)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l visibility -d 'Visibility timeout of received messages, extended while their command runs (default: the queue\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l wait -d 'Longest wait of one receive for messages, 0-20 seconds' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l visibility -d 'Visibility timeout of received messages, 1s-12h, extended while their command runs (default: the queue\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l wait -d 'Longest wait of one receive for messages, 0s-20s' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l grep -d 'Only messages whose body matches this regular expression' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r
@@ -368,8 +372,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l newer-than -d 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -389,8 +393,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l scan-limit -d '
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -400,8 +404,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l query -d 'JMESP
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l dry-run -d 'Show what would be deleted, delete nothing'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s y -l yes -d 'Do not ask for confirmation'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l dry-run -d 'Show what would change, change nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s y -l yes -d 'Do not ask for confirmation (needed when not on a terminal)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l force -d 'Scan a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read left at their maxReceiveCount) anyway; each scanned message counts one receive'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
@@ -410,8 +414,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s V -l version -d
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -421,18 +425,18 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l query -d 'JMESPa
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s y -l yes -d 'Do not ask for confirmation'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l dry-run -d 'Show how many messages would be removed, remove nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l dry-run -d 'Show what would change, change nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s y -l yes -d 'Do not ask for confirmation (needed when not on a terminal)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s V -l version -d 'Print version'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l timeout -d 'New visibility timeout from now: seconds (`30`) or a duration (`5m`, `1h30m`), 0 to 12h' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l timeout -d 'New visibility timeout from now, 0s-12h: seconds (`30`) or a duration (`5m`, `1h30m`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -453,22 +457,22 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_se
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l newer-than -d 'Only messages sent more recently than this' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l message-id -d 'Only these messages (DLQ message ids)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l limit -d 'Move at most this many messages' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s n -l max -d 'Move at most this many messages' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l dedup -d 'MessageDeduplicationId on FIFO destinations: the DLQ message id, the original id, or a new one' -r -f -a "keep\t'The id the message had (SQS drops a re-send of an id it saw in the last 5 minutes)'
 message-id\t'The DLQ message id: unique per message, and stable across retries and `--resume`'
 new\t'A fresh id per message (stable across retries within one run, not across `--resume`)'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l delay -d 'Delay each moved message by this many seconds (standard queues, 0-900)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l rate -d 'Messages per second at most (native mode: 1-500)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l delay -d 'Delay each moved message by this long, 0s-15m (standard queues)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l rate -d 'Messages per second at most (with --native: 1-500)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l concurrency -d 'Workers moving batches at once (1-256); without it the run adapts: it starts at 32 and adds workers while that raises throughput (up to 128), and takes some away when SQS throttles' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l visibility-timeout -d 'How long received messages stay hidden while they are moved, in seconds (extended when slow)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l visibility -d 'How long received messages stay hidden while they are moved, 1s-12h (extended when slow)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l journal -d 'Write the journal here (default: a new file under the state directory, printed at the start)' -r -F
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l resume -d 'Complete an interrupted run from its journal, with its settings (--archive included), without re-sending what it shows as sent; a completed run is not run again' -r -F
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l resume -d 'Complete an interrupted run from its journal, with its settings (--archive included; --rate and --concurrency may change), without re-sending what it shows as sent; a completed run is not run again' -r -F
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l archive -d 'Append a copy of every moved message to this JSON Lines file (written and synced before the message leaves the DLQ)' -r -F
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -478,7 +482,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_se
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l dry-run -d 'Show what would move and where, with counts per destination and group; change nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l dry-run -d 'Show what would change, change nothing'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s y -l yes -d 'Do not ask for confirmation (needed when not on a terminal)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l native -d 'Use SQS\'s server-side move task (StartMessageMoveTask): no selection, no journal'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
@@ -491,8 +495,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_se
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -509,8 +513,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_s
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -530,8 +534,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_s
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -553,8 +557,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subc
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -571,7 +575,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subc
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "groups" -d 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l interval -d 'Time between refreshes: seconds (2, 0.5) or a duration (500ms, 1m)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l interval -d 'Time between refreshes, more than 0s, at most 1h: seconds (2, 0.5) or a duration (500ms, 1m)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s n -l count -d 'Stop after this many refreshes' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l sort -d 'What to sort by at the start' -r -f -a "visible\t''
 in-flight\t''
@@ -582,8 +586,8 @@ name\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -599,12 +603,12 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s h -l help -d 'Prin
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l input -d 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue' -r -F
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l sample -d 'Read at most N messages of the queue' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l watch -d 'Run again every N seconds and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l watch -d 'Run again every DURATION (e.g. 30, 5m) and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -622,7 +626,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s V -l version 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l bind -d 'Address and port to listen on (a non-loopback address exposes the queues to the network)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l hostname -d 'Host name in the queue URLs the server hands out (default: the bound address). On a loopback bind, requests must name a loopback host or this one in their Host header' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l account-id -d 'Account id used in queue URLs and ARNs' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l latency -d 'Delay added to every request, like a network round trip (e.g. 5ms; at most 5m)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l latency -d 'Delay added to every request, like a network round trip (e.g. 5ms), 0s-5m' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l fault-rate -d 'Share of requests (0 to 1) answered with an injected error: throttling, internal, or ambiguous (the action is applied, then a 500 returned, as a lost response looks)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l entry-fault-rate -d 'Share of batch entries (0 to 1) failed individually with InternalError' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l seed -d 'Seed of the fault injection, for reproducible runs' -r
@@ -633,8 +637,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l allow-origin -d 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -654,8 +658,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l bind -d 'Address 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -674,8 +678,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l out-dir -d 'D
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -692,8 +696,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s V -l version 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'

@@ -1,5 +1,25 @@
 //! Arguments of `sqsctl receive`.
 
+use std::time::Duration;
+
+use super::values::{VISIBILITY, WAIT};
+
+fn wait_help() -> String {
+    format!(
+        "Long-poll wait per request, {} (default: the queue's own wait, or {} with --follow); 0 \
+         short-polls, which on SQS can miss messages",
+        WAIT.text(),
+        crate::text::format_seconds(crate::client::limits::MAX_WAIT.as_secs())
+    )
+}
+
+fn visibility_help() -> String {
+    format!(
+        "Visibility timeout of the received messages, {} (default: the queue's)",
+        VISIBILITY.text()
+    )
+}
+
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   sqsctl receive orders                        # up to 10 messages; they stay in the queue
@@ -48,13 +68,10 @@ pub struct ReceiveArgs {
     /// Stop after this many messages (default 10, or no limit with --until-empty)
     #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]
     pub max: Option<u64>,
-    /// Long-poll wait per request, 0-20 seconds (default: the queue's own wait, or 20 with
-    /// --follow); 0 short-polls, which on SQS can miss messages
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=20))]
-    pub wait: Option<i32>,
-    /// Visibility timeout of the received messages, 0-43200 seconds (default: the queue's)
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=43200))]
-    pub visibility: Option<i32>,
+    #[arg(long, value_name = "DURATION", value_parser = super::values::WAIT, help = wait_help())]
+    pub wait: Option<Duration>,
+    #[arg(long, value_name = "DURATION", value_parser = super::values::VISIBILITY, help = visibility_help())]
+    pub visibility: Option<Duration>,
     /// Keep receiving until the queue has no visible message left
     #[arg(long)]
     pub until_empty: bool,

@@ -17,10 +17,10 @@ pub struct SelectArgs {
     pub where_expr: Option<String>,
 
     /// Only messages sent longer ago than this (e.g. 30m, 2h, 1day)
-    #[arg(long, value_name = "DURATION", help_heading = "Selection")]
-    pub older_than: Option<String>,
+    #[arg(long, value_name = "DURATION", value_parser = super::values::AGE, help_heading = "Selection")]
+    pub older_than: Option<std::time::Duration>,
 
     /// Only messages sent more recently than this
-    #[arg(long, value_name = "DURATION", help_heading = "Selection")]
-    pub newer_than: Option<String>,
+    #[arg(long, value_name = "DURATION", value_parser = super::values::AGE, help_heading = "Selection")]
+    pub newer_than: Option<std::time::Duration>,
 }

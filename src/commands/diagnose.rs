@@ -33,16 +33,11 @@ impl DiagnoseSettings {
     pub fn resolve(args: DiagnoseArgs) -> anyhow::Result<DiagnoseSettings> {
         let force = args.source.force;
         let source = resolve_source(args.queue.is_some(), args.source)?;
-        let watch = match args.watch {
-            Some(0) => bail!("--watch takes a number of seconds greater than 0"),
-            Some(seconds) => Some(Duration::from_secs(seconds)),
-            None => None,
-        };
         Ok(DiagnoseSettings {
             queue: args.queue,
             source,
             force,
-            watch,
+            watch: args.watch,
         })
     }
 }

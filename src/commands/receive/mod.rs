@@ -20,6 +20,8 @@
 
 mod pipe;
 
+use crate::cli::values::whole_seconds;
+use crate::client::limits;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -79,19 +81,19 @@ impl ReceiveSettings {
             (None, true) => None,
             (None, false) => Some(10),
         };
-        let wait_seconds = match (args.wait, args.follow) {
+        let wait_seconds = match (args.wait.map(whole_seconds), args.follow) {
             (Some(0), true) => {
-                anyhow::bail!("--follow long-polls: --wait must be 1 to 20 seconds with it")
+                anyhow::bail!("--follow long-polls: --wait must be 1s-20s with it")
             }
             (Some(wait), _) => Some(wait),
-            (None, true) => Some(20),
+            (None, true) => Some(whole_seconds(limits::MAX_WAIT)),
             (None, false) => None,
         };
         Ok(ReceiveSettings {
             queue: args.queue,
             max,
             wait_seconds,
-            visibility_timeout: args.visibility,
+            visibility_timeout: args.visibility.map(whole_seconds),
             until_empty: args.until_empty,
             follow: args.follow,
             delete: args.delete,

@@ -82,7 +82,7 @@ impl SendSettings {
             group_id: args.group_id,
             dedup,
             attributes: parse_message_attributes(&args.attrs)?,
-            delay_seconds: args.delay,
+            delay_seconds: args.delay.map(crate::cli::values::whole_seconds),
             trace_header: args.trace_header,
             concurrency: usize::from(args.concurrency),
         })
