@@ -4,8 +4,6 @@
 
 use std::time::Duration;
 
-use clap::Parser;
-
 use crate::cli::{Cli, Command};
 use crate::client::peek::PeekError;
 use crate::client::{AwsSettings, ClientError};
@@ -23,8 +21,11 @@ pub const ASSUME_TTY_ENV: &str = "SQSCTL_ASSUME_TTY";
 pub fn main() -> std::process::ExitCode {
     // `COMPLETE=bash sqsctl` prints the completion script, and the script calls back here with
     // the words typed so far: answered, then the process exits.
-    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
-    let cli = match Cli::try_parse() {
+    clap_complete::CompleteEnv::with_factory(crate::cli::command).complete();
+    let cli = match crate::cli::command()
+        .try_get_matches()
+        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches))
+    {
         Ok(cli) => cli,
         Err(err) => {
             // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).

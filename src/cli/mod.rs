@@ -48,10 +48,63 @@ AWS settings come from the usual places (AWS_PROFILE, AWS_REGION, AWS_ENDPOINT_U
 ~/.aws/config, SSO, instance roles); --profile, --region and --endpoint-url override them. A queue \
 argument accepts a name, a queue URL or an ARN.";
 
+/// The line that ends every `-h`: the global options are shown by `--help` only.
+pub const GLOBAL_OPTIONS_POINTER: &str = "Global options (--region, --profile, --endpoint-url, -o, --query, -q, -v, timeouts): \
+sqsctl --help";
+
+/// The command line as the binary parses it: the derive's definition, with every `-h` cut to fit a
+/// screen. A command's `-h` shows its own options, its examples and [`GLOBAL_OPTIONS_POINTER`];
+/// `--help` shows everything, global options and the whole after-help text included.
+pub fn command() -> clap::Command {
+    let cli = <Cli as clap::CommandFactory>::command().mut_args(|arg| {
+        if arg.is_global_set() {
+            arg.hide_short_help(true)
+        } else {
+            arg
+        }
+    });
+    short_help(cli)
+}
+
+fn short_help(mut command: clap::Command) -> clap::Command {
+    let long = command
+        .get_after_long_help()
+        .or_else(|| command.get_after_help())
+        .map(ToString::to_string);
+    // The examples (the first paragraph of a text that starts with them) stay in `-h`.
+    let examples = long
+        .as_deref()
+        .filter(|text| text.starts_with("Example"))
+        .map(|text| text.split("\n\n").next().unwrap_or(text).to_string());
+    let short = match examples {
+        Some(examples) => format!("{examples}\n\n{GLOBAL_OPTIONS_POINTER}"),
+        None => GLOBAL_OPTIONS_POINTER.to_string(),
+    };
+    command = command.after_help(short);
+    if let Some(long) = long {
+        command = command.after_long_help(long);
+    }
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    for name in names {
+        command = command.mut_subcommand(name, short_help);
+    }
+    command
+}
+
 #[derive(Debug, Parser)]
 #[command(name = "sqsctl", version = VERSION, about = ABOUT, long_about = LONG_ABOUT, after_help = ExitStatus::HELP)]
-#[command(propagate_version = true, max_term_width = 100)]
+#[command(
+    propagate_version = true,
+    disable_version_flag = true,
+    max_term_width = 100
+)]
 pub struct Cli {
+    /// Print version
+    #[arg(long, short = 'V', global = true, action = clap::ArgAction::Version, display_order = 1000)]
+    version: Option<bool>,
     #[command(flatten)]
     pub aws: AwsArgs,
     #[command(flatten)]

@@ -5,6 +5,10 @@ use std::time::Duration;
 use super::values::{VISIBILITY, WAIT};
 
 fn wait_help() -> String {
+    format!("Long-poll wait per request, {}", WAIT.text())
+}
+
+fn wait_long_help() -> String {
     format!(
         "Long-poll wait per request, {} (default: the queue's own wait, or {} with --follow); 0 \
          short-polls, which on SQS can miss messages",
@@ -68,7 +72,7 @@ pub struct ReceiveArgs {
     /// Stop after this many messages (default 10, or no limit with --until-empty)
     #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]
     pub max: Option<u64>,
-    #[arg(long, value_name = "DURATION", value_parser = super::values::WAIT, help = wait_help())]
+    #[arg(long, value_name = "DURATION", value_parser = super::values::WAIT, help = wait_help(), long_help = wait_long_help())]
     pub wait: Option<Duration>,
     #[arg(long, value_name = "DURATION", value_parser = super::values::VISIBILITY, help = visibility_help())]
     pub visibility: Option<Duration>,
@@ -89,8 +93,10 @@ pub struct ReceiveArgs {
     /// Receive requests in flight at once
     #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub concurrency: u16,
-    /// Write each message as this template instead of a record: {body}, {id}, {group},
-    /// {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g. '{id}\t{attr.tenant}\t{body}')
+    /// Write each message as this template instead of a record
+    ///
+    /// Fields: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g.
+    /// '{id}\t{attr.tenant}\t{body}')
     #[arg(long, value_name = "TEMPLATE", value_parser = crate::output::template::Template::parse)]
     pub format: Option<crate::output::template::Template>,
     #[command(flatten)]
@@ -100,14 +106,12 @@ pub struct ReceiveArgs {
 /// Which attributes `receive` and `peek` show of each message.
 #[derive(Debug, clap::Args)]
 pub struct ShownArgs {
-    /// System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount
-    #[arg(
-        long = "attributes",
-        value_name = "NAME,...|All",
-        value_delimiter = ','
-    )]
+    /// System attributes to show: All (default) or names
+    ///
+    /// Names are comma-separated, e.g. SentTimestamp,ApproximateReceiveCount
+    #[arg(long = "attributes", value_name = "NAMES", value_delimiter = ',')]
     pub system_attributes: Vec<String>,
     /// Message attributes to show: All (default), names, or prefixes such as `trace.*`
-    #[arg(long, value_name = "NAME,...|All", value_delimiter = ',')]
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub message_attributes: Vec<String>,
 }

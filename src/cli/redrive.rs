@@ -11,8 +11,10 @@ const REDRIVE_HELP: &str = "Examples:
   sqsctl redrive orders-dlq --dry-run               # what would move, and where
   sqsctl redrive orders-dlq                         # move everything back to its source queue
   sqsctl redrive orders-dlq --grep timeout --rate 50 --max 1000
-  sqsctl redrive orders-dlq --where \"body.tenant == 'acme'\" --to orders-replay
   sqsctl redrive --resume ~/.local/state/sqsctl/redrive/orders-dlq-20260101T030000Z.jsonl
+
+More examples:
+  sqsctl redrive orders-dlq --where \"body.tenant == 'acme'\" --to orders-replay
   sqsctl redrive orders-dlq --native                # AWS's server-side move task
   sqsctl redrive status orders-dlq                  # native move tasks of a DLQ
   sqsctl redrive cancel orders-dlq
@@ -44,6 +46,7 @@ the DLQ (see the summary); 130 stopped by Ctrl-C (143 SIGTERM, 129 SIGHUP); 1 er
 #[command(
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true,
+    disable_help_subcommand = true,
     after_help = REDRIVE_HELP
 )]
 pub struct RedriveArgs {
@@ -55,7 +58,9 @@ pub struct RedriveArgs {
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub dlq: Option<String>,
 
-    /// Where to move them (default: the DLQ's source queue, found with ListDeadLetterSourceQueues)
+    /// Where to move them (default: the DLQ's source queue)
+    ///
+    /// The source queue is found with ListDeadLetterSourceQueues.
     #[arg(long, value_name = "QUEUE")]
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub to: Option<String>,
@@ -75,9 +80,12 @@ pub struct RedriveArgs {
     #[arg(long, short = 'n', alias = "limit", value_name = "N", value_parser = super::parse_count, help_heading = "Selection")]
     pub max: Option<u64>,
 
-    /// MessageDeduplicationId on FIFO destinations: the DLQ message id, the original id, or a new one
+    /// MessageDeduplicationId on FIFO destinations
+    ///
+    /// The DLQ message id, the original id, or a new one.
     #[arg(
         long,
+        hide_possible_values = true,
         default_value = "message-id",
         value_name = "MODE",
         value_parser = values::choice::<DedupMode>(),
@@ -92,7 +100,7 @@ pub struct RedriveArgs {
     #[arg(long, value_name = "N", value_parser = parse_rate, help_heading = "Sending")]
     pub rate: Option<f64>,
 
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_CONCURRENCY as i64), help = concurrency_help(), help_heading = "Sending")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_CONCURRENCY as i64), help = format!("Workers moving batches at once, 1-{MAX_CONCURRENCY} (default: adapts)"), long_help = concurrency_help(), help_heading = "Sending")]
     pub concurrency: Option<u16>,
 
     #[arg(
@@ -101,30 +109,40 @@ pub struct RedriveArgs {
         value_name = "DURATION",
         default_value = crate::text::format_seconds(DEFAULT_VISIBILITY_TIMEOUT as u64),
         value_parser = values::HOLD,
-        help = visibility_help(),
+        help = format!("How long received messages stay hidden, {}", values::HOLD.text()),
+        long_help = visibility_help(),
         help_heading = "Sending"
     )]
     pub visibility: std::time::Duration,
 
-    /// Write the journal here (default: a new file under the state directory, printed at the start)
-    #[arg(long, value_name = "FILE", help_heading = "Journal")]
+    /// Write the journal here (default: a new file under the state directory)
+    ///
+    /// The default file's path is printed at the start.
+    #[arg(long, value_name = "FILE")]
     pub journal: Option<PathBuf>,
 
-    /// Complete an interrupted run from its journal, with its settings (--archive included; --rate and --concurrency may change), without re-sending what it shows as sent; a completed run is not run again
+    /// Complete an interrupted run from its journal
+    ///
+    /// The run goes on with its own settings (--archive included; --rate and --concurrency may
+    /// change), without re-sending what the journal shows as sent; a completed run is not run
+    /// again.
     #[arg(
         long,
         value_name = "FILE",
-        help_heading = "Journal",
         conflicts_with_all = ["to", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "max", "delay", "journal", "archive", "dedup", "visibility", "native", "dry_run"]
     )]
     pub resume: Option<PathBuf>,
 
-    /// Append a copy of every moved message to this JSON Lines file (written and synced before the message leaves the DLQ)
-    #[arg(long, value_name = "FILE", help_heading = "Journal")]
+    /// Append a copy of every moved message to this JSON Lines file
+    ///
+    /// Each copy is written and synced before the message leaves the DLQ.
+    #[arg(long, value_name = "FILE")]
     pub archive: Option<PathBuf>,
 
-    /// Use SQS's server-side move task (StartMessageMoveTask): no selection, no journal
-    #[arg(long, help_heading = "Native")]
+    /// Use SQS's server-side move task: no selection, no journal
+    ///
+    /// The task is StartMessageMoveTask; `redrive status` and `redrive cancel` follow it.
+    #[arg(long)]
     pub native: bool,
 }
 
