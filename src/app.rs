@@ -22,12 +22,15 @@ pub fn main() -> std::process::ExitCode {
     // `COMPLETE=bash sqsctl` prints the completion script, and the script calls back here with
     // the words typed so far: answered, then the process exits.
     clap_complete::CompleteEnv::with_factory(crate::cli::command).complete();
-    let cli = match crate::cli::command()
+    let command = crate::cli::command();
+    let cli = match command
+        .clone()
         .try_get_matches()
         .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches))
     {
         Ok(cli) => cli,
         Err(err) => {
+            let err = crate::cli::wrong_names::with_command_tip(err, &command);
             // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).
             // A usage error quotes the argument as typed: when an argument carries control
             // characters, the error is printed as plain text (clap's plain rendering drops escape

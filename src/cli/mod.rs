@@ -22,6 +22,7 @@ pub mod send;
 pub mod top;
 pub mod values;
 pub mod visibility;
+pub mod wrong_names;
 
 use clap::{Args, Parser, Subcommand};
 

@@ -78,3 +78,38 @@ fn short_help_fits_a_screen_and_points_at_the_global_options() {
     }
     assert_snapshot!(help_with(&["receive"], "-h"));
 }
+
+/// An unknown command gets clap's did-you-mean for a typo, and for a name people try (`stats`,
+/// `list`, `tail`) the command that does the job; exit 2 either way.
+#[test]
+fn unknown_commands_name_the_command_that_does_the_job() {
+    let home = tempfile::tempdir().unwrap();
+    let mut out = String::new();
+    for args in [
+        vec!["stats"],
+        vec!["ls"],
+        vec!["get", "orders"],
+        vec!["tail", "orders"],
+        vec!["dlq"],
+        vec!["recieve", "orders"],
+        vec!["queue", "list"],
+        vec!["queue", "purge", "orders"],
+    ] {
+        let output = support::cleared_cmd(home.path())
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        let shown: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.starts_with("error:") || l.trim_start().starts_with("tip:"))
+            .collect();
+        out.push_str(&format!(
+            "$ sqsctl {}\n{}\n",
+            args.join(" "),
+            shown.join("\n")
+        ));
+    }
+    assert_snapshot!(out);
+}
