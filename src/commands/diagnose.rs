@@ -323,10 +323,10 @@ pub async fn gather(ctx: &Context, request: inspect::Request<'_>) -> anyhow::Res
     let mut bar = None;
     let inspection = inspect::inspect(sqs, request, &ctx.interrupt, |progress| match progress {
         inspect::Progress::Started { expected } => {
-            bar = Some(
-                ctx.printer
-                    .progress(expected, "{spinner} reading {pos}/{len} messages {elapsed}"),
-            );
+            bar = Some(ctx.printer.progress(
+                expected,
+                "{spinner} reading messages: {pos}/{len} {elapsed}",
+            ));
         }
         inspect::Progress::Read(count) => {
             if let Some(bar) = &bar {

@@ -275,9 +275,9 @@ fn totals_table(ctx: &Context, totals: &GroupTotals) -> comfy_table::Table {
     rows.push((
         "effective parallelism".into(),
         format!(
-            "{}{} consumer(s)",
+            "{}{}",
             bound(totals.exact, true),
-            totals.effective_parallelism
+            crate::text::consumers(totals.effective_parallelism)
         ),
     ));
     rows.push((

@@ -290,8 +290,7 @@ fn a_change_needs_a_yes_or_a_terminal_answer() {
     let run = env.run_tty(&["queue", "set", "orders", "--visibility", "1m"], "y\n");
     run.assert_code(0);
     assert!(
-        run.stdout
-            .contains("VisibilityTimeout: 30s (30 s) -> 1m (60 s)"),
+        run.stdout.contains("VisibilityTimeout: 30s -> 1m (60 s)"),
         "{}",
         run.stdout
     );

@@ -269,7 +269,7 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     let mut deletes: JoinSet<(usize, usize)> = JoinSet::new();
     let progress = ctx
         .printer
-        .progress(0, "{spinner} {pos} messages received ({rate})");
+        .progress(0, "{spinner} messages received: {pos} ({rate})");
     let (mut deleted, mut delete_failed) = (0u64, 0u64);
     let mut writer = MessageWriter::new(&ctx.printer, true)
         .showing(settings.shown.clone())
@@ -312,7 +312,9 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
                 }
                 taken
             } else {
-                match writer.write_batch(&batch) {
+                // A table goes to the terminal the progress line is on: the line steps aside
+                // while it is written, or it would be left above the table.
+                match progress.suspend(|| writer.write_batch(&batch)) {
                     Ok(()) => batch.len(),
                     Err(err) => {
                         write_error = Some(err);
@@ -440,7 +442,14 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     }
     if unwritten > 0 && released_failed > 0 {
         ctx.printer.warn(format!(
-            "{released_failed} messages that were not written could not be made visible again; they return after their visibility timeout"
+            "{} not written could not be made visible again; {} after {} visibility timeout",
+            plural(released_failed as u64, "message"),
+            if released_failed == 1 {
+                "it returns"
+            } else {
+                "they return"
+            },
+            if released_failed == 1 { "its" } else { "their" },
         ));
     }
     if let Some(failures) = shared.selector.as_ref().and_then(|s| s.where_failures()) {

@@ -20,6 +20,7 @@ use crate::error::{Cancelled, UsageError, hinted, hinted_usage};
 use crate::exit::ExitStatus;
 use crate::output::Answer;
 use crate::redrive::{self, Counters, DedupMode, Journal, Plan, ResumeState, RunOptions};
+use crate::text::plural;
 pub use settings::{MoveSettings, RedriveSettings};
 
 pub async fn run(ctx: &Context, settings: RedriveSettings) -> anyhow::Result<ExitStatus> {
@@ -330,10 +331,10 @@ async fn wait_for_held_messages(
     };
     let wait = Duration::from_secs(wait.as_secs_f64().ceil() as u64);
     ctx.printer.info(format!(
-        "waiting up to {} (until {}) for the {} messages the interrupted run left in flight in {} to be visible again; Ctrl-C stops with nothing moved",
+        "waiting up to {} (until {}) for the {} the interrupted run left in flight in {} to be visible again; Ctrl-C stops with nothing moved",
         humantime::format_duration(wait),
         humantime::format_rfc3339_seconds(until),
-        state.held,
+        plural(state.held, "message"),
         plan.source.name
     ));
     let deadline = tokio::time::Instant::now() + wait;
@@ -349,8 +350,9 @@ async fn wait_for_held_messages(
             break;
         }
         let status = format!(
-            "{} s left, {in_flight} messages in flight in {}",
+            "{} s left, {} in flight in {}",
             left.as_secs_f64().ceil(),
+            plural(in_flight, "message"),
             plan.source.name
         );
         if !bar.is_hidden() {
