@@ -70,10 +70,12 @@ watchdog process kills the commands' process groups.
 and one left out again in the same run stays hidden for its visibility timeout (each receive counts \
 toward the queue's maxReceiveCount).
 
-COMMAND's stdout and stderr pass through (each line prefixed with the message id when \
---concurrency is more than 1); with -o jsonl they are `output` records, each message's outcome a \
-`result` record, and a `summary` record closes the run. Exit 0 when every message was deleted, 3 \
-when some failed or could not be deleted (they will be delivered again).")]
+COMMAND's stdout and stderr pass through, line by line (each line prefixed with the first 8 \
+characters of its message id when --concurrency is more than 1); with -o jsonl they are `output` \
+records, each message's outcome a `result` record, and a `summary` record closes the run. The \
+summary says where failed messages went: released for a retry, or, after their last receive, on \
+their way to the dead-letter queue. Exit 0 when every message was deleted, 3 when some failed or \
+could not be deleted (they will be delivered again).")]
 pub struct ConsumeArgs {
     /// Queue name, URL or ARN
     pub queue: String,
