@@ -351,7 +351,8 @@ fn refusal_message(err: &anyhow::Error) -> Option<String> {
             dlq,
             max_receive_count,
         } => Some(format!(
-            "refusing to read `{queue}`: its redrive policy moves a message to `{dlq}` after maxReceiveCount {max_receive_count} receives, and every read counts as a receive, so a read could take a consumer's last try"
+            "refusing to read `{queue}`: its redrive policy moves a message to `{dlq}` after maxReceiveCount {}, and every read counts as a receive, so a read could take a consumer's last try",
+            crate::text::plural(u64::from(*max_receive_count), "receive")
         )),
         PeekError::LeftAtLimit {
             queue,

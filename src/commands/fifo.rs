@@ -267,8 +267,9 @@ fn totals_table(ctx: &Context, totals: &GroupTotals) -> comfy_table::Table {
         rows.push((
             "groups with more behind".into(),
             format!(
-                "{} (holding at least {} messages)",
-                totals.groups_with_more_behind, totals.messages_in_those_groups
+                "{} (holding at least {})",
+                totals.groups_with_more_behind,
+                crate::text::plural(totals.messages_in_those_groups, "message")
             ),
         ));
     }

@@ -141,8 +141,8 @@ pub fn climbing_receives(
     }
     if let Some(policy) = attrs.and_then(QueueAttributes::redrive_policy) {
         finding = finding.evidence(format!(
-            "after {} receives a message moves to the dead-letter queue, processed or not",
-            policy.max_receive_count
+            "after {} a message moves to the dead-letter queue, processed or not",
+            plural(u64::from(policy.max_receive_count), "receive")
         ));
     }
     // A timeout well above the current one, as a starting point: the processing time is unknown.

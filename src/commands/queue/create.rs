@@ -219,8 +219,9 @@ pub(super) async fn create(
     };
     if let Some(dlq) = &created.dead_letter_queue {
         let with = format!(
-            "dead-letter queue {} after {} receives",
-            dlq.name, dlq.max_receive_count
+            "dead-letter queue {} after {}",
+            dlq.name,
+            crate::text::plural(u64::from(dlq.max_receive_count), "receive")
         );
         line.push_str(&if existed {
             format!(" ({with})")

@@ -158,8 +158,9 @@ fn print_info(ctx: &Context, info: &QueueInfo) -> anyhow::Result<()> {
                 rows.push((
                     "Redrive policy".into(),
                     format!(
-                        "to `{}` after {} receives",
-                        dlq.name, policy.max_receive_count
+                        "to `{}` after {}",
+                        dlq.name,
+                        crate::text::plural(u64::from(policy.max_receive_count), "receive")
                     ),
                 ));
                 rows.push((

@@ -176,9 +176,9 @@ pub async fn run(
     }
     printer.flush()?;
     printer.info(format!(
-        "dry run: read {} of the {} messages visible in {}: {} would move to {}, {} would stay; nothing was changed",
+        "dry run: read {} of the {} visible in {}: {} would move to {}, {} would stay; nothing was changed",
         summary.seen,
-        summary.visible_at_start,
+        plural(summary.visible_at_start, "message"),
         summary.source,
         summary.would_move,
         summary.destination,
