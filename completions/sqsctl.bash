@@ -217,20 +217,8 @@ _sqsctl() {
             sqsctl__subcmd__redrive,cancel)
                 cmd="sqsctl__subcmd__redrive__subcmd__cancel"
                 ;;
-            sqsctl__subcmd__redrive,help)
-                cmd="sqsctl__subcmd__redrive__subcmd__help"
-                ;;
             sqsctl__subcmd__redrive,status)
                 cmd="sqsctl__subcmd__redrive__subcmd__status"
-                ;;
-            sqsctl__subcmd__redrive__subcmd__help,cancel)
-                cmd="sqsctl__subcmd__redrive__subcmd__help__subcmd__cancel"
-                ;;
-            sqsctl__subcmd__redrive__subcmd__help,help)
-                cmd="sqsctl__subcmd__redrive__subcmd__help__subcmd__help"
-                ;;
-            sqsctl__subcmd__redrive__subcmd__help,status)
-                cmd="sqsctl__subcmd__redrive__subcmd__help__subcmd__status"
                 ;;
             *)
                 ;;
@@ -239,7 +227,7 @@ _sqsctl() {
 
     case "${cmd}" in
         sqsctl)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate consume-watchdog help"
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate consume-watchdog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -289,7 +277,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__consume)
-            opts="-c -n -o -q -v -h -V --concurrency --max --idle-exit --jsonl --retry-delay --max-retry-delay --fail-exit-codes --release-exit-codes --timeout --visibility --wait --grep --attr --where --older-than --newer-than --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-c -n -V -o -q -v -h --concurrency --max --idle-exit --jsonl --retry-delay --max-retry-delay --fail-exit-codes --release-exit-codes --timeout --visibility --wait --grep --attr --where --older-than --newer-than --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -407,7 +395,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__consume__subcmd__watchdog)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -457,7 +445,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__delete)
-            opts="-y -o -q -v -h -V --message-id --dry-run --yes --force --scan-limit --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-y -V -o -q -v -h --message-id --dry-run --yes --force --scan-limit --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -515,7 +503,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__demo)
-            opts="-o -q -v -h -V --bind --keep --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --bind --keep --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -569,7 +557,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__diagnose)
-            opts="-o -q -v -h -V --input --sample --force --watch --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --input --sample --force --watch --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -631,7 +619,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__fifo)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version groups help"
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help groups help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -681,7 +669,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__fifo__subcmd__groups)
-            opts="-o -q -v -h -V --input --sample --force --limit --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --input --sample --force --limit --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -785,7 +773,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__generate)
-            opts="-o -q -v -h -V --out-dir --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --out-dir --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1245,7 +1233,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__local)
-            opts="-o -q -v -h -V --bind --hostname --account-id --latency --fault-rate --entry-fault-rate --seed --data-dir --recover --init --max-bytes --allow-origin --no-inspection --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --bind --hostname --account-id --latency --fault-rate --entry-fault-rate --seed --data-dir --recover --init --max-bytes --allow-origin --no-inspection --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1339,7 +1327,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__peek)
-            opts="-n -o -q -v -h -V --max --force --scan-limit --attributes --message-attributes --follow --format --grep --attr --where --older-than --newer-than --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-n -V -o -q -v -h --max --force --scan-limit --attributes --message-attributes --follow --format --grep --attr --where --older-than --newer-than --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1433,7 +1421,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__purge)
-            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-y -V -o -q -v -h --dry-run --yes --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1483,7 +1471,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version info create delete set url tag untag help"
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help info create delete set url tag untag help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1533,7 +1521,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__create)
-            opts="-o -q -v -h -V --fifo --dlq --max-receive --attr --tag --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --fifo --dlq --max-receive --visibility --retention --wait --delay --attr --tag --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1544,6 +1532,22 @@ _sqsctl() {
                     return 0
                     ;;
                 --max-receive)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --visibility)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retention)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --delay)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1599,7 +1603,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__delete)
-            opts="-y -o -q -v -h -V --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-y -V -o -q -v -h --dry-run --yes --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1775,7 +1779,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__info)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1825,7 +1829,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__set)
-            opts="-y -o -q -v -h -V --attr --visibility --retention --wait --delay --dlq --max-receive --create-dlq --no-dlq --allow-sources --allow-all --deny-all --yes --dry-run --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-y -V -o -q -v -h --attr --visibility --retention --wait --delay --dlq --max-receive --create-dlq --no-dlq --allow-sources --allow-all --deny-all --dry-run --yes --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1907,7 +1911,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__tag)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1957,7 +1961,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__untag)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2007,7 +2011,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__url)
-            opts="-o -q -v -h -V --account --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --account --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2061,7 +2065,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queues)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2111,7 +2115,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__receive)
-            opts="-n -f -y -o -q -v -h -V --max --wait --visibility --until-empty --follow --delete --yes --attributes --message-attributes --concurrency --format --grep --attr --where --older-than --newer-than --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-n -f -y -V -o -q -v -h --max --wait --visibility --until-empty --follow --delete --yes --attributes --message-attributes --concurrency --format --grep --attr --where --older-than --newer-than --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2213,7 +2217,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__redrive)
-            opts="-y -o -q -v -h -V --to --dry-run --yes --grep --attr --where --older-than --newer-than --message-id --limit --dedup --delay --rate --concurrency --visibility-timeout --journal --resume --archive --native --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version status cancel help"
+            opts="-y -n -V -o -q -v -h --to --dry-run --yes --grep --attr --where --older-than --newer-than --message-id --max --dedup --delay --rate --concurrency --visibility --journal --resume --archive --native --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help status cancel"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2247,7 +2251,11 @@ _sqsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --limit)
+                --max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2267,7 +2275,7 @@ _sqsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --visibility-timeout)
+                --visibility)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2327,7 +2335,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__redrive__subcmd__cancel)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2376,64 +2384,8 @@ _sqsctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        sqsctl__subcmd__redrive__subcmd__help)
-            opts="status cancel help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        sqsctl__subcmd__redrive__subcmd__help__subcmd__cancel)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        sqsctl__subcmd__redrive__subcmd__help__subcmd__help)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        sqsctl__subcmd__redrive__subcmd__help__subcmd__status)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         sqsctl__subcmd__redrive__subcmd__status)
-            opts="-o -q -v -h -V --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2483,7 +2435,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__send)
-            opts="-o -q -v -h -V --lines --jsonl --skip-invalid --group-id --dedup-id --attr --delay --trace-header --concurrency --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --lines --jsonl --skip-invalid --group-id --dedup-id --attr --delay --trace-header --concurrency --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2557,7 +2509,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__top)
-            opts="-n -o -q -v -h -V --interval --count --sort --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-n -V -o -q -v -h --interval --count --sort --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2623,7 +2575,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__visibility)
-            opts="-o -q -v -h -V --timeout --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-V -o -q -v -h --timeout --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_sqsctl_global_optspecs
-    string join \n profile= region= endpoint-url= connect-timeout= read-timeout= o/output= query= color= q/quiet v/verbose h/help V/version
+    string join \n V/version profile= region= endpoint-url= connect-timeout= read-timeout= o/output= query= color= q/quiet v/verbose h/help
 end
 
 function __fish_sqsctl_needs_command
@@ -27,8 +27,8 @@ end
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_needs_command" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_needs_command" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -38,10 +38,10 @@ complete -c sqsctl -n "__fish_sqsctl_needs_command" -l query -d 'JMESPath expres
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_needs_command" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "queues" -d 'List queues with their depth, FIFO flag and dead-letter queue'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "queue" -d 'Show, create, change or delete one queue, or print its URL'
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "send" -d 'Send messages: one from the argument, or many from stdin'
@@ -63,8 +63,8 @@ complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "help" -d 'Print this 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -74,15 +74,15 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l query -d 'JMESP
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -92,10 +92,10 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -f -a "info" -d 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -f -a "create" -d 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -f -a "delete" -d 'Delete a queue and every message in it'
@@ -107,8 +107,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -118,19 +118,23 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l dlq -d 'Dead-letter queue for messages received more than --max-receive times (created if missing)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l max-receive -d 'Receives before a message moves to the dead-letter queue, 1-1000' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l attr -d 'Queue attribute NAME=VALUE, e.g. VisibilityTimeout=60 (repeatable)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l visibility -d 'How long a received message stays hidden (VisibilityTimeout, 0s-12h)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l retention -d 'How long SQS keeps a message (MessageRetentionPeriod, 1m-14d)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l wait -d 'Long-polling wait of receives (ReceiveMessageWaitTimeSeconds, 0s-20s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l delay -d 'Delay before a new message is visible (DelaySeconds, 0s-15m)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l attr -d 'Queue attribute NAME=VALUE, e.g. MaximumMessageSize=262144 (repeatable)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l tag -d 'Tag KEY=VALUE on the new queue, e.g. team=payments (repeatable)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -141,15 +145,15 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l fifo -d 'Create a FIFO queue (implied by a name ending in .fifo)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -159,12 +163,12 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l dry-run -d 'Show what would be deleted, delete nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l dry-run -d 'Show what would change, change nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation (needed when not on a terminal)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l attr -d 'Queue attribute NAME=VALUE, e.g. MaximumMessageSize=262144 (repeatable)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l visibility -d 'How long a received message stays hidden (VisibilityTimeout, 0s-12h)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l retention -d 'How long SQS keeps a message (MessageRetentionPeriod, 1m-14d)' -r
@@ -176,8 +180,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -191,18 +195,18 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l no-dlq -d 'Remove the redrive policy (messages are no longer moved to a dead-letter queue)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l allow-all -d 'As a dead-letter queue, accept messages from any source queue'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l deny-all -d 'Accept no source queue (this queue cannot be a dead-letter queue)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s y -l yes -d 'Do not ask for confirmation'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l dry-run -d 'Show the change, make none'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l dry-run -d 'Show what would change, change nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s y -l yes -d 'Do not ask for confirmation (needed when not on a terminal)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l account -d 'Account that owns the queue (another account\'s queue shared with yours)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -212,15 +216,15 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -230,15 +234,15 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -248,10 +252,10 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a queue and every message in it'
@@ -263,14 +267,14 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l group-id -d 'FIFO message group id (for records that carry none)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l dedup-id -d 'FIFO deduplication id; `auto` derives a stable one from each record\'s content' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l attr -d 'Message attribute NAME=VALUE or NAME:TYPE=VALUE (String, Number, Binary as base64); repeatable' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l delay -d 'Delay before the message can be received, 0-900 seconds (standard queues)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l delay -d 'Delay before the message can be received, 0s-15m (standard queues)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l trace-header -d 'X-Ray trace header (the AWSTraceHeader system attribute), e.g. Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l concurrency -d 'Batches in flight at once (FIFO queues always send one at a time, to keep order)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -283,27 +287,27 @@ never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l lines -d 'Read stdin and send each line as one message body'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l jsonl -d 'Read stdin as JSON Lines message records (what `receive` writes)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l skip-invalid -d 'With --lines/--jsonl: skip lines that are not valid messages (and report how many) instead of stopping (exit code 3 when every line was skipped)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s n -l max -d 'Stop after this many messages (default 10, or no limit with --until-empty)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0-20 seconds (default: the queue\'s own wait, or 20 with --follow); 0 short-polls, which on SQS can miss messages' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l visibility -d 'Visibility timeout of the received messages, 0-43200 seconds (default: the queue\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attributes -d 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0s-20s' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l visibility -d 'Visibility timeout of the received messages, 0s-12h (default: the queue\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attributes -d 'System attributes to show: All (default) or names' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l message-attributes -d 'Message attributes to show: All (default), names, or prefixes such as `trace.*`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l concurrency -d 'Receive requests in flight at once' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l format -d 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \\t and \\n (e.g. \'{id}\\t{attr.tenant}\\t{body}\')' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l format -d 'Write each message as this template instead of a record' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l grep -d 'Only messages whose body matches this regular expression' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attr -d 'Only messages with this message attribute value (repeatable)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l where -d 'Only messages for which this JMESPath expression is true' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l newer-than -d 'Only messages sent more recently than this' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -317,25 +321,25 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l until-empty -d
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s f -l follow -d 'Keep long-polling and writing messages as they arrive, until Ctrl-C (or --max)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l delete -d 'Delete each message once its record was written (asks first on a terminal)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s y -l yes -d 'Do not ask for confirmation of --delete'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s n -l max -d 'Show at most this many messages' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l scan-limit -d 'With filters, read at most this many messages looking for matches' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l attributes -d 'System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l attributes -d 'System attributes to show: All (default) or names' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l message-attributes -d 'Message attributes to show: All (default), names, or prefixes such as `trace.*`' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l format -d 'Write each message as this template instead of a record: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \\t and \\n (e.g. \'{id}\\t{attr.tenant}\\t{body}\')' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l format -d 'Write each message as this template instead of a record' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l grep -d 'Only messages whose body matches this regular expression' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l attr -d 'Only messages with this message attribute value (repeatable)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l where -d 'Only messages for which this JMESPath expression is true' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l newer-than -d 'Only messages sent more recently than this' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -347,29 +351,29 @@ always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l force -d 'Read a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read left at their maxReceiveCount) anyway; each read counts toward it'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l follow -d 'Refused: peek cannot follow a queue (see `receive --follow`)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s c -l concurrency -d 'Commands running at once' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s n -l max -d 'Stop after this many messages were run' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l idle-exit -d 'Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l retry-delay -d 'How long a failed message stays hidden before its retry, doubled for each receive it already had' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l max-retry-delay -d 'The longest retry delay' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l retry-delay -d 'How long a failed message stays hidden before its retry, doubled for each receive it already had, 0s-12h' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l max-retry-delay -d 'The longest retry delay, 0s-12h' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l release-exit-codes -l fail-exit-codes -d 'Exit codes of COMMAND that release the message at once, without the retry delay (comma-separated)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l timeout -d 'Stop a command that runs longer than this (it then counts as failed)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l visibility -d 'Visibility timeout of received messages, extended while their command runs (default: the queue\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l wait -d 'Longest wait of one receive for messages, 0-20 seconds' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l visibility -d 'Visibility timeout of received messages, 1s-12h, extended while their command runs (default: the queue\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l wait -d 'Longest wait of one receive for messages, 0s-20s' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l grep -d 'Only messages whose body matches this regular expression' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l attr -d 'Only messages with this message attribute value (repeatable)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l where -d 'Only messages for which this JMESPath expression is true' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l newer-than -d 'Only messages sent more recently than this' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -380,17 +384,17 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l color -d 'When
 always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l jsonl -d 'Write the message record (as one JSON line) to COMMAND\'s stdin instead of the body'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l message-id -d 'Delete the messages with these ids, found by scanning the queue (repeatable)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l scan-limit -d 'With --message-id, read at most this many messages looking for the ids' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -400,18 +404,18 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l query -d 'JMESP
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l dry-run -d 'Show what would be deleted, delete nothing'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s y -l yes -d 'Do not ask for confirmation'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l dry-run -d 'Show what would change, change nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s y -l yes -d 'Do not ask for confirmation (needed when not on a terminal)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l force -d 'Scan a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read left at their maxReceiveCount) anyway; each scanned message counts one receive'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -421,18 +425,18 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l query -d 'JMESPa
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s y -l yes -d 'Do not ask for confirmation'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l dry-run -d 'Show how many messages would be removed, remove nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l dry-run -d 'Show what would change, change nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s y -l yes -d 'Do not ask for confirmation (needed when not on a terminal)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s V -l version -d 'Print version'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l timeout -d 'New visibility timeout from now: seconds (`30`) or a duration (`5m`, `1h30m`), 0 to 12h' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l timeout -d 'New visibility timeout from now, 0s-12h: seconds (`30`) or a duration (`5m`, `1h30m`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -442,57 +446,56 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l query -d 'J
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s V -l version -d 'Print version'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l to -d 'Where to move them (default: the DLQ\'s source queue, found with ListDeadLetterSourceQueues)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l grep -d 'Only messages whose body matches this regular expression' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l attr -d 'Only messages with this message attribute value (repeatable: all must match)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l where -d 'Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l newer-than -d 'Only messages sent more recently than this' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l message-id -d 'Only these messages (DLQ message ids)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l limit -d 'Move at most this many messages' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l dedup -d 'MessageDeduplicationId on FIFO destinations: the DLQ message id, the original id, or a new one' -r -f -a "keep\t'The id the message had (SQS drops a re-send of an id it saw in the last 5 minutes)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l to -d 'Where to move them (default: the DLQ\'s source queue)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l grep -d 'Only messages whose body matches this regular expression' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l attr -d 'Only messages with this message attribute value (repeatable)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l where -d 'Only messages for which this JMESPath expression is true' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l newer-than -d 'Only messages sent more recently than this' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l message-id -d 'Only these messages (DLQ message ids)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -s n -l max -d 'Move at most this many messages' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l dedup -d 'MessageDeduplicationId on FIFO destinations' -r -f -a "keep\t'The id the message had (SQS drops a re-send of an id it saw in the last 5 minutes)'
 message-id\t'The DLQ message id: unique per message, and stable across retries and `--resume`'
 new\t'A fresh id per message (stable across retries within one run, not across `--resume`)'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l delay -d 'Delay each moved message by this many seconds (standard queues, 0-900)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l rate -d 'Messages per second at most (native mode: 1-500)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l concurrency -d 'Workers moving batches at once (1-256); without it the run adapts: it starts at 32 and adds workers while that raises throughput (up to 128), and takes some away when SQS throttles' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l visibility-timeout -d 'How long received messages stay hidden while they are moved, in seconds (extended when slow)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l journal -d 'Write the journal here (default: a new file under the state directory, printed at the start)' -r -F
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l resume -d 'Complete an interrupted run from its journal, with its settings (--archive included), without re-sending what it shows as sent; a completed run is not run again' -r -F
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l archive -d 'Append a copy of every moved message to this JSON Lines file (written and synced before the message leaves the DLQ)' -r -F
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l delay -d 'Delay each moved message by this long, 0s-15m (standard queues)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l rate -d 'Messages per second at most (with --native: 1-500)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l concurrency -d 'Workers moving batches at once, 1-256 (default: adapts)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l visibility -d 'How long received messages stay hidden, 1s-12h' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l journal -d 'Write the journal here (default: a new file under the state directory)' -r -F
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l resume -d 'Complete an interrupted run from its journal' -r -F
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l archive -d 'Append a copy of every moved message to this JSON Lines file' -r -F
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l dry-run -d 'Show what would move and where, with counts per destination and group; change nothing'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s y -l yes -d 'Do not ask for confirmation (needed when not on a terminal)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -l native -d 'Use SQS\'s server-side move task (StartMessageMoveTask): no selection, no journal'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -s V -l version -d 'Print version'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -a "status" -d 'List the native move tasks of a dead-letter queue (SQS keeps the latest 10)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -a "cancel" -d 'Cancel the running native move task of a dead-letter queue'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l dry-run -d 'Show what would change, change nothing'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -s y -l yes -d 'Do not ask for confirmation (needed when not on a terminal)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l native -d 'Use SQS\'s server-side move task: no selection, no journal'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -s V -l version -d 'Print version'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -a "status" -d 'List the native move tasks of a dead-letter queue (SQS keeps the latest 10)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -a "cancel" -d 'Cancel the running native move task of a dead-letter queue'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -502,15 +505,15 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_s
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -520,18 +523,15 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_s
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s V -l version -d 'Print version'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from help" -f -a "status" -d 'List the native move tasks of a dead-letter queue (SQS keeps the latest 10)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from help" -f -a "cancel" -d 'Cancel the running native move task of a dead-letter queue'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -541,10 +541,10 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -f -a "groups" -d 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l input -d 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue' -r -F
@@ -553,8 +553,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subc
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -565,13 +565,13 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subc
 always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l force -d 'Read messages even when the queue\'s maxReceiveCount is 1 or 2, or the last read left messages at their maxReceiveCount (each read counts as a receive)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "groups" -d 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l interval -d 'Time between refreshes: seconds (2, 0.5) or a duration (500ms, 1m)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l interval -d 'Time between refreshes, more than 0s, at most 1h: seconds (2, 0.5) or a duration (500ms, 1m)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s n -l count -d 'Stop after this many refreshes' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l sort -d 'What to sort by at the start' -r -f -a "visible\t''
 in-flight\t''
@@ -582,8 +582,8 @@ name\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -593,18 +593,18 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l query -d 'JMESPath
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l input -d 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue' -r -F
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l sample -d 'Read at most N messages of the queue' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l watch -d 'Run again every N seconds and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l watch -d 'Run again every DURATION (e.g. 30, 5m) and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -615,14 +615,14 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l color -d 'Whe
 always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l force -d 'Read messages even when the queue\'s maxReceiveCount is 1 or 2, or the last read left messages at their maxReceiveCount (each read counts as a receive)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l bind -d 'Address and port to listen on (a non-loopback address exposes the queues to the network)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l hostname -d 'Host name in the queue URLs the server hands out (default: the bound address). On a loopback bind, requests must name a loopback host or this one in their Host header' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l account-id -d 'Account id used in queue URLs and ARNs' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l latency -d 'Delay added to every request, like a network round trip (e.g. 5ms; at most 5m)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l latency -d 'Delay added to every request, like a network round trip (e.g. 5ms), 0s-5m' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l fault-rate -d 'Share of requests (0 to 1) answered with an injected error: throttling, internal, or ambiguous (the action is applied, then a 500 returned, as a lost response looks)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l entry-fault-rate -d 'Share of batch entries (0 to 1) failed individually with InternalError' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l seed -d 'Seed of the fault injection, for reproducible runs' -r
@@ -633,8 +633,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l allow-origin -d 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -646,16 +646,16 @@ always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l recover -d 'With --data-dir: when the data directory is damaged (a start refuses it), set the damaged files aside (renamed *.damaged-<time>, never deleted), keep what can still be read, report on stderr what was dropped, then start. An undamaged directory is left as it is'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l no-inspection -d 'Turn off the inspection endpoints (/_sqsctl/v1/): readers such as peek and diagnose then receive messages, raising their receive counts, as they must on SQS'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l bind -d 'Address and port of the demo\'s server (default: a free port on 127.0.0.1)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -666,16 +666,16 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l color -d 'When to
 always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l keep -d 'Leave the server and its queues running after the demo, until Ctrl-C, to go on by hand'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l out-dir -d 'Directory to write completions/ and man/ into' -r -F
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -685,15 +685,15 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l query -d 'JME
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l connect-timeout -d 'Seconds to wait for a connection to the endpoint before giving up [default: 10]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l read-timeout -d 'Seconds to wait for an answer to a request before giving up; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -703,10 +703,10 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l query
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate consume-watchdog help" -f -a "queues" -d 'List queues with their depth, FIFO flag and dead-letter queue'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate consume-watchdog help" -f -a "queue" -d 'Show, create, change or delete one queue, or print its URL'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand help; and not __fish_seen_subcommand_from queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate consume-watchdog help" -f -a "send" -d 'Send messages: one from the argument, or many from stdin'

@@ -4,8 +4,6 @@
 
 use std::time::Duration;
 
-use clap::Parser;
-
 use crate::cli::{Cli, Command};
 use crate::client::peek::PeekError;
 use crate::client::{AwsSettings, ClientError};
@@ -23,10 +21,16 @@ pub const ASSUME_TTY_ENV: &str = "SQSCTL_ASSUME_TTY";
 pub fn main() -> std::process::ExitCode {
     // `COMPLETE=bash sqsctl` prints the completion script, and the script calls back here with
     // the words typed so far: answered, then the process exits.
-    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
-    let cli = match Cli::try_parse() {
+    clap_complete::CompleteEnv::with_factory(crate::cli::command).complete();
+    let command = crate::cli::command();
+    let cli = match command
+        .clone()
+        .try_get_matches()
+        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches))
+    {
         Ok(cli) => cli,
         Err(err) => {
+            let err = crate::cli::wrong_names::with_command_tip(err, &command);
             // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).
             // A usage error quotes the argument as typed: when an argument carries control
             // characters, the error is printed as plain text (clap's plain rendering drops escape
@@ -345,7 +349,8 @@ fn refusal_message(err: &anyhow::Error) -> Option<String> {
             dlq,
             max_receive_count,
         } => Some(format!(
-            "refusing to read `{queue}`: its redrive policy moves a message to `{dlq}` after maxReceiveCount {max_receive_count} receives, and every read counts as a receive, so a read could take a consumer's last try"
+            "refusing to read `{queue}`: its redrive policy moves a message to `{dlq}` after maxReceiveCount {}, and every read counts as a receive, so a read could take a consumer's last try",
+            crate::text::plural(u64::from(*max_receive_count), "receive")
         )),
         PeekError::LeftAtLimit {
             queue,

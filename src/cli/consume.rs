@@ -2,6 +2,38 @@
 
 use std::time::Duration;
 
+use super::values::{self, DurationRange};
+
+/// `--timeout`: more than 0, at most a year (a deadline past that would overflow the clock).
+const COMMAND_TIMEOUT: DurationRange = DurationRange::positive(Duration::from_secs(365 * 86_400));
+
+fn retry_delay_help() -> String {
+    format!(
+        "How long a failed message stays hidden before its retry, doubled for each receive it \
+         already had, {}",
+        values::RETRY_DELAY.text()
+    )
+}
+
+fn max_retry_delay_help() -> String {
+    format!("The longest retry delay, {}", values::RETRY_DELAY.text())
+}
+
+fn visibility_help() -> String {
+    format!(
+        "Visibility timeout of received messages, {}, extended while their command runs \
+         (default: the queue's)",
+        values::HOLD.text()
+    )
+}
+
+fn wait_help() -> String {
+    format!(
+        "Longest wait of one receive for messages, {}",
+        values::WAIT.text()
+    )
+}
+
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   sqsctl consume orders -- ./process-order.sh         # the body on stdin, the message in SQS_*
@@ -38,10 +70,12 @@ watchdog process kills the commands' process groups.
 and one left out again in the same run stays hidden for its visibility timeout (each receive counts \
 toward the queue's maxReceiveCount).
 
-COMMAND's stdout and stderr pass through (each line prefixed with the message id when \
---concurrency is more than 1); with -o jsonl they are `output` records, each message's outcome a \
-`result` record, and a `summary` record closes the run. Exit 0 when every message was deleted, 3 \
-when some failed or could not be deleted (they will be delivered again).")]
+COMMAND's stdout and stderr pass through, line by line (each line prefixed with the first 8 \
+characters of its message id when --concurrency is more than 1); with -o jsonl they are `output` \
+records, each message's outcome a `result` record, and a `summary` record closes the run. The \
+summary says where failed messages went: released for a retry, or, after their last receive, on \
+their way to the dead-letter queue. Exit 0 when every message was deleted, 3 when some failed or \
+could not be deleted (they will be delivered again).")]
 pub struct ConsumeArgs {
     /// Queue name, URL or ARN
     pub queue: String,
@@ -59,19 +93,17 @@ pub struct ConsumeArgs {
     pub max: Option<u64>,
 
     /// Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)
-    #[arg(long, value_name = "DURATION", value_parser = super::values::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = values::SPAN)]
     pub idle_exit: Option<Duration>,
 
     /// Write the message record (as one JSON line) to COMMAND's stdin instead of the body
     #[arg(long)]
     pub jsonl: bool,
 
-    /// How long a failed message stays hidden before its retry, doubled for each receive it already had
-    #[arg(long, default_value = "10s", value_name = "DURATION", value_parser = super::values::parse_duration)]
+    #[arg(long, default_value = "10s", value_name = "DURATION", value_parser = values::RETRY_DELAY, help = retry_delay_help())]
     pub retry_delay: Duration,
 
-    /// The longest retry delay
-    #[arg(long, default_value = "15m", value_name = "DURATION", value_parser = super::values::parse_duration)]
+    #[arg(long, default_value = "15m", value_name = "DURATION", value_parser = values::RETRY_DELAY, help = max_retry_delay_help())]
     pub max_retry_delay: Duration,
 
     /// Exit codes of COMMAND that release the message at once, without the retry delay (comma-separated)
@@ -85,16 +117,14 @@ pub struct ConsumeArgs {
     pub release_exit_codes: Vec<i32>,
 
     /// Stop a command that runs longer than this (it then counts as failed)
-    #[arg(long, value_name = "DURATION", value_parser = super::values::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = COMMAND_TIMEOUT)]
     pub timeout: Option<Duration>,
 
-    /// Visibility timeout of received messages, extended while their command runs (default: the queue's)
-    #[arg(long, value_name = "DURATION", value_parser = super::values::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = values::HOLD, help = visibility_help())]
     pub visibility: Option<Duration>,
 
-    /// Longest wait of one receive for messages, 0-20 seconds
-    #[arg(long, default_value_t = 20, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=20))]
-    pub wait: i32,
+    #[arg(long, default_value = "20s", value_name = "DURATION", value_parser = values::WAIT, help = wait_help())]
+    pub wait: Duration,
 
     #[command(flatten)]
     pub select: super::select::SelectArgs,

@@ -27,12 +27,8 @@ pub struct DeleteArgs {
     /// Delete the messages with these ids, found by scanning the queue (repeatable)
     #[arg(long = "message-id", value_name = "ID", num_args = 1..)]
     pub message_ids: Vec<String>,
-    /// Show what would be deleted, delete nothing
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Do not ask for confirmation
-    #[arg(long, short = 'y')]
-    pub yes: bool,
+    #[command(flatten)]
+    pub confirm: super::ConfirmArgs,
     /// Scan a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read
     /// left at their maxReceiveCount) anyway; each scanned message counts one receive
     #[arg(long)]

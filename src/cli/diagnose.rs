@@ -28,10 +28,10 @@ pub struct DiagnoseArgs {
     pub queue: Option<String>,
     #[command(flatten)]
     pub source: MessageSourceArgs,
-    /// Run again every N seconds and say which findings changed, until Ctrl-C (a finding missing
-    /// from a scan that read fewer messages is not taken as resolved)
-    #[arg(long, value_name = "SECONDS")]
-    pub watch: Option<u64>,
+    /// Run again every DURATION (e.g. 30, 5m) and say which findings changed, until Ctrl-C (a
+    /// finding missing from a scan that read fewer messages is not taken as resolved)
+    #[arg(long, value_name = "DURATION", value_parser = super::values::INTERVAL)]
+    pub watch: Option<std::time::Duration>,
 }
 
 /// Where the messages to analyze come from, for `diagnose` and `fifo groups`: a sample of the

@@ -7,6 +7,33 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::values::{ByteSizeRange, DurationRange};
+
+/// `--latency`: a round trip, or a slow server for testing client timeouts; beyond 5 minutes a
+/// request would look hung, and far beyond it the timer overflows.
+const LATENCY: DurationRange = DurationRange::between(Duration::ZERO, Duration::from_secs(300));
+/// `--max-bytes`: at least a handful of small messages.
+const MAX_BYTES: ByteSizeRange = ByteSizeRange {
+    min: 1024,
+    max: u64::MAX,
+};
+
+fn latency_help() -> String {
+    format!(
+        "Delay added to every request, like a network round trip (e.g. 5ms), {}",
+        LATENCY.text()
+    )
+}
+
+fn max_bytes_help() -> String {
+    format!(
+        "Bound on stored message bytes (bodies and attributes, plus 200 bytes a message); sends \
+         past it fail with OverLimit. Default: half of the memory the process may use (e.g. \
+         512MiB, 2GB; {})",
+        MAX_BYTES.text()
+    )
+}
+
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "stdout is what a shell evaluates to use the server (redirect it to a file and source that): `export AWS_ENDPOINT_URL_SQS=<endpoint>` first, then AWS_REGION and AWS_DEFAULT_REGION, then stand-in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY unless the environment has credentials (any are accepted). SDKs and the AWS CLI then use the local server.\n\nQueues are kept apart by region, as on SQS: a request sees the queues of the region it is signed for. The global --region (default us-east-1) is the server's default region, for unsigned requests and --init queues; queue URLs of other regions carry the region (http://127.0.0.1:9324/eu-west-1/000000000000/orders).\n\nAn --init file lists queues, each with a name and optionally attributes, tags, and a dead-letter queue by name:\n\n  [[queue]]\n  name = \"orders-dlq\"\n\n  [[queue]]\n  name = \"orders\"\n  dead_letter_queue = \"orders-dlq\"\n  max_receive_count = 5\n  attributes = { VisibilityTimeout = 60 }\n  tags = { team = \"checkout\" }"
@@ -22,8 +49,7 @@ pub struct LocalArgs {
     /// Account id used in queue URLs and ARNs
     #[arg(long, default_value = "000000000000", value_name = "ID")]
     pub account_id: String,
-    /// Delay added to every request, like a network round trip (e.g. 5ms; at most 5m)
-    #[arg(long, value_parser = humantime::parse_duration, value_name = "DURATION")]
+    #[arg(long, value_parser = LATENCY, value_name = "DURATION", help = latency_help())]
     pub latency: Option<Duration>,
     /// Share of requests (0 to 1) answered with an injected error: throttling, internal, or
     /// ambiguous (the action is applied, then a 500 returned, as a lost response looks)
@@ -49,10 +75,7 @@ pub struct LocalArgs {
     /// already there with the same settings are left alone
     #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
-    /// Bound on stored message bytes (bodies and attributes, plus 200 bytes a message); sends past
-    /// it fail with OverLimit. Default: half of the memory the process may use (e.g. 512MiB, 2GB;
-    /// at least 1KiB)
-    #[arg(long, value_parser = crate::cli::values::parse_byte_size, value_name = "SIZE")]
+    #[arg(long, value_parser = MAX_BYTES, value_name = "SIZE", help = max_bytes_help())]
     pub max_bytes: Option<u64>,
     /// Answer requests from web pages of ORIGIN (e.g. http://localhost:3000), with the CORS
     /// headers they need; repeatable. Requests from any other page are refused, so that a web

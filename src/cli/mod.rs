@@ -22,6 +22,7 @@ pub mod send;
 pub mod top;
 pub mod values;
 pub mod visibility;
+pub mod wrong_names;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -48,10 +49,63 @@ AWS settings come from the usual places (AWS_PROFILE, AWS_REGION, AWS_ENDPOINT_U
 ~/.aws/config, SSO, instance roles); --profile, --region and --endpoint-url override them. A queue \
 argument accepts a name, a queue URL or an ARN.";
 
+/// The line that ends every `-h`: the global options are shown by `--help` only.
+pub const GLOBAL_OPTIONS_POINTER: &str = "Global options (--region, --profile, --endpoint-url, -o, --query, -q, -v, timeouts): \
+sqsctl --help";
+
+/// The command line as the binary parses it: the derive's definition, with every `-h` cut to fit a
+/// screen. A command's `-h` shows its own options, its examples and [`GLOBAL_OPTIONS_POINTER`];
+/// `--help` shows everything, global options and the whole after-help text included.
+pub fn command() -> clap::Command {
+    let cli = <Cli as clap::CommandFactory>::command().mut_args(|arg| {
+        if arg.is_global_set() {
+            arg.hide_short_help(true)
+        } else {
+            arg
+        }
+    });
+    short_help(cli)
+}
+
+fn short_help(mut command: clap::Command) -> clap::Command {
+    let long = command
+        .get_after_long_help()
+        .or_else(|| command.get_after_help())
+        .map(ToString::to_string);
+    // The examples (the first paragraph of a text that starts with them) stay in `-h`.
+    let examples = long
+        .as_deref()
+        .filter(|text| text.starts_with("Example"))
+        .map(|text| text.split("\n\n").next().unwrap_or(text).to_string());
+    let short = match examples {
+        Some(examples) => format!("{examples}\n\n{GLOBAL_OPTIONS_POINTER}"),
+        None => GLOBAL_OPTIONS_POINTER.to_string(),
+    };
+    command = command.after_help(short);
+    if let Some(long) = long {
+        command = command.after_long_help(long);
+    }
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    for name in names {
+        command = command.mut_subcommand(name, short_help);
+    }
+    command
+}
+
 #[derive(Debug, Parser)]
 #[command(name = "sqsctl", version = VERSION, about = ABOUT, long_about = LONG_ABOUT, after_help = ExitStatus::HELP)]
-#[command(propagate_version = true, max_term_width = 100)]
+#[command(
+    propagate_version = true,
+    disable_version_flag = true,
+    max_term_width = 100
+)]
 pub struct Cli {
+    /// Print version
+    #[arg(long, short = 'V', global = true, action = clap::ArgAction::Version, display_order = 1000)]
+    version: Option<bool>,
     #[command(flatten)]
     pub aws: AwsArgs,
     #[command(flatten)]
@@ -73,42 +127,28 @@ pub struct AwsArgs {
     /// SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS's)
     #[arg(long, global = true, value_name = "URL", value_parser = parse_endpoint_url)]
     pub endpoint_url: Option<String>,
-    /// Seconds to wait for a connection to the endpoint before giving up [default: 10]
-    #[arg(long, global = true, value_name = "SECS", env = "SQSCTL_CONNECT_TIMEOUT", value_parser = parse_timeout)]
+    #[arg(long, global = true, value_name = "DURATION", env = "SQSCTL_CONNECT_TIMEOUT", value_parser = values::TIMEOUT, help = connect_timeout_help())]
     pub connect_timeout: Option<std::time::Duration>,
-    /// Seconds to wait for an answer to a request before giving up; a long poll's wait comes on
-    /// top, and a request that timed out is tried once more, so a hung endpoint costs at most
-    /// twice this [default: 30]
-    #[arg(long, global = true, value_name = "SECS", env = "SQSCTL_READ_TIMEOUT", value_parser = parse_timeout)]
+    #[arg(long, global = true, value_name = "DURATION", env = "SQSCTL_READ_TIMEOUT", value_parser = values::TIMEOUT, help = read_timeout_help())]
     pub read_timeout: Option<std::time::Duration>,
 }
 
-/// A timeout or interval: seconds (fractions allowed, `2.5`) or a duration with units (`500ms`,
-/// `2m`), more than 0 and at most an hour.
-pub fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
-    let text = text.trim();
-    let parsed = match text.parse::<f64>() {
-        Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= 3600.0 => {
-            Some(std::time::Duration::from_secs_f64(secs))
-        }
-        Ok(_) => None,
-        Err(_) => match humantime::parse_duration(text) {
-            Ok(duration) => Some(duration),
-            Err(_) => {
-                return Err(
-                    "expected seconds (10, 2.5) or a duration with units (500ms, 2m)".to_string(),
-                );
-            }
-        },
-    };
-    match parsed {
-        Some(duration)
-            if !duration.is_zero() && duration <= std::time::Duration::from_secs(3600) =>
-        {
-            Ok(duration)
-        }
-        _ => Err("must be more than 0 and at most an hour".to_string()),
-    }
+fn connect_timeout_help() -> String {
+    format!(
+        "How long to wait for a connection to the endpoint before giving up, {} [default: {}]",
+        values::TIMEOUT.text(),
+        humantime::format_duration(crate::client::DEFAULT_CONNECT_TIMEOUT)
+    )
+}
+
+fn read_timeout_help() -> String {
+    format!(
+        "How long to wait for an answer to a request before giving up, {}; a long poll's wait \
+         comes on top, and a request that timed out is tried once more, so a hung endpoint costs \
+         at most twice this [default: {}]",
+        values::TIMEOUT.text(),
+        humantime::format_duration(crate::client::DEFAULT_READ_TIMEOUT)
+    )
 }
 
 /// Accepts `http://HOST[:PORT][/PATH]` or `https://...`; anything else would only fail later,
@@ -150,6 +190,18 @@ pub struct GlobalArgs {
     /// Explain what is being done on stderr (never prints credentials)
     #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
+}
+
+/// `--dry-run` and `--yes`, the same on every command that changes what it cannot undo: without a
+/// terminal to ask on, such a command needs `--yes`.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct ConfirmArgs {
+    /// Show what would change, change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask for confirmation (needed when not on a terminal)
+    #[arg(long, short = 'y')]
+    pub yes: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -201,23 +253,5 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
         Ok(0) => Err("must be at least 1".to_string()),
         Ok(count) => Ok(count),
         Err(_) => Err("expected a whole number of 1 or more".to_string()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::time::Duration;
-
-    #[test]
-    fn timeouts_take_seconds_or_durations_up_to_an_hour() {
-        assert_eq!(super::parse_timeout("2.5"), Ok(Duration::from_millis(2500)));
-        assert_eq!(
-            super::parse_timeout("500ms"),
-            Ok(Duration::from_millis(500))
-        );
-        assert_eq!(super::parse_timeout("1m"), Ok(Duration::from_secs(60)));
-        for bad in ["0", "0s", "-1", "2h", "NaN", "soon"] {
-            assert!(super::parse_timeout(bad).is_err(), "{bad}");
-        }
     }
 }

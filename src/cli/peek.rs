@@ -40,8 +40,10 @@ pub struct PeekArgs {
     /// Refused: peek cannot follow a queue (see `receive --follow`)
     #[arg(long, hide = true)]
     pub follow: bool,
-    /// Write each message as this template instead of a record: {body}, {id}, {group},
-    /// {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g. '{id}\t{attr.tenant}\t{body}')
+    /// Write each message as this template instead of a record
+    ///
+    /// Fields: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g.
+    /// '{id}\t{attr.tenant}\t{body}')
     #[arg(long, value_name = "TEMPLATE", value_parser = crate::output::template::Template::parse)]
     pub format: Option<crate::output::template::Template>,
     #[command(flatten)]

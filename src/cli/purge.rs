@@ -14,10 +14,7 @@ pub struct PurgeArgs {
     /// Queue name, URL or ARN
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
-    /// Do not ask for confirmation
-    #[arg(long, short = 'y')]
-    pub yes: bool,
-    /// Show how many messages would be removed, remove nothing
-    #[arg(long)]
-    pub dry_run: bool,
+    /// --dry-run shows how many messages would be removed
+    #[command(flatten)]
+    pub confirm: super::ConfirmArgs,
 }

@@ -1,5 +1,38 @@
 //! Arguments of `sqsctl queue info|create|delete|set|url`.
 
+use std::time::Duration;
+
+use super::values::{DELAY, RETENTION, VISIBILITY, WAIT};
+
+/// The queue's durations, named as on every other command (`--visibility`, `--wait`, `--delay`),
+/// for `queue create` and `queue set`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct QueueDurationArgs {
+    #[arg(long, value_name = "DURATION", value_parser = VISIBILITY, help = format!("How long a received message stays hidden (VisibilityTimeout, {})", VISIBILITY.text()))]
+    pub visibility: Option<Duration>,
+    #[arg(long, value_name = "DURATION", value_parser = RETENTION, help = format!("How long SQS keeps a message (MessageRetentionPeriod, {})", RETENTION.text()))]
+    pub retention: Option<Duration>,
+    #[arg(long, value_name = "DURATION", value_parser = WAIT, help = format!("Long-polling wait of receives (ReceiveMessageWaitTimeSeconds, {})", WAIT.text()))]
+    pub wait: Option<Duration>,
+    #[arg(long, value_name = "DURATION", value_parser = DELAY, help = format!("Delay before a new message is visible (DelaySeconds, {})", DELAY.text()))]
+    pub delay: Option<Duration>,
+}
+
+impl QueueDurationArgs {
+    /// Each duration given: its flag, the attribute it sets, and its value in seconds.
+    pub fn attributes(&self) -> Vec<(&'static str, &'static str, u64)> {
+        [
+            ("--visibility", "VisibilityTimeout", self.visibility),
+            ("--retention", "MessageRetentionPeriod", self.retention),
+            ("--wait", "ReceiveMessageWaitTimeSeconds", self.wait),
+            ("--delay", "DelaySeconds", self.delay),
+        ]
+        .into_iter()
+        .filter_map(|(flag, name, value)| value.map(|v| (flag, name, v.as_secs())))
+        .collect()
+    }
+}
+
 #[derive(Debug, clap::Subcommand)]
 pub enum QueueCommand {
     /// Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources
@@ -31,7 +64,7 @@ pub struct QueueInfoArgs {
 #[command(after_help = "Examples:
   sqsctl queue create orders --dlq orders-dlq --max-receive 5
   sqsctl queue create jobs.fifo --fifo --attr ContentBasedDeduplication=true
-  sqsctl queue create slow --attr VisibilityTimeout=120 --attr DelaySeconds=5
+  sqsctl queue create slow --visibility 2m --delay 5s
   sqsctl queue create billing --tag team=payments --tag env=prod
 
 A missing dead-letter queue is created, of the same type. Creating a queue that exists with the same \
@@ -48,7 +81,9 @@ pub struct QueueCreateArgs {
     /// Receives before a message moves to the dead-letter queue, 1-1000
     #[arg(long, value_name = "N", requires = "dlq", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub max_receive: u32,
-    /// Queue attribute NAME=VALUE, e.g. VisibilityTimeout=60 (repeatable)
+    #[command(flatten)]
+    pub durations: QueueDurationArgs,
+    /// Queue attribute NAME=VALUE, e.g. MaximumMessageSize=262144 (repeatable)
     #[arg(long = "attr", value_name = "NAME=VALUE")]
     pub attrs: Vec<String>,
     /// Tag KEY=VALUE on the new queue, e.g. team=payments (repeatable)
@@ -66,12 +101,8 @@ pub struct QueueDeleteArgs {
     /// Queue name, URL or ARN
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
-    /// Do not ask for confirmation
-    #[arg(long, short = 'y')]
-    pub yes: bool,
-    /// Show what would be deleted, delete nothing
-    #[arg(long)]
-    pub dry_run: bool,
+    #[command(flatten)]
+    pub confirm: super::ConfirmArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -91,18 +122,8 @@ pub struct QueueSetArgs {
     /// Queue attribute NAME=VALUE, e.g. MaximumMessageSize=262144 (repeatable)
     #[arg(long = "attr", value_name = "NAME=VALUE")]
     pub attrs: Vec<String>,
-    /// How long a received message stays hidden (VisibilityTimeout, 0s-12h)
-    #[arg(long, value_name = "DURATION")]
-    pub visibility: Option<String>,
-    /// How long SQS keeps a message (MessageRetentionPeriod, 1m-14d)
-    #[arg(long, value_name = "DURATION")]
-    pub retention: Option<String>,
-    /// Long-polling wait of receives (ReceiveMessageWaitTimeSeconds, 0s-20s)
-    #[arg(long, value_name = "DURATION")]
-    pub wait: Option<String>,
-    /// Delay before a new message is visible (DelaySeconds, 0s-15m)
-    #[arg(long, value_name = "DURATION")]
-    pub delay: Option<String>,
+    #[command(flatten)]
+    pub durations: QueueDurationArgs,
     /// Dead-letter queue (name, URL or ARN) for messages received more than --max-receive times
     #[arg(
         long,
@@ -129,12 +150,8 @@ pub struct QueueSetArgs {
     /// Accept no source queue (this queue cannot be a dead-letter queue)
     #[arg(long)]
     pub deny_all: bool,
-    /// Do not ask for confirmation
-    #[arg(long, short = 'y')]
-    pub yes: bool,
-    /// Show the change, make none
-    #[arg(long)]
-    pub dry_run: bool,
+    #[command(flatten)]
+    pub confirm: super::ConfirmArgs,
 }
 
 #[derive(Debug, clap::Args)]

@@ -1,5 +1,29 @@
 //! Arguments of `sqsctl receive`.
 
+use std::time::Duration;
+
+use super::values::{VISIBILITY, WAIT};
+
+fn wait_help() -> String {
+    format!("Long-poll wait per request, {}", WAIT.text())
+}
+
+fn wait_long_help() -> String {
+    format!(
+        "Long-poll wait per request, {} (default: the queue's own wait, or {} with --follow); 0 \
+         short-polls, which on SQS can miss messages",
+        WAIT.text(),
+        crate::text::format_seconds(crate::client::limits::MAX_WAIT.as_secs())
+    )
+}
+
+fn visibility_help() -> String {
+    format!(
+        "Visibility timeout of the received messages, {} (default: the queue's)",
+        VISIBILITY.text()
+    )
+}
+
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   sqsctl receive orders                        # up to 10 messages; they stay in the queue
@@ -48,13 +72,10 @@ pub struct ReceiveArgs {
     /// Stop after this many messages (default 10, or no limit with --until-empty)
     #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]
     pub max: Option<u64>,
-    /// Long-poll wait per request, 0-20 seconds (default: the queue's own wait, or 20 with
-    /// --follow); 0 short-polls, which on SQS can miss messages
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=20))]
-    pub wait: Option<i32>,
-    /// Visibility timeout of the received messages, 0-43200 seconds (default: the queue's)
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=43200))]
-    pub visibility: Option<i32>,
+    #[arg(long, value_name = "DURATION", value_parser = super::values::WAIT, help = wait_help(), long_help = wait_long_help())]
+    pub wait: Option<Duration>,
+    #[arg(long, value_name = "DURATION", value_parser = super::values::VISIBILITY, help = visibility_help())]
+    pub visibility: Option<Duration>,
     /// Keep receiving until the queue has no visible message left
     #[arg(long)]
     pub until_empty: bool,
@@ -72,8 +93,10 @@ pub struct ReceiveArgs {
     /// Receive requests in flight at once
     #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub concurrency: u16,
-    /// Write each message as this template instead of a record: {body}, {id}, {group},
-    /// {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g. '{id}\t{attr.tenant}\t{body}')
+    /// Write each message as this template instead of a record
+    ///
+    /// Fields: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g.
+    /// '{id}\t{attr.tenant}\t{body}')
     #[arg(long, value_name = "TEMPLATE", value_parser = crate::output::template::Template::parse)]
     pub format: Option<crate::output::template::Template>,
     #[command(flatten)]
@@ -83,14 +106,12 @@ pub struct ReceiveArgs {
 /// Which attributes `receive` and `peek` show of each message.
 #[derive(Debug, clap::Args)]
 pub struct ShownArgs {
-    /// System attributes to show: All (default) or names, e.g. SentTimestamp,ApproximateReceiveCount
-    #[arg(
-        long = "attributes",
-        value_name = "NAME,...|All",
-        value_delimiter = ','
-    )]
+    /// System attributes to show: All (default) or names
+    ///
+    /// Names are comma-separated, e.g. SentTimestamp,ApproximateReceiveCount
+    #[arg(long = "attributes", value_name = "NAMES", value_delimiter = ',')]
     pub system_attributes: Vec<String>,
     /// Message attributes to show: All (default), names, or prefixes such as `trace.*`
-    #[arg(long, value_name = "NAME,...|All", value_delimiter = ',')]
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub message_attributes: Vec<String>,
 }

@@ -4,14 +4,17 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use crate::redrive::DEFAULT_VISIBILITY_TIMEOUT;
+use super::values::{self, Choice};
+use crate::redrive::{DEFAULT_VISIBILITY_TIMEOUT, DedupMode, MAX_CONCURRENCY};
 
 const REDRIVE_HELP: &str = "Examples:
   sqsctl redrive orders-dlq --dry-run               # what would move, and where
   sqsctl redrive orders-dlq                         # move everything back to its source queue
-  sqsctl redrive orders-dlq --grep timeout --rate 50 --limit 1000
-  sqsctl redrive orders-dlq --where \"body.tenant == 'acme'\" --to orders-replay
+  sqsctl redrive orders-dlq --grep timeout --rate 50 --max 1000
   sqsctl redrive --resume ~/.local/state/sqsctl/redrive/orders-dlq-20260101T030000Z.jsonl
+
+More examples:
+  sqsctl redrive orders-dlq --where \"body.tenant == 'acme'\" --to orders-replay
   sqsctl redrive orders-dlq --native                # AWS's server-side move task
   sqsctl redrive status orders-dlq                  # native move tasks of a DLQ
   sqsctl redrive cancel orders-dlq
@@ -22,12 +25,12 @@ archive cannot be written, nothing more is deleted and the run stops. Messages t
 or cannot be sent, stay in the DLQ (hidden while the run lasts, visible again when it ends).
 Journals and archives are created mode 0600, in directories created 0700.
 
-Resume: --resume FILE continues with the run's own settings (--archive included; only --rate may
-change) and asks first unless --yes. A run that completed is not run again (exit 0). A resumed run
-moves at most what the run planned (the DLQ's depth at its start, or --limit) less what the
-journal shows as sent, and leaves in the DLQ messages sent after the run started (SentTimestamp;
-on standard queues that is the original send time, so only the count bound holds for messages
-dead-lettered during the run) and messages the run moved that came back.
+Resume: --resume FILE continues with the run's own settings (--archive included; only the pacing,
+--rate and --concurrency, may change) and asks first unless --yes. A run that completed is not run
+again (exit 0). A resumed run moves at most what the run planned (the DLQ's depth at its start, or
+--max) less what the journal shows as sent, and leaves in the DLQ messages sent after the run
+started (SentTimestamp; on standard queues that is the original send time, so only the count bound
+holds for messages dead-lettered during the run) and messages the run moved that came back.
 
 Ctrl-C: batches in flight may finish within 5 s; those still unanswered then are abandoned and
 journaled as outcome unknown (--resume waits for them and may send them again). A second Ctrl-C
@@ -43,6 +46,7 @@ the DLQ (see the summary); 130 stopped by Ctrl-C (143 SIGTERM, 129 SIGHUP); 1 er
 #[command(
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true,
+    disable_help_subcommand = true,
     after_help = REDRIVE_HELP
 )]
 pub struct RedriveArgs {
@@ -54,18 +58,16 @@ pub struct RedriveArgs {
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub dlq: Option<String>,
 
-    /// Where to move them (default: the DLQ's source queue, found with ListDeadLetterSourceQueues)
+    /// Where to move them (default: the DLQ's source queue)
+    ///
+    /// The source queue is found with ListDeadLetterSourceQueues.
     #[arg(long, value_name = "QUEUE")]
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub to: Option<String>,
 
-    /// Show what would move and where, with counts per destination and group; change nothing
-    #[arg(long)]
-    pub dry_run: bool,
-
-    /// Do not ask for confirmation (needed when not on a terminal)
-    #[arg(long, short = 'y')]
-    pub yes: bool,
+    /// --dry-run shows what would move and where, with counts per destination and group
+    #[command(flatten)]
+    pub confirm: super::ConfirmArgs,
 
     #[command(flatten)]
     pub select: super::select::SelectArgs,
@@ -75,68 +77,125 @@ pub struct RedriveArgs {
     pub message_ids: Vec<String>,
 
     /// Move at most this many messages
-    #[arg(long, value_name = "N", help_heading = "Selection")]
-    pub limit: Option<u64>,
+    #[arg(long, short = 'n', alias = "limit", value_name = "N", value_parser = super::parse_count, help_heading = "Selection")]
+    pub max: Option<u64>,
 
-    /// MessageDeduplicationId on FIFO destinations: the DLQ message id, the original id, or a new one
+    /// MessageDeduplicationId on FIFO destinations
+    ///
+    /// The DLQ message id, the original id, or a new one.
     #[arg(
         long,
-        value_enum,
+        hide_possible_values = true,
         default_value = "message-id",
         value_name = "MODE",
+        value_parser = values::choice::<DedupMode>(),
         help_heading = "Sending"
     )]
-    pub dedup: DedupArg,
+    pub dedup: DedupMode,
 
-    /// Delay each moved message by this many seconds (standard queues, 0-900)
-    #[arg(long, value_name = "SECONDS", help_heading = "Sending")]
-    pub delay: Option<i32>,
+    #[arg(long, value_name = "DURATION", value_parser = values::DELAY, help = delay_help(), help_heading = "Sending")]
+    pub delay: Option<std::time::Duration>,
 
-    /// Messages per second at most (native mode: 1-500)
-    #[arg(long, value_name = "N", help_heading = "Sending")]
+    /// Messages per second at most (with --native: 1-500)
+    #[arg(long, value_name = "N", value_parser = parse_rate, help_heading = "Sending")]
     pub rate: Option<f64>,
 
-    /// Workers moving batches at once (1-256); without it the run adapts: it starts at 32 and
-    /// adds workers while that raises throughput (up to 128), and takes some away when SQS
-    /// throttles
-    #[arg(long, value_name = "N", help_heading = "Sending")]
-    pub concurrency: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_CONCURRENCY as i64), help = format!("Workers moving batches at once, 1-{MAX_CONCURRENCY} (default: adapts)"), long_help = concurrency_help(), help_heading = "Sending")]
+    pub concurrency: Option<u16>,
 
-    /// How long received messages stay hidden while they are moved, in seconds (extended when slow)
-    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_VISIBILITY_TIMEOUT, help_heading = "Sending")]
-    pub visibility_timeout: i32,
+    #[arg(
+        long,
+        alias = "visibility-timeout",
+        value_name = "DURATION",
+        default_value = crate::text::format_seconds(DEFAULT_VISIBILITY_TIMEOUT as u64),
+        value_parser = values::HOLD,
+        help = format!("How long received messages stay hidden, {}", values::HOLD.text()),
+        long_help = visibility_help(),
+        help_heading = "Sending"
+    )]
+    pub visibility: std::time::Duration,
 
-    /// Write the journal here (default: a new file under the state directory, printed at the start)
-    #[arg(long, value_name = "FILE", help_heading = "Journal")]
+    /// Write the journal here (default: a new file under the state directory)
+    ///
+    /// The default file's path is printed at the start.
+    #[arg(long, value_name = "FILE")]
     pub journal: Option<PathBuf>,
 
-    /// Complete an interrupted run from its journal, with its settings (--archive included), without re-sending what it shows as sent; a completed run is not run again
+    /// Complete an interrupted run from its journal
+    ///
+    /// The run goes on with its own settings (--archive included; --rate and --concurrency may
+    /// change), without re-sending what the journal shows as sent; a completed run is not run
+    /// again.
     #[arg(
         long,
         value_name = "FILE",
-        help_heading = "Journal",
-        conflicts_with_all = ["to", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "limit", "delay", "journal", "archive", "dedup", "visibility_timeout", "native", "dry_run"]
+        conflicts_with_all = ["to", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "max", "delay", "journal", "archive", "dedup", "visibility", "native", "dry_run"]
     )]
     pub resume: Option<PathBuf>,
 
-    /// Append a copy of every moved message to this JSON Lines file (written and synced before the message leaves the DLQ)
-    #[arg(long, value_name = "FILE", help_heading = "Journal")]
+    /// Append a copy of every moved message to this JSON Lines file
+    ///
+    /// Each copy is written and synced before the message leaves the DLQ.
+    #[arg(long, value_name = "FILE")]
     pub archive: Option<PathBuf>,
 
-    /// Use SQS's server-side move task (StartMessageMoveTask): no selection, no journal
-    #[arg(long, help_heading = "Native")]
+    /// Use SQS's server-side move task: no selection, no journal
+    ///
+    /// The task is StartMessageMoveTask; `redrive status` and `redrive cancel` follow it.
+    #[arg(long)]
     pub native: bool,
 }
 
-/// The values of `--dedup`, one for each of the engine's `redrive::DedupMode`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum DedupArg {
-    /// The id the message had (SQS drops a re-send of an id it saw in the last 5 minutes).
-    Keep,
-    /// The DLQ message id: unique per message, and stable across retries and `--resume`.
-    MessageId,
-    /// A fresh id per message (stable across retries within one run, not across `--resume`).
-    New,
+impl Choice for DedupMode {
+    const ALL: &'static [(DedupMode, &'static str, &'static str)] = &[
+        (
+            DedupMode::Keep,
+            "keep",
+            "The id the message had (SQS drops a re-send of an id it saw in the last 5 minutes)",
+        ),
+        (
+            DedupMode::MessageId,
+            "message-id",
+            "The DLQ message id: unique per message, and stable across retries and `--resume`",
+        ),
+        (
+            DedupMode::New,
+            "new",
+            "A fresh id per message (stable across retries within one run, not across `--resume`)",
+        ),
+    ];
+}
+
+fn delay_help() -> String {
+    format!(
+        "Delay each moved message by this long, {} (standard queues)",
+        values::DELAY.text()
+    )
+}
+
+fn concurrency_help() -> String {
+    format!(
+        "Workers moving batches at once (1-{MAX_CONCURRENCY}); without it the run adapts: it \
+         starts at {} and adds workers while that raises throughput (up to {}), and takes some \
+         away when SQS throttles",
+        crate::redrive::DEFAULT_CONCURRENCY,
+        crate::redrive::ADAPTIVE_CAP
+    )
+}
+
+fn visibility_help() -> String {
+    format!(
+        "How long received messages stay hidden while they are moved, {} (extended when slow)",
+        values::HOLD.text()
+    )
+}
+
+/// A rate of messages per second: a positive number.
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(rate) if rate.is_finite() && rate > 0.0 => Ok(rate),
+        _ => Err("expected a positive number of messages per second (e.g. 50, 0.5)".to_string()),
+    }
 }
 
 #[derive(Debug, Subcommand)]

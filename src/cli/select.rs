@@ -8,19 +8,24 @@ pub struct SelectArgs {
     #[arg(long, value_name = "REGEX", help_heading = "Selection")]
     pub grep: Option<String>,
 
-    /// Only messages with this message attribute value (repeatable: all must match)
+    /// Only messages with this message attribute value (repeatable)
+    ///
+    /// Given more than once, all must match.
     #[arg(long = "attr", value_name = "NAME=VALUE", help_heading = "Selection")]
     pub attributes: Vec<String>,
 
-    /// Only messages for which this JMESPath expression is true; it sees the message record, with a JSON body parsed (e.g. "body.amount > `100`"). Messages it fails on do not match, and are counted and reported
+    /// Only messages for which this JMESPath expression is true
+    ///
+    /// The expression sees the message record, with a JSON body parsed (e.g. "body.amount >
+    /// `100`"). Messages it fails on do not match, and are counted and reported.
     #[arg(long = "where", value_name = "EXPR", help_heading = "Selection")]
     pub where_expr: Option<String>,
 
     /// Only messages sent longer ago than this (e.g. 30m, 2h, 1day)
-    #[arg(long, value_name = "DURATION", help_heading = "Selection")]
-    pub older_than: Option<String>,
+    #[arg(long, value_name = "DURATION", value_parser = super::values::AGE, help_heading = "Selection")]
+    pub older_than: Option<std::time::Duration>,
 
     /// Only messages sent more recently than this
-    #[arg(long, value_name = "DURATION", help_heading = "Selection")]
-    pub newer_than: Option<String>,
+    #[arg(long, value_name = "DURATION", value_parser = super::values::AGE, help_heading = "Selection")]
+    pub newer_than: Option<std::time::Duration>,
 }

@@ -1,5 +1,12 @@
 //! Arguments of `sqsctl send`.
 
+fn delay_help() -> String {
+    format!(
+        "Delay before the message can be received, {} (standard queues)",
+        super::values::DELAY.text()
+    )
+}
+
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   sqsctl send orders 'hello'
@@ -46,9 +53,8 @@ pub struct SendArgs {
     /// Message attribute NAME=VALUE or NAME:TYPE=VALUE (String, Number, Binary as base64); repeatable
     #[arg(long = "attr", value_name = "NAME[:TYPE]=VALUE")]
     pub attrs: Vec<String>,
-    /// Delay before the message can be received, 0-900 seconds (standard queues)
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(0..=900))]
-    pub delay: Option<i32>,
+    #[arg(long, value_name = "DURATION", value_parser = super::values::DELAY, help = delay_help())]
+    pub delay: Option<std::time::Duration>,
     /// X-Ray trace header (the AWSTraceHeader system attribute), e.g. Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1
     #[arg(long, value_name = "HEADER")]
     pub trace_header: Option<String>,

@@ -1,5 +1,12 @@
 //! Arguments of `sqsctl top`.
 
+fn interval_help() -> String {
+    format!(
+        "Time between refreshes, {}: seconds (2, 0.5) or a duration (500ms, 1m)",
+        super::values::INTERVAL.text()
+    )
+}
+
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   sqsctl top                         # every queue, refreshed every 2 s
@@ -22,20 +29,19 @@ Exit codes: 0 quit with q or after --count refreshes; 130 Ctrl-C; 1 error; 2 usa
 pub struct TopArgs {
     /// Only queues whose name starts with this
     pub prefix: Option<String>,
-    /// Time between refreshes: seconds (2, 0.5) or a duration (500ms, 1m)
-    #[arg(long, default_value = "2", value_name = "DURATION", value_parser = super::parse_timeout)]
+    #[arg(long, default_value = "2s", value_name = "DURATION", value_parser = super::values::INTERVAL, help = interval_help())]
     pub interval: std::time::Duration,
     /// Stop after this many refreshes
     #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]
     pub count: Option<u64>,
     /// What to sort by at the start
     #[arg(long, value_enum, default_value = "visible", value_name = "KEY")]
-    pub sort: SortArg,
+    pub sort: SortKey,
 }
 
-/// The values of `--sort`.
+/// What `top` sorts by (`--sort`, and the `s` key on the screen).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SortArg {
+pub enum SortKey {
     Visible,
     InFlight,
     Delayed,

@@ -1,5 +1,12 @@
 //! Arguments of `sqsctl visibility`.
 
+fn timeout_help() -> String {
+    format!(
+        "New visibility timeout from now, {}: seconds (`30`) or a duration (`5m`, `1h30m`)",
+        super::values::VISIBILITY.text()
+    )
+}
+
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   sqsctl visibility orders --timeout 5m AQEB...handle...
@@ -14,9 +21,8 @@ pub struct VisibilityArgs {
     /// Queue name, URL or ARN
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
-    /// New visibility timeout from now: seconds (`30`) or a duration (`5m`, `1h30m`), 0 to 12h
-    #[arg(long, value_name = "DURATION")]
-    pub timeout: String,
+    #[arg(long, value_name = "DURATION", value_parser = super::values::VISIBILITY, help = timeout_help())]
+    pub timeout: std::time::Duration,
     /// Receipt handles of received messages (default: read from stdin, one per line)
     #[arg(value_name = "RECEIPT_HANDLE")]
     pub receipt_handles: Vec<String>,

@@ -67,8 +67,8 @@ impl DeleteSettings {
         Ok(DeleteSettings {
             queue: args.queue,
             target,
-            dry_run: args.dry_run,
-            yes: args.yes,
+            dry_run: args.confirm.dry_run,
+            yes: args.confirm.yes,
             force: args.force,
             scan_limit: args.scan_limit,
         })

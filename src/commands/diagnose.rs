@@ -32,16 +32,11 @@ impl DiagnoseSettings {
     pub fn resolve(args: DiagnoseArgs) -> anyhow::Result<DiagnoseSettings> {
         let force = args.source.force;
         let source = resolve_source(args.queue.is_some(), args.source)?;
-        let watch = match args.watch {
-            Some(0) => bail!("--watch takes a number of seconds greater than 0"),
-            Some(seconds) => Some(Duration::from_secs(seconds)),
-            None => None,
-        };
         Ok(DiagnoseSettings {
             queue: args.queue,
             source,
             force,
-            watch,
+            watch: args.watch,
         })
     }
 }
@@ -314,10 +309,10 @@ pub async fn gather(ctx: &Context, request: inspect::Request<'_>) -> anyhow::Res
     let mut bar = None;
     let inspection = inspect::inspect(sqs, request, &ctx.interrupt, |progress| match progress {
         inspect::Progress::Started { expected } => {
-            bar = Some(
-                ctx.printer
-                    .progress(expected, "{spinner} reading {pos}/{len} messages {elapsed}"),
-            );
+            bar = Some(ctx.printer.progress(
+                expected,
+                "{spinner} reading messages: {pos}/{len} {elapsed}",
+            ));
         }
         inspect::Progress::Read(count) => {
             if let Some(bar) = &bar {

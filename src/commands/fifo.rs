@@ -259,17 +259,18 @@ fn totals_table(totals: &GroupTotals) -> Table {
         rows.push((
             "groups with more behind".into(),
             format!(
-                "{} (holding at least {} messages)",
-                totals.groups_with_more_behind, totals.messages_in_those_groups
+                "{} (holding at least {})",
+                totals.groups_with_more_behind,
+                crate::text::plural(totals.messages_in_those_groups, "message")
             ),
         ));
     }
     rows.push((
         "effective parallelism".into(),
         format!(
-            "{}{} consumer(s)",
+            "{}{}",
             bound(totals.exact, true),
-            totals.effective_parallelism
+            crate::text::consumers(totals.effective_parallelism)
         ),
     ));
     rows.push((

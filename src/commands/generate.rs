@@ -5,10 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::cli::Cli;
 use crate::cli::generate::GenerateArgs;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
@@ -52,14 +50,14 @@ pub fn write_all(out_dir: &Path) -> anyhow::Result<usize> {
         Shell::PowerShell,
         Shell::Elvish,
     ] {
-        let mut cmd = Cli::command();
+        let mut cmd = crate::cli::command();
         clap_complete::generate_to(shell, &mut cmd, "sqsctl", &completions)
             .with_context(|| format!("writing {shell} completions"))?;
         written += 1;
     }
     // The committed pages carry the package version only: the commit hash would make them stale
     // at every commit.
-    let mut cmd = Cli::command().version(env!("CARGO_PKG_VERSION"));
+    let mut cmd = crate::cli::command().version(env!("CARGO_PKG_VERSION"));
     cmd.build();
     written += write_man_pages(&cmd, "sqsctl", &man)?;
     Ok(written)

@@ -106,8 +106,9 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         );
         if let Some(cost) = &cost {
             line.push_str(&format!(
-                ": each read uses 1 of its {} receives before the dead-letter queue `{}`",
-                cost.max_receive_count, cost.dlq
+                ": each read uses 1 of its {} before the dead-letter queue `{}`",
+                plural(u64::from(cost.max_receive_count), "receive"),
+                cost.dlq
             ));
         }
         ctx.printer.info(line);
@@ -209,9 +210,14 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
     }
     if scanned.release_failed > 0 {
         ctx.printer.warn(format!(
-            "{} could not be made visible again; they return after {} seconds",
+            "{} could not be made visible again; {} after {}",
             plural(scanned.release_failed, "message"),
-            peek::DEFAULT_HOLD_SECONDS
+            if scanned.release_failed == 1 {
+                "it returns"
+            } else {
+                "they return"
+            },
+            crate::text::format_seconds(peek::DEFAULT_HOLD_SECONDS as u64)
         ));
     }
     if let Some(moved) = scanned.dead_letter_warning(&queue.name) {

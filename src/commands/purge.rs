@@ -24,8 +24,8 @@ impl PurgeSettings {
     pub fn resolve(args: PurgeArgs) -> anyhow::Result<PurgeSettings> {
         Ok(PurgeSettings {
             queue: args.queue,
-            yes: args.yes,
-            dry_run: args.dry_run,
+            yes: args.confirm.yes,
+            dry_run: args.confirm.dry_run,
         })
     }
 }

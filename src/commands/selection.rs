@@ -4,8 +4,6 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use anyhow::Context as _;
-
 use crate::cli::select::SelectArgs;
 use crate::error::UsageError;
 use crate::select::{Selection, Selector, parse_attribute_filter};
@@ -23,16 +21,8 @@ pub fn resolve(args: SelectArgs, message_ids: Vec<String>) -> anyhow::Result<Sel
         grep: args.grep,
         attributes,
         where_expr: args.where_expr,
-        sent_before_ms: args
-            .older_than
-            .as_deref()
-            .map(|t| cutoff(t, "--older-than", now))
-            .transpose()?,
-        sent_after_ms: args
-            .newer_than
-            .as_deref()
-            .map(|t| cutoff(t, "--newer-than", now))
-            .transpose()?,
+        sent_before_ms: args.older_than.map(|age| cutoff(age, now)),
+        sent_after_ms: args.newer_than.map(|age| cutoff(age, now)),
         message_ids,
     };
     Selector::compile(&selection).map_err(UsageError)?;
@@ -47,12 +37,10 @@ pub fn selector(selection: &Selection) -> anyhow::Result<Option<Selector>> {
     Ok(Some(Selector::compile(selection).map_err(UsageError)?))
 }
 
-fn cutoff(text: &str, flag: &str, now: SystemTime) -> anyhow::Result<u64> {
-    let duration = humantime::parse_duration(text.trim())
-        .with_context(|| format!("{flag} `{text}` is not a duration (e.g. 30m, 2h, 1day)"))?;
-    let at = now.checked_sub(duration).unwrap_or(UNIX_EPOCH);
-    Ok(at
-        .duration_since(UNIX_EPOCH)
+/// When a message of this age was sent, in ms since the epoch.
+fn cutoff(age: Duration, now: SystemTime) -> u64 {
+    let at = now.checked_sub(age).unwrap_or(UNIX_EPOCH);
+    at.duration_since(UNIX_EPOCH)
         .unwrap_or(Duration::ZERO)
-        .as_millis() as u64)
+        .as_millis() as u64
 }

@@ -28,7 +28,7 @@ pub struct VisibilitySettings {
 impl VisibilitySettings {
     /// Checks the command line's values (an error here is a usage error).
     pub fn resolve(args: VisibilityArgs) -> anyhow::Result<VisibilitySettings> {
-        let seconds = parse_timeout(&args.timeout)?;
+        let seconds = crate::cli::values::whole_seconds(args.timeout);
         if let Some(empty) = args
             .receipt_handles
             .iter()
@@ -42,31 +42,6 @@ impl VisibilitySettings {
             receipt_handles: args.receipt_handles,
         })
     }
-}
-
-/// `--timeout`: whole seconds, or a duration such as `5m`, from 0 to 12 hours.
-fn parse_timeout(text: &str) -> anyhow::Result<i32> {
-    let text = text.trim();
-    let seconds = match text.parse::<u64>() {
-        Ok(seconds) => seconds,
-        Err(_) => {
-            let duration = humantime::parse_duration(text).map_err(|_| {
-                anyhow::anyhow!(
-                    "--timeout `{text}` is not a duration: give seconds (30) or a duration (5m, 1h30m)"
-                )
-            })?;
-            if duration.subsec_nanos() != 0 {
-                bail!("--timeout `{text}`: SQS counts visibility in whole seconds");
-            }
-            duration.as_secs()
-        }
-    };
-    if seconds > MAX_VISIBILITY_SECONDS {
-        bail!(
-            "--timeout `{text}` is {seconds} seconds; SQS allows at most {MAX_VISIBILITY_SECONDS} (12h)"
-        );
-    }
-    i32::try_from(seconds).map_err(|_| anyhow::anyhow!("--timeout `{text}` is too long"))
 }
 
 /// The result for one receipt handle.
@@ -193,22 +168,5 @@ impl Row for Changed {
 
     fn fields(&self) -> Vec<String> {
         vec![self.status.to_string(), self.receipt_handle.clone()]
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn timeouts_parse_as_seconds_or_durations_within_twelve_hours() {
-        assert_eq!(parse_timeout("0").unwrap(), 0);
-        assert_eq!(parse_timeout("90").unwrap(), 90);
-        assert_eq!(parse_timeout("5m").unwrap(), 300);
-        assert_eq!(parse_timeout("12h").unwrap(), 43_200);
-        let err = parse_timeout("13h").unwrap_err().to_string();
-        assert!(err.contains("46800") && err.contains("43200"), "{err}");
-        assert!(parse_timeout("soon").is_err());
-        assert!(parse_timeout("1.5s").is_err());
     }
 }

@@ -497,6 +497,9 @@ impl Printer {
         } else {
             ProgressBar::new(len)
         };
+        // A command that stops early (an error, Ctrl-C) drops its bar unfinished: the line is
+        // cleared then too, not left above what comes next.
+        let bar = bar.with_finish(indicatif::ProgressFinish::AndClear);
         bar.set_draw_target(ProgressDrawTarget::stderr_with_hz(10));
         if let Ok(style) = ProgressStyle::with_template(template) {
             // `{rate}`: per second, whole numbers (indicatif's `{per_sec}` shows four decimals).

@@ -2,7 +2,8 @@
 //! shown in a short form; free text is cut with `…` or wrapped; a short value is kept whole) and
 //! which columns may be dropped first, and [`Table::render`] lays the table out within a width. No
 //! line of a rendered table is wider than that width unless even the columns that cannot give way
-//! do not fit. Cells are escaped for a terminal here, whoever filled them.
+//! do not fit. Cells are escaped for a terminal here, whoever filled them; comfy-table draws the
+//! fitted table.
 
 use unicode_width::UnicodeWidthStr;
 
@@ -217,60 +218,44 @@ impl Table {
         widths
     }
 
+    /// Draws the fitted table with comfy-table: each column exactly its width (comfy-table wraps
+    /// the free text of a `Wrap` column within it), ids and cut text already laid out here.
     fn draw(&self, widths: &[usize], short_ids: bool) -> String {
-        let border = |left: &str, fill: &str, middle: &str, right: &str| {
-            let parts: Vec<String> = widths.iter().map(|w| fill.repeat(w + 2)).collect();
-            format!("{left}{}{right}", parts.join(middle))
-        };
-        let mut out = vec![border("┌", "─", "┬", "┐")];
-        let header: Vec<String> = self.columns.iter().map(|c| c.header.clone()).collect();
-        out.extend(self.draw_row(&header, widths, false));
-        out.push(border("╞", "═", "╪", "╡"));
+        let mut out = comfy_table::Table::new();
+        out.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED)
+            .set_content_arrangement(comfy_table::ContentArrangement::Dynamic)
+            .set_width(u16::try_from(total(widths)).unwrap_or(u16::MAX))
+            .set_header(self.columns.iter().map(|c| c.header.clone()));
         for row in &self.rows {
-            out.extend(self.draw_row(row, widths, short_ids));
-        }
-        out.push(border("└", "─", "┴", "┘"));
-        out.join("\n")
-    }
-
-    /// A row's lines: each cell laid out in its column's width, padded to it.
-    fn draw_row(&self, cells: &[String], widths: &[usize], short_ids: bool) -> Vec<String> {
-        let laid: Vec<Vec<String>> = self
-            .columns
-            .iter()
-            .zip(cells)
-            .zip(widths)
-            .map(|((column, cell), &w)| lay_out(cell, column.fit, w, short_ids))
-            .collect();
-        let height = laid.iter().map(Vec::len).max().unwrap_or(1).max(1);
-        (0..height)
-            .map(|line| {
-                let cells: Vec<String> = laid
+            out.add_row(
+                self.columns
                     .iter()
+                    .zip(row)
                     .zip(widths)
-                    .map(|(lines, &w)| {
-                        let text = lines.get(line).map_or("", String::as_str);
-                        let pad = w.saturating_sub(width_of(text));
-                        format!(" {text}{} ", " ".repeat(pad))
-                    })
-                    .collect();
-                format!("│{}│", cells.join("┆"))
-            })
-            .collect()
+                    .map(|((column, cell), &w)| lay_out(cell, column.fit, w, short_ids)),
+            );
+        }
+        for (column, &w) in out.column_iter_mut().zip(widths) {
+            let padded = u16::try_from(w + 2).unwrap_or(u16::MAX);
+            column.set_constraint(comfy_table::ColumnConstraint::Absolute(
+                comfy_table::Width::Fixed(padded),
+            ));
+        }
+        out.to_string()
     }
 }
 
-/// A cell's lines within `width`.
-fn lay_out(cell: &str, fit: Fit, width: usize, short_ids: bool) -> Vec<String> {
+/// A cell laid out for its column: an id whole or in its short form, free text cut with `…`;
+/// text to wrap is left to comfy-table.
+fn lay_out(cell: &str, fit: Fit, width: usize, short_ids: bool) -> String {
     cell.split('\n')
-        .flat_map(|line| match fit {
-            Fit::Whole => vec![line.to_string()],
-            Fit::Id if short_ids && width_of(line) > width => vec![short_form(line, width)],
-            Fit::Id => vec![line.to_string()],
-            Fit::Cut { .. } => vec![cut(line, width)],
-            Fit::Wrap { .. } => wrap(line, width),
+        .map(|line| match fit {
+            Fit::Id if short_ids && width_of(line) > width => short_form(line, width),
+            Fit::Cut { .. } => cut(line, width),
+            Fit::Whole | Fit::Id | Fit::Wrap { .. } => line.to_string(),
         })
-        .collect()
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// An id's short form: its first characters and `…`, within `width`.
@@ -295,33 +280,6 @@ pub fn cut(text: &str, width: usize) -> String {
     }
     out.push('…');
     out
-}
-
-/// `text` wrapped at spaces into lines of at most `width` columns; a word longer than a line is
-/// split.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        if !line.is_empty() && width_of(&line) + 1 + width_of(word) <= width {
-            line.push(' ');
-            line.push_str(word);
-            continue;
-        }
-        if !line.is_empty() {
-            lines.push(std::mem::take(&mut line));
-        }
-        for c in word.chars() {
-            let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-            if !line.is_empty() && width_of(&line) + w > width {
-                lines.push(std::mem::take(&mut line));
-            }
-            line.push(c);
-        }
-    }
-    lines.push(line);
-    lines
 }
 
 fn width_of(text: &str) -> usize {
@@ -405,11 +363,19 @@ mod tests {
     }
 
     #[test]
-    fn wrapped_text_breaks_at_spaces_and_long_words_are_split() {
-        assert_eq!(wrap("one two three", 7), ["one two", "three"]);
-        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
-        assert_eq!(wrap("", 4), [""]);
-        assert_eq!(wrap("a verylongword b", 5), ["a", "veryl", "ongwo", "rd b"]);
+    fn wrapped_text_stays_within_its_column() {
+        let mut table = Table::new(vec![Column::whole("id"), Column::wrap("advice", 8, 30)]);
+        table.row(vec![
+            "a".into(),
+            "one two three four five six seven eight nine ten eleven twelve".into(),
+        ]);
+        let text = table.render(Some(30));
+        assert!(widest_line(&text) <= 30, "{text}");
+        assert!(
+            text.lines().count() > 5,
+            "wrapped onto several lines:\n{text}"
+        );
+        assert!(text.contains("twelve"), "nothing is lost:\n{text}");
     }
 
     #[test]

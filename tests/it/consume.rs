@@ -16,6 +16,7 @@ use sqsctl::local::ServerConfig;
 use sqsctl::message::{AttributeValue, MessageRecord};
 
 use crate::redrive::reliability::drain_unique;
+use crate::support::snapshot::assert_snapshot;
 use crate::support::{self, Run, TestEnv};
 
 /// A worker script in `dir`: `body` runs with `$DIR` set to `dir`, the message body in `$body`,
@@ -925,4 +926,57 @@ fn two_thousand_messages_under_faults_with_a_tenth_failing() {
         "{} failing messages did not reach the DLQ",
         left.len()
     );
+}
+
+/// With several commands at once, each output line is written whole with a short prefix (the
+/// start of its message id), each command's lines in their order; the summary says where the
+/// failed messages went: at their last receive, to the dead-letter queue.
+#[test]
+fn parallel_output_is_prefixed_and_the_summary_names_the_dead_letter_queue() {
+    let env = TestEnv::start();
+    let dlq = env.create_queue("work-dlq", &[]);
+    let policy = format!(
+        r#"{{"deadLetterTargetArn":"{}","maxReceiveCount":"1"}}"#,
+        env.server().queue_arn(&dlq.name)
+    );
+    let queue = env.create_queue("work", &[("RedrivePolicy", &policy)]);
+    let bodies: Vec<String> = (0..6)
+        .map(|i| {
+            if i % 3 == 0 {
+                format!("fail-{i}")
+            } else {
+                format!("ok-{i}")
+            }
+        })
+        .collect();
+    let ids = send_bodies(&env, &queue, &bodies);
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(
+        dir.path(),
+        r#"for n in 1 2 3; do echo "$body line $n"; sleep 0.05; done
+case "$body" in fail-*) exit 9;; esac"#,
+    );
+    let args = ["-c", "4", "--idle-exit", "1s", "--retry-delay", "1h"];
+    let run = env.run(&consume_args(&queue.name, &args, &script, dir.path()));
+    run.assert_code(3);
+    for (id, body) in ids.iter().zip(&bodies) {
+        let prefix = format!("[{}] ", &id[..8]);
+        let lines: Vec<&str> = run
+            .stdout
+            .lines()
+            .filter_map(|line| line.strip_prefix(&prefix))
+            .collect();
+        assert_eq!(
+            lines,
+            vec![
+                format!("{body} line 1"),
+                format!("{body} line 2"),
+                format!("{body} line 3")
+            ],
+            "{}",
+            run.stdout
+        );
+    }
+    let summary = run.stderr.lines().last().unwrap_or_default().to_string();
+    assert_snapshot!(summary, r"in \d+\.\d s" => "in [t] s");
 }

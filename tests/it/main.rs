@@ -25,3 +25,4 @@ mod risk_guard;
 mod signals;
 mod tags_query;
 mod top;
+mod values;

@@ -10,6 +10,28 @@ pub fn plural(count: u64, word: &str) -> String {
     }
 }
 
+/// A count with its noun and the verb that agrees: `counted(1, "message", "was", "were")` is
+/// `1 message was`, with 2 `2 messages were`.
+pub fn counted(count: u64, word: &str, one: &str, many: &str) -> String {
+    format!(
+        "{} {}",
+        plural(count, word),
+        if count == 1 { one } else { many }
+    )
+}
+
+/// An effective parallelism (messages divided by those of the largest group, a fraction) as the
+/// whole number of consumers it amounts to: `1 consumer`, `167 consumers` (none below 1 while
+/// anything can progress).
+pub fn consumers(parallelism: f64) -> String {
+    let whole = if parallelism > 0.0 {
+        parallelism.round().max(1.0) as u64
+    } else {
+        0
+    };
+    plural(whole, "consumer")
+}
+
 /// Milliseconds since the epoch as an RFC 3339 time, to the second.
 pub fn format_millis(millis: u64) -> String {
     let time = std::time::UNIX_EPOCH + std::time::Duration::from_millis(millis);
@@ -62,7 +84,13 @@ pub fn attribute_with_units(name: &str, value: &str) -> String {
         return value.to_string();
     };
     if SECONDS_ATTRIBUTES.contains(&name) {
-        format!("{} ({number} s)", format_seconds(number))
+        let reading = format_seconds(number);
+        // `30s` says it all; `30s (30 s)` would say it twice.
+        if number < 60 {
+            reading
+        } else {
+            format!("{reading} ({number} s)")
+        }
     } else if name.ends_with("Timestamp") {
         // SQS reports queue timestamps in seconds since the epoch.
         format!("{} ({number})", format_millis(number.saturating_mul(1000)))
@@ -93,6 +121,11 @@ mod tests {
             attribute_with_units("CreatedTimestamp", "0"),
             "1970-01-01T00:00:00Z (0)"
         );
+        assert_eq!(attribute_with_units("VisibilityTimeout", "30"), "30s");
+        assert_eq!(
+            attribute_with_units("VisibilityTimeout", "90"),
+            "1m30s (90 s)"
+        );
         assert_eq!(attribute_with_units("QueueArn", "arn:x"), "arn:x");
     }
 
@@ -100,5 +133,10 @@ mod tests {
     fn plural_counts() {
         assert_eq!(plural(1, "message"), "1 message");
         assert_eq!(plural(0, "message"), "0 messages");
+        assert_eq!(counted(1, "message", "was", "were"), "1 message was");
+        assert_eq!(counted(3, "message", "was", "were"), "3 messages were");
+        assert_eq!(consumers(166.7), "167 consumers");
+        assert_eq!(consumers(0.4), "1 consumer");
+        assert_eq!(consumers(0.0), "0 consumers");
     }
 }

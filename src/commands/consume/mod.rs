@@ -33,7 +33,7 @@ use crate::message::MessageRecord;
 use crate::select::Selector;
 use crate::text::plural;
 use child::{CommandSpec, Ending, OutputMode, Stream};
-use report::{Counts, Report, ResultRecord};
+use report::{Counts, DeadLetter, Report, ResultRecord};
 pub use settings::ConsumeSettings;
 
 /// Events handled in one turn of the loop before it looks at timers and Ctrl-C again.
@@ -122,6 +122,15 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
         ));
     }
     let records = ctx.printer.passing("consume")? == crate::output::Passing::Records;
+    let dead_letter = attributes.redrive_policy().map(|policy| DeadLetter {
+        queue: policy
+            .dead_letter_target_arn
+            .rsplit(':')
+            .next()
+            .unwrap_or(&policy.dead_letter_target_arn)
+            .to_string(),
+        max_receive_count: u64::from(policy.max_receive_count),
+    });
     let report = Report::new(&ctx.printer, records, settings.concurrency > 1);
     let output = if !records && settings.concurrency == 1 && report.progress_hidden() {
         OutputMode::Inherit
@@ -176,6 +185,7 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
         settle_by: None,
         settling: 0,
         counts: Counts::default(),
+        dead_letter,
         fatal: None,
         write_error: None,
         report,
@@ -265,6 +275,8 @@ struct Worker<'a> {
     /// Delete and release calls in flight.
     settling: usize,
     counts: Counts,
+    /// Where the queue's redrive policy sends a message that keeps failing.
+    dead_letter: Option<DeadLetter>,
     fatal: Option<anyhow::Error>,
     write_error: Option<std::io::Error>,
     report: Report<'a>,
@@ -496,6 +508,7 @@ impl Worker<'_> {
             }
             Ending::Exited(_) | Ending::Signaled(_) | Ending::TimedOut => {
                 self.counts.failed += 1;
+                self.count_last_receive(receive_count);
                 let delay = retry_delay(
                     self.settings.retry_delay,
                     self.settings.max_retry_delay,
@@ -720,10 +733,26 @@ impl Worker<'_> {
         self.stop();
     }
 
+    /// Counts a message released after its last receive: SQS moves it to the dead-letter queue
+    /// instead of delivering it again.
+    fn count_last_receive(&mut self, receive_count: u64) {
+        if self
+            .dead_letter
+            .as_ref()
+            .is_some_and(|dl| receive_count >= dl.max_receive_count)
+        {
+            self.counts.at_last_receive += 1;
+        }
+    }
+
     fn finish(self) -> anyhow::Result<ExitStatus> {
         let counts = &self.counts;
-        self.report
-            .summary(counts, &self.queue.name, self.interrupted)?;
+        self.report.summary(
+            counts,
+            &self.queue.name,
+            self.dead_letter.as_ref(),
+            self.interrupted,
+        )?;
         if counts.not_deleted > 0 {
             self.ctx.printer.warn(format!(
                 "{} succeeded but SQS did not confirm the delete: they will be delivered again",

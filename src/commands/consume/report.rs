@@ -1,6 +1,7 @@
-//! What `sqsctl consume` shows: its commands' output passed through (prefixed with the message id
-//! when several run at once) or as `output` records, a `result` record per message, the progress
-//! line on a terminal, and the summary.
+//! What `sqsctl consume` shows: its commands' output passed through (each line whole, prefixed
+//! with the start of the message id when several run at once) or as `output` records, a `result`
+//! record per message, the progress line on a terminal, and the summary, which says where failed
+//! messages went.
 
 use std::io::{self, Write};
 use std::time::Duration;
@@ -33,7 +34,23 @@ pub struct Counts {
     /// Releases SQS did not confirm (the message comes back after its visibility timeout).
     #[serde(skip)]
     pub release_failed: u64,
+    /// Of the failed: those released after their last receive (their receive count reached the
+    /// queue's maxReceiveCount), which SQS moves to the dead-letter queue instead of delivering
+    /// them again.
+    pub at_last_receive: u64,
 }
+
+/// The queue's redrive policy, as the summary names it.
+#[derive(Debug, Clone)]
+pub struct DeadLetter {
+    /// The dead-letter queue's name.
+    pub queue: String,
+    pub max_receive_count: u64,
+}
+
+/// How many characters of a message id prefix its command's output lines: enough to tell the
+/// messages of a run apart, short enough to leave the line to the command.
+const ID_PREFIX: usize = 8;
 
 impl Counts {
     /// Messages whose command ran to an end.
@@ -159,9 +176,10 @@ impl<'a> Report<'a> {
             self.printer.record("output", &record)?;
             return self.printer.flush();
         }
-        let mut bytes = Vec::with_capacity(line.len() + message_id.len() + 4);
+        let mut bytes = Vec::with_capacity(line.len() + ID_PREFIX + 4);
         if self.prefix {
-            bytes.extend_from_slice(format!("[{message_id}] ").as_bytes());
+            let short: String = message_id.chars().take(ID_PREFIX).collect();
+            bytes.extend_from_slice(format!("[{short}] ").as_bytes());
         }
         bytes.extend_from_slice(line);
         if !line.ends_with(b"\n") {
@@ -202,7 +220,13 @@ impl<'a> Report<'a> {
     }
 
     /// The closing summary: a record with -o jsonl, and a line on stderr.
-    pub fn summary(&self, counts: &Counts, queue: &str, interrupted: bool) -> io::Result<()> {
+    pub fn summary(
+        &self,
+        counts: &Counts,
+        queue: &str,
+        dead_letter: Option<&DeadLetter>,
+        interrupted: bool,
+    ) -> io::Result<()> {
         self.progress.finish_and_clear();
         if self.records {
             self.printer.record(
@@ -214,16 +238,13 @@ impl<'a> Report<'a> {
             )?;
         }
         self.printer.flush()?;
+        let secs = self.started.elapsed().as_secs_f64();
         let mut line = format!(
-            "consume {queue}: {}, {} deleted",
+            "consume {queue}: {} in {secs:.1} s, {} deleted",
             plural(counts.finished() + counts.stopped, "run"),
             counts.deleted
         );
         let parts = [
-            (
-                counts.failed,
-                "failed (released for a retry after the retry delay)",
-            ),
             (counts.released, "released at once by their exit code"),
             (counts.not_deleted, "succeeded but not deleted"),
             (counts.stopped, "stopped (released)"),
@@ -235,8 +256,10 @@ impl<'a> Report<'a> {
                 line.push_str(&format!(", {count} {what}"));
             }
         }
-        let secs = self.started.elapsed().as_secs_f64();
-        line.push_str(&format!(" in {secs:.1} s"));
+        // Last, as it says most: where the failed messages went.
+        if let Some(failed) = failures(counts, queue, dead_letter) {
+            line.push_str(&format!("; {failed}"));
+        }
         self.printer.info(line);
         Ok(())
     }
@@ -245,4 +268,79 @@ impl<'a> Report<'a> {
 fn trim_newline(text: &str) -> &str {
     let text = text.strip_suffix('\n').unwrap_or(text);
     text.strip_suffix('\r').unwrap_or(text)
+}
+
+/// Where the failed messages went: released for a retry, and, with a dead-letter queue, which of
+/// them move there at their next receive and after how many receives the others do.
+fn failures(counts: &Counts, queue: &str, dead_letter: Option<&DeadLetter>) -> Option<String> {
+    let failed = counts.failed;
+    if failed == 0 {
+        return None;
+    }
+    let Some(dead_letter) = dead_letter else {
+        return Some(format!(
+            "{failed} failed: released for a retry after the retry delay ({queue} has no dead-letter queue: {} back until {} or {})",
+            if failed == 1 { "it comes" } else { "they come" },
+            if failed == 1 {
+                "it succeeds"
+            } else {
+                "they succeed"
+            },
+            if failed == 1 { "expires" } else { "expire" },
+        ));
+    };
+    let last = counts.at_last_receive.min(failed);
+    let mut parts = Vec::new();
+    let retried = failed.saturating_sub(last);
+    if retried > 0 {
+        parts.push(format!(
+            "{retried} released for a retry after the retry delay (after {} {} to {})",
+            plural(dead_letter.max_receive_count, "receive"),
+            if retried == 1 {
+                "it moves"
+            } else {
+                "they move"
+            },
+            dead_letter.queue
+        ));
+    }
+    if last > 0 {
+        parts.push(format!(
+            "{} {} last receive ({} of {}) and {} to {} instead of being delivered again",
+            last,
+            if last == 1 { "used its" } else { "used their" },
+            dead_letter.max_receive_count,
+            dead_letter.max_receive_count,
+            if last == 1 { "moves" } else { "move" },
+            dead_letter.queue
+        ));
+    }
+    Some(format!("{failed} failed: {}", parts.join("; ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_says_where_failed_messages_went() {
+        let dlq = DeadLetter {
+            queue: "orders-dlq".into(),
+            max_receive_count: 3,
+        };
+        let counts = Counts {
+            failed: 3,
+            at_last_receive: 1,
+            ..Counts::default()
+        };
+        assert_eq!(
+            failures(&counts, "orders", Some(&dlq)).unwrap(),
+            "3 failed: 2 released for a retry after the retry delay (after 3 receives they move to orders-dlq); 1 used its last receive (3 of 3) and moves to orders-dlq instead of being delivered again"
+        );
+        assert_eq!(
+            failures(&counts, "orders", None).unwrap(),
+            "3 failed: released for a retry after the retry delay (orders has no dead-letter queue: they come back until they succeed or expire)"
+        );
+        assert_eq!(failures(&Counts::default(), "orders", Some(&dlq)), None);
+    }
 }

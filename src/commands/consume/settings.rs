@@ -1,12 +1,12 @@
-//! The settings of `sqsctl consume`, resolved from its arguments: durations checked against what
-//! SQS accepts, the selection compiled to check it. Nothing here reads a queue or starts a process.
+//! The settings of `sqsctl consume`, resolved from its arguments (each duration was checked against
+//! what SQS accepts as it was parsed): the selection compiled to check it. Nothing here reads a queue or starts a process.
 
 use std::time::Duration;
 
 use anyhow::bail;
 
 use crate::cli::consume::ConsumeArgs;
-use crate::consume::MAX_VISIBILITY;
+use crate::cli::values::whole_seconds;
 use crate::select::Selection;
 
 #[derive(Debug)]
@@ -37,18 +37,6 @@ impl ConsumeSettings {
         let Some(program) = command.next().filter(|p| !p.is_empty()) else {
             bail!("give the command to run after `--`, e.g. `sqsctl consume QUEUE -- ./worker.sh`");
         };
-        let visibility = args
-            .visibility
-            .map(|v| whole_seconds("--visibility", v, Duration::from_secs(1)))
-            .transpose()?;
-        if args.retry_delay > MAX_VISIBILITY || args.max_retry_delay > MAX_VISIBILITY {
-            bail!(
-                "--retry-delay and --max-retry-delay are at most 12h (SQS's longest visibility timeout)"
-            );
-        }
-        if args.timeout.is_some_and(|t| t.is_zero()) {
-            bail!("--timeout must be more than 0");
-        }
         if args
             .release_exit_codes
             .iter()
@@ -69,20 +57,9 @@ impl ConsumeSettings {
             max_retry_delay: args.max_retry_delay,
             release_exit_codes: args.release_exit_codes,
             timeout: args.timeout,
-            visibility,
-            wait_seconds: args.wait,
+            visibility: args.visibility,
+            wait_seconds: whole_seconds(args.wait),
             selection,
         })
     }
-}
-
-/// A visibility timeout in whole seconds, from `min` to 12 hours.
-fn whole_seconds(flag: &str, value: Duration, min: Duration) -> anyhow::Result<Duration> {
-    if value.subsec_nanos() != 0 {
-        bail!("{flag}: SQS counts visibility timeouts in whole seconds");
-    }
-    if value < min || value > MAX_VISIBILITY {
-        bail!("{flag} must be from {} s to 12h", min.as_secs());
-    }
-    Ok(value)
 }

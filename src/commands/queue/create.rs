@@ -43,6 +43,7 @@ impl CreateSettings {
                 bail!("--attr {name} is given twice");
             }
         }
+        super::add_durations(&mut attributes, &args.durations)?;
         if fifo {
             attributes.insert("FifoQueue".to_string(), "true".to_string());
         }
@@ -215,8 +216,9 @@ pub(super) async fn create(
     };
     if let Some(dlq) = &created.dead_letter_queue {
         let with = format!(
-            "dead-letter queue {} after {} receives",
-            dlq.name, dlq.max_receive_count
+            "dead-letter queue {} after {}",
+            dlq.name,
+            crate::text::plural(u64::from(dlq.max_receive_count), "receive")
         );
         line.push_str(&if existed {
             format!(" ({with})")
@@ -230,36 +232,14 @@ pub(super) async fn create(
 
 /// Finds the DLQ or creates it with the source's type.
 async fn ensure_dlq(sqs: &Sqs, text: &str, fifo: bool) -> anyhow::Result<(QueueRef, bool)> {
-    match sqs.resolve(text).await {
-        Ok(dlq) => {
-            let attrs = sqs.attributes(&dlq).await?;
-            super::check_dlq_type(&dlq, &attrs, fifo, None)?;
-            Ok((dlq, false))
-        }
-        Err(ClientError::QueueNotFound { queue, .. }) => {
-            if fifo != queue.ends_with(".fifo") {
-                return Err(UsageError(if fifo {
-                    format!("the dead-letter queue of a FIFO queue must be FIFO: name it `{queue}.fifo`")
-                } else {
-                    format!("`{queue}` is a FIFO name; the dead-letter queue of a standard queue must be standard")
-                })
-                .into());
-            }
-            let mut attributes = BTreeMap::new();
-            if fifo {
-                attributes.insert("FifoQueue".to_string(), "true".to_string());
-            }
-            // SQS measures retention of standard messages from the original enqueue time, so a DLQ
-            // keeps them the maximum time to leave room for a redrive.
-            attributes.insert("MessageRetentionPeriod".to_string(), "1209600".to_string());
-            let dlq = sqs
-                .create_queue(&queue, attributes)
+    match super::find_dlq(sqs, text, fifo, None).await? {
+        super::Dlq::Found { queue, .. } => Ok((queue, false)),
+        super::Dlq::Missing { name } => {
+            let dlq = super::create_dlq(sqs, &name, fifo)
                 .await
-                .map_err(|err| create_error(&queue, err))?;
+                .map_err(|err| create_error(&name, err))?;
             Ok((dlq, true))
         }
-        Err(ClientError::InvalidInput(message)) => Err(UsageError(message).into()),
-        Err(err) => Err(err.into()),
     }
 }
 

@@ -157,8 +157,9 @@ impl Fields for QueueInfo {
             rows.push((
                 "Redrive policy".into(),
                 format!(
-                    "to `{}` after {} receives",
-                    dlq.name, policy.max_receive_count
+                    "to `{}` after {}",
+                    dlq.name,
+                    crate::text::plural(u64::from(policy.max_receive_count), "receive")
                 ),
             ));
             rows.push((

@@ -42,6 +42,23 @@ pub enum QueueSettings {
     },
 }
 
+/// Adds the duration flags of `queue create` and `queue set` to `attributes` (as the seconds SQS
+/// takes; their range was checked as they were parsed), refusing one that `--attr` sets too.
+fn add_durations(
+    attributes: &mut BTreeMap<String, String>,
+    durations: &crate::cli::queue::QueueDurationArgs,
+) -> anyhow::Result<()> {
+    for (flag, name, seconds) in durations.attributes() {
+        if attributes
+            .insert(name.to_string(), seconds.to_string())
+            .is_some()
+        {
+            anyhow::bail!("{flag} and --attr {name} set the same attribute: give one");
+        }
+    }
+    Ok(())
+}
+
 impl QueueSettings {
     /// Checks the command line's values and fills in the defaults (an error here is a usage
     /// error).
@@ -51,8 +68,8 @@ impl QueueSettings {
             QueueCommand::Create(args) => QueueSettings::Create(CreateSettings::resolve(args)?),
             QueueCommand::Delete(args) => QueueSettings::Delete {
                 queue: args.queue,
-                yes: args.yes,
-                dry_run: args.dry_run,
+                yes: args.confirm.yes,
+                dry_run: args.confirm.dry_run,
             },
             QueueCommand::Set(args) => QueueSettings::Set(SetSettings::resolve(args)?),
             QueueCommand::Url(args) => QueueSettings::Url {
@@ -87,15 +104,71 @@ pub async fn run(ctx: &Context, settings: QueueSettings) -> anyhow::Result<ExitS
     }
 }
 
-/// Refuses a dead-letter queue whose type (FIFO or standard) is not its source's: SQS requires
-/// the two to match. `source` names the source queue when there is one yet.
+/// A dead-letter queue named on the command line, of its source's type.
+enum Dlq {
+    /// It exists.
+    Found {
+        queue: crate::client::QueueRef,
+        arn: String,
+    },
+    /// It does not exist: the name to create it under.
+    Missing { name: String },
+}
+
+/// Looks up the dead-letter queue `text` for a source queue of this type (`source` names it when
+/// there is one yet), refusing a queue or a name of the other type: SQS requires the two to match.
+async fn find_dlq(
+    sqs: &crate::client::Sqs,
+    text: &str,
+    fifo: bool,
+    source: Option<&str>,
+) -> anyhow::Result<Dlq> {
+    use crate::client::ClientError;
+    match sqs.resolve(text).await {
+        Ok(queue) => {
+            let attrs = sqs.attributes(&queue).await?;
+            check_dlq_type(
+                &queue.name,
+                "queue",
+                attrs.is_fifo() || queue.is_fifo(),
+                fifo,
+                source,
+            )?;
+            let arn = attrs
+                .arn()
+                .map(str::to_string)
+                .ok_or_else(|| anyhow::anyhow!("SQS did not report the ARN of `{}`", queue.name))?;
+            Ok(Dlq::Found { queue, arn })
+        }
+        Err(ClientError::QueueNotFound { queue: name, .. }) => {
+            check_dlq_type(&name, "name", name.ends_with(".fifo"), fifo, source)?;
+            Ok(Dlq::Missing { name })
+        }
+        Err(ClientError::InvalidInput(message)) => Err(crate::error::UsageError(message).into()),
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// Creates a dead-letter queue of this type, keeping messages the longest SQS allows.
+async fn create_dlq(
+    sqs: &crate::client::Sqs,
+    name: &str,
+    fifo: bool,
+) -> Result<crate::client::QueueRef, crate::client::ClientError> {
+    sqs.create_queue(
+        name,
+        crate::client::limits::dead_letter_queue_attributes(fifo),
+    )
+    .await
+}
+
 fn check_dlq_type(
-    dlq: &crate::client::QueueRef,
-    dlq_attrs: &crate::client::QueueAttributes,
+    dlq: &str,
+    what: &str,
+    dlq_fifo: bool,
     fifo: bool,
     source: Option<&str>,
 ) -> anyhow::Result<()> {
-    let dlq_fifo = dlq_attrs.is_fifo() || dlq.is_fifo();
     if dlq_fifo == fifo {
         return Ok(());
     }
@@ -104,9 +177,13 @@ fn check_dlq_type(
         Some(name) => format!("the {} queue `{name}`", kind(fifo)),
         None => format!("a {} queue", kind(fifo)),
     };
+    let rename = if fifo && what == "name" {
+        format!(": name it `{dlq}.fifo`")
+    } else {
+        String::new()
+    };
     Err(crate::error::UsageError(format!(
-        "`{}` is a {} queue; the dead-letter queue of {of} must be {} too",
-        dlq.name,
+        "`{dlq}` is a {} {what}; the dead-letter queue of {of} must be {} too{rename}",
         kind(dlq_fifo),
         kind(fifo)
     ))

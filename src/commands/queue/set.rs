@@ -3,13 +3,14 @@
 //! before/after diff, asks, applies it with one SetQueueAttributes and shows the settings after.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use anyhow::bail;
 use serde::Serialize;
 
 use crate::cli::queue::QueueSetArgs;
 use crate::cli::values::parse_name_value;
-use crate::client::{ClientError, QueueAttributes, QueueRef, QueueSpec, Sqs};
+use crate::client::{ClientError, QueueAttributes, QueueRef, QueueSpec, Sqs, limits};
 use crate::commands::common::{confirm_destructive, queue_place, resolve_queue};
 use crate::commands::context::Context;
 use crate::error::{UsageError, hinted_usage};
@@ -84,23 +85,7 @@ impl SetSettings {
                 bail!("--attr {name} is given twice");
             }
         }
-        let durations = [
-            ("--visibility", &args.visibility, "VisibilityTimeout"),
-            ("--retention", &args.retention, "MessageRetentionPeriod"),
-            ("--wait", &args.wait, "ReceiveMessageWaitTimeSeconds"),
-            ("--delay", &args.delay, "DelaySeconds"),
-        ];
-        for (flag, text, name) in durations {
-            let Some(text) = text else { continue };
-            let seconds = parse_seconds(flag, text)?;
-            check_attribute(name, &seconds.to_string())?;
-            if attributes
-                .insert(name.to_string(), seconds.to_string())
-                .is_some()
-            {
-                bail!("{flag} and --attr {name} set the same attribute: give one");
-            }
-        }
+        super::add_durations(&mut attributes, &args.durations)?;
         let dlq = match (args.dlq, args.max_receive) {
             (Some(queue), Some(max_receive)) => Some(DlqChange::Set {
                 queue,
@@ -143,31 +128,16 @@ impl SetSettings {
             attributes,
             dlq,
             allow,
-            yes: args.yes,
-            dry_run: args.dry_run,
+            yes: args.confirm.yes,
+            dry_run: args.confirm.dry_run,
         })
     }
 }
 
-/// A duration given with units (`2m`, `14d`) or as bare seconds, in whole seconds.
-fn parse_seconds(flag: &str, text: &str) -> anyhow::Result<u64> {
-    if let Ok(seconds) = text.trim().parse::<u64>() {
-        return Ok(seconds);
-    }
-    let duration = humantime::parse_duration(text.trim()).map_err(|err| {
-        UsageError(format!(
-            "{flag} `{text}` is not a duration ({err}): use e.g. 30s, 2m, 12h, 14d"
-        ))
-    })?;
-    if duration.subsec_nanos() != 0 {
-        bail!("{flag} `{text}` is not a whole number of seconds");
-    }
-    Ok(duration.as_secs())
-}
-
 /// Checks one attribute's name and value against what SQS accepts.
-fn check_attribute(name: &str, value: &str) -> anyhow::Result<()> {
-    let seconds_range = |min: u64, max: u64| -> anyhow::Result<()> {
+pub(super) fn check_attribute(name: &str, value: &str) -> anyhow::Result<()> {
+    let seconds_range = |min: Duration, max: Duration| -> anyhow::Result<()> {
+        let (min, max) = (min.as_secs(), max.as_secs());
         match value.trim().parse::<u64>() {
             Ok(n) if (min..=max).contains(&n) => Ok(()),
             _ => Err(UsageError(format!(
@@ -197,11 +167,13 @@ fn check_attribute(name: &str, value: &str) -> anyhow::Result<()> {
         }
     };
     match name {
-        "DelaySeconds" => seconds_range(0, 900),
-        "MessageRetentionPeriod" => seconds_range(60, 1_209_600),
-        "ReceiveMessageWaitTimeSeconds" => seconds_range(0, 20),
-        "VisibilityTimeout" => seconds_range(0, 43_200),
-        "KmsDataKeyReusePeriodSeconds" => seconds_range(60, 86_400),
+        "DelaySeconds" => seconds_range(Duration::ZERO, limits::MAX_DELAY),
+        "MessageRetentionPeriod" => seconds_range(limits::MIN_RETENTION, limits::MAX_RETENTION),
+        "ReceiveMessageWaitTimeSeconds" => seconds_range(Duration::ZERO, limits::MAX_WAIT),
+        "VisibilityTimeout" => seconds_range(Duration::ZERO, limits::MAX_VISIBILITY),
+        "KmsDataKeyReusePeriodSeconds" => {
+            seconds_range(limits::MIN_KMS_REUSE, limits::MAX_KMS_REUSE)
+        }
         "MaximumMessageSize" => match value.trim().parse::<u64>() {
             Ok(n) if (1024..=1_048_576).contains(&n) => Ok(()),
             _ => Err(UsageError(format!(
@@ -378,60 +350,31 @@ async fn dlq_arn(
     fifo: bool,
     create: bool,
 ) -> anyhow::Result<(String, Option<PendingDlq>)> {
-    let kind = |fifo: bool| if fifo { "FIFO" } else { "standard" };
-    match sqs.resolve(text).await {
-        Ok(dlq) => {
-            let attrs = sqs.attributes(&dlq).await?;
-            super::check_dlq_type(&dlq, &attrs, fifo, Some(&source.name))?;
-            let arn = attrs
-                .arn()
-                .map(str::to_string)
-                .ok_or_else(|| anyhow::anyhow!("SQS did not report the ARN of `{}`", dlq.name))?;
-            Ok((arn, None))
-        }
-        Err(ClientError::QueueNotFound { queue: name, .. }) => {
-            if !create {
-                return Err(hinted_usage(
-                    format!("the dead-letter queue `{name}` does not exist"),
-                    "pass --create-dlq to create it, or name an existing queue (`sqsctl queues` lists them)",
-                ));
-            }
-            if fifo != name.ends_with(".fifo") {
-                return Err(UsageError(format!(
-                    "`{name}` is a {} name; the dead-letter queue of the {} queue `{}` must be {} too",
-                    kind(name.ends_with(".fifo")),
-                    kind(fifo),
-                    source.name,
-                    kind(fifo),
-                ))
-                .into());
-            }
-            if matches!(QueueSpec::parse(text), Ok(QueueSpec::Arn { .. })) {
-                return Ok((text.to_string(), Some(PendingDlq { name, fifo })));
-            }
-            let source_arn = source_attrs.arn().ok_or_else(|| {
-                anyhow::anyhow!("SQS did not report the ARN of `{}`", source.name)
-            })?;
-            let prefix = source_arn
-                .rsplit_once(':')
-                .map(|(prefix, _)| prefix)
-                .unwrap_or(source_arn);
-            Ok((format!("{prefix}:{name}"), Some(PendingDlq { name, fifo })))
-        }
-        Err(ClientError::InvalidInput(message)) => Err(UsageError(message).into()),
-        Err(err) => Err(err.into()),
+    let name = match super::find_dlq(sqs, text, fifo, Some(&source.name)).await? {
+        super::Dlq::Found { arn, .. } => return Ok((arn, None)),
+        super::Dlq::Missing { name } => name,
+    };
+    if !create {
+        return Err(hinted_usage(
+            format!("the dead-letter queue `{name}` does not exist"),
+            "pass --create-dlq to create it, or name an existing queue (`sqsctl queues` lists them)",
+        ));
     }
+    if matches!(QueueSpec::parse(text), Ok(QueueSpec::Arn { .. })) {
+        return Ok((text.to_string(), Some(PendingDlq { name, fifo })));
+    }
+    let source_arn = source_attrs
+        .arn()
+        .ok_or_else(|| anyhow::anyhow!("SQS did not report the ARN of `{}`", source.name))?;
+    let prefix = source_arn
+        .rsplit_once(':')
+        .map(|(prefix, _)| prefix)
+        .unwrap_or(source_arn);
+    Ok((format!("{prefix}:{name}"), Some(PendingDlq { name, fifo })))
 }
 
 async fn create_dlq(ctx: &Context, sqs: &Sqs, pending: &PendingDlq) -> anyhow::Result<()> {
-    let mut attributes = BTreeMap::new();
-    if pending.fifo {
-        attributes.insert("FifoQueue".to_string(), "true".to_string());
-    }
-    // Standard messages expire counting from their first enqueue, so a DLQ keeps them the
-    // longest SQS allows, to leave time for a redrive.
-    attributes.insert("MessageRetentionPeriod".to_string(), "1209600".to_string());
-    let dlq = sqs.create_queue(&pending.name, attributes).await?;
+    let dlq = super::create_dlq(sqs, &pending.name, pending.fifo).await?;
     ctx.printer.info(format!(
         "created dead-letter queue {} ({})",
         dlq.name, dlq.url
@@ -561,15 +504,6 @@ mod tests {
         assert!(check_attribute("DeduplicationScope", "group").is_err());
         assert!(check_attribute("Visibility", "1").is_err());
         assert!(check_attribute("FifoQueue", "true").is_err());
-    }
-
-    #[test]
-    fn durations_take_units_or_bare_seconds() {
-        assert_eq!(parse_seconds("--wait", "20s").unwrap(), 20);
-        assert_eq!(parse_seconds("--retention", "14d").unwrap(), 1_209_600);
-        assert_eq!(parse_seconds("--delay", "30").unwrap(), 30);
-        assert!(parse_seconds("--delay", "soon").is_err());
-        assert!(parse_seconds("--delay", "1500ms").is_err());
     }
 
     #[test]

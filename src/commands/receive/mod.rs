@@ -20,6 +20,8 @@
 
 mod pipe;
 
+use crate::cli::values::whole_seconds;
+use crate::client::limits;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -79,19 +81,19 @@ impl ReceiveSettings {
             (None, true) => None,
             (None, false) => Some(10),
         };
-        let wait_seconds = match (args.wait, args.follow) {
+        let wait_seconds = match (args.wait.map(whole_seconds), args.follow) {
             (Some(0), true) => {
-                anyhow::bail!("--follow long-polls: --wait must be 1 to 20 seconds with it")
+                anyhow::bail!("--follow long-polls: --wait must be 1s-20s with it")
             }
             (Some(wait), _) => Some(wait),
-            (None, true) => Some(20),
+            (None, true) => Some(whole_seconds(limits::MAX_WAIT)),
             (None, false) => None,
         };
         Ok(ReceiveSettings {
             queue: args.queue,
             max,
             wait_seconds,
-            visibility_timeout: args.visibility,
+            visibility_timeout: args.visibility.map(whole_seconds),
             until_empty: args.until_empty,
             follow: args.follow,
             delete: args.delete,
@@ -268,7 +270,7 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     let mut deletes: JoinSet<(usize, usize)> = JoinSet::new();
     let progress = ctx
         .printer
-        .progress(0, "{spinner} {pos} messages received ({rate})");
+        .progress(0, "{spinner} messages received: {pos} ({rate})");
     let (mut deleted, mut delete_failed) = (0u64, 0u64);
     let mut writer = MessageWriter::new(&ctx.printer, true)
         .showing(settings.shown.clone())
@@ -311,7 +313,9 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
                 }
                 taken
             } else {
-                match writer.write_batch(&batch) {
+                // A table goes to the terminal the progress line is on: the line steps aside
+                // while it is written, or it would be left above the table.
+                match progress.suspend(|| writer.write_batch(&batch)) {
                     Ok(()) => batch.len(),
                     Err(err) => {
                         write_error = Some(err);
@@ -439,7 +443,14 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     }
     if unwritten > 0 && released_failed > 0 {
         ctx.printer.warn(format!(
-            "{released_failed} messages that were not written could not be made visible again; they return after their visibility timeout"
+            "{} not written could not be made visible again; {} after {} visibility timeout",
+            plural(released_failed as u64, "message"),
+            if released_failed == 1 {
+                "it returns"
+            } else {
+                "they return"
+            },
+            if released_failed == 1 { "its" } else { "their" },
         ));
     }
     if let Some(failures) = shared.selector.as_ref().and_then(|s| s.where_failures()) {

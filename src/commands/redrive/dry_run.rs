@@ -16,6 +16,7 @@ use crate::exit::ExitStatus;
 use crate::output::messages::listing_table;
 use crate::output::{Column, Document, Table};
 use crate::redrive::{Plan, Preview, PreviewError, PreviewOptions, WhereFailures, preview};
+use crate::text::{counted, plural};
 
 #[derive(Debug, Serialize)]
 struct DryRunSummary {
@@ -152,9 +153,9 @@ pub async fn run(
     printer.emit(&document)?;
     printer.flush()?;
     printer.info(format!(
-        "dry run: read {} of the {} messages visible in {}: {} would move to {}, {} would stay; nothing was changed",
+        "dry run: read {} of the {} visible in {}: {} would move to {}, {} would stay; nothing was changed",
         summary.seen,
-        summary.visible_at_start,
+        plural(summary.visible_at_start, "message"),
         summary.source,
         summary.would_move,
         summary.destination,
@@ -169,11 +170,14 @@ pub async fn run(
     let unseen = preview.unseen();
     if preview.fifo && unseen > 0 {
         printer.info(format!(
-            "FIFO: a read sees only the first messages of each group; {unseen} messages behind them were not seen (a redrive moves them as their groups advance), so the counts are of what was seen",
+            "FIFO: a read sees only the first messages of each group; {} behind them {} not seen (a redrive moves them as their groups advance), so the counts are of what was seen",
+            plural(unseen, "message"),
+            if unseen == 1 { "was" } else { "were" },
         ));
     } else if unseen > 0 && !preview.interrupted && plan.limit.is_none() {
         printer.info(format!(
-            "{unseen} messages were not seen (sent or made visible while the dry run read)"
+            "{} not seen (sent or made visible while the dry run read)",
+            counted(unseen, "message", "was", "were"),
         ));
     }
     if let Some(failures) = &preview.where_failed {
@@ -181,8 +185,9 @@ pub async fn run(
     }
     if preview.in_flight_at_start > 0 {
         printer.warn(format!(
-            "{} messages were in flight in {} and could not be seen",
-            preview.in_flight_at_start, summary.source
+            "{} in flight in {} and could not be seen",
+            counted(preview.in_flight_at_start, "message", "was", "were"),
+            summary.source
         ));
     }
     let dead_lettered = preview

@@ -19,9 +19,8 @@ use crate::commands::context::Context;
 use crate::error::{Cancelled, UsageError, hinted, hinted_usage};
 use crate::exit::ExitStatus;
 use crate::output::Answer;
-use crate::redrive::{
-    self, Counters, DEFAULT_CONCURRENCY, DedupMode, Journal, Plan, ResumeState, RunOptions,
-};
+use crate::redrive::{self, Counters, DedupMode, Journal, Plan, ResumeState, RunOptions};
+use crate::text::plural;
 pub use settings::{MoveSettings, RedriveSettings};
 
 pub async fn run(ctx: &Context, settings: RedriveSettings) -> anyhow::Result<ExitStatus> {
@@ -164,6 +163,7 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
         .transpose()
         .context("cannot resolve the archive path")?;
     let dlq_depth = route.dlq_attrs.total();
+    let (concurrency, adaptive) = Plan::workers(settings.concurrency);
     let plan = Plan {
         source: route.dlq.clone(),
         destination: route.destination.clone(),
@@ -173,8 +173,8 @@ async fn start(ctx: &Context, settings: &MoveSettings) -> anyhow::Result<ExitSta
         selection: settings.selection.clone(),
         limit: settings.limit,
         rate: settings.rate,
-        concurrency: settings.concurrency.unwrap_or(DEFAULT_CONCURRENCY),
-        adaptive: settings.concurrency.is_none(),
+        concurrency,
+        adaptive,
         visibility_timeout: settings.visibility_timeout,
         archive,
         started_at_ms: Some(now_ms()),
@@ -253,18 +253,22 @@ async fn resume(
             )));
         }
     }
-    // The run moves at most what it planned (its --limit, or the DLQ's depth when it started),
+    // The run moves at most what it planned (its --max, or the DLQ's depth when it started),
     // and what the journal shows as sent counts toward it. Journals without that record keep
-    // their --limit only.
+    // their --max only.
     let bound = match (plan.limit, plan.planned) {
         (Some(limit), Some(planned)) => Some(limit.min(planned)),
         (limit, planned) => limit.or(planned),
     };
+    // Pacing (--rate, --concurrency) may change on resume; what moves and how may not.
+    let (concurrency, adaptive) = match settings.concurrency {
+        Some(_) => Plan::workers(settings.concurrency),
+        None => (plan.concurrency, plan.adaptive),
+    };
     let plan = Plan {
-        // Pacing may change on resume; what moves and how may not.
         rate: settings.rate.or(plan.rate),
-        concurrency: settings.concurrency.unwrap_or(plan.concurrency),
-        adaptive: settings.concurrency.is_none() && plan.adaptive,
+        concurrency,
+        adaptive,
         limit: bound.map(|bound| bound.saturating_sub(state.sent.len() as u64)),
         ..plan
     };
@@ -327,10 +331,10 @@ async fn wait_for_held_messages(
     };
     let wait = Duration::from_secs(wait.as_secs_f64().ceil() as u64);
     ctx.printer.info(format!(
-        "waiting up to {} (until {}) for the {} messages the interrupted run left in flight in {} to be visible again; Ctrl-C stops with nothing moved",
+        "waiting up to {} (until {}) for the {} the interrupted run left in flight in {} to be visible again; Ctrl-C stops with nothing moved",
         humantime::format_duration(wait),
         humantime::format_rfc3339_seconds(until),
-        state.held,
+        plural(state.held, "message"),
         plan.source.name
     ));
     let deadline = tokio::time::Instant::now() + wait;
@@ -346,8 +350,9 @@ async fn wait_for_held_messages(
             break;
         }
         let status = format!(
-            "{} s left, {in_flight} messages in flight in {}",
+            "{} s left, {} in flight in {}",
             left.as_secs_f64().ceil(),
+            plural(in_flight, "message"),
             plan.source.name
         );
         if !bar.is_hidden() {
@@ -487,7 +492,7 @@ fn confirm_native(
 fn refuse_native_options(settings: &MoveSettings) -> anyhow::Result<()> {
     let mut given = settings.selection.describe();
     if settings.limit.is_some() {
-        given.push("--limit".into());
+        given.push("--max".into());
     }
     if !given.is_empty() {
         return Err(usage(format!(

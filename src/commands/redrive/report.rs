@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::output::{Document, Fields};
 use crate::redrive::{Counters, Summary};
+use crate::text::{counted, plural};
 
 /// A progress bar fed from the engine's counters; hidden unless stderr is a terminal.
 pub struct Progress {
@@ -38,7 +39,8 @@ impl Progress {
                 }
                 shown.set_position(moved);
                 shown.set_message(format!(
-                    "moved, {skipped} left (not matching), {failed} failed, {workers} workers"
+                    "moved, {skipped} left (not matching), {failed} failed, {}",
+                    plural(workers, "worker")
                 ));
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
@@ -74,11 +76,16 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
         // The run stopped before it looked at the whole DLQ: "of N selected" would read as if
         // nothing else were left.
         format!(
-            "stopped after moving {moved} from {} to {} in {:.1} s; {} messages are still in {} ({} visible, {} in flight), not all of them looked at yet",
+            "stopped after moving {moved} from {} to {} in {:.1} s; {} still in {} ({} visible, {} in flight), not all of them looked at yet",
             summary.source,
             summary.destination,
             summary.seconds,
-            summary.left_visible + summary.left_in_flight,
+            counted(
+                summary.left_visible + summary.left_in_flight,
+                "message",
+                "is",
+                "are"
+            ),
             summary.source,
             summary.left_visible,
             summary.left_in_flight
@@ -111,8 +118,10 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
     }
     if summary.failed > 0 {
         printer.warn(format!(
-            "{} messages could not be sent and stay in {} (reasons in the summary and the journal)",
-            summary.failed, summary.source
+            "{} not be sent and {} in {} (reasons in the summary and the journal)",
+            counted(summary.failed, "message", "could", "could"),
+            if summary.failed == 1 { "stays" } else { "stay" },
+            summary.source
         ));
     }
     if !summary.not_found.is_empty() {
@@ -134,30 +143,35 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
     }
     if summary.delete_failed > 0 {
         printer.warn(format!(
-            "{} messages were sent but could not be deleted from {}: run `sqsctl redrive --resume {}` to delete them without sending them again",
-            summary.delete_failed,
+            "{} sent but could not be deleted from {}: run `sqsctl redrive --resume {}` to delete {} without sending {} again",
+            counted(summary.delete_failed, "message", "was", "were"),
             summary.source,
-            summary.journal.as_deref().unwrap_or("JOURNAL")
+            summary.journal.as_deref().unwrap_or("JOURNAL"),
+            if summary.delete_failed == 1 { "it" } else { "them" },
+            if summary.delete_failed == 1 { "it" } else { "them" },
         ));
     }
     if summary.left_in_flight > 0 && !summary.limit_reached {
         printer.warn(format!(
-            "{} messages in {} are in flight (held by another consumer, or by a receive whose answer was lost); when they are visible again, run `sqsctl redrive --resume {}`",
-            summary.left_in_flight,
+            "{} in {} {} in flight (held by another consumer, or by a receive whose answer was lost); when {} visible again, run `sqsctl redrive --resume {}`",
+            plural(summary.left_in_flight, "message"),
             summary.source,
+            if summary.left_in_flight == 1 { "is" } else { "are" },
+            if summary.left_in_flight == 1 { "it is" } else { "they are" },
             summary.journal.as_deref().unwrap_or("JOURNAL")
         ));
     }
     if summary.arrived_later > 0 {
         printer.info(format!(
-            "{} messages stay in {} as not part of this run (sent after it started, or moved by it and back since)",
-            summary.arrived_later, summary.source
+            "{} in {} as not part of this run (sent after it started, or moved by it and back since)",
+            counted(summary.arrived_later, "message", "stays", "stay"),
+            summary.source
         ));
     }
     if summary.interrupted && summary.outcome_unknown > 0 {
         printer.warn(format!(
-            "interrupted: {} messages were abandoned when the grace period ran out, with their send unanswered (they may or may not have reached {}); they stay hidden in {} until their visibility timeout ends, and `sqsctl redrive --resume {}` waits for them and continues",
-            summary.outcome_unknown,
+            "interrupted: {} abandoned when the grace period ran out, with the send unanswered (it may or may not have reached {}); they stay hidden in {} until their visibility timeout ends, and `sqsctl redrive --resume {}` waits for them and continues",
+            counted(summary.outcome_unknown, "message", "was", "were"),
             summary.destination,
             summary.source,
             summary.journal.as_deref().unwrap_or("JOURNAL")

@@ -2,11 +2,9 @@
 //! check them, durations turned into cutoffs, the journal directory found. Nothing here reads a
 //! queue; the command runs what this returns.
 
-use crate::cli::redrive::{DedupArg, RedriveArgs, TaskCommand};
-use crate::redrive::{
-    DEFAULT_CONCURRENCY, DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS, MAX_VISIBILITY_TIMEOUT,
-    PlanError, PlanOptions, Selection,
-};
+use crate::cli::redrive::{RedriveArgs, TaskCommand};
+use crate::cli::values::{self, whole_seconds};
+use crate::redrive::{DedupMode, MAX_CONCURRENCY, PlanError, Selection};
 use std::path::PathBuf;
 
 /// SQS's bound on a move task's MaxNumberOfMessagesPerSecond.
@@ -27,11 +25,13 @@ pub struct MoveSettings {
     pub dry_run: bool,
     pub yes: bool,
     pub dedup: DedupMode,
+    /// DelaySeconds of each moved message.
     pub delay: Option<i32>,
     pub limit: Option<u64>,
     pub rate: Option<f64>,
-    /// Fixed; `None` adapts.
+    /// `--concurrency` as given: `None` adapts (and on resume keeps what the run had).
     pub concurrency: Option<usize>,
+    /// Visibility timeout of each receive, in seconds.
     pub visibility_timeout: i32,
     pub journal: Option<PathBuf>,
     pub journal_dir: PathBuf,
@@ -64,19 +64,7 @@ impl RedriveSettings {
             None => {}
         }
         let selection = crate::commands::selection::resolve(args.select, args.message_ids)?;
-        let options = PlanOptions {
-            concurrency: args.concurrency.unwrap_or(DEFAULT_CONCURRENCY),
-            rate: args.rate,
-            limit: args.limit,
-            delay_seconds: args.delay,
-            visibility_timeout: args.visibility_timeout,
-        };
-        let checked = options.validate();
-        // The flags are checked in this order: --concurrency and --rate, then --native's own
-        // bound on --rate, then the rest.
-        if let Err(e @ (PlanError::Concurrency(_) | PlanError::Rate(_))) = &checked {
-            anyhow::bail!(flag_message(e));
-        }
+        // Each flag's range was checked as it was parsed; --native adds its own bound on --rate.
         if let Some(rate) = args.rate
             && args.native
             && !(1.0..=NATIVE_MAX_RATE).contains(&rate)
@@ -85,23 +73,18 @@ impl RedriveSettings {
                 "--rate with --native must be 1 to 500 (SQS's limit for MaxNumberOfMessagesPerSecond)"
             );
         }
-        checked.map_err(|e| anyhow::anyhow!(flag_message(&e)))?;
         Ok(RedriveSettings::Move(Box::new(MoveSettings {
             dlq: args.dlq,
             to: args.to,
             selection,
-            dry_run: args.dry_run,
-            yes: args.yes,
-            dedup: match args.dedup {
-                DedupArg::Keep => DedupMode::Keep,
-                DedupArg::MessageId => DedupMode::MessageId,
-                DedupArg::New => DedupMode::New,
-            },
-            delay: args.delay,
-            limit: args.limit,
+            dry_run: args.confirm.dry_run,
+            yes: args.confirm.yes,
+            dedup: args.dedup,
+            delay: args.delay.map(whole_seconds),
+            limit: args.max,
             rate: args.rate,
-            concurrency: args.concurrency,
-            visibility_timeout: args.visibility_timeout,
+            concurrency: args.concurrency.map(usize::from),
+            visibility_timeout: whole_seconds(args.visibility),
             journal: args.journal,
             journal_dir: default_journal_dir(),
             resume: args.resume,
@@ -116,10 +99,10 @@ pub(super) fn flag_message(error: &PlanError) -> String {
     match error {
         PlanError::Concurrency(_) => format!("--concurrency must be 1 to {MAX_CONCURRENCY}"),
         PlanError::Rate(_) => "--rate must be a positive number of messages per second".into(),
-        PlanError::ZeroLimit => "--limit must be at least 1".into(),
-        PlanError::Delay(_) => format!("--delay must be 0 to {MAX_DELAY_SECONDS} seconds"),
+        PlanError::ZeroLimit => "--max must be at least 1".into(),
+        PlanError::Delay(_) => format!("--delay must be {}", values::DELAY.text()),
         PlanError::VisibilityTimeout(_) => {
-            format!("--visibility-timeout must be 1 to {MAX_VISIBILITY_TIMEOUT} seconds")
+            format!("--visibility must be {}", values::HOLD.text())
         }
         PlanError::DelayOnFifo => "--delay is not available for FIFO queues (SQS accepts a per-message delay only on standard queues)".into(),
         PlanError::DestinationIsSource => error.to_string(),

@@ -81,7 +81,7 @@ impl SendSettings {
             group_id: args.group_id,
             dedup,
             attributes: parse_message_attributes(&args.attrs)?,
-            delay_seconds: args.delay,
+            delay_seconds: args.delay.map(crate::cli::values::whole_seconds),
             trace_header: args.trace_header,
             concurrency: usize::from(args.concurrency),
         })
@@ -305,7 +305,7 @@ async fn send_stream(
     let mut tasks: JoinSet<(Batch, BatchOutcome)> = JoinSet::new();
     let progress = ctx
         .printer
-        .progress(0, "{spinner} {pos} messages sent ({per_sec})");
+        .progress(0, "{spinner} messages sent: {pos} ({per_sec})");
     let mut report = Report::new(ctx, queue);
     let mut stop: Option<Stop> = None;
     // The first input line not handed to a request (nor skipped): where a stopped run resumes.
@@ -350,10 +350,13 @@ async fn send_stream(
                 if settings.skip_invalid {
                     next_line = line + 1;
                     report.summary.skipped += 1;
-                    ctx.printer.warn(format!(
-                        "line {line}: skipped: {}",
-                        sanitize_reason(&reason)
-                    ));
+                    // Lines on stderr step the progress line aside, or it is left among them.
+                    progress.suspend(|| {
+                        ctx.printer.warn(format!(
+                            "line {line}: skipped: {}",
+                            sanitize_reason(&reason)
+                        ))
+                    });
                 } else {
                     next_line = line;
                     stop = Some(Stop::BadLine(anyhow::anyhow!("line {line}: {reason}")));
@@ -368,7 +371,8 @@ async fn send_stream(
             }
         }
         while let Some(done) = tasks.try_join_next() {
-            if let Some(err) = report.batch_done(done?)? {
+            let done = done?;
+            if let Some(err) = progress.suspend(|| report.batch_done(done))? {
                 stop.get_or_insert(Stop::Other(err));
             }
             progress.set_position(report.summary.sent);
@@ -380,7 +384,8 @@ async fn send_stream(
     // Stops the reader; what it already handed over and is in flight is finished.
     drop(items);
     while let Some(done) = tasks.join_next().await {
-        if let Some(err) = report.batch_done(done?)? {
+        let done = done?;
+        if let Some(err) = progress.suspend(|| report.batch_done(done))? {
             stop.get_or_insert(Stop::Other(err));
         }
         progress.set_position(report.summary.sent);

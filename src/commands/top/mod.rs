@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde::Serialize;
 use tokio::sync::mpsc;
 
-use crate::cli::top::{SortArg, TopArgs};
+use crate::cli::top::TopArgs;
 use crate::client::{ClientError, RetryPolicy};
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
@@ -36,14 +36,7 @@ impl TopSettings {
             prefix: args.prefix.filter(|p| !p.is_empty()),
             interval: args.interval,
             count: args.count,
-            sort: match args.sort {
-                SortArg::Visible => SortKey::Visible,
-                SortArg::InFlight => SortKey::InFlight,
-                SortArg::Delayed => SortKey::Delayed,
-                SortArg::In => SortKey::In,
-                SortArg::Out => SortKey::Out,
-                SortArg::Name => SortKey::Name,
-            },
+            sort: args.sort,
         })
     }
 }

@@ -148,16 +148,7 @@ pub fn rows(previous: Option<&Sample>, current: &Sample) -> Vec<Row> {
         .collect()
 }
 
-/// What `top` sorts by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SortKey {
-    Visible,
-    InFlight,
-    Delayed,
-    In,
-    Out,
-    Name,
-}
+pub use crate::cli::top::SortKey;
 
 impl SortKey {
     /// The key the `s` key moves to.

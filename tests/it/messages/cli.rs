@@ -1070,3 +1070,21 @@ fn verbose_send_counts_the_entries_it_retried() {
     );
     assert!(env.depth(&queue) > 0);
 }
+
+/// On a terminal, the progress line steps aside for the table and is gone at the end: nothing
+/// like `⠁ messages received: 0 (0/s)` is left above or inside what was printed.
+#[test]
+fn no_progress_line_is_left_on_the_terminal() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("work", &[]);
+    send_bodies(&env, &queue, &["hello".to_string(), "world".to_string()]);
+    // Progress lines are drawn only on a terminal that says what it is.
+    let mut run = env.pty(&["receive", "work", "--wait", "0"], &[("TERM", "xterm")]);
+    assert_eq!(run.wait(30), 0);
+    let mut terminal = vt100::Parser::new(40, 200, 0);
+    terminal.process(run.screen().as_bytes());
+    let screen = terminal.screen().contents();
+    assert!(screen.contains("hello"), "{screen}");
+    assert!(screen.contains("received 2 messages"), "{screen}");
+    assert!(!screen.contains("messages received:"), "{screen}");
+}

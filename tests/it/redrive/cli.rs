@@ -1204,7 +1204,7 @@ fn a_fifo_dry_run_says_what_it_saw_against_the_dlq_depth() {
     assert!(
         run.stderr
             .contains(&format!("read {seen} of the 15 messages"))
-            && run.stderr.contains("were not seen"),
+            && run.stderr.contains("were not seen (a redrive moves them"),
         "{}",
         run.stderr
     );

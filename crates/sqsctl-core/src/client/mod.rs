@@ -14,6 +14,7 @@ pub mod batch;
 mod convert;
 pub mod error;
 pub mod inspect;
+pub mod limits;
 mod messages;
 mod move_tasks;
 pub mod peek;

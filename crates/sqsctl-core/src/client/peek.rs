@@ -41,7 +41,8 @@ pub const MIN_UNFORCED_MAX_RECEIVE_COUNT: u32 = 3;
 pub enum PeekError {
     #[error(
         "reading {queue} could move messages to its dead-letter queue {dlq}: every read counts as a \
-         receive, and the queue sends a message there after only {max_receive_count} receives"
+         receive, and the queue sends a message there after only {}",
+        crate::text::plural(u64::from(*.max_receive_count), "receive")
     )]
     WouldDeadLetter {
         queue: String,
@@ -184,8 +185,9 @@ impl ReadCost {
     /// The cost in the words every reader prints on stderr.
     pub fn describe(&self) -> String {
         format!(
-            "each message read used 1 of its {} receives before the dead-letter queue `{}`",
-            self.max_receive_count, self.dlq
+            "each message read used 1 of its {} before the dead-letter queue `{}`",
+            crate::text::plural(u64::from(self.max_receive_count), "receive"),
+            self.dlq
         )
     }
 

@@ -16,8 +16,7 @@ pub use schedule::{Finished, JobId, Scheduler};
 
 use std::time::Duration;
 
-/// SQS's longest visibility timeout, 12 hours.
-pub const MAX_VISIBILITY: Duration = Duration::from_secs(43_200);
+pub use crate::client::limits::MAX_VISIBILITY;
 
 /// The exit code that asks for a retry at once (sysexits' EX_TEMPFAIL, "try again later").
 pub const EX_TEMPFAIL: i32 = 75;

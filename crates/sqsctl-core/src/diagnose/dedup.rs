@@ -43,14 +43,15 @@ pub fn collisions(obs: &Observations) -> Option<Finding> {
         ),
     )
     .evidence(format!(
-        "{messages} messages share {} with another, different body",
+        "{} share {} with another, different body",
+        plural(messages, "message"),
         plural(colliding.len() as u64, "id")
     ))
     .evidence_each(&colliding, 3, |entry| {
         format!(
-            "id `{}` on {} messages, e.g. `{}` and `{}`",
+            "id `{}` on {}, e.g. `{}` and `{}`",
             entry.id,
-            entry.messages,
+            plural(entry.messages, "message"),
             entry.examples.first().map(String::as_str).unwrap_or(""),
             entry.examples.get(1).map(String::as_str).unwrap_or("")
         )
@@ -364,9 +365,13 @@ pub fn repeating_bodies(obs: &Observations, content_based: bool) -> Option<Findi
         "Content-based deduplication on bodies that repeat",
     )
     .evidence(format!(
-        "{} distinct bodies occur more than once ({copies} of {} messages seen)",
-        repeated.len(),
-        obs.messages
+        "{} more than once ({copies} of {} seen)",
+        if repeated.len() == 1 {
+            "1 distinct body occurs".to_string()
+        } else {
+            format!("{} distinct bodies occur", repeated.len())
+        },
+        plural(obs.messages, "message")
     ))
     .evidence_each(&repeated, 3, |(count, body)| {
         format!("`{body}` seen {count} times")

@@ -236,9 +236,9 @@ pub fn near_dead_letter(
             Severity::Info
         },
         format!(
-            "{} of {} messages read {} one receive away from the dead-letter queue",
+            "{} of {} read {} one receive away from the dead-letter queue",
             near,
-            obs.messages,
+            crate::text::plural(obs.messages, "message"),
             if near == 1 { "is" } else { "are" }
         ),
     )

@@ -58,8 +58,8 @@ fn serialized(layout: &GroupLayout) -> Option<Finding> {
         (
             Severity::Warning,
             format!(
-                "Only {} consumers can make progress at once",
-                t.effective_parallelism
+                "Only {} can make progress at once",
+                crate::text::consumers(t.effective_parallelism)
             ),
         )
     } else {
@@ -83,9 +83,10 @@ fn serialized(layout: &GroupLayout) -> Option<Finding> {
             .map(|g| format!("`{}`", g.group_id))
             .collect();
         finding = finding.evidence(format!(
-            "at least {} of {total} messages ({}%) are in the {} whose last receive \
+            "at least {} of {} ({}%) are in the {} whose last receive \
              came back full, so more of them wait behind their heads: {}{}",
             t.messages_in_those_groups,
+            plural(total, "message"),
             percent(t.messages_in_those_groups, total),
             plural(few, "group"),
             names.join(", "),
@@ -99,9 +100,9 @@ fn serialized(layout: &GroupLayout) -> Option<Finding> {
         ));
     }
     finding = finding.evidence(format!(
-        "effective parallelism: {}{} (however many consumers run)",
+        "effective parallelism: {}{} (however many run)",
         if t.exact { "" } else { "at most " },
-        t.effective_parallelism
+        crate::text::consumers(t.effective_parallelism)
     ));
     let fixed: Vec<&str> = layout
         .groups

@@ -130,8 +130,9 @@ pub fn climbing_receives(
         },
     )
     .evidence(format!(
-        "{climbing} of {read} messages read ({}%) had come back {CLIMBING_RECEIVES} or more times \
+        "{climbing} of {} read ({}%) had come back {CLIMBING_RECEIVES} or more times \
          after their visibility timeout ran out (up to {most})",
+        plural(read, "message"),
         percent(climbing, read)
     ));
     finding = finding.evidence(super::groups::OWN_READS_NOTE);
@@ -140,8 +141,8 @@ pub fn climbing_receives(
     }
     if let Some(policy) = attrs.and_then(QueueAttributes::redrive_policy) {
         finding = finding.evidence(format!(
-            "after {} receives a message moves to the dead-letter queue, processed or not",
-            policy.max_receive_count
+            "after {} a message moves to the dead-letter queue, processed or not",
+            plural(u64::from(policy.max_receive_count), "receive")
         ));
     }
     // A timeout well above the current one, as a starting point: the processing time is unknown.
@@ -241,9 +242,20 @@ fn redrive(facts: &QueueFacts, obs: Option<&Observations>, now_ms: u64) -> Vec<F
                     .count();
                 if too_old > 0 {
                     short.evidence.push(format!(
-                        "{too_old} of {} messages read are already older than that: if they \
-                         fail now, they expire as they arrive in {}",
-                        obs.messages, dlq.name
+                        "{too_old} of {} read {} already older than that: {} now, {} in {}",
+                        plural(obs.messages, "message"),
+                        if too_old == 1 { "is" } else { "are" },
+                        if too_old == 1 {
+                            "if it fails"
+                        } else {
+                            "if they fail"
+                        },
+                        if too_old == 1 {
+                            "it expires as it arrives"
+                        } else {
+                            "they expire as they arrive"
+                        },
+                        dlq.name
                     ));
                 }
             }

@@ -1,7 +1,7 @@
 //! What a redrive does, as data: written as the first line of the journal so that `--resume`
 //! continues with exactly the settings of the interrupted run. Everything that shapes what moves
-//! and how (queues, selection, limit, deduplication, delay, archive) is here; only pacing (`--rate`,
-//! `--concurrency`) may change on resume. The plan also records what bounds the run: when it
+//! and how (queues, selection, limit, deduplication, delay, archive) is here; only pacing (the rate
+//! and the number of workers) may change on resume. The plan also records what bounds the run: when it
 //! started and how many messages it could move at most.
 //!
 //! The engine checks its own settings: [`PlanOptions::validate`] before any queue is read,
@@ -23,9 +23,9 @@ pub const DEFAULT_VISIBILITY_TIMEOUT: i32 = 60;
 /// The most workers `--concurrency` accepts (an adaptive run stops at [`super::ADAPTIVE_CAP`]).
 pub const MAX_CONCURRENCY: usize = 256;
 /// The longest visibility timeout SQS accepts, in seconds (12 hours).
-pub const MAX_VISIBILITY_TIMEOUT: i32 = 43_200;
+pub const MAX_VISIBILITY_TIMEOUT: i32 = crate::client::limits::MAX_VISIBILITY.as_secs() as i32;
 /// The longest per-message delay SQS accepts, in seconds.
-pub const MAX_DELAY_SECONDS: i32 = 900;
+pub const MAX_DELAY_SECONDS: i32 = crate::client::limits::MAX_DELAY.as_secs() as i32;
 
 /// A setting of a redrive that the engine refuses.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -148,6 +148,12 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The workers of a new run: `concurrency` fixed, or (`None`) a run that adapts, starting at
+    /// [`DEFAULT_CONCURRENCY`]. Returns the workers and whether the run adapts.
+    pub fn workers(concurrency: Option<usize>) -> (usize, bool) {
+        concurrency.map_or((DEFAULT_CONCURRENCY, true), |fixed| (fixed, false))
+    }
+
     /// The settings of the plan that do not depend on the queues.
     pub fn options(&self) -> PlanOptions {
         PlanOptions {
