@@ -1245,7 +1245,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__local)
-            opts="-o -q -v -h -V --bind --hostname --account-id --latency --fault-rate --entry-fault-rate --seed --data-dir --recover --init --max-bytes --allow-origin --no-inspection --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
+            opts="-o -q -v -h -V --bind --hostname --account-id --latency --fault-rate --entry-fault-rate --seed --like-sqs --short-poll-sample --duplicate-rate --reorder-window --count-lag --data-dir --recover --init --max-bytes --allow-origin --no-inspection --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1276,6 +1276,22 @@ _sqsctl() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --short-poll-sample)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --duplicate-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reorder-window)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-lag)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

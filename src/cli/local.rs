@@ -32,9 +32,34 @@ pub struct LocalArgs {
     /// Share of batch entries (0 to 1) failed individually with InternalError
     #[arg(long, default_value_t = 0.0, value_name = "RATE")]
     pub entry_fault_rate: f64,
-    /// Seed of the fault injection, for reproducible runs
+    /// Seed of the fault injection and of --like-sqs's decisions, for reproducible runs
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// Behave as SQS does where it is not exact: short polls that sample, duplicate deliveries
+    /// and best-effort order on standard queues, lagging Approximate* counts (the four flags
+    /// below at their --like-sqs values). FIFO queues keep their guarantees; the inspection
+    /// endpoints stay exact
+    #[arg(long)]
+    pub like_sqs: bool,
+    /// Share of SQS's servers a short poll (WaitTimeSeconds 0) queries: each message it could
+    /// return comes with this probability, and from a queue of fewer than 1,000 visible
+    /// messages it may return none. Above 0, at most 1 (exact); 0.5 with --like-sqs. Long polls
+    /// are exact
+    #[arg(long, value_name = "SHARE")]
+    pub short_poll_sample: Option<f64>,
+    /// Probability (0 to 1) that a message received from a standard queue is delivered once more,
+    /// to a later receive, before its visibility timeout ends, even when the first delivery was
+    /// deleted at once (either receipt handle deletes it); 0.01 with --like-sqs, 0 otherwise
+    #[arg(long, value_name = "RATE")]
+    pub duplicate_rate: Option<f64>,
+    /// Best-effort order on standard queues: each delivery is chosen at random among the next N
+    /// messages in send order (1, send order, to 10000); 10 with --like-sqs
+    #[arg(long, value_name = "N")]
+    pub reorder_window: Option<usize>,
+    /// How old the ApproximateNumberOfMessages* attributes may be (0 to 5m; e.g. 2s, 500ms);
+    /// 2s with --like-sqs, 0 (exact) otherwise
+    #[arg(long, value_parser = crate::cli::values::parse_duration, value_name = "DURATION")]
+    pub count_lag: Option<Duration>,
     /// Keep queues and messages in DIR across restarts (created if missing). A request is
     /// answered once its changes are on disk, so an acknowledged send or delete survives a crash
     /// or kill -9. Without it, everything is gone when the server stops

@@ -102,11 +102,7 @@ impl Realism {
         if self.count_lag > MAX_COUNT_LAG {
             return Err((
                 "count_lag",
-                format!(
-                    "must be at most {} s, got {:?}",
-                    MAX_COUNT_LAG.as_secs(),
-                    self.count_lag
-                ),
+                format!("must be at most 5 minutes, got {:?}", self.count_lag),
             ));
         }
         Ok(())
