@@ -1233,7 +1233,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__local)
-            opts="-V -o -q -v -h --bind --hostname --account-id --latency --fault-rate --entry-fault-rate --seed --data-dir --recover --init --max-bytes --allow-origin --no-inspection --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            opts="-V -o -q -v -h --bind --hostname --account-id --latency --fault-rate --entry-fault-rate --seed --like-sqs --short-poll-sample --duplicate-rate --reorder-window --count-lag --data-dir --recover --init --max-bytes --allow-origin --no-inspection --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1264,6 +1264,22 @@ _sqsctl() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --short-poll-sample)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --duplicate-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reorder-window)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-lag)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -13,7 +13,7 @@ use anyhow::{Context as _, bail};
 use crate::cli::local::LocalArgs;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
-use crate::local::{InitSpec, Ready, ServerConfig, serve_until};
+use crate::local::{InitSpec, Ready, Realism, ServerConfig, serve_until};
 use crate::text::plural;
 
 #[derive(Debug, Clone)]
@@ -29,7 +29,11 @@ pub struct LocalSettings {
     pub latency: Duration,
     pub fault_rate: f64,
     pub entry_fault_rate: f64,
+    /// Drawn at random when the server departs from exact behaviour without `--seed`, so the
+    /// start-up line can say how to repeat the run.
     pub seed: Option<u64>,
+    /// Where the server behaves as SQS does rather than exactly (`--like-sqs` and its flags).
+    pub realism: Realism,
     pub data_dir: Option<PathBuf>,
     /// Rebuild a damaged data directory from what can be read before starting.
     pub recover: bool,
@@ -76,6 +80,33 @@ fn max_bytes(value: Option<u64>) -> anyhow::Result<Option<u64>> {
     Ok(value.or_else(crate::local::default_max_bytes))
 }
 
+/// `--like-sqs`'s settings, or the exact ones, with each of its flags given on top.
+fn realism(args: &LocalArgs) -> anyhow::Result<Realism> {
+    let base = if args.like_sqs {
+        Realism::LIKE_SQS
+    } else {
+        Realism::EXACT
+    };
+    let realism = Realism {
+        short_poll_sample: args.short_poll_sample.unwrap_or(base.short_poll_sample),
+        duplicate_rate: args.duplicate_rate.unwrap_or(base.duplicate_rate),
+        reorder_window: args.reorder_window.unwrap_or(base.reorder_window),
+        count_lag: args.count_lag.unwrap_or(base.count_lag),
+    };
+    if let Err((field, why)) = realism.check() {
+        bail!("--{} {why}", field.replace('_', "-"));
+    }
+    Ok(realism)
+}
+
+/// A seed for a run that did not give one.
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher as _, Hasher as _};
+    std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish()
+}
+
 /// An origin as browsers send it: `scheme://host[:port]`, nothing after (a trailing `/` is
 /// dropped).
 fn origin(value: &str) -> anyhow::Result<String> {
@@ -119,6 +150,11 @@ impl LocalSettings {
                 bail!("--hostname must be a host name or IP address, got {name:?}");
             }
         }
+        let realism = realism(&args)?;
+        let seed = match args.seed {
+            None if !realism.is_exact() => Some(random_seed()),
+            seed => seed,
+        };
         Ok(LocalSettings {
             bind: args.bind,
             region: region.to_string(),
@@ -128,7 +164,8 @@ impl LocalSettings {
             latency: latency(args.latency)?,
             fault_rate: rate("fault-rate", args.fault_rate)?,
             entry_fault_rate: rate("entry-fault-rate", args.entry_fault_rate)?,
-            seed: args.seed,
+            seed,
+            realism,
             data_dir: args.data_dir,
             recover: args.recover,
             init: args.init,
@@ -303,6 +340,7 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         fault_rate: settings.fault_rate,
         entry_fault_rate: settings.entry_fault_rate,
         seed: settings.seed,
+        realism: settings.realism,
         data_dir: settings.data_dir.clone(),
         max_bytes: settings.max_bytes,
         allowed_origins: settings.allowed_origins.clone(),
@@ -339,6 +377,9 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         }
         if let Some(injected) = injected_faults(&settings) {
             printer.info(format!("injecting {injected}"));
+        }
+        if let Some(line) = describe_realism(&settings) {
+            printer.info(line);
         }
         for line in describe_ready(ready, &settings) {
             printer.info(line);
@@ -406,9 +447,53 @@ fn injected_faults(settings: &LocalSettings) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(", "))
 }
 
+/// What the server does as SQS does, naming only what is on, and the seed that repeats it; `None`
+/// for an exact server.
+fn describe_realism(settings: &LocalSettings) -> Option<String> {
+    let realism = &settings.realism;
+    let mut parts = Vec::new();
+    if realism.short_poll_sample < 1.0 {
+        parts.push(format!("short-poll sample {}", realism.short_poll_sample));
+    }
+    if realism.duplicate_rate > 0.0 {
+        parts.push(format!("duplicate rate {}", realism.duplicate_rate));
+    }
+    if realism.reorder_window > 1 {
+        parts.push(format!("reorder window {}", realism.reorder_window));
+    }
+    if !realism.count_lag.is_zero() {
+        parts.push(format!(
+            "count lag {}",
+            humantime::format_duration(realism.count_lag)
+        ));
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let seed = settings
+        .seed
+        .map(|seed| format!("; --seed {seed} repeats this run"))
+        .unwrap_or_default();
+    Some(format!("behaving like SQS: {}{seed}", parts.join(", ")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The values `sqsctl local --help` and docs/local-server.md give for --like-sqs.
+    #[test]
+    fn like_sqs_is_what_the_help_says() {
+        assert_eq!(
+            Realism::LIKE_SQS,
+            Realism {
+                short_poll_sample: 0.5,
+                duplicate_rate: 0.01,
+                reorder_window: 10,
+                count_lag: Duration::from_secs(2),
+            }
+        );
+    }
 
     #[test]
     fn values_special_to_a_shell_are_quoted() {

@@ -22,6 +22,10 @@ fn absurd_limits_and_origins_are_usage_errors() {
         &["--allow-origin", "localhost:3000"],
         &["--allow-origin", "http://localhost:3000/app"],
         &["--region", "mars"],
+        &["--like-sqs", "--short-poll-sample", "0"],
+        &["--duplicate-rate", "1.5"],
+        &["--reorder-window", "0"],
+        &["--count-lag", "6m"],
     ] {
         let run = env.run(&[&["local", "--bind", "127.0.0.1:0"], args].concat());
         run.assert_code(2);
@@ -180,4 +184,17 @@ fn credentials_of_the_environment_are_left_alone_and_never_printed() {
         stderr.contains("(default region eu-west-1, account 000000000000)"),
         "{stderr}"
     );
+}
+
+#[test]
+fn like_sqs_says_what_it_does_and_how_to_repeat_it() {
+    let home = tempfile::tempdir().unwrap();
+    let args = ["--like-sqs", "--seed", "7", "--duplicate-rate", "0"];
+    let (local, _) = Local::start(support::cleared_cmd(home.path()), &args, 5);
+    let (_, stderr) = local.stop();
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("behaving like SQS"))
+        .unwrap_or_else(|| panic!("no realism line in:\n{stderr}"));
+    assert_snapshot!(line);
 }

@@ -312,11 +312,11 @@ macro_rules! document_tests {
 }
 
 document_tests! {
-    readme_examples_run: "README.md", 3;
+    readme_examples_run: "README.md", 4;
     commands_examples_run: "docs/commands.md", 12;
     diagnose_examples_run: "docs/diagnose.md", 1;
     install_examples_run: "docs/install.md", 0;
-    local_server_examples_run: "docs/local-server.md", 6;
+    local_server_examples_run: "docs/local-server.md", 7;
     output_examples_run: "docs/output.md", 0;
     redrive_examples_run: "docs/redrive.md", 2;
     workers_examples_run: "docs/workers.md", 1;

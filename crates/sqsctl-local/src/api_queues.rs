@@ -267,7 +267,7 @@ pub fn get_queue_attributes(call: &Call, input: QueueUrlInput) -> SqsResult<Valu
     let mut rendered = {
         let mut state = queue.state.lock();
         state.tick(now);
-        let counts = state.messages.counts();
+        let counts = state.reported_counts(now, call.svc.chance.realism.count_lag_ms());
         let mut map = state.attrs.render(queue.fifo);
         map.insert("ApproximateNumberOfMessages", counts.visible.to_string());
         map.insert(

@@ -1,5 +1,6 @@
 //! ReceiveMessage: long polling, dead-letter moves, and the selection of system and message
-//! attributes in the answer.
+//! attributes in the answer; under [`crate::Realism`], short polls that sample and standard
+//! queues that deliver out of order and some messages twice.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -211,16 +212,28 @@ fn describe(message: &StoredMessage, selection: &Selection, account: &str) -> Me
     }
 }
 
-/// One receive attempt; moves messages past their source's maxReceiveCount to the dead-letter queue.
+/// One receive attempt; moves messages past their source's maxReceiveCount to the dead-letter
+/// queue. A `short` poll (`WaitTimeSeconds` 0) may see fewer messages than there are, or none,
+/// when the server samples short polls.
 fn attempt(
     call: &Call,
     queue: &Arc<Queue>,
     max: usize,
     visibility: Option<u32>,
+    short: bool,
 ) -> SqsResult<Vec<(u64, StoredMessage)>> {
     let now = call.svc.now();
+    let chance = &call.svc.chance;
     let mut state = queue.state.lock();
     state.tick(now);
+    let max = if short && chance.realism.short_poll_sample < 1.0 {
+        chance.short_poll(max, state.messages.counts().visible)
+    } else {
+        max
+    };
+    if max == 0 {
+        return Ok(Vec::new());
+    }
     let visibility_ms = u64::from(visibility.unwrap_or(state.attrs.visibility_timeout)) * 1000;
     // A policy whose target is gone moves nothing, as SQS keeps such messages in the source.
     let policy = state.attrs.redrive_policy.clone();
@@ -243,8 +256,14 @@ fn attempt(
         .as_ref()
         .and(policy.as_ref())
         .map(|p| p.max_receive_count);
-    let received = state.receive(now, max, visibility_ms, limit);
+    let received = match chance.for_receive() {
+        None => state.receive(now, max, visibility_ms, limit, None),
+        Some(mut draw) => state.receive(now, max, visibility_ms, limit, Some(&mut draw)),
+    };
     drop(state);
+    if received.twins_owed > 0 {
+        queue.changed.notify_waiters();
+    }
     if let Some(target) = target
         && !received.to_dead_letter.is_empty()
     {
@@ -309,7 +328,7 @@ pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
         changed.as_mut().enable();
         advanced.as_mut().enable();
         stopping.as_mut().enable();
-        let got = attempt(call, &queue, max, visibility)?;
+        let got = attempt(call, &queue, max, visibility, wait == 0)?;
         let now = tokio::time::Instant::now();
         if !got.is_empty() || now >= deadline || call.svc.is_stopping() {
             break got;

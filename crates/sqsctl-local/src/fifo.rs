@@ -223,21 +223,31 @@ mod tests {
         for (group, body) in [("a", "a1"), ("b", "b1"), ("a", "a2"), ("a", "a3")] {
             messages.insert(fifo_message(group, body));
         }
-        let first = messages.receive(10, 2, 1000, None);
+        let first = messages.receive(10, 2, 1000, None, None);
         assert_eq!(bodies(&first), ["a1", "a2"]);
-        let second = messages.receive(10, 10, 1000, None);
+        let second = messages.receive(10, 10, 1000, None, None);
         assert_eq!(bodies(&second), ["b1"]);
-        assert!(messages.receive(10, 10, 1000, None).messages.is_empty());
+        assert!(
+            messages
+                .receive(10, 10, 1000, None, None)
+                .messages
+                .is_empty()
+        );
         // a1 deleted, a2 still in flight: a stays blocked.
         let (a1, generation) = (first.messages[0].0, first.messages[0].1.receive_count);
         messages.delete(a1, generation);
-        assert!(messages.receive(10, 10, 1000, None).messages.is_empty());
+        assert!(
+            messages
+                .receive(10, 10, 1000, None, None)
+                .messages
+                .is_empty()
+        );
         let (b1, generation) = (second.messages[0].0, second.messages[0].1.receive_count);
         messages.delete(b1, generation);
         // a2's visibility runs out: a2 comes back first, then a3, in one receive.
         messages.tick(1_010, u64::MAX / 2);
         assert_eq!(
-            bodies(&messages.receive(1_010, 10, 1000, None)),
+            bodies(&messages.receive(1_010, 10, 1000, None, None)),
             ["a2", "a3"]
         );
     }
@@ -247,9 +257,12 @@ mod tests {
         let mut messages = crate::store::Messages::new(true);
         messages.insert(fifo_message("g", "poison"));
         messages.insert(fifo_message("g", "next"));
-        assert_eq!(bodies(&messages.receive(0, 1, 0, Some(1))), ["poison"]);
+        assert_eq!(
+            bodies(&messages.receive(0, 1, 0, Some(1), None)),
+            ["poison"]
+        );
         messages.tick(0, u64::MAX / 2);
-        let again = messages.receive(0, 1, 0, Some(1));
+        let again = messages.receive(0, 1, 0, Some(1), None);
         assert_eq!(again.to_dead_letter.len(), 1);
         assert_eq!(bodies(&again), ["next"]);
     }

@@ -4,7 +4,9 @@
 //! protocol (form-encoded requests, XML answers), from one action table, with SQS's semantics
 //! (visibility timeouts, delays, retention, FIFO groups and deduplication, dead-letter queues,
 //! message move tasks) and its error codes. With a data directory it keeps its state across
-//! restarts. Every timing rule reads a [`Clock`] that tests can freeze and advance, and faults and latency can be injected for reliability tests. It is a crate
+//! restarts. Every timing rule reads a [`Clock`] that tests can freeze and advance, and faults and latency can be injected for reliability tests. Exact by
+//! default, it can also behave as SQS does where SQS is not exact ([`Realism`]: short polls that
+//! sample, duplicate deliveries, best-effort order, lagging counts). It is a crate
 //! of its own so that nothing of the command line can creep into it: the compiler keeps that
 //! boundary.
 //!
@@ -42,6 +44,7 @@ mod query_decode;
 mod query_encode;
 mod query_shapes;
 mod queue;
+mod realism;
 mod receipt;
 mod recover;
 mod region;
@@ -58,5 +61,6 @@ pub use faults::Stats;
 pub use init::{AttributeValue, InitError, InitReport, InitSpec, QueueSpec};
 pub use limits::default_max_bytes;
 pub use persist::Restored;
+pub use realism::{MAX_COUNT_LAG, MAX_REORDER_WINDOW, Realism, SMALL_QUEUE};
 pub use recover::{Recovery, recover};
 pub use server::{Ready, Server, ServerConfig, serve_until};

@@ -17,7 +17,8 @@ use super::md5;
 use super::message::{
     FIRST_SEQUENCE, MessageAttribute, NewMessage, SendReceipt, State, StoredMessage, random_uuid,
 };
-use super::store::{DeleteOutcome, Messages, Received};
+use super::realism::Draw;
+use super::store::{Counts, DeleteOutcome, Messages, Received};
 use super::validate;
 
 #[derive(Debug)]
@@ -46,6 +47,9 @@ pub struct QueueState {
     pub last_modified: u64,
     pub last_purge: Option<u64>,
     next_sequence: u64,
+    /// The counts `GetQueueAttributes` last reported and when they were taken, under a count
+    /// lag (see [`crate::Realism::count_lag`]).
+    reported: Option<(u64, Counts)>,
     /// Where changes to this queue are recorded, and the queue's row there.
     journal: Journal,
     row: u64,
@@ -138,6 +142,7 @@ impl QueueState {
             last_modified: now,
             last_purge: None,
             next_sequence: 0,
+            reported: None,
             journal: Journal::off(),
             row: 0,
         }
@@ -228,14 +233,36 @@ impl QueueState {
         max: usize,
         visibility_ms: u64,
         max_receives: Option<u32>,
+        draw: Option<&mut Draw>,
     ) -> Received {
-        let received = self.messages.receive(now, max, visibility_ms, max_receives);
+        let received = self
+            .messages
+            .receive(now, max, visibility_ms, max_receives, draw);
         if self.journal.is_on() {
-            for (_, message) in &received.messages {
-                self.save_state(message);
+            for (key, message) in &received.messages {
+                // A copy of a deleted message (a second delivery) has nothing left to record.
+                if self.messages.get(*key).is_some() {
+                    self.save_state(message);
+                }
             }
         }
         received
+    }
+
+    /// The counts behind the `ApproximateNumberOfMessages*` attributes: exact without a lag,
+    /// otherwise a snapshot no older than `lag_ms`, taken afresh once it is that old.
+    pub fn reported_counts(&mut self, now: u64, lag_ms: u64) -> Counts {
+        if lag_ms == 0 {
+            return self.messages.counts();
+        }
+        match self.reported {
+            Some((taken, counts)) if now < taken.saturating_add(lag_ms) => counts,
+            _ => {
+                let counts = self.messages.counts();
+                self.reported = Some((now, counts));
+                counts
+            }
+        }
     }
 
     pub fn delete(&mut self, key: u64, generation: u32) -> DeleteOutcome {

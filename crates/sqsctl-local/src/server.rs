@@ -36,6 +36,7 @@ use super::limits::Budget;
 use super::origins::OriginPolicy;
 use super::persist::{self, Restored};
 use super::protocol::{self, Request, Response};
+use super::realism::{Chance, Realism};
 use super::service::Service;
 
 /// How long a graceful shutdown waits for open requests.
@@ -58,8 +59,11 @@ pub struct ServerConfig {
     pub fault_rate: f64,
     /// Share (0..=1) of batch entries failed individually with `InternalError`.
     pub entry_fault_rate: f64,
-    /// Seed of the fault generator; `None` draws one at random.
+    /// Seed of the fault generator and of the realism decisions; `None` draws one at random.
     pub seed: Option<u64>,
+    /// Where to behave as SQS does rather than exactly: short polls that sample, duplicate
+    /// deliveries, best-effort order, lagging counts. [`Realism::EXACT`] by default.
+    pub realism: Realism,
     /// The window in which a second PurgeQueue is refused (SQS: 60 s), on the server clock.
     pub purge_cooldown: Duration,
     /// The window in which a deleted queue's name cannot be used again (SQS: 60 s), on the server
@@ -121,6 +125,7 @@ impl Default for ServerConfig {
             fault_rate: 0.0,
             entry_fault_rate: 0.0,
             seed: None,
+            realism: Realism::EXACT,
             purge_cooldown: Duration::from_secs(60),
             deleted_name_cooldown: Duration::from_secs(60),
             worker_threads: 2,
@@ -192,6 +197,13 @@ fn build_service(
     service.budget = Arc::new(Budget::new(config.max_bytes));
     service.origins = OriginPolicy::new(&config.allowed_origins);
     service.inspection = config.inspection;
+    if let Err((field, why)) = config.realism.check() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("realism {field} {why}"),
+        ));
+    }
+    service.chance = Chance::new(config.realism, config.seed);
     let mut ready = Ready {
         endpoint: endpoint_of(addr, None),
         restored: None,

@@ -23,6 +23,7 @@ use super::journal::{Journal, Op};
 use super::limits::Budget;
 use super::origins::OriginPolicy;
 use super::queue::Queue;
+use super::realism::{Chance, Realism};
 use super::tasks::MoveTasks;
 
 #[derive(Debug)]
@@ -42,6 +43,8 @@ pub struct Service {
     pub clock: Clock,
     pub purge_cooldown_ms: u64,
     pub faults: Faults,
+    /// Where the server departs from exact behaviour as SQS does (`--like-sqs`).
+    pub chance: Chance,
     pub tasks: MoveTasks,
     /// Where changes are recorded: off, or the data directory's writer.
     pub journal: Journal,
@@ -81,6 +84,7 @@ impl Service {
             clock,
             purge_cooldown_ms,
             faults,
+            chance: Chance::new(Realism::EXACT, None),
             tasks: MoveTasks::default(),
             journal: Journal::off(),
             budget: Budget::unlimited(),

@@ -4,15 +4,19 @@
 //! [`FifoOrder`]. Delays and visibility deadlines sit in a min-heap and retention in another; both
 //! are invalidated lazily (an entry counts only if it still matches the message) and compacted when
 //! stale entries outnumber live ones, so memory stays proportional to what is stored.
+//!
+//! Under [`crate::Realism`] a receive of a standard queue may pick out of send order and schedule a
+//! second delivery of a message (a *twin*); the exact path never touches that state.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::sync::Arc;
 
 use super::error::{ErrorKind, SqsError, SqsResult};
 use super::fifo::FifoOrder;
 use super::limits::{Budget, Usage};
 use super::message::{State, StoredMessage};
+use super::realism::Draw;
 pub use super::slab::MessageMap;
 
 #[derive(Debug)]
@@ -42,6 +46,8 @@ pub enum DeleteOutcome {
 pub struct Received {
     pub messages: Vec<(u64, StoredMessage)>,
     pub to_dead_letter: Vec<StoredMessage>,
+    /// Second deliveries this receive scheduled, which a waiting receive may take at once.
+    pub twins_owed: usize,
 }
 
 #[derive(Debug)]
@@ -56,6 +62,18 @@ pub struct Messages {
     /// Whether messages removed by retention are noted in `expired_rows` for the data directory.
     track_rows: bool,
     expired_rows: Vec<u64>,
+    /// Second deliveries owed to later receives (see [`crate::Realism::duplicate_rate`]).
+    twins: VecDeque<Twin>,
+    /// For a message delivered twice and still in flight: the receive count of its earlier
+    /// handle, which deletes it as well as the latest one does.
+    twin_handles: HashMap<u64, u32>,
+}
+
+/// A delivery owed to a later receive: the message as its first delivery left it.
+#[derive(Debug)]
+struct Twin {
+    key: u64,
+    copy: StoredMessage,
 }
 
 impl Messages {
@@ -73,6 +91,8 @@ impl Messages {
             usage: Usage::default(),
             track_rows: false,
             expired_rows: Vec::new(),
+            twins: VecDeque::new(),
+            twin_handles: HashMap::new(),
         }
     }
 
@@ -190,6 +210,9 @@ impl Messages {
         }
         message.state = State::Visible;
         self.counts.visible += 1;
+        if !self.twin_handles.is_empty() {
+            self.twin_handles.remove(&key);
+        }
         match &mut self.order {
             Order::Standard(deque) => deque.push_back(key),
             Order::Fifo(order) => {
@@ -203,6 +226,9 @@ impl Messages {
     pub fn remove(&mut self, key: u64) -> Option<StoredMessage> {
         let message = self.map.remove(&key)?;
         self.usage.sub(message.stored_bytes());
+        if !self.twin_handles.is_empty() {
+            self.twin_handles.remove(&key);
+        }
         match message.state {
             State::Visible => {
                 self.counts.visible = self.counts.visible.saturating_sub(1);
@@ -222,13 +248,18 @@ impl Messages {
         Some(message)
     }
 
-    /// Keys of up to `max` messages that may be delivered now, in delivery order.
-    fn candidates(&mut self, max: usize) -> Vec<u64> {
+    /// Keys of up to `max` messages that may be delivered now, in delivery order: send order on a
+    /// standard queue, unless `draw` picks within its window.
+    fn candidates(&mut self, max: usize, mut draw: Option<&mut Draw>) -> Vec<u64> {
         match &mut self.order {
             Order::Standard(deque) => {
                 let mut out = Vec::with_capacity(max);
                 while out.len() < max {
-                    let Some(key) = deque.pop_front() else {
+                    let next = match draw.as_deref_mut() {
+                        Some(draw) => deque.swap_remove_front(draw.pick(deque.len())),
+                        None => deque.pop_front(),
+                    };
+                    let Some(key) = next else {
                         break;
                     };
                     if self
@@ -246,18 +277,28 @@ impl Messages {
     }
 
     /// Receives up to `max` messages. A message already received `max_receives` times goes to
-    /// `to_dead_letter` instead of being returned.
+    /// `to_dead_letter` instead of being returned. With a `draw` (realism on), second deliveries
+    /// owed come first, a standard queue's order is shuffled within the window, and some of
+    /// the messages received are owed a second delivery.
     pub fn receive(
         &mut self,
         now: u64,
         max: usize,
         visibility_ms: u64,
         max_receives: Option<u32>,
+        mut draw: Option<&mut Draw>,
     ) -> Received {
         let mut received = Received::default();
+        if draw.is_some() {
+            self.deliver_twins(now, max, visibility_ms, &mut received);
+        }
+        let first_fresh = received.messages.len();
         loop {
             let wanted = max - received.messages.len();
-            let keys = self.candidates(wanted);
+            if wanted == 0 {
+                break;
+            }
+            let keys = self.candidates(wanted, draw.as_deref_mut());
             if keys.is_empty() {
                 break;
             }
@@ -295,14 +336,72 @@ impl Messages {
                 break;
             }
         }
+        if let (Some(draw), Order::Standard(_)) = (draw, &self.order) {
+            for (key, message) in &received.messages[first_fresh..] {
+                if draw.duplicate() {
+                    self.twins.push_back(Twin {
+                        key: *key,
+                        copy: message.clone(),
+                    });
+                    received.twins_owed += 1;
+                }
+            }
+        }
         received
+    }
+
+    /// Delivers second deliveries owed, up to `max`, before their first delivery's visibility
+    /// timeout ends. A message still in flight from that delivery is received again (a second
+    /// handle; either deletes it); one deleted since comes as the copy a delete missed, which
+    /// nothing deletes; one received anew since (its visibility changed to 0) is not owed
+    /// anything any more.
+    fn deliver_twins(&mut self, now: u64, max: usize, visibility_ms: u64, received: &mut Received) {
+        while received.messages.len() < max {
+            let Some(Twin { key, mut copy }) = self.twins.pop_front() else {
+                break;
+            };
+            let first_until = copy.deadline().unwrap_or(0);
+            if now >= first_until {
+                continue;
+            }
+            match self.map.get_mut(&key) {
+                None => {
+                    copy.mark_received(now);
+                    received.messages.push((key, copy));
+                }
+                Some(message) if message.receive_count == copy.receive_count => {
+                    let State::InFlight { until, received_at } = message.state else {
+                        continue;
+                    };
+                    let until = until.max(now.saturating_add(visibility_ms));
+                    message.state = State::InFlight { until, received_at };
+                    self.twin_handles
+                        .entry(key)
+                        .or_insert(message.receive_count);
+                    message.mark_received(now);
+                    self.deadlines.push(Reverse((until, key)));
+                    received.messages.push((key, message.clone()));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// Whether a handle issued at receive count `generation` still acts on the message: the
+    /// latest delivery's, or an earlier one of a message delivered twice and still in flight.
+    fn handle_is_current(&self, key: u64, message: &StoredMessage, generation: u32) -> bool {
+        message.receive_count == generation
+            || self
+                .twin_handles
+                .get(&key)
+                .is_some_and(|&first| (first..message.receive_count).contains(&generation))
     }
 
     /// Takes up to `max` visible messages out of the queue, in delivery order (for move tasks).
     pub fn take_visible(&mut self, max: usize) -> Vec<StoredMessage> {
         let mut out = Vec::new();
         while out.len() < max {
-            let keys = self.candidates(max - out.len());
+            let keys = self.candidates(max - out.len(), None);
             if keys.is_empty() {
                 break;
             }
@@ -314,7 +413,7 @@ impl Messages {
     pub fn delete(&mut self, key: u64, generation: u32) -> DeleteOutcome {
         match self.map.get(&key) {
             None => DeleteOutcome::Gone,
-            Some(m) if m.receive_count != generation => DeleteOutcome::Stale,
+            Some(m) if !self.handle_is_current(key, m, generation) => DeleteOutcome::Stale,
             Some(_) => {
                 self.remove(key);
                 DeleteOutcome::Deleted
@@ -330,17 +429,17 @@ impl Messages {
         now: u64,
         handle: &str,
     ) -> SqsResult<()> {
-        let message = self
+        let current = self
             .map
-            .get_mut(&key)
-            .filter(|m| m.receive_count == generation)
-            .ok_or_else(|| {
-                SqsError::invalid_value(
-                    "ReceiptHandle",
-                    handle,
-                    "Message does not exist or is not available for visibility timeout change.",
-                )
-            })?;
+            .get(&key)
+            .is_some_and(|m| self.handle_is_current(key, m, generation));
+        let message = self.map.get_mut(&key).filter(|_| current).ok_or_else(|| {
+            SqsError::invalid_value(
+                "ReceiptHandle",
+                handle,
+                "Message does not exist or is not available for visibility timeout change.",
+            )
+        })?;
         let State::InFlight { received_at, .. } = message.state else {
             return Err(SqsError::new(
                 ErrorKind::MessageNotInflight,

@@ -1231,6 +1231,9 @@ mod inspect;
 #[path = "server/regions.rs"]
 mod regions;
 
+#[path = "server/like_sqs.rs"]
+mod like_sqs;
+
 /// A raw HTTP/1.1 exchange, for what the SDK cannot send.
 async fn raw(server: &Server, request: impl AsRef<[u8]>) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -96,3 +96,46 @@ fn receive_delete_with_stdout_closed_deletes_nothing() {
     run.assert_code(0);
     assert_eq!(env.depth(&queue), 0);
 }
+
+/// On a server that behaves as SQS (short polls that come back empty from a queue holding
+/// messages, duplicate deliveries, shuffled order), `--until-empty --delete` still drains every
+/// message: only a long poll that brings nothing ends it.
+#[test]
+fn until_empty_drains_a_queue_that_behaves_like_sqs() {
+    let env = TestEnv::like_sqs(7);
+    let name = unique_name("like-sqs");
+    let queue = env.create_queue(&name, &[]);
+    let sent: Vec<_> = (0..500)
+        .map(|i| sqsctl::message::MessageRecord::with_body(format!("m{i:03}")))
+        .collect();
+    env.send(&queue, sent);
+    let run = env.run(&[
+        "receive",
+        &name,
+        "--until-empty",
+        "--delete",
+        "--yes",
+        "-o",
+        "jsonl",
+    ]);
+    run.assert_code(0);
+    let bodies: std::collections::BTreeSet<String> = run
+        .stdout
+        .lines()
+        .map(|line| {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            let record = record.get("data").unwrap_or(&record);
+            record["body"].as_str().unwrap_or_default().to_string()
+        })
+        .collect();
+    assert_eq!(bodies.len(), 500, "{}", run.stderr);
+    let left = env.block_on(env.sqs().receive(
+        &queue,
+        sqsctl::client::ReceiveOptions {
+            max_messages: 10,
+            wait_seconds: Some(1),
+            visibility_timeout: None,
+        },
+    ));
+    assert_eq!(left.unwrap().len(), 0, "messages left behind");
+}

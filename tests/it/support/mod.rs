@@ -14,7 +14,7 @@ use std::process::{Command, Output, Stdio};
 
 use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
 use sqsctl::client::{QueueRef, Sqs};
-use sqsctl::local::{Server, ServerConfig};
+use sqsctl::local::{Realism, Server, ServerConfig};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_sqsctl");
 
@@ -84,6 +84,17 @@ impl TestEnv {
     /// A server as `sqsctl local` starts by default, inspection endpoints on.
     pub fn with_inspection() -> TestEnv {
         TestEnv::start_with(ServerConfig::default())
+    }
+
+    /// A server as `sqsctl local --like-sqs --seed SEED --no-inspection` starts: short polls
+    /// sample, standard queues deliver some messages twice and out of order, counts lag.
+    pub fn like_sqs(seed: u64) -> TestEnv {
+        TestEnv::start_with(ServerConfig {
+            inspection: false,
+            realism: Realism::LIKE_SQS,
+            seed: Some(seed),
+            ..ServerConfig::default()
+        })
     }
 
     pub fn start_with(config: ServerConfig) -> TestEnv {
