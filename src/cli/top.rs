@@ -20,8 +20,10 @@ queue's redrive policy names) is marked `DLQ`, and shown in red while it grows. 
 sort key (visible, in flight, delayed, in/s, out/s, name), r reverses it, q or Ctrl-C quits; the
 terminal is restored however top ends.
 
-Without a terminal (or with -o json/jsonl), top writes one JSON line per refresh,
+Without a terminal (or with -o jsonl), top writes one JSON line per refresh,
 {\"type\":\"sample\",\"data\":{...}}, with each queue's counts and rates (null in the first).
+-o json writes the refreshes as one JSON array, -o table a table per refresh, and -o text a line
+per queue: name, visible, in flight, delayed, in/s, out/s, and dlq or -.
 
 Each refresh is one ListQueues and at most one GetQueueAttributes per queue, 32 at a time.
 
