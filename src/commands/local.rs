@@ -46,38 +46,11 @@ pub struct LocalSettings {
     pub inspection: bool,
 }
 
-/// The most `--latency` may add: a round trip, or a slow server for testing client timeouts;
-/// beyond it a request would look hung, and far beyond it the timer overflows.
-const MAX_LATENCY: Duration = Duration::from_secs(5 * 60);
-/// The least `--max-bytes` may be: a handful of small messages.
-const MIN_MAX_BYTES: u64 = 1024;
-
 fn rate(name: &str, value: f64) -> anyhow::Result<f64> {
     if !(0.0..=1.0).contains(&value) {
         bail!("--{name} must be between 0 and 1, got {value}");
     }
     Ok(value)
-}
-
-fn latency(value: Option<Duration>) -> anyhow::Result<Duration> {
-    let latency = value.unwrap_or(Duration::ZERO);
-    if latency > MAX_LATENCY {
-        bail!(
-            "--latency must be between 0 and {}, got {}",
-            humantime::format_duration(MAX_LATENCY),
-            humantime::format_duration(latency)
-        );
-    }
-    Ok(latency)
-}
-
-fn max_bytes(value: Option<u64>) -> anyhow::Result<Option<u64>> {
-    if let Some(bytes) = value
-        && bytes < MIN_MAX_BYTES
-    {
-        bail!("--max-bytes must be at least 1KiB ({MIN_MAX_BYTES} bytes), got {bytes} bytes");
-    }
-    Ok(value.or_else(crate::local::default_max_bytes))
 }
 
 /// `--like-sqs`'s settings, or the exact ones, with each of its flags given on top.
@@ -161,7 +134,8 @@ impl LocalSettings {
             print_credentials: !credentials_in_environment(),
             hostname: args.hostname,
             account_id: args.account_id,
-            latency: latency(args.latency)?,
+            // Its range is checked by its parser (`cli::local`).
+            latency: args.latency.unwrap_or(Duration::ZERO),
             fault_rate: rate("fault-rate", args.fault_rate)?,
             entry_fault_rate: rate("entry-fault-rate", args.entry_fault_rate)?,
             seed,
@@ -169,7 +143,7 @@ impl LocalSettings {
             data_dir: args.data_dir,
             recover: args.recover,
             init: args.init,
-            max_bytes: max_bytes(args.max_bytes)?,
+            max_bytes: args.max_bytes.or_else(crate::local::default_max_bytes),
             allowed_origins: args
                 .allow_origin
                 .iter()
