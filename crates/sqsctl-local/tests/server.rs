@@ -24,9 +24,14 @@ fn manual_server() -> Server {
 }
 
 fn client_with(server: &Server, attempts: u32) -> Client {
+    client_at(server, "us-east-1", attempts)
+}
+
+/// A client signing for `region`, trying each call `attempts` times.
+fn client_at(server: &Server, region: &str, attempts: u32) -> Client {
     let config = aws_sdk_sqs::Config::builder()
         .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
+        .region(Region::new(region.to_string()))
         .credentials_provider(Credentials::new("test", "test", None, None, "test"))
         .endpoint_url(server.endpoint())
         .retry_config(RetryConfig::standard().with_max_attempts(attempts))

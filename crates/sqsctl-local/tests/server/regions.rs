@@ -2,20 +2,13 @@
 //! same name may exist in several regions, and queue URLs and ARNs carry the region.
 
 use aws_sdk_sqs::Client;
-use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_sqs::types::QueueAttributeName;
 use sqsctl_local::{Server, ServerConfig};
 
 use super::{TestResult, attribute, code, create, manual_server, raw};
 
 fn client_in(server: &Server, region: &str) -> Client {
-    let config = aws_sdk_sqs::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new(region.to_string()))
-        .credentials_provider(Credentials::new("test", "test", None, None, "test"))
-        .endpoint_url(server.endpoint())
-        .build();
-    Client::from_conf(config)
+    super::client_at(server, region, 1)
 }
 
 async fn listed(sqs: &Client) -> Vec<String> {
