@@ -5,18 +5,14 @@
 use std::time::Duration;
 
 use crate::cli::{Cli, Command};
+use crate::client::ClientError;
 use crate::client::peek::PeekError;
-use crate::client::{AwsSettings, ClientError};
 use crate::commands::context::Context;
 use crate::error::{Cancelled, CommandHint, HintedError, UsageError};
 use crate::exit::ExitStatus;
 use crate::interrupt::{Interrupt, StopSignal};
-use crate::output::query::Query;
 use crate::output::{Printer, Terminal, stderr_line};
-
-/// Set to `1` to make the binary behave as on a terminal (tables, progress bars, prompts); for
-/// tests of what a person sees.
-pub const ASSUME_TTY_ENV: &str = "SQSCTL_ASSUME_TTY";
+use crate::settings::{Environment, GlobalSettings};
 
 pub fn main() -> std::process::ExitCode {
     // `COMPLETE=bash sqsctl` prints the completion script, and the script calls back here with
@@ -99,61 +95,21 @@ fn client_threads(cli: &Cli) -> Option<usize> {
 }
 
 async fn run(cli: Cli) -> ExitStatus {
-    let terminal = if std::env::var(ASSUME_TTY_ENV).is_ok_and(|v| v == "1") {
-        Terminal::all()
-    } else {
-        Terminal::detect()
-    };
-    // `COLUMNS` stands in for a width the terminal does not tell (and for tests' forced terminal).
-    let terminal = Terminal {
-        width: terminal.width.or_else(|| {
-            std::env::var("COLUMNS")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .filter(|&cols: &u16| cols > 0)
-        }),
-        ..terminal
-    };
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let query = match cli.global.query.as_deref().map(Query::parse).transpose() {
-        Ok(query) => query,
-        Err(message) => {
-            eprintln!(
-                "error: {}",
-                crate::output::sanitize::for_terminal_lines(&message)
-            );
-            return ExitStatus::Usage;
-        }
-    };
-    let printer = match Printer::new(
-        cli.global.output,
-        cli.global.color,
-        no_color,
-        cli.global.quiet,
-        cli.global.verbose,
-        terminal,
-        query,
-    ) {
-        Ok(printer) => printer,
-        Err(message) => {
-            eprintln!(
-                "error: {}",
-                crate::output::sanitize::for_terminal_lines(&message)
-            );
-            return ExitStatus::Usage;
-        }
-    };
-    let aws = AwsSettings {
-        profile: cli.aws.profile,
-        region: cli.aws.region,
-        endpoint_url: cli.aws.endpoint_url,
-        max_attempts: None,
-        connect_timeout: cli.aws.connect_timeout,
-        read_timeout: cli.aws.read_timeout,
-    };
-    let interrupt = Interrupt::with_grace(interrupt_grace());
+    let settings =
+        match GlobalSettings::resolve(cli.aws, cli.global, Environment::read(), Terminal::detect())
+        {
+            Ok(settings) => settings,
+            Err(message) => {
+                eprintln!(
+                    "error: {}",
+                    crate::output::sanitize::for_terminal_lines(&message)
+                );
+                return ExitStatus::Usage;
+            }
+        };
+    let interrupt = Interrupt::with_grace(settings.grace);
     spawn_signal_handler(interrupt.clone());
-    let ctx = Context::new(printer, aws, interrupt);
+    let ctx = Context::new(settings.printer, settings.aws, interrupt);
     let result = crate::commands::dispatch(&ctx, cli.command).await;
     let flushed = ctx.printer.flush();
     let status =
@@ -171,15 +127,6 @@ async fn run(cli: Cli) -> ExitStatus {
 /// How long after the grace period a command that still has not returned is stopped regardless:
 /// time for it to write what it knows (a summary, a journal line) once its requests are abandoned.
 const WRAP_UP: Duration = Duration::from_secs(2);
-
-/// The grace period for requests in flight after Ctrl-C: `SQSCTL_INTERRUPT_GRACE` seconds, or 5.
-fn interrupt_grace() -> Duration {
-    std::env::var("SQSCTL_INTERRUPT_GRACE")
-        .ok()
-        .and_then(|text| text.trim().parse::<f64>().ok())
-        .filter(|secs| secs.is_finite() && *secs >= 0.0)
-        .map_or(crate::interrupt::DEFAULT_GRACE, Duration::from_secs_f64)
-}
 
 /// Ctrl-C, SIGTERM and SIGHUP, alike but for the exit code (128 + the first signal's number): at
 /// a confirmation prompt, the first ends the process at once (nothing was changed yet). During
@@ -316,7 +263,7 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
     // What the SDK said, for `--verbose`: error codes and messages only, never the request.
     for cause in err.chain() {
         match client_error(cause) {
-            Some(ClientError::NoCredentials { detail }) => {
+            Some(ClientError::NoCredentials { detail, .. }) => {
                 printer.debug(redacted(format!("credential provider chain: {detail}")))
             }
             Some(client) => {

@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 use clap_complete::CompletionCandidate;
 use sha2::{Digest, Sha256};
 
-use crate::client::{AwsSettings, Sqs};
+use crate::client::{AwsEnvironment, AwsSettings, Sqs};
 
 /// How long a listing is reused.
 const CACHE_FOR: Duration = Duration::from_secs(5);
@@ -60,6 +60,7 @@ fn list() -> Option<Vec<String>> {
             max_attempts: Some(1),
             connect_timeout: Some(TIMEOUT),
             read_timeout: Some(TIMEOUT),
+            environment: AwsEnvironment::read(),
             ..AwsSettings::default()
         };
         let listing = async {

@@ -61,10 +61,10 @@ pub fn client_error(err: &ClientError) -> Option<String> {
             (None, true) => "no profile is configured there: run `aws configure --profile NAME`, or unset AWS_PROFILE / drop --profile to use the environment's credentials".to_string(),
             (None, false) => format!("the profiles that exist: {}", known.join(", ")),
         }),
-        ClientError::NoCredentials { .. } => Some(format!(
+        ClientError::NoCredentials { profile, files, .. } => Some(format!(
             "looked in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), the profile `{}` in {}, SSO, web identity, and the container and instance roles: set AWS_PROFILE (or --profile) to a configured profile (for an SSO profile, run `aws sso login` first), run `aws configure`, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; for the local server any values work",
-            std::env::var("AWS_PROFILE").ok().filter(|p| !p.is_empty()).unwrap_or_else(|| "default".into()),
-            crate::client::profiles::profile_file_paths()
+            profile.as_deref().unwrap_or("default"),
+            files
         )),
         ClientError::Auth { .. } => Some(
             "check the profile or keys in use (--profile, AWS_PROFILE) and that they are not expired".to_string(),

@@ -20,3 +20,4 @@ pub mod hints;
 /// The local SQS-compatible server, from its own crate.
 pub use sqsctl_local as local;
 pub mod output;
+pub mod settings;

@@ -49,6 +49,8 @@ pub const RETRY_DELAY: DurationRange =
     DurationRange::between(Duration::ZERO, limits::MAX_VISIBILITY);
 /// A message's age (`--older-than`, `--newer-than`): any length.
 pub const AGE: DurationRange = DurationRange::between(Duration::ZERO, Duration::MAX);
+/// How long requests in flight may finish after Ctrl-C (`SQSCTL_INTERRUPT_GRACE`): 0s to 1h.
+pub const GRACE: DurationRange = DurationRange::between(Duration::ZERO, Duration::from_secs(3600));
 /// A length of time without a bound of its own (`consume --idle-exit`, `--timeout`): at most a
 /// year, so that a deadline never overflows the clock.
 pub const SPAN: DurationRange =

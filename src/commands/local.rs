@@ -11,6 +11,7 @@ use std::time::Duration;
 use anyhow::{Context as _, bail};
 
 use crate::cli::local::LocalArgs;
+use crate::client::AwsSettings;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::local::{InitSpec, Ready, Realism, ServerConfig, serve_until};
@@ -105,8 +106,11 @@ fn origin(value: &str) -> anyhow::Result<String> {
 impl LocalSettings {
     /// Checks the command line's values and fills in the defaults (an error here is a usage
     /// error).
-    pub fn resolve(args: LocalArgs, region: Option<&str>) -> anyhow::Result<LocalSettings> {
-        let region = region.unwrap_or(DEFAULT_REGION);
+    pub fn resolve(args: LocalArgs, aws: &AwsSettings) -> anyhow::Result<LocalSettings> {
+        let region = aws
+            .region
+            .as_deref()
+            .unwrap_or(crate::local::DEFAULT_REGION);
         if !crate::client::is_region_name(region) {
             bail!("--region must be a region name such as eu-west-1, got {region:?}");
         }
@@ -131,7 +135,7 @@ impl LocalSettings {
         Ok(LocalSettings {
             bind: args.bind,
             region: region.to_string(),
-            print_credentials: !credentials_in_environment(),
+            print_credentials: !aws.environment.has_credentials,
             hostname: args.hostname,
             account_id: args.account_id,
             // Its range is checked by its parser (`cli::local`).
@@ -154,20 +158,8 @@ impl LocalSettings {
     }
 }
 
-/// The server's region when `--region` is not given: the local server's, not the profile's, so
-/// that its queue URLs and ARNs are the same on every machine.
-const DEFAULT_REGION: &str = "us-east-1";
-
 /// Stand-in credentials: the server accepts any.
 const LOCAL_CREDENTIALS: &str = "local";
-
-/// Whether the environment holds AWS credentials of its own (read here, once, because what
-/// `sqsctl local` prints depends on it and the AWS chain is not consulted).
-fn credentials_in_environment() -> bool {
-    ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]
-        .iter()
-        .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
-}
 
 /// `value` as one shell word: as it is when nothing in it is special to a shell, single-quoted
 /// otherwise (an IPv6 endpoint's brackets would be a glob).

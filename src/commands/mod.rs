@@ -61,8 +61,11 @@ pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitSta
             diagnose::run(ctx, usage(diagnose::DiagnoseSettings::resolve(args))?).await
         }
         Command::Local(args) => {
-            let region = ctx.aws_settings().region.as_deref();
-            local::run(ctx, usage(local::LocalSettings::resolve(args, region))?).await
+            local::run(
+                ctx,
+                usage(local::LocalSettings::resolve(args, ctx.aws_settings()))?,
+            )
+            .await
         }
         Command::Demo(args) => demo::run(ctx, usage(demo::DemoSettings::resolve(args))?).await,
         Command::Generate(args) => {

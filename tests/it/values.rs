@@ -2,7 +2,7 @@
 //! (`90`, `90s`, `2m`, `1h`) on every command, and a value out of its range is a usage error that
 //! names the flag and the range its help shows.
 
-use crate::support::{TestEnv, snapshot::assert_snapshot};
+use crate::support::{Run, TestEnv, snapshot::assert_snapshot};
 
 #[test]
 fn every_duration_flag_takes_units() {
@@ -151,4 +151,33 @@ fn a_spelling_of_another_command_is_kept_as_an_alias() {
         "--dry-run",
     ]);
     assert!(run.code != 2, "{}", run.stderr);
+}
+
+#[test]
+fn a_grace_period_that_is_not_a_duration_is_a_usage_error_before_anything_runs() {
+    let env = TestEnv::start();
+    let work = env.create_queue("work", &[]);
+    let run = Run::from_output(
+        env.cmd()
+            .env("SQSCTL_INTERRUPT_GRACE", "soon")
+            .args(["send", "work", "hello"])
+            .output()
+            .expect("binary runs"),
+    );
+    run.assert_code(2);
+    assert_snapshot!(run.stderr);
+    let attrs = env.block_on(env.sqs().attributes(&work)).unwrap();
+    assert_eq!(
+        attrs.get("ApproximateNumberOfMessages"),
+        Some("0"),
+        "nothing was sent"
+    );
+    let run = Run::from_output(
+        env.cmd()
+            .env("SQSCTL_INTERRUPT_GRACE", "2m")
+            .args(["send", "work", "hello"])
+            .output()
+            .expect("binary runs"),
+    );
+    run.assert_code(0);
 }

@@ -63,4 +63,4 @@ pub use limits::default_max_bytes;
 pub use persist::Restored;
 pub use realism::{MAX_COUNT_LAG, MAX_REORDER_WINDOW, Realism, SMALL_QUEUE};
 pub use recover::{Recovery, recover};
-pub use server::{Ready, Server, ServerConfig, serve_until};
+pub use server::{DEFAULT_REGION, Ready, Server, ServerConfig, serve_until};

@@ -42,6 +42,10 @@ use super::service::Service;
 /// How long a graceful shutdown waits for open requests.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// The region of a server started without one: the same on every machine, so its queue URLs and
+/// ARNs are too.
+pub const DEFAULT_REGION: &str = "us-east-1";
+
 /// How to run a local server. `ServerConfig::default()` binds 127.0.0.1 on an ephemeral port with
 /// region us-east-1, account 000000000000, a real clock and no faults.
 #[derive(Debug, Clone)]
@@ -118,7 +122,7 @@ impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
             bind: SocketAddr::from(([127, 0, 0, 1], 0)),
-            region: "us-east-1".into(),
+            region: DEFAULT_REGION.into(),
             account_id: "000000000000".into(),
             clock: Clock::real(),
             latency: Duration::ZERO,

@@ -117,7 +117,7 @@ pub async fn run(ctx: &Context, settings: DemoSettings) -> anyhow::Result<ExitSt
         .aws_settings()
         .region
         .clone()
-        .unwrap_or_else(|| "us-east-1".to_string());
+        .unwrap_or_else(|| crate::local::DEFAULT_REGION.to_string());
     let server = Server::start(ServerConfig {
         bind: settings.bind,
         region: region.clone(),

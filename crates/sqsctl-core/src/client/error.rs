@@ -77,7 +77,13 @@ pub enum ClientError {
         problem: Option<String>,
     },
     #[error("no AWS credentials found")]
-    NoCredentials { detail: String },
+    NoCredentials {
+        detail: String,
+        /// The profile that was looked in: `--profile` or `AWS_PROFILE`; `None` for `default`.
+        profile: Option<String>,
+        /// The profile files that were looked in.
+        files: String,
+    },
     #[error("SQS rejected the credentials ({code}): {message}")]
     Auth { code: String, message: String },
     #[error("SQS throttled {action} ({code}) and retries did not get through")]
@@ -275,7 +281,11 @@ impl ClientError {
             || chain.contains("credentials provider")
             || chain.contains("the credential provider was not enabled")
         {
-            return ClientError::NoCredentials { detail: chain };
+            return ClientError::NoCredentials {
+                detail: chain,
+                profile: site.profile.map(str::to_string),
+                files: site.profile_files.to_string(),
+            };
         }
         // An endpoint the SDK cannot use (from AWS_ENDPOINT_URL_SQS, say) fails every request with
         // a debug print of the request in the message: name the endpoint and nothing else.
@@ -305,6 +315,10 @@ pub struct CallSite<'a> {
     pub read_timeout: Duration,
     /// What a long poll added to the read timeout (zero for other calls).
     pub long_poll: Duration,
+    /// The profile credentials came from (`--profile` or `AWS_PROFILE`); `None` for `default`.
+    pub profile: Option<&'a str>,
+    /// The profile files, named with it.
+    pub profile_files: &'a str,
 }
 
 impl CallSite<'_> {

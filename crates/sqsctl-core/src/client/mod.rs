@@ -57,6 +57,60 @@ pub struct AwsSettings {
     /// How long to wait for the first byte of an answer ([`DEFAULT_READ_TIMEOUT`] when `None`);
     /// a long poll always gets its wait on top.
     pub read_timeout: Option<Duration>,
+    /// What the environment says beside `aws-config`'s own chain, read once by the caller.
+    pub environment: AwsEnvironment,
+}
+
+/// The AWS variables sqsctl itself looks at (the SDK's chain reads its own): read once, at
+/// start-up, by [`AwsEnvironment::read`], so every part of a run sees the same values. The
+/// default is an empty environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AwsEnvironment {
+    /// `AWS_PROFILE`, when set and not blank.
+    pub profile: Option<String>,
+    /// `AWS_ENDPOINT_URL_SQS`, when set and not empty: named when `--verbose` says where the
+    /// endpoint came from.
+    pub endpoint_url_sqs: Option<String>,
+    /// Whether `AWS_ACCESS_KEY_ID` or `AWS_SECRET_ACCESS_KEY` is set.
+    pub has_credentials: bool,
+    /// The profile files the SDK reads, as a person would look for them.
+    pub profile_files: String,
+}
+
+impl Default for AwsEnvironment {
+    fn default() -> AwsEnvironment {
+        AwsEnvironment::from_lookup(|_| None)
+    }
+}
+
+impl AwsEnvironment {
+    pub fn read() -> AwsEnvironment {
+        AwsEnvironment::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// The same from any lookup of variables (tests give a map).
+    pub fn from_lookup(var: impl Fn(&str) -> Option<String>) -> AwsEnvironment {
+        let set = |name: &str| var(name).filter(|v| !v.trim().is_empty());
+        AwsEnvironment {
+            profile: set("AWS_PROFILE"),
+            endpoint_url_sqs: set("AWS_ENDPOINT_URL_SQS"),
+            has_credentials: set("AWS_ACCESS_KEY_ID").is_some()
+                || set("AWS_SECRET_ACCESS_KEY").is_some(),
+            profile_files: profiles::profile_file_paths(
+                set("AWS_CONFIG_FILE").as_deref(),
+                set("AWS_SHARED_CREDENTIALS_FILE").as_deref(),
+            ),
+        }
+    }
+}
+
+impl AwsSettings {
+    /// The profile in use: `--profile`, else `AWS_PROFILE`; `None` means `default`.
+    pub fn selected_profile(&self) -> Option<&str> {
+        self.profile
+            .as_deref()
+            .or(self.environment.profile.as_deref())
+    }
 }
 
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -76,6 +130,10 @@ pub struct Sqs {
     endpoint_name: String,
     connect_timeout: Duration,
     read_timeout: Duration,
+    /// The profile in use (`--profile` or `AWS_PROFILE`), named when credentials are missing.
+    profile: Option<String>,
+    /// The profile files, named with it.
+    profile_files: String,
     /// Batch entries sent again after SQS failed them, shared by clones, for `--verbose`.
     entry_retries: std::sync::Arc<std::sync::atomic::AtomicU64>,
     /// Answers (whole requests or batch entries) that said SQS throttled the caller, shared by
@@ -91,13 +149,8 @@ impl Sqs {
     /// other credentials or another region.
     pub async fn connect(settings: &AwsSettings) -> Result<Sqs, ClientError> {
         let mut loader = aws_config::defaults(BehaviorVersion::latest());
-        let selected_profile = settings.profile.clone().or_else(|| {
-            std::env::var("AWS_PROFILE")
-                .ok()
-                .filter(|p| !p.trim().is_empty())
-        });
-        if let Some(profile) = &selected_profile {
-            profiles::check_exists(profile).await?;
+        if let Some(profile) = settings.selected_profile() {
+            profiles::check_exists(profile, &settings.environment.profile_files).await?;
         }
         if let Some(profile) = &settings.profile {
             // An explicit --profile wins over credentials in the environment, as with the AWS CLI.
@@ -141,9 +194,9 @@ impl Sqs {
         let (endpoint_name, from) = match (&settings.endpoint_url, config.endpoint_url()) {
             (Some(url), _) => (redact_url(url), "--endpoint-url"),
             (None, Some(url)) => (redact_url(url), "AWS_ENDPOINT_URL or the profile"),
-            (None, None) => match std::env::var("AWS_ENDPOINT_URL_SQS") {
-                Ok(url) if !url.is_empty() => (redact_url(&url), "AWS_ENDPOINT_URL_SQS"),
-                _ => (format!("AWS's endpoint for {region}"), ""),
+            (None, None) => match &settings.environment.endpoint_url_sqs {
+                Some(url) => (redact_url(url), "AWS_ENDPOINT_URL_SQS"),
+                None => (format!("AWS's endpoint for {region}"), ""),
             },
         };
         let endpoint = if from.is_empty() {
@@ -162,6 +215,8 @@ impl Sqs {
             endpoint_name,
             connect_timeout,
             read_timeout,
+            profile: settings.selected_profile().map(str::to_string),
+            profile_files: settings.environment.profile_files.clone(),
             entry_retries: std::sync::Arc::default(),
             throttled: std::sync::Arc::default(),
             inspection: inspect::Inspection::default(),
@@ -178,6 +233,8 @@ impl Sqs {
             endpoint_name: "the endpoint set in code".to_string(),
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             read_timeout: DEFAULT_READ_TIMEOUT,
+            profile: None,
+            profile_files: profiles::profile_file_paths(None, None),
             entry_retries: std::sync::Arc::default(),
             throttled: std::sync::Arc::default(),
             inspection: inspect::Inspection::default(),
@@ -282,6 +339,8 @@ impl Sqs {
             connect_timeout: self.connect_timeout,
             read_timeout: self.read_timeout,
             long_poll,
+            profile: self.profile.as_deref(),
+            profile_files: &self.profile_files,
         };
         let error = ClientError::from_sdk(action, queue, &site, err.error)
             .with_cost(err.attempts, err.waited);

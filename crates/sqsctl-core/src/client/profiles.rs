@@ -9,7 +9,7 @@ use super::ClientError;
 
 /// Fails with [`ClientError::UnknownProfile`] when `name` is in neither the config nor the
 /// credentials file.
-pub async fn check_exists(name: &str) -> Result<(), ClientError> {
+pub async fn check_exists(name: &str, files: &str) -> Result<(), ClientError> {
     let loaded =
         aws_config::profile::load(&Fs::real(), &Env::real(), &EnvConfigFiles::default(), None)
             .await;
@@ -27,15 +27,17 @@ pub async fn check_exists(name: &str) -> Result<(), ClientError> {
     Err(ClientError::UnknownProfile {
         name: name.to_string(),
         known,
-        files: profile_file_paths(),
+        files: files.to_string(),
         problem: loaded.err().map(|e| e.to_string()),
     })
 }
 
-/// The config and credentials files the SDK reads, as a person would look for them.
-pub fn profile_file_paths() -> String {
-    let config = std::env::var("AWS_CONFIG_FILE").unwrap_or_else(|_| "~/.aws/config".into());
-    let credentials = std::env::var("AWS_SHARED_CREDENTIALS_FILE")
-        .unwrap_or_else(|_| "~/.aws/credentials".into());
-    format!("{config} and {credentials}")
+/// The config and credentials files the SDK reads (`AWS_CONFIG_FILE`,
+/// `AWS_SHARED_CREDENTIALS_FILE`), as a person would look for them.
+pub fn profile_file_paths(config: Option<&str>, credentials: Option<&str>) -> String {
+    format!(
+        "{} and {}",
+        config.unwrap_or("~/.aws/config"),
+        credentials.unwrap_or("~/.aws/credentials")
+    )
 }

@@ -1,0 +1,178 @@
+//! The settings every command runs with, resolved once: the global options, what the environment
+//! says (`COLUMNS`, `NO_COLOR`, `SQSCTL_INTERRUPT_GRACE`, `AWS_PROFILE`...) and the terminal. The
+//! environment is read in one place, [`Environment::read`]; a value sqsctl cannot use is a usage
+//! error naming the variable, never a silent default.
+
+use std::time::Duration;
+
+use crate::cli::{AwsArgs, GlobalArgs, values};
+use crate::client::{AwsEnvironment, AwsSettings};
+use crate::output::query::Query;
+use crate::output::{Printer, Terminal};
+
+/// Set to `1` to make the binary behave as on a terminal (tables, progress bars, prompts); for
+/// tests of what a person sees.
+pub const ASSUME_TTY_ENV: &str = "SQSCTL_ASSUME_TTY";
+
+/// The grace period's variable: how long requests in flight may finish after the first Ctrl-C.
+pub const INTERRUPT_GRACE_ENV: &str = "SQSCTL_INTERRUPT_GRACE";
+
+/// What sqsctl reads from its environment, beside what the AWS SDK's chain reads for itself.
+#[derive(Debug, Clone, Default)]
+pub struct Environment {
+    /// `SQSCTL_ASSUME_TTY=1`.
+    pub assume_tty: bool,
+    /// `COLUMNS`, as set (a width the terminal does not tell).
+    pub columns: Option<String>,
+    /// `NO_COLOR`, set and not empty.
+    pub no_color: bool,
+    /// `SQSCTL_INTERRUPT_GRACE`, as set.
+    pub interrupt_grace: Option<String>,
+    pub aws: AwsEnvironment,
+}
+
+impl Environment {
+    pub fn read() -> Environment {
+        Environment::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// The same from any lookup of variables (tests give a map).
+    pub fn from_lookup(var: impl Fn(&str) -> Option<String>) -> Environment {
+        Environment {
+            assume_tty: var(ASSUME_TTY_ENV).is_some_and(|v| v == "1"),
+            columns: var("COLUMNS"),
+            no_color: var("NO_COLOR").is_some_and(|v| !v.is_empty()),
+            interrupt_grace: var(INTERRUPT_GRACE_ENV).filter(|v| !v.trim().is_empty()),
+            aws: AwsEnvironment::from_lookup(&var),
+        }
+    }
+}
+
+/// What every command receives: the printer (format, query, colour, terminal), where and how to
+/// reach AWS, and the grace period after Ctrl-C.
+pub struct GlobalSettings {
+    pub printer: Printer,
+    pub aws: AwsSettings,
+    pub grace: Duration,
+}
+
+impl GlobalSettings {
+    /// Resolves the global options against the environment and the terminal the process has. An
+    /// error is a usage error's message.
+    pub fn resolve(
+        aws: AwsArgs,
+        global: GlobalArgs,
+        env: Environment,
+        detected: Terminal,
+    ) -> Result<GlobalSettings, String> {
+        let terminal = if env.assume_tty {
+            Terminal::all()
+        } else {
+            detected
+        };
+        // `COLUMNS` stands in for a width the terminal does not tell (and for tests' forced
+        // terminal); one that is not a width is ignored, as shells and other tools do.
+        let terminal = Terminal {
+            width: terminal.width.or_else(|| {
+                env.columns
+                    .as_deref()
+                    .and_then(|v| v.trim().parse().ok())
+                    .filter(|&cols: &u16| cols > 0)
+            }),
+            ..terminal
+        };
+        let query = global.query.as_deref().map(Query::parse).transpose()?;
+        let printer = Printer::new(
+            global.output,
+            global.color,
+            env.no_color,
+            global.quiet,
+            global.verbose,
+            terminal,
+            query,
+        )?;
+        let grace = match &env.interrupt_grace {
+            None => crate::interrupt::DEFAULT_GRACE,
+            Some(text) => values::GRACE
+                .parse(text)
+                .map_err(|why| format!("{INTERRUPT_GRACE_ENV}={text:?}: {why}"))?,
+        };
+        Ok(GlobalSettings {
+            printer,
+            aws: AwsSettings {
+                profile: aws.profile,
+                region: aws.region,
+                endpoint_url: aws.endpoint_url,
+                max_attempts: None,
+                connect_timeout: aws.connect_timeout,
+                read_timeout: aws.read_timeout,
+                environment: env.aws,
+            },
+            grace,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::{ColorChoice, OutputFormat};
+
+    fn resolve(vars: &[(&str, &str)]) -> Result<GlobalSettings, String> {
+        let env = Environment::from_lookup(|name| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string())
+        });
+        let aws = AwsArgs {
+            profile: None,
+            region: None,
+            endpoint_url: None,
+            connect_timeout: None,
+            read_timeout: None,
+        };
+        let global = GlobalArgs {
+            output: OutputFormat::Auto,
+            query: None,
+            color: ColorChoice::Auto,
+            quiet: false,
+            verbose: 0,
+        };
+        let terminal = Terminal {
+            stdout_is_tty: false,
+            stderr_is_tty: false,
+            stdin_is_tty: false,
+            width: None,
+        };
+        GlobalSettings::resolve(aws, global, env, terminal)
+    }
+
+    #[test]
+    fn the_grace_period_takes_a_duration_and_refuses_what_is_not_one() {
+        assert_eq!(
+            resolve(&[]).map(|s| s.grace),
+            Ok(crate::interrupt::DEFAULT_GRACE)
+        );
+        let grace = |v: &str| resolve(&[(INTERRUPT_GRACE_ENV, v)]).map(|s| s.grace);
+        assert_eq!(grace("1.5"), Ok(Duration::from_millis(1500)));
+        assert_eq!(grace("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(grace("0"), Ok(Duration::ZERO));
+        let err = grace("soon").err().unwrap_or_default();
+        assert!(
+            err.starts_with("SQSCTL_INTERRUPT_GRACE=\"soon\": expected seconds"),
+            "{err}"
+        );
+        assert!(grace("-1").is_err());
+        assert!(grace("2h").is_err());
+    }
+
+    #[test]
+    fn aws_profile_and_credentials_come_from_the_environment_once() {
+        let settings = resolve(&[("AWS_PROFILE", "ops"), ("AWS_ACCESS_KEY_ID", "AKIAEXAMPLE")]);
+        let aws = settings.map(|s| s.aws).ok();
+        assert_eq!(aws.as_ref().and_then(|a| a.selected_profile()), Some("ops"));
+        assert!(aws.is_some_and(|a| a.environment.has_credentials));
+        let blank = resolve(&[("AWS_PROFILE", " ")]).map(|s| s.aws).ok();
+        assert_eq!(blank.as_ref().and_then(|a| a.selected_profile()), None);
+    }
+}
