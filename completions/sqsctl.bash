@@ -1233,7 +1233,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__local)
-            opts="-V -o -q -v -h --bind --hostname --account-id --latency --fault-rate --entry-fault-rate --seed --like-sqs --short-poll-sample --duplicate-rate --reorder-window --count-lag --data-dir --recover --init --max-bytes --allow-origin --no-inspection --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            opts="-V -o -q -v -h --bind --hostname --account-id --like-sqs --data-dir --recover --init --max-bytes --allow-origin --no-inspection --latency --fault-rate --entry-fault-rate --seed --short-poll-sample --duplicate-rate --reorder-window --count-lag --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1248,6 +1248,22 @@ _sqsctl() {
                     return 0
                     ;;
                 --account-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --init)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-origin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1280,22 +1296,6 @@ _sqsctl() {
                     return 0
                     ;;
                 --count-lag)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --data-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --init)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-bytes)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --allow-origin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::values::{ByteSizeRange, DurationRange};
+use super::values::{ByteSizeRange, DurationRange, RATE, SAMPLE};
 
 /// `--latency`: a round trip, or a slow server for testing client timeouts; beyond 5 minutes a
 /// request would look hung, and far beyond it the timer overflows.
@@ -52,75 +52,12 @@ pub struct LocalArgs {
     /// Account id used in queue URLs and ARNs
     #[arg(long, default_value = "000000000000", value_name = "ID")]
     pub account_id: String,
-    #[arg(long, value_parser = LATENCY, value_name = "DURATION", help = latency_help(), hide_short_help = true, help_heading = "Faults and realism")]
-    pub latency: Option<Duration>,
-    /// Share of requests (0 to 1) answered with an injected error: throttling, internal, or
-    /// ambiguous (the action is applied, then a 500 returned, as a lost response looks)
-    #[arg(
-        long,
-        default_value_t = 0.0,
-        value_name = "RATE",
-        hide_short_help = true,
-        help_heading = "Faults and realism"
-    )]
-    pub fault_rate: f64,
-    /// Share of batch entries (0 to 1) failed individually with InternalError
-    #[arg(
-        long,
-        default_value_t = 0.0,
-        value_name = "RATE",
-        hide_short_help = true,
-        help_heading = "Faults and realism"
-    )]
-    pub entry_fault_rate: f64,
-    /// Seed of the fault injection and of --like-sqs's decisions, for reproducible runs
-    #[arg(
-        long,
-        value_name = "N",
-        hide_short_help = true,
-        help_heading = "Faults and realism"
-    )]
-    pub seed: Option<u64>,
     /// Behave as SQS does where it is not exact: short polls that sample, duplicate deliveries
     /// and best-effort order on standard queues, lagging Approximate* counts (the four flags
     /// below at their --like-sqs values). FIFO queues keep their guarantees; the inspection
     /// endpoints stay exact
     #[arg(long)]
     pub like_sqs: bool,
-    /// Share of SQS's servers a short poll (WaitTimeSeconds 0) queries: each message it could
-    /// return comes with this probability, and from a queue of fewer than 1,000 visible
-    /// messages it may return none. Above 0, at most 1 (exact); 0.5 with --like-sqs. Long polls
-    /// are exact
-    #[arg(
-        long,
-        value_name = "SHARE",
-        hide_short_help = true,
-        help_heading = "Faults and realism"
-    )]
-    pub short_poll_sample: Option<f64>,
-    /// Probability (0 to 1) that a message received from a standard queue is delivered once more,
-    /// to a later receive, before its visibility timeout ends, even when the first delivery was
-    /// deleted at once (either receipt handle deletes it); 0.01 with --like-sqs, 0 otherwise
-    #[arg(
-        long,
-        value_name = "RATE",
-        hide_short_help = true,
-        help_heading = "Faults and realism"
-    )]
-    pub duplicate_rate: Option<f64>,
-    /// Best-effort order on standard queues: each delivery is chosen at random among the next N
-    /// messages in send order (1, send order, to 10000); 10 with --like-sqs
-    #[arg(
-        long,
-        value_name = "N",
-        hide_short_help = true,
-        help_heading = "Faults and realism"
-    )]
-    pub reorder_window: Option<usize>,
-    /// How old the ApproximateNumberOfMessages* attributes may be (0 to 5m; e.g. 2s, 500ms);
-    /// 2s with --like-sqs, 0 (exact) otherwise
-    #[arg(long, value_parser = COUNT_LAG, value_name = "DURATION", hide_short_help = true, help_heading = "Faults and realism")]
-    pub count_lag: Option<Duration>,
     /// Keep queues and messages in DIR across restarts (created if missing). A request is
     /// answered once its changes are on disk, so an acknowledged send or delete survives a crash
     /// or kill -9. Without it, everything is gone when the server stops
@@ -146,4 +83,54 @@ pub struct LocalArgs {
     /// receive messages, raising their receive counts, as they must on SQS
     #[arg(long)]
     pub no_inspection: bool,
+    /// Last: the heading it sets would carry over to the flags after it.
+    #[command(flatten)]
+    pub faults: FaultArgs,
+}
+
+/// Injected faults and SQS's inexactness, shown by `--help` only.
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Faults and realism")]
+pub struct FaultArgs {
+    #[arg(long, value_parser = LATENCY, value_name = "DURATION", help = latency_help(), hide_short_help = true)]
+    pub latency: Option<Duration>,
+    /// Share of requests (0 to 1) answered with an injected error: throttling, internal, or
+    /// ambiguous (the action is applied, then a 500 returned, as a lost response looks)
+    #[arg(long, default_value_t = 0.0, value_parser = RATE, value_name = "RATE", hide_short_help = true)]
+    pub fault_rate: f64,
+    /// Share of batch entries (0 to 1) failed individually with InternalError
+    #[arg(long, default_value_t = 0.0, value_parser = RATE, value_name = "RATE", hide_short_help = true)]
+    pub entry_fault_rate: f64,
+    /// Seed of the fault injection and of --like-sqs's decisions, for reproducible runs
+    #[arg(long, value_name = "N", hide_short_help = true)]
+    pub seed: Option<u64>,
+    /// Share of SQS's servers a short poll (WaitTimeSeconds 0) queries: each message it could
+    /// return comes with this probability, and from a queue of fewer than 1,000 visible
+    /// messages it may return none. Above 0, at most 1 (exact); 0.5 with --like-sqs. Long polls
+    /// are exact
+    #[arg(long, value_parser = SAMPLE, value_name = "SHARE", hide_short_help = true)]
+    pub short_poll_sample: Option<f64>,
+    /// Probability (0 to 1) that a message received from a standard queue is delivered once more,
+    /// to a later receive, before its visibility timeout ends, even when the first delivery was
+    /// deleted at once (either receipt handle deletes it); 0.01 with --like-sqs, 0 otherwise
+    #[arg(long, value_parser = RATE, value_name = "RATE", hide_short_help = true)]
+    pub duplicate_rate: Option<f64>,
+    /// Best-effort order on standard queues: each delivery is chosen at random among the next N
+    /// messages in send order (1, send order, to 10000); 10 with --like-sqs
+    #[arg(long, value_parser = reorder_window, value_name = "N", hide_short_help = true)]
+    pub reorder_window: Option<usize>,
+    /// How old the ApproximateNumberOfMessages* attributes may be (0 to 5m; e.g. 2s, 500ms);
+    /// 2s with --like-sqs, 0 (exact) otherwise
+    #[arg(long, value_parser = COUNT_LAG, value_name = "DURATION", hide_short_help = true)]
+    pub count_lag: Option<Duration>,
+}
+
+/// `--reorder-window`: 1 (send order) to the server's largest window.
+fn reorder_window(text: &str) -> Result<usize, String> {
+    let max = sqsctl_local::MAX_REORDER_WINDOW;
+    text.trim()
+        .parse()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| format!("must be a whole number from 1 to {max}"))
 }

@@ -150,19 +150,67 @@ pub fn whole_seconds(duration: Duration) -> i32 {
     i32::try_from(duration.as_secs()).unwrap_or(i32::MAX)
 }
 
-impl TypedValueParser for DurationRange {
-    type Value = Duration;
+/// Makes a range type with `parse(&self, &str) -> Result<T, String>` a clap value parser.
+macro_rules! value_parser_of {
+    ($range:ty, $value:ty) => {
+        impl TypedValueParser for $range {
+            type Value = $value;
 
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &OsStr,
-    ) -> Result<Duration, clap::Error> {
-        // A closure parser renders the error as clap does for every value: the flag, the value as
-        // given, and the reason.
-        let range = *self;
-        (move |text: &str| range.parse(text)).parse_ref(cmd, arg, value)
+            fn parse_ref(
+                &self,
+                cmd: &clap::Command,
+                arg: Option<&clap::Arg>,
+                value: &OsStr,
+            ) -> Result<$value, clap::Error> {
+                // A closure parser renders the error as clap does for every value: the flag, the
+                // value as given, and the reason.
+                let range = *self;
+                (move |text: &str| range.parse(text)).parse_ref(cmd, arg, value)
+            }
+        }
+    };
+}
+
+value_parser_of!(DurationRange, Duration);
+value_parser_of!(ByteSizeRange, u64);
+value_parser_of!(ShareRange, f64);
+
+/// The range of a share or probability flag (`--fault-rate 0.1`): a number from 0 to 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShareRange {
+    /// 0 is refused (a sample of nothing).
+    pub above_zero: bool,
+}
+
+/// A probability, 0 to 1.
+pub const RATE: ShareRange = ShareRange { above_zero: false };
+/// A share that must take something: above 0, at most 1.
+pub const SAMPLE: ShareRange = ShareRange { above_zero: true };
+
+impl ShareRange {
+    pub fn parse(&self, text: &str) -> Result<f64, String> {
+        let share: f64 = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("expected a number, {}", self.text()))?;
+        let low_ok = if self.above_zero {
+            share > 0.0
+        } else {
+            share >= 0.0
+        };
+        if !(low_ok && share <= 1.0) {
+            return Err(format!("must be {}", self.text()));
+        }
+        Ok(share)
+    }
+
+    /// The range as help and errors show it.
+    pub fn text(&self) -> &'static str {
+        if self.above_zero {
+            "above 0, at most 1"
+        } else {
+            "from 0 to 1"
+        }
     }
 }
 
@@ -203,20 +251,6 @@ fn show_bytes(bytes: u64) -> String {
         }
     }
     format!("{bytes} bytes")
-}
-
-impl TypedValueParser for ByteSizeRange {
-    type Value = u64;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &OsStr,
-    ) -> Result<u64, clap::Error> {
-        let range = *self;
-        (move |text: &str| range.parse(text)).parse_ref(cmd, arg, value)
-    }
 }
 
 /// An engine's enum offered as a flag's values, without the engine knowing clap: the names and

@@ -24,6 +24,8 @@ fn absurd_limits_and_origins_are_usage_errors() {
         &["--region", "mars"],
         &["--like-sqs", "--short-poll-sample", "0"],
         &["--duplicate-rate", "1.5"],
+        &["--fault-rate=-0.1"],
+        &["--entry-fault-rate", "often"],
         &["--reorder-window", "0"],
         &["--count-lag", "6m"],
     ] {

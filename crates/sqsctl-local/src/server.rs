@@ -549,3 +549,20 @@ pub async fn serve_until(
     accept_loop(listener, service.clone(), Limits::new(&config), shutdown).await;
     Ok(service.faults.stats())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unspecified_addresses_are_reached_through_loopback() {
+        let at = |text: &str| {
+            text.parse::<SocketAddr>()
+                .map(|addr| endpoint_of(addr, None))
+        };
+        assert_eq!(at("0.0.0.0:9324"), Ok("http://127.0.0.1:9324".into()));
+        assert_eq!(at("[::]:9324"), Ok("http://[::1]:9324".into()));
+        assert_eq!(at("127.0.0.1:9324"), Ok("http://127.0.0.1:9324".into()));
+        assert_eq!(at("10.0.0.5:80"), Ok("http://10.0.0.5:80".into()));
+    }
+}

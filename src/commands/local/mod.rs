@@ -4,7 +4,7 @@
 //! the region, and stand-in credentials where the environment has none), the endpoint first;
 //! everything else goes to stderr.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -15,7 +15,8 @@ use crate::client::AwsSettings;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::local::{InitSpec, Ready, Realism, ServerConfig, serve_until};
-use crate::text::plural;
+
+mod report;
 
 #[derive(Debug, Clone)]
 pub struct LocalSettings {
@@ -47,30 +48,21 @@ pub struct LocalSettings {
     pub inspection: bool,
 }
 
-fn rate(name: &str, value: f64) -> anyhow::Result<f64> {
-    if !(0.0..=1.0).contains(&value) {
-        bail!("--{name} must be between 0 and 1, got {value}");
-    }
-    Ok(value)
-}
-
-/// `--like-sqs`'s settings, or the exact ones, with each of its flags given on top.
-fn realism(args: &LocalArgs) -> anyhow::Result<Realism> {
+/// `--like-sqs`'s settings, or the exact ones, with each of its flags given on top (each in its
+/// range: their parsers checked).
+fn realism(args: &LocalArgs) -> Realism {
+    let faults = &args.faults;
     let base = if args.like_sqs {
         Realism::LIKE_SQS
     } else {
         Realism::EXACT
     };
-    let realism = Realism {
-        short_poll_sample: args.short_poll_sample.unwrap_or(base.short_poll_sample),
-        duplicate_rate: args.duplicate_rate.unwrap_or(base.duplicate_rate),
-        reorder_window: args.reorder_window.unwrap_or(base.reorder_window),
-        count_lag: args.count_lag.unwrap_or(base.count_lag),
-    };
-    if let Err((field, why)) = realism.check() {
-        bail!("--{} {why}", field.replace('_', "-"));
+    Realism {
+        short_poll_sample: faults.short_poll_sample.unwrap_or(base.short_poll_sample),
+        duplicate_rate: faults.duplicate_rate.unwrap_or(base.duplicate_rate),
+        reorder_window: faults.reorder_window.unwrap_or(base.reorder_window),
+        count_lag: faults.count_lag.unwrap_or(base.count_lag),
     }
-    Ok(realism)
 }
 
 /// A seed for a run that did not give one.
@@ -127,8 +119,8 @@ impl LocalSettings {
                 bail!("--hostname must be a host name or IP address, got {name:?}");
             }
         }
-        let realism = realism(&args)?;
-        let seed = match args.seed {
+        let realism = realism(&args);
+        let seed = match args.faults.seed {
             None if !realism.is_exact() => Some(random_seed()),
             seed => seed,
         };
@@ -138,10 +130,10 @@ impl LocalSettings {
             print_credentials: !aws.environment.has_credentials,
             hostname: args.hostname,
             account_id: args.account_id,
-            // Its range is checked by its parser (`cli::local`).
-            latency: args.latency.unwrap_or(Duration::ZERO),
-            fault_rate: rate("fault-rate", args.fault_rate)?,
-            entry_fault_rate: rate("entry-fault-rate", args.entry_fault_rate)?,
+            // Ranges are checked by their parsers (`cli::local`).
+            latency: args.faults.latency.unwrap_or(Duration::ZERO),
+            fault_rate: args.faults.fault_rate,
+            entry_fault_rate: args.faults.entry_fault_rate,
             seed,
             realism,
             data_dir: args.data_dir,
@@ -158,56 +150,6 @@ impl LocalSettings {
     }
 }
 
-/// Stand-in credentials: the server accepts any.
-const LOCAL_CREDENTIALS: &str = "local";
-
-/// `value` as one shell word: as it is when nothing in it is special to a shell, single-quoted
-/// otherwise (an IPv6 endpoint's brackets would be a glob).
-fn shell_word(value: &str) -> String {
-    let plain = value
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"@%+=:,./_-".contains(&b));
-    if plain && !value.is_empty() {
-        value.to_string()
-    } else {
-        format!("'{}'", value.replace('\'', "'\\''"))
-    }
-}
-
-/// The lines a shell evaluates to use the server: the endpoint first (scripts read it alone),
-/// then the region (`AWS_DEFAULT_REGION` too, for the AWS CLI v1 and older SDKs), then
-/// stand-in credentials unless the environment has its own.
-fn environment(endpoint: &str, settings: &LocalSettings) -> Vec<String> {
-    let mut variables = vec![
-        ("AWS_ENDPOINT_URL_SQS", endpoint),
-        ("AWS_REGION", settings.region.as_str()),
-        ("AWS_DEFAULT_REGION", settings.region.as_str()),
-    ];
-    if settings.print_credentials {
-        variables.push(("AWS_ACCESS_KEY_ID", LOCAL_CREDENTIALS));
-        variables.push(("AWS_SECRET_ACCESS_KEY", LOCAL_CREDENTIALS));
-    }
-    variables
-        .into_iter()
-        .map(|(name, value)| format!("export {name}={}", shell_word(value)))
-        .collect()
-}
-
-/// The endpoint clients should use: an unspecified bind address (0.0.0.0, ::) is reachable
-/// locally through loopback.
-fn client_endpoint(bound: &str, bind: SocketAddr) -> String {
-    let loopback = match bind.ip() {
-        IpAddr::V4(ip) if ip.is_unspecified() => Some(IpAddr::V4(Ipv4Addr::LOCALHOST)),
-        IpAddr::V6(ip) if ip.is_unspecified() => Some(IpAddr::V6(Ipv6Addr::LOCALHOST)),
-        _ => None,
-    };
-    match (loopback, bound.rsplit_once(':')) {
-        (Some(IpAddr::V4(ip)), Some((_, port))) => format!("http://{ip}:{port}"),
-        (Some(IpAddr::V6(ip)), Some((_, port))) => format!("http://[{ip}]:{port}"),
-        _ => bound.to_string(),
-    }
-}
-
 /// Reads a start-up queue file: JSON when its name ends in `.json`, TOML otherwise.
 fn read_init(path: &Path) -> anyhow::Result<InitSpec> {
     let text = std::fs::read_to_string(path)
@@ -221,78 +163,6 @@ fn read_init(path: &Path) -> anyhow::Result<InitSpec> {
         toml::from_str(&text).map_err(anyhow::Error::from)
     };
     parsed.with_context(|| format!("--init {} is not a valid queue file", path.display()))
-}
-
-/// The start-up lines about the data directory and the start-up queues.
-fn describe_ready(ready: &Ready, settings: &LocalSettings) -> Vec<String> {
-    let mut lines = Vec::new();
-    if let (Some(dir), Some(restored)) = (&settings.data_dir, ready.restored) {
-        lines.push(format!(
-            "keeping queues in {}: restored {} and {}",
-            dir.display(),
-            plural(restored.queues as u64, "queue"),
-            plural(restored.messages as u64, "message")
-        ));
-    }
-    if let (Some(file), Some(report)) = (&settings.init, &ready.init) {
-        let mut parts = Vec::new();
-        if !report.created.is_empty() {
-            parts.push(format!("created {}", report.created.join(", ")));
-        }
-        if !report.unchanged.is_empty() {
-            parts.push(format!("already there: {}", report.unchanged.join(", ")));
-        }
-        if parts.is_empty() {
-            parts.push("no queues declared".into());
-        }
-        lines.push(format!("--init {}: {}", file.display(), parts.join("; ")));
-    }
-    lines
-}
-
-/// Warnings about the data directory: one that others can read.
-fn data_dir_warnings(ready: &Ready, settings: &LocalSettings) -> Vec<String> {
-    let mut lines = Vec::new();
-    if let (Some(dir), Some(mode)) = (
-        &settings.data_dir,
-        ready.restored.and_then(|r| r.exposed_dir_mode),
-    ) {
-        lines.push(format!(
-            "the data directory {} has mode {mode:o}: other users may read the queues' messages (chmod 700 it to keep them private)",
-            dir.display()
-        ));
-    }
-    lines
-}
-
-/// `--recover`: rebuilds a damaged data directory, telling on stderr what was dropped and where
-/// the damaged files went.
-fn recover(ctx: &Context, dir: &Path) -> anyhow::Result<()> {
-    let printer = &ctx.printer;
-    let recovery = crate::local::recover(dir)
-        .with_context(|| format!("could not recover the data directory {}", dir.display()))?;
-    if !recovery.damaged {
-        printer.info(format!(
-            "--recover: the data directory {} is not damaged; nothing was changed",
-            dir.display()
-        ));
-        return Ok(());
-    }
-    for damage in &recovery.damage {
-        printer.warn(format!("--recover: {damage}"));
-    }
-    for dropped in &recovery.dropped {
-        printer.warn(format!("--recover: dropped: {dropped}"));
-    }
-    for file in &recovery.set_aside {
-        printer.warn(format!("--recover: set aside {}", file.display()));
-    }
-    printer.warn(format!(
-        "--recover: kept {} and {}; the files set aside are not used again and can be deleted once nothing more is wanted from them",
-        plural(recovery.queues, "queue"),
-        plural(recovery.messages, "message")
-    ));
-    Ok(())
 }
 
 pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitStatus> {
@@ -315,7 +185,7 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         ..ServerConfig::default()
     };
     if let (true, Some(dir)) = (settings.recover, &settings.data_dir) {
-        recover(ctx, dir)?;
+        report::recover(ctx, dir)?;
     }
     let printer = &ctx.printer;
     let mut printed = Ok(());
@@ -326,8 +196,8 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
                 "listening on {bound}, which is not a loopback address: anyone who can reach it can read and change the queues (the server checks no credentials)"
             ));
         }
-        let endpoint = client_endpoint(bound, settings.bind);
-        printed = environment(&endpoint, &settings)
+        let endpoint = bound;
+        printed = report::environment(endpoint, &settings)
             .iter()
             .try_for_each(|line| printer.line(line));
         let _ = printer.flush();
@@ -341,16 +211,16 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
                 settings.allowed_origins.join(", ")
             ));
         }
-        if let Some(injected) = injected_faults(&settings) {
+        if let Some(injected) = report::injected_faults(&settings) {
             printer.info(format!("injecting {injected}"));
         }
-        if let Some(line) = describe_realism(&settings) {
+        if let Some(line) = report::describe_realism(&settings) {
             printer.info(line);
         }
-        for line in describe_ready(ready, &settings) {
+        for line in report::describe_ready(ready, &settings) {
             printer.info(line);
         }
-        for line in data_dir_warnings(ready, &settings) {
+        for line in report::data_dir_warnings(ready, &settings) {
             printer.warn(line);
         }
     };
@@ -379,68 +249,8 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
             anyhow::Error::new(err).context(context)
         })?;
     printed.context("could not write the environment lines")?;
-    let mut line = format!("stopped after {}", plural(stats.requests, "request"));
-    if injected_faults(&settings).is_some() {
-        line.push_str(&format!(
-            " ({}, {} ambiguous, sending {} and delivering {}; {})",
-            plural(stats.injected_errors, "injected error"),
-            stats.ambiguous_failures,
-            plural(stats.ambiguous_sends, "message"),
-            plural(stats.ambiguous_receives, "message"),
-            plural(stats.entry_failures, "failed batch entry")
-        ));
-    }
-    ctx.printer.info(line);
+    ctx.printer.info(report::stop_line(&stats, &settings));
     Ok(ExitStatus::Interrupted)
-}
-
-/// What the server injects, naming only what is on (`latency 50ms, fault rate 0.1`), or `None`
-/// for a server that injects nothing.
-fn injected_faults(settings: &LocalSettings) -> Option<String> {
-    let mut parts = Vec::new();
-    if !settings.latency.is_zero() {
-        parts.push(format!(
-            "latency {}",
-            humantime::format_duration(settings.latency)
-        ));
-    }
-    if settings.fault_rate > 0.0 {
-        parts.push(format!("fault rate {}", settings.fault_rate));
-    }
-    if settings.entry_fault_rate > 0.0 {
-        parts.push(format!("entry fault rate {}", settings.entry_fault_rate));
-    }
-    (!parts.is_empty()).then(|| parts.join(", "))
-}
-
-/// What the server does as SQS does, naming only what is on, and the seed that repeats it; `None`
-/// for an exact server.
-fn describe_realism(settings: &LocalSettings) -> Option<String> {
-    let realism = &settings.realism;
-    let mut parts = Vec::new();
-    if realism.short_poll_sample < 1.0 {
-        parts.push(format!("short-poll sample {}", realism.short_poll_sample));
-    }
-    if realism.duplicate_rate > 0.0 {
-        parts.push(format!("duplicate rate {}", realism.duplicate_rate));
-    }
-    if realism.reorder_window > 1 {
-        parts.push(format!("reorder window {}", realism.reorder_window));
-    }
-    if !realism.count_lag.is_zero() {
-        parts.push(format!(
-            "count lag {}",
-            humantime::format_duration(realism.count_lag)
-        ));
-    }
-    if parts.is_empty() {
-        return None;
-    }
-    let seed = settings
-        .seed
-        .map(|seed| format!("; --seed {seed} repeats this run"))
-        .unwrap_or_default();
-    Some(format!("behaving like SQS: {}{seed}", parts.join(", ")))
 }
 
 #[cfg(test)]
@@ -458,28 +268,6 @@ mod tests {
                 reorder_window: 10,
                 count_lag: Duration::from_secs(2),
             }
-        );
-    }
-
-    #[test]
-    fn values_special_to_a_shell_are_quoted() {
-        assert_eq!(shell_word("http://127.0.0.1:9324"), "http://127.0.0.1:9324");
-        assert_eq!(shell_word("http://[::1]:9324"), "'http://[::1]:9324'");
-        assert_eq!(shell_word("it's"), "'it'\\''s'");
-        assert_eq!(shell_word(""), "''");
-    }
-
-    #[test]
-    fn unspecified_addresses_are_reached_through_loopback() {
-        let any: SocketAddr = "0.0.0.0:9324".parse().unwrap_or_else(|_| unreachable!());
-        assert_eq!(
-            client_endpoint("http://0.0.0.0:9324", any),
-            "http://127.0.0.1:9324"
-        );
-        let local: SocketAddr = "127.0.0.1:9324".parse().unwrap_or_else(|_| unreachable!());
-        assert_eq!(
-            client_endpoint("http://127.0.0.1:9324", local),
-            "http://127.0.0.1:9324"
         );
     }
 }
