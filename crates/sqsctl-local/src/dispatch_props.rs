@@ -249,18 +249,29 @@ fn target() -> impl Strategy<Value = Option<String>> {
     ]
 }
 
+/// A service that is stopping: it answers long polls after one look instead of waiting up to
+/// 20 s.
 fn service() -> Arc<Service> {
     let clock = Clock::manual(UNIX_EPOCH + Duration::from_secs(1_000_000));
     let faults = Faults::new(Duration::ZERO, 0.0, 0.0, Some(0));
-    Arc::new(Service::new(
-        "us-east-1".into(),
+    let svc = Arc::new(Service::new(
+        crate::DEFAULT_REGION.into(),
         "000000000000".into(),
         "http://127.0.0.1:1".into(),
         super::hosts::HostPolicy::new(std::net::Ipv4Addr::LOCALHOST.into(), None),
         clock,
         60_000,
         faults,
-    ))
+    ));
+    svc.begin_stop();
+    svc
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, TestCaseError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| TestCaseError::fail(e.to_string()))
 }
 
 fn request(target: Option<String>, body: Vec<u8>) -> Request {
@@ -280,14 +291,8 @@ proptest! {
 
     #[test]
     fn dispatch_always_answers_well_formed(calls in prop::collection::vec((target(), body()), 1..12)) {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| TestCaseError::fail(e.to_string()))?;
-        runtime.block_on(async {
+        runtime()?.block_on(async {
             let svc = service();
-            // A stopping server answers long polls after one look instead of waiting up to 20 s.
-            svc.begin_stop();
             for setup in [
                 r#"{"QueueName":"dlq"}"#,
                 r#"{"QueueName":"q","Attributes":{"RedrivePolicy":"{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:dlq\",\"maxReceiveCount\":1}"}}"#,
@@ -436,13 +441,8 @@ proptest! {
             1..10,
         )
     ) {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| TestCaseError::fail(e.to_string()))?;
-        runtime.block_on(async {
+        runtime()?.block_on(async {
             let svc = service();
-            svc.begin_stop();
             for name in ["q", "dlq"] {
                 let setup = query_request("CreateQueue", &[("QueueName".into(), name.into())], None);
                 prop_assert_eq!(dispatch(&svc, setup).await.status, 200);
