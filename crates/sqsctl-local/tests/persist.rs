@@ -7,10 +7,12 @@ use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use aws_sdk_sqs::Client;
-use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_sqs::error::ProvideErrorMetadata;
 use aws_sdk_sqs::types::{MessageSystemAttributeName, QueueAttributeName};
 use sqsctl_local::{AttributeValue, Clock, InitError, InitSpec, QueueSpec, Server, ServerConfig};
+
+#[path = "support/mod.rs"]
+mod support;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -28,14 +30,9 @@ fn client(server: &Server) -> Client {
     client_in(server, "us-east-1")
 }
 
+/// A client signing for `region`, with the SDK's default three attempts.
 fn client_in(server: &Server, region: &str) -> Client {
-    let config = aws_sdk_sqs::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new(region.to_string()))
-        .credentials_provider(Credentials::new("test", "test", None, None, "test"))
-        .endpoint_url(server.endpoint())
-        .build();
-    Client::from_conf(config)
+    support::client_at(server, region, 3)
 }
 
 async fn counts(sqs: &Client, url: &str) -> Result<(u64, u64, u64), Box<dyn std::error::Error>> {

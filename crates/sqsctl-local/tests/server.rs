@@ -4,7 +4,6 @@
 use std::time::{Duration, UNIX_EPOCH};
 
 use aws_sdk_sqs::Client;
-use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region, retry::RetryConfig};
 use aws_sdk_sqs::error::ProvideErrorMetadata;
 use aws_sdk_sqs::primitives::Blob;
 use aws_sdk_sqs::types::{
@@ -12,6 +11,10 @@ use aws_sdk_sqs::types::{
     QueueAttributeName, SendMessageBatchRequestEntry,
 };
 use sqsctl_local::{Clock, Server, ServerConfig};
+use support::client_at;
+
+#[path = "support/mod.rs"]
+mod support;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -25,18 +28,6 @@ fn manual_server() -> Server {
 
 fn client_with(server: &Server, attempts: u32) -> Client {
     client_at(server, "us-east-1", attempts)
-}
-
-/// A client signing for `region`, trying each call `attempts` times.
-fn client_at(server: &Server, region: &str, attempts: u32) -> Client {
-    let config = aws_sdk_sqs::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new(region.to_string()))
-        .credentials_provider(Credentials::new("test", "test", None, None, "test"))
-        .endpoint_url(server.endpoint())
-        .retry_config(RetryConfig::standard().with_max_attempts(attempts))
-        .build();
-    Client::from_conf(config)
 }
 
 fn client(server: &Server) -> Client {

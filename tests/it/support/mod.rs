@@ -271,6 +271,7 @@ impl Drop for TestEnv {
 pub fn sdk_config(endpoint: &str) -> aws_sdk_sqs::Config {
     aws_sdk_sqs::Config::builder()
         .behavior_version(BehaviorVersion::latest())
+        .http_client(sqsctl::client::http_client(endpoint.starts_with("http://")))
         .region(Region::new("us-east-1"))
         .credentials_provider(Credentials::new("test", "test", None, None, "test"))
         .endpoint_url(endpoint)

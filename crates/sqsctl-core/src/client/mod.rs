@@ -71,6 +71,8 @@ pub struct AwsEnvironment {
     /// `AWS_ENDPOINT_URL_SQS`, when set and not empty: named when `--verbose` says where the
     /// endpoint came from.
     pub endpoint_url_sqs: Option<String>,
+    /// `AWS_ENDPOINT_URL`, when set and not empty.
+    pub endpoint_url: Option<String>,
     /// Whether `AWS_ACCESS_KEY_ID` or `AWS_SECRET_ACCESS_KEY` is set.
     pub has_credentials: bool,
     /// The profile files the SDK reads, as a person would look for them.
@@ -94,6 +96,7 @@ impl AwsEnvironment {
         AwsEnvironment {
             profile: set("AWS_PROFILE"),
             endpoint_url_sqs: set("AWS_ENDPOINT_URL_SQS"),
+            endpoint_url: set("AWS_ENDPOINT_URL"),
             has_credentials: set("AWS_ACCESS_KEY_ID").is_some()
                 || set("AWS_SECRET_ACCESS_KEY").is_some(),
             profile_files: profiles::profile_file_paths(
@@ -105,11 +108,39 @@ impl AwsEnvironment {
 }
 
 impl AwsSettings {
+    /// Whether the endpoint in effect is known to be plain HTTP (`sqsctl local`, a test server):
+    /// `--endpoint-url`, then the environment, as the SDK ranks them. An endpoint from a profile
+    /// file is not known here, so it gets the client that speaks both.
+    fn plain_http_endpoint(&self) -> bool {
+        self.endpoint_url
+            .as_deref()
+            .or(self.environment.endpoint_url_sqs.as_deref())
+            .or(self.environment.endpoint_url.as_deref())
+            .is_some_and(|url| url.starts_with("http://"))
+    }
+
     /// The profile in use: `--profile`, else `AWS_PROFILE`; `None` means `default`.
     pub fn selected_profile(&self) -> Option<&str> {
         self.profile
             .as_deref()
             .or(self.environment.profile.as_deref())
+    }
+}
+
+/// The SDK's HTTP client: hyper 1 with rustls and ring for HTTPS, which also speaks plain HTTP;
+/// for an endpoint known to be plain HTTP, a client without TLS, which skips loading the system's
+/// root certificates (most of a short command's start-up).
+pub fn http_client(plain_http: bool) -> aws_smithy_runtime_api::client::http::SharedHttpClient {
+    use aws_smithy_http_client::tls;
+    let builder = aws_smithy_http_client::Builder::new();
+    if plain_http {
+        builder.build_http()
+    } else {
+        builder
+            .tls_provider(tls::Provider::Rustls(
+                tls::rustls_provider::CryptoMode::Ring,
+            ))
+            .build_https()
     }
 }
 
@@ -148,7 +179,8 @@ impl Sqs {
     /// not exist and a region that is not a region name are errors, never a silent fallback to
     /// other credentials or another region.
     pub async fn connect(settings: &AwsSettings) -> Result<Sqs, ClientError> {
-        let mut loader = aws_config::defaults(BehaviorVersion::latest());
+        let http = http_client(settings.plain_http_endpoint());
+        let mut loader = aws_config::defaults(BehaviorVersion::latest()).http_client(http.clone());
         if let Some(profile) = settings.selected_profile() {
             profiles::check_exists(profile, &settings.environment.profile_files).await?;
         }
@@ -157,6 +189,11 @@ impl Sqs {
             loader = loader.profile_name(profile).credentials_provider(
                 aws_config::profile::ProfileFileCredentialsProvider::builder()
                     .profile_name(profile)
+                    // Its own calls (assuming a role, SSO) go through the same HTTP client.
+                    .configure(
+                        &aws_config::provider_config::ProviderConfig::default()
+                            .with_http_client(http),
+                    )
                     .build(),
             );
         }
@@ -247,6 +284,7 @@ impl Sqs {
     pub fn for_endpoint(endpoint: &str, region: &str) -> Sqs {
         let config = aws_sdk_sqs::Config::builder()
             .behavior_version(BehaviorVersion::latest())
+            .http_client(http_client(endpoint.starts_with("http://")))
             .region(Region::new(region.to_string()))
             .credentials_provider(aws_sdk_sqs::config::Credentials::new(
                 LOCAL_ACCESS_KEY_ID,

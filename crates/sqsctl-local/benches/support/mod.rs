@@ -22,6 +22,7 @@ pub type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
 pub fn client(endpoint: &str) -> Client {
     let config = aws_sdk_sqs::Config::builder()
         .behavior_version(BehaviorVersion::latest())
+        .http_client(aws_smithy_http_client::Builder::new().build_http())
         .region(Region::new("us-east-1"))
         .credentials_provider(Credentials::new("test", "test", None, None, "bench"))
         .endpoint_url(endpoint)
