@@ -13,8 +13,8 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-use super::Event;
 use super::watchdog::Watchdog;
+use super::worker::Event;
 use crate::consume::JobId;
 
 /// How long a command stopped by `--timeout` gets between SIGTERM and SIGKILL.
