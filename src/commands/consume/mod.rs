@@ -1,33 +1,24 @@
 //! `sqsctl consume`: run a command once per message, delete the message when the command exits 0,
-//! release it for a retry when it fails. The worker ([`worker`]) does the work; this module
-//! resolves what it needs (the command, the queue, the watchdog), shows what it tells ([`report`])
-//! and turns its summary into warnings and an exit status.
+//! release it for a retry when it fails. The worker ([`crate::consume::run`]) does the work; this
+//! module resolves what it needs (the command, the queue, the watchdog), shows what it tells
+//! ([`report`]) and turns its summary into warnings and an exit status.
 
-mod child;
-mod outcome;
-mod receive;
 mod report;
 mod settings;
-mod settle;
-mod source;
 pub mod watchdog;
-mod worker;
 
 use super::common::resolve_queue;
 use crate::commands::context::Context;
+use crate::consume::{Options, OutputMode, Source, Stopped, Summary, find_program};
 use crate::error::{hinted, hinted_usage};
 use crate::exit::ExitStatus;
 use crate::select::Selector;
 use crate::text::plural;
-use child::OutputMode;
-use outcome::{Stopped, Summary};
 use report::Report;
 pub use settings::ConsumeSettings;
-use source::Source;
-use worker::Options;
 
 pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<ExitStatus> {
-    let program = child::find_program(&settings.program).map_err(|why| {
+    let program = find_program(&settings.program).map_err(|why| {
         hinted_usage(
             format!("cannot run the command: {why}"),
             "give the command after `--` as a name on PATH or a path; for shell syntax use `-- sh -c '...'`",
@@ -82,14 +73,14 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
         }
     ));
     ctx.interrupt.handle_abort();
-    let summary = worker::run(sqs, &source, options, |update| report.update(update)).await;
+    let summary = crate::consume::run(sqs, &source, options, |update| report.update(update)).await;
     finish(ctx, &report, &source, &settings.program, summary)
 }
 
-/// The run's [`watchdog::Watchdog`], or a warning that commands may outlive a killed run.
-fn start_watchdog(ctx: &Context) -> Option<watchdog::Watchdog> {
+/// The run's [`crate::consume::Watchdog`], or a warning that commands may outlive a killed run.
+fn start_watchdog(ctx: &Context) -> Option<crate::consume::Watchdog> {
     #[cfg(unix)]
-    match watchdog::Watchdog::start() {
+    match watchdog::start() {
         Ok(watchdog) => Some(watchdog),
         Err(err) => {
             ctx.printer.warn(format!(

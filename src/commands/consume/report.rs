@@ -9,8 +9,7 @@ use indicatif::ProgressBar;
 use serde::Serialize;
 use tokio::time::Instant;
 
-use super::child::Stream;
-use super::outcome::{Counts, DeadLetter, Outcome, Update};
+use crate::consume::{Counts, DeadLetter, Outcome, Stream, Update};
 use crate::output::Printer;
 use crate::text::plural;
 
