@@ -27,7 +27,6 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
     let queue = resolve_queue(ctx, &settings.queue).await?;
     let sqs = ctx.sqs().await?.clone();
     let source = Source::inspect(&sqs, queue, &ctx.interrupt).await?;
-    let visibility = settings.visibility.unwrap_or(source.visibility);
     let selector = Selector::compile(&settings.selection).map_err(anyhow::Error::msg)?;
     if !settings.selection.is_all()
         && let Some(dead_letter) = &source.dead_letter
@@ -38,8 +37,8 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
         ));
     }
     let records = ctx.printer.passing("consume")? == crate::output::Passing::Records;
-    let report = Report::new(&ctx.printer, records, settings.concurrency > 1);
-    let output = if !records && settings.concurrency == 1 && report.progress_hidden() {
+    let report = Report::new(&ctx.printer, records, settings.plan.concurrency > 1);
+    let output = if !records && settings.plan.concurrency == 1 && report.progress_hidden() {
         OutputMode::Inherit
     } else {
         OutputMode::Lines
@@ -48,23 +47,14 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
         program,
         args: settings.args,
         output,
-        timeout: settings.timeout,
-        watchdog: start_watchdog(ctx),
-        concurrency: settings.concurrency,
-        max: settings.max,
-        idle_exit: settings.idle_exit,
-        record_on_stdin: settings.jsonl,
-        retry_delay: settings.retry_delay,
-        max_retry_delay: settings.max_retry_delay,
-        release_exit_codes: settings.release_exit_codes,
-        visibility,
-        wait_seconds: settings.wait_seconds,
+        watchdog: watchdog::start(&ctx.printer),
         selector,
         interrupt: ctx.interrupt.clone(),
     };
+    let visibility = settings.plan.visibility_on(&source);
     ctx.printer.debug(format!(
         "{} at a time, visibility timeout {} s (extended while a command runs), {}",
-        plural(settings.concurrency as u64, "command"),
+        plural(settings.plan.concurrency as u64, "command"),
         visibility.as_secs(),
         if source.fifo {
             "one message per group at a time"
@@ -73,27 +63,11 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
         }
     ));
     ctx.interrupt.handle_abort();
-    let summary = crate::consume::run(sqs, &source, options, |update| report.update(update)).await;
+    let summary = crate::consume::run(sqs, &source, settings.plan, options, |update| {
+        report.update(update)
+    })
+    .await;
     finish(ctx, &report, &source, &settings.program, summary)
-}
-
-/// The run's [`crate::consume::Watchdog`], or a warning that commands may outlive a killed run.
-fn start_watchdog(ctx: &Context) -> Option<crate::consume::Watchdog> {
-    #[cfg(unix)]
-    match watchdog::start() {
-        Ok(watchdog) => Some(watchdog),
-        Err(err) => {
-            ctx.printer.warn(format!(
-                "could not start the watchdog that stops the commands if sqsctl is killed ({err}): a command may outlive a `kill -9` of this run"
-            ));
-            None
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = ctx;
-        None
-    }
 }
 
 /// The summary line, the warnings about messages that were not settled as intended, and the exit

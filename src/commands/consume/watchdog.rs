@@ -4,15 +4,31 @@
 use sqsctl_core::consume::watchdog::{self, Watchdog};
 
 use crate::exit::ExitStatus;
+use crate::output::Printer;
 
 /// The hidden subcommand that runs [`serve`].
 pub const SUBCOMMAND: &str = "consume-watchdog";
 
-/// Starts the run's watchdog: this binary as [`SUBCOMMAND`].
-pub fn start() -> std::io::Result<Watchdog> {
-    let mut command = std::process::Command::new(std::env::current_exe()?);
-    command.arg(SUBCOMMAND);
-    Watchdog::start(command)
+/// Starts the run's watchdog, this binary as [`SUBCOMMAND`], or warns that commands may outlive a
+/// killed run.
+pub fn start(printer: &Printer) -> Option<Watchdog> {
+    if cfg!(not(unix)) {
+        return None;
+    }
+    let started = std::env::current_exe().and_then(|exe| {
+        let mut command = std::process::Command::new(exe);
+        command.arg(SUBCOMMAND);
+        Watchdog::start(command)
+    });
+    match started {
+        Ok(watchdog) => Some(watchdog),
+        Err(err) => {
+            printer.warn(format!(
+                "could not start the watchdog that stops the commands if sqsctl is killed ({err}): a command may outlive a `kill -9` of this run"
+            ));
+            None
+        }
+    }
 }
 
 /// The watchdog's process, until the run that started it is gone.

@@ -1,17 +1,19 @@
 //! The worker engine behind `sqsctl consume`: receive messages, run a command once per message,
 //! delete the message when the command exits 0, release it for a retry when it fails.
 //!
-//! [`run`] is the run loop ([`worker`]), driven by [`Options`] of finished values on a [`Source`]
-//! queue; it tells its caller what happens through [`Update`]s and ends with a [`Summary`], and
-//! prints nothing. Below it: which received message runs next (the [`Scheduler`], with FIFO lanes),
-//! how long a message that failed stays hidden before its retry ([`retry_delay`]), which held
-//! messages need their visibility extended ([`Holdings`], the heartbeat's book), how a message
-//! appears to its command ([`message_env`]), each command's process and process group
-//! ([`child`]), and the [`watchdog`] process that stops the commands if the run is killed.
+//! [`run`] is the run loop, driven by a [`Plan`] of finished values and the [`Options`] it needs
+//! besides, on a [`Source`] queue; it tells its caller what happens through [`Update`]s, ends with
+//! a [`Summary`], and prints nothing. Below it: which received message runs next (the
+//! [`Scheduler`], with FIFO lanes), how long a message that failed stays hidden before its retry
+//! ([`retry_delay`]), which held messages need their visibility extended ([`Holdings`], the
+//! heartbeat's book), how a message appears to its command ([`message_env`]), each command's
+//! process in a process group of its own, and the [`watchdog`] process that stops the commands if
+//! the run is killed.
 
 mod child;
 mod environment;
 mod holdings;
+mod options;
 mod outcome;
 mod receive;
 mod schedule;
@@ -23,11 +25,12 @@ mod worker;
 pub use child::{Ending, OutputMode, Stream, find_program};
 pub use environment::{env_name, message_env};
 pub use holdings::Holdings;
+pub use options::{Options, Plan};
 pub use outcome::{Counts, DeadLetter, Outcome, Status, Stopped, Summary, Update};
 pub use schedule::{Finished, JobId, Scheduler};
 pub use source::Source;
 pub use watchdog::Watchdog;
-pub use worker::{Options, run};
+pub use worker::run;
 
 use std::time::Duration;
 

@@ -19,7 +19,7 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
             return;
         }
         let mut want = self.scheduler.room().min(10) as u64;
-        if let Some(max) = self.settings.max {
+        if let Some(max) = self.plan.max {
             let left = max.saturating_sub(self.taken);
             if left == 0 {
                 self.stop_receiving = true;
@@ -31,12 +31,12 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
             return;
         }
         // A receive waits at most as long as the idle limit, so an idle run notices it promptly.
-        let wait = match self.settings.idle_exit {
+        let wait = match self.plan.idle_exit {
             Some(idle) => {
                 let idle_secs = i32::try_from(idle.as_secs()).unwrap_or(i32::MAX);
-                self.settings.wait_seconds.min(idle_secs.max(1))
+                self.plan.wait_seconds.min(idle_secs.max(1))
             }
-            None => self.settings.wait_seconds,
+            None => self.plan.wait_seconds,
         };
         let options = ReceiveOptions {
             max_messages: want as i32,
@@ -80,7 +80,7 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
                 }
                 continue;
             }
-            if self.settings.max.is_some_and(|max| self.taken >= max) {
+            if self.plan.max.is_some_and(|max| self.taken >= max) {
                 self.counts.returned += 1;
                 self.to_settle.push(Settle::release_unheld(handle));
                 continue;
@@ -97,7 +97,7 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
     /// received for that long. A message waiting out its retry delay is not visible, so it does
     /// not keep a run going: an idle limit longer than the retry delay waits for it.
     fn check_idle(&mut self, now: Instant) {
-        let Some(idle) = self.settings.idle_exit else {
+        let Some(idle) = self.plan.idle_exit else {
             return;
         };
         if self.holdings.is_empty()

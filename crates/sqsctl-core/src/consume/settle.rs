@@ -54,7 +54,7 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
         let receive_count = self.started.get(&job).map_or(1, |s| s.receive_count);
         let action = match &ending {
             Ending::Exited(0) => Action::Delete,
-            Ending::Exited(code) if self.settings.release_exit_codes.contains(code) => {
+            Ending::Exited(code) if self.plan.release_exit_codes.contains(code) => {
                 self.counts.released += 1;
                 Action::Release(0)
             }
@@ -77,8 +77,8 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
                 self.counts.failed += 1;
                 self.count_last_receive(receive_count);
                 let delay = retry_delay(
-                    self.settings.retry_delay,
-                    self.settings.max_retry_delay,
+                    self.plan.retry_delay,
+                    self.plan.max_retry_delay,
                     receive_count,
                 );
                 if let Some(started) = self.started.get_mut(&job) {

@@ -13,7 +13,6 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,11 +20,11 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::child::{self, CommandSpec, Ending, OutputMode, Stream};
+use super::child::{self, CommandSpec, Ending, Stream};
+use super::options::{Options, Plan};
 use super::outcome::{Counts, DeadLetter, Stopped, Summary, Update};
 use super::settle::Settle;
 use super::source::Source;
-use super::watchdog::Watchdog;
 use crate::client::{ClientError, EntryResult, QueueRef, RetryPolicy, Sqs};
 use crate::consume::{Holdings, JobId, Scheduler, message_env};
 use crate::interrupt::Interrupt;
@@ -35,49 +34,20 @@ use crate::select::Selector;
 /// Events handled in one turn of the loop before it looks at timers and Ctrl-C again.
 const EVENTS_PER_TURN: usize = 256;
 
-/// How a run goes, in finished values.
-pub struct Options {
-    /// The command run for each message, as the operating system finds it.
-    pub program: PathBuf,
-    pub args: Vec<String>,
-    pub output: OutputMode,
-    /// A command that runs longer is stopped and counts as failed.
-    pub timeout: Option<Duration>,
-    /// Told of each command's process group while it runs.
-    pub watchdog: Option<Watchdog>,
-    /// Commands running at once (at least 1).
-    pub concurrency: usize,
-    /// Messages to run at most; `None`: no limit.
-    pub max: Option<u64>,
-    /// Stop once nothing was received for this long with nothing held; `None`: run until stopped.
-    pub idle_exit: Option<Duration>,
-    /// The command reads the message record as one line of JSON instead of the body.
-    pub record_on_stdin: bool,
-    pub retry_delay: Duration,
-    pub max_retry_delay: Duration,
-    /// Exit codes that release the message at once, without the retry delay.
-    pub release_exit_codes: Vec<i32>,
-    /// The visibility timeout messages are received with, and what each extension asks for.
-    pub visibility: Duration,
-    /// The longest wait of one receive, in seconds.
-    pub wait_seconds: i32,
-    pub selector: Selector,
-    pub interrupt: Interrupt,
-}
-
 /// Runs the worker on `source` until it is done: the limit reached, idle for `idle_exit`, Ctrl-C,
 /// or an error. `update` is called for each [`Update`]; an error it returns stops the run.
 pub async fn run(
     sqs: Sqs,
     source: &Source,
+    plan: Plan,
     options: Options,
     update: impl FnMut(Update<'_>) -> io::Result<()>,
 ) -> Summary {
     let spec = Arc::new(CommandSpec {
-        program: options.program.clone(),
-        args: options.args.clone(),
+        program: options.program,
+        args: options.args,
         output: options.output,
-        timeout: options.timeout,
+        timeout: plan.timeout,
         env: vec![
             ("SQS_QUEUE_URL".into(), source.queue.url.clone()),
             ("SQS_QUEUE_NAME".into(), source.queue.name.clone()),
@@ -89,19 +59,11 @@ pub async fn run(
         sqs,
         queue: source.queue.clone(),
         dead_letter: source.dead_letter.clone(),
-        scheduler: Scheduler::new(source.fifo, options.concurrency),
-        holdings: Holdings::new(options.visibility),
+        scheduler: Scheduler::new(source.fifo, plan.concurrency),
+        holdings: Holdings::new(plan.visibility_on(source)),
         receive_policy: RetryPolicy::default().stopped_by(options.interrupt.clone()),
         settle_policy: RetryPolicy::default(),
-        settings: Settings {
-            max: options.max,
-            idle_exit: options.idle_exit,
-            record_on_stdin: options.record_on_stdin,
-            retry_delay: options.retry_delay,
-            max_retry_delay: options.max_retry_delay,
-            release_exit_codes: options.release_exit_codes,
-            wait_seconds: options.wait_seconds,
-        },
+        plan,
         selector: options.selector,
         interrupt: options.interrupt,
         spec,
@@ -189,17 +151,6 @@ pub(super) enum Event {
     },
 }
 
-/// The options the loop reads as it goes.
-pub(super) struct Settings {
-    pub(super) max: Option<u64>,
-    pub(super) idle_exit: Option<Duration>,
-    record_on_stdin: bool,
-    pub(super) retry_delay: Duration,
-    pub(super) max_retry_delay: Duration,
-    pub(super) release_exit_codes: Vec<i32>,
-    pub(super) wait_seconds: i32,
-}
-
 /// A message whose command was started, until its delete or release is answered.
 pub(super) struct Started {
     pub(super) message_id: String,
@@ -212,7 +163,7 @@ pub(super) struct Started {
 pub(super) struct Worker<F> {
     sqs: Sqs,
     queue: QueueRef,
-    pub(super) settings: Settings,
+    pub(super) plan: Plan,
     pub(super) selector: Selector,
     pub(super) interrupt: Interrupt,
     pub(super) scheduler: Scheduler<MessageRecord>,
@@ -286,7 +237,7 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
             let Some((job, message)) = self.scheduler.start() else {
                 return;
             };
-            let stdin = if self.settings.record_on_stdin {
+            let stdin = if self.plan.record_on_stdin {
                 let mut line = serde_json::to_vec(&message).unwrap_or_default();
                 line.push(b'\n');
                 line
