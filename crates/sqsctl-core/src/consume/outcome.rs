@@ -173,3 +173,79 @@ pub struct Summary {
     pub write_error: Option<io::Error>,
     pub stopped: Option<Stopped>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(ending: Option<Ending>, deleted: bool, retry_in: Option<u64>) -> Status {
+        let took = Duration::from_millis(1234);
+        Outcome::new(
+            "id".into(),
+            ending.as_ref(),
+            deleted,
+            took,
+            1,
+            retry_in,
+            None,
+        )
+        .status
+    }
+
+    #[test]
+    fn an_outcome_says_where_the_message_went() {
+        assert_eq!(status(Some(Ending::Exited(0)), true, None), Status::Deleted);
+        assert_eq!(
+            status(Some(Ending::Exited(0)), false, None),
+            Status::NotDeleted
+        );
+        assert_eq!(
+            status(Some(Ending::Exited(75)), false, None),
+            Status::Released
+        );
+        assert_eq!(
+            status(Some(Ending::Exited(1)), false, Some(10)),
+            Status::Failed
+        );
+        assert_eq!(
+            status(Some(Ending::Signaled(15)), false, None),
+            Status::Stopped
+        );
+        assert_eq!(
+            status(Some(Ending::Signaled(9)), false, Some(10)),
+            Status::Failed
+        );
+        assert_eq!(
+            status(Some(Ending::TimedOut), false, Some(10)),
+            Status::Failed
+        );
+        assert_eq!(status(Some(Ending::Killed), false, None), Status::Stopped);
+        assert_eq!(status(None, false, None), Status::Stopped);
+    }
+
+    #[test]
+    fn the_result_record_names_its_status_and_leaves_out_what_does_not_apply() {
+        let ending = Ending::NotStarted("no such file".into());
+        let outcome = Outcome::new(
+            "m-1".into(),
+            Some(&ending),
+            false,
+            Duration::from_micros(1_234_567),
+            2,
+            None,
+            None,
+        );
+        let json = serde_json::to_value(&outcome).unwrap_or_default();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "message_id": "m-1",
+                "status": "stopped",
+                "timed_out": false,
+                "seconds": 1.235,
+                "receive_count": 2,
+                "error": "no such file",
+            })
+        );
+    }
+}
