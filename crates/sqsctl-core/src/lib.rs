@@ -1,8 +1,9 @@
 //! The engines behind sqsctl, with no command line, terminal or output format: [`client`] is the
 //! thin layer over `aws-sdk-sqs` (retries, batches, reads that weigh their cost), [`redrive`] the
 //! DLQ redrive engine and its journal, [`diagnose`] the FIFO and queue-settings analyzers,
-//! [`select`] message filters, [`consume`] the worker's scheduling logic, and [`message`] the
-//! message record every command reads and writes. The `sqsctl` crate wires them to a terminal.
+//! [`select`] message filters, [`consume`] the worker that runs a command per message, and
+//! [`message`] the message record every command reads and writes. The `sqsctl` crate wires them
+//! to a terminal.
 
 pub mod client;
 pub mod consume;

@@ -4,121 +4,18 @@
 //! messages went.
 
 use std::io::{self, Write};
-use std::time::Duration;
 
 use indicatif::ProgressBar;
 use serde::Serialize;
 use tokio::time::Instant;
 
-use super::child::{Ending, Stream};
+use crate::consume::{Counts, DeadLetter, Outcome, Stream, Update};
 use crate::output::Printer;
 use crate::text::plural;
-
-/// The run's counts.
-#[derive(Debug, Default, Clone, Serialize)]
-pub struct Counts {
-    /// Command exited 0 and SQS confirmed the delete.
-    pub deleted: u64,
-    /// Command failed (exit code, signal, --timeout): released after the retry delay.
-    pub failed: u64,
-    /// Command exited with a --release-exit-codes code: released at once.
-    pub released: u64,
-    /// Command exited 0 but the delete was not confirmed.
-    pub not_deleted: u64,
-    /// Command stopped by Ctrl-C (or never started): released at once.
-    pub stopped: u64,
-    /// Received and released without running (Ctrl-C, --max, a failure ahead in a FIFO group).
-    pub returned: u64,
-    /// Received and left out by the selection.
-    pub skipped: u64,
-    /// Releases SQS did not confirm (the message comes back after its visibility timeout).
-    #[serde(skip)]
-    pub release_failed: u64,
-    /// Of the failed: those released after their last receive (their receive count reached the
-    /// queue's maxReceiveCount), which SQS moves to the dead-letter queue instead of delivering
-    /// them again.
-    pub at_last_receive: u64,
-}
-
-/// The queue's redrive policy, as the summary names it.
-#[derive(Debug, Clone)]
-pub struct DeadLetter {
-    /// The dead-letter queue's name.
-    pub queue: String,
-    pub max_receive_count: u64,
-}
 
 /// How many characters of a message id prefix its command's output lines: enough to tell the
 /// messages of a run apart, short enough to leave the line to the command.
 const ID_PREFIX: usize = 8;
-
-impl Counts {
-    /// Messages whose command ran to an end.
-    fn finished(&self) -> u64 {
-        self.deleted + self.failed + self.released + self.not_deleted
-    }
-}
-
-/// One message's outcome (`result` record).
-#[derive(Debug, Serialize)]
-pub struct ResultRecord {
-    message_id: String,
-    /// `deleted`, `not_deleted` (exit 0, delete not confirmed), `failed`, `released` (a
-    /// --release-exit-codes code), `stopped` (Ctrl-C).
-    status: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    exit_code: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    signal: Option<i32>,
-    timed_out: bool,
-    seconds: f64,
-    receive_count: u64,
-    /// Seconds until a failed message is delivered again.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    retry_in: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
-
-impl ResultRecord {
-    pub fn new(
-        message_id: String,
-        ending: Option<&Ending>,
-        deleted: bool,
-        took: Duration,
-        receive_count: u64,
-        retry_in: Option<u64>,
-        error: Option<String>,
-    ) -> ResultRecord {
-        let (status, exit_code, signal, timed_out, error) = match ending {
-            Some(Ending::Exited(0)) if deleted => ("deleted", Some(0), None, false, error),
-            Some(Ending::Exited(0)) => ("not_deleted", Some(0), None, false, error),
-            Some(Ending::Exited(code)) if retry_in.is_none() => {
-                ("released", Some(*code), None, false, error)
-            }
-            Some(Ending::Exited(code)) => ("failed", Some(*code), None, false, error),
-            // Ended by the signal that stops the run: released at once, without a retry delay.
-            Some(Ending::Signaled(signal)) if retry_in.is_none() => {
-                ("stopped", None, Some(*signal), false, error)
-            }
-            Some(Ending::Signaled(signal)) => ("failed", None, Some(*signal), false, error),
-            Some(Ending::TimedOut) => ("failed", None, None, true, error),
-            Some(Ending::NotStarted(why)) => ("stopped", None, None, false, Some(why.clone())),
-            Some(Ending::Killed) | None => ("stopped", None, None, false, error),
-        };
-        ResultRecord {
-            message_id,
-            status,
-            exit_code,
-            signal,
-            timed_out,
-            seconds: (took.as_secs_f64() * 1000.0).round() / 1000.0,
-            receive_count,
-            retry_in,
-            error,
-        }
-    }
-}
 
 /// A line of a command's output as a record.
 #[derive(Serialize)]
@@ -129,7 +26,7 @@ struct OutputLine<'a> {
 }
 
 #[derive(Serialize)]
-struct Summary<'a> {
+struct SummaryRecord<'a> {
     #[serde(flatten)]
     counts: &'a Counts,
     interrupted: bool,
@@ -160,8 +57,34 @@ impl<'a> Report<'a> {
         self.progress.is_hidden()
     }
 
+    /// What the run tells as it goes.
+    pub fn update(&self, update: Update<'_>) -> io::Result<()> {
+        match update {
+            Update::Output {
+                message_id,
+                stream,
+                line,
+            } => self.output(message_id, stream, line),
+            Update::Outcome(outcome) => self.result(outcome),
+            Update::Progress { counts, running } => {
+                self.progress(counts, running);
+                Ok(())
+            }
+            Update::Stopping { waiting, running } => {
+                if running > 0 || waiting > 0 {
+                    self.printer.info(format!(
+                        "{} not started released; {} may finish within the grace period",
+                        plural(waiting as u64, "message"),
+                        plural(running as u64, "running command")
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// A line of a command's output.
-    pub fn output(&self, message_id: &str, stream: Stream, line: &[u8]) -> io::Result<()> {
+    fn output(&self, message_id: &str, stream: Stream, line: &[u8]) -> io::Result<()> {
         if self.records {
             let text = String::from_utf8_lossy(line);
             let text = match text {
@@ -196,7 +119,7 @@ impl<'a> Report<'a> {
     }
 
     /// One message's outcome, as a record with -o jsonl.
-    pub fn result(&self, record: &ResultRecord) -> io::Result<()> {
+    fn result(&self, record: &Outcome) -> io::Result<()> {
         if !self.records {
             return Ok(());
         }
@@ -205,7 +128,7 @@ impl<'a> Report<'a> {
     }
 
     /// The progress line: done, failed, running, rate.
-    pub fn progress(&self, counts: &Counts, running: usize) {
+    fn progress(&self, counts: &Counts, running: usize) {
         if self.progress.is_hidden() {
             return;
         }
@@ -231,7 +154,7 @@ impl<'a> Report<'a> {
         if self.records {
             self.printer.record(
                 "summary",
-                &Summary {
+                &SummaryRecord {
                     counts,
                     interrupted,
                 },

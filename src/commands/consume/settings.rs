@@ -1,12 +1,12 @@
-//! The settings of `sqsctl consume`, resolved from its arguments (each duration was checked against
-//! what SQS accepts as it was parsed): the selection compiled to check it. Nothing here reads a queue or starts a process.
-
-use std::time::Duration;
+//! The settings of `sqsctl consume`, resolved from its arguments: the command, the selection
+//! (compiled to check it) and the worker's [`Plan`] (each duration was checked against what SQS
+//! accepts as it was parsed). Nothing here reads a queue or starts a process.
 
 use anyhow::bail;
 
 use crate::cli::consume::ConsumeArgs;
 use crate::cli::values::whole_seconds;
+use crate::consume::Plan;
 use crate::select::Selection;
 
 #[derive(Debug)]
@@ -14,20 +14,8 @@ pub struct ConsumeSettings {
     pub queue: String,
     pub program: String,
     pub args: Vec<String>,
-    pub concurrency: usize,
-    /// `None`: no limit.
-    pub max: Option<u64>,
-    /// `None`: run until stopped.
-    pub idle_exit: Option<Duration>,
-    pub jsonl: bool,
-    pub retry_delay: Duration,
-    pub max_retry_delay: Duration,
-    pub release_exit_codes: Vec<i32>,
-    pub timeout: Option<Duration>,
-    /// `None`: the queue's visibility timeout.
-    pub visibility: Option<Duration>,
-    pub wait_seconds: i32,
     pub selection: Selection,
+    pub plan: Plan,
 }
 
 impl ConsumeSettings {
@@ -49,17 +37,19 @@ impl ConsumeSettings {
             queue: args.queue,
             program,
             args: command.collect(),
-            concurrency: usize::from(args.concurrency),
-            max: args.max,
-            idle_exit: args.idle_exit,
-            jsonl: args.jsonl,
-            retry_delay: args.retry_delay,
-            max_retry_delay: args.max_retry_delay,
-            release_exit_codes: args.release_exit_codes,
-            timeout: args.timeout,
-            visibility: args.visibility,
-            wait_seconds: whole_seconds(args.wait),
             selection,
+            plan: Plan {
+                concurrency: usize::from(args.concurrency),
+                max: args.max,
+                idle_exit: args.idle_exit,
+                record_on_stdin: args.jsonl,
+                retry_delay: args.retry_delay,
+                max_retry_delay: args.max_retry_delay,
+                release_exit_codes: args.release_exit_codes,
+                timeout: args.timeout,
+                visibility: args.visibility,
+                wait_seconds: whole_seconds(args.wait),
+            },
         })
     }
 }

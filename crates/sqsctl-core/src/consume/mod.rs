@@ -1,18 +1,36 @@
-//! The worker engine behind `sqsctl consume`: which received message runs next, how long a message
-//! that failed stays hidden before its retry, which held messages need their visibility extended,
-//! and how a message appears to the command that processes it (environment variables).
+//! The worker engine behind `sqsctl consume`: receive messages, run a command once per message,
+//! delete the message when the command exits 0, release it for a retry when it fails.
 //!
-//! Everything here is plain logic over message records and instants: no clap, no child processes,
-//! no SQS calls. The command (`commands::consume`) receives, runs children, and makes the calls
-//! this engine asks for; keeping the rules here lets them be tested without a queue.
+//! [`run`] is the run loop, driven by a [`Plan`] of finished values and the [`Options`] it needs
+//! besides, on a [`Source`] queue; it tells its caller what happens through [`Update`]s, ends with
+//! a [`Summary`], and prints nothing. Below it: which received message runs next (the
+//! [`Scheduler`], with FIFO lanes), how long a message that failed stays hidden before its retry
+//! ([`retry_delay`]), which held messages need their visibility extended ([`Holdings`], the
+//! heartbeat's book), how a message appears to its command ([`message_env`]), each command's
+//! process in a process group of its own, and the [`watchdog`] process that stops the commands if
+//! the run is killed.
 
+mod child;
 mod environment;
 mod holdings;
+mod options;
+mod outcome;
+mod receive;
 mod schedule;
+mod settle;
+mod source;
+pub mod watchdog;
+mod worker;
 
+pub use child::{Ending, OutputMode, Stream, find_program};
 pub use environment::{env_name, message_env};
 pub use holdings::Holdings;
+pub use options::{Options, Plan};
+pub use outcome::{Counts, DeadLetter, Outcome, Status, Stopped, Summary, Update};
 pub use schedule::{Finished, JobId, Scheduler};
+pub use source::Source;
+pub use watchdog::Watchdog;
+pub use worker::run;
 
 use std::time::Duration;
 

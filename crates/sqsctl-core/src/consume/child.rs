@@ -13,11 +13,11 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-use super::Event;
 use super::watchdog::Watchdog;
+use super::worker::Event;
 use crate::consume::JobId;
 
-/// How long a command stopped by `--timeout` gets between SIGTERM and SIGKILL.
+/// How long a command stopped by its timeout gets between SIGTERM and SIGKILL.
 const KILL_AFTER: Duration = Duration::from_secs(2);
 /// How long, after the command exited, its output is waited for: a process it left running in
 /// the background may hold the pipes open indefinitely.
@@ -55,7 +55,7 @@ pub enum Ending {
     Exited(i32),
     /// A signal ended it (not one sqsctl sent).
     Signaled(i32),
-    /// `--timeout` stopped it.
+    /// It ran longer than its timeout and was stopped.
     TimedOut,
     /// sqsctl stopped it: Ctrl-C, after the grace period or a second time.
     Killed,
