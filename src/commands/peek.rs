@@ -124,29 +124,28 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         .with_template(settings.template);
     let mut write_error = None;
     let mut shown = 0usize;
-    let scanned = peek::scan_weighed(
+    let request = peek::ReadRequest {
         sqs,
-        &queue,
-        &attrs,
-        path,
-        &options,
-        &ctx.interrupt,
-        |mut batch| {
-            if let Some(selector) = &selector {
-                batch.retain(|m| selector.matches(m));
-                batch.truncate(max - shown);
+        queue: &queue,
+        attrs: &attrs,
+        options,
+        interrupt: &ctx.interrupt,
+    };
+    let scanned = peek::scan_weighed(&request, path, |mut batch| {
+        if let Some(selector) = &selector {
+            batch.retain(|m| selector.matches(m));
+            batch.truncate(max - shown);
+        }
+        shown += batch.len();
+        match writer.write_batch(&batch) {
+            Ok(()) if shown < max => ControlFlow::Continue(()),
+            Ok(()) => ControlFlow::Break(()),
+            Err(err) => {
+                write_error = Some(err);
+                ControlFlow::Break(())
             }
-            shown += batch.len();
-            match writer.write_batch(&batch) {
-                Ok(()) if shown < max => ControlFlow::Continue(()),
-                Ok(()) => ControlFlow::Break(()),
-                Err(err) => {
-                    write_error = Some(err);
-                    ControlFlow::Break(())
-                }
-            }
-        },
-    )
+        }
+    })
     .await?;
     if let Some(e) = &scanned.ledger_error {
         ctx.printer

@@ -38,11 +38,13 @@ fn scan_sees_every_message_once_and_leaves_them_all_visible() {
     };
     let scanned = env
         .block_on(peek::scan(
-            env.sqs(),
-            &queue,
-            &attrs,
-            &options,
-            &Interrupt::default(),
+            &peek::ReadRequest {
+                sqs: env.sqs(),
+                queue: &queue,
+                attrs: &attrs,
+                options,
+                interrupt: &Interrupt::default(),
+            },
             |batch| {
                 bodies.extend(batch.into_iter().map(|m| m.body));
                 ControlFlow::Continue(())
@@ -75,11 +77,13 @@ fn scan_stops_at_max_and_when_the_caller_breaks() {
     };
     let scanned = env
         .block_on(peek::scan(
-            env.sqs(),
-            &queue,
-            &attrs,
-            &options,
-            &Interrupt::default(),
+            &peek::ReadRequest {
+                sqs: env.sqs(),
+                queue: &queue,
+                attrs: &attrs,
+                options,
+                interrupt: &Interrupt::default(),
+            },
             |_| ControlFlow::Continue(()),
         ))
         .unwrap();
@@ -91,11 +95,13 @@ fn scan_stops_at_max_and_when_the_caller_breaks() {
     };
     let mut batches = 0;
     env.block_on(peek::scan(
-        env.sqs(),
-        &queue,
-        &attrs,
-        &options,
-        &Interrupt::default(),
+        &peek::ReadRequest {
+            sqs: env.sqs(),
+            queue: &queue,
+            attrs: &attrs,
+            options,
+            interrupt: &Interrupt::default(),
+        },
         |_| {
             batches += 1;
             ControlFlow::Break(())
@@ -127,11 +133,13 @@ fn scan_refuses_a_queue_with_a_redrive_policy_and_moves_nothing() {
     let attrs = env.block_on(env.sqs().attributes(&queue)).unwrap();
     for _ in 0..3 {
         let result = env.block_on(peek::scan(
-            env.sqs(),
-            &queue,
-            &attrs,
-            &PeekOptions::default(),
-            &Interrupt::default(),
+            &peek::ReadRequest {
+                sqs: env.sqs(),
+                queue: &queue,
+                attrs: &attrs,
+                options: PeekOptions::default(),
+                interrupt: &Interrupt::default(),
+            },
             |_| ControlFlow::Continue(()),
         ));
         assert!(
