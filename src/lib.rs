@@ -6,6 +6,7 @@
 //! logic) and `sqsctl-local` ([`local`], the SQS-compatible server). Here, [`cli`] (clap structs),
 //! [`commands`] (one file per subcommand) and [`output`] (the `Printer`) wire them to a terminal.
 
+pub use sqsctl_core::receive;
 /// The engines, from their own crate.
 pub use sqsctl_core::{
     client, consume, diagnose, error, interrupt, message, read_ledger, redrive, select, send,

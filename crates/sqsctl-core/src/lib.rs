@@ -11,6 +11,7 @@ pub mod error;
 pub mod interrupt;
 pub mod message;
 pub mod read_ledger;
+pub mod receive;
 pub mod redrive;
 pub mod select;
 pub mod send;
