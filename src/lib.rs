@@ -6,12 +6,12 @@
 //! logic) and `sqsctl-local` ([`local`], the SQS-compatible server). Here, [`cli`] (clap structs),
 //! [`commands`] (one file per subcommand) and [`output`] (the `Printer`) wire them to a terminal.
 
-pub use sqsctl_core::receive;
 /// The engines, from their own crate.
 pub use sqsctl_core::{
     client, consume, diagnose, error, interrupt, message, read_ledger, redrive, select, send,
     state_file, text,
 };
+pub use sqsctl_core::{delete, receive};
 pub mod app;
 pub mod cli;
 pub mod commands;

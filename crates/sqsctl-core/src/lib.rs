@@ -6,6 +6,7 @@
 
 pub mod client;
 pub mod consume;
+pub mod delete;
 pub mod diagnose;
 pub mod error;
 pub mod interrupt;
