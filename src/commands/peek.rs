@@ -123,7 +123,6 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         .showing(settings.shown.clone())
         .with_template(settings.template);
     let mut write_error = None;
-    let mut shown = 0usize;
     let request = peek::ReadRequest {
         sqs,
         queue: &queue,
@@ -131,20 +130,14 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         options,
         interrupt: &ctx.interrupt,
     };
-    let scanned = peek::scan_weighed(&request, path, |mut batch| {
-        if let Some(selector) = &selector {
-            batch.retain(|m| selector.matches(m));
-            batch.truncate(max - shown);
-        }
-        shown += batch.len();
-        match writer.write_batch(&batch) {
-            Ok(()) if shown < max => ControlFlow::Continue(()),
-            Ok(()) => ControlFlow::Break(()),
-            Err(err) => {
+    let (scanned, shown) = peek::scan_matching(&request, path, selector.as_ref(), max, |batch| {
+        writer.write_batch(batch).map_or_else(
+            |err| {
                 write_error = Some(err);
                 ControlFlow::Break(())
-            }
-        }
+            },
+            ControlFlow::Continue,
+        )
     })
     .await?;
     if let Some(e) = &scanned.ledger_error {

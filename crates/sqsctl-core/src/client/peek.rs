@@ -23,6 +23,7 @@ use super::{ClientError, QueueAttributes, QueueRef, ReceiveOptions, Sqs};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 use crate::read_ledger::{ReadEntry, ReadLedger, now_ms};
+use crate::select::Selector;
 
 /// How long messages are held by default while a scan runs, in seconds.
 pub const DEFAULT_HOLD_SECONDS: i32 = 30;
@@ -375,6 +376,36 @@ where
     }
     finish_read(sqs, queue, &mut scanned, watch, request.options.force).await;
     outcome.map(|()| scanned)
+}
+
+/// [`scan_weighed`] for a reader that shows what it reads: only the messages `selector` matches
+/// (every one without a selector) are handed to `on_batch`, and the scan stops once `show` were
+/// handed over or `on_batch` stops it. Returns what was read and how many were shown.
+pub async fn scan_matching<F>(
+    request: &ReadRequest<'_>,
+    path: ReadPath,
+    selector: Option<&Selector>,
+    show: usize,
+    mut on_batch: F,
+) -> Result<(Scanned, usize), PeekError>
+where
+    F: FnMut(&[MessageRecord]) -> ControlFlow<()>,
+{
+    let mut shown = 0usize;
+    let scanned = scan_weighed(request, path, |mut batch| {
+        if let Some(selector) = selector {
+            batch.retain(|m| selector.matches(m));
+            batch.truncate(show.saturating_sub(shown));
+        }
+        shown += batch.len();
+        if on_batch(&batch).is_break() || shown >= show {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .await?;
+    Ok((scanned, shown))
 }
 
 /// [`scan`] through `sqsctl local`'s inspection endpoint: the same batches, handed over in tens,
