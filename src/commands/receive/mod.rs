@@ -20,7 +20,7 @@ use crate::exit::ExitStatus;
 use crate::message::shown::Shown;
 use crate::output::messages::MessageWriter;
 use crate::output::template::Template;
-use crate::receive::{ReceiveReport, ReceiveRequest};
+use crate::receive::{ReceivePlan, ReceiveReport, ReceiveRequest};
 use crate::select::Selection;
 use crate::text::plural;
 use pipe::{shrink_pipe, stdout_is_stream};
@@ -28,17 +28,8 @@ use pipe::{shrink_pipe, stdout_is_stream};
 #[derive(Debug)]
 pub struct ReceiveSettings {
     pub queue: String,
-    /// `None`: no limit.
-    pub max: Option<u64>,
-    /// `None`: the queue's own `ReceiveMessageWaitTimeSeconds`.
-    pub wait_seconds: Option<i32>,
-    pub visibility_timeout: Option<i32>,
-    pub until_empty: bool,
-    /// Receive until Ctrl-C (or `max`), waiting out empty long polls.
-    pub follow: bool,
-    pub delete: bool,
+    pub plan: ReceivePlan,
     pub yes: bool,
-    pub concurrency: usize,
     pub shown: Shown,
     pub selection: Selection,
     pub template: Option<Template>,
@@ -63,14 +54,16 @@ impl ReceiveSettings {
         };
         Ok(ReceiveSettings {
             queue: args.queue,
-            max,
-            wait_seconds,
-            visibility_timeout: args.visibility.map(whole_seconds),
-            until_empty: args.until_empty,
-            follow: args.follow,
-            delete: args.delete,
+            plan: ReceivePlan {
+                max,
+                wait_seconds,
+                visibility_timeout: args.visibility.map(whole_seconds),
+                until_empty: args.until_empty,
+                follow: args.follow,
+                delete: args.delete,
+                concurrency: usize::from(args.concurrency),
+            },
             yes: args.yes,
-            concurrency: usize::from(args.concurrency),
             shown: Shown::parse(
                 &args.shown.system_attributes,
                 &args.shown.message_attributes,
@@ -84,7 +77,8 @@ impl ReceiveSettings {
 
 pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<ExitStatus> {
     ctx.printer.check_template(settings.template.as_ref())?;
-    if settings.delete {
+    let plan = &settings.plan;
+    if plan.delete {
         // Each message is deleted once its record is written: a stdout that takes writes into
         // nothing would delete every message unread.
         crate::output::check_stdout().map_err(|why| {
@@ -92,7 +86,7 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         })?;
     }
     let queue = resolve_queue(ctx, &settings.queue).await?;
-    if settings.delete {
+    if plan.delete {
         let region = ctx.sqs().await?.region();
         confirm_destructive(
             &ctx.printer,
@@ -106,19 +100,13 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         )?;
     }
     let sqs = ctx.sqs().await?;
-    let into_pipe = settings.delete && !ctx.printer.stdout_is_terminal() && stdout_is_stream();
+    let into_pipe = plan.delete && !ctx.printer.stdout_is_terminal() && stdout_is_stream();
     if into_pipe {
         shrink_pipe();
     }
     let request = ReceiveRequest {
         queue: queue.clone(),
-        max: settings.max,
-        wait_seconds: settings.wait_seconds,
-        visibility_timeout: settings.visibility_timeout,
-        until_empty: settings.until_empty,
-        follow: settings.follow,
-        delete: settings.delete,
-        concurrency: settings.concurrency,
+        plan: plan.clone(),
         one_batch_at_a_time: into_pipe,
         selector: super::selection::selector(&settings.selection)?,
         interrupt: ctx.interrupt.clone(),
@@ -141,9 +129,8 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     } else {
         ctx.printer.debug(format!(
             "receiving with {} requests at once, up to 10 messages each, {} (-vv: each batch)",
-            settings.concurrency.max(1),
-            settings
-                .wait_seconds
+            plan.concurrency.max(1),
+            plan.wait_seconds
                 .map_or("the queue's own wait".to_string(), |w| format!(
                     "wait {w} s"
                 ))
@@ -188,10 +175,10 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         // return now.
         let retry = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
         if let Ok(attrs) = retry.request(|| sqs.attributes(&queue)).await.result {
-            summary.push_str(&nothing_received_because(&attrs, settings.wait_seconds));
+            summary.push_str(&nothing_received_because(&attrs, plan.wait_seconds));
         }
     }
-    if settings.delete {
+    if plan.delete {
         summary.push_str(&format!(", deleted {}", report.deleted));
     } else if written > 0 {
         summary.push_str(" (not deleted: they become visible again after their visibility timeout; --delete consumes them)");

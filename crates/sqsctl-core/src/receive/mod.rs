@@ -34,9 +34,9 @@ use crate::message::MessageRecord;
 use crate::select::{Selector, WhereFailures};
 use receivers::{Received, Shared, receipt_handles, receive_loop};
 
-/// What to receive, in finished values.
-pub struct ReceiveRequest {
-    pub queue: QueueRef,
+/// What a run receives and when it stops, in finished values.
+#[derive(Debug, Clone)]
+pub struct ReceivePlan {
     /// `None`: no limit.
     pub max: Option<u64>,
     /// `None`: the queue's own `ReceiveMessageWaitTimeSeconds`.
@@ -52,6 +52,12 @@ pub struct ReceiveRequest {
     pub delete: bool,
     /// Receive requests at once (one batch at a time makes it 1).
     pub concurrency: usize,
+}
+
+/// One run: the queue, the plan, and how the run reads it.
+pub struct ReceiveRequest {
+    pub queue: QueueRef,
+    pub plan: ReceivePlan,
     /// One batch out at a time, each message deleted only once the sink says its reader took it.
     pub one_batch_at_a_time: bool,
     /// Only the messages that match are delivered; `None` delivers every one.
@@ -117,8 +123,9 @@ pub async fn run<S: Sink>(
     let interrupt = request.interrupt.clone();
     let retry = RetryPolicy::default().stopped_by(interrupt.clone());
     let queue = request.queue.clone();
-    let mut max = request.max;
-    if request.until_empty && !request.delete {
+    let plan = request.plan;
+    let mut max = plan.max;
+    if plan.until_empty && !plan.delete {
         // What was visible when the run started. That count is approximate (it lags on SQS): at
         // least one batch is asked for when it says 0, so that an empty queue is still confirmed
         // by a long poll.
@@ -138,10 +145,10 @@ pub async fn run<S: Sink>(
         done: AtomicBool::new(false),
         halt: watch::channel(false).0,
         interrupt: interrupt.clone(),
-        wait_seconds: request.wait_seconds,
-        visibility_timeout: request.visibility_timeout,
-        until_empty: request.until_empty,
-        delete: request.delete,
+        wait_seconds: plan.wait_seconds,
+        visibility_timeout: plan.visibility_timeout,
+        until_empty: plan.until_empty,
+        delete: plan.delete,
         retry: retry.clone(),
         turn: bounded.then(|| Arc::new(Semaphore::new(1))),
         last_ambiguous_receive: Mutex::new(None),
@@ -149,14 +156,10 @@ pub async fn run<S: Sink>(
         selector: request.selector,
         passed_over: Mutex::new(HashSet::new()),
         release_failed: AtomicU64::new(0),
-        follow: request.follow,
+        follow: plan.follow,
         held: Mutex::new(HashMap::new()),
     });
-    let concurrency = if bounded {
-        1
-    } else {
-        request.concurrency.max(1)
-    };
+    let concurrency = if bounded { 1 } else { plan.concurrency.max(1) };
     let (tx, mut rx) = mpsc::channel::<Received>(concurrency);
     let mut receivers: JoinSet<Result<(), ClientError>> = JoinSet::new();
     for _ in 0..concurrency {
@@ -189,7 +192,7 @@ pub async fn run<S: Sink>(
                 report.count_deletes(result);
             }
             let rest = handles.split_off(delivery.delivered.min(handles.len()));
-            if request.delete && !handles.is_empty() {
+            if plan.delete && !handles.is_empty() {
                 let Ok(permit) = deleters.clone().acquire_owned().await else {
                     unreachable!("the deleters' semaphore is never closed");
                 };
