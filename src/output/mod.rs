@@ -6,6 +6,7 @@
 
 pub mod document;
 pub mod messages;
+pub mod pipe;
 pub mod query;
 pub mod rows;
 pub mod sanitize;

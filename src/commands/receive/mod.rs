@@ -6,7 +6,6 @@
 //! one page and a message counts as written once the reader took it out), the [`sink`] that
 //! writes, and the summary.
 
-mod pipe;
 mod sink;
 
 use crate::cli::values::whole_seconds;
@@ -19,11 +18,11 @@ use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::message::shown::Shown;
 use crate::output::messages::MessageWriter;
+use crate::output::pipe::{shrink_pipe, stdout_is_stream};
 use crate::output::template::Template;
 use crate::receive::{ReceivePlan, ReceiveReport, ReceiveRequest};
 use crate::select::Selection;
 use crate::text::plural;
-use pipe::{shrink_pipe, stdout_is_stream};
 
 #[derive(Debug)]
 pub struct ReceiveSettings {

@@ -4,11 +4,11 @@
 
 use indicatif::ProgressBar;
 
-use super::pipe::taken_by_reader;
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 use crate::output::Printer;
 use crate::output::messages::MessageWriter;
+use crate::output::pipe::taken_by_reader;
 use crate::receive::{Delivery, Sink};
 
 pub struct Stdout<'a> {
