@@ -41,11 +41,7 @@ impl PeekSettings {
             max: args.max,
             force: args.force,
             scan_limit: args.scan_limit,
-            shown: Shown::parse(
-                &args.shown.system_attributes,
-                &args.shown.message_attributes,
-            )
-            .map_err(anyhow::Error::msg)?,
+            shown: super::selection::shown(&args.shown)?,
             selection: super::selection::resolve(args.select, Vec::new())?,
             template: args.format,
         })

@@ -63,11 +63,7 @@ impl ReceiveSettings {
                 concurrency: usize::from(args.concurrency),
             },
             yes: args.yes,
-            shown: Shown::parse(
-                &args.shown.system_attributes,
-                &args.shown.message_attributes,
-            )
-            .map_err(anyhow::Error::msg)?,
+            shown: super::selection::shown(&args.shown)?,
             selection: super::selection::resolve(args.select, Vec::new())?,
             template: args.format,
         })
