@@ -11,6 +11,7 @@ pub use sqsctl_core::{
     client, consume, diagnose, error, interrupt, message, read_ledger, redrive, select, send,
     state_file, text,
 };
+pub use sqsctl_core::{delete, receive};
 pub mod app;
 pub mod cli;
 pub mod commands;

@@ -1,32 +1,21 @@
 //! `sqsctl delete`: delete messages by receipt handle, or find them by message id and delete only
-//! those.
-//!
-//! Finding by id scans the queue the way peek does: each message is received once with a
-//! visibility timeout (the hold) so the scan never sees it twice, the matches are deleted while
-//! their receipt handles are fresh, and every other message is made visible again the moment the
-//! scan ends, whatever ended it.
-
-use std::collections::BTreeSet;
-use std::collections::HashSet;
-use std::time::Instant;
+//! those, through [`crate::delete`]; here, the settings, the read guard's refusal with its hint,
+//! the confirmation, and one record per message handled.
 
 use anyhow::bail;
-use serde::Serialize;
 
 use super::common::{confirm_destructive, queue_place, resolve_queue};
 use crate::cli::delete::DeleteArgs;
+use crate::client::QueueRef;
 use crate::client::peek;
-use crate::client::{EntryResult, MAX_BATCH_ENTRIES, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
 use crate::commands::context::Context;
+use crate::delete::{self as engine, ByIdRequest, Deletion, HOLD_SECONDS, Status};
 use crate::error::with_hint;
 use crate::exit::ExitStatus;
-use crate::message::MessageRecord;
+use crate::output::rows::RowStream;
 use crate::output::table::cut;
-use crate::output::{Column, Document, Row};
+use crate::output::{Column, Row};
 use crate::text::plural;
-
-/// Visibility timeout of scanned messages while the scan runs.
-const HOLD_SECONDS: i32 = 30;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DeleteTarget {
@@ -75,40 +64,27 @@ impl DeleteSettings {
     }
 }
 
-/// One line of output per message handled.
-#[derive(Debug, Serialize)]
-struct Outcome {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    receipt_handle: Option<String>,
-    /// `deleted`, `would_delete`, `failed` or `not_found`.
-    status: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    body: Option<String>,
-}
-
 pub async fn run(ctx: &Context, settings: DeleteSettings) -> anyhow::Result<ExitStatus> {
     let queue = resolve_queue(ctx, &settings.queue).await?;
-    let mut out = Output::new(ctx);
-    match &settings.target {
+    let mut out = RowStream::new(&ctx.printer);
+    let dead_lettered = match &settings.target {
         DeleteTarget::ReceiptHandles(handles) => {
             by_handles(ctx, &queue, handles, &settings, &mut out).await?;
+            0
         }
         DeleteTarget::MessageIds(ids) => by_ids(ctx, &queue, ids, &settings, &mut out).await?,
-    }
+    };
     out.finish()?;
+    let count = |status| out.rows().iter().filter(|d| d.status == status).count() as u64;
     let (deleted, failed, missing) = (
-        out.count("deleted"),
-        out.count("failed"),
-        out.count("not_found"),
+        count(Status::Deleted),
+        count(Status::Failed),
+        count(Status::NotFound),
     );
     if settings.dry_run {
         ctx.printer.info(format!(
             "dry run: would delete {} from {}; nothing was deleted",
-            plural(out.count("would_delete"), "message"),
+            plural(count(Status::WouldDelete), "message"),
             queue.name
         ));
     } else {
@@ -137,7 +113,7 @@ pub async fn run(ctx: &Context, settings: DeleteSettings) -> anyhow::Result<Exit
     }
     Ok(if ctx.interrupt.is_set() {
         ExitStatus::Interrupted
-    } else if out.dead_lettered > 0 {
+    } else if dead_lettered > 0 {
         ExitStatus::ReadDeadLettered
     } else if failed > 0 || missing > 0 {
         ExitStatus::Partial
@@ -146,64 +122,49 @@ pub async fn run(ctx: &Context, settings: DeleteSettings) -> anyhow::Result<Exit
     })
 }
 
-async fn by_handles(
+/// Asks before deleting `what` from `queue` (a dry run does not ask).
+async fn confirm(
     ctx: &Context,
     queue: &QueueRef,
-    handles: &[String],
+    what: &str,
     settings: &DeleteSettings,
-    out: &mut Output<'_>,
 ) -> anyhow::Result<()> {
     if settings.dry_run {
-        for handle in handles {
-            out.push(Outcome {
-                message_id: None,
-                receipt_handle: Some(handle.clone()),
-                status: "would_delete",
-                error: None,
-                body: None,
-            })?;
-        }
         return Ok(());
     }
     confirm_destructive(
         &ctx.printer,
         &format!(
-            "Delete {} from {}?",
-            plural(handles.len() as u64, "message"),
+            "Delete {what} from {}?",
             queue_place(queue, ctx.sqs().await?.region())
         ),
         &format!("deleting messages from `{}`", queue.name),
         true,
         settings.yes,
-    )?;
-    let sqs = ctx.sqs().await?;
-    let policy = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
-    for chunk in handles.chunks(MAX_BATCH_ENTRIES) {
-        if ctx.interrupt.is_set() {
-            break;
-        }
-        let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
-        let outcome = sqs.delete_batch_retrying(queue, &refs, &policy).await;
-        for (handle, entry) in chunk.iter().zip(&outcome.entries) {
-            out.push(Outcome {
-                message_id: None,
-                receipt_handle: Some(handle.clone()),
-                status: status_of(entry),
-                error: entry.reason(),
-                body: None,
-            })?;
-        }
-        if let Some(err) = outcome.request_error {
-            return Err(err.into());
-        }
-    }
-    Ok(())
+    )
 }
 
-/// A delete whose outcome is unknown counts as failed: it may have happened, and deleting again
-/// does no harm.
-fn status_of(entry: &EntryResult) -> &'static str {
-    if entry.is_done() { "deleted" } else { "failed" }
+async fn by_handles(
+    ctx: &Context,
+    queue: &QueueRef,
+    handles: &[String],
+    settings: &DeleteSettings,
+    out: &mut RowStream<'_, Deletion>,
+) -> anyhow::Result<()> {
+    let count = plural(handles.len() as u64, "message");
+    confirm(ctx, queue, &count, settings).await?;
+    let sqs = ctx.sqs().await?;
+    let deleted = engine::by_handles(
+        sqs,
+        queue,
+        handles,
+        settings.dry_run,
+        &ctx.interrupt,
+        |deletion| out.push(deletion),
+    )
+    .await;
+    out.checked()?;
+    Ok(deleted?)
 }
 
 async fn by_ids(
@@ -211,8 +172,8 @@ async fn by_ids(
     queue: &QueueRef,
     ids: &[String],
     settings: &DeleteSettings,
-    out: &mut Output<'_>,
-) -> anyhow::Result<()> {
+    out: &mut RowStream<'_, Deletion>,
+) -> anyhow::Result<u64> {
     let sqs = ctx.sqs().await?;
     let attrs = sqs.attributes(queue).await?;
     let cost = peek::guard(queue, &attrs, settings.force).map_err(|refused| match refused {
@@ -225,213 +186,56 @@ async fn by_ids(
         ),
         other => anyhow::Error::new(other),
     })?;
-    if !settings.dry_run {
-        confirm_destructive(
-            &ctx.printer,
-            &format!(
-                "Delete the {} with the given ids from {}?",
-                plural(ids.len() as u64, "message"),
-                queue_place(queue, ctx.sqs().await?.region())
-            ),
-            &format!("deleting messages from `{}`", queue.name),
-            true,
-            settings.yes,
-        )?;
-    }
-    let mut wanted: BTreeSet<String> = ids.iter().cloned().collect();
-    let mut held: Vec<String> = Vec::new();
-    let watch = peek::watch_dead_letter_queue(sqs, cost.as_ref()).await;
-    let mut tally = peek::Scanned {
-        visible_at_start: attrs.visible(),
-        cost: cost.clone(),
-        ..peek::Scanned::default()
-    };
-    let result = scan(
-        ctx,
+    let what = format!(
+        "the {} with the given ids",
+        plural(ids.len() as u64, "message")
+    );
+    confirm(ctx, queue, &what, settings).await?;
+    let request = ByIdRequest {
         sqs,
         queue,
-        &mut wanted,
-        &mut held,
-        settings,
-        out,
-        &mut tally,
-    )
-    .await;
-    // Everything not deleted goes back at once, also after an error.
-    let refs: Vec<&str> = held.iter().map(String::as_str).collect();
-    let not_released = sqs.release(queue, &refs).await.unwrap_or(refs.len());
-    if not_released > 0 {
+        ids,
+        visible_at_start: attrs.visible(),
+        cost: cost.clone(),
+        force: settings.force,
+        dry_run: settings.dry_run,
+        scan_limit: settings.scan_limit,
+        interrupt: &ctx.interrupt,
+    };
+    let report = engine::by_id(request, |deletion| out.push(deletion)).await;
+    let scanned = &report.scanned;
+    if scanned.hold_ran_short {
         ctx.printer.warn(format!(
-            "{} could not be made visible again; they return after {HOLD_SECONDS} seconds",
-            plural(not_released as u64, "scanned message")
+            "the scan stopped after reading {} before the first of them became visible again, so as not to read any message twice; run it again for the ids not found",
+            plural(scanned.seen, "message")
         ));
     }
-    peek::finish_read(sqs, queue, &mut tally, watch, settings.force).await;
-    result?;
+    if report.not_released > 0 {
+        ctx.printer.warn(format!(
+            "{} could not be made visible again; they return after {HOLD_SECONDS} seconds",
+            plural(report.not_released as u64, "scanned message")
+        ));
+    }
+    out.checked()?;
+    if let Some(err) = report.error {
+        return Err(err.into());
+    }
     if let Some(cost) = cost {
         ctx.printer.info(cost.describe());
     }
-    if let Some(moved) = tally.dead_letter_warning(&queue.name) {
+    if let Some(moved) = scanned.dead_letter_warning(&queue.name) {
         ctx.printer.warn(moved);
     }
-    out.dead_lettered = tally.dead_lettered();
-    if !wanted.is_empty() && tally.seen >= settings.scan_limit {
+    if report.not_found > 0 && scanned.seen >= settings.scan_limit {
         ctx.printer.warn(format!(
             "the scan stopped at --scan-limit {} before finding every id; raise it to read further",
             settings.scan_limit
         ));
     }
-    for id in wanted {
-        out.push(Outcome {
-            message_id: Some(id),
-            receipt_handle: None,
-            status: "not_found",
-            error: None,
-            body: None,
-        })?;
-    }
-    Ok(())
+    Ok(scanned.dead_lettered())
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn scan(
-    ctx: &Context,
-    sqs: &Sqs,
-    queue: &QueueRef,
-    wanted: &mut BTreeSet<String>,
-    held: &mut Vec<String>,
-    settings: &DeleteSettings,
-    out: &mut Output<'_>,
-    tally: &mut peek::Scanned,
-) -> anyhow::Result<()> {
-    let dry_run = settings.dry_run;
-    let mut visible_at_start = tally.visible_at_start;
-    let mut seen: HashSet<String> = HashSet::new();
-    let stop_at = peek::stop_reading_at(HOLD_SECONDS);
-    while !wanted.is_empty() && !ctx.interrupt.is_set() && tally.seen < settings.scan_limit {
-        if Instant::now() >= stop_at {
-            ctx.printer.warn(format!(
-                "the scan stopped after reading {} before the first of them became visible again, so as not to read any message twice; run it again for the ids not found",
-                plural(seen.len() as u64, "message")
-            ));
-            break;
-        }
-        // Short polls while unseen messages remain; one long poll to be sure before stopping.
-        let wait = if (seen.len() as u64) < visible_at_start {
-            0
-        } else {
-            1
-        };
-        let options = ReceiveOptions {
-            max_messages: settings.scan_limit.saturating_sub(tally.seen).clamp(1, 10) as i32,
-            wait_seconds: Some(wait),
-            visibility_timeout: Some(HOLD_SECONDS),
-        };
-        let batch = tokio::select! {
-            batch = sqs.receive(queue, options) => batch?,
-            () = ctx.interrupt.wait() => break,
-        };
-        if batch.is_empty() {
-            if wait > 0 {
-                break;
-            }
-            visible_at_start = seen.len() as u64;
-            continue;
-        }
-        let mut matches: Vec<MessageRecord> = Vec::new();
-        for message in batch {
-            let Some(handle) = message.receipt_handle.clone() else {
-                continue;
-            };
-            let id = message.message_id.clone().unwrap_or_default();
-            let first_time = seen.insert(id.clone());
-            if first_time {
-                tally.count_seen(&message);
-            }
-            if !(first_time && wanted.remove(&id)) {
-                held.push(handle);
-            } else if dry_run {
-                out.push(Outcome {
-                    message_id: Some(id),
-                    receipt_handle: None,
-                    status: "would_delete",
-                    error: None,
-                    body: Some(message.body),
-                })?;
-                held.push(handle);
-            } else {
-                matches.push(message);
-            }
-        }
-        if matches.is_empty() {
-            continue;
-        }
-        let refs: Vec<&str> = matches
-            .iter()
-            .filter_map(|m| m.receipt_handle.as_deref())
-            .collect();
-        let policy = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
-        let outcome = sqs.delete_batch_retrying(queue, &refs, &policy).await;
-        for (message, entry) in matches.into_iter().zip(&outcome.entries) {
-            if !entry.is_done()
-                && let Some(handle) = message.receipt_handle.clone()
-            {
-                held.push(handle);
-            }
-            out.push(Outcome {
-                message_id: message.message_id,
-                receipt_handle: None,
-                status: status_of(entry),
-                error: entry.reason(),
-                body: Some(message.body),
-            })?;
-        }
-        if let Some(err) = outcome.request_error {
-            return Err(err.into());
-        }
-    }
-    Ok(())
-}
-
-/// Collects or streams the outcomes in the chosen format.
-struct Output<'a> {
-    ctx: &'a Context,
-    /// Messages that arrived in the dead-letter queue while a scan for ids ran.
-    dead_lettered: u64,
-    all: Vec<Outcome>,
-    counts: std::collections::BTreeMap<&'static str, u64>,
-}
-
-impl<'a> Output<'a> {
-    fn new(ctx: &'a Context) -> Self {
-        Output {
-            ctx,
-            dead_lettered: 0,
-            all: Vec::new(),
-            counts: Default::default(),
-        }
-    }
-
-    fn count(&self, status: &str) -> u64 {
-        self.counts.get(status).copied().unwrap_or(0)
-    }
-
-    fn push(&mut self, outcome: Outcome) -> anyhow::Result<()> {
-        *self.counts.entry(outcome.status).or_default() += 1;
-        self.ctx.printer.stream(Outcome::KIND, &outcome)?;
-        self.all.push(outcome);
-        Ok(())
-    }
-
-    fn finish(&mut self) -> anyhow::Result<()> {
-        self.ctx
-            .printer
-            .emit(&Document::rows(&self.all).streamed())?;
-        Ok(())
-    }
-}
-
-impl Row for Outcome {
+impl Row for Deletion {
     const KIND: &'static str = "delete";
 
     fn columns() -> Vec<Column> {
@@ -449,7 +253,11 @@ impl Row for Outcome {
             .or_else(|| self.receipt_handle.as_deref().map(|h| cut(h, 24)))
             .unwrap_or_default();
         let detail = self.error.as_deref().or(self.body.as_deref()).unwrap_or("");
-        vec![key, self.status.replace('_', " "), detail.to_string()]
+        vec![
+            key,
+            self.status.as_str().replace('_', " "),
+            detail.to_string(),
+        ]
     }
 
     fn fields(&self) -> Vec<String> {
@@ -458,6 +266,6 @@ impl Row for Outcome {
             .as_deref()
             .or(self.receipt_handle.as_deref())
             .unwrap_or("");
-        vec![self.status.to_string(), key.to_string()]
+        vec![self.status.as_str().to_string(), key.to_string()]
     }
 }

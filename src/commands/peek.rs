@@ -41,11 +41,7 @@ impl PeekSettings {
             max: args.max,
             force: args.force,
             scan_limit: args.scan_limit,
-            shown: Shown::parse(
-                &args.shown.system_attributes,
-                &args.shown.message_attributes,
-            )
-            .map_err(anyhow::Error::msg)?,
+            shown: super::selection::shown(&args.shown)?,
             selection: super::selection::resolve(args.select, Vec::new())?,
             template: args.format,
         })
@@ -123,30 +119,22 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         .showing(settings.shown.clone())
         .with_template(settings.template);
     let mut write_error = None;
-    let mut shown = 0usize;
-    let scanned = peek::scan_weighed(
+    let request = peek::ReadRequest {
         sqs,
-        &queue,
-        &attrs,
-        path,
-        &options,
-        &ctx.interrupt,
-        |mut batch| {
-            if let Some(selector) = &selector {
-                batch.retain(|m| selector.matches(m));
-                batch.truncate(max - shown);
-            }
-            shown += batch.len();
-            match writer.write_batch(&batch) {
-                Ok(()) if shown < max => ControlFlow::Continue(()),
-                Ok(()) => ControlFlow::Break(()),
-                Err(err) => {
-                    write_error = Some(err);
-                    ControlFlow::Break(())
-                }
-            }
-        },
-    )
+        queue: &queue,
+        attrs: &attrs,
+        options,
+        interrupt: &ctx.interrupt,
+    };
+    let (scanned, shown) = peek::scan_matching(&request, path, selector.as_ref(), max, |batch| {
+        writer.write_batch(batch).map_or_else(
+            |err| {
+                write_error = Some(err);
+                ControlFlow::Break(())
+            },
+            ControlFlow::Continue,
+        )
+    })
     .await?;
     if let Some(e) = &scanned.ledger_error {
         ctx.printer

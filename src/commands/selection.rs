@@ -1,11 +1,14 @@
 //! The selection options of every read (`--grep`, `--attr`, `--where`, `--older-than`,
 //! `--newer-than`) resolved into the one [`Selection`] of [`crate::select`]: durations turned
-//! into cutoffs and patterns compiled, so that a typo is a usage error before anything is read.
+//! into cutoffs and patterns compiled, so that a typo is a usage error before anything is read;
+//! and the attributes a read shows.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crate::cli::receive::ShownArgs;
 use crate::cli::select::SelectArgs;
 use crate::error::UsageError;
+use crate::message::shown::Shown;
 use crate::select::{Selection, Selector, parse_attribute_filter};
 
 /// The selection of the command line's filters (and of `--message-id`, where a command has it),
@@ -35,6 +38,11 @@ pub fn selector(selection: &Selection) -> anyhow::Result<Option<Selector>> {
         return Ok(None);
     }
     Ok(Some(Selector::compile(selection).map_err(UsageError)?))
+}
+
+/// The attributes a read shows (`--attributes`, `--message-attributes`), checked.
+pub fn shown(args: &ShownArgs) -> anyhow::Result<Shown> {
+    Shown::parse(&args.system_attributes, &args.message_attributes).map_err(anyhow::Error::msg)
 }
 
 /// When a message of this age was sent, in ms since the epoch.

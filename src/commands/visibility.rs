@@ -11,7 +11,8 @@ use crate::cli::visibility::VisibilityArgs;
 use crate::client::{EntryResult, MAX_BATCH_ENTRIES, RetryPolicy};
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
-use crate::output::{Column, Document, Row};
+use crate::output::rows::RowStream;
+use crate::output::{Column, Row};
 use crate::text::plural;
 
 /// SQS's longest visibility timeout: 12 hours.
@@ -64,7 +65,7 @@ pub async fn run(ctx: &Context, settings: VisibilitySettings) -> anyhow::Result<
     let queue = resolve_queue(ctx, &settings.queue).await?;
     let sqs = ctx.sqs().await?;
     let policy = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
-    let mut results = Vec::with_capacity(handles.len());
+    let mut results = RowStream::new(&ctx.printer);
     let mut request_error = None;
     for chunk in handles.chunks(MAX_BATCH_ENTRIES) {
         if ctx.interrupt.is_set() {
@@ -88,15 +89,18 @@ pub async fn run(ctx: &Context, settings: VisibilitySettings) -> anyhow::Result<
                 visibility_timeout: settings.timeout_seconds,
                 error: entry.reason(),
             };
-            ctx.printer.stream(Changed::KIND, &result)?;
-            results.push(result);
+            if results.push(result).is_break() {
+                break;
+            }
         }
+        results.checked()?;
         if let Some(err) = outcome.request_error {
             request_error = Some(err);
             break;
         }
     }
-    ctx.printer.emit(&Document::rows(&results).streamed())?;
+    results.finish()?;
+    let results = results.rows();
     if let Some(err) = request_error {
         return Err(err.into());
     }

@@ -6,7 +6,9 @@
 
 pub mod document;
 pub mod messages;
+pub mod pipe;
 pub mod query;
+pub mod rows;
 pub mod sanitize;
 pub mod table;
 pub mod template;

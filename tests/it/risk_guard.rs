@@ -387,11 +387,13 @@ fn a_scan_stops_before_its_hold_runs_out_rather_than_read_a_message_twice() {
     let mut counts = Vec::new();
     let scanned = env
         .block_on(peek::scan(
-            env.sqs(),
-            &queue,
-            &attrs,
-            &options,
-            &Interrupt::default(),
+            &peek::ReadRequest {
+                sqs: env.sqs(),
+                queue: &queue,
+                attrs: &attrs,
+                options,
+                interrupt: &Interrupt::default(),
+            },
             |batch| {
                 counts.extend(
                     batch

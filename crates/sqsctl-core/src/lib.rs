@@ -7,11 +7,13 @@
 
 pub mod client;
 pub mod consume;
+pub mod delete;
 pub mod diagnose;
 pub mod error;
 pub mod interrupt;
 pub mod message;
 pub mod read_ledger;
+pub mod receive;
 pub mod redrive;
 pub mod select;
 pub mod send;

@@ -7,15 +7,12 @@ use crate::support;
 use std::ops::ControlFlow;
 
 use sqsctl::client::peek::{self, PeekError, PeekOptions};
+use sqsctl::client::{QueueAttributes, QueueRef};
 use sqsctl::interrupt::Interrupt;
 use sqsctl::message::MessageRecord;
 use support::TestEnv;
 
-fn send_bodies(
-    env: &TestEnv,
-    queue: &sqsctl::client::QueueRef,
-    bodies: impl Iterator<Item = String>,
-) {
+fn send_bodies(env: &TestEnv, queue: &QueueRef, bodies: impl Iterator<Item = String>) {
     let records: Vec<MessageRecord> = bodies.map(MessageRecord::with_body).collect();
     env.block_on(async {
         for chunk in records.chunks(10) {
@@ -23,6 +20,27 @@ fn send_bodies(
             assert!(outcomes.iter().all(|o| o.is_ok()));
         }
     });
+}
+
+/// `peek::scan` of `queue` with `options`, not interrupted.
+fn scan<F>(
+    env: &TestEnv,
+    queue: &QueueRef,
+    attrs: &QueueAttributes,
+    options: PeekOptions,
+    on_batch: F,
+) -> Result<peek::Scanned, PeekError>
+where
+    F: FnMut(Vec<MessageRecord>) -> ControlFlow<()>,
+{
+    let request = peek::ReadRequest {
+        sqs: env.sqs(),
+        queue,
+        attrs,
+        options,
+        interrupt: &Interrupt::default(),
+    };
+    env.block_on(peek::scan(&request, on_batch))
 }
 
 #[test]
@@ -36,19 +54,11 @@ fn scan_sees_every_message_once_and_leaves_them_all_visible() {
         max: None,
         ..PeekOptions::default()
     };
-    let scanned = env
-        .block_on(peek::scan(
-            env.sqs(),
-            &queue,
-            &attrs,
-            &options,
-            &Interrupt::default(),
-            |batch| {
-                bodies.extend(batch.into_iter().map(|m| m.body));
-                ControlFlow::Continue(())
-            },
-        ))
-        .unwrap();
+    let scanned = scan(&env, &queue, &attrs, options, |batch| {
+        bodies.extend(batch.into_iter().map(|m| m.body));
+        ControlFlow::Continue(())
+    })
+    .unwrap();
     assert_eq!(scanned.seen, 95);
     assert!(scanned.exhausted);
     assert_eq!(scanned.release_failed, 0);
@@ -73,16 +83,7 @@ fn scan_stops_at_max_and_when_the_caller_breaks() {
         max: Some(13),
         ..PeekOptions::default()
     };
-    let scanned = env
-        .block_on(peek::scan(
-            env.sqs(),
-            &queue,
-            &attrs,
-            &options,
-            &Interrupt::default(),
-            |_| ControlFlow::Continue(()),
-        ))
-        .unwrap();
+    let scanned = scan(&env, &queue, &attrs, options, |_| ControlFlow::Continue(())).unwrap();
     assert_eq!(scanned.seen, 13);
     assert!(!scanned.exhausted);
     let options = PeekOptions {
@@ -90,17 +91,10 @@ fn scan_stops_at_max_and_when_the_caller_breaks() {
         ..PeekOptions::default()
     };
     let mut batches = 0;
-    env.block_on(peek::scan(
-        env.sqs(),
-        &queue,
-        &attrs,
-        &options,
-        &Interrupt::default(),
-        |_| {
-            batches += 1;
-            ControlFlow::Break(())
-        },
-    ))
+    scan(&env, &queue, &attrs, options, |_| {
+        batches += 1;
+        ControlFlow::Break(())
+    })
     .unwrap();
     assert_eq!(batches, 1);
     assert_eq!(
@@ -126,14 +120,8 @@ fn scan_refuses_a_queue_with_a_redrive_policy_and_moves_nothing() {
     send_bodies(&env, &queue, (0..5).map(|i| format!("m{i}")));
     let attrs = env.block_on(env.sqs().attributes(&queue)).unwrap();
     for _ in 0..3 {
-        let result = env.block_on(peek::scan(
-            env.sqs(),
-            &queue,
-            &attrs,
-            &PeekOptions::default(),
-            &Interrupt::default(),
-            |_| ControlFlow::Continue(()),
-        ));
+        let options = PeekOptions::default();
+        let result = scan(&env, &queue, &attrs, options, |_| ControlFlow::Continue(()));
         assert!(
             matches!(
                 result,

@@ -23,6 +23,7 @@ use super::{ClientError, QueueAttributes, QueueRef, ReceiveOptions, Sqs};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 use crate::read_ledger::{ReadEntry, ReadLedger, now_ms};
+use crate::select::Selector;
 
 /// How long messages are held by default while a scan runs, in seconds.
 pub const DEFAULT_HOLD_SECONDS: i32 = 30;
@@ -310,45 +311,53 @@ pub async fn weigh(
     guard(queue, attrs, force).map(ReadPath::Receive)
 }
 
-/// Reads `queue` without consuming it: see the module documentation. `on_batch` gets each batch of
+/// One read of a queue, as every scan takes it: the queue, its attributes when the read starts
+/// (its depth and redrive policy), what to read, and the Ctrl-C that stops it.
+#[derive(Clone, Copy)]
+pub struct ReadRequest<'a> {
+    pub sqs: &'a Sqs,
+    pub queue: &'a QueueRef,
+    pub attrs: &'a QueueAttributes,
+    pub options: PeekOptions,
+    pub interrupt: &'a Interrupt,
+}
+
+impl ReadRequest<'_> {
+    /// How this read will go ([`weigh`] with its options' `force`).
+    pub async fn weigh(&self) -> Result<ReadPath, PeekError> {
+        weigh(self.sqs, self.queue, self.attrs, self.options.force).await
+    }
+}
+
+/// Reads a queue without consuming it: see the module documentation. `on_batch` gets each batch of
 /// newly seen messages (with their receipt handles, valid until the scan ends) and may stop the
 /// scan with `ControlFlow::Break`. Every held message is released before this returns, also on
 /// error.
-pub async fn scan<F>(
-    sqs: &Sqs,
-    queue: &QueueRef,
-    attrs: &QueueAttributes,
-    options: &PeekOptions,
-    interrupt: &Interrupt,
-    on_batch: F,
-) -> Result<Scanned, PeekError>
+pub async fn scan<F>(request: &ReadRequest<'_>, on_batch: F) -> Result<Scanned, PeekError>
 where
     F: FnMut(Vec<MessageRecord>) -> ControlFlow<()>,
 {
-    let path = weigh(sqs, queue, attrs, options.force).await?;
-    scan_weighed(sqs, queue, attrs, path, options, interrupt, on_batch).await
+    let path = request.weigh().await?;
+    scan_weighed(request, path, on_batch).await
 }
 
 /// [`scan`] for a caller that already [`weigh`]ed the read (to refuse it, or announce its
 /// cost, before anything else): the guard is not asked twice.
 pub async fn scan_weighed<F>(
-    sqs: &Sqs,
-    queue: &QueueRef,
-    attrs: &QueueAttributes,
+    request: &ReadRequest<'_>,
     path: ReadPath,
-    options: &PeekOptions,
-    interrupt: &Interrupt,
     mut on_batch: F,
 ) -> Result<Scanned, PeekError>
 where
     F: FnMut(Vec<MessageRecord>) -> ControlFlow<()>,
 {
     let cost = match path {
-        ReadPath::Inspect => {
-            return inspect(sqs, queue, attrs, options, interrupt, on_batch).await;
-        }
+        ReadPath::Inspect => return inspect(request, on_batch).await,
         ReadPath::Receive(cost) => cost,
     };
+    let ReadRequest {
+        sqs, queue, attrs, ..
+    } = *request;
     let watch = watch_dead_letter_queue(sqs, cost.as_ref()).await;
     let mut scanned = Scanned {
         visible_at_start: attrs.visible(),
@@ -357,18 +366,7 @@ where
         ..Scanned::default()
     };
     let mut held: Vec<String> = Vec::new();
-    let mut seen_ids: HashSet<String> = HashSet::new();
-    let outcome = read(
-        sqs,
-        queue,
-        options,
-        interrupt,
-        &mut scanned,
-        &mut held,
-        &mut seen_ids,
-        &mut on_batch,
-    )
-    .await;
+    let outcome = read(request, &mut scanned, &mut held, &mut on_batch).await;
     let handles: Vec<&str> = held.iter().map(String::as_str).collect();
     // Releasing is attempted even after a failed read; a failure to release is reported, not fatal,
     // because the messages come back by themselves when the hold runs out.
@@ -376,23 +374,53 @@ where
         Ok(failed) => scanned.release_failed = failed as u64,
         Err(_) => scanned.release_failed = handles.len() as u64,
     }
-    finish_read(sqs, queue, &mut scanned, watch, options.force).await;
+    finish_read(sqs, queue, &mut scanned, watch, request.options.force).await;
     outcome.map(|()| scanned)
+}
+
+/// [`scan_weighed`] for a reader that shows what it reads: only the messages `selector` matches
+/// (every one without a selector) are handed to `on_batch`, and the scan stops once `show` were
+/// handed over or `on_batch` stops it. Returns what was read and how many were shown.
+pub async fn scan_matching<F>(
+    request: &ReadRequest<'_>,
+    path: ReadPath,
+    selector: Option<&Selector>,
+    show: usize,
+    mut on_batch: F,
+) -> Result<(Scanned, usize), PeekError>
+where
+    F: FnMut(&[MessageRecord]) -> ControlFlow<()>,
+{
+    let mut shown = 0usize;
+    let scanned = scan_weighed(request, path, |mut batch| {
+        if let Some(selector) = selector {
+            batch.retain(|m| selector.matches(m));
+            batch.truncate(show.saturating_sub(shown));
+        }
+        shown += batch.len();
+        if on_batch(&batch).is_break() || shown >= show {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .await?;
+    Ok((scanned, shown))
 }
 
 /// [`scan`] through `sqsctl local`'s inspection endpoint: the same batches, handed over in tens,
 /// without a receive (so without receipt handles).
-async fn inspect<F>(
-    sqs: &Sqs,
-    queue: &QueueRef,
-    attrs: &QueueAttributes,
-    options: &PeekOptions,
-    interrupt: &Interrupt,
-    mut on_batch: F,
-) -> Result<Scanned, PeekError>
+async fn inspect<F>(request: &ReadRequest<'_>, mut on_batch: F) -> Result<Scanned, PeekError>
 where
     F: FnMut(Vec<MessageRecord>) -> ControlFlow<()>,
 {
+    let ReadRequest {
+        sqs,
+        queue,
+        attrs,
+        options,
+        interrupt,
+    } = *request;
     let max = options
         .max
         .map_or(super::inspect::MAX_INSPECTED, |m| m as u64)
@@ -492,20 +520,24 @@ impl Scanned {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The receives of a [`scan`]: each message received once, held, and handed over when new.
 async fn read<F>(
-    sqs: &Sqs,
-    queue: &QueueRef,
-    options: &PeekOptions,
-    interrupt: &Interrupt,
+    request: &ReadRequest<'_>,
     scanned: &mut Scanned,
     held: &mut Vec<String>,
-    seen_ids: &mut HashSet<String>,
     on_batch: &mut F,
 ) -> Result<(), PeekError>
 where
     F: FnMut(Vec<MessageRecord>) -> ControlFlow<()>,
 {
+    let ReadRequest {
+        sqs,
+        queue,
+        options,
+        interrupt,
+        ..
+    } = *request;
+    let mut seen_ids: HashSet<String> = HashSet::new();
     let limit = options.max.unwrap_or(usize::MAX) as u64;
     // How many messages the scan expects to find before it confirms the end with a long poll.
     let mut expected = scanned.visible_at_start;

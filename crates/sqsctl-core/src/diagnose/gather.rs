@@ -155,19 +155,18 @@ pub async fn inspect(
                         hold_seconds: HOLD_SECONDS,
                         force: request.force,
                     };
-                    let result = peek::scan_weighed(
+                    let read = peek::ReadRequest {
                         sqs,
                         queue,
-                        &facts.attrs,
-                        path,
-                        &options,
+                        attrs: &facts.attrs,
+                        options,
                         interrupt,
-                        |batch| {
-                            obs.add_batch(&batch);
-                            progress(Progress::Read(batch.len() as u64));
-                            ControlFlow::Continue(())
-                        },
-                    )
+                    };
+                    let result = peek::scan_weighed(&read, path, |batch| {
+                        obs.add_batch(&batch);
+                        progress(Progress::Read(batch.len() as u64));
+                        ControlFlow::Continue(())
+                    })
                     .await;
                     progress(Progress::Finished);
                     let scanned = result?;

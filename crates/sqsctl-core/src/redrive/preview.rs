@@ -102,7 +102,14 @@ where
         force: false,
     };
     let limit = plan.limit.unwrap_or(u64::MAX);
-    let scanned = peek::scan(sqs, &plan.source, dlq_attrs, &read, interrupt, |batch| {
+    let request = peek::ReadRequest {
+        sqs,
+        queue: &plan.source,
+        attrs: dlq_attrs,
+        options: read,
+        interrupt,
+    };
+    let scanned = peek::scan(&request, |batch| {
         for mut message in batch {
             preview.seen += 1;
             if preview.would_move >= limit || !selector.matches(&message) {
