@@ -4,6 +4,7 @@
 
 use crate::client::ClientError;
 use crate::client::peek::{MIN_UNFORCED_MAX_RECEIVE_COUNT, PeekError};
+use crate::diagnose::gather::NotAMessage;
 use crate::error::{CommandHint, HintedError};
 use crate::redrive::RouteError;
 use crate::redrive::move_task::MoveTaskError;
@@ -18,6 +19,13 @@ pub fn of(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
     }
     if let Some(client) = cause.downcast_ref::<ClientError>() {
         return client_error(client);
+    }
+    if cause.is::<NotAMessage>() {
+        return Some(
+            "--input reads JSON Lines as `sqsctl receive` and `sqsctl peek` write them: one \
+             message per line, each with at least a \"body\""
+                .to_string(),
+        );
     }
     cause.downcast_ref::<HintedError>().map(|h| h.hint.clone())
 }
@@ -142,4 +150,9 @@ pub fn move_task(err: &MoveTaskError) -> Option<String> {
         MoveTaskError::NoArn { .. } => None,
         MoveTaskError::Client(e) => client_error(e),
     }
+}
+
+/// The hint for a queue whose message groups were asked for, but that is not FIFO.
+pub fn not_fifo(queue: &str) -> String {
+    format!("`sqsctl diagnose {queue}` checks standard queues")
 }

@@ -12,9 +12,9 @@ use crate::cli::diagnose::{DiagnoseArgs, MessageSourceArgs};
 use crate::client::peek::Scanned;
 use crate::commands::context::Context;
 pub use crate::diagnose::gather::MessageSource;
-use crate::diagnose::gather::{self as inspect, Inspection};
+use crate::diagnose::gather::{self as inspect, Inspection, Outcome};
 use crate::diagnose::watch::{Change, Watch};
-use crate::diagnose::{self, Analysis, Finding, Report};
+use crate::diagnose::{self, Finding, Report};
 use crate::exit::ExitStatus;
 use crate::output::{Column, Document, Row, Table};
 
@@ -87,17 +87,15 @@ pub async fn run(ctx: &Context, settings: DiagnoseSettings) -> anyhow::Result<Ex
         return Ok(run_once(ctx, &settings, &[], true).await?.status);
     };
     let mut watch = Watch::new();
-    let mut own_scans: Vec<u64> = Vec::new();
     loop {
         // A report from a scan cut short by Ctrl-C would read as a change: it is not printed.
-        let run = run_once(ctx, &settings, &own_scans, false).await?;
+        let run = run_once(ctx, &settings, watch.own_scans(), false).await?;
         if run.status == ExitStatus::Interrupted {
             ctx.printer
                 .info("stopped during a scan; nothing is reported from the partial scan");
             return Ok(run.status);
         }
-        // Each scan adds a receive to every message it reads; the next run discounts them.
-        own_scans.extend(run.scan_ended);
+        watch.scanned(run.scan_ended);
         if let Some(changes) = watch.observe(&run.report.findings, run.read) {
             report_changes(ctx, &changes);
         }
@@ -169,15 +167,7 @@ async fn run_once(
         },
     )
     .await?;
-    let report = diagnose::analyze(&Analysis {
-        facts: inspection.facts.as_ref(),
-        observations: inspection.observations.as_ref(),
-        refused: inspection.refused.as_ref(),
-        scan: inspection.scan.as_ref(),
-        coverage: inspection.coverage,
-        now_ms: inspect::now_ms(),
-        own_scans: &inspection.own_scans,
-    });
+    let report = inspection.analyze();
     let read = inspection.scan.as_ref().map(|s| s.seen);
     if inspection.interrupted() && !print_partial {
         return Ok(Run {
@@ -198,25 +188,23 @@ async fn run_once(
         ));
     }
     print(ctx, settings, &inspection, &report)?;
-    let status = if inspection.interrupted() {
-        ExitStatus::Interrupted
-    } else if inspection
-        .scan
-        .as_ref()
-        .is_some_and(|s| s.dead_lettered() > 0)
-    {
-        ExitStatus::ReadDeadLettered
-    } else if report.has_problems() {
-        ExitStatus::ProblemsFound
-    } else {
-        ExitStatus::Success
-    };
+    let status = exit_status(inspection.outcome(Some(&report)));
     Ok(Run {
         report,
         status,
         scan_ended: inspection.scan_ended_ms,
         read,
     })
+}
+
+/// The exit code of what a look at a queue came to.
+pub fn exit_status(outcome: Outcome) -> ExitStatus {
+    match outcome {
+        Outcome::Interrupted => ExitStatus::Interrupted,
+        Outcome::ReadDeadLettered => ExitStatus::ReadDeadLettered,
+        Outcome::ProblemsFound => ExitStatus::ProblemsFound,
+        Outcome::Clean => ExitStatus::Success,
+    }
 }
 
 fn print(

@@ -6,9 +6,8 @@ use serde::Serialize;
 use crate::cli::fifo::FifoCommand;
 use crate::client::peek::Scanned;
 use crate::commands::context::Context;
-use crate::diagnose::ReceiveClock;
 use crate::diagnose::finding::human_seconds;
-use crate::diagnose::gather::{self as inspect, MessageSource};
+use crate::diagnose::gather::{self as inspect, LayoutError, MessageSource};
 use crate::diagnose::groups::{self, GroupLayout, GroupTotals};
 use crate::error::hinted;
 use crate::exit::ExitStatus;
@@ -70,32 +69,13 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
         },
     )
     .await?;
-    if let Some(facts) = &inspection.facts
-        && !(facts.attrs.is_fifo() || facts.name.ends_with(".fifo"))
-    {
-        return Err(hinted(
-            format!(
-                "{} is not a FIFO queue: it has no message groups",
-                facts.name
-            ),
-            format!("`sqsctl diagnose {}` checks standard queues", facts.name),
-        ));
-    }
-    if let Some(refusal) = &inspection.refused {
-        return Err(inspect::refusal_error(refusal));
-    }
-    let Some(obs) = &inspection.observations else {
-        anyhow::bail!("no messages were read");
-    };
-    let clock = ReceiveClock {
-        now_ms: inspect::now_ms(),
-        own_scans: &inspection.own_scans,
-        visibility_timeout: inspection
-            .facts
-            .as_ref()
-            .and_then(|f| f.attrs.visibility_timeout()),
-    };
-    let layout = groups::layout(obs, inspection.coverage, &clock);
+    let layout = inspection.group_layout().map_err(|err| match err {
+        LayoutError::Refused(refused) => anyhow::Error::new(refused),
+        LayoutError::NotFifo { ref queue } => {
+            hinted(err.to_string(), crate::hints::not_fifo(queue))
+        }
+        LayoutError::NothingRead => err.into(),
+    })?;
     ctx.printer
         .info(super::diagnose::describe(&inspection, &settings.source));
     if let Some(scan) = &inspection.scan
@@ -130,19 +110,8 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
         document = document.note(format!("inferred: {note}"));
     }
     ctx.printer.emit(&document)?;
-    if inspection.interrupted() {
-        return Ok(ExitStatus::Interrupted);
-    }
-    if inspection
-        .scan
-        .as_ref()
-        .is_some_and(|s| s.dead_lettered() > 0)
-    {
-        return Ok(ExitStatus::ReadDeadLettered);
-    }
-    Ok(ExitStatus::Success)
+    Ok(super::diagnose::exit_status(inspection.outcome(None)))
 }
-
 fn visible_cell(group: &groups::GroupRow) -> String {
     if group.inferred {
         format!("{} (inferred)", group.visible)
