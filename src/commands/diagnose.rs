@@ -13,10 +13,11 @@ use crate::client::peek::Scanned;
 use crate::commands::context::Context;
 pub use crate::diagnose::gather::MessageSource;
 use crate::diagnose::gather::{self as inspect, Inspection, Outcome};
-use crate::diagnose::watch::{Change, Watch};
+use crate::diagnose::watch::Watch;
 use crate::diagnose::{self, Finding, Report};
 use crate::exit::ExitStatus;
-use crate::output::{Column, Document, Row, Table};
+use crate::output::diagnose::{change_line, describe};
+use crate::output::{Document, Row, Table};
 
 #[derive(Debug)]
 pub struct DiagnoseSettings {
@@ -97,44 +98,18 @@ pub async fn run(ctx: &Context, settings: DiagnoseSettings) -> anyhow::Result<Ex
         }
         watch.scanned(run.scan_ended);
         if let Some(changes) = watch.observe(&run.report.findings, run.read) {
-            report_changes(ctx, &changes);
+            if changes.is_empty() {
+                ctx.printer.info("no change since the last run");
+            }
+            for change in &changes {
+                ctx.printer.info(change_line(change));
+            }
         }
         ctx.printer.flush()?;
         tokio::select! {
             () = tokio::time::sleep(every) => {}
             () = ctx.interrupt.wait() => return Ok(ExitStatus::Interrupted),
         }
-    }
-}
-
-fn report_changes(ctx: &Context, changes: &[Change]) {
-    if changes.is_empty() {
-        ctx.printer.info("no change since the last run");
-    }
-    for change in changes {
-        ctx.printer.info(match change {
-            Change::New {
-                id,
-                severity,
-                title,
-            } => format!("new: {severity} {id}: {title}"),
-            Change::Changed {
-                id,
-                from,
-                to,
-                title,
-            } => format!("changed: {id} from {from} to {to}: {title}"),
-            Change::Resolved { id, title } => format!("resolved: {id}: {title}"),
-            Change::Unconfirmed {
-                id,
-                title,
-                read_now,
-                read_before,
-            } => format!(
-                "not seen, but this scan read {} against the {read_before} that showed it, so it is not taken as resolved: {id}: {title}",
-                plural(*read_now, "message")
-            ),
-        });
     }
 }
 
@@ -253,40 +228,6 @@ fn print(
     Ok(())
 }
 
-/// Findings as a table: severity, what (title and id), and the evidence with the advice; with
-/// `-o text`, one line each: severity, id, title, the evidence (`; ` between facts) and the advice.
-impl Row for Finding {
-    const KIND: &'static str = "finding";
-
-    fn columns() -> Vec<Column> {
-        vec![
-            Column::whole("SEVERITY"),
-            Column::wrap("FINDING", 16, 30),
-            Column::wrap("EVIDENCE AND ADVICE", 20, 56),
-        ]
-    }
-
-    fn cells(&self) -> Vec<String> {
-        let mut details: Vec<String> = self.evidence.iter().map(|e| format!("- {e}")).collect();
-        details.push(format!("=> {}", self.advice));
-        vec![
-            self.severity.to_string(),
-            format!("{}\n[{}]", self.title, self.id),
-            details.join("\n"),
-        ]
-    }
-
-    fn fields(&self) -> Vec<String> {
-        vec![
-            self.severity.to_string(),
-            self.id.to_string(),
-            self.title.clone(),
-            self.evidence.join("; "),
-            self.advice.clone(),
-        ]
-    }
-}
-
 /// Gathers through [`inspect::inspect`] with this command's client, progress bar and `--verbose`
 /// notes: the one place `diagnose` and `fifo groups` turn the gatherer's reports into output.
 pub async fn gather(ctx: &Context, request: inspect::Request<'_>) -> anyhow::Result<Inspection> {
@@ -340,41 +281,4 @@ pub async fn gather(ctx: &Context, request: inspect::Request<'_>) -> anyhow::Res
         ));
     }
     Ok(inspection)
-}
-
-/// One line describing what was read, for stderr.
-pub fn describe(inspection: &Inspection, source: &MessageSource) -> String {
-    let name = inspection
-        .queue
-        .as_ref()
-        .map_or("the file", |q| q.name.as_str());
-    let seen = inspection.observations.as_ref().map_or(0, |o| o.messages);
-    match (source, &inspection.scan, &inspection.refused) {
-        (MessageSource::File(path), _, _) => format!(
-            "{seen} message{} read from {}",
-            if seen == 1 { "" } else { "s" },
-            path.display()
-        ),
-        (_, _, Some(refusal)) => format!(
-            "{name}: messages not read (maxReceiveCount {} before {}: --force reads them); \
-             settings checked",
-            refusal.max_receive_count, refusal.dlq
-        ),
-        (_, Some(scan), _) => format!(
-            "{name}: read {} of {} visible message{} ({} in flight) without consuming them{}",
-            scan.seen,
-            inspection.facts.as_ref().map_or(0, |f| f.attrs.visible()),
-            if scan.visible_at_start == 1 { "" } else { "s" },
-            scan.in_flight_at_start,
-            if scan.interrupted {
-                "; interrupted"
-            } else if scan.hold_ran_short {
-                "; stopped before the first of them became visible again, so as not to read any \
-                 message twice"
-            } else {
-                ""
-            }
-        ),
-        _ => format!("{name}: checked"),
-    }
 }

@@ -6,13 +6,12 @@ use serde::Serialize;
 use crate::cli::fifo::FifoCommand;
 use crate::client::peek::Scanned;
 use crate::commands::context::Context;
-use crate::diagnose::finding::human_seconds;
 use crate::diagnose::gather::{self as inspect, LayoutError, MessageSource};
-use crate::diagnose::groups::{self, GroupLayout, GroupTotals};
+use crate::diagnose::groups::{GroupLayout, GroupTotals};
 use crate::error::hinted;
 use crate::exit::ExitStatus;
-use crate::output::document::rows_table;
-use crate::output::{Column, Document, Row, Table, pairs_table};
+use crate::output::Document;
+use crate::output::diagnose::{describe, groups_table, totals_table};
 
 #[derive(Debug)]
 pub struct FifoSettings {
@@ -76,8 +75,7 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
         }
         LayoutError::NothingRead => err.into(),
     })?;
-    ctx.printer
-        .info(super::diagnose::describe(&inspection, &settings.source));
+    ctx.printer.info(describe(&inspection, &settings.source));
     if let Some(scan) = &inspection.scan
         && let Some(near) = scan
             .cost
@@ -111,144 +109,4 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
     }
     ctx.printer.emit(&document)?;
     Ok(super::diagnose::exit_status(inspection.outcome(None)))
-}
-fn visible_cell(group: &groups::GroupRow) -> String {
-    if group.inferred {
-        format!("{} (inferred)", group.visible)
-    } else if group.more_behind {
-        format!("{}+", group.visible)
-    } else {
-        group.visible.to_string()
-    }
-}
-
-impl Row for groups::GroupRow {
-    const KIND: &'static str = "group";
-
-    fn columns() -> Vec<Column> {
-        vec![
-            Column::id("GROUP"),
-            Column::whole("SEEN"),
-            Column::whole("VISIBLE"),
-            Column::whole("IN FLIGHT").droppable(3),
-            Column::whole("OLDEST").droppable(2),
-            Column::whole("HEAD RECEIVED BEFORE").droppable(1),
-            Column::cut("BLOCKED", 3, 24),
-        ]
-    }
-
-    fn cells(&self) -> Vec<String> {
-        vec![
-            self.group_id.clone(),
-            self.seen.to_string(),
-            visible_cell(self),
-            self.in_flight.to_string(),
-            self.oldest_age_seconds.map_or("-".into(), human_seconds),
-            self.head_prior_receives
-                .map_or("-".into(), |n| n.to_string()),
-            if self.blocked {
-                "yes: head keeps failing"
-            } else {
-                "no"
-            }
-            .to_string(),
-        ]
-    }
-
-    /// Group, seen, visible, and the oldest message's age in seconds.
-    fn fields(&self) -> Vec<String> {
-        vec![
-            self.group_id.clone(),
-            self.seen.to_string(),
-            visible_cell(self),
-            self.oldest_age_seconds.unwrap_or(0).to_string(),
-        ]
-    }
-}
-
-/// The groups (at most `limit`), and rows for those left out and those held by consumers.
-fn groups_table(layout: &GroupLayout, limit: usize) -> Table {
-    let shown = &layout.groups[..limit.min(layout.groups.len())];
-    let mut table = rows_table(shown);
-    let hidden = layout.groups.len().saturating_sub(limit);
-    if hidden > 0 {
-        table.row(vec![format!("({hidden} more groups: --limit or -o json)")]);
-    }
-    if let Some(in_flight) = layout.totals.in_flight_at_start.filter(|n| *n > 0) {
-        table.row(vec![
-            "(groups held by consumers)".into(),
-            "-".into(),
-            "-".into(),
-            in_flight.to_string(),
-            "-".into(),
-            "-".into(),
-            "yes: in flight".into(),
-        ]);
-    }
-    table
-}
-
-fn totals_table(totals: &GroupTotals) -> Table {
-    let bound = |exact: bool, upper: bool| match (exact, upper) {
-        (true, _) => "",
-        (false, true) => "at most ",
-        (false, false) => "at least ",
-    };
-    let mut rows: Vec<(String, String)> = vec![
-        ("distinct groups".into(), totals.distinct_groups.to_string()),
-        ("messages seen".into(), totals.messages_seen.to_string()),
-    ];
-    if let Some(visible) = totals.visible_at_start {
-        rows.push(("visible at start".into(), visible.to_string()));
-    }
-    if let Some(in_flight) = totals.in_flight_at_start {
-        rows.push(("in flight at start".into(), in_flight.to_string()));
-    }
-    if let Some(not_delivered) = totals.not_delivered {
-        rows.push((
-            "not delivered (behind group heads)".into(),
-            not_delivered.to_string(),
-        ));
-    }
-    if totals.distinct_groups > 0 {
-        let which = match &totals.largest_group {
-            Some(largest) => largest.clone(),
-            None => "one of the groups with more behind".into(),
-        };
-        rows.push((
-            "largest group share".into(),
-            format!(
-                "{}{}% ({which})",
-                bound(totals.exact, false),
-                totals.largest_group_share_percent
-            ),
-        ));
-    }
-    if totals.groups_with_more_behind > 0 {
-        rows.push((
-            "groups with more behind".into(),
-            format!(
-                "{} (holding at least {})",
-                totals.groups_with_more_behind,
-                crate::text::plural(totals.messages_in_those_groups, "message")
-            ),
-        ));
-    }
-    rows.push((
-        "effective parallelism".into(),
-        format!(
-            "{}{}",
-            bound(totals.exact, true),
-            crate::text::consumers(totals.effective_parallelism)
-        ),
-    ));
-    rows.push((
-        "head-of-line blocked groups".into(),
-        if totals.head_of_line_blocked.is_empty() {
-            "none".into()
-        } else {
-            totals.head_of_line_blocked.join(", ")
-        },
-    ));
-    pairs_table("TOTALS", "", rows)
 }

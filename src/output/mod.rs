@@ -4,9 +4,11 @@
 //! (progress bars, warnings, prompts, summaries) goes to stderr, and is silenced by `--quiet` except
 //! warnings and errors. Commands never print directly.
 
+pub mod diagnose;
 pub mod document;
 pub mod messages;
 pub mod query;
+pub mod redrive;
 pub mod sanitize;
 pub mod table;
 pub mod template;

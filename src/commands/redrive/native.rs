@@ -1,18 +1,16 @@
 //! `sqsctl redrive --native` (SQS's own StartMessageMoveTask, followed until it ends) and the
 //! `status` and `cancel` subcommands for those tasks.
 
-use std::time::Duration;
-
 use serde::Serialize;
 
 use super::ask;
 use super::settings::NativeSettings;
-use crate::client::{MoveTask, Sqs};
+use crate::client::Sqs;
 use crate::commands::common::queue_place;
 use crate::commands::context::Context;
 use crate::error::hinted;
 use crate::exit::ExitStatus;
-use crate::output::{Column, Document, Row, pairs_table};
+use crate::output::{Document, pairs_table};
 use crate::redrive::move_task::{self, MoveTaskError, MoveTaskRequest};
 use crate::redrive::{Route, SharedDlq};
 use crate::text::plural;
@@ -222,42 +220,4 @@ pub async fn cancel(ctx: &Context, dlq: &str) -> anyhow::Result<ExitStatus> {
         plural(task.moved.max(0) as u64, "message")
     ));
     Ok(ExitStatus::Success)
-}
-
-impl Row for MoveTask {
-    const KIND: &'static str = "task";
-
-    fn columns() -> Vec<Column> {
-        vec![
-            Column::whole("status"),
-            Column::whole("moved"),
-            Column::whole("to move"),
-            Column::whole("rate").droppable(1),
-            Column::whole("started").droppable(2),
-            Column::wrap("failure", 12, 60),
-        ]
-    }
-
-    fn cells(&self) -> Vec<String> {
-        let started =
-            std::time::UNIX_EPOCH + Duration::from_millis(self.started_timestamp.max(0) as u64);
-        vec![
-            self.status.clone(),
-            self.moved.to_string(),
-            self.to_move.map(|n| n.to_string()).unwrap_or_default(),
-            self.max_per_second
-                .map(|n| format!("{n}/s"))
-                .unwrap_or_default(),
-            humantime::format_rfc3339_seconds(started).to_string(),
-            self.failure_reason.clone().unwrap_or_default(),
-        ]
-    }
-
-    fn fields(&self) -> Vec<String> {
-        vec![
-            self.status.clone(),
-            self.moved.to_string(),
-            self.to_move.map(|n| n.to_string()).unwrap_or_default(),
-        ]
-    }
 }
