@@ -369,3 +369,45 @@ pub fn read_file(path: &Path, per_group_dedup: bool) -> anyhow::Result<Observati
 }
 
 pub use crate::read_ledger::now_ms;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inspection(facts: Option<QueueFacts>, observations: Option<Observations>) -> Inspection {
+        Inspection {
+            queue: None,
+            facts,
+            observations,
+            coverage: Coverage::Complete,
+            scan: None,
+            refused: None,
+            own_scans: Vec::new(),
+            scan_ended_ms: None,
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn groups_are_laid_out_for_fifo_queues_and_files_only() {
+        let standard = inspection(
+            Some(QueueFacts::plain("jobs")),
+            Some(Observations::new(false)),
+        );
+        assert!(matches!(
+            standard.group_layout(),
+            Err(LayoutError::NotFifo { queue }) if queue == "jobs"
+        ));
+        let unread = inspection(Some(QueueFacts::plain("jobs.fifo")), None);
+        assert!(matches!(
+            unread.group_layout(),
+            Err(LayoutError::NothingRead)
+        ));
+        let file = inspection(None, Some(Observations::new(false)));
+        assert_eq!(file.group_layout().expect("a layout").groups.len(), 0);
+        assert_eq!(file.outcome(None), Outcome::Clean);
+        let report = file.analyze();
+        assert!(!report.has_problems());
+        assert_eq!(file.outcome(Some(&report)), Outcome::Clean);
+    }
+}

@@ -177,4 +177,49 @@ mod tests {
             "no --concurrency on a new run adapts"
         );
     }
+
+    #[test]
+    fn a_resume_waits_only_for_held_messages_still_in_flight_until_their_deadline() {
+        let in_flight = |n: u64| {
+            QueueAttributes(
+                [(
+                    "ApproximateNumberOfMessagesNotVisible".to_string(),
+                    n.to_string(),
+                )]
+                .into(),
+            )
+        };
+        let now = UNIX_EPOCH + Duration::from_secs(1_000);
+        let plan = plan(None, None);
+        let nothing_held = ResumeState::default();
+        assert_eq!(
+            HeldWait::needed(&plan, &nothing_held, &in_flight(3), now),
+            None
+        );
+        let held = ResumeState {
+            held: 2,
+            held_until_ms: Some(1_010_500),
+            ..ResumeState::default()
+        };
+        assert_eq!(HeldWait::needed(&plan, &held, &in_flight(0), now), None);
+        let wait = HeldWait::needed(&plan, &held, &in_flight(3), now).expect("a wait");
+        assert_eq!(wait.held, 2);
+        assert_eq!(
+            wait.wait,
+            Duration::from_secs(13),
+            "10.5 s and the slack, rounded up"
+        );
+        let later = now + Duration::from_secs(20);
+        assert_eq!(HeldWait::needed(&plan, &held, &in_flight(3), later), None);
+        let unknown = ResumeState {
+            held: 1,
+            ..ResumeState::default()
+        };
+        let wait = HeldWait::needed(&plan, &unknown, &in_flight(1), now).expect("a wait");
+        assert_eq!(
+            wait.wait,
+            Duration::from_secs(32),
+            "a whole visibility timeout"
+        );
+    }
 }
