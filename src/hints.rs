@@ -4,7 +4,10 @@
 
 use crate::client::ClientError;
 use crate::client::peek::{MIN_UNFORCED_MAX_RECEIVE_COUNT, PeekError};
+use crate::diagnose::gather::NotAMessage;
 use crate::error::{CommandHint, HintedError};
+use crate::redrive::RouteError;
+use crate::redrive::move_task::MoveTaskError;
 
 /// The hint for one cause of an error, if its kind has one.
 pub fn of(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
@@ -16,6 +19,13 @@ pub fn of(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
     }
     if let Some(client) = cause.downcast_ref::<ClientError>() {
         return client_error(client);
+    }
+    if cause.is::<NotAMessage>() {
+        return Some(
+            "--input reads JSON Lines as `sqsctl receive` and `sqsctl peek` write them: one \
+             message per line, each with at least a \"body\""
+                .to_string(),
+        );
     }
     cause.downcast_ref::<HintedError>().map(|h| h.hint.clone())
 }
@@ -114,4 +124,35 @@ pub fn queue_not_found(region: &str, account: Option<&str>, similar: Option<&[St
             "check the name and the region (now {region}): pass --region or a queue URL, and run `sqsctl queues` to list what exists"
         ),
     }
+}
+
+/// The hint for a redrive route the engine refused, where another choice of queues helps.
+pub fn redrive_route(err: &RouteError) -> Option<String> {
+    match err {
+        RouteError::NoSource { .. } => Some("name the destination with --to QUEUE".to_string()),
+        RouteError::SeveralSources { .. } => Some(
+            "choose one with --to QUEUE (`--dry-run` without --to counts the messages per source queue; `--native` returns each to its own source)".to_string(),
+        ),
+        RouteError::MixedTypes { .. } => {
+            Some("pick a destination of the same type with --to".to_string())
+        }
+        RouteError::DestinationIsSource => None,
+        RouteError::Client(e) => client_error(e),
+    }
+}
+
+/// The hint for a refused or failed native move task.
+pub fn move_task(err: &MoveTaskError) -> Option<String> {
+    match err {
+        MoveTaskError::NoneRunning { queue } => Some(format!(
+            "`sqsctl redrive status {queue}` lists its recent tasks"
+        )),
+        MoveTaskError::NoArn { .. } => None,
+        MoveTaskError::Client(e) => client_error(e),
+    }
+}
+
+/// The hint for a queue whose message groups were asked for, but that is not FIFO.
+pub fn not_fifo(queue: &str) -> String {
+    format!("`sqsctl diagnose {queue}` checks standard queues")
 }

@@ -12,11 +12,12 @@ use crate::cli::diagnose::{DiagnoseArgs, MessageSourceArgs};
 use crate::client::peek::Scanned;
 use crate::commands::context::Context;
 pub use crate::diagnose::gather::MessageSource;
-use crate::diagnose::gather::{self as inspect, Inspection};
-use crate::diagnose::watch::{Change, Watch};
-use crate::diagnose::{self, Analysis, Finding, Report};
+use crate::diagnose::gather::{self as inspect, Inspection, Outcome};
+use crate::diagnose::watch::Watch;
+use crate::diagnose::{self, Finding, Report};
 use crate::exit::ExitStatus;
-use crate::output::{Column, Document, Row, Table};
+use crate::output::diagnose::{change_line, describe};
+use crate::output::{Document, Row, Table};
 
 #[derive(Debug)]
 pub struct DiagnoseSettings {
@@ -87,56 +88,28 @@ pub async fn run(ctx: &Context, settings: DiagnoseSettings) -> anyhow::Result<Ex
         return Ok(run_once(ctx, &settings, &[], true).await?.status);
     };
     let mut watch = Watch::new();
-    let mut own_scans: Vec<u64> = Vec::new();
     loop {
         // A report from a scan cut short by Ctrl-C would read as a change: it is not printed.
-        let run = run_once(ctx, &settings, &own_scans, false).await?;
+        let run = run_once(ctx, &settings, watch.own_scans(), false).await?;
         if run.status == ExitStatus::Interrupted {
             ctx.printer
                 .info("stopped during a scan; nothing is reported from the partial scan");
             return Ok(run.status);
         }
-        // Each scan adds a receive to every message it reads; the next run discounts them.
-        own_scans.extend(run.scan_ended);
+        watch.scanned(run.scan_ended);
         if let Some(changes) = watch.observe(&run.report.findings, run.read) {
-            report_changes(ctx, &changes);
+            if changes.is_empty() {
+                ctx.printer.info("no change since the last run");
+            }
+            for change in &changes {
+                ctx.printer.info(change_line(change));
+            }
         }
         ctx.printer.flush()?;
         tokio::select! {
             () = tokio::time::sleep(every) => {}
             () = ctx.interrupt.wait() => return Ok(ExitStatus::Interrupted),
         }
-    }
-}
-
-fn report_changes(ctx: &Context, changes: &[Change]) {
-    if changes.is_empty() {
-        ctx.printer.info("no change since the last run");
-    }
-    for change in changes {
-        ctx.printer.info(match change {
-            Change::New {
-                id,
-                severity,
-                title,
-            } => format!("new: {severity} {id}: {title}"),
-            Change::Changed {
-                id,
-                from,
-                to,
-                title,
-            } => format!("changed: {id} from {from} to {to}: {title}"),
-            Change::Resolved { id, title } => format!("resolved: {id}: {title}"),
-            Change::Unconfirmed {
-                id,
-                title,
-                read_now,
-                read_before,
-            } => format!(
-                "not seen, but this scan read {} against the {read_before} that showed it, so it is not taken as resolved: {id}: {title}",
-                plural(*read_now, "message")
-            ),
-        });
     }
 }
 
@@ -169,15 +142,7 @@ async fn run_once(
         },
     )
     .await?;
-    let report = diagnose::analyze(&Analysis {
-        facts: inspection.facts.as_ref(),
-        observations: inspection.observations.as_ref(),
-        refused: inspection.refused.as_ref(),
-        scan: inspection.scan.as_ref(),
-        coverage: inspection.coverage,
-        now_ms: inspect::now_ms(),
-        own_scans: &inspection.own_scans,
-    });
+    let report = inspection.analyze();
     let read = inspection.scan.as_ref().map(|s| s.seen);
     if inspection.interrupted() && !print_partial {
         return Ok(Run {
@@ -198,25 +163,23 @@ async fn run_once(
         ));
     }
     print(ctx, settings, &inspection, &report)?;
-    let status = if inspection.interrupted() {
-        ExitStatus::Interrupted
-    } else if inspection
-        .scan
-        .as_ref()
-        .is_some_and(|s| s.dead_lettered() > 0)
-    {
-        ExitStatus::ReadDeadLettered
-    } else if report.has_problems() {
-        ExitStatus::ProblemsFound
-    } else {
-        ExitStatus::Success
-    };
+    let status = exit_status(inspection.outcome(Some(&report)));
     Ok(Run {
         report,
         status,
         scan_ended: inspection.scan_ended_ms,
         read,
     })
+}
+
+/// The exit code of what a look at a queue came to.
+pub fn exit_status(outcome: Outcome) -> ExitStatus {
+    match outcome {
+        Outcome::Interrupted => ExitStatus::Interrupted,
+        Outcome::ReadDeadLettered => ExitStatus::ReadDeadLettered,
+        Outcome::ProblemsFound => ExitStatus::ProblemsFound,
+        Outcome::Clean => ExitStatus::Success,
+    }
 }
 
 fn print(
@@ -263,40 +226,6 @@ fn print(
     }
     printer.emit(&document)?;
     Ok(())
-}
-
-/// Findings as a table: severity, what (title and id), and the evidence with the advice; with
-/// `-o text`, one line each: severity, id, title, the evidence (`; ` between facts) and the advice.
-impl Row for Finding {
-    const KIND: &'static str = "finding";
-
-    fn columns() -> Vec<Column> {
-        vec![
-            Column::whole("SEVERITY"),
-            Column::wrap("FINDING", 16, 30),
-            Column::wrap("EVIDENCE AND ADVICE", 20, 56),
-        ]
-    }
-
-    fn cells(&self) -> Vec<String> {
-        let mut details: Vec<String> = self.evidence.iter().map(|e| format!("- {e}")).collect();
-        details.push(format!("=> {}", self.advice));
-        vec![
-            self.severity.to_string(),
-            format!("{}\n[{}]", self.title, self.id),
-            details.join("\n"),
-        ]
-    }
-
-    fn fields(&self) -> Vec<String> {
-        vec![
-            self.severity.to_string(),
-            self.id.to_string(),
-            self.title.clone(),
-            self.evidence.join("; "),
-            self.advice.clone(),
-        ]
-    }
 }
 
 /// Gathers through [`inspect::inspect`] with this command's client, progress bar and `--verbose`
@@ -352,41 +281,4 @@ pub async fn gather(ctx: &Context, request: inspect::Request<'_>) -> anyhow::Res
         ));
     }
     Ok(inspection)
-}
-
-/// One line describing what was read, for stderr.
-pub fn describe(inspection: &Inspection, source: &MessageSource) -> String {
-    let name = inspection
-        .queue
-        .as_ref()
-        .map_or("the file", |q| q.name.as_str());
-    let seen = inspection.observations.as_ref().map_or(0, |o| o.messages);
-    match (source, &inspection.scan, &inspection.refused) {
-        (MessageSource::File(path), _, _) => format!(
-            "{seen} message{} read from {}",
-            if seen == 1 { "" } else { "s" },
-            path.display()
-        ),
-        (_, _, Some(refusal)) => format!(
-            "{name}: messages not read (maxReceiveCount {} before {}: --force reads them); \
-             settings checked",
-            refusal.max_receive_count, refusal.dlq
-        ),
-        (_, Some(scan), _) => format!(
-            "{name}: read {} of {} visible message{} ({} in flight) without consuming them{}",
-            scan.seen,
-            inspection.facts.as_ref().map_or(0, |f| f.attrs.visible()),
-            if scan.visible_at_start == 1 { "" } else { "s" },
-            scan.in_flight_at_start,
-            if scan.interrupted {
-                "; interrupted"
-            } else if scan.hold_ran_short {
-                "; stopped before the first of them became visible again, so as not to read any \
-                 message twice"
-            } else {
-                ""
-            }
-        ),
-        _ => format!("{name}: checked"),
-    }
 }

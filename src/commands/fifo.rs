@@ -6,14 +6,12 @@ use serde::Serialize;
 use crate::cli::fifo::FifoCommand;
 use crate::client::peek::Scanned;
 use crate::commands::context::Context;
-use crate::diagnose::ReceiveClock;
-use crate::diagnose::finding::human_seconds;
-use crate::diagnose::gather::{self as inspect, MessageSource};
-use crate::diagnose::groups::{self, GroupLayout, GroupTotals};
+use crate::diagnose::gather::{self as inspect, LayoutError, MessageSource};
+use crate::diagnose::groups::{GroupLayout, GroupTotals};
 use crate::error::hinted;
 use crate::exit::ExitStatus;
-use crate::output::document::rows_table;
-use crate::output::{Column, Document, Row, Table, pairs_table};
+use crate::output::Document;
+use crate::output::diagnose::{describe, groups_table, totals_table};
 
 #[derive(Debug)]
 pub struct FifoSettings {
@@ -70,34 +68,14 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
         },
     )
     .await?;
-    if let Some(facts) = &inspection.facts
-        && !(facts.attrs.is_fifo() || facts.name.ends_with(".fifo"))
-    {
-        return Err(hinted(
-            format!(
-                "{} is not a FIFO queue: it has no message groups",
-                facts.name
-            ),
-            format!("`sqsctl diagnose {}` checks standard queues", facts.name),
-        ));
-    }
-    if let Some(refusal) = &inspection.refused {
-        return Err(inspect::refusal_error(refusal));
-    }
-    let Some(obs) = &inspection.observations else {
-        anyhow::bail!("no messages were read");
-    };
-    let clock = ReceiveClock {
-        now_ms: inspect::now_ms(),
-        own_scans: &inspection.own_scans,
-        visibility_timeout: inspection
-            .facts
-            .as_ref()
-            .and_then(|f| f.attrs.visibility_timeout()),
-    };
-    let layout = groups::layout(obs, inspection.coverage, &clock);
-    ctx.printer
-        .info(super::diagnose::describe(&inspection, &settings.source));
+    let layout = inspection.group_layout().map_err(|err| match err {
+        LayoutError::Refused(refused) => anyhow::Error::new(refused),
+        LayoutError::NotFifo { ref queue } => {
+            hinted(err.to_string(), crate::hints::not_fifo(queue))
+        }
+        LayoutError::NothingRead => err.into(),
+    })?;
+    ctx.printer.info(describe(&inspection, &settings.source));
     if let Some(scan) = &inspection.scan
         && let Some(near) = scan
             .cost
@@ -130,156 +108,5 @@ pub async fn run(ctx: &Context, settings: FifoSettings) -> anyhow::Result<ExitSt
         document = document.note(format!("inferred: {note}"));
     }
     ctx.printer.emit(&document)?;
-    if inspection.interrupted() {
-        return Ok(ExitStatus::Interrupted);
-    }
-    if inspection
-        .scan
-        .as_ref()
-        .is_some_and(|s| s.dead_lettered() > 0)
-    {
-        return Ok(ExitStatus::ReadDeadLettered);
-    }
-    Ok(ExitStatus::Success)
-}
-
-fn visible_cell(group: &groups::GroupRow) -> String {
-    if group.inferred {
-        format!("{} (inferred)", group.visible)
-    } else if group.more_behind {
-        format!("{}+", group.visible)
-    } else {
-        group.visible.to_string()
-    }
-}
-
-impl Row for groups::GroupRow {
-    const KIND: &'static str = "group";
-
-    fn columns() -> Vec<Column> {
-        vec![
-            Column::id("GROUP"),
-            Column::whole("SEEN"),
-            Column::whole("VISIBLE"),
-            Column::whole("IN FLIGHT").droppable(3),
-            Column::whole("OLDEST").droppable(2),
-            Column::whole("HEAD RECEIVED BEFORE").droppable(1),
-            Column::cut("BLOCKED", 3, 24),
-        ]
-    }
-
-    fn cells(&self) -> Vec<String> {
-        vec![
-            self.group_id.clone(),
-            self.seen.to_string(),
-            visible_cell(self),
-            self.in_flight.to_string(),
-            self.oldest_age_seconds.map_or("-".into(), human_seconds),
-            self.head_prior_receives
-                .map_or("-".into(), |n| n.to_string()),
-            if self.blocked {
-                "yes: head keeps failing"
-            } else {
-                "no"
-            }
-            .to_string(),
-        ]
-    }
-
-    /// Group, seen, visible, and the oldest message's age in seconds.
-    fn fields(&self) -> Vec<String> {
-        vec![
-            self.group_id.clone(),
-            self.seen.to_string(),
-            visible_cell(self),
-            self.oldest_age_seconds.unwrap_or(0).to_string(),
-        ]
-    }
-}
-
-/// The groups (at most `limit`), and rows for those left out and those held by consumers.
-fn groups_table(layout: &GroupLayout, limit: usize) -> Table {
-    let shown = &layout.groups[..limit.min(layout.groups.len())];
-    let mut table = rows_table(shown);
-    let hidden = layout.groups.len().saturating_sub(limit);
-    if hidden > 0 {
-        table.row(vec![format!("({hidden} more groups: --limit or -o json)")]);
-    }
-    if let Some(in_flight) = layout.totals.in_flight_at_start.filter(|n| *n > 0) {
-        table.row(vec![
-            "(groups held by consumers)".into(),
-            "-".into(),
-            "-".into(),
-            in_flight.to_string(),
-            "-".into(),
-            "-".into(),
-            "yes: in flight".into(),
-        ]);
-    }
-    table
-}
-
-fn totals_table(totals: &GroupTotals) -> Table {
-    let bound = |exact: bool, upper: bool| match (exact, upper) {
-        (true, _) => "",
-        (false, true) => "at most ",
-        (false, false) => "at least ",
-    };
-    let mut rows: Vec<(String, String)> = vec![
-        ("distinct groups".into(), totals.distinct_groups.to_string()),
-        ("messages seen".into(), totals.messages_seen.to_string()),
-    ];
-    if let Some(visible) = totals.visible_at_start {
-        rows.push(("visible at start".into(), visible.to_string()));
-    }
-    if let Some(in_flight) = totals.in_flight_at_start {
-        rows.push(("in flight at start".into(), in_flight.to_string()));
-    }
-    if let Some(not_delivered) = totals.not_delivered {
-        rows.push((
-            "not delivered (behind group heads)".into(),
-            not_delivered.to_string(),
-        ));
-    }
-    if totals.distinct_groups > 0 {
-        let which = match &totals.largest_group {
-            Some(largest) => largest.clone(),
-            None => "one of the groups with more behind".into(),
-        };
-        rows.push((
-            "largest group share".into(),
-            format!(
-                "{}{}% ({which})",
-                bound(totals.exact, false),
-                totals.largest_group_share_percent
-            ),
-        ));
-    }
-    if totals.groups_with_more_behind > 0 {
-        rows.push((
-            "groups with more behind".into(),
-            format!(
-                "{} (holding at least {})",
-                totals.groups_with_more_behind,
-                crate::text::plural(totals.messages_in_those_groups, "message")
-            ),
-        ));
-    }
-    rows.push((
-        "effective parallelism".into(),
-        format!(
-            "{}{}",
-            bound(totals.exact, true),
-            crate::text::consumers(totals.effective_parallelism)
-        ),
-    ));
-    rows.push((
-        "head-of-line blocked groups".into(),
-        if totals.head_of_line_blocked.is_empty() {
-            "none".into()
-        } else {
-            totals.head_of_line_blocked.join(", ")
-        },
-    ));
-    pairs_table("TOTALS", "", rows)
+    Ok(super::diagnose::exit_status(inspection.outcome(None)))
 }

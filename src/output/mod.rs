@@ -4,10 +4,12 @@
 //! (progress bars, warnings, prompts, summaries) goes to stderr, and is silenced by `--quiet` except
 //! warnings and errors. Commands never print directly.
 
+pub mod diagnose;
 pub mod document;
 pub mod messages;
 pub mod pipe;
 pub mod query;
+pub mod redrive;
 pub mod rows;
 pub mod sanitize;
 pub mod table;

@@ -7,7 +7,6 @@ use std::ops::ControlFlow;
 
 use serde::Serialize;
 
-use super::Route;
 use crate::client::Sqs;
 use crate::client::peek::PeekError;
 use crate::commands::context::Context;
@@ -15,7 +14,7 @@ use crate::error::with_hint;
 use crate::exit::ExitStatus;
 use crate::output::messages::listing_table;
 use crate::output::{Column, Document, Table};
-use crate::redrive::{Plan, Preview, PreviewError, PreviewOptions, WhereFailures, preview};
+use crate::redrive::{Plan, Preview, PreviewError, PreviewOptions, Route, WhereFailures, preview};
 use crate::text::{counted, plural};
 
 #[derive(Debug, Serialize)]
@@ -78,9 +77,9 @@ pub async fn run(
     sqs: &Sqs,
     route: &Route,
     plan: &Plan,
-    per_source: bool,
 ) -> anyhow::Result<ExitStatus> {
     let printer = &ctx.printer;
+    let per_source = route.per_source;
     let options = PreviewOptions {
         per_source,
         keep: printer.messages_to_keep(TABLE_ROWS),

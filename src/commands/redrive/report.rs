@@ -4,9 +4,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::commands::context::Context;
-use serde::Serialize;
-
-use crate::output::{Document, Fields};
+use crate::output::Document;
+use crate::output::redrive::Report;
 use crate::redrive::{Counters, Summary};
 use crate::text::{counted, plural};
 
@@ -183,67 +182,4 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
         ));
     }
     Ok(())
-}
-
-/// The summary of a run as output shows it.
-#[derive(Serialize)]
-#[serde(transparent)]
-struct Report<'a>(&'a Summary);
-
-impl Fields for Report<'_> {
-    const KIND: &'static str = "summary";
-    const TITLE: &'static str = "redrive";
-    const VALUE_TITLE: &'static str = "result";
-
-    fn fields(&self) -> Vec<(String, String)> {
-        let summary = self.0;
-        let rows: [(&str, String); 12] = [
-            ("from", summary.source.clone()),
-            ("to", summary.destination.clone()),
-            ("moved", summary.moved.to_string()),
-            ("left (not matching)", summary.skipped.to_string()),
-            ("failed (still in the DLQ)", summary.failed.to_string()),
-            ("sent but not deleted", summary.delete_failed.to_string()),
-            (
-                "completed from the journal",
-                summary.completed_from_journal.to_string(),
-            ),
-            (
-                "arrived later (left in the DLQ)",
-                summary.arrived_later.to_string(),
-            ),
-            ("outcome unknown", summary.outcome_unknown.to_string()),
-            (
-                "left in the DLQ",
-                format!(
-                    "{} visible, {} in flight",
-                    summary.left_visible, summary.left_in_flight
-                ),
-            ),
-            (
-                "time",
-                format!(
-                    "{:.1} s ({:.1} messages/s)",
-                    summary.seconds, summary.messages_per_second
-                ),
-            ),
-            ("workers", summary.workers.to_string()),
-        ];
-        rows.into_iter()
-            .map(|(name, value)| (name.to_string(), value))
-            .collect()
-    }
-
-    fn text(&self) -> Vec<(String, String)> {
-        let summary = self.0;
-        [
-            ("moved", summary.moved),
-            ("skipped", summary.skipped),
-            ("failed", summary.failed),
-            ("delete_failed", summary.delete_failed),
-        ]
-        .into_iter()
-        .map(|(name, value)| (name.to_string(), value.to_string()))
-        .collect()
-    }
 }

@@ -1,43 +1,58 @@
 //! The settings of `sqsctl redrive`, resolved from its arguments: selection patterns compiled to
-//! check them, durations turned into cutoffs, the journal directory found. Nothing here reads a
-//! queue; the command runs what this returns.
+//! check them, durations turned into seconds, the options `--native` cannot honour refused, the
+//! journal directory found. Nothing here reads a queue; the command runs what this returns.
+
+use std::path::PathBuf;
 
 use crate::cli::redrive::{RedriveArgs, TaskCommand};
 use crate::cli::values::{self, whole_seconds};
-use crate::redrive::{DedupMode, MAX_CONCURRENCY, PlanError, Selection};
-use std::path::PathBuf;
-
-/// SQS's bound on a move task's MaxNumberOfMessagesPerSecond.
-const NATIVE_MAX_RATE: f64 = 500.0;
+use crate::redrive::move_task::MAX_RATE;
+use crate::redrive::{DedupMode, MAX_CONCURRENCY, NewPlan, Pacing, PlanError};
 
 #[derive(Debug)]
 pub enum RedriveSettings {
+    /// A new run of sqsctl's own redrive.
     Move(Box<MoveSettings>),
-    Status { dlq: String },
-    Cancel { dlq: String },
+    /// An interrupted run completed from its journal.
+    Resume(ResumeSettings),
+    /// SQS's server-side move task.
+    Native(NativeSettings),
+    Status {
+        dlq: String,
+    },
+    Cancel {
+        dlq: String,
+    },
 }
 
 #[derive(Debug)]
 pub struct MoveSettings {
-    pub dlq: Option<String>,
+    pub dlq: String,
     pub to: Option<String>,
-    pub selection: Selection,
+    /// What moves and how (the archive path as given: made absolute when the run starts).
+    pub plan: NewPlan,
     pub dry_run: bool,
     pub yes: bool,
-    pub dedup: DedupMode,
-    /// DelaySeconds of each moved message.
-    pub delay: Option<i32>,
-    pub limit: Option<u64>,
-    pub rate: Option<f64>,
-    /// `--concurrency` as given: `None` adapts (and on resume keeps what the run had).
-    pub concurrency: Option<usize>,
-    /// Visibility timeout of each receive, in seconds.
-    pub visibility_timeout: i32,
     pub journal: Option<PathBuf>,
     pub journal_dir: PathBuf,
-    pub resume: Option<PathBuf>,
-    pub archive: Option<PathBuf>,
-    pub native: bool,
+}
+
+#[derive(Debug)]
+pub struct ResumeSettings {
+    pub journal: PathBuf,
+    /// The DLQ, when named too: it must be the journal's.
+    pub dlq: Option<String>,
+    pub pacing: Pacing,
+    pub yes: bool,
+}
+
+#[derive(Debug)]
+pub struct NativeSettings {
+    pub dlq: String,
+    pub to: Option<String>,
+    pub rate: Option<f64>,
+    pub dry_run: bool,
+    pub yes: bool,
 }
 
 /// Where journals go by default: `$XDG_STATE_HOME/sqsctl/redrive` (or the platform's equivalent).
@@ -67,31 +82,87 @@ impl RedriveSettings {
         // Each flag's range was checked as it was parsed; --native adds its own bound on --rate.
         if let Some(rate) = args.rate
             && args.native
-            && !(1.0..=NATIVE_MAX_RATE).contains(&rate)
+            && !(1.0..=MAX_RATE).contains(&rate)
         {
             anyhow::bail!(
                 "--rate with --native must be 1 to 500 (SQS's limit for MaxNumberOfMessagesPerSecond)"
             );
         }
-        Ok(RedriveSettings::Move(Box::new(MoveSettings {
-            dlq: args.dlq,
-            to: args.to,
-            selection,
-            dry_run: args.confirm.dry_run,
-            yes: args.confirm.yes,
+        let concurrency = args.concurrency.map(usize::from);
+        // clap requires the DLQ unless --resume is given, and --resume conflicts with the rest.
+        let (Some(dlq), None) = (args.dlq.clone(), &args.resume) else {
+            return Ok(RedriveSettings::Resume(ResumeSettings {
+                journal: args.resume.ok_or_else(|| {
+                    anyhow::anyhow!("name the dead-letter queue, or pass --resume FILE")
+                })?,
+                dlq: args.dlq,
+                pacing: Pacing {
+                    rate: args.rate,
+                    concurrency,
+                },
+                yes: args.confirm.yes,
+            }));
+        };
+        let plan = NewPlan {
             dedup: args.dedup,
-            delay: args.delay.map(whole_seconds),
+            delay_seconds: args.delay.map(whole_seconds),
+            selection,
             limit: args.max,
             rate: args.rate,
-            concurrency: args.concurrency.map(usize::from),
+            concurrency,
             visibility_timeout: whole_seconds(args.visibility),
+            archive: args.archive,
+        };
+        if args.native {
+            refuse_for_native(&plan, args.journal.is_some())?;
+            return Ok(RedriveSettings::Native(NativeSettings {
+                dlq,
+                to: args.to,
+                rate: args.rate,
+                dry_run: args.confirm.dry_run,
+                yes: args.confirm.yes,
+            }));
+        }
+        Ok(RedriveSettings::Move(Box::new(MoveSettings {
+            dlq,
+            to: args.to,
+            plan,
+            dry_run: args.confirm.dry_run,
+            yes: args.confirm.yes,
             journal: args.journal,
             journal_dir: default_journal_dir(),
-            resume: args.resume,
-            archive: args.archive,
-            native: args.native,
         })))
     }
+}
+
+/// The options SQS's move task cannot honour: it moves every message of the queue, on the server.
+fn refuse_for_native(plan: &NewPlan, journal: bool) -> anyhow::Result<()> {
+    let mut given = plan.selection.describe();
+    if plan.limit.is_some() {
+        given.push("--max".into());
+    }
+    if !given.is_empty() {
+        anyhow::bail!(
+            "--native cannot be combined with {}: SQS's move task moves every message of the queue and has no filter or limit (drop --native to let sqsctl select messages itself)",
+            given.join(", ")
+        );
+    }
+    let unsupported: Vec<&str> = [
+        (plan.delay_seconds.is_some(), "--delay"),
+        (plan.archive.is_some(), "--archive"),
+        (journal, "--journal"),
+        (plan.dedup != DedupMode::MessageId, "--dedup"),
+    ]
+    .into_iter()
+    .filter_map(|(given, flag)| given.then_some(flag))
+    .collect();
+    if !unsupported.is_empty() {
+        anyhow::bail!(
+            "--native cannot be combined with {}: the move task runs on the server, which does not offer them",
+            unsupported.join(", ")
+        );
+    }
+    Ok(())
 }
 
 /// The engine's refusal of a setting, in the words of the flag that set it.

@@ -10,11 +10,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::client::peek::{self, PeekOptions, Scanned};
+use crate::client::peek::{self, PeekError, PeekOptions, Scanned};
 use crate::client::{QueueAttributes, QueueRef, Sqs};
 pub use crate::diagnose::Refusal;
-use crate::diagnose::{Coverage, Observations, QueueFacts, RelatedQueue};
-use crate::error::hinted;
+use crate::diagnose::{
+    Analysis, Coverage, GroupLayout, Observations, QueueFacts, ReceiveClock, RelatedQueue, Report,
+    analyze, groups,
+};
 use crate::interrupt::Interrupt;
 use crate::message::{ParsedLine, parse_record_line};
 use crate::read_ledger::ReadLedger;
@@ -77,9 +79,84 @@ pub struct Request<'a> {
     pub earlier_scans: &'a [u64],
 }
 
+/// What a look at a queue came to, worst first, for the exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The scan stopped on Ctrl-C.
+    Interrupted,
+    /// Messages arrived in the queue's dead-letter queue while it was read.
+    ReadDeadLettered,
+    /// A finding is a warning or an error.
+    ProblemsFound,
+    Clean,
+}
+
+/// Why the FIFO group layout of an inspection cannot be shown.
+#[derive(Debug, thiserror::Error)]
+pub enum LayoutError {
+    #[error("{queue} is not a FIFO queue: it has no message groups")]
+    NotFifo { queue: String },
+    /// The redrive-policy guard refused to read the queue.
+    #[error(transparent)]
+    Refused(#[from] PeekError),
+    #[error("no messages were read")]
+    NothingRead,
+}
+
 impl Inspection {
     pub fn interrupted(&self) -> bool {
         self.scan.as_ref().is_some_and(|s| s.interrupted)
+    }
+
+    /// Every check ([`analyze`]) over what was gathered, as of now.
+    pub fn analyze(&self) -> Report {
+        analyze(&Analysis {
+            facts: self.facts.as_ref(),
+            observations: self.observations.as_ref(),
+            refused: self.refused.as_ref(),
+            scan: self.scan.as_ref(),
+            coverage: self.coverage,
+            now_ms: now_ms(),
+            own_scans: &self.own_scans,
+        })
+    }
+
+    /// The message groups of what was read, as of now: refused for a queue that is not FIFO, or
+    /// whose messages were not read.
+    pub fn group_layout(&self) -> Result<GroupLayout, LayoutError> {
+        if let Some(facts) = &self.facts
+            && !(facts.attrs.is_fifo() || facts.name.ends_with(".fifo"))
+        {
+            return Err(LayoutError::NotFifo {
+                queue: facts.name.clone(),
+            });
+        }
+        if let Some(refusal) = &self.refused {
+            return Err(LayoutError::Refused(refusal.to_error()));
+        }
+        let obs = self.observations.as_ref().ok_or(LayoutError::NothingRead)?;
+        let clock = ReceiveClock {
+            now_ms: now_ms(),
+            own_scans: &self.own_scans,
+            visibility_timeout: self
+                .facts
+                .as_ref()
+                .and_then(|f| f.attrs.visibility_timeout()),
+        };
+        Ok(groups::layout(obs, self.coverage, &clock))
+    }
+
+    /// What the look came to, with the findings of `report` (if the checks ran).
+    pub fn outcome(&self, report: Option<&Report>) -> Outcome {
+        if self.interrupted() {
+            Outcome::Interrupted
+        } else if self.scan.as_ref().is_some_and(|s| s.dead_lettered() > 0) {
+            Outcome::ReadDeadLettered
+        } else if report.is_some_and(Report::has_problems) {
+            Outcome::ProblemsFound
+        } else {
+            Outcome::Clean
+        }
     }
 }
 
@@ -194,12 +271,6 @@ pub async fn inspect(
     Ok(inspection)
 }
 
-/// The guard's refusal as an error (for commands that cannot go on without messages);
-/// `app::report` gives it its hint.
-pub fn refusal_error(refusal: &Refusal) -> anyhow::Error {
-    anyhow::Error::new(refusal.to_error())
-}
-
 async fn facts(
     sqs: &Sqs,
     queue: &QueueRef,
@@ -255,6 +326,16 @@ async fn dead_letter_queue(sqs: &Sqs, arn: &str) -> (Result<RelatedQueue, String
     (related, sources)
 }
 
+/// A line of a messages file that is not a message record.
+#[derive(Debug, thiserror::Error)]
+#[error("{}:{line}: not a message record: {problem}", path.display())]
+pub struct NotAMessage {
+    pub path: PathBuf,
+    /// From 1.
+    pub line: usize,
+    pub problem: String,
+}
+
 /// Loads messages from a JSON Lines file; other record types (summaries) are skipped.
 pub fn read_file(path: &Path, per_group_dedup: bool) -> anyhow::Result<Observations> {
     let reader: Box<dyn BufRead> = if path == Path::new("-") {
@@ -274,15 +355,12 @@ pub fn read_file(path: &Path, per_group_dedup: bool) -> anyhow::Result<Observati
             Ok(ParsedLine::Message(record)) => obs.add(&record),
             Ok(ParsedLine::Other) => {}
             Err(e) => {
-                return Err(hinted(
-                    format!(
-                        "{}:{}: not a message record: {e}",
-                        path.display(),
-                        index + 1
-                    ),
-                    "--input reads JSON Lines as `sqsctl receive` and `sqsctl peek` write them: \
-                     one message per line, each with at least a \"body\"",
-                ));
+                return Err(NotAMessage {
+                    path: path.to_path_buf(),
+                    line: index + 1,
+                    problem: e.to_string(),
+                }
+                .into());
             }
         }
     }
@@ -290,3 +368,45 @@ pub fn read_file(path: &Path, per_group_dedup: bool) -> anyhow::Result<Observati
 }
 
 pub use crate::read_ledger::now_ms;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inspection(facts: Option<QueueFacts>, observations: Option<Observations>) -> Inspection {
+        Inspection {
+            queue: None,
+            facts,
+            observations,
+            coverage: Coverage::Complete,
+            scan: None,
+            refused: None,
+            own_scans: Vec::new(),
+            scan_ended_ms: None,
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn groups_are_laid_out_for_fifo_queues_and_files_only() {
+        let standard = inspection(
+            Some(QueueFacts::plain("jobs")),
+            Some(Observations::new(false)),
+        );
+        assert!(matches!(
+            standard.group_layout(),
+            Err(LayoutError::NotFifo { queue }) if queue == "jobs"
+        ));
+        let unread = inspection(Some(QueueFacts::plain("jobs.fifo")), None);
+        assert!(matches!(
+            unread.group_layout(),
+            Err(LayoutError::NothingRead)
+        ));
+        let file = inspection(None, Some(Observations::new(false)));
+        assert_eq!(file.group_layout().expect("a layout").groups.len(), 0);
+        assert_eq!(file.outcome(None), Outcome::Clean);
+        let report = file.analyze();
+        assert!(!report.has_problems());
+        assert_eq!(file.outcome(Some(&report)), Outcome::Clean);
+    }
+}

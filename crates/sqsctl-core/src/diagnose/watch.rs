@@ -49,11 +49,24 @@ struct Verdict {
 #[derive(Debug, Default)]
 pub struct Watch {
     baseline: Option<BTreeMap<&'static str, Verdict>>,
+    /// When this watch's scans ended (epoch milliseconds).
+    own_scans: Vec<u64>,
 }
 
 impl Watch {
     pub fn new() -> Watch {
         Watch::default()
+    }
+
+    /// Records the end of a scan of this watch: each scan adds a receive to every message it
+    /// reads, and the next runs discount it.
+    pub fn scanned(&mut self, ended_ms: Option<u64>) {
+        self.own_scans.extend(ended_ms);
+    }
+
+    /// When the scans of this watch ended, for the next run to discount.
+    pub fn own_scans(&self) -> &[u64] {
+        &self.own_scans
     }
 
     /// Takes one run's findings and the number of messages its scan read (`None` when it read

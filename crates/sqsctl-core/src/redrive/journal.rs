@@ -125,6 +125,27 @@ fn string(out: &mut Vec<u8>, text: &str) {
 }
 
 impl Journal {
+    /// A path for a new journal under `dir`, named after the queue and the time `now`, that no
+    /// file has yet. A queue name (from a URL or an ARN) that is not a valid one is refused: it
+    /// could leave the directory.
+    pub fn new_path(
+        dir: &Path,
+        queue: &str,
+        now: std::time::SystemTime,
+    ) -> Result<PathBuf, crate::state_file::InvalidQueueName> {
+        let queue = crate::state_file::queue_file_name(queue)?;
+        let stamp = humantime::format_rfc3339_seconds(now)
+            .to_string()
+            .replace([':', '-'], "");
+        let mut path = dir.join(format!("{queue}-{stamp}.jsonl"));
+        let mut n = 1;
+        while path.exists() {
+            n += 1;
+            path = dir.join(format!("{queue}-{stamp}-{n}.jsonl"));
+        }
+        Ok(path)
+    }
+
     /// Creates a new journal (refusing to overwrite one) and writes the plan, on disk, first.
     /// The file is created with mode 0600, in directories created 0700.
     pub fn create(path: &Path, plan: &Plan) -> io::Result<Journal> {

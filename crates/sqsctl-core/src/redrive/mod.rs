@@ -10,15 +10,20 @@
 //! receive. Entries that cannot be sent stay in the DLQ and are reported. After Ctrl-C the batches
 //! in flight may finish within the interrupt's grace period; past it they are abandoned and their
 //! unanswered messages journaled as `unknown`. The engine knows nothing of terminals: callers
-//! watch [`Counters`] for progress. [`preview`] says what a plan would move without moving it.
+//! watch [`Counters`] for progress. [`preview`] says what a plan would move without moving it;
+//! [`route`] finds and checks the queues of a plan, [`Plan::resumed`] and [`HeldWait`] what a resumed run goes on with,
+//! and [`move_task`] drives SQS's own server-side redrive instead.
 
 mod archive;
 mod engine;
 mod ids;
 pub mod journal;
+pub mod move_task;
 mod plan;
 mod preview;
 pub mod rate;
+mod resume;
+pub mod route;
 mod send;
 
 pub use crate::select::{Selection, Selector, WhereFailures};
@@ -27,10 +32,12 @@ pub use engine::{ADAPTIVE_CAP, Counters, FailedMessage, RunOptions, Summary, Wor
 pub use journal::{Journal, ResumeState};
 pub use plan::{
     DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT, DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS,
-    MAX_VISIBILITY_TIMEOUT, Plan, PlanError, PlanOptions,
+    MAX_VISIBILITY_TIMEOUT, NewPlan, Plan, PlanError, PlanOptions,
 };
 pub use preview::{Preview, PreviewError, PreviewOptions, preview};
 pub use rate::{RateLimiter, TokenBucket};
+pub use resume::{HeldStatus, HeldWait, Pacing};
+pub use route::{Route, RouteError, RouteRequest, SharedDlq, route, shared_dlq};
 
 use crate::client::ClientError;
 

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::route::Route;
 use crate::client::QueueRef;
 use crate::select::Selection;
 
@@ -147,7 +148,48 @@ pub struct Plan {
     pub planned: Option<u64>,
 }
 
+/// What a caller chooses for a new run apart from its queues.
+#[derive(Debug, Clone)]
+pub struct NewPlan {
+    pub dedup: DedupMode,
+    pub delay_seconds: Option<i32>,
+    pub selection: Selection,
+    pub limit: Option<u64>,
+    pub rate: Option<f64>,
+    /// A fixed number of workers; `None` adapts.
+    pub concurrency: Option<usize>,
+    pub visibility_timeout: i32,
+    /// An absolute path, so that a resumed run writes to the same file from any directory.
+    pub archive: Option<PathBuf>,
+}
+
 impl Plan {
+    /// The plan of a new run along `route`, started at `started_at_ms`: it moves at most the DLQ's
+    /// depth now (or the limit, if lower). Checked as [`Plan::validate`] checks.
+    pub fn new_run(route: &Route, new: NewPlan, started_at_ms: u64) -> Result<Plan, PlanError> {
+        let depth = route.dlq_attrs.total();
+        let (concurrency, adaptive) = Plan::workers(new.concurrency);
+        let plan = Plan {
+            source: route.dlq.clone(),
+            destination: route.destination.clone(),
+            fifo: route.dlq_attrs.is_fifo(),
+            dedup: new.dedup,
+            delay_seconds: new.delay_seconds,
+            selection: new.selection,
+            limit: new.limit,
+            rate: new.rate,
+            concurrency,
+            adaptive,
+            visibility_timeout: new.visibility_timeout,
+            archive: new.archive,
+            started_at_ms: Some(started_at_ms),
+            dlq_depth_at_start: Some(depth),
+            planned: Some(new.limit.map_or(depth, |limit| limit.min(depth))),
+        };
+        plan.validate()?;
+        Ok(plan)
+    }
+
     /// The workers of a new run: `concurrency` fixed, or (`None`) a run that adapts, starting at
     /// [`DEFAULT_CONCURRENCY`]. Returns the workers and whether the run adapts.
     pub fn workers(concurrency: Option<usize>) -> (usize, bool) {

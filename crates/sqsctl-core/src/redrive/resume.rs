@@ -1,0 +1,225 @@
+//! Completing an interrupted run from its journal: the plan it goes on with (the run's own, with
+//! new pacing and what is left of its bound) and the wait for the messages the interrupted run left
+//! hidden in the DLQ, so that the resumed run sees them all.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::journal::ResumeState;
+use super::plan::Plan;
+use crate::client::{ClientError, QueueAttributes, Sqs};
+use crate::interrupt::Interrupt;
+
+/// Time past a journaled deadline that a message may take to show again: a server's clock, or
+/// its lag in bringing a message back (LocalStack's is up to about a second).
+const DEADLINE_SLACK: Duration = Duration::from_secs(2);
+
+/// What may change on resume: the pacing. `None` keeps what the run had.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Pacing {
+    pub rate: Option<f64>,
+    /// A fixed number of workers (`None`: as the run had, fixed or adapting).
+    pub concurrency: Option<usize>,
+}
+
+impl Plan {
+    /// The plan a resumed run goes on with: this one (what moves and how may not change), paced
+    /// by `pacing`, moving at most what it planned (its limit, or the DLQ's depth when it started)
+    /// less what the journal (`state`) shows as sent. Journals without that record keep their
+    /// limit only.
+    pub fn resumed(self, state: &ResumeState, pacing: Pacing) -> Plan {
+        let bound = match (self.limit, self.planned) {
+            (Some(limit), Some(planned)) => Some(limit.min(planned)),
+            (limit, planned) => limit.or(planned),
+        };
+        let (concurrency, adaptive) = match pacing.concurrency {
+            Some(_) => Plan::workers(pacing.concurrency),
+            None => (self.concurrency, self.adaptive),
+        };
+        Plan {
+            rate: pacing.rate.or(self.rate),
+            concurrency,
+            adaptive,
+            limit: bound.map(|bound| bound.saturating_sub(state.sent.len() as u64)),
+            ..self
+        }
+    }
+}
+
+/// The wait for the messages an interrupted run held: after a crash or a second Ctrl-C they stay
+/// hidden until their visibility timeout ends, and the journal says until when. A journal that does
+/// not say (from an older version) gets a whole visibility timeout, ended early when the DLQ has
+/// nothing in flight.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeldWait {
+    /// Messages the interrupted run held.
+    pub held: u64,
+    /// When they are all visible again at the latest (with some slack).
+    pub until: SystemTime,
+    /// How long that is from now, in whole seconds.
+    pub wait: Duration,
+    /// The journal gave the deadline.
+    deadline_known: bool,
+}
+
+/// What a wait reports as it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeldStatus {
+    pub left: Duration,
+    /// Messages in flight in the DLQ now.
+    pub in_flight: u64,
+}
+
+impl HeldWait {
+    /// The wait before resuming `plan` from `state` at `now`, with the DLQ's attributes
+    /// `dlq_attrs`: `None` when the interrupted run held nothing, nothing is in flight, or the
+    /// deadline has passed.
+    pub fn needed(
+        plan: &Plan,
+        state: &ResumeState,
+        dlq_attrs: &QueueAttributes,
+        now: SystemTime,
+    ) -> Option<HeldWait> {
+        if state.held == 0 || dlq_attrs.in_flight() == 0 {
+            return None;
+        }
+        let timeout = Duration::from_secs(u64::try_from(plan.visibility_timeout).unwrap_or(0));
+        let until = match state.held_until_ms {
+            Some(ms) => UNIX_EPOCH + Duration::from_millis(ms),
+            None => now + timeout,
+        } + DEADLINE_SLACK;
+        let wait = until.duration_since(now).ok()?;
+        Some(HeldWait {
+            held: state.held,
+            until,
+            wait: Duration::from_secs(wait.as_secs_f64().ceil() as u64),
+            deadline_known: state.held_until_ms.is_some(),
+        })
+    }
+
+    /// Waits, reading the DLQ (`plan`'s source) about twice a second and telling `status`; Ctrl-C
+    /// (`interrupt`) ends the wait early. Returns false when it was interrupted.
+    pub async fn wait(
+        &self,
+        sqs: &Sqs,
+        plan: &Plan,
+        interrupt: &Interrupt,
+        mut status: impl FnMut(HeldStatus),
+    ) -> Result<bool, ClientError> {
+        let deadline = tokio::time::Instant::now() + self.wait;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if left.is_zero() {
+                return Ok(true);
+            }
+            let in_flight = sqs.attributes(&plan.source).await?.in_flight();
+            if in_flight == 0 && !self.deadline_known {
+                return Ok(true);
+            }
+            status(HeldStatus { left, in_flight });
+            tokio::select! {
+                () = tokio::time::sleep(left.min(Duration::from_millis(500))) => {}
+                () = interrupt.wait() => return Ok(false),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::QueueRef;
+    use crate::redrive::{DEFAULT_CONCURRENCY, DedupMode, Selection};
+
+    fn plan(limit: Option<u64>, planned: Option<u64>) -> Plan {
+        Plan {
+            source: QueueRef::from_url("http://localhost/1/dlq".to_string()),
+            destination: QueueRef::from_url("http://localhost/1/work".to_string()),
+            fifo: false,
+            dedup: DedupMode::MessageId,
+            delay_seconds: None,
+            selection: Selection::default(),
+            limit,
+            rate: Some(5.0),
+            concurrency: 4,
+            adaptive: false,
+            visibility_timeout: 30,
+            archive: None,
+            started_at_ms: None,
+            dlq_depth_at_start: None,
+            planned,
+        }
+    }
+
+    #[test]
+    fn a_resumed_plan_keeps_its_bound_less_what_was_sent_and_takes_new_pacing() {
+        let state = ResumeState::default();
+        let same = plan(Some(10), Some(7)).resumed(&state, Pacing::default());
+        assert_eq!(
+            (same.limit, same.rate, same.concurrency, same.adaptive),
+            (Some(7), Some(5.0), 4, false)
+        );
+        let paced = plan(None, Some(7)).resumed(
+            &state,
+            Pacing {
+                rate: Some(1.0),
+                concurrency: Some(2),
+            },
+        );
+        assert_eq!(
+            (paced.limit, paced.rate, paced.concurrency),
+            (Some(7), Some(1.0), 2)
+        );
+        let unbounded = plan(None, None).resumed(&state, Pacing::default());
+        assert_eq!(unbounded.limit, None);
+        assert_eq!(
+            Plan::workers(None),
+            (DEFAULT_CONCURRENCY, true),
+            "no --concurrency on a new run adapts"
+        );
+    }
+
+    #[test]
+    fn a_resume_waits_only_for_held_messages_still_in_flight_until_their_deadline() {
+        let in_flight = |n: u64| {
+            QueueAttributes(
+                [(
+                    "ApproximateNumberOfMessagesNotVisible".to_string(),
+                    n.to_string(),
+                )]
+                .into(),
+            )
+        };
+        let now = UNIX_EPOCH + Duration::from_secs(1_000);
+        let plan = plan(None, None);
+        let nothing_held = ResumeState::default();
+        assert_eq!(
+            HeldWait::needed(&plan, &nothing_held, &in_flight(3), now),
+            None
+        );
+        let held = ResumeState {
+            held: 2,
+            held_until_ms: Some(1_010_500),
+            ..ResumeState::default()
+        };
+        assert_eq!(HeldWait::needed(&plan, &held, &in_flight(0), now), None);
+        let wait = HeldWait::needed(&plan, &held, &in_flight(3), now).expect("a wait");
+        assert_eq!(wait.held, 2);
+        assert_eq!(
+            wait.wait,
+            Duration::from_secs(13),
+            "10.5 s and the slack, rounded up"
+        );
+        let later = now + Duration::from_secs(20);
+        assert_eq!(HeldWait::needed(&plan, &held, &in_flight(3), later), None);
+        let unknown = ResumeState {
+            held: 1,
+            ..ResumeState::default()
+        };
+        let wait = HeldWait::needed(&plan, &unknown, &in_flight(1), now).expect("a wait");
+        assert_eq!(
+            wait.wait,
+            Duration::from_secs(32),
+            "a whole visibility timeout"
+        );
+    }
+}

@@ -1,0 +1,120 @@
+//! `sqsctl redrive --resume FILE`: completes an interrupted run from its journal, with the run's
+//! own plan (new pacing allowed), after waiting for the messages the interrupted run left hidden.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::Context as _;
+
+use super::settings::ResumeSettings;
+use super::{confirm, execute, usage};
+use crate::client::Sqs;
+use crate::commands::context::Context;
+use crate::error::Cancelled;
+use crate::exit::ExitStatus;
+use crate::redrive::{self, HeldWait, Journal, Plan};
+use crate::text::plural;
+
+pub async fn run(ctx: &Context, settings: &ResumeSettings) -> anyhow::Result<ExitStatus> {
+    let path = &settings.journal;
+    let (plan, state) = redrive::journal::load(path).map_err(|e| anyhow::anyhow!(e))?;
+    if let Some(completed) = &state.completed {
+        let at = UNIX_EPOCH + Duration::from_millis(completed.at_ms);
+        ctx.printer.info(format!(
+            "the run in {} completed at {} ({} moved from {} to {}): nothing to resume",
+            path.display(),
+            humantime::format_rfc3339_seconds(at),
+            completed.moved,
+            plan.source.name,
+            plan.destination.name
+        ));
+        return Ok(ExitStatus::Success);
+    }
+    let sqs = ctx.sqs().await?;
+    if let Some(dlq) = &settings.dlq {
+        let named = sqs.lookup(dlq).await?;
+        if named.url != plan.source.url {
+            return Err(usage(format!(
+                "the journal {} is for {}, not {}",
+                path.display(),
+                plan.source.name,
+                named.name
+            )));
+        }
+    }
+    let plan = plan.resumed(&state, settings.pacing);
+    ctx.printer.info(format!(
+        "resuming {} -> {}: {} moved earlier, {} sent but not yet deleted, {} with an unknown outcome{}",
+        plan.source.name,
+        plan.destination.name,
+        state.moved_before,
+        state.sent_not_deleted,
+        state.unresolved,
+        plan.limit
+            .map(|left| format!("; at most {left} more to move"))
+            .unwrap_or_default()
+    ));
+    if let Some(archive) = &plan.archive {
+        ctx.printer
+            .info(format!("archive (from the journal): {}", archive.display()));
+    }
+    let attrs = sqs.attributes(&plan.source).await?;
+    if !confirm(ctx, settings.yes, &plan, attrs.visible(), sqs.region())? {
+        ctx.printer.info("nothing moved");
+        return Ok(ExitStatus::Failure);
+    }
+    if let Some(held) = HeldWait::needed(&plan, &state, &attrs, SystemTime::now()) {
+        wait_for_held_messages(ctx, sqs, &plan, &held, path).await?;
+    }
+    let journal = Journal::append(path)
+        .with_context(|| format!("cannot append to the journal {}", path.display()))?;
+    ctx.printer.info(format!("journal: {}", path.display()));
+    let depth = sqs.attributes(&plan.source).await?.visible();
+    execute(ctx, sqs, &plan, journal, true, state, depth).await
+}
+
+/// How often a wait without a progress bar says how long it has left.
+const WAIT_NOTE_EVERY: Duration = Duration::from_secs(10);
+
+/// Waits, with a spinner or a note every few seconds, for the messages a dead run held to be
+/// visible again, so that the resumed run sees them all (and moves each once, since the journal
+/// shows which were sent). Ctrl-C ends the wait with nothing moved.
+async fn wait_for_held_messages(
+    ctx: &Context,
+    sqs: &Sqs,
+    plan: &Plan,
+    held: &HeldWait,
+    journal: &std::path::Path,
+) -> anyhow::Result<()> {
+    ctx.printer.info(format!(
+        "waiting up to {} (until {}) for the {} the interrupted run left in flight in {} to be visible again; Ctrl-C stops with nothing moved",
+        humantime::format_duration(held.wait),
+        humantime::format_rfc3339_seconds(held.until),
+        plural(held.held, "message"),
+        plan.source.name
+    ));
+    let bar = ctx.printer.progress(held.wait.as_secs(), "{spinner} {msg}");
+    let mut noted = tokio::time::Instant::now();
+    let waited = held.wait(sqs, plan, &ctx.interrupt, |status| {
+        let status = format!(
+            "{} s left, {} in flight in {}",
+            status.left.as_secs_f64().ceil(),
+            plural(status.in_flight, "message"),
+            plan.source.name
+        );
+        if !bar.is_hidden() {
+            bar.set_message(format!("waiting: {status}"));
+        } else if noted.elapsed() >= WAIT_NOTE_EVERY {
+            ctx.printer.info(format!("still waiting: {status}"));
+            noted = tokio::time::Instant::now();
+        }
+    });
+    let waited = waited.await;
+    bar.finish_and_clear();
+    if !waited? {
+        return Err(anyhow::Error::new(Cancelled).context(format!(
+            "stopped while waiting for the held messages: nothing moved; `sqsctl redrive --resume {}` waits again",
+            journal.display()
+        )));
+    }
+    Ok(())
+}
