@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::common::resolve_queue;
 use crate::cli::send::SendArgs;
 use crate::cli::values::parse_message_attributes;
-use crate::client::{ClientError, EntryResult, QueueRef, RetryPolicy};
+use crate::client::{EntryResult, QueueRef, RetryPolicy};
 use crate::commands::context::Context;
 use crate::error::{UsageError, hinted};
 use crate::exit::ExitStatus;
@@ -25,7 +25,7 @@ use crate::message::{AttributeValue, MessageRecord};
 use crate::output::Document;
 pub use crate::send::input::DedupId;
 use crate::send::input::{LineFormat, RecordDefaults};
-use crate::send::stream::{SendStream, Stop, StreamOptions};
+use crate::send::stream::{SendStream, StreamOptions};
 use report::Report;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,7 +118,7 @@ pub async fn run(ctx: &Context, settings: SendSettings) -> anyhow::Result<ExitSt
                     "`{}` is a FIFO queue without content-based deduplication, and no --dedup-id was given; nothing was sent",
                     queue.name
                 ),
-                no_dedup_hint(),
+                crate::hints::no_dedup_id(),
             ));
         }
     }
@@ -165,7 +165,12 @@ async fn send_one(
 ) -> anyhow::Result<ExitStatus> {
     let record = defaults
         .prepare(MessageRecord::with_body(body))
-        .map_err(|reason| invalid_message(queue, &reason))?;
+        .map_err(|reason| {
+            hinted(
+                format!("the message cannot be sent: {reason}"),
+                crate::hints::invalid_message(queue, &reason),
+            )
+        })?;
     let sqs = ctx.sqs().await?;
     let policy = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
     let outcome = sqs
@@ -198,7 +203,7 @@ async fn send_one(
                 "the message may or may not have been sent to {}: {code}: {message}",
                 queue.name
             ));
-            ctx.printer.hint(unknown_hint(queue));
+            ctx.printer.hint(crate::hints::unknown_send_outcome(queue));
             Ok(ExitStatus::Partial)
         }
         Some(EntryResult::Failed { code, message }) => {
@@ -206,65 +211,13 @@ async fn send_one(
                 return Err(err.into());
             }
             let text = format!("SQS did not accept the message: {code}: {message}");
-            Err(match entry_hint(queue, &code, &message) {
+            Err(match crate::hints::send_entry(queue, &code, &message) {
                 Some(hint) => hinted(text, hint),
                 None => anyhow::anyhow!(text),
             })
         }
         None => Err(anyhow::anyhow!("no outcome for the message")),
     }
-}
-
-/// How to finish sending messages whose outcome is unknown without sending them twice.
-pub fn unknown_hint(queue: &QueueRef) -> String {
-    if queue.is_fifo() {
-        format!(
-            "`{}` is a FIFO queue: re-send the same records (the `unknown` records carry them, with their deduplication ids) within 5 minutes, and SQS drops the ones that did arrive",
-            queue.name
-        )
-    } else {
-        format!(
-            "`{}` is a standard queue: SQS may have them already, and re-sending may deliver them twice; check the queue (or make sure consumers tolerate duplicates) before re-sending the `unknown` records",
-            queue.name
-        )
-    }
-}
-
-/// A message that breaks SQS's rules, found before sending.
-fn invalid_message(queue: &QueueRef, reason: &str) -> anyhow::Error {
-    let hint = if reason.contains("group id") && queue.is_fifo() {
-        format!(
-            "`{}` is a FIFO queue: pass --group-id ID (or give each JSON record a group_id)",
-            queue.name
-        )
-    } else if reason.contains("1 MiB") {
-        "SQS caps a message at 1 MiB; store large payloads elsewhere (S3) and send a reference"
-            .to_string()
-    } else if reason.contains("body is empty") {
-        "give a body of at least one character (blank input lines are skipped with --lines and --jsonl)".to_string()
-    } else if reason.contains("character") {
-        "SQS accepts tab, newline, carriage return and Unicode from U+0020 up (no other control characters, no U+FFFE/U+FFFF); encode binary data as base64".to_string()
-    } else if reason.contains("message attributes") {
-        "merge attributes, or move some into the body".to_string()
-    } else {
-        "nothing was sent".to_string()
-    };
-    hinted(format!("the message cannot be sent: {reason}"), hint)
-}
-
-pub fn no_dedup_hint() -> &'static str {
-    "pass --dedup-id auto (an id derived from each message's content), or --dedup-id ID, or give each JSON record a dedup_id; or enable ContentBasedDeduplication on the queue"
-}
-
-pub fn entry_hint(queue: &QueueRef, code: &str, message: &str) -> Option<String> {
-    if queue.is_fifo() && message.to_ascii_lowercase().contains("deduplication") {
-        return Some(no_dedup_hint().to_string());
-    }
-    crate::hints::client_error(&ClientError::Service {
-        action: "SendMessageBatch",
-        code: code.to_string(),
-        message: message.to_string(),
-    })
 }
 
 async fn send_stream(
@@ -312,62 +265,5 @@ async fn send_stream(
     }
     let finished = stream.finish();
     report.finish(&finished)?;
-    let summary = &finished.summary;
-    let flag = if format == LineFormat::Jsonl {
-        "--jsonl"
-    } else {
-        "--lines"
-    };
-    let resume = |line: u64| {
-        format!(
-            "`tail -n +{line} FILE | sqsctl send {} {flag}` sends the rest",
-            queue.name
-        )
-    };
-    if let Some(stop) = finished.stop {
-        let handled = format!(
-            "{} sent, {} failed, {} unknown",
-            summary.sent, summary.failed, summary.unknown
-        );
-        let bad_line = matches!(stop, Stop::InvalidLine { .. });
-        let err = match stop {
-            Stop::InvalidLine { line, reason } => anyhow::anyhow!("line {line}: {reason}"),
-            Stop::Request(err) => anyhow::Error::from(err),
-            Stop::Read(err) => anyhow::Error::new(err).context("could not read stdin"),
-        };
-        let hint = match summary.stopped_at_line {
-            Some(line) if bad_line && summary.handled() == 0 => format!(
-                "nothing was sent; fix line {line} and run again, or pass --skip-invalid to skip bad lines"
-            ),
-            Some(line) if bad_line => format!(
-                "the lines before line {line} were handled ({handled}) and nothing from it on; fix line {line}, then {}, or pass --skip-invalid to skip bad lines",
-                resume(line)
-            ),
-            Some(_) if finished.input_done => {
-                format!("every line was read: {handled}; the records not sent are listed")
-            }
-            Some(line) => format!(
-                "the lines before line {line} were handled ({handled}; the records not sent are listed) and nothing from line {line} on was sent: {}",
-                resume(line)
-            ),
-            None => handled,
-        };
-        return Err(hinted(format!("{err:#}"), hint));
-    }
-    if summary.interrupted
-        && let Some(line) = summary.stopped_at_line
-    {
-        ctx.printer.hint(format!(
-            "nothing from line {line} on was sent: {}",
-            resume(line)
-        ));
-    }
-    // Every line skipped is not a success: a script piping the wrong file must notice.
-    Ok(if summary.interrupted {
-        ExitStatus::Interrupted
-    } else if summary.failed > 0 || summary.unknown > 0 || summary.all_skipped() {
-        ExitStatus::Partial
-    } else {
-        ExitStatus::Success
-    })
+    report.end(finished, format)
 }

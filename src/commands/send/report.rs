@@ -1,14 +1,17 @@
-//! Tallying and reporting the outcome of `send --lines/--jsonl`: each batch entry not confirmed,
-//! with its input line, as a `failed` record (definitely not sent) or an `unknown` record (SQS may
-//! have it: an attempt failed after the server may have applied it, and none confirmed it), each
-//! carrying the record itself for a retry; and the closing summary.
+//! Reporting `send --lines/--jsonl` as [`SendStream`](crate::send::stream::SendStream) tallies it:
+//! each batch entry not confirmed, with its input line, as a `failed` record (definitely not sent)
+//! or an `unknown` record (SQS may have it), each carrying the record itself for a retry; the
+//! closing summary; and, for a run that stopped early, the error with where to resume.
 
 use serde::Serialize;
 
 use crate::client::QueueRef;
 use crate::commands::context::Context;
+use crate::error::hinted;
+use crate::exit::ExitStatus;
 use crate::output::{Column, Document, Table};
-use crate::send::stream::{Event, Failure, Finished, Unconfirmed};
+use crate::send::input::LineFormat;
+use crate::send::stream::{Event, Failure, Finished, Stop, Unconfirmed};
 use crate::text::plural;
 
 /// Failures listed one by one on stderr before the rest are only counted.
@@ -65,8 +68,8 @@ impl<'a> Report<'a> {
             ..
         } = failure.as_ref();
         let hint = match outcome {
-            Unconfirmed::Unknown => Some(super::unknown_hint(self.queue)),
-            Unconfirmed::Failed => super::entry_hint(self.queue, code, message),
+            Unconfirmed::Unknown => Some(crate::hints::unknown_send_outcome(self.queue)),
+            Unconfirmed::Failed => crate::hints::send_entry(self.queue, code, message),
         };
         if let Some(hint) = hint
             && !self.hints.contains(&hint)
@@ -179,5 +182,67 @@ impl<'a> Report<'a> {
             printer.hint(hint);
         }
         Ok(())
+    }
+
+    /// How the run ends: the error that stopped it, with where to resume, or its exit status.
+    pub fn end(&self, finished: Finished, format: LineFormat) -> anyhow::Result<ExitStatus> {
+        let summary = &finished.summary;
+        let flag = if format == LineFormat::Jsonl {
+            "--jsonl"
+        } else {
+            "--lines"
+        };
+        let resume = |line: u64| {
+            format!(
+                "`tail -n +{line} FILE | sqsctl send {} {flag}` sends the rest",
+                self.queue.name
+            )
+        };
+        if let Some(stop) = finished.stop {
+            let handled = format!(
+                "{} sent, {} failed, {} unknown",
+                summary.sent, summary.failed, summary.unknown
+            );
+            let bad_line = matches!(stop, Stop::InvalidLine { .. });
+            let err = match stop {
+                Stop::InvalidLine { line, reason } => anyhow::anyhow!("line {line}: {reason}"),
+                Stop::Request(err) => anyhow::Error::from(err),
+                Stop::Read(err) => anyhow::Error::new(err).context("could not read stdin"),
+            };
+            let hint = match summary.stopped_at_line {
+                Some(line) if bad_line && summary.handled() == 0 => format!(
+                    "nothing was sent; fix line {line} and run again, or pass --skip-invalid to skip bad lines"
+                ),
+                Some(line) if bad_line => format!(
+                    "the lines before line {line} were handled ({handled}) and nothing from it on; fix line {line}, then {}, or pass --skip-invalid to skip bad lines",
+                    resume(line)
+                ),
+                Some(_) if finished.input_done => {
+                    format!("every line was read: {handled}; the records not sent are listed")
+                }
+                Some(line) => format!(
+                    "the lines before line {line} were handled ({handled}; the records not sent are listed) and nothing from line {line} on was sent: {}",
+                    resume(line)
+                ),
+                None => handled,
+            };
+            return Err(hinted(format!("{err:#}"), hint));
+        }
+        if summary.interrupted
+            && let Some(line) = summary.stopped_at_line
+        {
+            self.ctx.printer.hint(format!(
+                "nothing from line {line} on was sent: {}",
+                resume(line)
+            ));
+        }
+        // Every line skipped is not a success: a script piping the wrong file must notice.
+        Ok(if summary.interrupted {
+            ExitStatus::Interrupted
+        } else if summary.failed > 0 || summary.unknown > 0 || summary.all_skipped() {
+            ExitStatus::Partial
+        } else {
+            ExitStatus::Success
+        })
     }
 }
