@@ -1,6 +1,7 @@
 //! Arguments of `sqsctl top`.
 
 use super::values::{self, Choice};
+use crate::queues::rates::SortKey;
 
 fn interval_help() -> String {
     format!(
@@ -41,17 +42,6 @@ pub struct TopArgs {
     /// What to sort by at the start
     #[arg(long, default_value = "visible", value_name = "KEY", value_parser = values::choice::<SortKey>())]
     pub sort: SortKey,
-}
-
-/// What `top` sorts by (`--sort`, and the `s` key on the screen).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SortKey {
-    Visible,
-    InFlight,
-    Delayed,
-    In,
-    Out,
-    Name,
 }
 
 impl Choice for SortKey {

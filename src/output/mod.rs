@@ -7,6 +7,7 @@
 pub mod document;
 pub mod messages;
 pub mod query;
+pub mod queues;
 pub mod sanitize;
 pub mod table;
 pub mod template;
