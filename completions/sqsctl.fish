@@ -573,12 +573,12 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subc
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l interval -d 'Time between refreshes, more than 0s, at most 1h: seconds (2, 0.5) or a duration (500ms, 1m)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s n -l count -d 'Stop after this many refreshes' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l sort -d 'What to sort by at the start' -r -f -a "visible\t''
-in-flight\t''
-delayed\t''
-in\t''
-out\t''
-name\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l sort -d 'What to sort by at the start' -r -f -a "visible\t'Most visible messages first'
+in-flight\t'Most messages in flight first'
+delayed\t'Most delayed messages first'
+in\t'Fastest growing first (in/s)'
+out\t'Fastest shrinking first (out/s)'
+name\t'By name, A to Z'"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r

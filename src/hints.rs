@@ -2,8 +2,8 @@
 //! found, in which region; which limit a read would cross); the command line knows its own flags,
 //! so every hint that names one is written here, once, and `app::report` asks for it.
 
-use crate::client::ClientError;
 use crate::client::peek::{MIN_UNFORCED_MAX_RECEIVE_COUNT, PeekError};
+use crate::client::{ClientError, QueueRef};
 use crate::diagnose::gather::NotAMessage;
 use crate::error::{CommandHint, HintedError};
 use crate::redrive::RouteError;
@@ -155,4 +155,57 @@ pub fn move_task(err: &MoveTaskError) -> Option<String> {
 /// The hint for a queue whose message groups were asked for, but that is not FIFO.
 pub fn not_fifo(queue: &str) -> String {
     format!("`sqsctl diagnose {queue}` checks standard queues")
+}
+
+/// How to finish sending messages whose outcome is unknown without sending them twice.
+pub fn unknown_send_outcome(queue: &QueueRef) -> String {
+    if queue.is_fifo() {
+        format!(
+            "`{}` is a FIFO queue: re-send the same records (the `unknown` records carry them, with their deduplication ids) within 5 minutes, and SQS drops the ones that did arrive",
+            queue.name
+        )
+    } else {
+        format!(
+            "`{}` is a standard queue: SQS may have them already, and re-sending may deliver them twice; check the queue (or make sure consumers tolerate duplicates) before re-sending the `unknown` records",
+            queue.name
+        )
+    }
+}
+
+/// The hint for a message that breaks SQS's rules, found before sending (`reason` says which).
+pub fn invalid_message(queue: &QueueRef, reason: &str) -> String {
+    if reason.contains("group id") && queue.is_fifo() {
+        format!(
+            "`{}` is a FIFO queue: pass --group-id ID (or give each JSON record a group_id)",
+            queue.name
+        )
+    } else if reason.contains("1 MiB") {
+        "SQS caps a message at 1 MiB; store large payloads elsewhere (S3) and send a reference"
+            .to_string()
+    } else if reason.contains("body is empty") {
+        "give a body of at least one character (blank input lines are skipped with --lines and --jsonl)".to_string()
+    } else if reason.contains("character") {
+        "SQS accepts tab, newline, carriage return and Unicode from U+0020 up (no other control characters, no U+FFFE/U+FFFF); encode binary data as base64".to_string()
+    } else if reason.contains("message attributes") {
+        "merge attributes, or move some into the body".to_string()
+    } else {
+        "nothing was sent".to_string()
+    }
+}
+
+/// What a send to a FIFO queue without content-based deduplication needs.
+pub fn no_dedup_id() -> &'static str {
+    "pass --dedup-id auto (an id derived from each message's content), or --dedup-id ID, or give each JSON record a dedup_id; or enable ContentBasedDeduplication on the queue"
+}
+
+/// The hint for a message SQS did not accept.
+pub fn send_entry(queue: &QueueRef, code: &str, message: &str) -> Option<String> {
+    if queue.is_fifo() && message.to_ascii_lowercase().contains("deduplication") {
+        return Some(no_dedup_id().to_string());
+    }
+    client_error(&ClientError::Service {
+        action: "SendMessageBatch",
+        code: code.to_string(),
+        message: message.to_string(),
+    })
 }

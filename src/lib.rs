@@ -6,6 +6,8 @@
 //! logic) and `sqsctl-local` ([`local`], the SQS-compatible server). Here, [`cli`] (clap structs),
 //! [`commands`] (one file per subcommand) and [`output`] (the `Printer`) wire them to a terminal.
 
+/// Queues with their depths and rates, from the engines' crate.
+pub use sqsctl_core::queues;
 /// The engines, from their own crate.
 pub use sqsctl_core::{
     client, consume, diagnose, error, interrupt, message, read_ledger, redrive, select, send,

@@ -1,9 +1,12 @@
 //! Arguments of `sqsctl top`.
 
+use super::values::{self, Choice};
+use crate::queues::rates::SortKey;
+
 fn interval_help() -> String {
     format!(
         "Time between refreshes, {}: seconds (2, 0.5) or a duration (500ms, 1m)",
-        super::values::INTERVAL.text()
+        values::INTERVAL.text()
     )
 }
 
@@ -31,23 +34,27 @@ Exit codes: 0 quit with q or after --count refreshes; 130 Ctrl-C; 1 error; 2 usa
 pub struct TopArgs {
     /// Only queues whose name starts with this
     pub prefix: Option<String>,
-    #[arg(long, default_value = "2s", value_name = "DURATION", value_parser = super::values::INTERVAL, help = interval_help())]
+    #[arg(long, default_value = "2s", value_name = "DURATION", value_parser = values::INTERVAL, help = interval_help())]
     pub interval: std::time::Duration,
     /// Stop after this many refreshes
     #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]
     pub count: Option<u64>,
     /// What to sort by at the start
-    #[arg(long, value_enum, default_value = "visible", value_name = "KEY")]
+    #[arg(long, default_value = "visible", value_name = "KEY", value_parser = values::choice::<SortKey>())]
     pub sort: SortKey,
 }
 
-/// What `top` sorts by (`--sort`, and the `s` key on the screen).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SortKey {
-    Visible,
-    InFlight,
-    Delayed,
-    In,
-    Out,
-    Name,
+impl Choice for SortKey {
+    const ALL: &'static [(SortKey, &'static str, &'static str)] = &[
+        (SortKey::Visible, "visible", "Most visible messages first"),
+        (
+            SortKey::InFlight,
+            "in-flight",
+            "Most messages in flight first",
+        ),
+        (SortKey::Delayed, "delayed", "Most delayed messages first"),
+        (SortKey::In, "in", "Fastest growing first (in/s)"),
+        (SortKey::Out, "out", "Fastest shrinking first (out/s)"),
+        (SortKey::Name, "name", "By name, A to Z"),
+    ];
 }

@@ -9,6 +9,7 @@ pub mod document;
 pub mod messages;
 pub mod pipe;
 pub mod query;
+pub mod queues;
 pub mod redrive;
 pub mod rows;
 pub mod sanitize;

@@ -12,6 +12,7 @@ pub mod diagnose;
 pub mod error;
 pub mod interrupt;
 pub mod message;
+pub mod queues;
 pub mod read_ledger;
 pub mod receive;
 pub mod redrive;

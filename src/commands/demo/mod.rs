@@ -197,7 +197,7 @@ async fn run_on(
         }
     }
 
-    check_outcome(&sqs, &scene).await?;
+    scene::check_outcome(&sqs, &scene).await?;
     say(ctx, "")?;
     say(
         ctx,
@@ -253,29 +253,6 @@ fn child_env(endpoint: &str, region: &str) -> [(&'static str, String); 4] {
 fn expected_text(codes: &[i32]) -> String {
     let codes: Vec<String> = codes.iter().map(i32::to_string).collect();
     codes.join(" or ")
-}
-
-/// The scene's outcome, checked through the client: the demo fails rather than claim a result the
-/// server does not show.
-async fn check_outcome(sqs: &Sqs, scene: &scene::Scene) -> anyhow::Result<()> {
-    let in_dlq = sqs.attributes(&scene.orders_dlq).await?.total();
-    let in_orders = sqs.attributes(&scene.orders).await?.total();
-    let in_payments = sqs.attributes(&scene.payments).await?.total();
-    if in_dlq != scene::POISON
-        || in_orders != scene::TRANSIENT
-        || in_payments != scene::PAYMENTS_COUNT
-    {
-        anyhow::bail!(
-            "at the end {} holds {in_dlq} messages, {} {in_orders} and {} {in_payments}; expected {}, {} and {}",
-            scene::ORDERS_DLQ,
-            scene::ORDERS,
-            scene::PAYMENTS,
-            scene::POISON,
-            scene::TRANSIENT,
-            scene::PAYMENTS_COUNT
-        );
-    }
-    Ok(())
 }
 
 async fn keep_running(ctx: &Context, endpoint: &str, region: &str) -> anyhow::Result<()> {

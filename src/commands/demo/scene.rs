@@ -10,6 +10,7 @@ use anyhow::{Context as _, bail, ensure};
 
 use crate::client::{QueueRef, ReceiveOptions, RetryPolicy, Sqs};
 use crate::message::{AttributeValue, MessageRecord};
+use crate::queues::dlq::{ensure_dlq, redrive_policy};
 
 pub const ORDERS: &str = "orders";
 pub const ORDERS_DLQ: &str = "orders-dlq";
@@ -19,7 +20,7 @@ pub const TRANSIENT: u64 = 60;
 /// Orders whose data can never be processed (`failure=poison`).
 pub const POISON: u64 = 12;
 pub const PAYMENTS_COUNT: u64 = 300;
-pub const MAX_RECEIVE_COUNT: u64 = 3;
+pub const MAX_RECEIVE_COUNT: u32 = 3;
 /// The group id the payments producer fixed when its process started (host name and pid).
 pub const PRODUCER_GROUP: &str = "producer-48213";
 
@@ -33,24 +34,11 @@ pub struct Scene {
 
 /// Creates the queues and fills them. Fails if the server does not end up in the expected state.
 pub async fn build(sqs: &Sqs) -> anyhow::Result<Scene> {
-    let orders_dlq = sqs
-        .create_queue(
-            ORDERS_DLQ,
-            attributes(&[("MessageRetentionPeriod", "1209600")]),
-        )
+    let orders_dlq = ensure_dlq(sqs, ORDERS_DLQ, false)
         .await
         .context("could not create the DLQ")?;
-    let dlq_arn = sqs
-        .attributes(&orders_dlq)
-        .await?
-        .arn()
-        .map(str::to_string)
-        .context("the DLQ has no ARN")?;
-    let policy = serde_json::json!({
-        "deadLetterTargetArn": dlq_arn,
-        "maxReceiveCount": MAX_RECEIVE_COUNT,
-    })
-    .to_string();
+    let policy = redrive_policy(&orders_dlq.arn, MAX_RECEIVE_COUNT);
+    let orders_dlq = orders_dlq.queue;
     let orders = sqs
         .create_queue(
             ORDERS,
@@ -86,6 +74,19 @@ pub async fn build(sqs: &Sqs) -> anyhow::Result<Scene> {
         orders_dlq,
         payments,
     })
+}
+
+/// The scene's outcome once the demo's steps ran, checked through the client: the demo fails
+/// rather than claim a result the server does not show.
+pub async fn check_outcome(sqs: &Sqs, scene: &Scene) -> anyhow::Result<()> {
+    let in_dlq = sqs.attributes(&scene.orders_dlq).await?.total();
+    let in_orders = sqs.attributes(&scene.orders).await?.total();
+    let in_payments = sqs.attributes(&scene.payments).await?.total();
+    ensure!(
+        in_dlq == POISON && in_orders == TRANSIENT && in_payments == PAYMENTS_COUNT,
+        "at the end {ORDERS_DLQ} holds {in_dlq} messages, {ORDERS} {in_orders} and {PAYMENTS} {in_payments}; expected {POISON}, {TRANSIENT} and {PAYMENTS_COUNT}"
+    );
+    Ok(())
 }
 
 fn attributes(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
@@ -176,7 +177,7 @@ async fn fail_every_order(sqs: &Sqs, orders: &QueueRef) -> anyhow::Result<()> {
     };
     // Each message is received MAX_RECEIVE_COUNT times and moved on the next receive; the bound
     // only stops a runaway loop.
-    let bound = (TRANSIENT + POISON) * (MAX_RECEIVE_COUNT + 1) + 100;
+    let bound = (TRANSIENT + POISON) * (u64::from(MAX_RECEIVE_COUNT) + 1) + 100;
     for _ in 0..bound {
         if sqs.receive(orders, options).await?.is_empty() {
             return Ok(());

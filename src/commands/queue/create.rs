@@ -8,11 +8,14 @@ use serde::Serialize;
 
 use crate::cli::queue::QueueCreateArgs;
 use crate::cli::values::parse_name_value;
-use crate::client::{ClientError, QueueRef, Sqs};
+use crate::client::ClientError;
 use crate::commands::context::Context;
 use crate::error::{UsageError, hinted};
 use crate::exit::ExitStatus;
 use crate::output::{Document, pairs_table};
+use crate::queues::attributes::settable;
+use crate::queues::create::{CreateError, CreateEvent, NewQueue, create as create_queue};
+use crate::queues::dlq::DlqError;
 
 impl CreateSettings {
     /// Checks the command line's values and fills in the defaults (an error here is a usage
@@ -94,93 +97,49 @@ struct CreatedDlq {
     created: bool,
 }
 
-pub(super) async fn create(
-    ctx: &Context,
-    mut settings: CreateSettings,
-) -> anyhow::Result<ExitStatus> {
+pub(super) async fn create(ctx: &Context, settings: CreateSettings) -> anyhow::Result<ExitStatus> {
     let sqs = ctx.sqs().await?;
-    // The queue itself is looked up first, so that a run that cannot create it leaves nothing
-    // behind (no new dead-letter queue for a queue that exists with other attributes).
-    let existing = match sqs.resolve(&settings.name).await {
-        Ok(queue) => Some(queue),
-        Err(ClientError::QueueNotFound { .. }) => None,
-        Err(ClientError::InvalidInput(message)) => return Err(UsageError(message).into()),
-        Err(err) => return Err(err.into()),
+    let new = NewQueue {
+        name: settings.name.clone(),
+        fifo: settings.fifo,
+        attributes: settings.attributes,
+        tags: settings.tags.clone(),
+        dlq: settings.dlq.map(|dlq| (dlq, settings.max_receive)),
     };
-    if let Some(queue) = &existing {
-        ctx.printer
-            .debug(format!("queue `{}` exists: {}", queue.name, queue.url));
-    }
-    let mut dead_letter_queue = None;
-    if let Some(dlq_name) = &settings.dlq {
-        if existing.is_some()
-            && matches!(
-                sqs.resolve(dlq_name).await,
-                Err(ClientError::QueueNotFound { .. })
-            )
-        {
-            // An existing queue cannot already point at a queue that does not exist.
-            return Err(exists_error(&settings.name));
-        }
-        let (dlq, created) = ensure_dlq(sqs, dlq_name, settings.fifo).await?;
-        let attrs = sqs.attributes(&dlq).await?;
-        let arn = attrs
-            .arn()
-            .map(str::to_string)
-            .ok_or_else(|| anyhow::anyhow!("SQS did not report the ARN of `{}`", dlq.name))?;
-        let policy = serde_json::json!({
-            "deadLetterTargetArn": arn,
-            "maxReceiveCount": settings.max_receive,
-        });
-        settings
-            .attributes
-            .insert("RedrivePolicy".to_string(), policy.to_string());
-        if created {
-            ctx.printer.info(format!(
-                "created dead-letter queue {} ({})",
-                dlq.name, dlq.url
-            ));
-        }
-        dead_letter_queue = Some(CreatedDlq {
-            name: dlq.name,
-            url: dlq.url,
-            max_receive_count: settings.max_receive,
-            created,
-        });
-    }
-    // CreateQueue of an existing name succeeds when the attributes given match and fails when
-    // they differ, so SQS itself decides whether the existing queue is what was asked for.
-    let queue = match sqs
-        .create_tagged_queue(
-            &settings.name,
-            settings.attributes.clone(),
-            settings.tags.clone(),
-        )
-        .await
-    {
-        Ok(queue) => queue,
-        Err(err) => {
-            if let Some(dlq) = dead_letter_queue.as_ref().filter(|d| d.created) {
-                // Undo the dead-letter queue this run created for a queue it could not create.
-                let dlq_ref = QueueRef {
-                    name: dlq.name.clone(),
-                    url: dlq.url.clone(),
-                };
-                match sqs.delete_queue(&dlq_ref).await {
-                    Ok(()) => ctx.printer.info(format!(
-                        "deleted dead-letter queue {} again, as `{}` could not be created",
-                        dlq.name, settings.name
-                    )),
-                    Err(_) => ctx.printer.warn(format!(
-                        "dead-letter queue {} was created but `{}` was not; delete it with `sqsctl queue delete {}`",
-                        dlq.name, settings.name, dlq.name
-                    )),
-                }
-            }
-            return Err(create_error(&settings.name, err));
-        }
-    };
-    let existed = existing.is_some();
+    let done = create_queue(sqs, &new, |event| match event {
+        CreateEvent::Exists(queue) => ctx
+            .printer
+            .debug(format!("queue `{}` exists: {}", queue.name, queue.url)),
+        CreateEvent::DlqCreated(dlq) => ctx.printer.info(format!(
+            "created dead-letter queue {} ({})",
+            dlq.name, dlq.url
+        )),
+        CreateEvent::DlqDeleted(dlq) => ctx.printer.info(format!(
+            "deleted dead-letter queue {} again, as `{}` could not be created",
+            dlq.name, new.name
+        )),
+        CreateEvent::DlqLeft(dlq) => ctx.printer.warn(format!(
+            "dead-letter queue {} was created but `{}` was not; delete it with `sqsctl queue delete {}`",
+            dlq.name, new.name, dlq.name
+        )),
+    })
+    .await
+    .map_err(|err| match err {
+        CreateError::ExistsOtherwise(name) => exists_error(&name),
+        CreateError::InvalidName(message) => UsageError(message).into(),
+        CreateError::Create { name, source }
+        | CreateError::Dlq(DlqError::Create { name, source }) => create_error(&name, *source),
+        CreateError::Dlq(err) => super::dlq_error(err),
+        CreateError::Client(err) => err.into(),
+    })?;
+    let queue = done.queue;
+    let dead_letter_queue = done.dlq.map(|dlq| CreatedDlq {
+        name: dlq.queue.name,
+        url: dlq.queue.url,
+        max_receive_count: settings.max_receive,
+        created: dlq.created,
+    });
+    let existed = done.existed;
     let tags = sqs.tags(&queue).await?;
     if settings.tags.iter().any(|(k, v)| tags.get(k) != Some(v)) {
         // CreateQueue of an existing queue leaves its tags as they are.
@@ -195,7 +154,7 @@ pub(super) async fn create(
         fifo: settings.fifo,
         created: !existed,
         dead_letter_queue,
-        settings: super::settable(&sqs.attributes(&queue).await?),
+        settings: settable(&sqs.attributes(&queue).await?),
         tags,
     };
     // Scripts take the URL from a pipe or from text output: nothing else goes to stdout there.
@@ -228,19 +187,6 @@ pub(super) async fn create(
     }
     ctx.printer.info(line);
     Ok(ExitStatus::Success)
-}
-
-/// Finds the DLQ or creates it with the source's type.
-async fn ensure_dlq(sqs: &Sqs, text: &str, fifo: bool) -> anyhow::Result<(QueueRef, bool)> {
-    match super::find_dlq(sqs, text, fifo, None).await? {
-        super::Dlq::Found { queue, .. } => Ok((queue, false)),
-        super::Dlq::Missing { name } => {
-            let dlq = super::create_dlq(sqs, &name, fifo)
-                .await
-                .map_err(|err| create_error(&name, err))?;
-            Ok((dlq, true))
-        }
-    }
 }
 
 fn exists_error(name: &str) -> anyhow::Error {

@@ -3,123 +3,22 @@
 //! timestamps read in human units beside the raw values in text and table output; JSON keeps the
 //! raw values.
 
-use std::collections::BTreeMap;
-
-use serde::Serialize;
-
-use crate::client::queue::name_from_arn;
-use crate::client::{ClientError, QueueAttributes, Sqs};
 use crate::commands::common::resolve_queue;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::output::{Document, Fields};
+use crate::queues::info::{Described, QueueInfo, describe};
 use crate::text::attribute_with_units;
-
-#[derive(Debug, Serialize)]
-struct Depth {
-    name: String,
-    url: Option<String>,
-    visible: u64,
-    in_flight: u64,
-    delayed: u64,
-    exists: bool,
-}
-
-#[derive(Debug, Serialize)]
-struct RedriveInfo {
-    dead_letter_target_arn: String,
-    max_receive_count: u32,
-    dead_letter_queue: Depth,
-}
-
-#[derive(Debug, Serialize)]
-struct QueueInfo {
-    name: String,
-    url: String,
-    fifo: bool,
-    visible: u64,
-    in_flight: u64,
-    delayed: u64,
-    /// Every attribute as SQS reports it.
-    attributes: QueueAttributes,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    redrive_policy: Option<RedriveInfo>,
-    /// Queues whose redrive policy points at this one (it is their DLQ).
-    dead_letter_sources: Vec<String>,
-    /// The queue's tags; `null` when the credentials may not read them.
-    tags: Option<BTreeMap<String, String>>,
-}
-
-async fn depth_of(sqs: &Sqs, arn: &str) -> Result<Depth, ClientError> {
-    let name = name_from_arn(arn).unwrap_or(arn).to_string();
-    match sqs.resolve_arn(arn).await {
-        Ok(queue) => {
-            let attrs = sqs.attributes(&queue).await?;
-            Ok(Depth {
-                name,
-                url: Some(queue.url),
-                visible: attrs.visible(),
-                in_flight: attrs.in_flight(),
-                delayed: attrs.delayed(),
-                exists: true,
-            })
-        }
-        Err(ClientError::QueueNotFound { .. }) => Ok(Depth {
-            name,
-            url: None,
-            visible: 0,
-            in_flight: 0,
-            delayed: 0,
-            exists: false,
-        }),
-        Err(err) => Err(err),
-    }
-}
 
 pub(super) async fn info(ctx: &Context, text: &str) -> anyhow::Result<ExitStatus> {
     let queue = resolve_queue(ctx, text).await?;
-    let sqs = ctx.sqs().await?;
-    let attrs = sqs.attributes(&queue).await?;
-    let redrive_policy = match attrs.redrive_policy() {
-        Some(policy) => Some(RedriveInfo {
-            dead_letter_queue: depth_of(sqs, &policy.dead_letter_target_arn).await?,
-            dead_letter_target_arn: policy.dead_letter_target_arn,
-            max_receive_count: policy.max_receive_count,
-        }),
-        None => None,
-    };
-    let mut dead_letter_sources: Vec<String> = sqs
-        .dead_letter_sources(&queue)
-        .await?
-        .into_iter()
-        .map(|q| q.name)
-        .collect();
-    dead_letter_sources.sort();
-    let tags = match sqs.tags(&queue).await {
-        Ok(tags) => Some(tags),
-        // Reading tags is a permission of its own (sqs:ListQueueTags); the rest is still worth
-        // showing without them.
-        Err(ClientError::Auth { code, .. }) if code.starts_with("AccessDenied") => {
-            ctx.printer.warn(format!(
-                "the tags of `{}` are not shown: these credentials may not read them ({code})",
-                queue.name
-            ));
-            None
-        }
-        Err(err) => return Err(err.into()),
-    };
-    let info = QueueInfo {
-        tags,
-        fifo: attrs.is_fifo() || queue.is_fifo(),
-        visible: attrs.visible(),
-        in_flight: attrs.in_flight(),
-        delayed: attrs.delayed(),
-        name: queue.name,
-        url: queue.url,
-        attributes: attrs,
-        redrive_policy,
-        dead_letter_sources,
-    };
+    let Described { info, tags_denied } = describe(ctx.sqs().await?, queue).await?;
+    if let Some(code) = tags_denied {
+        ctx.printer.warn(format!(
+            "the tags of `{}` are not shown: these credentials may not read them ({code})",
+            info.name
+        ));
+    }
     if let Some(policy) = &info.redrive_policy
         && !policy.dead_letter_queue.exists
     {
@@ -132,6 +31,8 @@ pub(super) async fn info(ctx: &Context, text: &str) -> anyhow::Result<ExitStatus
     Ok(ExitStatus::Success)
 }
 
+/// The queue as `attribute | value` rows: the name, URL, type, counts, redrive policy, tags and
+/// every attribute in human units.
 impl Fields for QueueInfo {
     const KIND: &'static str = "queue_info";
     const TITLE: &'static str = "attribute";

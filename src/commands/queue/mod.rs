@@ -104,101 +104,27 @@ pub async fn run(ctx: &Context, settings: QueueSettings) -> anyhow::Result<ExitS
     }
 }
 
-/// A dead-letter queue named on the command line, of its source's type.
-enum Dlq {
-    /// It exists.
-    Found {
-        queue: crate::client::QueueRef,
-        arn: String,
-    },
-    /// It does not exist: the name to create it under.
-    Missing { name: String },
+/// Checks one `--attr` against what SQS accepts (a usage error if it does not).
+fn check_attribute(name: &str, value: &str) -> anyhow::Result<()> {
+    use crate::queues::attributes::{AttributeError, SETTABLE};
+    crate::queues::attributes::check_attribute(name, value).map_err(|err| match err {
+        AttributeError::NotSettable(_) => crate::error::hinted_usage(
+            err.to_string(),
+            format!("settable attributes: {}", SETTABLE.join(", ")),
+        ),
+        err => crate::error::UsageError(err.to_string()).into(),
+    })
 }
 
-/// Looks up the dead-letter queue `text` for a source queue of this type (`source` names it when
-/// there is one yet), refusing a queue or a name of the other type: SQS requires the two to match.
-async fn find_dlq(
-    sqs: &crate::client::Sqs,
-    text: &str,
-    fifo: bool,
-    source: Option<&str>,
-) -> anyhow::Result<Dlq> {
-    use crate::client::ClientError;
-    match sqs.resolve(text).await {
-        Ok(queue) => {
-            let attrs = sqs.attributes(&queue).await?;
-            check_dlq_type(
-                &queue.name,
-                "queue",
-                attrs.is_fifo() || queue.is_fifo(),
-                fifo,
-                source,
-            )?;
-            let arn = attrs
-                .arn()
-                .map(str::to_string)
-                .ok_or_else(|| anyhow::anyhow!("SQS did not report the ARN of `{}`", queue.name))?;
-            Ok(Dlq::Found { queue, arn })
-        }
-        Err(ClientError::QueueNotFound { queue: name, .. }) => {
-            check_dlq_type(&name, "name", name.ends_with(".fifo"), fifo, source)?;
-            Ok(Dlq::Missing { name })
-        }
-        Err(ClientError::InvalidInput(message)) => Err(crate::error::UsageError(message).into()),
-        Err(err) => Err(err.into()),
+/// A dead-letter queue that cannot be used as named: a usage error, unless SQS failed.
+fn dlq_error(err: crate::queues::dlq::DlqError) -> anyhow::Error {
+    use crate::queues::dlq::DlqError;
+    match err {
+        DlqError::Client(err) => err.into(),
+        DlqError::Create { source, .. } => (*source).into(),
+        err @ DlqError::NoArn(_) => anyhow::Error::new(err),
+        err => crate::error::UsageError(err.to_string()).into(),
     }
-}
-
-/// Creates a dead-letter queue of this type, keeping messages the longest SQS allows.
-async fn create_dlq(
-    sqs: &crate::client::Sqs,
-    name: &str,
-    fifo: bool,
-) -> Result<crate::client::QueueRef, crate::client::ClientError> {
-    sqs.create_queue(
-        name,
-        crate::client::limits::dead_letter_queue_attributes(fifo),
-    )
-    .await
-}
-
-fn check_dlq_type(
-    dlq: &str,
-    what: &str,
-    dlq_fifo: bool,
-    fifo: bool,
-    source: Option<&str>,
-) -> anyhow::Result<()> {
-    if dlq_fifo == fifo {
-        return Ok(());
-    }
-    let kind = |fifo: bool| if fifo { "FIFO" } else { "standard" };
-    let of = match source {
-        Some(name) => format!("the {} queue `{name}`", kind(fifo)),
-        None => format!("a {} queue", kind(fifo)),
-    };
-    let rename = if fifo && what == "name" {
-        format!(": name it `{dlq}.fifo`")
-    } else {
-        String::new()
-    };
-    Err(crate::error::UsageError(format!(
-        "`{dlq}` is a {} {what}; the dead-letter queue of {of} must be {} too{rename}",
-        kind(dlq_fifo),
-        kind(fifo)
-    ))
-    .into())
-}
-
-/// The attributes of a queue that a person sets (those `queue set` changes): what `queue create`
-/// and `queue set` show after their change.
-fn settable(attrs: &crate::client::QueueAttributes) -> BTreeMap<String, String> {
-    attrs
-        .0
-        .iter()
-        .filter(|(name, _)| set::SETTABLE.contains(&name.as_str()))
-        .map(|(name, value)| (name.clone(), value.clone()))
-        .collect()
 }
 
 /// Settings in human units beside the raw values, as `NAME | VALUE` pairs.

@@ -10,24 +10,22 @@ mod report;
 
 use std::collections::BTreeMap;
 use std::io::Read;
-use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use serde::Serialize;
-use tokio::sync::Semaphore;
-use tokio::task::JoinSet;
 
 use super::common::resolve_queue;
 use crate::cli::send::SendArgs;
 use crate::cli::values::parse_message_attributes;
-use crate::client::{BatchOutcome, ClientError, EntryResult, QueueRef, RetryPolicy, Sqs};
+use crate::client::{EntryResult, QueueRef, RetryPolicy};
 use crate::commands::context::Context;
 use crate::error::{UsageError, hinted};
 use crate::exit::ExitStatus;
 use crate::message::{AttributeValue, MessageRecord};
 use crate::output::Document;
 pub use crate::send::input::DedupId;
-use crate::send::input::{Batch, Item, LineFormat, RecordDefaults, spawn_reader};
+use crate::send::input::{LineFormat, RecordDefaults};
+use crate::send::stream::{SendStream, StreamOptions};
 use report::Report;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,7 +118,7 @@ pub async fn run(ctx: &Context, settings: SendSettings) -> anyhow::Result<ExitSt
                     "`{}` is a FIFO queue without content-based deduplication, and no --dedup-id was given; nothing was sent",
                     queue.name
                 ),
-                no_dedup_hint(),
+                crate::hints::no_dedup_id(),
             ));
         }
     }
@@ -167,7 +165,12 @@ async fn send_one(
 ) -> anyhow::Result<ExitStatus> {
     let record = defaults
         .prepare(MessageRecord::with_body(body))
-        .map_err(|reason| invalid_message(queue, &reason))?;
+        .map_err(|reason| {
+            hinted(
+                format!("the message cannot be sent: {reason}"),
+                crate::hints::invalid_message(queue, &reason),
+            )
+        })?;
     let sqs = ctx.sqs().await?;
     let policy = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
     let outcome = sqs
@@ -200,7 +203,7 @@ async fn send_one(
                 "the message may or may not have been sent to {}: {code}: {message}",
                 queue.name
             ));
-            ctx.printer.hint(unknown_hint(queue));
+            ctx.printer.hint(crate::hints::unknown_send_outcome(queue));
             Ok(ExitStatus::Partial)
         }
         Some(EntryResult::Failed { code, message }) => {
@@ -208,65 +211,13 @@ async fn send_one(
                 return Err(err.into());
             }
             let text = format!("SQS did not accept the message: {code}: {message}");
-            Err(match entry_hint(queue, &code, &message) {
+            Err(match crate::hints::send_entry(queue, &code, &message) {
                 Some(hint) => hinted(text, hint),
                 None => anyhow::anyhow!(text),
             })
         }
         None => Err(anyhow::anyhow!("no outcome for the message")),
     }
-}
-
-/// How to finish sending messages whose outcome is unknown without sending them twice.
-pub fn unknown_hint(queue: &QueueRef) -> String {
-    if queue.is_fifo() {
-        format!(
-            "`{}` is a FIFO queue: re-send the same records (the `unknown` records carry them, with their deduplication ids) within 5 minutes, and SQS drops the ones that did arrive",
-            queue.name
-        )
-    } else {
-        format!(
-            "`{}` is a standard queue: SQS may have them already, and re-sending may deliver them twice; check the queue (or make sure consumers tolerate duplicates) before re-sending the `unknown` records",
-            queue.name
-        )
-    }
-}
-
-/// A message that breaks SQS's rules, found before sending.
-fn invalid_message(queue: &QueueRef, reason: &str) -> anyhow::Error {
-    let hint = if reason.contains("group id") && queue.is_fifo() {
-        format!(
-            "`{}` is a FIFO queue: pass --group-id ID (or give each JSON record a group_id)",
-            queue.name
-        )
-    } else if reason.contains("1 MiB") {
-        "SQS caps a message at 1 MiB; store large payloads elsewhere (S3) and send a reference"
-            .to_string()
-    } else if reason.contains("body is empty") {
-        "give a body of at least one character (blank input lines are skipped with --lines and --jsonl)".to_string()
-    } else if reason.contains("character") {
-        "SQS accepts tab, newline, carriage return and Unicode from U+0020 up (no other control characters, no U+FFFE/U+FFFF); encode binary data as base64".to_string()
-    } else if reason.contains("message attributes") {
-        "merge attributes, or move some into the body".to_string()
-    } else {
-        "nothing was sent".to_string()
-    };
-    hinted(format!("the message cannot be sent: {reason}"), hint)
-}
-
-pub fn no_dedup_hint() -> &'static str {
-    "pass --dedup-id auto (an id derived from each message's content), or --dedup-id ID, or give each JSON record a dedup_id; or enable ContentBasedDeduplication on the queue"
-}
-
-pub fn entry_hint(queue: &QueueRef, code: &str, message: &str) -> Option<String> {
-    if queue.is_fifo() && message.to_ascii_lowercase().contains("deduplication") {
-        return Some(no_dedup_hint().to_string());
-    }
-    crate::hints::client_error(&ClientError::Service {
-        action: "SendMessageBatch",
-        code: code.to_string(),
-        message: message.to_string(),
-    })
 }
 
 async fn send_stream(
@@ -281,114 +232,29 @@ async fn send_stream(
             "every message without its own dedup_id gets the deduplication id `{id}`: SQS delivers only the first of them within five minutes (--dedup-id auto derives one per record)"
         ));
     }
-    let sqs = ctx.sqs().await?.clone();
-    // FIFO order holds only if batches leave one after the other.
-    let concurrency = if queue.is_fifo() {
-        1
-    } else {
-        settings.concurrency.max(1)
+    let sqs = ctx.sqs().await?;
+    let options = StreamOptions {
+        format,
+        defaults,
+        skip_invalid: settings.skip_invalid,
+        concurrency: settings.concurrency,
+        interrupt: ctx.interrupt.clone(),
     };
+    let mut stream = SendStream::start(sqs, queue, std::io::stdin(), options);
+    let concurrency = stream.concurrency();
     ctx.printer.debug(format!(
         "sending {} in batches of up to 10 messages and 1 MiB, {concurrency} request{} at a time (-vv: each batch)",
         if format == LineFormat::Jsonl { "JSON records" } else { "lines" },
         if concurrency == 1 { "" } else { "s" },
     ));
-    let mut items = spawn_reader(
-        std::io::stdin(),
-        format,
-        defaults,
-        settings.skip_invalid,
-        concurrency * 2,
-    );
-    let permits = Arc::new(Semaphore::new(concurrency));
-    let policy = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
-    let mut tasks: JoinSet<(Batch, BatchOutcome)> = JoinSet::new();
     let progress = ctx
         .printer
         .progress(0, "{spinner} messages sent: {pos} ({per_sec})");
     let mut report = Report::new(ctx, queue);
-    let mut stop: Option<Stop> = None;
-    // The first input line not handed to a request (nor skipped): where a stopped run resumes.
-    let mut next_line = 1u64;
-    let mut input_done = false;
-    loop {
-        let item = tokio::select! {
-            item = items.recv() => item,
-            () = ctx.interrupt.wait() => {
-                report.summary.interrupted = true;
-                break;
-            }
-        };
-        let Some(item) = item else {
-            input_done = true;
-            break;
-        };
-        match item {
-            Item::Batch(batch) => {
-                let permit = tokio::select! {
-                    permit = permits.clone().acquire_owned() => permit?,
-                    () = ctx.interrupt.wait() => {
-                        report.summary.interrupted = true;
-                        break;
-                    }
-                };
-                if let Some(&last) = batch.lines.last() {
-                    next_line = last + 1;
-                }
-                let sqs: Sqs = sqs.clone();
-                let queue = queue.clone();
-                let policy = policy.clone();
-                tasks.spawn(async move {
-                    let outcome = sqs
-                        .send_batch_retrying(&queue, &batch.records, &policy)
-                        .await;
-                    drop(permit);
-                    (batch, outcome)
-                });
-            }
-            Item::Invalid { line, reason } => {
-                if settings.skip_invalid {
-                    next_line = line + 1;
-                    report.summary.skipped += 1;
-                    // Lines on stderr step the progress line aside, or it is left among them.
-                    progress.suspend(|| {
-                        ctx.printer.warn(format!(
-                            "line {line}: skipped: {}",
-                            sanitize_reason(&reason)
-                        ))
-                    });
-                } else {
-                    next_line = line;
-                    stop = Some(Stop::BadLine(anyhow::anyhow!("line {line}: {reason}")));
-                    break;
-                }
-            }
-            Item::ReadError(err) => {
-                stop = Some(Stop::Other(
-                    anyhow::Error::new(err).context("could not read stdin"),
-                ));
-                break;
-            }
-        }
-        while let Some(done) = tasks.try_join_next() {
-            let done = done?;
-            if let Some(err) = progress.suspend(|| report.batch_done(done))? {
-                stop.get_or_insert(Stop::Other(err));
-            }
-            progress.set_position(report.summary.sent);
-        }
-        if stop.is_some() {
-            break;
-        }
-    }
-    // Stops the reader; what it already handed over and is in flight is finished.
-    drop(items);
-    while let Some(done) = tasks.join_next().await {
-        let done = done?;
-        if let Some(err) = progress.suspend(|| report.batch_done(done))? {
-            stop.get_or_insert(Stop::Other(err));
-        }
-        progress.set_position(report.summary.sent);
+    while let Some(event) = stream.next().await {
+        // Lines on stderr step the progress line aside, or it is left among them.
+        progress.suspend(|| report.event(event))?;
+        progress.set_position(stream.summary().sent);
     }
     progress.finish_and_clear();
     if sqs.entry_retries() > 0 {
@@ -397,88 +263,7 @@ async fn send_stream(
             sqs.entry_retries()
         ));
     }
-    // A run that stopped names the first line it did not send, also when every line was read
-    // (the line after the last): what comes from there on is for the next run.
-    if stop.is_some() || report.summary.interrupted {
-        report.summary.stopped_at_line = Some(next_line);
-    }
-    report.finish()?;
-    let summary = &report.summary;
-    let flag = if format == LineFormat::Jsonl {
-        "--jsonl"
-    } else {
-        "--lines"
-    };
-    let resume = |line: u64| {
-        format!(
-            "`tail -n +{line} FILE | sqsctl send {} {flag}` sends the rest",
-            queue.name
-        )
-    };
-    if let Some(stop) = stop {
-        let handled = format!(
-            "{} sent, {} failed, {} unknown",
-            summary.sent, summary.failed, summary.unknown
-        );
-        let (err, hint) = match (stop, summary.stopped_at_line) {
-            (Stop::BadLine(err), Some(line))
-                if summary.sent + summary.failed + summary.unknown == 0 =>
-            {
-                let hint = format!(
-                    "nothing was sent; fix line {line} and run again, or pass --skip-invalid to skip bad lines"
-                );
-                (err, hint)
-            }
-            (Stop::BadLine(err), Some(line)) => {
-                let hint = format!(
-                    "the lines before line {line} were handled ({handled}) and nothing from it on; fix line {line}, then {}, or pass --skip-invalid to skip bad lines",
-                    resume(line)
-                );
-                (err, hint)
-            }
-            (Stop::Other(err), Some(_)) if input_done => {
-                let hint =
-                    format!("every line was read: {handled}; the records not sent are listed");
-                (err, hint)
-            }
-            (Stop::Other(err), Some(line)) => {
-                let hint = format!(
-                    "the lines before line {line} were handled ({handled}; the records not sent are listed) and nothing from line {line} on was sent: {}",
-                    resume(line)
-                );
-                (err, hint)
-            }
-            (Stop::BadLine(err) | Stop::Other(err), None) => (err, handled),
-        };
-        return Err(hinted(format!("{err:#}"), hint));
-    }
-    if summary.interrupted
-        && let Some(line) = summary.stopped_at_line
-    {
-        ctx.printer.hint(format!(
-            "nothing from line {line} on was sent: {}",
-            resume(line)
-        ));
-    }
-    // Every line skipped is not a success: a script piping the wrong file must notice.
-    let all_skipped = summary.skipped > 0 && summary.sent + summary.failed + summary.unknown == 0;
-    Ok(if summary.interrupted {
-        ExitStatus::Interrupted
-    } else if summary.failed > 0 || summary.unknown > 0 || all_skipped {
-        ExitStatus::Partial
-    } else {
-        ExitStatus::Success
-    })
-}
-
-/// Why a stream send stopped before the end of its input.
-enum Stop {
-    /// An invalid line, without --skip-invalid.
-    BadLine(anyhow::Error),
-    /// A request that failed after its retries, or stdin that could not be read.
-    Other(anyhow::Error),
-}
-
-fn sanitize_reason(reason: &str) -> String {
-    crate::output::sanitize::for_terminal(reason).into_owned()
+    let finished = stream.finish();
+    report.finish(&finished)?;
+    report.end(finished, format)
 }

@@ -1,48 +1,26 @@
-//! Tallying and reporting the outcome of `send --lines/--jsonl`: each batch entry not confirmed,
-//! with its input line, as a `failed` record (definitely not sent) or an `unknown` record (SQS may
-//! have it: an attempt failed after the server may have applied it, and none confirmed it), each
-//! carrying the record itself for a retry; and the closing summary.
+//! Reporting `send --lines/--jsonl` as [`SendStream`](crate::send::stream::SendStream) tallies it:
+//! each batch entry not confirmed, with its input line, as a `failed` record (definitely not sent)
+//! or an `unknown` record (SQS may have it), each carrying the record itself for a retry; the
+//! closing summary; and, for a run that stopped early, the error with where to resume.
 
 use serde::Serialize;
 
-use crate::client::{BatchOutcome, EntryResult, QueueRef};
+use crate::client::QueueRef;
 use crate::commands::context::Context;
-use crate::message::MessageRecord;
+use crate::error::hinted;
+use crate::exit::ExitStatus;
 use crate::output::{Column, Document, Table};
-use crate::send::input::Batch;
+use crate::send::input::LineFormat;
+use crate::send::stream::{Event, Failure, Finished, Stop, Unconfirmed};
 use crate::text::plural;
 
 /// Failures listed one by one on stderr before the rest are only counted.
 const MAX_FAILURE_WARNINGS: usize = 10;
 
-#[derive(Debug, Serialize)]
-pub struct Failure {
-    pub line: u64,
-    pub code: String,
-    pub message: String,
-    pub record: MessageRecord,
-}
-
-#[derive(Debug, Default, Serialize)]
-pub struct Summary {
-    pub sent: u64,
-    /// Definitely not sent.
-    pub failed: u64,
-    /// Perhaps sent: see the `unknown` records.
-    pub unknown: u64,
-    pub skipped: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stopped_at_line: Option<u64>,
-    pub interrupted: bool,
-}
-
-/// Tallies batch outcomes and reports failures as they come.
+/// Reports a stream send's events as they come, and its end.
 pub struct Report<'a> {
     ctx: &'a Context,
     queue: &'a QueueRef,
-    pub summary: Summary,
-    failures: Vec<Failure>,
-    unknown: Vec<Failure>,
     warned: usize,
     /// Hints for the failures seen, each shown once at the end.
     hints: Vec<String>,
@@ -53,95 +31,73 @@ impl<'a> Report<'a> {
         Report {
             ctx,
             queue,
-            summary: Summary::default(),
-            failures: Vec::new(),
-            unknown: Vec::new(),
             warned: 0,
             hints: Vec::new(),
         }
     }
 
-    /// Records one finished batch. A request that failed as a whole after its retries is
-    /// returned, to stop the run; its entries are reported like any other entry not sent.
-    pub fn batch_done(
-        &mut self,
-        (batch, outcome): (Batch, BatchOutcome),
-    ) -> anyhow::Result<Option<anyhow::Error>> {
-        let BatchOutcome {
-            entries,
-            request_error,
-            ..
-        } = outcome;
-        if self.ctx.printer.verbosity() >= 2 {
-            let sent = entries.iter().filter(|o| o.is_done()).count();
-            self.ctx.printer.debug(format!(
-                "batch of lines {}-{}: {} sent, {} not sent",
-                batch.lines.first().copied().unwrap_or(0),
-                batch.lines.last().copied().unwrap_or(0),
+    /// Reports one event: a skipped line, a batch (with -vv), an entry not confirmed sent (a
+    /// warning for the first few, a `failed` or `unknown` record for each).
+    pub fn event(&mut self, event: Event) -> anyhow::Result<()> {
+        let printer = &self.ctx.printer;
+        let (outcome, failure) = match event {
+            Event::Skipped { line, reason } => {
+                let reason = crate::output::sanitize::for_terminal(&reason).into_owned();
+                printer.warn(format!("line {line}: skipped: {reason}"));
+                return Ok(());
+            }
+            Event::Batch {
+                first_line,
+                last_line,
                 sent,
-                entries.len() - sent
-            ));
+                not_sent,
+            } => {
+                if printer.verbosity() >= 2 {
+                    printer.debug(format!(
+                        "batch of lines {first_line}-{last_line}: {sent} sent, {not_sent} not sent"
+                    ));
+                }
+                return Ok(());
+            }
+            Event::NotSent { outcome, failure } => (outcome, failure),
+        };
+        let Failure {
+            line,
+            code,
+            message,
+            ..
+        } = failure.as_ref();
+        let hint = match outcome {
+            Unconfirmed::Unknown => Some(crate::hints::unknown_send_outcome(self.queue)),
+            Unconfirmed::Failed => crate::hints::send_entry(self.queue, code, message),
+        };
+        if let Some(hint) = hint
+            && !self.hints.contains(&hint)
+        {
+            self.hints.push(hint);
         }
-        for ((line, record), entry) in batch.lines.into_iter().zip(batch.records).zip(entries) {
-            let (kind, code, message) = match entry {
-                EntryResult::Done { .. } => {
-                    self.summary.sent += 1;
-                    continue;
-                }
-                EntryResult::Failed { code, message } => {
-                    self.summary.failed += 1;
-                    ("failed", code, message)
-                }
-                EntryResult::Unknown { code, message } => {
-                    self.summary.unknown += 1;
-                    ("unknown", code, message)
-                }
+        if self.warned < MAX_FAILURE_WARNINGS {
+            self.warned += 1;
+            let what = match outcome {
+                Unconfirmed::Unknown => "perhaps sent (outcome unknown)",
+                Unconfirmed::Failed => "not sent",
             };
-            let hint = if kind == "unknown" {
-                Some(super::unknown_hint(self.queue))
-            } else {
-                super::entry_hint(self.queue, &code, &message)
-            };
-            if let Some(hint) = hint
-                && !self.hints.contains(&hint)
-            {
-                self.hints.push(hint);
-            }
-            if self.warned < MAX_FAILURE_WARNINGS {
-                self.warned += 1;
-                let what = if kind == "unknown" {
-                    "perhaps sent (outcome unknown)"
-                } else {
-                    "not sent"
-                };
-                self.ctx
-                    .printer
-                    .warn(format!("line {line}: {what}: {code}: {message}"));
-            }
-            let failure = Failure {
-                line,
-                code,
-                message,
-                record,
-            };
-            self.ctx.printer.stream(kind, &failure)?;
-            if kind == "unknown" {
-                self.unknown.push(failure);
-            } else {
-                self.failures.push(failure);
-            }
+            printer.warn(format!("line {line}: {what}: {code}: {message}"));
         }
-        Ok(request_error.map(anyhow::Error::from))
+        printer.stream(outcome.name(), &failure)?;
+        Ok(())
     }
 
-    pub fn finish(&mut self) -> anyhow::Result<()> {
+    /// The `failed` and `unknown` entries as a list (a table, lines, or the JSON summary), and
+    /// the closing summary on stderr.
+    pub fn finish(&self, finished: &Finished) -> anyhow::Result<()> {
         let printer = &self.ctx.printer;
-        let summary = &self.summary;
+        let summary = &finished.summary;
         // The counts and the lists apart: `unknown` is the count, `unknown_outcomes` the records.
         #[derive(Serialize)]
         struct Whole<'a> {
             #[serde(flatten)]
-            summary: &'a Summary,
+            summary: &'a crate::send::stream::Summary,
             failures: &'a [Failure],
             unknown_outcomes: &'a [Failure],
         }
@@ -158,8 +114,8 @@ impl<'a> Report<'a> {
                 })
                 .collect()
         };
-        let mut rows = lines("failed", &self.failures);
-        rows.extend(lines("unknown", &self.unknown));
+        let mut rows = lines("failed", &finished.failed);
+        rows.extend(lines("unknown", &finished.unknown));
         let mut table = Table::new(vec![
             Column::whole("outcome"),
             Column::whole("line"),
@@ -173,8 +129,8 @@ impl<'a> Report<'a> {
             &Document::default()
                 .json(&Whole {
                     summary,
-                    failures: &self.failures,
-                    unknown_outcomes: &self.unknown,
+                    failures: &finished.failed,
+                    unknown_outcomes: &finished.unknown,
                 })
                 .record("summary", summary)
                 .table(table)
@@ -226,5 +182,67 @@ impl<'a> Report<'a> {
             printer.hint(hint);
         }
         Ok(())
+    }
+
+    /// How the run ends: the error that stopped it, with where to resume, or its exit status.
+    pub fn end(&self, finished: Finished, format: LineFormat) -> anyhow::Result<ExitStatus> {
+        let summary = &finished.summary;
+        let flag = if format == LineFormat::Jsonl {
+            "--jsonl"
+        } else {
+            "--lines"
+        };
+        let resume = |line: u64| {
+            format!(
+                "`tail -n +{line} FILE | sqsctl send {} {flag}` sends the rest",
+                self.queue.name
+            )
+        };
+        if let Some(stop) = finished.stop {
+            let handled = format!(
+                "{} sent, {} failed, {} unknown",
+                summary.sent, summary.failed, summary.unknown
+            );
+            let bad_line = matches!(stop, Stop::InvalidLine { .. });
+            let err = match stop {
+                Stop::InvalidLine { line, reason } => anyhow::anyhow!("line {line}: {reason}"),
+                Stop::Request(err) => anyhow::Error::from(err),
+                Stop::Read(err) => anyhow::Error::new(err).context("could not read stdin"),
+            };
+            let hint = match summary.stopped_at_line {
+                Some(line) if bad_line && summary.handled() == 0 => format!(
+                    "nothing was sent; fix line {line} and run again, or pass --skip-invalid to skip bad lines"
+                ),
+                Some(line) if bad_line => format!(
+                    "the lines before line {line} were handled ({handled}) and nothing from it on; fix line {line}, then {}, or pass --skip-invalid to skip bad lines",
+                    resume(line)
+                ),
+                Some(_) if finished.input_done => {
+                    format!("every line was read: {handled}; the records not sent are listed")
+                }
+                Some(line) => format!(
+                    "the lines before line {line} were handled ({handled}; the records not sent are listed) and nothing from line {line} on was sent: {}",
+                    resume(line)
+                ),
+                None => handled,
+            };
+            return Err(hinted(format!("{err:#}"), hint));
+        }
+        if summary.interrupted
+            && let Some(line) = summary.stopped_at_line
+        {
+            self.ctx.printer.hint(format!(
+                "nothing from line {line} on was sent: {}",
+                resume(line)
+            ));
+        }
+        // Every line skipped is not a success: a script piping the wrong file must notice.
+        Ok(if summary.interrupted {
+            ExitStatus::Interrupted
+        } else if summary.failed > 0 || summary.unknown > 0 || summary.all_skipped() {
+            ExitStatus::Partial
+        } else {
+            ExitStatus::Success
+        })
     }
 }

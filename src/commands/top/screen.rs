@@ -13,15 +13,16 @@ use ratatui::text::Line;
 use ratatui::widgets::{Cell, Paragraph, Row as TableRow, Table};
 use tokio::sync::mpsc;
 
-use super::sample::{Row, Sample, SortKey, rows};
-use super::{Samples, TopSettings};
+use super::TopSettings;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
+use crate::output::queues::{dlq_mark, rate};
 use crate::output::sanitize;
+use crate::queues::rates::{QueueRates, Sampler, SortKey};
 
 /// What the screen shows.
 struct View {
-    rows: Vec<Row>,
+    rows: Vec<QueueRates>,
     sort: SortKey,
     reverse: bool,
     refreshes: u64,
@@ -51,7 +52,7 @@ impl Drop for StopKeys {
 pub async fn run(
     ctx: &Context,
     settings: &TopSettings,
-    mut samples: Samples,
+    mut sampler: Sampler,
 ) -> anyhow::Result<ExitStatus> {
     let mut terminal = ratatui::try_init()?;
     let _restore = Restore;
@@ -83,18 +84,16 @@ pub async fn run(
         prefix: settings.prefix.clone(),
         interval: settings.interval,
     };
-    let mut previous: Option<Sample> = None;
     loop {
         terminal.draw(|frame| draw(frame, &view))?;
         tokio::select! {
-            sample = samples.recv() => {
-                let Some(sample) = sample else { return Ok(ExitStatus::Success) };
-                let sample = sample?;
-                view.rows = rows(previous.as_ref(), &sample);
+            refresh = sampler.next() => {
+                let Some(refresh) = refresh else { return Ok(ExitStatus::Success) };
+                let refresh = refresh?;
+                view.rows = refresh.queues;
                 view.sort.sort(&mut view.rows, view.reverse);
                 view.refreshes += 1;
-                view.took = sample.took;
-                previous = Some(sample);
+                view.took = refresh.took;
                 if settings.count.is_some_and(|count| view.refreshes >= count) {
                     terminal.draw(|frame| draw(frame, &view))?;
                     return Ok(ExitStatus::Success);
@@ -165,11 +164,6 @@ fn draw(frame: &mut ratatui::Frame, view: &View) {
     frame.render_widget(Paragraph::new(title).bold(), header);
     // The marker comes right after the name, so that it stays on screen however narrow the
     // terminal; the columns that matter least go first when the screen is too narrow for all.
-    let mark = |row: &super::sample::Row| match (row.dlq, row.growing) {
-        (true, true) => "DLQ growing",
-        (true, false) => "DLQ",
-        _ => "",
-    };
     let headers = [
         "queue",
         "",
@@ -191,7 +185,7 @@ fn draw(frame: &mut ratatui::Frame, view: &View) {
     let mark_width = view
         .rows
         .iter()
-        .map(|row| mark(row).len())
+        .map(|row| dlq_mark(row).len())
         .max()
         .unwrap_or(0) as u16;
     let widths = [name_width, mark_width, 10, 10, 10, 9, 9];
@@ -212,10 +206,9 @@ fn draw(frame: &mut ratatui::Frame, view: &View) {
     }))
     .bold();
     let rows = view.rows.iter().map(|row| {
-        let rate = |r: Option<f64>| r.map_or_else(|| "-".to_string(), |r| format!("{r:.1}"));
         let cells = [
             Cell::from(sanitize::for_terminal(&row.name).into_owned()),
-            Cell::from(mark(row)),
+            Cell::from(dlq_mark(row)),
             Cell::from(Line::from(row.visible.to_string()).right_aligned()),
             Cell::from(Line::from(row.in_flight.to_string()).right_aligned()),
             Cell::from(Line::from(row.delayed.to_string()).right_aligned()),

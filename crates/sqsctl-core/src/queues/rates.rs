@@ -1,36 +1,19 @@
-//! One refresh of `top`: the queues' counts read in one round (one ListQueues, then at most one
-//! GetQueueAttributes per queue, a bounded number at a time), and the rates derived from two
-//! successive rounds. Knows nothing of terminals; the screen and the JSON lines draw from here.
+//! The queues' depths read again and again, and the rates derived from two successive rounds:
+//! what `top` shows. A [`Sampler`] reads a round every interval on a task of its own (one
+//! [`listing`](super::listing), every call retried) and hands over each queue's counts and rates.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use serde::Serialize;
-use tokio::sync::Semaphore;
-use tokio::task::JoinSet;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 
-use crate::client::queue::name_from_arn;
-use crate::client::{ClientError, QueueRef, RetryPolicy, Sqs};
+use super::listing::{ListOptions, ListedQueue, list};
+use crate::client::{ClientError, RetryPolicy, Sqs};
 
 /// GetQueueAttributes requests in flight at once.
 pub const CONCURRENCY: usize = 32;
-
-/// One queue's counts in one round.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Counts {
-    pub visible: u64,
-    pub in_flight: u64,
-    pub delayed: u64,
-    /// The dead-letter queue its redrive policy names, by name.
-    pub dlq: Option<String>,
-}
-
-impl Counts {
-    pub fn total(&self) -> u64 {
-        self.visible + self.in_flight + self.delayed
-    }
-}
 
 /// One round: every queue's counts, by name, and when they were read.
 #[derive(Debug, Clone)]
@@ -40,66 +23,34 @@ pub struct Sample {
     pub started: Instant,
     /// How long the round took.
     pub took: Duration,
-    pub queues: BTreeMap<String, Counts>,
+    pub queues: BTreeMap<String, ListedQueue>,
 }
 
 /// Reads one round. A queue deleted between the listing and its attributes is left out.
-pub async fn take(
-    sqs: &Sqs,
-    prefix: Option<&str>,
-    retry: &RetryPolicy,
-) -> Result<Sample, ClientError> {
+async fn take(sqs: &Sqs, prefix: Option<&str>, retry: &RetryPolicy) -> Result<Sample, ClientError> {
     let at = SystemTime::now();
     let started = Instant::now();
-    let queues = retry.request(|| sqs.list_queues(prefix)).await.result?;
-    let permits = Arc::new(Semaphore::new(CONCURRENCY));
-    let mut tasks: JoinSet<(String, Result<Counts, ClientError>)> = JoinSet::new();
-    for queue in queues {
-        let sqs = sqs.clone();
-        let permits = permits.clone();
-        let retry = retry.clone();
-        tasks.spawn(async move {
-            let _permit = permits.acquire_owned().await;
-            let counts = counts(&sqs, &queue, &retry).await;
-            (queue.name, counts)
-        });
-    }
-    let mut out = BTreeMap::new();
-    while let Some(done) = tasks.join_next().await {
-        let Ok((name, result)) = done else { continue };
-        match result {
-            Ok(counts) => {
-                out.insert(name, counts);
-            }
-            Err(ClientError::QueueNotFound { .. }) => {}
-            Err(err) => return Err(err),
-        }
-    }
+    let options = ListOptions {
+        prefix,
+        concurrency: CONCURRENCY,
+        retry: Some(retry),
+    };
+    let listing = list(sqs, options, |_| {}).await?;
     Ok(Sample {
         at,
         started,
         took: started.elapsed(),
-        queues: out,
-    })
-}
-
-async fn counts(sqs: &Sqs, queue: &QueueRef, retry: &RetryPolicy) -> Result<Counts, ClientError> {
-    let attrs = retry.request(|| sqs.attributes(queue)).await.result?;
-    Ok(Counts {
-        visible: attrs.visible(),
-        in_flight: attrs.in_flight(),
-        delayed: attrs.delayed(),
-        dlq: attrs.redrive_policy().map(|p| {
-            name_from_arn(&p.dead_letter_target_arn)
-                .unwrap_or(&p.dead_letter_target_arn)
-                .to_string()
-        }),
+        queues: listing
+            .queues
+            .into_iter()
+            .map(|queue| (queue.name.clone(), queue))
+            .collect(),
     })
 }
 
 /// One queue as `top` shows it: its counts and what changed since the round before.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Row {
+pub struct QueueRates {
     pub name: String,
     pub visible: u64,
     pub in_flight: u64,
@@ -115,8 +66,8 @@ pub struct Row {
     pub growing: bool,
 }
 
-/// The rows of `current`, with rates against `previous` (a queue new since then has none).
-pub fn rows(previous: Option<&Sample>, current: &Sample) -> Vec<Row> {
+/// The queues of `current`, with rates against `previous` (a queue new since then has none).
+pub fn rates(previous: Option<&Sample>, current: &Sample) -> Vec<QueueRates> {
     let dlqs: BTreeSet<&str> = current
         .queues
         .values()
@@ -134,7 +85,7 @@ pub fn rows(previous: Option<&Sample>, current: &Sample) -> Vec<Row> {
                 }
                 _ => None,
             };
-            Row {
+            QueueRates {
                 name: name.clone(),
                 visible: counts.visible,
                 in_flight: counts.in_flight,
@@ -148,10 +99,82 @@ pub fn rows(previous: Option<&Sample>, current: &Sample) -> Vec<Row> {
         .collect()
 }
 
-pub use crate::cli::top::SortKey;
+/// One refresh: the round's queues with their rates.
+#[derive(Debug, Clone)]
+pub struct Refresh {
+    /// When the round started.
+    pub at: SystemTime,
+    /// How long the round took.
+    pub took: Duration,
+    pub queues: Vec<QueueRates>,
+}
+
+/// Reads a round every interval on a task of its own, until it is dropped or a round fails.
+pub struct Sampler {
+    refreshes: mpsc::Receiver<Result<Refresh, ClientError>>,
+    task: JoinHandle<()>,
+}
+
+impl Sampler {
+    /// Starts reading the queues whose names start with `prefix` (all without one), a round
+    /// every `interval`, the first at once.
+    pub fn start(
+        sqs: &Sqs,
+        prefix: Option<String>,
+        interval: Duration,
+        retry: RetryPolicy,
+    ) -> Self {
+        let (tx, refreshes) = mpsc::channel(1);
+        let sqs = sqs.clone();
+        let task = tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(interval);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut previous: Option<Sample> = None;
+            loop {
+                ticks.tick().await;
+                let refresh = take(&sqs, prefix.as_deref(), &retry).await.map(|sample| {
+                    let refresh = Refresh {
+                        at: sample.at,
+                        took: sample.took,
+                        queues: rates(previous.as_ref(), &sample),
+                    };
+                    previous = Some(sample);
+                    refresh
+                });
+                let failed = refresh.is_err();
+                if tx.send(refresh).await.is_err() || failed {
+                    return;
+                }
+            }
+        });
+        Sampler { refreshes, task }
+    }
+
+    /// The next refresh; after an error, `None`.
+    pub async fn next(&mut self) -> Option<Result<Refresh, ClientError>> {
+        self.refreshes.recv().await
+    }
+}
+
+impl Drop for Sampler {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// What `top` sorts its queues by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    Visible,
+    InFlight,
+    Delayed,
+    In,
+    Out,
+    Name,
+}
 
 impl SortKey {
-    /// The key the `s` key moves to.
+    /// The key after this one, round the list.
     pub fn next(self) -> SortKey {
         match self {
             SortKey::Visible => SortKey::InFlight,
@@ -163,6 +186,7 @@ impl SortKey {
         }
     }
 
+    /// The header of the column it sorts by.
     pub fn label(self) -> &'static str {
         match self {
             SortKey::Visible => "visible",
@@ -176,7 +200,7 @@ impl SortKey {
 
     /// Sorts `rows`: counts and rates largest first, names A to Z; `reverse` turns it around.
     /// Ties go by name, so rows do not jump between refreshes.
-    pub fn sort(self, rows: &mut [Row], reverse: bool) {
+    pub fn sort(self, rows: &mut [QueueRates], reverse: bool) {
         let rate = |r: Option<f64>| r.unwrap_or(-1.0);
         rows.sort_by(|a, b| {
             let order = match self {
@@ -207,11 +231,15 @@ mod tests {
                 .map(|(name, visible, in_flight, dlq)| {
                     (
                         name.to_string(),
-                        Counts {
+                        ListedQueue {
+                            name: name.to_string(),
+                            url: format!("http://127.0.0.1/000000000000/{name}"),
                             visible: *visible,
                             in_flight: *in_flight,
                             delayed: 0,
+                            fifo: false,
                             dlq: dlq.map(str::to_string),
+                            max_receive_count: dlq.map(|_| 3),
                         },
                     )
                 })
@@ -237,13 +265,13 @@ mod tests {
                 ("new", 5, 0, None),
             ],
         );
-        let first_rows = rows(None, &first);
+        let first_rows = rates(None, &first);
         assert!(
             first_rows
                 .iter()
                 .all(|r| r.in_per_s.is_none() && !r.growing)
         );
-        let rows = rows(Some(&first), &second);
+        let rows = rates(Some(&first), &second);
         let by_name = |n: &str| rows.iter().find(|r| r.name == n).expect("a row").clone();
         let orders = by_name("orders");
         assert_eq!((orders.in_per_s, orders.out_per_s), (Some(0.0), Some(15.0)));
@@ -273,7 +301,7 @@ mod tests {
             t0,
             &[("a", 1, 9, None), ("b", 5, 0, None), ("c", 5, 1, None)],
         );
-        let mut shown = rows(None, &current);
+        let mut shown = rates(None, &current);
         SortKey::Visible.sort(&mut shown, false);
         let names: Vec<&str> = shown.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["b", "c", "a"]);
