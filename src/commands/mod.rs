@@ -29,8 +29,15 @@ use crate::exit::ExitStatus;
 /// Resolves the arguments of a command into its settings (a failure there is a usage error,
 /// exit code 2) and runs it.
 pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitStatus> {
+    // The whole chain in one message; a hint anywhere in it is kept.
     fn usage<T>(result: anyhow::Result<T>) -> anyhow::Result<T> {
-        result.map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))))
+        result.map_err(|e| {
+            let message = format!("{e:#}");
+            match e.chain().find_map(crate::hints::of) {
+                Some(hint) => crate::error::hinted_usage(message, hint),
+                None => anyhow::Error::new(UsageError(message)),
+            }
+        })
     }
     match command {
         Command::Queues(args) => {
