@@ -66,33 +66,50 @@ async fn start_native(ctx: &Context, settings: &NativeSettings) -> anyhow::Resul
         // SQS's move task without a destination returns each message to its own source.
         return native::start(ctx, sqs, native::NativeTarget::Sources(&shared), settings).await;
     }
-    let request = RouteRequest {
-        dlq: &settings.dlq,
-        to: settings.to.as_deref(),
-        several_sources: settings.dry_run,
-    };
-    let route = route(sqs, request).await?;
-    debug_route(ctx, sqs, &route);
+    let route = checked_route(
+        ctx,
+        sqs,
+        &settings.dlq,
+        settings.to.as_deref(),
+        settings.dry_run,
+    )
+    .await?;
     native::start(ctx, sqs, native::NativeTarget::Queue(&route), settings).await
 }
 
-fn debug_route(ctx: &Context, sqs: &Sqs, route: &redrive::Route) {
+/// The DLQ's destination, checked by the engine (a dry run accepts a DLQ of several sources),
+/// and said with `-v`.
+async fn checked_route(
+    ctx: &Context,
+    sqs: &Sqs,
+    dlq: &str,
+    to: Option<&str>,
+    dry_run: bool,
+) -> anyhow::Result<redrive::Route> {
+    let request = RouteRequest {
+        dlq,
+        to,
+        several_sources: dry_run,
+    };
+    let route = route(sqs, request).await?;
     ctx.printer.debug(format!(
         "from {} to {}",
         queue_place(&route.dlq, sqs.region()),
         queue_place(&route.destination, sqs.region())
     ));
+    Ok(route)
 }
 
 async fn start(ctx: &Context, settings: MoveSettings) -> anyhow::Result<ExitStatus> {
     let sqs = ctx.sqs().await?;
-    let request = RouteRequest {
-        dlq: &settings.dlq,
-        to: settings.to.as_deref(),
-        several_sources: settings.dry_run,
-    };
-    let route = route(sqs, request).await?;
-    debug_route(ctx, sqs, &route);
+    let route = checked_route(
+        ctx,
+        sqs,
+        &settings.dlq,
+        settings.to.as_deref(),
+        settings.dry_run,
+    )
+    .await?;
     let mut new = settings.plan;
     // Absolute, so that `--resume` from another directory writes to the same archive.
     new.archive = new

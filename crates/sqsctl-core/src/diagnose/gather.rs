@@ -104,6 +104,21 @@ pub enum LayoutError {
 }
 
 impl Inspection {
+    /// An inspection of what is given, complete, with nothing read or refused yet.
+    fn of(facts: Option<QueueFacts>, observations: Option<Observations>) -> Inspection {
+        Inspection {
+            queue: None,
+            facts,
+            observations,
+            coverage: Coverage::Complete,
+            scan: None,
+            refused: None,
+            own_scans: Vec::new(),
+            scan_ended_ms: None,
+            notes: Vec::new(),
+        }
+    }
+
     pub fn interrupted(&self) -> bool {
         self.scan.as_ref().is_some_and(|s| s.interrupted)
     }
@@ -168,17 +183,7 @@ pub async fn inspect(
     interrupt: &Interrupt,
     mut progress: impl FnMut(Progress),
 ) -> anyhow::Result<Inspection> {
-    let mut inspection = Inspection {
-        queue: None,
-        facts: None,
-        observations: None,
-        coverage: Coverage::Complete,
-        scan: None,
-        refused: None,
-        own_scans: Vec::new(),
-        scan_ended_ms: None,
-        notes: Vec::new(),
-    };
+    let mut inspection = Inspection::of(None, None);
     let mut per_group_dedup = false;
     let sqs = match (request.queue, sqs) {
         (Some(name), Some(sqs)) => {
@@ -374,17 +379,7 @@ mod tests {
     use super::*;
 
     fn inspection(facts: Option<QueueFacts>, observations: Option<Observations>) -> Inspection {
-        Inspection {
-            queue: None,
-            facts,
-            observations,
-            coverage: Coverage::Complete,
-            scan: None,
-            refused: None,
-            own_scans: Vec::new(),
-            scan_ended_ms: None,
-            notes: Vec::new(),
-        }
+        Inspection::of(facts, observations)
     }
 
     #[test]
