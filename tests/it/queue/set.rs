@@ -298,38 +298,6 @@ fn a_change_needs_a_yes_or_a_terminal_answer() {
 }
 
 #[test]
-fn queue_url_prints_the_url() {
-    let env = TestEnv::start();
-    let queue = env.create_queue("orders", &[]);
-    let run = env.run(&["queue", "url", "orders", "-o", "text"]);
-    run.assert_code(0);
-    assert_eq!(run.stdout.trim(), queue.url);
-
-    let account = queue.account().unwrap().to_string();
-    let run = env.run(&[
-        "queue",
-        "url",
-        "orders",
-        "--account",
-        &account,
-        "-o",
-        "text",
-    ]);
-    run.assert_code(0);
-    assert_eq!(run.stdout.trim(), queue.url);
-
-    env.run(&["queue", "url", "orders", "--account", "12"])
-        .assert_code(2);
-    let run = env.run(&["queue", "url", "ordres"]);
-    assert_ne!(run.code, 0);
-    assert!(
-        run.stderr.contains("did you mean `orders`"),
-        "{}",
-        run.stderr
-    );
-}
-
-#[test]
 fn diagnose_advice_names_the_queue_set_command_that_fixes_it() {
     let env = TestEnv::start();
     env.create_queue("orders", &[]);
@@ -355,18 +323,4 @@ fn diagnose_advice_names_the_queue_set_command_that_fixes_it() {
             "{id}: {after:#}"
         );
     }
-}
-
-#[test]
-fn create_on_an_existing_queue_points_at_queue_set() {
-    let env = TestEnv::start();
-    env.create_queue("slow", &[]);
-    let run = env.run(&["queue", "create", "slow", "--attr", "VisibilityTimeout=60"]);
-    assert_ne!(run.code, 0);
-    assert!(
-        run.stderr
-            .contains("`sqsctl queue set slow --attr NAME=VALUE`"),
-        "{}",
-        run.stderr
-    );
 }

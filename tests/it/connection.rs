@@ -1,117 +1,26 @@
-//! What an on-call engineer relies on before anything is destroyed: Ctrl-C and end of input at a
-//! prompt cancel, prompts say where they act, configuration mistakes are errors, a hung or
-//! foreign endpoint ends with a clear error, and nothing from the endpoint reaches the terminal
-//! raw. Prompts and Ctrl-C go through a real pseudo-terminal.
+//! The connection every command makes: AWS settings (profile, region, credentials, endpoint URL)
+//! that are wrong are errors that say so, a hung or foreign endpoint ends with a clear error naming
+//! it, and nothing from the endpoint (credentials it echoes, escapes) reaches the terminal raw.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
 
-use sqsctl::client::QueueRef;
-use sqsctl::message::MessageRecord;
+use std::process::Stdio;
+
 use support::TestEnv;
-
-fn fill(env: &TestEnv, queue: &QueueRef, count: usize) {
-    let records: Vec<MessageRecord> = (0..count)
-        .map(|i| MessageRecord::with_body(format!("m{i}")))
-        .collect();
-    env.block_on(async {
-        for chunk in records.chunks(10) {
-            let outcomes = env.sqs().send_batch(queue, chunk).await.unwrap();
-            assert!(outcomes.iter().all(|o| o.is_ok()));
-        }
-    });
-}
-
-/// Every destructive command's prompt, the text it must show, and the queue it must leave alone.
-fn prompts(env: &TestEnv) -> Vec<(Vec<&'static str>, &'static str)> {
-    let orders = env.create_queue("orders", &[]);
-    fill(env, &orders, 5);
-    let dlq = env.create_queue("orders-dlq", &[]);
-    fill(env, &dlq, 3);
-    vec![
-        (
-            vec!["purge", "orders"],
-            "Purge `orders` (account 000000000000, us-east-1)",
-        ),
-        (
-            vec!["queue", "delete", "orders"],
-            "Delete queue `orders` (account 000000000000, us-east-1)",
-        ),
-        (
-            vec!["receive", "orders", "--delete"],
-            "from `orders` (account 000000000000, us-east-1)",
-        ),
-        (
-            vec!["redrive", "orders-dlq", "--to", "orders"],
-            "from `orders-dlq` (account 000000000000, us-east-1)",
-        ),
-        (
-            vec!["queue", "set", "orders", "--visibility", "2m"],
-            "Change `orders` (account 000000000000, us-east-1) as shown?",
-        ),
-        (
-            vec!["delete", "orders", "AQEBnot-a-real-handle"],
-            "Delete 1 message from `orders` (account 000000000000, us-east-1)",
-        ),
-    ]
-}
-
-#[test]
-fn ctrl_c_at_any_prompt_cancels_at_once_with_nothing_changed() {
-    let env = TestEnv::start();
-    for (args, shown) in prompts(&env) {
-        let mut pty = env.pty(&args, &[]);
-        pty.expect("[y/N]", 20);
-        assert!(pty.screen().contains(shown), "{args:?}: {}", pty.screen());
-        pty.send("\x03");
-        let code = pty.wait(10);
-        assert_eq!(code, 130, "{args:?}: {}", pty.screen());
-        assert!(
-            pty.screen().contains("cancelled: nothing was changed"),
-            "{args:?}: {}",
-            pty.screen()
-        );
-        // Typing `y` after the Ctrl-C reaches nobody: the process is gone.
-        let orders = env
-            .block_on(env.sqs().resolve("orders"))
-            .expect("orders still exists");
-        let dlq = env.block_on(env.sqs().resolve("orders-dlq")).unwrap();
-        assert_eq!(env.depth(&orders), 5, "{args:?}");
-        let settings = env.block_on(env.sqs().attributes(&orders)).unwrap();
-        assert_eq!(settings.get("VisibilityTimeout"), Some("30"), "{args:?}");
-        assert_eq!(env.depth(&dlq), 3, "{args:?}");
-    }
-}
-
-#[test]
-fn end_of_input_at_a_prompt_cancels_like_ctrl_c() {
-    let env = TestEnv::start();
-    let queue = env.create_queue("orders", &[]);
-    fill(&env, &queue, 5);
-    let mut pty = env.pty(&["purge", "orders"], &[]);
-    pty.expect("[y/N]", 20);
-    pty.send("\x04");
-    assert_eq!(pty.wait(10), 130, "{}", pty.screen());
-    assert!(pty.screen().contains("cancelled: nothing was changed"));
-    assert_eq!(env.depth(&queue), 5);
-
-    // A `no` is a decline, not an interruption: exit 1, and still nothing changed.
-    let mut pty = env.pty(&["purge", "orders"], &[]);
-    pty.expect("[y/N]", 20);
-    pty.send("n\r");
-    assert_eq!(pty.wait(10), 1, "{}", pty.screen());
-    assert_eq!(env.depth(&queue), 5);
-}
+use support::snapshot::assert_snapshot;
 
 /// A server on loopback that answers every request with what `answer` returns for the request's
 /// `X-Amz-Target` (or never answers, when it returns `None`). For endpoints that are not SQS, or
 /// that misbehave.
-struct FakeEndpoint {
-    url: String,
+pub(crate) struct FakeEndpoint {
+    pub(crate) url: String,
 }
 
 impl FakeEndpoint {
-    fn start(answer: impl Fn(&str) -> Option<String> + Send + Sync + 'static) -> FakeEndpoint {
+    pub(crate) fn start(
+        answer: impl Fn(&str) -> Option<String> + Send + Sync + 'static,
+    ) -> FakeEndpoint {
         FakeEndpoint::start_seeing_headers(move |target, _| answer(target))
     }
 
@@ -511,27 +420,45 @@ fn text_from_the_endpoint_never_reaches_a_terminal_raw() {
 }
 
 #[test]
-fn ctrl_c_during_work_gives_requests_in_flight_the_grace_period_then_stops_with_130() {
+fn missing_credentials_get_a_credentials_error_and_hint_not_a_network_one() {
     let env = TestEnv::start();
-    let hung = FakeEndpoint::start(|_| None);
-    let mut pty = env.pty(
-        &["queues", "--endpoint-url", &hung.url],
-        &[("SQSCTL_INTERRUPT_GRACE", "1")],
-    );
-    // Let the request go out, then press Ctrl-C once.
-    std::thread::sleep(std::time::Duration::from_millis(700));
-    let pressed = std::time::Instant::now();
-    pty.send("\x03");
-    let code = pty.wait(20);
-    let took = pressed.elapsed();
-    assert_eq!(code, 130, "{}", pty.screen());
-    let screen = pty.screen();
-    assert!(
-        screen.contains("requests in flight have 1s to finish"),
-        "{screen}"
-    );
-    assert!(screen.contains("their outcome is unknown"), "{screen}");
-    // The grace period (1 s) and the time to wrap up (2 s), not the 30 s read timeout.
-    assert!(took < std::time::Duration::from_secs(10), "took {took:?}");
-    assert!(took >= std::time::Duration::from_secs(1), "took {took:?}");
+    // With instance metadata off; and with a metadata endpoint that answers nonsense, which is
+    // where the provider chain ends on a machine without credentials.
+    let imds = [
+        ("AWS_EC2_METADATA_DISABLED", "true"),
+        ("AWS_EC2_METADATA_SERVICE_ENDPOINT", env.endpoint()),
+    ];
+    for (name, value) in imds {
+        let output = env
+            .cmd()
+            .env_remove("AWS_ACCESS_KEY_ID")
+            .env_remove("AWS_SECRET_ACCESS_KEY")
+            .env_remove("AWS_EC2_METADATA_DISABLED")
+            .env(name, value)
+            .args(["queues"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{name}: {stderr}");
+        assert_snapshot!(name: name.to_lowercase(), stderr);
+    }
+}
+
+#[test]
+fn an_invalid_endpoint_url_is_a_usage_error_without_a_request_dump() {
+    let env = TestEnv::start();
+    let run = env.run(&["--endpoint-url", "notaurl", "queues"]);
+    run.assert_code(2);
+    assert_snapshot!(name: "invalid_endpoint_flag", run.stderr);
+    let output = env
+        .cmd()
+        .env("AWS_ENDPOINT_URL_SQS", "notaurl")
+        .args(["queues"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_snapshot!(name: "invalid_endpoint_variable", stderr);
 }

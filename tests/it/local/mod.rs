@@ -1,5 +1,6 @@
-//! `sqsctl local` through the real binary: what it refuses on its command line, and the browser
-//! checks of the server it starts (the server's own behaviour is tested in its crate).
+//! `sqsctl local` through the real binary: what it refuses on its command line, what it prints,
+//! the browser checks and the regions of the server it starts, and the faults it names (the
+//! server's own behaviour is tested in its crate). `--data-dir` and `--init` are in `persist`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
@@ -199,4 +200,68 @@ fn like_sqs_says_what_it_does_and_how_to_repeat_it() {
         .find(|l| l.starts_with("behaving like SQS"))
         .unwrap_or_else(|| panic!("no realism line in:\n{stderr}"));
     assert_snapshot!(line);
+}
+
+#[test]
+fn the_local_server_keeps_regions_apart() {
+    let env = TestEnv::start();
+    env.create_queue("orders", &[]);
+    let eu = ["--region", "eu-west-1"];
+    env.run(&[&eu[..], &["queue", "create", "orders"]].concat())
+        .assert_code(0);
+    env.run(&[&eu[..], &["queue", "create", "refunds"]].concat())
+        .assert_code(0);
+    env.run(&[&eu[..], &["send", "refunds", "r1"]].concat())
+        .assert_code(0);
+    let names = |run: &support::Run| -> Vec<String> {
+        run.assert_code(0);
+        run.records_of("queue")
+            .iter()
+            .map(|r| format!("{} {}", r["name"].as_str().unwrap(), r["visible"]))
+            .collect()
+    };
+    assert_eq!(names(&env.run(&["queues"])), ["orders 0"]);
+    assert_eq!(
+        names(&env.run(&[&eu[..], &["queues"]].concat())),
+        ["orders 0", "refunds 1"]
+    );
+    let info = env.run(&[&eu[..], &["queue", "info", "refunds"]].concat());
+    info.assert_code(0);
+    assert_eq!(
+        info.records_of("queue_info")[0]["attributes"]["QueueArn"],
+        "arn:aws:sqs:eu-west-1:000000000000:refunds"
+    );
+    // The wrong-region mistake, rehearsed locally.
+    let run = env.run(&["queue", "info", "refunds"]);
+    run.assert_code(1);
+    assert_snapshot!(name: "queue_of_another_region_on_the_local_server", run.stderr);
+}
+
+/// Runs `sqsctl local` with `args`, stops it with Ctrl-C once it listens, and returns its stderr.
+fn local_server_stderr(env: &TestEnv, args: &[&str]) -> String {
+    use std::io::BufRead;
+    let mut child = env.spawn_piped(&[&["local", "--bind", "127.0.0.1:0"], args].concat());
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut endpoint = String::new();
+    stdout.read_line(&mut endpoint).unwrap();
+    assert!(
+        endpoint.starts_with("export AWS_ENDPOINT_URL_SQS="),
+        "{endpoint}"
+    );
+    support::sigint(child.id());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn local_names_only_the_faults_it_injects() {
+    let env = TestEnv::start();
+    let plain = local_server_stderr(&env, &[]);
+    assert!(!plain.contains("injecting"), "{plain}");
+    assert!(plain.contains("stopped after 0 requests\n"), "{plain}");
+    let faulty = local_server_stderr(&env, &["--fault-rate", "0.5"]);
+    assert!(faulty.contains("injecting fault rate 0.5\n"), "{faulty}");
+    assert!(!faulty.contains("latency"), "{faulty}");
+    assert!(faulty.contains("0 injected errors"), "{faulty}");
 }

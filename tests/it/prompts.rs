@@ -1,0 +1,100 @@
+//! The confirmation prompt of every destructive command, through a real pseudo-terminal: it says
+//! where it acts, and Ctrl-C, end of input or a `no` leave everything as it was.
+
+use sqsctl::client::QueueRef;
+use sqsctl::message::MessageRecord;
+
+use crate::support::TestEnv;
+
+fn fill(env: &TestEnv, queue: &QueueRef, count: usize) {
+    let records: Vec<MessageRecord> = (0..count)
+        .map(|i| MessageRecord::with_body(format!("m{i}")))
+        .collect();
+    env.block_on(async {
+        for chunk in records.chunks(10) {
+            let outcomes = env.sqs().send_batch(queue, chunk).await.unwrap();
+            assert!(outcomes.iter().all(|o| o.is_ok()));
+        }
+    });
+}
+
+/// Every destructive command's prompt, the text it must show, and the queue it must leave alone.
+fn prompts(env: &TestEnv) -> Vec<(Vec<&'static str>, &'static str)> {
+    let orders = env.create_queue("orders", &[]);
+    fill(env, &orders, 5);
+    let dlq = env.create_queue("orders-dlq", &[]);
+    fill(env, &dlq, 3);
+    vec![
+        (
+            vec!["purge", "orders"],
+            "Purge `orders` (account 000000000000, us-east-1)",
+        ),
+        (
+            vec!["queue", "delete", "orders"],
+            "Delete queue `orders` (account 000000000000, us-east-1)",
+        ),
+        (
+            vec!["receive", "orders", "--delete"],
+            "from `orders` (account 000000000000, us-east-1)",
+        ),
+        (
+            vec!["redrive", "orders-dlq", "--to", "orders"],
+            "from `orders-dlq` (account 000000000000, us-east-1)",
+        ),
+        (
+            vec!["queue", "set", "orders", "--visibility", "2m"],
+            "Change `orders` (account 000000000000, us-east-1) as shown?",
+        ),
+        (
+            vec!["delete", "orders", "AQEBnot-a-real-handle"],
+            "Delete 1 message from `orders` (account 000000000000, us-east-1)",
+        ),
+    ]
+}
+
+#[test]
+fn ctrl_c_at_any_prompt_cancels_at_once_with_nothing_changed() {
+    let env = TestEnv::start();
+    for (args, shown) in prompts(&env) {
+        let mut pty = env.pty(&args, &[]);
+        pty.expect("[y/N]", 20);
+        assert!(pty.screen().contains(shown), "{args:?}: {}", pty.screen());
+        pty.send("\x03");
+        let code = pty.wait(10);
+        assert_eq!(code, 130, "{args:?}: {}", pty.screen());
+        assert!(
+            pty.screen().contains("cancelled: nothing was changed"),
+            "{args:?}: {}",
+            pty.screen()
+        );
+        // Typing `y` after the Ctrl-C reaches nobody: the process is gone.
+        let orders = env
+            .block_on(env.sqs().resolve("orders"))
+            .expect("orders still exists");
+        let dlq = env.block_on(env.sqs().resolve("orders-dlq")).unwrap();
+        assert_eq!(env.depth(&orders), 5, "{args:?}");
+        let settings = env.block_on(env.sqs().attributes(&orders)).unwrap();
+        assert_eq!(settings.get("VisibilityTimeout"), Some("30"), "{args:?}");
+        assert_eq!(env.depth(&dlq), 3, "{args:?}");
+    }
+}
+
+#[test]
+fn end_of_input_at_a_prompt_cancels_like_ctrl_c() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("orders", &[]);
+    fill(&env, &queue, 5);
+    let mut pty = env.pty(&["purge", "orders"], &[]);
+    pty.expect("[y/N]", 20);
+    pty.send("\x04");
+    assert_eq!(pty.wait(10), 130, "{}", pty.screen());
+    assert!(pty.screen().contains("cancelled: nothing was changed"));
+    assert_eq!(env.depth(&queue), 5);
+
+    // A `no` is a decline, not an interruption: exit 1, and still nothing changed.
+    let mut pty = env.pty(&["purge", "orders"], &[]);
+    pty.expect("[y/N]", 20);
+    pty.send("n\r");
+    assert_eq!(pty.wait(10), 1, "{}", pty.screen());
+    assert_eq!(env.depth(&queue), 5);
+}
