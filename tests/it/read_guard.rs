@@ -6,6 +6,7 @@
 //! endpoints off, so that reads receive as they do on SQS.
 use crate::diagnose::{PROBLEMS_FOUND, assert_finding, fifo_record, finding, json};
 use crate::support::TestEnv;
+use crate::support::snapshot::{assert_snapshot, transcript};
 use serde_json::Value;
 use sqsctl::client::{QueueRef, ReceiveOptions};
 use sqsctl::message::MessageRecord;
@@ -153,8 +154,7 @@ fn a_max_receive_count_of_one_is_not_read_without_force() {
     // fifo groups cannot do without messages: it refuses.
     let run = env.run(&["fifo", "groups", "alerts.fifo"]);
     run.assert_code(1);
-    assert!(run.stderr.contains("maxReceiveCount 1"), "{}", run.stderr);
-    assert!(run.stderr.contains("--force"), "{}", run.stderr);
+    assert_snapshot!(run.stderr);
 
     // --force reads, and what it reads had never been received: the refused runs read nothing.
     let run = env.run(&["diagnose", "alerts.fifo", "--force", "-o", "json"]);
@@ -267,19 +267,7 @@ fn peek_and_fifo_groups_read_a_max_receive_count_of_5_and_refuse_2() {
     let run = env.run(&["peek", "orders", "--max", "20", "-o", "jsonl"]);
     run.assert_code(0);
     assert_eq!(run.records_of("message").len(), 12);
-    assert!(
-        run.stderr
-            .contains("each message read used 1 of its 5 receives"),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        run.stderr.contains(
-            "12 messages are now one receive away from the dead-letter queue `orders-dlq`"
-        ),
-        "{}",
-        run.stderr
-    );
+    assert_snapshot!(name: "peek", run.stderr);
     assert_eq!(visible_and_in_flight(&env, &queue), (12, 0));
     assert_eq!(visible_and_in_flight(&env, &dlq), (0, 0));
 
@@ -293,27 +281,21 @@ fn peek_and_fifo_groups_read_a_max_receive_count_of_5_and_refuse_2() {
     let run = env.run(&["fifo", "groups", "events.fifo", "-o", "json"]);
     run.assert_code(0);
     assert_eq!(json(&run)["totals"]["distinct_groups"], 4);
-    assert!(
-        run.stderr
-            .contains("each message read used 1 of its 5 receives"),
-        "{}",
-        run.stderr
-    );
-    assert!(!run.stderr.contains("one receive away"), "{}", run.stderr);
+    assert_snapshot!(name: "fifo_groups", run.stderr);
 
     // maxReceiveCount 2: both refuse, naming the DLQ and the limit.
     guarded(&env, "payments", 2, &[]);
     guarded(&env, "ledger.fifo", 2, &[]);
+    let mut refusals = String::new();
     for args in [
         &["peek", "payments"][..],
         &["fifo", "groups", "ledger.fifo"][..],
     ] {
         let run = env.run(args);
         run.assert_code(1);
-        assert!(run.stderr.contains("maxReceiveCount 2"), "{}", run.stderr);
-        assert!(run.stderr.contains("-dlq"), "{}", run.stderr);
-        assert!(run.stderr.contains("--force"), "{}", run.stderr);
+        refusals.push_str(&transcript(args, &run));
     }
+    assert_snapshot!(name: "refusals", refusals);
     env.run(&["peek", "payments", "--force"]).assert_code(0);
 }
 
@@ -335,12 +317,7 @@ fn delete_by_id_follows_the_same_rule() {
         "--dry-run",
     ]);
     assert_ne!(run.code, 1, "not refused: {}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("each message read used 1 of its 4 receives"),
-        "{}",
-        run.stderr
-    );
+    assert_snapshot!(name: "read", run.stderr);
     assert_eq!(visible_and_in_flight(&env, &queue), (5, 0));
 
     let (tight, _) = guarded(&env, "tight", 2, &[]);
@@ -353,7 +330,7 @@ fn delete_by_id_follows_the_same_rule() {
         "--dry-run",
     ]);
     run.assert_code(1);
-    assert!(run.stderr.contains("maxReceiveCount 2"), "{}", run.stderr);
+    assert_snapshot!(name: "refused", run.stderr);
 }
 
 #[test]
@@ -451,23 +428,11 @@ fn the_redrive_dry_run_reads_a_dlq_by_the_same_rule() {
 
     let run = env.run(&["redrive", "tasks-dlq", "--dry-run"]);
     run.assert_code(0);
-    assert!(
-        run.stderr
-            .contains("each message read used 1 of its 5 receives before the dead-letter queue `tasks-dlq-dlq`"),
-        "{}",
-        run.stderr
-    );
+    assert_snapshot!(name: "read", run.stderr);
 
     let run = env.run(&["redrive", "urgent-dlq", "--dry-run"]);
     run.assert_code(1);
-    assert!(run.stderr.contains("maxReceiveCount 2"), "{}", run.stderr);
-    assert!(run.stderr.contains("urgent-dlq-dlq"), "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("hint: a dry run reads the DLQ and cannot be forced"),
-        "{}",
-        run.stderr
-    );
+    assert_snapshot!(name: "refused", run.stderr);
     let urgent_dlq = env.block_on(env.sqs().resolve("urgent-dlq")).unwrap();
     assert_eq!(visible_and_in_flight(&env, &urgent_dlq), (4, 0));
 }
@@ -485,16 +450,7 @@ fn the_read_ledger_refuses_the_read_that_would_dead_letter_what_the_last_one_lef
     // The third read left the message at its maxReceiveCount: the fourth would move it.
     let fourth = env.run(&["peek", "t3", "-o", "text"]);
     assert_eq!(fourth.code, 1, "{}", fourth.stderr);
-    assert!(
-        fourth.stderr.contains("refusing to read `t3`")
-            && fourth
-                .stderr
-                .contains("left 1 message at maxReceiveCount 3")
-            && fourth.stderr.contains("t3-dlq")
-            && fourth.stderr.contains("--force"),
-        "{}",
-        fourth.stderr
-    );
+    assert_snapshot!(name: "refused", fourth.stderr);
     assert_eq!(env.depth(&queue), 1, "the message is still in the source");
     assert_eq!(env.depth(&dlq), 0);
     // diagnose and delete --message-id follow the same ledger.
@@ -507,13 +463,7 @@ fn the_read_ledger_refuses_the_read_that_would_dead_letter_what_the_last_one_lef
     // With --force the read goes ahead, moves the message, and says so with exit 5.
     let forced = env.run(&["peek", "t3", "--force"]);
     assert_eq!(forced.code, 5, "{}", forced.stderr);
-    assert!(
-        forced
-            .stderr
-            .contains("1 message arrived in the dead-letter queue `t3-dlq` while t3 was read"),
-        "{}",
-        forced.stderr
-    );
+    assert_snapshot!(name: "forced", forced.stderr);
     assert_eq!(env.depth(&dlq), 1);
     // What the forced read saw replaces the ledger's entry: nothing is at the limit now.
     env.run(&["peek", "t3"]).assert_code(0);
@@ -529,12 +479,7 @@ fn a_read_that_moves_messages_its_consumers_brought_to_the_limit_says_so() {
     receive_all(&env, &queue, 2, 3);
     let run = env.run(&["peek", "worn"]);
     assert_eq!(run.code, 5, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("2 messages arrived in the dead-letter queue `worn-dlq` while worn was read (its depth went from 0 to 2)"),
-        "{}",
-        run.stderr
-    );
+    assert_snapshot!(name: "peek", run.stderr);
     assert_eq!(env.depth(&dlq), 2);
 
     // delete --message-id reports the same instead of a bare `not_found`.
@@ -543,12 +488,7 @@ fn a_read_that_moves_messages_its_consumers_brought_to_the_limit_says_so() {
     receive_all(&env, &queue, 1, 3);
     let run = env.run(&["delete", "worn", "--message-id", "nope", "--yes"]);
     assert_eq!(run.code, 5, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("1 message arrived in the dead-letter queue `worn-dlq`"),
-        "{}",
-        run.stderr
-    );
+    assert_snapshot!(name: "delete", run.stderr);
 }
 
 #[test]
