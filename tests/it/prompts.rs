@@ -1,30 +1,16 @@
 //! The confirmation prompt of every destructive command, through a real pseudo-terminal: it says
 //! where it acts, and Ctrl-C, end of input or a `no` leave everything as it was.
 
-use sqsctl::client::QueueRef;
-use sqsctl::message::MessageRecord;
-
+use crate::query::bodies;
 use crate::support::TestEnv;
 use crate::support::snapshot::assert_snapshot;
-
-fn fill(env: &TestEnv, queue: &QueueRef, count: usize) {
-    let records: Vec<MessageRecord> = (0..count)
-        .map(|i| MessageRecord::with_body(format!("m{i}")))
-        .collect();
-    env.block_on(async {
-        for chunk in records.chunks(10) {
-            let outcomes = env.sqs().send_batch(queue, chunk).await.unwrap();
-            assert!(outcomes.iter().all(|o| o.is_ok()));
-        }
-    });
-}
 
 /// Every destructive command, with the queues it must leave alone made.
 fn prompts(env: &TestEnv) -> Vec<Vec<&'static str>> {
     let orders = env.create_queue("orders", &[]);
-    fill(env, &orders, 5);
+    env.send(&orders, bodies(5));
     let dlq = env.create_queue("orders-dlq", &[]);
-    fill(env, &dlq, 3);
+    env.send(&dlq, bodies(3));
     vec![
         vec!["purge", "orders"],
         vec!["queue", "delete", "orders"],
@@ -62,7 +48,7 @@ fn ctrl_c_at_any_prompt_cancels_at_once_with_nothing_changed() {
 fn end_of_input_at_a_prompt_cancels_like_ctrl_c() {
     let env = TestEnv::start();
     let queue = env.create_queue("orders", &[]);
-    fill(&env, &queue, 5);
+    env.send(&queue, bodies(5));
     let mut pty = env.pty(&["purge", "orders"], &[]);
     pty.expect("[y/N]", 20);
     pty.send("\x04");

@@ -53,6 +53,13 @@ fn guarded(env: &TestEnv, name: &str, max: u32, extra: &[(&str, &str)]) -> (Queu
     (env.create_queue(name, &attrs), dlq)
 }
 
+/// `count` messages whose bodies are `prefix` and their number: `order 0`, `order 1`...
+fn numbered(prefix: &str, count: usize) -> Vec<MessageRecord> {
+    (0..count)
+        .map(|i| MessageRecord::with_body(format!("{prefix} {i}")))
+        .collect()
+}
+
 /// Receives every message of a standard queue `times` times (releasing them each time), as
 /// consumers that fail would.
 fn receive_all(env: &TestEnv, queue: &QueueRef, count: usize, times: usize) {
@@ -208,12 +215,7 @@ fn a_healthy_fifo_queue_with_a_redrive_policy_exits_0() {
 fn a_sample_smaller_than_the_visible_depth_is_an_incomplete_run() {
     let env = TestEnv::start();
     let queue = env.create_queue("thumbs", &[("ReceiveMessageWaitTimeSeconds", "20")]);
-    env.send(
-        &queue,
-        (0..60)
-            .map(|i| MessageRecord::with_body(format!("image {i}")))
-            .collect(),
-    );
+    env.send(&queue, numbered("image", 60));
 
     let run = env.run(&["diagnose", "thumbs", "--sample", "10", "-o", "json"]);
     assert_ne!(run.code, 0, "{}", run.stdout);
@@ -255,12 +257,7 @@ fn a_sample_smaller_than_the_visible_depth_is_an_incomplete_run() {
 fn peek_and_fifo_groups_read_a_max_receive_count_of_5_and_refuse_2() {
     let env = TestEnv::start();
     let (queue, dlq) = guarded(&env, "orders", 5, &[]);
-    env.send(
-        &queue,
-        (0..12)
-            .map(|i| MessageRecord::with_body(format!("order {i}")))
-            .collect(),
-    );
+    env.send(&queue, numbered("order", 12));
     // Consumers failed on every message three times: a peek leaves them at 4 of 5.
     receive_all(&env, &queue, 12, 3);
 
@@ -303,12 +300,7 @@ fn peek_and_fifo_groups_read_a_max_receive_count_of_5_and_refuse_2() {
 fn delete_by_id_follows_the_same_rule() {
     let env = TestEnv::start();
     let (queue, _dlq) = guarded(&env, "jobs", 4, &[]);
-    env.send(
-        &queue,
-        (0..5)
-            .map(|i| MessageRecord::with_body(format!("job {i}")))
-            .collect(),
-    );
+    env.send(&queue, numbered("job", 5));
     let run = env.run(&[
         "delete",
         "jobs",
@@ -418,12 +410,7 @@ fn the_redrive_dry_run_reads_a_dlq_by_the_same_rule() {
             .to_string();
         let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":3}}"#);
         env.create_queue(name, &[("RedrivePolicy", &policy)]);
-        env.send(
-            &dlq,
-            (0..4)
-                .map(|i| MessageRecord::with_body(format!("{name} {i}")))
-                .collect(),
-        );
+        env.send(&dlq, numbered(name, 4));
     }
 
     let run = env.run(&["redrive", "tasks-dlq", "--dry-run"]);

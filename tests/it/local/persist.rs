@@ -18,21 +18,28 @@ use crate::support::{self, TestEnv, snapshot::assert_snapshot};
 
 const WORKERS: usize = 8;
 
-/// Starts `sqsctl local` on a free port with `args`; returns it and its endpoint.
-fn start_local(env: &TestEnv, args: &[&str]) -> (Child, String) {
+/// Spawns `sqsctl local` on a free port with `args` and `stderr`; returns it and the first line it
+/// printed (its endpoint, or nothing when it exited first).
+fn spawn_local(env: &TestEnv, args: &[&str], stderr: Stdio) -> (Child, String) {
     let mut child = env
         .cmd()
         .args(["local", "--bind", "127.0.0.1:0"])
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let mut line = String::new();
     std::io::BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
+    (child, line)
+}
+
+/// Starts `sqsctl local` on a free port with `args`; returns it and its endpoint.
+fn start_local(env: &TestEnv, args: &[&str]) -> (Child, String) {
+    let (child, line) = spawn_local(env, args, Stdio::null());
     let endpoint = line
         .trim()
         .strip_prefix("export AWS_ENDPOINT_URL_SQS=")
@@ -375,19 +382,7 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 /// Runs `sqsctl local` with `args` until it prints its endpoint (then stops it with Ctrl-C) or
 /// exits; returns its exit code and stderr.
 fn local_run(env: &TestEnv, args: &[&str]) -> (i32, String) {
-    let mut child = env
-        .cmd()
-        .args(["local", "--bind", "127.0.0.1:0"])
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let (child, line) = spawn_local(env, args, Stdio::piped());
     if !line.is_empty() {
         support::sigint(child.id());
     }
