@@ -223,22 +223,3 @@ fn demo_on_a_busy_port_fails_clearly() {
     );
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
 }
-
-#[test]
-fn version_names_the_release_and_the_commit() {
-    let home = tempfile::tempdir().unwrap();
-    let output = demo_cmd(home.path()).arg("--version").output().unwrap();
-    assert!(output.status.success());
-    let text = String::from_utf8_lossy(&output.stdout);
-    let expected_start = format!("sqsctl {} (", env!("CARGO_PKG_VERSION"));
-    let commit = text
-        .trim()
-        .strip_prefix(&expected_start)
-        .and_then(|rest| rest.strip_suffix(')'));
-    let commit = commit.unwrap_or_else(|| panic!("unexpected --version output: {text}"));
-    assert!(
-        commit == "unknown"
-            || (commit.len() == 12 && commit.bytes().all(|b| b.is_ascii_hexdigit())),
-        "not a commit: {commit}"
-    );
-}

@@ -8,8 +8,9 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use sqsctl::message::{AttributeValue, MessageRecord};
 
+use crate::selection::{orders, visible};
 use crate::support::snapshot::assert_snapshot;
-use crate::support::{Run, TestEnv};
+use crate::support::{Run, TestEnv, unique_name};
 
 /// A JSON value parsed with duplicate keys refused (serde_json keeps the last one silently).
 struct Strict(Value);
@@ -394,4 +395,76 @@ fn tables_fit_80_and_60_columns_keeping_ids_and_markers() {
     assert_snapshot!(name: "peek_60", peek.stdout);
     let queues = at_width(&env, &["queues"], 60);
     assert_snapshot!(name: "queues_60", queues.stdout);
+}
+
+#[test]
+fn format_writes_each_message_as_its_template_says() {
+    let env = TestEnv::start();
+    let queue = orders(&env, 3);
+    let run = env.run(&[
+        "receive",
+        &queue.name,
+        "--attr",
+        "tenant=acme",
+        "--format",
+        r"{attr.tenant}\t{receives}\t{body}",
+    ]);
+    run.assert_code(0);
+    let mut lines: Vec<&str> = run.stdout.lines().collect();
+    lines.sort();
+    assert_eq!(lines, ["acme\t1\t{\"order\":1}", "acme\t1\t{\"order\":3}"]);
+
+    // {sent} is the SentTimestamp in RFC 3339, {age} how long ago that was.
+    let run = env.run(&[
+        "peek",
+        &queue.name,
+        "--max",
+        "1",
+        "--format",
+        "{id} {sent} {age}",
+    ]);
+    run.assert_code(0);
+    let fields: Vec<&str> = run.stdout.trim_end().split(' ').collect();
+    assert_eq!(fields.len(), 3, "{}", run.stdout);
+    assert!(
+        humantime::parse_rfc3339(fields[1]).is_ok(),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        fields[2].ends_with('s') || fields[2].ends_with('m'),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn format_escapes_message_text_on_a_terminal_but_not_in_a_pipe() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(&unique_name("hostile"), &[]);
+    env.send(
+        &queue,
+        vec![MessageRecord::with_body("a\u{9b}31m\u{202e}b\tc\r")],
+    );
+    let format = r"<{body}>\t.";
+    let run = env.run_tty(&["peek", &queue.name, "--format", format], "");
+    run.assert_code(0);
+    assert_eq!(run.stdout, "<a\\u{9b}31m\\u{202e}b\\tc\\r>\t.\n");
+    let run = env.run(&["peek", &queue.name, "--format", format]);
+    run.assert_code(0);
+    assert_eq!(run.stdout, "<a\u{9b}31m\u{202e}b\tc\r>\t.\n");
+}
+
+#[test]
+fn an_unknown_placeholder_is_a_usage_error() {
+    let env = TestEnv::start();
+    let queue = orders(&env, 1);
+    let run = env.run(&["receive", &queue.name, "--format", "{bodyy}"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("`{bodyy}` is not a placeholder"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(visible(&env, &queue), (1, 0));
 }

@@ -1,5 +1,5 @@
 //! The `--help` of `sqsctl` and of each command, as a user reads it: the words, the flags and the
-//! exit codes, snapshotted, so any change to them shows up in review.
+//! exit codes, snapshotted, so any change to them shows up in review; and `--version`.
 
 use crate::support::{self, snapshot::assert_snapshot};
 
@@ -112,4 +112,26 @@ fn unknown_commands_name_the_command_that_does_the_job() {
         ));
     }
     assert_snapshot!(out);
+}
+
+#[test]
+fn version_names_the_release_and_the_commit() {
+    let home = tempfile::tempdir().unwrap();
+    let output = support::cleared_cmd(home.path())
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    let expected_start = format!("sqsctl {} (", env!("CARGO_PKG_VERSION"));
+    let commit = text
+        .trim()
+        .strip_prefix(&expected_start)
+        .and_then(|rest| rest.strip_suffix(')'));
+    let commit = commit.unwrap_or_else(|| panic!("unexpected --version output: {text}"));
+    assert!(
+        commit == "unknown"
+            || (commit.len() == 12 && commit.bytes().all(|b| b.is_ascii_hexdigit())),
+        "not a commit: {commit}"
+    );
 }

@@ -4,25 +4,30 @@
 
 mod support;
 
+mod completion;
 mod conformance;
+mod connection;
 mod consume;
 mod demo;
 mod diagnose;
+mod follow;
 mod formats;
 mod generated;
 mod help;
-mod live;
 mod local;
-mod local_persist;
+mod lookup;
 mod messages;
-mod on_call;
 mod output;
-mod queue_set;
+mod peek;
+mod prompts;
+mod query;
+mod queue;
 mod queues;
+mod read_guard;
 mod readme;
 mod redrive;
-mod risk_guard;
+mod selection;
 mod signals;
-mod tags_query;
 mod top;
 mod values;
+mod visibility;

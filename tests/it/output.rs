@@ -1,7 +1,6 @@
-//! Output people read, in each format, on a terminal: tab-separated `-o text` (real tabs, each
-//! field escaped on its own), and the message table of `peek` (attributes shown, empty columns left
-//! out, bodies cut to the terminal's width, never ids), with the note a FIFO peek owes when it
-//! sees only the heads of the groups.
+//! Output people read, in each format: tab-separated `-o text` (real tabs, each field escaped on
+//! its own), the JSON and tables of `diagnose`, `fifo groups`, `peek` and the redrive summary, and
+//! no report from a scan Ctrl-C cut short.
 
 use crate::support;
 
@@ -10,7 +9,7 @@ use support::TestEnv;
 use support::snapshot::assert_snapshot;
 
 /// `count` messages in each of `groups` groups, numbered, each with a `failure` attribute.
-fn fifo_orders(groups: usize, count: usize) -> Vec<MessageRecord> {
+pub(crate) fn fifo_orders(groups: usize, count: usize) -> Vec<MessageRecord> {
     (0..groups * count)
         .map(|i| {
             let mut record = MessageRecord {
@@ -62,97 +61,6 @@ fn text_output_has_real_tabs_on_a_terminal_and_in_a_pipe() {
     assert_snapshot!(name: "fifo_groups", groups.stdout, r"\t\d+\n" => "\t[age]\n");
     let diagnose = env.run_tty(&["diagnose", "tabs.fifo", "-o", "text"], "");
     assert_snapshot!(name: "diagnose", diagnose.stdout);
-}
-
-#[test]
-fn a_fifo_peek_table_shows_attributes_cuts_bodies_not_ids_and_says_it_saw_only_heads() {
-    let env = TestEnv::start();
-    let queue = env.create_queue("orders.fifo", &[("FifoQueue", "true")]);
-    env.send(&queue, fifo_orders(2, 15));
-
-    let run = env
-        .cmd()
-        .args(["peek", "orders.fifo", "--max", "100"])
-        .env("SQSCTL_ASSUME_TTY", "1")
-        .env("COLUMNS", "150")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
-    assert_eq!(run.status.code(), Some(0), "{stderr}");
-    assert!(stdout.contains("failure=timeout"), "{stdout}");
-    assert!(stdout.contains("failure=poison"), "{stdout}");
-    assert!(stdout.contains('…'), "bodies are cut: {stdout}");
-    let id =
-        regex::Regex::new(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}").unwrap();
-    let rows = stdout.lines().filter(|l| l.contains("customer-")).count();
-    assert!(rows > 0 && rows < 30, "{stdout}");
-    assert_eq!(
-        id.find_iter(&stdout).count(),
-        rows,
-        "every id whole: {stdout}"
-    );
-    assert!(
-        stdout.lines().all(|l| l.chars().count() <= 150),
-        "fits the terminal: {stdout}"
-    );
-    assert!(
-        stderr.contains(&format!(
-            "{rows} of 30: SQS delivers only the head of each group"
-        )),
-        "{stderr}"
-    );
-    assert_snapshot!(name: "table", stdout);
-
-    // Narrower still: the body gives way, the ids stay whole.
-    let narrow = env
-        .cmd()
-        .args(["peek", "orders.fifo", "--max", "3"])
-        .env("SQSCTL_ASSUME_TTY", "1")
-        .env("COLUMNS", "100")
-        .output()
-        .unwrap();
-    let narrow = String::from_utf8_lossy(&narrow.stdout).into_owned();
-    assert_eq!(id.find_iter(&narrow).count(), 3, "{narrow}");
-    assert_snapshot!(name: "narrow", narrow);
-
-    // A standard queue without attributes: no group column, no attributes column.
-    let plain = env.create_queue("plain", &[]);
-    env.send(&plain, vec![MessageRecord::with_body("hello")]);
-    let run = env.run_tty(&["peek", "plain"], "");
-    run.assert_code(0);
-    assert!(!run.stdout.contains("group"), "{}", run.stdout);
-    assert!(!run.stdout.contains("attributes"), "{}", run.stdout);
-    assert!(!run.stderr.contains("head of each group"), "{}", run.stderr);
-}
-
-/// Runs `sqsctl local` with `args`, stops it with Ctrl-C once it listens, and returns its stderr.
-fn local_server_stderr(env: &TestEnv, args: &[&str]) -> String {
-    use std::io::BufRead;
-    let mut child = env.spawn_piped(&[&["local", "--bind", "127.0.0.1:0"], args].concat());
-    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut endpoint = String::new();
-    stdout.read_line(&mut endpoint).unwrap();
-    assert!(
-        endpoint.starts_with("export AWS_ENDPOINT_URL_SQS="),
-        "{endpoint}"
-    );
-    support::sigint(child.id());
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(130));
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-#[test]
-fn local_names_only_the_faults_it_injects() {
-    let env = TestEnv::start();
-    let plain = local_server_stderr(&env, &[]);
-    assert!(!plain.contains("injecting"), "{plain}");
-    assert!(plain.contains("stopped after 0 requests\n"), "{plain}");
-    let faulty = local_server_stderr(&env, &["--fault-rate", "0.5"]);
-    assert!(faulty.contains("injecting fault rate 0.5\n"), "{faulty}");
-    assert!(!faulty.contains("latency"), "{faulty}");
-    assert!(faulty.contains("0 injected errors"), "{faulty}");
 }
 
 #[test]

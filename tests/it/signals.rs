@@ -1,11 +1,13 @@
 //! SIGTERM and SIGHUP, as a service manager (`kill`, systemd, Kubernetes) and a closed terminal
-//! send them: handled by every command as Ctrl-C is, with 143 and 129 as exit codes. `consume`'s
-//! own tests cover its commands and messages; these cover the rest through the binary.
+//! send them: handled by every command as Ctrl-C is, with 143 and 129 as exit codes; and Ctrl-C
+//! during work, which gives requests in flight the grace period. `consume`'s own tests cover its
+//! commands and messages; these cover the rest through the binary.
 
 use std::io::{BufRead, BufReader, Read};
 
 use sqsctl::message::MessageRecord;
 
+use crate::connection::FakeEndpoint;
 use crate::support::{self, TestEnv, unique_name};
 
 #[test]
@@ -58,4 +60,30 @@ fn sighup_or_sigterm_at_a_prompt_cancels_with_nothing_changed() {
         );
         assert_eq!(env.depth(&queue), 1, "SIG{signal}: nothing purged");
     }
+}
+
+#[test]
+fn ctrl_c_during_work_gives_requests_in_flight_the_grace_period_then_stops_with_130() {
+    let env = TestEnv::start();
+    let hung = FakeEndpoint::start(|_| None);
+    let mut pty = env.pty(
+        &["queues", "--endpoint-url", &hung.url],
+        &[("SQSCTL_INTERRUPT_GRACE", "1")],
+    );
+    // Let the request go out, then press Ctrl-C once.
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let pressed = std::time::Instant::now();
+    pty.send("\x03");
+    let code = pty.wait(20);
+    let took = pressed.elapsed();
+    assert_eq!(code, 130, "{}", pty.screen());
+    let screen = pty.screen();
+    assert!(
+        screen.contains("requests in flight have 1s to finish"),
+        "{screen}"
+    );
+    assert!(screen.contains("their outcome is unknown"), "{screen}");
+    // The grace period (1 s) and the time to wrap up (2 s), not the 30 s read timeout.
+    assert!(took < std::time::Duration::from_secs(10), "took {took:?}");
+    assert!(took >= std::time::Duration::from_secs(1), "took {took:?}");
 }

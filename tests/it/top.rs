@@ -4,6 +4,7 @@
 use sqsctl::message::MessageRecord;
 
 use crate::support::pty::PtyRun;
+use crate::support::snapshot::assert_snapshot;
 use crate::support::{TestEnv, unique_name};
 
 /// What the terminal shows now: the bytes written to it so far, played through a terminal
@@ -168,4 +169,5 @@ fn a_bad_prefix_is_a_usage_error() {
     let env = TestEnv::start();
     let run = env.run(&["top", "no/slash"]);
     run.assert_code(2);
+    assert_snapshot!(run.stderr);
 }

@@ -59,6 +59,17 @@ pub fn mask_row(table: &str, label: &str, placeholder: &str) -> String {
         .join("\n")
 }
 
+/// What a user sees of a run, for a snapshot of several runs: the command line as typed, the exit
+/// code and stderr.
+pub fn transcript(args: &[&str], run: &super::Run) -> String {
+    format!(
+        "$ sqsctl {}\n[exit {}]\n{}",
+        args.join(" "),
+        run.code,
+        run.stderr
+    )
+}
+
 /// `insta::assert_snapshot!` with [`settings`]: `assert_snapshot!(value)`, or where a test takes
 /// several, `assert_snapshot!(name: "what", value)`, which names the file `<test>@<what>.snap`.
 /// Extra replacements follow as `regex => replacement`.

@@ -1,0 +1,267 @@
+//! `sqsctl local` through the real binary: what it refuses on its command line, what it prints,
+//! the browser checks and the regions of the server it starts, and the faults it names (the
+//! server's own behaviour is tested in its crate). `--data-dir` and `--init` are in `persist`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+
+use support::TestEnv;
+use support::snapshot::assert_snapshot;
+
+#[test]
+fn absurd_limits_and_origins_are_usage_errors() {
+    let env = TestEnv::start();
+    let mut errors = String::new();
+    for args in [
+        &["--latency", "99999999999999d"][..],
+        &["--latency", "301s"],
+        &["--max-bytes", "0"],
+        &["--allow-origin", "localhost:3000"],
+        &["--allow-origin", "http://localhost:3000/app"],
+        &["--region", "mars"],
+        &["--like-sqs", "--short-poll-sample", "0"],
+        &["--duplicate-rate", "1.5"],
+        &["--fault-rate=-0.1"],
+        &["--entry-fault-rate", "often"],
+        &["--reorder-window", "0"],
+        &["--count-lag", "6m"],
+    ] {
+        let run = env.run(&[&["local", "--bind", "127.0.0.1:0"], args].concat());
+        run.assert_code(2);
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
+        errors.push_str(&format!(
+            "$ sqsctl local {}\n{}",
+            args.join(" "),
+            run.stderr
+        ));
+    }
+    assert_snapshot!(errors);
+}
+
+/// One HTTP/1.1 exchange with the server at `endpoint` (`http://host:port`).
+fn exchange(endpoint: &str, headers: &str) -> String {
+    let address = endpoint.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).unwrap();
+    let body = "{}";
+    write!(
+        stream,
+        "POST / HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.ListQueues\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
+}
+
+#[test]
+fn allowed_origins_are_answered_and_other_pages_refused() {
+    let env = TestEnv::start();
+    let mut child = env.spawn_piped(&[
+        "local",
+        "--bind",
+        "127.0.0.1:0",
+        "--allow-origin",
+        "http://localhost:3000/",
+        "--allow-origin",
+        "https://app.example",
+    ]);
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    let endpoint = line
+        .trim()
+        .strip_prefix("export AWS_ENDPOINT_URL_SQS=")
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
+
+    let sdk = exchange(&endpoint, "");
+    assert!(sdk.starts_with("HTTP/1.1 200"), "{sdk}");
+    let allowed = exchange(&endpoint, "Origin: http://localhost:3000\r\n");
+    assert!(allowed.starts_with("HTTP/1.1 200"), "{allowed}");
+    assert!(allowed.contains("access-control-allow-origin: http://localhost:3000"));
+    let second = exchange(&endpoint, "Origin: https://app.example\r\n");
+    assert!(second.starts_with("HTTP/1.1 200"), "{second}");
+    let other = exchange(&endpoint, "Origin: http://localhost:8080\r\n");
+    assert!(other.starts_with("HTTP/1.1 403"), "{other}");
+    assert!(
+        other.contains("--allow-origin http://localhost:8080"),
+        "{other}"
+    );
+
+    support::sigint(child.id());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("answering web pages of http://localhost:3000, https://app.example\n"),
+        "{stderr}"
+    );
+}
+
+/// A `sqsctl local` started for a test, and its stdout.
+struct Local {
+    child: std::process::Child,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Local {
+    /// `sqsctl local` on a free port, started by `cmd` (an environment of the caller's choosing),
+    /// and the first `lines` lines of its stdout once it is ready.
+    fn start(mut cmd: Command, args: &[&str], lines: usize) -> (Local, String) {
+        let mut child = cmd
+            .args([&["local", "--bind", "127.0.0.1:0"][..], args].concat())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut printed = String::new();
+        for _ in 0..lines {
+            stdout.read_line(&mut printed).unwrap();
+        }
+        (Local { child, stdout }, printed)
+    }
+
+    /// Stops it with Ctrl-C: the rest of its stdout, and its stderr.
+    fn stop(mut self) -> (String, String) {
+        support::sigint(self.child.id());
+        let mut rest = String::new();
+        self.stdout.read_to_string(&mut rest).unwrap();
+        let output = self.child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(130));
+        (rest, String::from_utf8_lossy(&output.stderr).into_owned())
+    }
+}
+
+#[test]
+fn the_printed_environment_is_all_a_shell_needs() {
+    let home = tempfile::tempdir().unwrap();
+    let (local, printed) = Local::start(support::cleared_cmd(home.path()), &[], 5);
+    assert_snapshot!(printed);
+
+    // A shell with nothing of AWS: no variables, an empty home.
+    let env_file = home.path().join("local.env");
+    std::fs::write(&env_file, &printed).unwrap();
+    let empty_home = tempfile::tempdir().unwrap();
+    let shell = Command::new("sh")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", empty_home.path())
+        .args([
+            "-c",
+            r#"eval "$(cat "$1")" && "$0" queue create from-shell >/dev/null && "$0" queues -o text --query '[].name'"#,
+            support::BIN,
+        ])
+        .arg(&env_file)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let run = support::Run::from_output(shell);
+    run.assert_code(0);
+    assert_eq!(run.stdout.trim(), "from-shell", "{}", run.stderr);
+    let (rest, _) = local.stop();
+    assert!(rest.is_empty(), "{rest}");
+}
+
+#[test]
+fn credentials_of_the_environment_are_left_alone_and_never_printed() {
+    let home = tempfile::tempdir().unwrap();
+    let mut cmd = support::cleared_cmd(home.path());
+    cmd.env("AWS_ACCESS_KEY_ID", "AKIAREALKEYEXAMPLE")
+        .env("AWS_SECRET_ACCESS_KEY", "real-secret-example");
+    let (local, first) = Local::start(cmd, &["--region", "eu-west-1"], 1);
+    let (rest, stderr) = local.stop();
+    let printed = first + &rest;
+    assert!(
+        !printed.contains("AKIA") && !stderr.contains("AKIA") && !printed.contains("real-secret"),
+        "{printed}{stderr}"
+    );
+    assert_snapshot!(printed);
+    assert!(
+        stderr.contains("(default region eu-west-1, account 000000000000)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn like_sqs_says_what_it_does_and_how_to_repeat_it() {
+    let home = tempfile::tempdir().unwrap();
+    let args = ["--like-sqs", "--seed", "7", "--duplicate-rate", "0"];
+    let (local, _) = Local::start(support::cleared_cmd(home.path()), &args, 5);
+    let (_, stderr) = local.stop();
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("behaving like SQS"))
+        .unwrap_or_else(|| panic!("no realism line in:\n{stderr}"));
+    assert_snapshot!(line);
+}
+
+#[test]
+fn the_local_server_keeps_regions_apart() {
+    let env = TestEnv::start();
+    env.create_queue("orders", &[]);
+    let eu = ["--region", "eu-west-1"];
+    env.run(&[&eu[..], &["queue", "create", "orders"]].concat())
+        .assert_code(0);
+    env.run(&[&eu[..], &["queue", "create", "refunds"]].concat())
+        .assert_code(0);
+    env.run(&[&eu[..], &["send", "refunds", "r1"]].concat())
+        .assert_code(0);
+    let names = |run: &support::Run| -> Vec<String> {
+        run.assert_code(0);
+        run.records_of("queue")
+            .iter()
+            .map(|r| format!("{} {}", r["name"].as_str().unwrap(), r["visible"]))
+            .collect()
+    };
+    assert_eq!(names(&env.run(&["queues"])), ["orders 0"]);
+    assert_eq!(
+        names(&env.run(&[&eu[..], &["queues"]].concat())),
+        ["orders 0", "refunds 1"]
+    );
+    let info = env.run(&[&eu[..], &["queue", "info", "refunds"]].concat());
+    info.assert_code(0);
+    assert_eq!(
+        info.records_of("queue_info")[0]["attributes"]["QueueArn"],
+        "arn:aws:sqs:eu-west-1:000000000000:refunds"
+    );
+    // The wrong-region mistake, rehearsed locally.
+    let run = env.run(&["queue", "info", "refunds"]);
+    run.assert_code(1);
+    assert_snapshot!(name: "queue_of_another_region_on_the_local_server", run.stderr);
+}
+
+/// Runs `sqsctl local` with `args`, stops it with Ctrl-C once it listens, and returns its stderr.
+fn local_server_stderr(env: &TestEnv, args: &[&str]) -> String {
+    use std::io::BufRead;
+    let mut child = env.spawn_piped(&[&["local", "--bind", "127.0.0.1:0"], args].concat());
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut endpoint = String::new();
+    stdout.read_line(&mut endpoint).unwrap();
+    assert!(
+        endpoint.starts_with("export AWS_ENDPOINT_URL_SQS="),
+        "{endpoint}"
+    );
+    support::sigint(child.id());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn local_names_only_the_faults_it_injects() {
+    let env = TestEnv::start();
+    let plain = local_server_stderr(&env, &[]);
+    assert!(!plain.contains("injecting"), "{plain}");
+    assert!(plain.contains("stopped after 0 requests\n"), "{plain}");
+    let faulty = local_server_stderr(&env, &["--fault-rate", "0.5"]);
+    assert!(faulty.contains("injecting fault rate 0.5\n"), "{faulty}");
+    assert!(!faulty.contains("latency"), "{faulty}");
+    assert!(faulty.contains("0 injected errors"), "{faulty}");
+}

@@ -1,0 +1,151 @@
+//! The filters every read shares (`--grep`, `--attr`, `--where` of `peek` and `receive`): only what
+//! matches is shown or taken, the rest is left as it was, and a bad filter is a usage error before
+//! anything is read.
+
+use sqsctl::client::QueueRef;
+use sqsctl::message::{AttributeValue, MessageRecord};
+
+use crate::support::snapshot::{assert_snapshot, transcript};
+use crate::support::{TestEnv, unique_name};
+
+/// Sends `order-1..=n` (tenant acme for odd numbers, globex for even ones) and returns the queue.
+pub(crate) fn orders(env: &TestEnv, n: usize) -> QueueRef {
+    let queue = env.create_queue(&unique_name("orders"), &[]);
+    let records = (1..=n)
+        .map(|i| {
+            let mut record = MessageRecord::with_body(format!(r#"{{"order":{i}}}"#));
+            let tenant = if i % 2 == 1 { "acme" } else { "globex" };
+            record
+                .message_attributes
+                .insert("tenant".into(), AttributeValue::string(tenant));
+            record
+        })
+        .collect();
+    env.send(&queue, records);
+    queue
+}
+
+fn bodies(run: &crate::support::Run) -> Vec<String> {
+    let mut out: Vec<String> = run
+        .records_of("message")
+        .iter()
+        .map(|m| m["body"].as_str().unwrap().to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+pub(crate) fn visible(env: &TestEnv, queue: &QueueRef) -> (u64, u64) {
+    let attrs = env.block_on(env.sqs().attributes(queue)).unwrap();
+    (attrs.visible(), attrs.in_flight())
+}
+
+#[test]
+fn peek_shows_only_what_matches_and_leaves_everything() {
+    let env = TestEnv::start();
+    let queue = orders(&env, 6);
+    let run = env.run(&["peek", &queue.name, "--attr", "tenant=acme", "--max", "2"]);
+    run.assert_code(0);
+    let shown = bodies(&run);
+    assert_eq!(shown.len(), 2, "{}", run.stderr);
+    assert!(
+        shown
+            .iter()
+            .all(|b| ["{\"order\":1}", "{\"order\":3}", "{\"order\":5}"].contains(&b.as_str())),
+        "{shown:?}"
+    );
+    assert!(
+        run.stderr.contains("2 matched --attr tenant=acme"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(visible(&env, &queue), (6, 0));
+
+    let run = env.run(&["peek", &queue.name, "--where", "body.order > `4`"]);
+    run.assert_code(0);
+    assert_eq!(bodies(&run), ["{\"order\":5}", "{\"order\":6}"]);
+}
+
+#[test]
+fn receive_delete_takes_only_what_matches_and_releases_the_rest_at_once() {
+    let env = TestEnv::start();
+    let queue = orders(&env, 8);
+    let run = env.run(&[
+        "receive",
+        &queue.name,
+        "--grep",
+        r#""order":[1-4]\b"#,
+        "--until-empty",
+        "--delete",
+        "--yes",
+    ]);
+    run.assert_code(0);
+    assert_eq!(
+        bodies(&run),
+        [
+            "{\"order\":1}",
+            "{\"order\":2}",
+            "{\"order\":3}",
+            "{\"order\":4}"
+        ]
+    );
+    // The others were made visible again at once, not after the 30 s visibility timeout.
+    assert_eq!(visible(&env, &queue), (4, 0), "{}", run.stderr);
+    let mut left = env.drain_bodies(&queue);
+    left.sort();
+    assert_eq!(
+        left,
+        [
+            "{\"order\":5}",
+            "{\"order\":6}",
+            "{\"order\":7}",
+            "{\"order\":8}"
+        ]
+    );
+}
+
+#[test]
+fn receive_without_a_match_stops_and_leaves_the_queue_as_it_was() {
+    let env = TestEnv::start();
+    let queue = orders(&env, 5);
+    let run = env.run(&["receive", &queue.name, "--grep", "nothing-like-this"]);
+    run.assert_code(0);
+    assert!(run.records_of("message").is_empty());
+    assert_eq!(visible(&env, &queue), (5, 0), "{}", run.stderr);
+}
+
+#[test]
+fn a_where_that_fails_on_a_message_is_reported_not_silent() {
+    let env = TestEnv::start();
+    let queue = orders(&env, 2);
+    let run = env.run(&["peek", &queue.name, "--where", "length(body.items) > `0`"]);
+    run.assert_code(0);
+    assert!(run.records_of("message").is_empty());
+    assert!(
+        run.stderr.contains("--where failed on 2 messages"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn bad_filters_are_usage_errors_before_anything_is_read() {
+    let env = TestEnv::start();
+    let queue = orders(&env, 1);
+    let mut refusals = String::new();
+    for args in [
+        ["--grep", "("],
+        ["--attr", "novalue"],
+        ["--where", "body.["],
+        ["--older-than", "soon"],
+    ] {
+        for command in ["peek", "receive"] {
+            let argv = [command, &queue.name, args[0], args[1]];
+            let run = env.run(&argv);
+            run.assert_code(2);
+            refusals.push_str(&transcript(&argv, &run));
+        }
+    }
+    assert_snapshot!(refusals.replace(&queue.name, "orders-[id]"));
+    assert_eq!(visible(&env, &queue), (1, 0));
+}
