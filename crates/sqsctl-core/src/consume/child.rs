@@ -16,6 +16,7 @@ use tokio::time::Instant;
 use super::watchdog::Watchdog;
 use super::worker::Event;
 use crate::consume::JobId;
+use crate::interrupt::Interrupt;
 
 /// How long a command stopped by its timeout gets between SIGTERM and SIGKILL.
 const KILL_AFTER: Duration = Duration::from_secs(2);
@@ -136,6 +137,7 @@ fn is_executable(path: &Path) -> bool {
 
 /// Runs the command for `job` with `stdin` as its input and `env` on top of sqsctl's environment;
 /// reports its output and then its end on `events`. `kill` set to true stops it at once.
+/// `interrupt` is the run's stop signal: see [`STOP_SIGNAL_WINDOW`].
 pub async fn run(
     job: JobId,
     spec: Arc<CommandSpec>,
@@ -143,6 +145,7 @@ pub async fn run(
     env: Vec<(String, String)>,
     events: mpsc::Sender<Event>,
     mut kill: watch::Receiver<bool>,
+    interrupt: Interrupt,
 ) {
     let started = Instant::now();
     let mut command = tokio::process::Command::new(&spec.program);
@@ -238,8 +241,18 @@ pub async fn run(
     })
     .await;
     readers.detach_all();
+    if ending.by_stop_signal() && !interrupt.is_set() {
+        // Whoever stops the run (systemd, a closed terminal) signals sqsctl and the commands at
+        // once, and a command may end before sqsctl's own handler has run: wait a moment for it,
+        // so that the command counts as stopped with the run, not as failed.
+        let _ = tokio::time::timeout(STOP_SIGNAL_WINDOW, interrupt.wait()).await;
+    }
     let _ = events.send(Event::Exited { job, ending, took }).await;
 }
+
+/// How long a command that a stop signal (SIGINT, SIGTERM, SIGHUP) ended waits for sqsctl's run to
+/// be stopped by the same signal before it counts as failed.
+const STOP_SIGNAL_WINDOW: Duration = Duration::from_millis(500);
 
 fn ending_of(status: std::io::Result<std::process::ExitStatus>) -> Ending {
     match status {

@@ -264,6 +264,7 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
                 env,
                 self.events.clone(),
                 self.kill.subscribe(),
+                self.interrupt.clone(),
             ));
         }
     }
