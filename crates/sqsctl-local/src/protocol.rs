@@ -394,7 +394,7 @@ pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
 /// Answers a request the browser checks let through.
 async fn answer(svc: &Arc<Service>, req: Request) -> Response {
     if req.method == "GET" && req.path == "/_sqsctl/stats" {
-        let body = serde_json::to_vec(&svc.faults.stats()).unwrap_or_default();
+        let body = serde_json::to_vec(&svc.stats()).unwrap_or_default();
         return Response::plain_json(body);
     }
     if req.method == "GET" && req.path == "/_sqsctl/health" {

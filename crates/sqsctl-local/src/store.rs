@@ -48,6 +48,8 @@ pub struct Received {
     pub to_dead_letter: Vec<StoredMessage>,
     /// Second deliveries this receive scheduled, which a waiting receive may take at once.
     pub twins_owed: usize,
+    /// Second deliveries this receive made (at the front of `messages`).
+    pub twins_delivered: usize,
 }
 
 #[derive(Debug)]
@@ -293,6 +295,7 @@ impl Messages {
             self.deliver_twins(now, max, visibility_ms, &mut received);
         }
         let first_fresh = received.messages.len();
+        received.twins_delivered = first_fresh;
         loop {
             let wanted = max - received.messages.len();
             if wanted == 0 {
