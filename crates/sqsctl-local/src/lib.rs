@@ -27,11 +27,15 @@ mod disk;
 #[cfg(test)]
 mod dispatch_props;
 mod error;
+mod fair;
+#[cfg(test)]
+mod fair_props;
 mod faults;
 mod fifo;
 mod hosts;
 mod init;
 mod inspect;
+mod inspect_groups;
 mod journal;
 mod limits;
 mod md5;
