@@ -1,6 +1,7 @@
 //! The inspection endpoints under `/_sqsctl/v1/`, for readers that must not disturb a queue
-//! (sqsctl's peek, diagnose and FIFO group views against this server): they list a queue's messages
-//! as a receive would show them, without receiving them. Nothing changes: no receive count,
+//! (sqsctl's peek, diagnose and group views against this server): they list a queue's messages
+//! as a receive would show them, without receiving them, and count them per message group
+//! ([`super::inspect_groups`]). Nothing changes: no receive count,
 //! visibility or first-receive time, no journal write; deadlines and retention are applied to what
 //! is shown, not to the store. The contract (paths, parameters, shapes) is documented in
 //! `docs/local-server.md`; version 1 only ever grows.
