@@ -1,9 +1,10 @@
 //! The messages of one queue and the indexes that keep every operation's cost independent of depth.
 //!
 //! Messages live in a map by key. Standard queues keep a deque of visible keys, or [`FairOrder`]
-//! once a message with a group id arrives; FIFO queues keep [`FifoOrder`]. Delays and visibility deadlines sit in a min-heap and retention in another; both
-//! are invalidated lazily (an entry counts only if it still matches the message) and compacted when
-//! stale entries outnumber live ones, so memory stays proportional to what is stored.
+//! once a message with a group id arrives; FIFO queues keep [`FifoOrder`]. Delays and visibility
+//! deadlines sit in a min-heap and retention in another; both are invalidated lazily (an entry
+//! counts only if it still matches the message) and compacted when stale entries outnumber live
+//! ones, so memory stays proportional to what is stored.
 //!
 //! Under [`crate::Realism`] a receive of a standard queue may pick out of send order and schedule a
 //! second delivery of a message (a *twin*); the exact path never touches that state.
