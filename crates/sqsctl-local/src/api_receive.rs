@@ -261,6 +261,9 @@ fn attempt(
         Some(mut draw) => state.receive(now, max, visibility_ms, limit, Some(&mut draw)),
     };
     drop(state);
+    if received.twins_delivered > 0 {
+        chance.count_duplicates(received.twins_delivered);
+    }
     if received.twins_owed > 0 {
         queue.changed.notify_waiters();
     }

@@ -31,6 +31,9 @@ pub struct Stats {
     pub ambiguous_receives: u64,
     /// Batch entries failed individually by injection (not applied).
     pub entry_failures: u64,
+    /// Second deliveries of a message made under [`crate::Realism::duplicate_rate`]: each is a
+    /// message a consumer received once more than it was sent.
+    pub duplicate_deliveries: u64,
 }
 
 /// What to do with one request.
@@ -154,6 +157,7 @@ impl Faults {
             ambiguous_sends: self.ambiguous_sends.load(Ordering::Relaxed),
             ambiguous_receives: self.ambiguous_receives.load(Ordering::Relaxed),
             entry_failures: self.entries.load(Ordering::Relaxed),
+            duplicate_deliveries: 0,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The inspection endpoints under `/_sqsctl/v1/`, for readers that must not disturb a queue
-//! (sqsctl's peek, diagnose and FIFO group views against this server): they list a queue's messages
-//! as a receive would show them, without receiving them. Nothing changes: no receive count,
+//! (sqsctl's peek, diagnose and group views against this server): they list a queue's messages
+//! as a receive would show them, without receiving them, and count them per message group
+//! ([`super::inspect_groups`]). Nothing changes: no receive count,
 //! visibility or first-receive time, no journal write; deadlines and retention are applied to what
 //! is shown, not to the store. The contract (paths, parameters, shapes) is documented in
 //! `docs/local-server.md`; version 1 only ever grows.
@@ -18,6 +19,7 @@ use super::service::Service;
 
 pub const INFO_PATH: &str = "/_sqsctl/v1/info";
 pub const MESSAGES_PATH: &str = "/_sqsctl/v1/messages";
+pub const GROUPS_PATH: &str = "/_sqsctl/v1/groups";
 
 /// The version of the inspection contract this server speaks.
 const INSPECT_VERSION: u32 = 1;
@@ -43,7 +45,7 @@ pub fn info() -> Response {
 /// Where a message is, as a receive would see it now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-enum Seen {
+pub(super) enum Seen {
     Visible,
     InFlight,
     Delayed,
@@ -66,13 +68,13 @@ struct Listing {
 }
 
 /// What a listing asks for.
-struct Request {
-    queue_url: Option<String>,
-    max: usize,
+pub(super) struct Request {
+    pub queue_url: Option<String>,
+    pub max: usize,
     all: bool,
 }
 
-fn read_request(query: Option<&str>) -> SqsResult<Request> {
+pub(super) fn read_request(query: Option<&str>) -> SqsResult<Request> {
     let mut request = Request {
         queue_url: None,
         max: DEFAULT_MAX,
@@ -124,7 +126,7 @@ fn read_request(query: Option<&str>) -> SqsResult<Request> {
 
 /// Where `message` is at `now`, with deadlines that passed applied; `None` once retention
 /// removed it.
-fn seen_at(message: &StoredMessage, now: u64, retention_ms: u64) -> Option<Seen> {
+pub(super) fn seen_at(message: &StoredMessage, now: u64, retention_ms: u64) -> Option<Seen> {
     if message.sent_at.saturating_add(retention_ms) <= now {
         return None;
     }

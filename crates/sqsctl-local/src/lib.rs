@@ -2,8 +2,8 @@
 //!
 //! It serves both protocols SQS clients speak, AWS JSON 1.0 (current SDKs) and the older Query
 //! protocol (form-encoded requests, XML answers), from one action table, with SQS's semantics
-//! (visibility timeouts, delays, retention, FIFO groups and deduplication, dead-letter queues,
-//! message move tasks) and its error codes. With a data directory it keeps its state across
+//! (visibility timeouts, delays, retention, FIFO groups and deduplication, fair delivery on standard
+//! queues with group ids, dead-letter queues, message move tasks) and its error codes. With a data directory it keeps its state across
 //! restarts. Every timing rule reads a [`Clock`] that tests can freeze and advance, and faults and latency can be injected for reliability tests. Exact by
 //! default, it can also behave as SQS does where SQS is not exact ([`Realism`]: short polls that
 //! sample, duplicate deliveries, best-effort order, lagging counts). It is a crate
@@ -27,11 +27,15 @@ mod disk;
 #[cfg(test)]
 mod dispatch_props;
 mod error;
+mod fair;
+#[cfg(test)]
+mod fair_props;
 mod faults;
 mod fifo;
 mod hosts;
 mod init;
 mod inspect;
+mod inspect_groups;
 mod journal;
 mod limits;
 mod md5;

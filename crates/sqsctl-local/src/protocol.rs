@@ -15,13 +15,13 @@ use serde_json::Value;
 
 use super::error::{ErrorKind, SqsError, SqsResult};
 use super::faults::Fault;
-use super::inspect;
 use super::origins::{BrowserHeaders, OriginPolicy};
 use super::query;
 use super::query_decode::{self, Params};
 use super::query_shapes;
 use super::service::Service;
 use super::{api_messages as messages, api_queues as queues, api_receive as receive, tasks};
+use super::{inspect, inspect_groups};
 
 pub const JSON_CONTENT_TYPE: &str = "application/x-amz-json-1.0";
 
@@ -394,19 +394,24 @@ pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
 /// Answers a request the browser checks let through.
 async fn answer(svc: &Arc<Service>, req: Request) -> Response {
     if req.method == "GET" && req.path == "/_sqsctl/stats" {
-        let body = serde_json::to_vec(&svc.faults.stats()).unwrap_or_default();
+        let body = serde_json::to_vec(&svc.stats()).unwrap_or_default();
         return Response::plain_json(body);
     }
     if req.method == "GET" && req.path == "/_sqsctl/health" {
         return Response::plain_json(br#"{"status":"ok"}"#.to_vec());
     }
     match (req.method.as_str(), req.path.as_str()) {
-        (_, inspect::INFO_PATH | inspect::MESSAGES_PATH) if !svc.inspection => {
+        (_, inspect::INFO_PATH | inspect::MESSAGES_PATH | inspect::GROUPS_PATH)
+            if !svc.inspection =>
+        {
             return inspect::turned_off();
         }
         ("GET", inspect::INFO_PATH) => return inspect::info(),
         ("GET", inspect::MESSAGES_PATH) => return inspect::messages(svc, req.query.as_deref()),
-        (method, inspect::INFO_PATH | inspect::MESSAGES_PATH) => {
+        ("GET", inspect::GROUPS_PATH) => {
+            return inspect_groups::groups(svc, req.query.as_deref());
+        }
+        (method, inspect::INFO_PATH | inspect::MESSAGES_PATH | inspect::GROUPS_PATH) => {
             return inspect::wrong_method(method);
         }
         _ => {}

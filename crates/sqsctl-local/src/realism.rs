@@ -8,6 +8,7 @@
 //! guarantees (exactly once, in order per group) whatever the configuration; the inspection
 //! endpoints stay exact.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use parking_lot::{Mutex, MutexGuard};
@@ -125,6 +126,8 @@ impl Default for Realism {
 pub struct Chance {
     pub realism: Realism,
     rng: Mutex<SmallRng>,
+    /// Second deliveries made so far (see [`crate::Stats::duplicate_deliveries`]).
+    duplicates: AtomicU64,
 }
 
 /// The generator, held while one receive decides (order and duplicates) under its queue's lock.
@@ -144,7 +147,18 @@ impl Chance {
         Chance {
             realism,
             rng: Mutex::new(rng),
+            duplicates: AtomicU64::new(0),
         }
+    }
+
+    /// Counts second deliveries a receive made.
+    pub fn count_duplicates(&self, delivered: usize) {
+        self.duplicates
+            .fetch_add(delivered as u64, Ordering::Relaxed);
+    }
+
+    pub fn duplicate_deliveries(&self) -> u64 {
+        self.duplicates.load(Ordering::Relaxed)
     }
 
     /// How many messages a short poll asking for `wanted` may return from a queue of `visible`

@@ -474,7 +474,7 @@ impl Server {
     }
 
     pub fn stats(&self) -> Stats {
-        self.service.faults.stats()
+        self.service.stats()
     }
 
     /// What the server found in its data directory and did with its start-up queues.
@@ -547,7 +547,7 @@ pub async fn serve_until(
     super::tasks::resume(&service, tasks);
     on_ready(&ready);
     accept_loop(listener, service.clone(), Limits::new(&config), shutdown).await;
-    Ok(service.faults.stats())
+    Ok(service.stats())
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use tokio::sync::Notify;
 use super::attempts::ReceiveAttempts;
 use super::clock::Clock;
 use super::error::{ErrorKind, SqsError, SqsResult};
-use super::faults::Faults;
+use super::faults::{Faults, Stats};
 use super::hosts::HostPolicy;
 use super::journal::{Journal, Op};
 use super::limits::Budget;
@@ -95,6 +95,14 @@ impl Service {
             next_queue_id: AtomicU64::new(1),
             stopping: AtomicBool::new(false),
             stop: Notify::new(),
+        }
+    }
+
+    /// The counters of what the server did and injected.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            duplicate_deliveries: self.chance.duplicate_deliveries(),
+            ..self.faults.stats()
         }
     }
 

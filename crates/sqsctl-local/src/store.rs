@@ -1,9 +1,10 @@
 //! The messages of one queue and the indexes that keep every operation's cost independent of depth.
 //!
-//! Messages live in a map by key. Standard queues keep a deque of visible keys; FIFO queues keep
-//! [`FifoOrder`]. Delays and visibility deadlines sit in a min-heap and retention in another; both
-//! are invalidated lazily (an entry counts only if it still matches the message) and compacted when
-//! stale entries outnumber live ones, so memory stays proportional to what is stored.
+//! Messages live in a map by key. Standard queues keep a deque of visible keys, or [`FairOrder`]
+//! once a message with a group id arrives; FIFO queues keep [`FifoOrder`]. Delays and visibility
+//! deadlines sit in a min-heap and retention in another; both are invalidated lazily (an entry
+//! counts only if it still matches the message) and compacted when stale entries outnumber live
+//! ones, so memory stays proportional to what is stored.
 //!
 //! Under [`crate::Realism`] a receive of a standard queue may pick out of send order and schedule a
 //! second delivery of a message (a *twin*); the exact path never touches that state.
@@ -13,6 +14,7 @@ use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::sync::Arc;
 
 use super::error::{ErrorKind, SqsError, SqsResult};
+use super::fair::FairOrder;
 use super::fifo::FifoOrder;
 use super::limits::{Budget, Usage};
 use super::message::{State, StoredMessage};
@@ -22,6 +24,8 @@ pub use super::slab::MessageMap;
 #[derive(Debug)]
 enum Order {
     Standard(VecDeque<u64>),
+    /// A standard queue since its first message with a group id: fair delivery.
+    Fair(Box<FairOrder>),
     Fifo(FifoOrder),
 }
 
@@ -48,6 +52,8 @@ pub struct Received {
     pub to_dead_letter: Vec<StoredMessage>,
     /// Second deliveries this receive scheduled, which a waiting receive may take at once.
     pub twins_owed: usize,
+    /// Second deliveries this receive made (at the front of `messages`).
+    pub twins_delivered: usize,
 }
 
 #[derive(Debug)]
@@ -132,6 +138,10 @@ impl Messages {
         self.usage.add(message.stored_bytes());
         let key = self.map.insert(message);
         self.retention.push(Reverse((sent_at, key)));
+        if let (Order::Standard(line), Some(_)) = (&mut self.order, &group) {
+            let line = std::mem::take(line);
+            self.order = Order::Fair(Box::new(FairOrder::from_line(line)));
+        }
         let visible = match state {
             State::Delayed { until } => {
                 self.deadlines.push(Reverse((until, key)));
@@ -155,6 +165,7 @@ impl Messages {
                     deque.push_back(key);
                 }
             }
+            Order::Fair(order) => order.inserted(group.as_ref(), key, state, sent_at),
             Order::Fifo(order) => {
                 if let Some(group) = &group {
                     order.push(group, key, visible);
@@ -198,16 +209,20 @@ impl Messages {
         if message.deadline() != Some(deadline) {
             return;
         }
-        match message.state {
-            State::Delayed { .. } => self.counts.delayed = self.counts.delayed.saturating_sub(1),
+        let was_in_flight = match message.state {
+            State::Delayed { .. } => {
+                self.counts.delayed = self.counts.delayed.saturating_sub(1);
+                false
+            }
             State::InFlight { .. } => {
                 self.counts.in_flight = self.counts.in_flight.saturating_sub(1);
                 if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
                     order.ended_flight(group);
                 }
+                true
             }
             State::Visible => return,
-        }
+        };
         message.state = State::Visible;
         self.counts.visible += 1;
         if !self.twin_handles.is_empty() {
@@ -215,6 +230,9 @@ impl Messages {
         }
         match &mut self.order {
             Order::Standard(deque) => deque.push_back(key),
+            Order::Fair(order) => {
+                order.became_visible(message.group_id.as_ref(), key, was_in_flight);
+            }
             Order::Fifo(order) => {
                 if let Some(group) = &message.group_id {
                     order.mark_ready(group);
@@ -228,6 +246,9 @@ impl Messages {
         self.usage.sub(message.stored_bytes());
         if !self.twin_handles.is_empty() {
             self.twin_handles.remove(&key);
+        }
+        if let Order::Fair(order) = &mut self.order {
+            order.removed(message.group_id.as_ref(), message.state);
         }
         match message.state {
             State::Visible => {
@@ -249,8 +270,9 @@ impl Messages {
     }
 
     /// Keys of up to `max` messages that may be delivered now, in delivery order: send order on a
-    /// standard queue, unless `draw` picks within its window.
-    fn candidates(&mut self, max: usize, mut draw: Option<&mut Draw>) -> Vec<u64> {
+    /// standard queue, unless `draw` picks within its window. A fair queue gives one key at a
+    /// time, since each delivery changes whom the next one favours.
+    fn candidates(&mut self, max: usize, now: u64, mut draw: Option<&mut Draw>) -> Vec<u64> {
         match &mut self.order {
             Order::Standard(deque) => {
                 let mut out = Vec::with_capacity(max);
@@ -272,6 +294,10 @@ impl Messages {
                 }
                 out
             }
+            Order::Fair(order) => order
+                .next(&self.map, self.counts.in_flight, now, draw)
+                .into_iter()
+                .collect(),
             Order::Fifo(order) => order.candidates(&self.map, max),
         }
     }
@@ -293,12 +319,13 @@ impl Messages {
             self.deliver_twins(now, max, visibility_ms, &mut received);
         }
         let first_fresh = received.messages.len();
+        received.twins_delivered = first_fresh;
         loop {
             let wanted = max - received.messages.len();
             if wanted == 0 {
                 break;
             }
-            let keys = self.candidates(wanted, draw.as_deref_mut());
+            let keys = self.candidates(wanted, now, draw.as_deref_mut());
             if keys.is_empty() {
                 break;
             }
@@ -327,8 +354,10 @@ impl Messages {
                 self.counts.visible = self.counts.visible.saturating_sub(1);
                 self.counts.in_flight += 1;
                 self.deadlines.push(Reverse((until, key)));
-                if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
-                    order.started_flight(group);
+                match (&mut self.order, &message.group_id) {
+                    (Order::Fifo(order), Some(group)) => order.started_flight(group),
+                    (Order::Fair(order), group) => order.started_flight(group.as_ref()),
+                    _ => {}
                 }
                 received.messages.push((key, message.clone()));
             }
@@ -336,7 +365,7 @@ impl Messages {
                 break;
             }
         }
-        if let (Some(draw), Order::Standard(_)) = (draw, &self.order) {
+        if let (Some(draw), Order::Standard(_) | Order::Fair(_)) = (draw, &self.order) {
             for (key, message) in &received.messages[first_fresh..] {
                 if draw.duplicate() {
                     self.twins.push_back(Twin {
@@ -397,11 +426,12 @@ impl Messages {
                 .is_some_and(|&first| (first..message.receive_count).contains(&generation))
     }
 
-    /// Takes up to `max` visible messages out of the queue, in delivery order (for move tasks).
-    pub fn take_visible(&mut self, max: usize) -> Vec<StoredMessage> {
+    /// Takes up to `max` visible messages out of the queue, in delivery order at `now` (for move
+    /// tasks).
+    pub fn take_visible(&mut self, max: usize, now: u64) -> Vec<StoredMessage> {
         let mut out = Vec::new();
         while out.len() < max {
-            let keys = self.candidates(max - out.len(), None);
+            let keys = self.candidates(max - out.len(), now, None);
             if keys.is_empty() {
                 break;
             }
@@ -495,11 +525,34 @@ impl Messages {
             self.retention
                 .retain(|Reverse((s, k))| map.get(k).is_some_and(|m| m.sent_at == *s));
         }
-        if let Order::Standard(deque) = &mut self.order
-            && deque.len() > limit
-        {
-            let map = &self.map;
-            deque.retain(|k| map.get(k).is_some_and(|m| m.state == State::Visible));
+        match &mut self.order {
+            Order::Standard(deque) if deque.len() > limit => {
+                let map = &self.map;
+                deque.retain(|k| map.get(k).is_some_and(|m| m.state == State::Visible));
+            }
+            Order::Fair(order) => order.compact(&self.map, limit),
+            _ => {}
+        }
+    }
+
+    /// The latest enqueue time of a fair queue's tenant, while it has messages.
+    pub fn last_sent(&self, tenant: &str) -> Option<u64> {
+        match &self.order {
+            Order::Fair(order) => order.last_sent(tenant),
+            _ => None,
+        }
+    }
+
+    #[cfg(test)]
+    pub fn is_fair(&self) -> bool {
+        matches!(self.order, Order::Fair(_))
+    }
+
+    #[cfg(test)]
+    pub fn fair_load(&self, tenant: &str) -> Option<super::fair::Load> {
+        match &self.order {
+            Order::Fair(order) => order.load(tenant),
+            _ => None,
         }
     }
 

@@ -310,7 +310,7 @@ async fn run(svc: Arc<Service>, task: Arc<Task>) {
             let now = svc.now();
             let mut state = source.state.lock();
             state.tick(now);
-            state.messages.take_visible(wanted)
+            state.messages.take_visible(wanted, now)
         };
         if chunk.is_empty() {
             task.finish(&svc, Status::Completed, None);

@@ -340,6 +340,62 @@ async fn deletes_purges_and_queue_deletions_stay_done() -> TestResult {
     Ok(())
 }
 
+/// The bodies one receive of up to `max` messages brings, kept in flight for an hour.
+async fn take(
+    sqs: &Client,
+    url: &str,
+    max: i32,
+) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+    let got = sqs
+        .receive_message()
+        .queue_url(url)
+        .max_number_of_messages(max)
+        .visibility_timeout(3600)
+        .send()
+        .await?;
+    Ok(got
+        .messages()
+        .iter()
+        .map(|m| m.body().unwrap_or_default().to_string())
+        .collect())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_keeps_a_noisy_tenant_noisy() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let start = UNIX_EPOCH + Duration::from_secs(START);
+    {
+        let server = Server::start(config(dir.path(), start))?;
+        let sqs = client(&server);
+        let url = sqs.create_queue().queue_name("fair").send().await?;
+        let url = url.queue_url().unwrap_or_default();
+        for (tenant, count) in [("A", 40), ("B", 1)] {
+            for i in 0..count {
+                sqs.send_message()
+                    .queue_url(url)
+                    .message_body(format!("{tenant} {i}"))
+                    .message_group_id(tenant)
+                    .send()
+                    .await?;
+            }
+            if tenant == "A" {
+                for _ in 0..3 {
+                    assert_eq!(take(&sqs, url, 10).await?.len(), 10);
+                }
+            }
+        }
+        server.shutdown().await;
+    }
+    // A's 30 messages are still in flight after the restart: A is noisy, B comes first.
+    let server = Server::start(config(dir.path(), start))?;
+    let sqs = client(&server);
+    let url = server.queue_url("fair");
+    assert_eq!(take(&sqs, &url, 1).await?, ["B 0"]);
+    assert_eq!(take(&sqs, &url, 1).await?, ["A 30"]);
+    server.shutdown().await;
+    Ok(())
+}
+
 #[test]
 fn a_second_server_on_the_same_directory_is_refused() -> TestResult {
     let dir = tempfile::tempdir()?;

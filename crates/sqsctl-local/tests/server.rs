@@ -1230,6 +1230,9 @@ mod regions;
 #[path = "server/like_sqs.rs"]
 mod like_sqs;
 
+#[path = "server/fair.rs"]
+mod fair;
+
 /// A raw HTTP/1.1 exchange, for what the SDK cannot send.
 async fn raw(server: &Server, request: impl AsRef<[u8]>) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -1,5 +1,6 @@
-//! The inspection endpoints (`/_sqsctl/v1/info`, `/_sqsctl/v1/messages`) over HTTP: messages listed
-//! in the shape of a JSON ReceiveMessage answer, in delivery order, and a queue that is exactly as it
+//! The inspection endpoints (`/_sqsctl/v1/info`, `/_sqsctl/v1/messages`, `/_sqsctl/v1/groups`)
+//! over HTTP: messages listed in the shape of a JSON ReceiveMessage answer, in delivery order,
+//! counts per message group with fair delivery's noisy flags, and a queue that is exactly as it
 //! was after being looked at.
 
 use std::time::Duration;
@@ -36,6 +37,17 @@ async fn listing(server: &Server, url: &str, extra: &str) -> Value {
         .finish();
     let (status, head, body) =
         get(server, &format!("/_sqsctl/v1/messages?{query}{extra}"), "").await;
+    assert_eq!(status, 200, "{head}\n{body}");
+    assert!(head.contains("content-type: application/json"), "{head}");
+    serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+/// `/_sqsctl/v1/groups` for a queue.
+pub(super) async fn groups(server: &Server, url: &str, extra: &str) -> Value {
+    let query = form_urlencoded::Serializer::new(String::new())
+        .append_pair("QueueUrl", url)
+        .finish();
+    let (status, head, body) = get(server, &format!("/_sqsctl/v1/groups?{query}{extra}"), "").await;
     assert_eq!(status, 200, "{head}\n{body}");
     assert!(head.contains("content-type: application/json"), "{head}");
     serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"))
@@ -318,5 +330,110 @@ async fn unknown_queues_and_bad_parameters_get_json_errors() -> TestResult {
     .await;
     assert!(rebound.starts_with("HTTP/1.1 403"), "{rebound}");
     server.shutdown().await;
+    Ok(())
+}
+
+async fn receive_bodies(sqs: &aws_sdk_sqs::Client, url: &str) -> Vec<String> {
+    let out = sqs
+        .receive_message()
+        .queue_url(url)
+        .max_number_of_messages(10)
+        .send()
+        .await
+        .expect("receive");
+    out.messages()
+        .iter()
+        .map(|m| m.body().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn group_counts_show_each_tenant_and_the_noisy_one_and_change_nothing() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let url = create(&sqs, "tenants", &[("VisibilityTimeout", "3600")]).await;
+    let t0 = server.clock().now_millis();
+    let send = |body: String, group: Option<&str>, delay: i32| {
+        sqs.send_message()
+            .queue_url(&url)
+            .message_body(body)
+            .set_message_group_id(group.map(String::from))
+            .delay_seconds(delay)
+            .send()
+    };
+    for i in 0..40 {
+        send(format!("a{i}"), Some("a"), 0).await?;
+    }
+    for i in 0..2 {
+        send(format!("b{i}"), Some("b"), 0).await?;
+    }
+    for i in 0..3 {
+        send(format!("u{i}"), None, 0).await?;
+    }
+    for _ in 0..3 {
+        assert_eq!(receive_bodies(&sqs, &url).await.len(), 10);
+    }
+    server.clock().advance(Duration::from_secs(1));
+    send("b-later".into(), Some("b"), 10).await?;
+    let expected = json!({
+        "Fifo": false,
+        "InFlight": 30,
+        "Groups": [
+            {"GroupId": "a", "Visible": 10, "InFlight": 30, "Delayed": 0,
+             "OldestSentTimestamp": t0, "LastSentTimestamp": t0, "Noisy": true},
+            {"GroupId": "b", "Visible": 2, "InFlight": 0, "Delayed": 1,
+             "OldestSentTimestamp": t0, "LastSentTimestamp": t0 + 1000, "Noisy": false},
+        ],
+        "Ungrouped": {"Visible": 3, "InFlight": 0, "Delayed": 0},
+        "Truncated": false,
+    });
+    assert_eq!(groups(&server, &url, "").await, expected);
+    // Looking changed nothing.
+    assert_eq!(groups(&server, &url, "").await, expected);
+    for (name, value) in [
+        ("ApproximateNumberOfMessages", "15"),
+        ("ApproximateNumberOfMessagesNotVisible", "30"),
+        ("ApproximateNumberOfMessagesDelayed", "1"),
+    ] {
+        assert_eq!(attribute(&sqs, &url, name).await, value, "{name}");
+    }
+    let first = groups(&server, &url, "&Max=1").await;
+    assert_eq!(first["Groups"], json!([expected["Groups"][0]]));
+    assert_eq!(first["Truncated"], true);
+
+    // The quiet tenants first, then a's backlog; once drained, a is no longer noisy.
+    assert_eq!(
+        receive_bodies(&sqs, &url).await,
+        [
+            "b0", "b1", "u0", "u1", "u2", "a30", "a31", "a32", "a33", "a34"
+        ]
+    );
+    assert_eq!(receive_bodies(&sqs, &url).await.len(), 5);
+    let drained = groups(&server, &url, "").await;
+    assert_eq!(drained["Groups"][0]["InFlight"], 40);
+    assert_eq!(drained["Groups"][0]["Noisy"], false);
+
+    let (status, head, _) = get(
+        &server,
+        &format!(
+            "/_sqsctl/v1/groups?QueueUrl={}",
+            form_urlencoded::byte_serialize(server.queue_url("nope").as_bytes())
+                .collect::<String>()
+        ),
+        "",
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(
+        head.contains("AWS.SimpleQueueService.NonExistentQueue"),
+        "{head}"
+    );
+    let off = Server::start(ServerConfig {
+        inspection: false,
+        ..ServerConfig::default()
+    })?;
+    let (status, head, _) = get(&off, "/_sqsctl/v1/groups?QueueUrl=x", "").await;
+    assert_eq!(status, 400);
+    assert!(head.contains("x-amzn-query-error: InvalidAction"), "{head}");
     Ok(())
 }

@@ -150,6 +150,7 @@ async fn standard_queues_deliver_some_messages_twice_and_either_handle_deletes()
     }
     let twice: Vec<&Vec<Message>> = deliveries.values().filter(|d| d.len() > 1).collect();
     assert!(twice.len() >= 2, "{} messages delivered twice", twice.len());
+    assert_eq!(server.stats().duplicate_deliveries, twice.len() as u64);
     for delivered in &twice {
         assert_eq!(delivered.len(), 2);
         assert_ne!(handle(&delivered[0]), handle(&delivered[1]));
@@ -208,10 +209,19 @@ async fn a_consumer_that_deletes_at_once_still_meets_duplicates_and_drains_the_q
     }
     assert_eq!(seen.len(), 500, "every message arrives");
     let duplicates = seen.values().filter(|&&n| n > 1).count();
+    let deliveries: usize = seen.values().sum();
+    assert!(duplicates > 0, "no duplicate among {deliveries} deliveries");
+    // The server counts each delivery beyond the first, and says so over HTTP too.
+    let extra = (deliveries - 500) as u64;
+    assert_eq!(server.stats().duplicate_deliveries, extra);
+    let stats = super::raw(
+        &server,
+        "GET /_sqsctl/stats HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    )
+    .await;
     assert!(
-        duplicates > 0,
-        "no duplicate among {} deliveries",
-        seen.values().sum::<usize>()
+        stats.contains(&format!(r#""duplicate_deliveries":{extra}"#)),
+        "{stats}"
     );
     assert_eq!(
         attribute(&sqs, &url, "ApproximateNumberOfMessages").await,
@@ -320,6 +330,7 @@ async fn fifo_queues_stay_exactly_once_and_in_order_per_group() -> TestResult {
         }
     }
     assert_eq!((delivered, ids.len()), (90, 90), "exactly once");
+    assert_eq!(server.stats().duplicate_deliveries, 0);
     for (group, bodies) in by_group {
         let expected: Vec<String> = (0..30).map(|i| format!("{group} {i:02}")).collect();
         assert_eq!(bodies, expected, "group {group} out of order");
