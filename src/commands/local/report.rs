@@ -181,6 +181,12 @@ pub(super) fn stop_line(stats: &Stats, settings: &LocalSettings) -> String {
             plural(stats.entry_failures, "failed batch entry")
         ));
     }
+    if settings.realism.duplicate_rate > 0.0 {
+        line.push_str(&format!(
+            "; delivered {} twice (--duplicate-rate)",
+            plural(stats.duplicate_deliveries, "message")
+        ));
+    }
     line
 }
 

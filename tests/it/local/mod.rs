@@ -265,3 +265,62 @@ fn local_names_only_the_faults_it_injects() {
     assert!(!faulty.contains("latency"), "{faulty}");
     assert!(faulty.contains("0 injected errors"), "{faulty}");
 }
+
+#[test]
+fn local_counts_the_duplicate_deliveries_it_made() {
+    use std::io::BufRead;
+    let env = TestEnv::start();
+    let mut child = env.spawn_piped(&[
+        "local",
+        "--bind",
+        "127.0.0.1:0",
+        "--duplicate-rate",
+        "1",
+        "--seed",
+        "7",
+    ]);
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    let endpoint = line
+        .trim()
+        .strip_prefix("export AWS_ENDPOINT_URL_SQS=")
+        .unwrap()
+        .to_string();
+    let at = |args: &[&str]| {
+        let output = support::cmd_at(&endpoint, env.home())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    at(&["queue", "create", "twice"]);
+    at(&["send", "twice", "one"]);
+    // Every delivery is made twice: the first receive takes the message, a later one gets it
+    // again before its visibility timeout ends.
+    let sqs = support::sdk_client(&endpoint);
+    let url = at(&["queue", "url", "twice"]).trim().to_string();
+    let ids: Vec<String> = env.block_on(async {
+        let mut ids = Vec::new();
+        for _ in 0..2 {
+            let answer = sqs.receive_message().queue_url(&url).send().await.unwrap();
+            ids.extend(
+                answer
+                    .messages()
+                    .iter()
+                    .filter_map(|m| m.message_id.clone()),
+            );
+        }
+        ids
+    });
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert_eq!(ids[0], ids[1], "the same message twice");
+    support::sigint(child.id());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("; delivered 1 message twice (--duplicate-rate)"),
+        "{stderr}"
+    );
+}
