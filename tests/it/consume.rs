@@ -84,7 +84,7 @@ fn is_running(pid: &str) -> bool {
 }
 
 fn attributes(env: &TestEnv, queue: &QueueRef) -> (u64, u64) {
-    let attrs = env.block_on(env.sqs().attributes(queue)).unwrap();
+    let attrs = env.settled_attributes(queue);
     (attrs.visible(), attrs.in_flight())
 }
 

@@ -66,7 +66,7 @@ fn policy(dlq_arn: &str, max: u32) -> String {
 }
 
 fn visible_and_in_flight(env: &TestEnv, queue: &QueueRef) -> (u64, u64) {
-    let attrs = env.block_on(env.sqs().attributes(queue)).unwrap();
+    let attrs = env.settled_attributes(queue);
     (attrs.visible(), attrs.in_flight())
 }
 

@@ -161,6 +161,18 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
             report.passed_over
         )
     };
+    if report.duplicates > 0 {
+        // Standard queues deliver at least once: a second delivery is not a new message.
+        let deliveries = if report.duplicates == 1 {
+            "delivery"
+        } else {
+            "deliveries"
+        };
+        summary.push_str(&format!(
+            " (and {} duplicate {deliveries} of messages already received, not shown again)",
+            report.duplicates
+        ));
+    }
     if received == 0
         && report.write_error.is_none()
         && report.receive_error.is_none()

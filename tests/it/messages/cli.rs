@@ -8,7 +8,7 @@ use crate::support;
 use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
-use sqsctl::client::{QueueRef, ReceiveOptions};
+use sqsctl::client::QueueRef;
 use sqsctl::local::ServerConfig;
 use sqsctl::message::MessageRecord;
 use support::TestEnv;
@@ -30,7 +30,7 @@ fn numbered(prefix: &str, count: usize) -> Vec<String> {
 
 /// (visible, in flight) as the queue reports them.
 fn counts(env: &TestEnv, queue: &QueueRef) -> (u64, u64) {
-    let attrs = env.block_on(env.sqs().attributes(queue)).unwrap();
+    let attrs = env.settled_attributes(queue);
     (attrs.visible(), attrs.in_flight())
 }
 
@@ -180,21 +180,7 @@ fn receive_and_send_round_trip_between_queues_through_a_pipe() {
     );
     assert_eq!(env.depth(&source), 0);
 
-    let moved = env.block_on(async {
-        let mut all = Vec::new();
-        loop {
-            let options = ReceiveOptions {
-                max_messages: 10,
-                wait_seconds: Some(0),
-                visibility_timeout: Some(60),
-            };
-            let batch = env.sqs().receive(&target, options).await.unwrap();
-            if batch.is_empty() {
-                break all;
-            }
-            all.extend(batch);
-        }
-    });
+    let moved = env.drain(&target);
     assert_eq!(moved.len(), 30);
     for message in moved {
         let n: usize = message
@@ -394,7 +380,7 @@ fn receive_delete_needs_yes_or_a_confirmation_on_a_terminal() {
 
 #[test]
 fn peek_leaves_messages_in_place_and_bodies_are_sanitized_only_on_a_terminal() {
-    let env = TestEnv::start();
+    let env = TestEnv::exact("snapshots a table whose rows come in send order");
     let queue = env.create_queue("look", &[]);
     let mut bodies = numbered("p", 4);
     // C1 CSI and a bidi override: accepted by SQS, harmful on a terminal.

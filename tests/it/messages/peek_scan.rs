@@ -48,7 +48,7 @@ fn scan_sees_every_message_once_and_leaves_them_all_visible() {
     let env = TestEnv::start();
     let queue = env.create_queue("scan-all", &[]);
     send_bodies(&env, &queue, (0..95).map(|i| format!("m{i}")));
-    let attrs = env.block_on(env.sqs().attributes(&queue)).unwrap();
+    let attrs = env.settled_attributes(&queue);
     let mut bodies = Vec::new();
     let options = PeekOptions {
         max: None,
@@ -65,7 +65,7 @@ fn scan_sees_every_message_once_and_leaves_them_all_visible() {
     bodies.sort();
     bodies.dedup();
     assert_eq!(bodies.len(), 95, "each message handed over exactly once");
-    let after = env.block_on(env.sqs().attributes(&queue)).unwrap();
+    let after = env.settled_attributes(&queue);
     assert_eq!(
         (after.visible(), after.in_flight()),
         (95, 0),
@@ -78,7 +78,7 @@ fn scan_stops_at_max_and_when_the_caller_breaks() {
     let env = TestEnv::start();
     let queue = env.create_queue("scan-max", &[]);
     send_bodies(&env, &queue, (0..40).map(|i| format!("m{i}")));
-    let attrs = env.block_on(env.sqs().attributes(&queue)).unwrap();
+    let attrs = env.settled_attributes(&queue);
     let options = PeekOptions {
         max: Some(13),
         ..PeekOptions::default()
@@ -97,12 +97,7 @@ fn scan_stops_at_max_and_when_the_caller_breaks() {
     })
     .unwrap();
     assert_eq!(batches, 1);
-    assert_eq!(
-        env.block_on(env.sqs().attributes(&queue))
-            .unwrap()
-            .visible(),
-        40
-    );
+    assert_eq!(env.settled_attributes(&queue).visible(), 40);
 }
 
 #[test]
@@ -118,7 +113,7 @@ fn scan_refuses_a_queue_with_a_redrive_policy_and_moves_nothing() {
     let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":"1"}}"#);
     let queue = env.create_queue("guarded", &[("RedrivePolicy", &policy)]);
     send_bodies(&env, &queue, (0..5).map(|i| format!("m{i}")));
-    let attrs = env.block_on(env.sqs().attributes(&queue)).unwrap();
+    let attrs = env.settled_attributes(&queue);
     for _ in 0..3 {
         let options = PeekOptions::default();
         let result = scan(&env, &queue, &attrs, options, |_| ControlFlow::Continue(()));

@@ -119,16 +119,19 @@ fn until_empty_drains_a_queue_that_behaves_like_sqs() {
         "jsonl",
     ]);
     run.assert_code(0);
-    let bodies: std::collections::BTreeSet<String> = run
-        .stdout
-        .lines()
-        .map(|line| {
-            let record: serde_json::Value = serde_json::from_str(line).unwrap();
-            let record = record.get("data").unwrap_or(&record);
-            record["body"].as_str().unwrap_or_default().to_string()
-        })
-        .collect();
+    let records = run.records_of("message");
+    let bodies: std::collections::BTreeSet<&str> =
+        records.iter().map(|r| r["body"].as_str().unwrap()).collect();
     assert_eq!(bodies.len(), 500, "{}", run.stderr);
+    // Counted by message id: a message SQS delivered twice is written once, counted apart.
+    assert_eq!(records.len(), 500, "a message written twice: {}", run.stderr);
+    assert!(
+        run.stderr.contains("received 500 messages")
+            && run.stderr.contains("duplicate deliver")
+            && run.stderr.contains("deleted 500"),
+        "{}",
+        run.stderr
+    );
     let left = env.block_on(env.sqs().receive(
         &queue,
         sqsctl::client::ReceiveOptions {

@@ -76,7 +76,7 @@ fn drain(env: &TestEnv, queue: &QueueRef) -> Vec<MessageRecord> {
 }
 
 fn visible(env: &TestEnv, queue: &QueueRef) -> (u64, u64) {
-    let attrs = env.block_on(env.sqs().attributes(queue)).unwrap();
+    let attrs = env.settled_attributes(queue);
     (attrs.visible(), attrs.in_flight())
 }
 
@@ -998,7 +998,7 @@ fn archive_keeps_a_copy_and_delay_holds_the_moved_messages_back() {
     let mut expected: Vec<String> = (0..12).map(|i| format!("a{i}")).collect();
     expected.sort();
     assert_eq!(archived, expected);
-    let attrs = env.block_on(env.sqs().attributes(&source)).unwrap();
+    let attrs = env.settled_attributes(&source);
     assert_eq!(
         (attrs.visible(), attrs.delayed()),
         (0, 12),

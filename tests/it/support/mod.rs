@@ -23,6 +23,10 @@ pub struct TestEnv {
     server: Option<Server>,
     sqs: Sqs,
     home: tempfile::TempDir,
+    /// The server is `--like-sqs`: the test's own reads wait out lagging counts and sampled
+    /// short polls.
+    like_sqs: bool,
+    count_lag: std::time::Duration,
 }
 
 /// What a run of the binary gave.
@@ -73,8 +77,28 @@ impl Run {
 
 impl TestEnv {
     /// A server whose inspection endpoints are off: sqsctl's readers receive, raising receive
-    /// counts, as they must on SQS. Most tests are about how sqsctl behaves on SQS.
+    /// counts, as they must on SQS. Most tests are about how sqsctl behaves on SQS, so with
+    /// [`LIKE_SQS_VAR`] set this server is also like SQS where SQS is not exact (see
+    /// [`like_sqs_seed`]); a test that needs the exact server says why with [`TestEnv::exact`].
     pub fn start() -> TestEnv {
+        match like_sqs_seed() {
+            Some(seed) => TestEnv::like_sqs(seed),
+            None => TestEnv::exact_server(),
+        }
+    }
+
+    /// The exact server whatever [`LIKE_SQS_VAR`] says, for a test that by nature needs it (it
+    /// asserts send order, the exact answer of a short poll, an exact count at once...): `why`
+    /// names that need, so that no test leaves the like-SQS pass silently.
+    pub fn exact(why: &str) -> TestEnv {
+        assert!(
+            !why.trim().is_empty(),
+            "say why the test needs the exact server"
+        );
+        TestEnv::exact_server()
+    }
+
+    fn exact_server() -> TestEnv {
         TestEnv::start_with(ServerConfig {
             inspection: false,
             ..ServerConfig::default()
@@ -89,6 +113,8 @@ impl TestEnv {
     /// A server as `sqsctl local --like-sqs --seed SEED --no-inspection` starts: short polls
     /// sample, standard queues deliver some messages twice and out of order, counts lag.
     pub fn like_sqs(seed: u64) -> TestEnv {
+        // Captured by the test harness and shown with a failure, so that it can be repeated.
+        eprintln!("local server: --like-sqs --seed {seed} (repeat with {LIKE_SQS_VAR}={seed})");
         TestEnv::start_with(ServerConfig {
             inspection: false,
             realism: Realism::LIKE_SQS,
@@ -98,6 +124,8 @@ impl TestEnv {
     }
 
     pub fn start_with(config: ServerConfig) -> TestEnv {
+        let like_sqs = !config.realism.is_exact();
+        let count_lag = config.realism.count_lag;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -110,6 +138,8 @@ impl TestEnv {
             server: Some(server),
             sqs,
             home: tempfile::tempdir().unwrap(),
+            like_sqs,
+            count_lag,
         }
     }
 
@@ -213,14 +243,27 @@ impl TestEnv {
         child.wait().expect("killed");
     }
 
+    /// Whether the server is `--like-sqs`.
+    pub fn is_like_sqs(&self) -> bool {
+        self.like_sqs
+    }
+
     /// Every message body in a queue, drained (received and deleted) through the client.
     pub fn drain_bodies(&self, queue: &QueueRef) -> Vec<String> {
+        self.drain(queue).into_iter().map(|m| m.body).collect()
+    }
+
+    /// Every message in a queue, drained (received and deleted) through the client, once per
+    /// message id: on a `--like-sqs` server a message delivered twice is counted once, and only a
+    /// long poll that brings nothing ends the drain (a short poll samples).
+    pub fn drain(&self, queue: &QueueRef) -> Vec<sqsctl::message::MessageRecord> {
         self.block_on(async {
-            let mut bodies = Vec::new();
+            let mut messages = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             loop {
                 let options = sqsctl::client::ReceiveOptions {
                     max_messages: 10,
-                    wait_seconds: Some(0),
+                    wait_seconds: Some(if self.like_sqs { 1 } else { 0 }),
                     visibility_timeout: Some(60),
                 };
                 let batch = self.sqs.receive(queue, options).await.expect("receive");
@@ -235,9 +278,13 @@ impl TestEnv {
                     .delete_batch(queue, &handles)
                     .await
                     .expect("delete");
-                bodies.extend(batch.into_iter().map(|m| m.body));
+                messages.extend(batch.into_iter().filter(|m| {
+                    m.message_id
+                        .as_ref()
+                        .is_none_or(|id| seen.insert(id.clone()))
+                }));
             }
-            bodies
+            messages
         })
     }
 
@@ -251,11 +298,30 @@ impl TestEnv {
         });
     }
 
-    /// Visible + in flight + delayed, as the queue's attributes report it.
+    /// Visible + in flight + delayed, as the queue's attributes report it; on a `--like-sqs`
+    /// server once the counts have caught up (they lag by up to its count lag).
     pub fn depth(&self, queue: &QueueRef) -> u64 {
+        self.settle_counts();
         self.block_on(self.sqs.attributes(queue))
             .expect("attributes")
             .total()
+    }
+}
+
+impl TestEnv {
+    /// The queue's attributes, on a `--like-sqs` server once its counts have caught up.
+    pub fn settled_attributes(&self, queue: &QueueRef) -> sqsctl::client::QueueAttributes {
+        self.settle_counts();
+        self.block_on(self.sqs.attributes(queue))
+            .expect("attributes")
+    }
+
+    /// On a `--like-sqs` server, waits until the next `GetQueueAttributes` reads counts taken
+    /// afresh.
+    pub fn settle_counts(&self) {
+        if !self.count_lag.is_zero() {
+            std::thread::sleep(self.count_lag + std::time::Duration::from_millis(100));
+        }
     }
 }
 
@@ -264,6 +330,30 @@ impl Drop for TestEnv {
         if let Some(server) = self.server.take() {
             self.runtime.block_on(server.shutdown());
         }
+    }
+}
+
+/// Set to a seed (`SQSCTL_TEST_LIKE_SQS=7`) or to `random`, it makes [`TestEnv::start`] start a
+/// `--like-sqs` server with that seed (a random one is drawn per test and printed with its
+/// output). Unset or empty, the server is exact.
+pub const LIKE_SQS_VAR: &str = "SQSCTL_TEST_LIKE_SQS";
+
+/// The seed [`LIKE_SQS_VAR`] asks for, if any.
+pub fn like_sqs_seed() -> Option<u64> {
+    let value = std::env::var(LIKE_SQS_VAR).ok()?;
+    match value.trim() {
+        "" => None,
+        "random" => {
+            // A fresh seed per test: std's hasher keys are random per process and per instance.
+            use std::hash::BuildHasher;
+            Some(
+                std::collections::hash_map::RandomState::new()
+                    .hash_one(std::thread::current().id()),
+            )
+        }
+        seed => Some(seed.parse().unwrap_or_else(|_| {
+            panic!("{LIKE_SQS_VAR} must be a seed (an unsigned integer) or `random`, got {seed:?}")
+        })),
     }
 }
 

@@ -15,7 +15,7 @@
 //! no further message of that group is delivered, so a scan sees the head of each group (up to ten
 //! per receive), never a whole group that is deeper than that.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
@@ -537,7 +537,10 @@ where
         interrupt,
         ..
     } = *request;
-    let mut seen_ids: HashSet<String> = HashSet::new();
+    // Each message id seen, with where its receipt handle is in `held`: a message that comes
+    // again (its hold ran out, or a standard queue delivered it twice) is held by its newest
+    // handle only, the one that can still release it.
+    let mut seen_ids: HashMap<String, usize> = HashMap::new();
     let limit = options.max.unwrap_or(usize::MAX) as u64;
     // How many messages the scan expects to find before it confirms the end with a long poll.
     let mut expected = scanned.visible_at_start;
@@ -585,14 +588,31 @@ where
         }
         let mut fresh = Vec::with_capacity(batch.len());
         for message in batch {
-            if let Some(handle) = &message.receipt_handle {
-                held.push(handle.clone());
-            }
-            // A message seen before came back because the hold ran out; it is not new.
-            let new = match &message.message_id {
-                Some(id) => seen_ids.insert(id.clone()),
-                None => true,
+            // A message seen before came back (its hold ran out, or it was delivered twice); it
+            // is not new.
+            let seen_at = message
+                .message_id
+                .as_ref()
+                .and_then(|id| seen_ids.get(id).copied());
+            let new = match (&message.message_id, seen_at) {
+                (Some(_), Some(_)) => false,
+                (Some(id), None) => {
+                    let at = if message.receipt_handle.is_some() {
+                        held.len()
+                    } else {
+                        usize::MAX
+                    };
+                    seen_ids.insert(id.clone(), at);
+                    true
+                }
+                (None, _) => true,
             };
+            if let Some(handle) = &message.receipt_handle {
+                match seen_at {
+                    Some(at) if at < held.len() => held[at] = handle.clone(),
+                    _ => held.push(handle.clone()),
+                }
+            }
             if new {
                 scanned.count_seen(&message);
                 fresh.push(message);

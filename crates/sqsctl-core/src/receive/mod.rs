@@ -14,6 +14,11 @@
 //! many of the batch its reader took, only those are deleted, and the next batch is received only
 //! after that, so a reader that stops early has been handed at most one batch it did not read.
 //!
+//! A standard queue delivers at least once: a message received a second time by the run (the same
+//! message id) is not handed to the sink again but counted apart
+//! ([`ReceiveReport::duplicates`]); with `delete` its second receipt handle is deleted too once
+//! the message was delivered, and released when it was not.
+//!
 //! With a selector, the receivers keep only the messages that match and release the others at
 //! once; with `follow` they wait out empty long polls until Ctrl-C.
 
@@ -103,6 +108,9 @@ pub struct ReceiveReport {
     /// Receives that failed after SQS may have applied them (hiding their messages until their
     /// visibility timeout).
     pub ambiguous_receives: u64,
+    /// Deliveries of a message the run had received already (standard queues deliver at least
+    /// once): not delivered again nor counted as messages.
+    pub duplicates: u64,
     /// Messages the selector's `where` expression could not be evaluated on.
     pub where_failures: Option<WhereFailures>,
     /// Why delivering stopped: the sink's error, or a broken pipe when its reader took less than
@@ -158,6 +166,7 @@ pub async fn run<S: Sink>(
         release_failed: AtomicU64::new(0),
         follow: plan.follow,
         held: Mutex::new(HashMap::new()),
+        handed: Mutex::new(HashSet::new()),
     });
     let concurrency = if bounded { 1 } else { plan.concurrency.max(1) };
     let (tx, mut rx) = mpsc::channel::<Received>(concurrency);
@@ -173,7 +182,28 @@ pub async fn run<S: Sink>(
     // Receipt handles of batches received but not delivered, released only after the receivers
     // stopped: a release while a request is still in flight could hand the same message back.
     let mut to_release: Vec<String> = Vec::new();
-    while let Some(Received { batch, turn }) = rx.recv().await {
+    // Ids delivered to the sink, and second deliveries whose first one is not (yet) delivered.
+    let mut delivered_ids: HashSet<String> = HashSet::new();
+    let mut pending_duplicates: Vec<MessageRecord> = Vec::new();
+    while let Some(Received {
+        batch,
+        duplicates,
+        turn,
+    }) = rx.recv().await
+    {
+        if !duplicates.is_empty() {
+            report.duplicates += duplicates.len() as u64;
+            let (settled, pending): (Vec<_>, Vec<_>) = duplicates.into_iter().partition(|m| {
+                m.message_id
+                    .as_ref()
+                    .is_some_and(|id| delivered_ids.contains(id))
+            });
+            pending_duplicates.extend(pending);
+            if plan.delete {
+                delete_duplicates(sqs, &queue, &retry, &settled).await;
+            }
+            continue;
+        }
         sink.received(batch.len());
         let mut handles = receipt_handles(&batch);
         if report.write_error.is_none() {
@@ -191,6 +221,12 @@ pub async fn run<S: Sink>(
             while let Some(result) = deletes.try_join_next() {
                 report.count_deletes(result);
             }
+            let delivered = delivery.delivered.min(batch.len());
+            delivered_ids.extend(
+                batch[..delivered]
+                    .iter()
+                    .filter_map(|m| m.message_id.clone()),
+            );
             let rest = handles.split_off(delivery.delivered.min(handles.len()));
             if plan.delete && !handles.is_empty() {
                 let Ok(permit) = deleters.clone().acquire_owned().await else {
@@ -218,6 +254,17 @@ pub async fn run<S: Sink>(
             report.receive_error.get_or_insert(err);
         }
     }
+    // Every receiver has stopped. A second delivery whose first one was delivered is settled like
+    // it (deleted with `delete`); one whose first one was not goes back with it.
+    let (settled, unsettled): (Vec<_>, Vec<_>) = pending_duplicates.into_iter().partition(|m| {
+        m.message_id
+            .as_ref()
+            .is_some_and(|id| delivered_ids.contains(id))
+    });
+    if plan.delete {
+        delete_duplicates(sqs, &queue, &retry, &settled).await;
+    }
+    to_release.extend(receipt_handles(&unsettled));
     // Every receiver has stopped (the channel closed only when the last one did): make the
     // undelivered messages visible again now rather than after their visibility timeout.
     // Messages a follow passed over and left hidden go back too; a handle that expired meanwhile
@@ -242,6 +289,22 @@ pub async fn run<S: Sink>(
     report.ambiguous_receives = shared.ambiguous_receives.load(Ordering::Relaxed);
     report.where_failures = shared.selector.as_ref().and_then(Selector::where_failures);
     Ok(report)
+}
+
+/// Deletes second deliveries of messages already delivered, through their own receipt handles.
+/// Either handle deletes a message, and the first one's delete is what the report counts: a
+/// failure here leaves nothing behind that the first delete did not already remove.
+async fn delete_duplicates(
+    sqs: &Sqs,
+    queue: &QueueRef,
+    retry: &RetryPolicy,
+    duplicates: &[MessageRecord],
+) {
+    let handles = receipt_handles(duplicates);
+    for chunk in handles.chunks(10) {
+        let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
+        let _ = sqs.delete_batch_retrying(queue, &refs, retry).await;
+    }
 }
 
 impl ReceiveReport {

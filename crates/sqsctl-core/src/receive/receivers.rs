@@ -58,11 +58,16 @@ pub(super) struct Shared {
     /// With `follow`: the latest receipt handle of each message passed over more than once, left
     /// hidden while the run lasts and released when it ends.
     pub held: Mutex<HashMap<String, String>>,
+    /// Ids of the messages handed to the writer so far: a standard queue delivers at least once,
+    /// and a message that comes again is a duplicate delivery, not a new message.
+    pub handed: Mutex<HashSet<String>>,
 }
 
 /// A batch on its way to the writer, with the turn its receiver took (one batch at a time).
 pub(super) struct Received {
     pub batch: Vec<MessageRecord>,
+    /// Messages of this receive already handed over by an earlier one (delivered twice).
+    pub duplicates: Vec<MessageRecord>,
     pub turn: Option<OwnedSemaphorePermit>,
 }
 
@@ -167,6 +172,20 @@ impl Shared {
         (kept, seen_again == received)
     }
 
+    /// Splits `batch` into the messages not handed to the writer before and those that were (a
+    /// second delivery of the same message id).
+    fn split_duplicates(
+        &self,
+        batch: Vec<MessageRecord>,
+    ) -> (Vec<MessageRecord>, Vec<MessageRecord>) {
+        let mut handed = self.handed.lock();
+        batch.into_iter().partition(|m| {
+            m.message_id
+                .as_ref()
+                .is_none_or(|id| handed.insert(id.clone()))
+        })
+    }
+
     /// Until when messages hidden by a receive that failed after SQS may have applied it can still
     /// come back, if that is worth waiting for (`until_empty` with `delete`, a visibility timeout
     /// not longer than [`MAX_HIDDEN_WAIT`]).
@@ -257,30 +276,42 @@ pub(super) async fn receive_loop(
             Some(selector) if !batch.is_empty() => shared.keep_matching(selector, batch).await,
             _ => (batch, false),
         };
+        let (batch, duplicates) = shared.split_duplicates(batch);
         shared.give_back(want.saturating_sub(batch.len() as u64));
         if nothing_new && !shared.follow {
             // Every message received was passed over before: the queue has nothing new.
             shared.done.store(true, Ordering::SeqCst);
             return Ok(());
         }
+        if !duplicates.is_empty() {
+            let duplicates = Received {
+                batch: Vec::new(),
+                duplicates,
+                turn: None,
+            };
+            if tx.send(duplicates).await.is_err() {
+                return Ok(());
+            }
+        }
         if batch.is_empty() && received_some {
-            // Only messages that do not match came: the queue is not empty, look again.
+            // Only messages that do not match, or delivered before, came: the queue is not
+            // empty, look again.
             continue;
         }
         if batch.is_empty() && shared.follow {
             continue;
         }
         if batch.is_empty() {
-            if !shared.until_empty {
-                shared.done.store(true, Ordering::SeqCst);
-                return Ok(());
-            }
             // A short poll samples some of SQS's servers and can come back empty from a queue
             // that holds messages: only a long poll that brings nothing says the queue is empty.
             // Without a wait the queue's own setting applied, which may have been a short poll.
             if wait.is_none_or(|w| w <= 0) {
                 wait = Some(1);
                 continue;
+            }
+            if !shared.until_empty {
+                shared.done.store(true, Ordering::SeqCst);
+                return Ok(());
             }
             if shared.last_ambiguous_receive.lock().is_none() {
                 shared.done.store(true, Ordering::SeqCst);
@@ -304,7 +335,12 @@ pub(super) async fn receive_loop(
             continue;
         }
         wait = shared.wait_seconds;
-        if let Err(unsent) = tx.send(Received { batch, turn }).await {
+        let received = Received {
+            batch,
+            duplicates: Vec::new(),
+            turn,
+        };
+        if let Err(unsent) = tx.send(received).await {
             // The writer is gone: put the messages back.
             let handles = receipt_handles(&unsent.0.batch);
             let refs: Vec<&str> = handles.iter().map(String::as_str).collect();
