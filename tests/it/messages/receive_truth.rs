@@ -120,11 +120,18 @@ fn until_empty_drains_a_queue_that_behaves_like_sqs() {
     ]);
     run.assert_code(0);
     let records = run.records_of("message");
-    let bodies: std::collections::BTreeSet<&str> =
-        records.iter().map(|r| r["body"].as_str().unwrap()).collect();
+    let bodies: std::collections::BTreeSet<&str> = records
+        .iter()
+        .map(|r| r["body"].as_str().unwrap())
+        .collect();
     assert_eq!(bodies.len(), 500, "{}", run.stderr);
     // Counted by message id: a message SQS delivered twice is written once, counted apart.
-    assert_eq!(records.len(), 500, "a message written twice: {}", run.stderr);
+    assert_eq!(
+        records.len(),
+        500,
+        "a message written twice: {}",
+        run.stderr
+    );
     assert!(
         run.stderr.contains("received 500 messages")
             && run.stderr.contains("duplicate deliver")
