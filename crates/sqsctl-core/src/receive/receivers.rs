@@ -278,6 +278,9 @@ pub(super) async fn receive_loop(
         };
         let (batch, duplicates) = shared.split_duplicates(batch);
         shared.give_back(want.saturating_sub(batch.len() as u64));
+        // Without `delete`, a message handed over that comes back had its visibility timeout
+        // run out: a batch of nothing else means the run has read what there was to read.
+        let came_round = batch.is_empty() && !duplicates.is_empty() && !shared.delete;
         if nothing_new && !shared.follow {
             // Every message received was passed over before: the queue has nothing new.
             shared.done.store(true, Ordering::SeqCst);
@@ -292,6 +295,10 @@ pub(super) async fn receive_loop(
             if tx.send(duplicates).await.is_err() {
                 return Ok(());
             }
+        }
+        if came_round && !shared.follow {
+            shared.done.store(true, Ordering::SeqCst);
+            return Ok(());
         }
         if batch.is_empty() && received_some {
             // Only messages that do not match, or delivered before, came: the queue is not
