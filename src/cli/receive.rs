@@ -103,7 +103,8 @@ pub struct ReceiveArgs {
     pub concurrency: u16,
     /// Write each message as this template instead of a record
     ///
-    /// Fields: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g.
+    /// Fields: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, and for an
+    /// envelope {message} and {envelope} (its marker), with \t and \n (e.g.
     /// '{id}\t{attr.tenant}\t{body}')
     #[arg(long, value_name = "TEMPLATE", value_parser = crate::output::template::Template::parse)]
     pub format: Option<crate::output::template::Template>,

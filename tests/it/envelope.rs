@@ -160,6 +160,30 @@ fn where_selects_by_the_inner_message_and_unwrap_prints_it() {
     );
     assert!(!table.stdout.contains("[sns"), "{}", table.stdout);
 
+    let run = env.run(&["peek", "shapes", "--format", "{envelope}|{message}"]);
+    run.assert_code(0);
+    assert_eq!(
+        run.stdout,
+        "[sns orders-topic]|{\"order_id\":7,\"type\":\"order.created\"}\n\
+         [eventbridge com.shop.orders]|{\"order_id\":9}\n\
+         [s3 shop-payloads/2f1c/orders.json 2.1 MB]|\n|\n"
+    );
+    let run = env.run(&[
+        "peek",
+        "shapes",
+        "--unwrap",
+        "--max",
+        "1",
+        "--format",
+        "{id} {body}",
+    ]);
+    assert!(
+        run.stdout
+            .ends_with(" {\"order_id\":7,\"type\":\"order.created\"}\n"),
+        "{}",
+        run.stdout
+    );
+
     // JSON keeps the body as sent: --unwrap cannot apply, and says so.
     let refused = env.run(&["peek", "shapes", "--unwrap", "-o", "json"]);
     refused.assert_code(2);
