@@ -255,7 +255,7 @@ fn body_matches(pattern: &regex::Regex, message: &MessageRecord) -> bool {
             .is_some_and(|inner| pattern.is_match(&inner))
 }
 
-/// The message record as `--where`, `--count-by` and templates see it: the JSON schema of
+/// The message record as `--where` and `--count-by` see it: the JSON schema of
 /// `receive` (the decoded `envelope` and inner `message` included), with a body that parses as
 /// JSON replaced by its value, `age` (seconds since it was sent), and no receipt handle.
 pub fn record_for_query(message: &MessageRecord) -> serde_json::Value {
