@@ -277,7 +277,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__consume)
-            opts="-c -n -V -o -q -v -h --concurrency --max --idle-exit --jsonl --retry-delay --max-retry-delay --fail-exit-codes --release-exit-codes --timeout --visibility --wait --grep --attr --where --older-than --newer-than --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            opts="-c -n -V -o -q -v -h --concurrency --max --idle-exit --jsonl --retry-delay --max-retry-delay --fail-exit-codes --release-exit-codes --timeout --visibility --wait --grep --grep-v --attr --where --older-than --newer-than --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -332,6 +332,10 @@ _sqsctl() {
                     return 0
                     ;;
                 --grep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grep-v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1343,7 +1347,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__peek)
-            opts="-n -V -o -q -v -h --max --force --scan-limit --attributes --message-attributes --follow --format --grep --attr --where --older-than --newer-than --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            opts="-n -V -o -q -v -h --max --force --scan-limit --attributes --message-attributes --unwrap --count-by --follow --format --grep --grep-v --attr --where --older-than --newer-than --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1369,11 +1373,19 @@ _sqsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --count-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --grep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grep-v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2131,7 +2143,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__receive)
-            opts="-n -f -y -V -o -q -v -h --max --wait --visibility --until-empty --follow --delete --yes --attributes --message-attributes --concurrency --format --grep --attr --where --older-than --newer-than --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            opts="-n -f -y -V -o -q -v -h --max --wait --visibility --until-empty --follow --delete --yes --attributes --message-attributes --unwrap --count-by --concurrency --format --grep --grep-v --attr --where --older-than --newer-than --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2161,6 +2173,10 @@ _sqsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --count-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --concurrency)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2170,6 +2186,10 @@ _sqsctl() {
                     return 0
                     ;;
                 --grep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grep-v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2233,7 +2253,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__redrive)
-            opts="-y -n -V -o -q -v -h --to --dry-run --yes --grep --attr --where --older-than --newer-than --message-id --max --dedup --delay --rate --concurrency --visibility --journal --resume --archive --native --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help status cancel"
+            opts="-y -n -V -o -q -v -h --to --dry-run --yes --grep --grep-v --attr --where --older-than --newer-than --message-id --max --dedup --delay --rate --concurrency --visibility --journal --resume --archive --native --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help status cancel"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2244,6 +2264,10 @@ _sqsctl() {
                     return 0
                     ;;
                 --grep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grep-v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -296,9 +296,11 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l visibility -d 'Visibility timeout of the received messages, 0s-12h (default: the queue\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attributes -d 'System attributes to show: All (default) or names' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l message-attributes -d 'Message attributes to show: All (default), names, or prefixes such as `trace.*`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l count-by -d 'Count messages per value of EXPR instead of writing them' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l concurrency -d 'Receive requests in flight at once' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l format -d 'Write each message as this template instead of a record' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l grep -d 'Only messages whose body matches this regular expression' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l grep-v -d 'Leave out messages whose body matches this regular expression' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attr -d 'Only messages with this message attribute value (repeatable)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l where -d 'Only messages for which this JMESPath expression is true' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
@@ -319,18 +321,21 @@ always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l until-empty -d 'Keep receiving until the queue has no visible message left'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s f -l follow -d 'Keep long-polling and writing messages as they arrive, until Ctrl-C (or --max)'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l delete -d 'Delete each message once its record was written (asks first on a terminal)'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l delete -d 'Delete each message once written (asks first on a terminal)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s y -l yes -d 'Do not ask for confirmation of --delete'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l unwrap -d 'Write the inner message of SNS and EventBridge envelopes'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s n -l max -d 'Show at most this many messages' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s n -l max -d 'Show at most this many messages (default 10; with --count-by, count every message)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l scan-limit -d 'With filters, read at most this many messages looking for matches' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l attributes -d 'System attributes to show: All (default) or names' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l message-attributes -d 'Message attributes to show: All (default), names, or prefixes such as `trace.*`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l count-by -d 'Count messages per value of EXPR instead of writing them' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l format -d 'Write each message as this template instead of a record' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l grep -d 'Only messages whose body matches this regular expression' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l grep-v -d 'Leave out messages whose body matches this regular expression' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l attr -d 'Only messages with this message attribute value (repeatable)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l where -d 'Only messages for which this JMESPath expression is true' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
@@ -350,6 +355,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l color -d 'When to
 always\t''
 never\t''"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l force -d 'Read a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read left at their maxReceiveCount) anyway; each read counts toward it'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l unwrap -d 'Write the inner message of SNS and EventBridge envelopes'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l follow -d 'Refused: peek cannot follow a queue (see `receive --follow`)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
@@ -365,6 +371,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l timeout -d 'St
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l visibility -d 'Visibility timeout of received messages, 1s-12h, extended while their command runs (default: the queue\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l wait -d 'Longest wait of one receive for messages, 0s-20s' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l grep -d 'Only messages whose body matches this regular expression' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l grep-v -d 'Leave out messages whose body matches this regular expression' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l attr -d 'Only messages with this message attribute value (repeatable)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l where -d 'Only messages for which this JMESPath expression is true' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r
@@ -452,6 +459,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s v -l verbos
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l to -d 'Where to move them (default: the DLQ\'s source queue)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l grep -d 'Only messages whose body matches this regular expression' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l grep-v -d 'Leave out messages whose body matches this regular expression' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l attr -d 'Only messages with this message attribute value (repeatable)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l where -d 'Only messages for which this JMESPath expression is true' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel" -l older-than -d 'Only messages sent longer ago than this (e.g. 30m, 2h, 1day)' -r

@@ -82,7 +82,7 @@ pub struct ReceiveArgs {
     /// Keep long-polling and writing messages as they arrive, until Ctrl-C (or --max)
     #[arg(long, short = 'f', conflicts_with = "until_empty")]
     pub follow: bool,
-    /// Delete each message once its record was written (asks first on a terminal)
+    /// Delete each message once written (asks first on a terminal)
     #[arg(long)]
     pub delete: bool,
     /// Do not ask for confirmation of --delete
@@ -90,12 +90,21 @@ pub struct ReceiveArgs {
     pub yes: bool,
     #[command(flatten)]
     pub shown: ShownArgs,
+    /// Count messages per value of EXPR instead of writing them
+    ///
+    /// Repeatable; each EXPR is a JMESPath expression over the record --where sees, e.g.
+    /// message_attributes.error.value, message.type, envelope.topic,
+    /// attributes.ApproximateReceiveCount, "age > `3600`". Most frequent first, with how many
+    /// messages were read and how many the queue held.
+    #[arg(long, value_name = "EXPR", conflicts_with_all = ["format", "unwrap", "delete", "follow"])]
+    pub count_by: Vec<String>,
     /// Receive requests in flight at once
     #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub concurrency: u16,
     /// Write each message as this template instead of a record
     ///
-    /// Fields: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, with \t and \n (e.g.
+    /// Fields: {body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, and for an
+    /// envelope {message} and {envelope} (its marker), with \t and \n (e.g.
     /// '{id}\t{attr.tenant}\t{body}')
     #[arg(long, value_name = "TEMPLATE", value_parser = crate::output::template::Template::parse)]
     pub format: Option<crate::output::template::Template>,
@@ -114,4 +123,12 @@ pub struct ShownArgs {
     /// Message attributes to show: All (default), names, or prefixes such as `trace.*`
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub message_attributes: Vec<String>,
+    /// Write the inner message of SNS and EventBridge envelopes
+    ///
+    /// The inner message of an SNS notification or EventBridge event instead of its body: lines
+    /// of text in a pipe, the body column of a table; other bodies (an S3 pointer too) as they
+    /// are. Refused with -o json and -o jsonl, whose records keep the body as sent and carry the
+    /// inner message as `message`, and with --query.
+    #[arg(long)]
+    pub unwrap: bool,
 }

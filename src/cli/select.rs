@@ -1,12 +1,20 @@
 //! The selection options every read shares (`redrive`, `peek`, `receive`): one clap struct,
 //! flattened into each command, so a filter is spelled and documented the same everywhere.
 
-/// `--grep`, `--attr`, `--where`, `--older-than`, `--newer-than`.
+/// `--grep`, `--grep-v`, `--attr`, `--where`, `--older-than`, `--newer-than`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct SelectArgs {
     /// Only messages whose body matches this regular expression
+    ///
+    /// For an SNS notification or an EventBridge event, the inner message may match instead.
     #[arg(long, value_name = "REGEX", help_heading = "Selection")]
     pub grep: Option<String>,
+
+    /// Leave out messages whose body matches this regular expression
+    ///
+    /// For an SNS notification or an EventBridge event, a match in the inner message counts too.
+    #[arg(long = "grep-v", value_name = "REGEX", help_heading = "Selection")]
+    pub grep_v: Option<String>,
 
     /// Only messages with this message attribute value (repeatable)
     ///
@@ -17,7 +25,8 @@ pub struct SelectArgs {
     /// Only messages for which this JMESPath expression is true
     ///
     /// The expression sees the message record, with a JSON body parsed (e.g. "body.amount >
-    /// `100`"). Messages it fails on do not match, and are counted and reported.
+    /// `100`"), an envelope decoded ("message.order_id == `7`", "envelope.topic == 'orders'")
+    /// and `age` in seconds. Messages it fails on do not match, and are counted and reported.
     #[arg(long = "where", value_name = "EXPR", help_heading = "Selection")]
     pub where_expr: Option<String>,
 

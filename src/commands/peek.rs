@@ -10,21 +10,29 @@ use crate::commands::context::Context;
 use crate::error::with_hint;
 use crate::exit::ExitStatus;
 use crate::message::shown::Shown;
+use crate::output::counts::CountsReport;
 use crate::output::messages::MessageWriter;
 use crate::output::template::Template;
 use crate::select::Selection;
 use crate::text::plural;
 
+/// How many messages peek shows without `--max`.
+const DEFAULT_SHOWN: u64 = 10;
+
 #[derive(Debug)]
 pub struct PeekSettings {
     pub queue: String,
-    pub max: u64,
+    /// As given; the default depends on whether messages are shown or counted.
+    pub max: Option<u64>,
     pub force: bool,
     /// With filters: how many messages to read at most.
     pub scan_limit: u64,
     pub shown: Shown,
     pub selection: Selection,
     pub template: Option<Template>,
+    pub unwrap: bool,
+    /// `--count-by` expressions: counts instead of messages.
+    pub count_by: Vec<String>,
 }
 
 impl PeekSettings {
@@ -43,6 +51,8 @@ impl PeekSettings {
             scan_limit: args.scan_limit,
             shown: super::selection::shown(&args.shown)?,
             selection: super::selection::resolve(args.select, Vec::new())?,
+            count_by: super::selection::count_by(args.count_by)?,
+            unwrap: args.shown.unwrap,
             template: args.format,
         })
     }
@@ -64,6 +74,7 @@ fn group_heads_note(queue: &QueueRef, scanned: &peek::Scanned) -> Option<String>
 
 pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitStatus> {
     ctx.printer.check_template(settings.template.as_ref())?;
+    ctx.printer.check_unwrap(settings.unwrap)?;
     let queue = resolve_queue(ctx, &settings.queue).await?;
     let sqs = ctx.sqs().await?;
     let attrs = sqs.attributes(&queue).await?;
@@ -82,13 +93,21 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         peek::ReadPath::Inspect => None,
     };
     let selector = super::selection::selector(&settings.selection)?;
-    let max = usize::try_from(settings.max).unwrap_or(usize::MAX);
+    let mut counter = super::selection::counter(&settings.count_by);
+    let counting = counter.is_some();
     // With a filter the scan goes on past `--max` messages read, until `--max` matched or
-    // `--scan-limit` were read.
-    let reads = if selector.is_some() {
-        settings.scan_limit
-    } else {
-        settings.max
+    // `--scan-limit` were read; counts read every message unless `--max` says fewer.
+    let (max, reads) = match (&counter, settings.max) {
+        (Some(_), max) => (usize::MAX, max.unwrap_or(u64::MAX)),
+        (None, max) => {
+            let max = max.unwrap_or(DEFAULT_SHOWN);
+            let reads = if selector.is_some() {
+                settings.scan_limit
+            } else {
+                max
+            };
+            (usize::try_from(max).unwrap_or(usize::MAX), reads)
+        }
     };
     if reads > peek::DEFAULT_SCAN_LIMIT
         && attrs.visible() > peek::DEFAULT_SCAN_LIMIT
@@ -117,7 +136,8 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
     // Receipt handles are left out: they stop working once the peek has released the messages.
     let mut writer = MessageWriter::new(&ctx.printer, false)
         .showing(settings.shown.clone())
-        .with_template(settings.template);
+        .with_template(settings.template)
+        .unwrapping(settings.unwrap);
     let mut write_error = None;
     let request = peek::ReadRequest {
         sqs,
@@ -127,6 +147,10 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         interrupt: &ctx.interrupt,
     };
     let (scanned, shown) = peek::scan_matching(&request, path, selector.as_ref(), max, |batch| {
+        if let Some(counter) = &mut counter {
+            batch.iter().for_each(|m| counter.add(m));
+            return ControlFlow::Continue(());
+        }
         writer.write_batch(batch).map_or_else(
             |err| {
                 write_error = Some(err);
@@ -143,7 +167,19 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
     if let Some(err) = write_error {
         return Err(anyhow::Error::new(err).context("could not write to stdout"));
     }
-    writer.finish()?;
+    match counter {
+        Some(counter) => ctx.printer.emit(
+            &CountsReport {
+                queue: queue.name.clone(),
+                read: scanned.seen,
+                matched: selector.is_some().then_some(shown as u64),
+                visible: scanned.visible_at_start,
+                counts: counter.counts(),
+            }
+            .document(),
+        )?,
+        None => writer.finish()?,
+    }
     let mut summary = format!(
         "peeked at {} of about {} visible in {}",
         plural(scanned.seen, "message"),
@@ -170,7 +206,7 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
             shown,
             settings.selection.describe().join(" ")
         ));
-        if shown < max && scanned.seen >= settings.scan_limit && !scanned.exhausted {
+        if !counting && shown < max && scanned.seen >= settings.scan_limit && !scanned.exhausted {
             summary.push_str(&format!(
                 "; stopped at --scan-limit {} (raise it to read further)",
                 settings.scan_limit

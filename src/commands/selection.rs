@@ -1,13 +1,14 @@
 //! The selection options of every read (`--grep`, `--attr`, `--where`, `--older-than`,
 //! `--newer-than`) resolved into the one [`Selection`] of [`crate::select`]: durations turned
 //! into cutoffs and patterns compiled, so that a typo is a usage error before anything is read;
-//! and the attributes a read shows.
+//! and what a read shows (its attributes, inner messages, or counts by key).
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::cli::receive::ShownArgs;
 use crate::cli::select::SelectArgs;
 use crate::error::UsageError;
+use crate::message::count::Counter;
 use crate::message::shown::Shown;
 use crate::select::{Selection, Selector, parse_attribute_filter};
 
@@ -22,6 +23,7 @@ pub fn resolve(args: SelectArgs, message_ids: Vec<String>) -> anyhow::Result<Sel
         .collect::<anyhow::Result<Vec<_>>>()?;
     let selection = Selection {
         grep: args.grep,
+        grep_v: args.grep_v,
         attributes,
         where_expr: args.where_expr,
         sent_before_ms: args.older_than.map(|age| cutoff(age, now)),
@@ -43,6 +45,19 @@ pub fn selector(selection: &Selection) -> anyhow::Result<Option<Selector>> {
 /// The attributes a read shows (`--attributes`, `--message-attributes`), checked.
 pub fn shown(args: &ShownArgs) -> anyhow::Result<Shown> {
     Shown::parse(&args.system_attributes, &args.message_attributes).map_err(anyhow::Error::msg)
+}
+
+/// The `--count-by` expressions, checked.
+pub fn count_by(expressions: Vec<String>) -> anyhow::Result<Vec<String>> {
+    Counter::compile(&expressions).map_err(UsageError)?;
+    Ok(expressions)
+}
+
+/// A counter of the checked expressions, when there are any.
+pub fn counter(count_by: &[String]) -> Option<Counter> {
+    (!count_by.is_empty())
+        .then(|| Counter::compile(count_by).ok())
+        .flatten()
 }
 
 /// When a message of this age was sent, in ms since the epoch.

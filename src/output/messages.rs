@@ -1,6 +1,13 @@
 //! Message records on stdout, in the chosen format, as they arrive: the writer `receive` and `peek`
 //! share. It writes and flushes; what to do once a record is written (delete it) is the caller's.
+//!
+//! A body that is an envelope (SNS, EventBridge, an extended-client pointer) is shown in tables
+//! and text as a marker and its inner message; JSON keeps the body as sent and adds the decoded
+//! `envelope` and `message`. With `--unwrap`, the inner message is shown alone.
 
+use std::borrow::Cow;
+
+use crate::message::envelope::{Described, unwrap};
 use crate::message::shown::Shown;
 use crate::message::{Envelope, MessageRecord};
 use crate::output::template::Template;
@@ -19,6 +26,7 @@ pub struct MessageWriter<'a> {
     include_receipt_handles: bool,
     shown: Shown,
     template: Option<Template>,
+    unwrap: bool,
 }
 
 impl<'a> MessageWriter<'a> {
@@ -29,6 +37,37 @@ impl<'a> MessageWriter<'a> {
             include_receipt_handles,
             shown: Shown::default(),
             template: None,
+            unwrap: false,
+        }
+    }
+
+    /// Writes the inner message of each envelope instead of its body (`--unwrap`): as lines of
+    /// text, or in a table's body column. The command checks first that the printer can honour
+    /// it ([`Printer::check_unwrap`]).
+    pub fn unwrapping(mut self, unwrap: bool) -> Self {
+        self.unwrap = unwrap;
+        self
+    }
+
+    /// The format messages are written in: with `--unwrap`, lines of text wherever a table is
+    /// not (a pipe), since the inner bodies are the output.
+    fn format(&self) -> Format {
+        match self.printer.format() {
+            Format::Json | Format::Jsonl if self.unwrap => Format::Text,
+            format => format,
+        }
+    }
+
+    /// The body as a table or a line of text shows it: an envelope as its marker and inner
+    /// message (the inner message alone with `--unwrap`), any other body as it is.
+    fn shown_body<'r>(&self, record: &'r MessageRecord) -> Cow<'r, str> {
+        match unwrap(record) {
+            Some(unwrapped) if self.unwrap => match unwrapped.inner_body {
+                Some(inner) => Cow::Owned(inner),
+                None => Cow::Borrowed(&record.body),
+            },
+            Some(unwrapped) => Cow::Owned(unwrapped.shown()),
+            None => Cow::Borrowed(&record.body),
         }
     }
 
@@ -48,7 +87,14 @@ impl<'a> MessageWriter<'a> {
 
     /// A message as the template says, its values escaped on a terminal.
     fn templated(&self, template: &Template, record: &MessageRecord) -> String {
-        template.render(record, std::time::SystemTime::now(), |value| {
+        let record = match unwrap(record).and_then(|u| u.inner_body) {
+            Some(inner) if self.unwrap => Cow::Owned(MessageRecord {
+                body: inner,
+                ..record.clone()
+            }),
+            _ => Cow::Borrowed(record),
+        };
+        template.render(&record, std::time::SystemTime::now(), |value| {
             self.printer.display(value).into_owned()
         })
     }
@@ -69,7 +115,7 @@ impl<'a> MessageWriter<'a> {
             self.written += batch.len() as u64;
             return printer.flush();
         }
-        match printer.format() {
+        match self.format() {
             Format::Jsonl => {
                 for record in batch {
                     self.as_shown(record, |r| printer.record("message", r))?;
@@ -106,7 +152,7 @@ impl<'a> MessageWriter<'a> {
         if batch.is_empty() {
             return flushed;
         }
-        if printer.format() == Format::Table && self.template.is_none() {
+        if self.format() == Format::Table && self.template.is_none() {
             let text = format!(
                 "{}\n",
                 self.batch_table(batch).render(printer.table_width())
@@ -142,11 +188,10 @@ impl<'a> MessageWriter<'a> {
 
     /// One message as `write_each` writes it, its separator included.
     fn message_text(&self, record: &MessageRecord) -> std::io::Result<String> {
-        let printer = self.printer;
         if let Some(template) = &self.template {
             return Ok(self.templated(template, record));
         }
-        match printer.format() {
+        match self.format() {
             Format::Jsonl => self.as_shown(record, |r| {
                 let envelope = Envelope {
                     kind: "message".to_string(),
@@ -166,7 +211,7 @@ impl<'a> MessageWriter<'a> {
     fn text(&self, record: &MessageRecord) -> std::io::Result<String> {
         let printer = self.printer;
         if !printer.has_query() {
-            return Ok(format!("{}\n", printer.display(&record.body)));
+            return Ok(format!("{}\n", printer.display(&self.shown_body(record))));
         }
         let value = self.as_shown(record, |r| printer.queried(r))?;
         let mut text = String::new();
@@ -208,7 +253,7 @@ impl<'a> MessageWriter<'a> {
                     .map(format_millis)
                     .unwrap_or_default(),
                 attributes_cell(&record),
-                record.body.clone(),
+                self.shown_body(&record).into_owned(),
             ]);
         }
         table.without_empty_columns()
@@ -231,23 +276,26 @@ impl<'a> MessageWriter<'a> {
         Ok(format!("{lead}{text}"))
     }
 
-    /// Hands `write` the record as shown: only the chosen attributes, and its receipt handle
-    /// only where the writer includes them.
+    /// Hands `write` the record as shown: only the chosen attributes, its receipt handle only
+    /// where the writer includes them, and its envelope decoded (from the whole record, so a
+    /// size attribute left out still gives the pointer's size).
     fn as_shown<T>(
         &self,
         record: &MessageRecord,
-        write: impl FnOnce(&MessageRecord) -> std::io::Result<T>,
+        write: impl FnOnce(&Described<'_>) -> std::io::Result<T>,
     ) -> std::io::Result<T> {
         let mut shown = self.shown.apply(record);
         if !self.include_receipt_handles && shown.receipt_handle.is_some() {
             shown.to_mut().receipt_handle = None;
         }
-        write(&shown)
+        let mut described = Described::of(record);
+        described.record = &shown;
+        write(&described)
     }
 
     /// Closes the output: the JSON array's bracket (an empty array when nothing was written).
     pub fn finish(&mut self) -> std::io::Result<()> {
-        if self.printer.format() == Format::Json && self.template.is_none() {
+        if self.format() == Format::Json && self.template.is_none() {
             let close = if self.written == 0 { "[]\n" } else { "\n]\n" };
             self.printer.write_raw(close)?;
         }
@@ -290,6 +338,25 @@ pub struct Flushed {
 }
 
 impl Printer {
+    /// Refuses `--unwrap` where it cannot apply: JSON asked for by name keeps the body as sent
+    /// and carries the inner message as `message` already, and a `--query` chooses what to write.
+    pub fn check_unwrap(&self, unwrap: bool) -> Result<(), crate::error::UsageError> {
+        if !unwrap {
+            return Ok(());
+        }
+        if self.query.is_some() {
+            return Err(crate::error::UsageError(
+                "--unwrap and --query both choose what to write for each message: use one (the query sees the inner message as `message`)".into(),
+            ));
+        }
+        match self.format() {
+            Format::Json | Format::Jsonl if !self.output_is_auto() => Err(crate::error::UsageError(
+                "--unwrap writes inner messages as text and cannot be combined with -o json or -o jsonl, whose records keep the body as sent and carry the inner message as `message`".into(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// How many messages of a listing (a dry run's) to hold for the document at the end: every
     /// one for a JSON document, `table_rows` for a table, none where each is written as it comes
     /// ([`Printer::live_message`]).
@@ -330,7 +397,7 @@ pub fn listing_table(messages: &[MessageRecord]) -> Table {
         table.row(vec![
             message.message_id.clone().unwrap_or_default(),
             message.effective_group_id().unwrap_or("").to_string(),
-            message.body.clone(),
+            unwrap(message).map_or_else(|| message.body.clone(), |u| u.shown()),
         ]);
     }
     table.without_empty_columns()

@@ -4,6 +4,7 @@
 //! (progress bars, warnings, prompts, summaries) goes to stderr, and is silenced by `--quiet` except
 //! warnings and errors. Commands never print directly.
 
+pub mod counts;
 pub mod diagnose;
 pub mod document;
 pub mod messages;

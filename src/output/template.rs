@@ -9,6 +9,8 @@
 //! | `{sent}` | when it was sent, RFC 3339 in UTC to the millisecond |
 //! | `{age}` | how long ago it was sent, in the largest units (`1h2m3s`) |
 //! | `{receives}` | `ApproximateReceiveCount` |
+//! | `{message}` | the inner message of an SNS notification or EventBridge event (empty otherwise) |
+//! | `{envelope}` | an envelope's marker, `[sns orders]` (empty for a plain body) |
 //! | `\t`, `\n`, `\\` | a tab, a line break, a backslash |
 //! | `{{`, `}}` | a literal brace |
 //!
@@ -21,6 +23,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::message::MessageRecord;
+use crate::message::envelope::unwrap;
 
 /// A parsed `--format` template.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,10 +41,13 @@ enum Part {
     Sent,
     Age,
     Receives,
+    Message,
+    EnvelopeMarker,
 }
 
 /// The placeholders, as the error for an unknown one lists them.
-const PLACEHOLDERS: &str = "{body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}";
+const PLACEHOLDERS: &str =
+    "{body}, {id}, {group}, {attr.NAME}, {sent}, {age}, {receives}, {message}, {envelope}";
 
 impl Template {
     pub fn parse(text: &str) -> Result<Template, String> {
@@ -143,6 +149,10 @@ impl Template {
                     .get("ApproximateReceiveCount")
                     .cloned()
                     .unwrap_or_default(),
+                Part::Message => unwrap(message)
+                    .and_then(|u| u.inner_body)
+                    .unwrap_or_default(),
+                Part::EnvelopeMarker => unwrap(message).map(|u| u.marker()).unwrap_or_default(),
             };
             out.push_str(&escape(&value));
         }
@@ -165,6 +175,8 @@ fn placeholder(name: &str) -> Result<Part, String> {
         "sent" => Part::Sent,
         "age" => Part::Age,
         "receives" => Part::Receives,
+        "message" => Part::Message,
+        "envelope" => Part::EnvelopeMarker,
         _ => match name.strip_prefix("attr.") {
             Some(attribute) if !attribute.is_empty() => Part::Attribute(attribute.to_string()),
             _ => {

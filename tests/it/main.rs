@@ -10,6 +10,7 @@ mod connection;
 mod consume;
 mod demo;
 mod diagnose;
+mod envelope;
 mod follow;
 mod formats;
 mod generated;

@@ -6,6 +6,8 @@
 //! one line of JSON Lines, wrapped in the envelope `{"type": "message", "data": {...}}`; readers
 //! also accept a bare record and skip envelopes of other types (such as the closing summary).
 
+pub mod count;
+pub mod envelope;
 pub mod shown;
 
 use std::collections::BTreeMap;

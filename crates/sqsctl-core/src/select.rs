@@ -1,6 +1,7 @@
-//! Which messages move: `--grep` on the body, `--attr NAME=VALUE` on message attributes, `--where`
-//! (a JMESPath expression over the message record, with a JSON body parsed), a SentTimestamp window
-//! and a list of message ids. All given criteria must hold. [`Selection`] is the serializable form
+//! Which messages move: `--grep` on the body (and on the inner message of an envelope), `--grep-v`
+//! its inverse, `--attr NAME=VALUE` on message attributes, `--where` (a JMESPath expression over
+//! the message record, with a JSON body parsed and an envelope decoded), a SentTimestamp window and
+//! a list of message ids. All given criteria must hold. [`Selection`] is the serializable form
 //! kept in the journal; [`Selector`] the compiled one.
 
 use std::collections::HashSet;
@@ -9,11 +10,15 @@ use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 use crate::message::MessageRecord;
+use crate::message::envelope::{Described, unwrap};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Selection {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grep: Option<String>,
+    /// Messages whose body (or inner message) matches this are left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grep_v: Option<String>,
     /// `(name, value)` pairs; each must be present with that value.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attributes: Vec<(String, String)>,
@@ -40,6 +45,9 @@ impl Selection {
         let mut out = Vec::new();
         if let Some(grep) = &self.grep {
             out.push(format!("--grep {grep}"));
+        }
+        if let Some(grep_v) = &self.grep_v {
+            out.push(format!("--grep-v {grep_v}"));
         }
         for (name, value) in &self.attributes {
             out.push(format!("--attr {name}={value}"));
@@ -73,6 +81,7 @@ pub fn parse_attribute_filter(text: &str) -> Result<(String, String), String> {
 /// A compiled [`Selection`].
 pub struct Selector {
     grep: Option<regex::Regex>,
+    grep_v: Option<regex::Regex>,
     attributes: Vec<(String, String)>,
     where_expr: Option<jmespath::Expression<'static>>,
     sent_before_ms: Option<u64>,
@@ -118,15 +127,17 @@ impl std::fmt::Debug for Selector {
 
 impl Selector {
     pub fn compile(selection: &Selection) -> Result<Selector, String> {
-        let grep = selection
-            .grep
-            .as_deref()
-            .map(|pattern| {
-                regex::Regex::new(pattern).map_err(|e| {
-                    format!("--grep `{pattern}` is not a valid regular expression: {e}")
+        let regex = |flag: &str, pattern: Option<&str>| {
+            pattern
+                .map(|pattern| {
+                    regex::Regex::new(pattern).map_err(|e| {
+                        format!("--{flag} `{pattern}` is not a valid regular expression: {e}")
+                    })
                 })
-            })
-            .transpose()?;
+                .transpose()
+        };
+        let grep = regex("grep", selection.grep.as_deref())?;
+        let grep_v = regex("grep-v", selection.grep_v.as_deref())?;
         let where_expr = selection
             .where_expr
             .as_deref()
@@ -142,6 +153,7 @@ impl Selector {
             .transpose()?;
         Ok(Selector {
             grep,
+            grep_v,
             attributes: selection.attributes.clone(),
             where_expr,
             sent_before_ms: selection.sent_before_ms,
@@ -171,7 +183,12 @@ impl Selector {
             return false;
         }
         if let Some(grep) = &self.grep
-            && !grep.is_match(&message.body)
+            && !body_matches(grep, message)
+        {
+            return false;
+        }
+        if let Some(grep_v) = &self.grep_v
+            && body_matches(grep_v, message)
         {
             return false;
         }
@@ -230,14 +247,30 @@ impl Selector {
     }
 }
 
-/// The message record as `--where` sees it: the JSON Lines schema of `receive`, with a body that
-/// parses as JSON replaced by its value, and no receipt handle.
+/// Whether a pattern matches the body as sent or, for an envelope, the inner message.
+fn body_matches(pattern: &regex::Regex, message: &MessageRecord) -> bool {
+    pattern.is_match(&message.body)
+        || unwrap(message)
+            .and_then(|unwrapped| unwrapped.inner_body)
+            .is_some_and(|inner| pattern.is_match(&inner))
+}
+
+/// The message record as `--where` and `--count-by` see it: the JSON schema of
+/// `receive` (the decoded `envelope` and inner `message` included), with a body that parses as
+/// JSON replaced by its value, `age` (seconds since it was sent), and no receipt handle.
 pub fn record_for_query(message: &MessageRecord) -> serde_json::Value {
-    let mut value = serde_json::to_value(message).unwrap_or_default();
+    let mut value = serde_json::to_value(Described::of(message)).unwrap_or_default();
     if let Some(object) = value.as_object_mut() {
         object.remove("receipt_handle");
         if let Ok(parsed) = serde_json::from_str::<serde_json::Value>(&message.body) {
             object.insert("body".into(), parsed);
+        }
+        if let Some(sent) = message.attribute_u64("SentTimestamp") {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_millis() as u64;
+            object.insert("age".into(), (now.saturating_sub(sent) / 1000).into());
         }
     }
     value
@@ -340,6 +373,49 @@ mod tests {
             failures.first_error.contains("expects type"),
             "{}",
             failures.first_error
+        );
+    }
+
+    const SNS: &str = r#"{"Type":"Notification","MessageId":"m","TopicArn":"arn:aws:sns:r:1:orders","Message":"{\"order_id\":7}","Timestamp":"t"}"#;
+
+    #[test]
+    fn where_and_grep_see_the_inner_message_of_an_envelope() {
+        let s = select(Selection {
+            where_expr: Some("message.order_id == `7` && envelope.topic == 'orders'".into()),
+            ..Selection::default()
+        });
+        assert!(s.matches(&message(SNS)));
+        assert!(!s.matches(&message(r#"{"order_id":7}"#)));
+        let s = select(Selection {
+            grep: Some(r#""order_id":7"#.into()),
+            ..Selection::default()
+        });
+        assert!(s.matches(&message(SNS)), "the inner message, unescaped");
+        assert!(s.matches(&message(r#"{"order_id":7}"#)));
+    }
+
+    #[test]
+    fn grep_v_leaves_out_what_matches() {
+        let s = select(Selection {
+            grep_v: Some("malformed".into()),
+            ..Selection::default()
+        });
+        assert!(s.matches(&message("timeout")));
+        assert!(!s.matches(&message("malformed input")));
+        assert_eq!(
+            Selection {
+                grep_v: Some("x".into()),
+                ..Selection::default()
+            }
+            .describe(),
+            ["--grep-v x"]
+        );
+        let old_journal: Selection = serde_json::from_str(r#"{"grep":"a"}"#).unwrap();
+        assert_eq!(old_journal.grep_v, None);
+        assert!(
+            !serde_json::to_string(&old_journal)
+                .unwrap()
+                .contains("grep_v")
         );
     }
 

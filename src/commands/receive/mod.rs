@@ -32,6 +32,9 @@ pub struct ReceiveSettings {
     pub shown: Shown,
     pub selection: Selection,
     pub template: Option<Template>,
+    pub unwrap: bool,
+    /// `--count-by` expressions: counts instead of messages.
+    pub count_by: Vec<String>,
 }
 
 impl ReceiveSettings {
@@ -66,12 +69,15 @@ impl ReceiveSettings {
             shown: super::selection::shown(&args.shown)?,
             selection: super::selection::resolve(args.select, Vec::new())?,
             template: args.format,
+            unwrap: args.shown.unwrap,
+            count_by: super::selection::count_by(args.count_by)?,
         })
     }
 }
 
 pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<ExitStatus> {
     ctx.printer.check_template(settings.template.as_ref())?;
+    ctx.printer.check_unwrap(settings.unwrap)?;
     let plan = &settings.plan;
     if plan.delete {
         // Each message is deleted once its record is written: a stdout that takes writes into
@@ -106,10 +112,13 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         selector: super::selection::selector(&settings.selection)?,
         interrupt: ctx.interrupt.clone(),
     };
+    let filtered = !settings.selection.is_all();
     let mut sink = sink::Stdout {
+        counting: sink::Counting::start(sqs, &queue, &settings.count_by, filtered).await?,
         writer: MessageWriter::new(&ctx.printer, true)
             .showing(settings.shown.clone())
-            .with_template(settings.template),
+            .with_template(settings.template)
+            .unwrapping(settings.unwrap),
         printer: &ctx.printer,
         progress: ctx
             .printer
@@ -140,11 +149,11 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     }
     sink.progress.finish_and_clear();
     if report.write_error.is_none()
-        && let Err(err) = sink.writer.finish()
+        && let Err(err) = sink.finish(report.passed_over)
     {
         report.write_error = Some(err);
     }
-    let written = sink.writer.written();
+    let written = sink.written();
     let received = written + report.unwritten;
     let mut summary = if settings.selection.is_all() {
         format!(

@@ -1,0 +1,159 @@
+//! What `--count-by` writes: per expression, each value with its count and share, most frequent
+//! first, and how much of the queue the counts cover (messages read, matched, and about how many
+//! the queue held), in every format.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::message::count::KeyCounts;
+use crate::output::document::Document;
+use crate::output::table::{Column, Table};
+
+/// The counts of a read and how much of the queue they cover.
+#[derive(Debug, Serialize)]
+pub struct CountsReport {
+    pub queue: String,
+    /// Messages read.
+    pub read: u64,
+    /// Of them, those that matched the filters (only with filters): the ones counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<u64>,
+    /// About how many messages were visible in the queue when the read began.
+    pub visible: u64,
+    pub counts: Vec<KeyCounts>,
+}
+
+/// One value's count as a JSON Lines record.
+#[derive(Serialize)]
+struct CountRecord<'a> {
+    expr: &'a str,
+    value: &'a Value,
+    count: u64,
+}
+
+/// How much of the queue the counts cover, as a JSON Lines record closing them.
+#[derive(Serialize)]
+struct Coverage<'a> {
+    queue: &'a str,
+    read: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    matched: Option<u64>,
+    visible: u64,
+}
+
+impl CountsReport {
+    /// The messages counted: those that matched, or all that were read.
+    fn counted(&self) -> u64 {
+        self.matched.unwrap_or(self.read)
+    }
+
+    /// `3,000 read; the queue held about 3,000 visible`, with what matched when filtered.
+    pub fn coverage(&self) -> String {
+        let mut line = format!("{} read", thousands(self.read));
+        if let Some(matched) = self.matched {
+            line.push_str(&format!(", {} matched", thousands(matched)));
+        }
+        line.push_str(&format!(
+            "; {} held about {} visible",
+            self.queue,
+            thousands(self.visible)
+        ));
+        line
+    }
+
+    pub fn document(&self) -> Document {
+        let mut document = Document::default().json(self);
+        let mut tables = Vec::new();
+        let mut text = Vec::new();
+        for key in &self.counts {
+            let mut table = Table::new(vec![
+                Column::cut(key.expr.clone(), 12, 60),
+                Column::whole("count"),
+                Column::whole("share"),
+            ]);
+            for value in &key.values {
+                table.row(vec![
+                    value_text(&value.value),
+                    thousands(value.count),
+                    share(value.count, self.counted()),
+                ]);
+                text.push(vec![
+                    key.expr.clone(),
+                    value_text(&value.value),
+                    value.count.to_string(),
+                ]);
+                document = document.record(
+                    "count",
+                    &CountRecord {
+                        expr: &key.expr,
+                        value: &value.value,
+                        count: value.count,
+                    },
+                );
+            }
+            if key.failed > 0 {
+                table.row(vec![
+                    "(expression failed)".into(),
+                    thousands(key.failed),
+                    share(key.failed, self.counted()),
+                ]);
+            }
+            tables.push(table);
+        }
+        document
+            .record(
+                "summary",
+                &Coverage {
+                    queue: &self.queue,
+                    read: self.read,
+                    matched: self.matched,
+                    visible: self.visible,
+                },
+            )
+            .tables(tables)
+            .note(self.coverage())
+            .text(text)
+    }
+}
+
+/// A value as a cell: a string as it is, nothing found as `(none)`, anything else as JSON.
+fn value_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        Value::Null => "(none)".into(),
+        other => other.to_string(),
+    }
+}
+
+fn share(count: u64, of: u64) -> String {
+    if of == 0 {
+        return String::new();
+    }
+    format!("{:.1}%", count as f64 * 100.0 / of as f64)
+}
+
+/// A count with thousands separated: `3,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_read_with_separators() {
+        assert_eq!(thousands(3000), "3,000");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(share(1, 3), "33.3%");
+    }
+}
