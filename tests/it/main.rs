@@ -13,6 +13,7 @@ mod diagnose;
 mod follow;
 mod formats;
 mod generated;
+mod groups;
 mod help;
 mod local;
 mod lookup;
