@@ -61,7 +61,9 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// The FIFO group layout, when messages with group ids were read.
     pub groups: Option<GroupLayout>,
-    /// The tenants of a standard queue whose messages carry group ids (a fair queue).
+    /// The tenants of a standard queue whose messages carry group ids (a fair queue); absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tenants: Option<TenantLayout>,
     /// The dead-letter view, when the queue is a DLQ.
     pub dlq: Option<DlqView>,
