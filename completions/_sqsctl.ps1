@@ -48,6 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete every message in a queue')
             [CompletionResult]::new('visibility', 'visibility', [CompletionResultType]::ParameterValue, 'Change how long received messages stay hidden (0 releases them)')
             [CompletionResult]::new('redrive', 'redrive', [CompletionResultType]::ParameterValue, 'Move messages from a dead-letter queue back to their source (or any queue), safely')
+            [CompletionResult]::new('groups', 'groups', [CompletionResultType]::ParameterValue, 'Show each message group (FIFO) or tenant (fair queue): backlog, in flight, blocked or noisy')
             [CompletionResult]::new('fifo', 'fifo', [CompletionResultType]::ParameterValue, 'Inspect FIFO queues')
             [CompletionResult]::new('top', 'top', [CompletionResultType]::ParameterValue, 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)')
             [CompletionResult]::new('diagnose', 'diagnose', [CompletionResultType]::ParameterValue, 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite')
@@ -609,6 +610,31 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'sqsctl;groups' {
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue')
+            [CompletionResult]::new('--sample', '--sample', [CompletionResultType]::ParameterName, 'Read at most N messages of the queue')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N groups in the table (all of them in JSON)')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Read and show again every DURATION (e.g. 5, 1m), until Ctrl-C')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]')
+            [CompletionResult]::new('--read-timeout', '--read-timeout', [CompletionResultType]::ParameterName, 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll''s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI''s text: a list of values is one tab-separated line. Not with `-o table`')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Read messages even when the queue''s maxReceiveCount is 1 or 2, or the last read left messages at their maxReceiveCount (each read counts as a receive)')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'sqsctl;fifo' {
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
@@ -627,7 +653,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('groups', 'groups', [CompletionResultType]::ParameterValue, 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism')
+            [CompletionResult]::new('groups', 'groups', [CompletionResultType]::ParameterValue, 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism (the same as `sqsctl groups`)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -635,6 +661,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue')
             [CompletionResult]::new('--sample', '--sample', [CompletionResultType]::ParameterName, 'Read at most N messages of the queue')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N groups in the table (all of them in JSON)')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Read and show again every DURATION (e.g. 5, 1m), until Ctrl-C')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
             [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
@@ -656,7 +683,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;fifo;help' {
-            [CompletionResult]::new('groups', 'groups', [CompletionResultType]::ParameterValue, 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism')
+            [CompletionResult]::new('groups', 'groups', [CompletionResultType]::ParameterValue, 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism (the same as `sqsctl groups`)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -826,6 +853,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete every message in a queue')
             [CompletionResult]::new('visibility', 'visibility', [CompletionResultType]::ParameterValue, 'Change how long received messages stay hidden (0 releases them)')
             [CompletionResult]::new('redrive', 'redrive', [CompletionResultType]::ParameterValue, 'Move messages from a dead-letter queue back to their source (or any queue), safely')
+            [CompletionResult]::new('groups', 'groups', [CompletionResultType]::ParameterValue, 'Show each message group (FIFO) or tenant (fair queue): backlog, in flight, blocked or noisy')
             [CompletionResult]::new('fifo', 'fifo', [CompletionResultType]::ParameterValue, 'Inspect FIFO queues')
             [CompletionResult]::new('top', 'top', [CompletionResultType]::ParameterValue, 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)')
             [CompletionResult]::new('diagnose', 'diagnose', [CompletionResultType]::ParameterValue, 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite')
@@ -902,8 +930,11 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         'sqsctl;help;redrive;cancel' {
             break
         }
+        'sqsctl;help;groups' {
+            break
+        }
         'sqsctl;help;fifo' {
-            [CompletionResult]::new('groups', 'groups', [CompletionResultType]::ParameterValue, 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism')
+            [CompletionResult]::new('groups', 'groups', [CompletionResultType]::ParameterValue, 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism (the same as `sqsctl groups`)')
             break
         }
         'sqsctl;help;fifo;groups' {

@@ -37,6 +37,9 @@ _sqsctl() {
             sqsctl,generate)
                 cmd="sqsctl__subcmd__generate"
                 ;;
+            sqsctl,groups)
+                cmd="sqsctl__subcmd__groups"
+                ;;
             sqsctl,help)
                 cmd="sqsctl__subcmd__help"
                 ;;
@@ -102,6 +105,9 @@ _sqsctl() {
                 ;;
             sqsctl__subcmd__help,generate)
                 cmd="sqsctl__subcmd__help__subcmd__generate"
+                ;;
+            sqsctl__subcmd__help,groups)
+                cmd="sqsctl__subcmd__help__subcmd__groups"
                 ;;
             sqsctl__subcmd__help,help)
                 cmd="sqsctl__subcmd__help__subcmd__help"
@@ -227,7 +233,7 @@ _sqsctl() {
 
     case "${cmd}" in
         sqsctl)
-            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate consume-watchdog help"
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help queues queue send receive peek consume delete purge visibility redrive groups fifo top diagnose local demo generate consume-watchdog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -673,7 +679,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__fifo__subcmd__groups)
-            opts="-V -o -q -v -h --input --sample --force --limit --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            opts="-V -o -q -v -h --input --sample --force --limit --watch --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -688,6 +694,10 @@ _sqsctl() {
                     return 0
                     ;;
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --watch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -830,8 +840,74 @@ _sqsctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sqsctl__subcmd__groups)
+            opts="-V -o -q -v -h --input --sample --force --limit --watch --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sample)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --watch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sqsctl__subcmd__help)
-            opts="queues queue send receive peek consume delete purge visibility redrive fifo top diagnose local demo generate consume-watchdog help"
+            opts="queues queue send receive peek consume delete purge visibility redrive groups fifo top diagnose local demo generate consume-watchdog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -943,6 +1019,20 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help__subcmd__generate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__help__subcmd__groups)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

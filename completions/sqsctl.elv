@@ -45,6 +45,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand purge 'Delete every message in a queue'
             cand visibility 'Change how long received messages stay hidden (0 releases them)'
             cand redrive 'Move messages from a dead-letter queue back to their source (or any queue), safely'
+            cand groups 'Show each message group (FIFO) or tenant (fair queue): backlog, in flight, blocked or noisy'
             cand fifo 'Inspect FIFO queues'
             cand top 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
             cand diagnose 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
@@ -577,6 +578,30 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'sqsctl;groups'= {
+            cand --input 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue'
+            cand --sample 'Read at most N messages of the queue'
+            cand --limit 'Show at most N groups in the table (all of them in JSON)'
+            cand --watch 'Read and show again every DURATION (e.g. 5, 1m), until Ctrl-C'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]'
+            cand --read-timeout 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll''s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI''s text: a list of values is one tab-separated line. Not with `-o table`'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --force 'Read messages even when the queue''s maxReceiveCount is 1 or 2, or the last read left messages at their maxReceiveCount (each read counts as a receive)'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'sqsctl;fifo'= {
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
@@ -595,13 +620,14 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --verbose 'Explain what is being done on stderr (never prints credentials)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
-            cand groups 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
+            cand groups 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism (the same as `sqsctl groups`)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sqsctl;fifo;groups'= {
             cand --input 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue'
             cand --sample 'Read at most N messages of the queue'
             cand --limit 'Show at most N groups in the table (all of them in JSON)'
+            cand --watch 'Read and show again every DURATION (e.g. 5, 1m), until Ctrl-C'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
             cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
@@ -622,7 +648,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'sqsctl;fifo;help'= {
-            cand groups 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
+            cand groups 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism (the same as `sqsctl groups`)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sqsctl;fifo;help;groups'= {
@@ -783,6 +809,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand purge 'Delete every message in a queue'
             cand visibility 'Change how long received messages stay hidden (0 releases them)'
             cand redrive 'Move messages from a dead-letter queue back to their source (or any queue), safely'
+            cand groups 'Show each message group (FIFO) or tenant (fair queue): backlog, in flight, blocked or noisy'
             cand fifo 'Inspect FIFO queues'
             cand top 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
             cand diagnose 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
@@ -839,8 +866,10 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         }
         &'sqsctl;help;redrive;cancel'= {
         }
+        &'sqsctl;help;groups'= {
+        }
         &'sqsctl;help;fifo'= {
-            cand groups 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism'
+            cand groups 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism (the same as `sqsctl groups`)'
         }
         &'sqsctl;help;fifo;groups'= {
         }

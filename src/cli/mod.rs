@@ -10,6 +10,7 @@ pub mod demo;
 pub mod diagnose;
 pub mod fifo;
 pub mod generate;
+pub mod groups;
 pub mod local;
 pub mod peek;
 pub mod purge;
@@ -227,6 +228,8 @@ pub enum Command {
     Visibility(visibility::VisibilityArgs),
     /// Move messages from a dead-letter queue back to their source (or any queue), safely
     Redrive(Box<redrive::RedriveArgs>),
+    /// Show each message group (FIFO) or tenant (fair queue): backlog, in flight, blocked or noisy
+    Groups(groups::GroupsArgs),
     /// Inspect FIFO queues
     #[command(subcommand)]
     Fifo(fifo::FifoCommand),

@@ -96,8 +96,8 @@ const WRONG_NAMES: &[(&[&str], &str)] = &[
         "`sqsctl queue set QUEUE` changes a queue's attributes (--visibility, --retention, --dlq...)",
     ),
     (
-        &["groups", "group"],
-        "`sqsctl fifo groups QUEUE` shows a FIFO queue's message groups",
+        &["group", "tenants", "tenant"],
+        "`sqsctl groups QUEUE` shows a queue's message groups (FIFO) or tenants (fair queue)",
     ),
     (
         &["server", "serve", "emulator", "mock", "localstack", "start"],

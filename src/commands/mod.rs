@@ -9,6 +9,7 @@ pub mod demo;
 pub mod diagnose;
 pub mod fifo;
 pub mod generate;
+pub mod groups;
 pub mod local;
 pub mod peek;
 pub mod purge;
@@ -62,7 +63,10 @@ pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitSta
         Command::Visibility(args) => {
             visibility::run(ctx, usage(visibility::VisibilitySettings::resolve(args))?).await
         }
-        Command::Fifo(args) => fifo::run(ctx, usage(fifo::FifoSettings::resolve(args))?).await,
+        Command::Groups(args) => {
+            groups::run(ctx, usage(groups::GroupsSettings::resolve(args))?).await
+        }
+        Command::Fifo(args) => groups::run(ctx, usage(fifo::resolve(args))?).await,
         Command::Top(args) => top::run(ctx, usage(top::TopSettings::resolve(args))?).await,
         Command::Diagnose(args) => {
             diagnose::run(ctx, usage(diagnose::DiagnoseSettings::resolve(args))?).await

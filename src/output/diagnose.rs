@@ -19,9 +19,16 @@ pub fn describe(inspection: &Inspection, source: &MessageSource) -> String {
         .as_ref()
         .map_or("the file", |q| q.name.as_str());
     let seen = inspection.observations.as_ref().map_or(0, |o| o.messages);
+    let duplicates = inspection.observations.as_ref().map_or(0, |o| o.duplicates);
+    let copies = if duplicates > 0 {
+        let copies = if duplicates == 1 { "copy" } else { "copies" };
+        format!("; {duplicates} {copies} of a message already read left out")
+    } else {
+        String::new()
+    };
     match (source, &inspection.scan, &inspection.refused) {
         (MessageSource::File(path), _, _) => format!(
-            "{seen} message{} read from {}",
+            "{seen} message{} read from {}{copies}",
             if seen == 1 { "" } else { "s" },
             path.display()
         ),
@@ -31,11 +38,17 @@ pub fn describe(inspection: &Inspection, source: &MessageSource) -> String {
             refusal.max_receive_count, refusal.dlq
         ),
         (_, Some(scan), _) => format!(
-            "{name}: read {} of {} visible message{} ({} in flight) without consuming them{}",
+            "{name}: read {} of {} visible message{} ({} in flight{}) without consuming them{}",
             scan.seen,
             inspection.facts.as_ref().map_or(0, |f| f.attrs.visible()),
             if scan.visible_at_start == 1 { "" } else { "s" },
             scan.in_flight_at_start,
+            // SQS's counts lag; only `sqsctl local`'s inspection endpoint counts exactly.
+            if scan.inspected {
+                ""
+            } else {
+                "; SQS's counts, approximate"
+            },
             if scan.interrupted {
                 "; interrupted"
             } else if scan.hold_ran_short {

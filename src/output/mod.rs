@@ -7,6 +7,7 @@
 pub mod counts;
 pub mod diagnose;
 pub mod document;
+pub mod groups;
 pub mod messages;
 pub mod pipe;
 pub mod query;

@@ -14,6 +14,7 @@ mod envelope;
 mod follow;
 mod formats;
 mod generated;
+mod groups;
 mod help;
 mod local;
 mod lookup;

@@ -53,6 +53,44 @@ pub struct Inspected {
     pub truncated: bool,
 }
 
+/// A queue's messages counted per message group, as `sqsctl local` knows them exactly.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct GroupCounts {
+    pub fifo: bool,
+    /// Every message of the queue in flight, grouped or not.
+    pub in_flight: u64,
+    /// The groups with the most in flight first.
+    pub groups: Vec<GroupCount>,
+    /// Messages without a group id.
+    pub ungrouped: StateCounts,
+    /// More groups were there than asked for.
+    #[serde(default)]
+    pub truncated: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct GroupCount {
+    pub group_id: String,
+    #[serde(flatten)]
+    pub counts: StateCounts,
+    /// In epoch milliseconds.
+    pub oldest_sent_timestamp: u64,
+    /// Whether the server delivers this tenant as a noisy neighbour now (standard queues only).
+    #[serde(default)]
+    pub noisy: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct StateCounts {
+    pub visible: u64,
+    pub in_flight: u64,
+    #[serde(default)]
+    pub delayed: u64,
+}
+
 #[derive(Deserialize)]
 struct Info {
     server: String,
@@ -180,15 +218,51 @@ impl Inspection {
         queue: &QueueRef,
         max: u64,
     ) -> Result<Inspected, ClientError> {
+        let listing: Listing = self
+            .fetch(queue, "messages", max, &[("State", "visible")])
+            .await?;
+        Ok(Inspected {
+            messages: listing
+                .messages
+                .into_iter()
+                .map(Listed::into_record)
+                .collect(),
+            truncated: listing.truncated,
+        })
+    }
+
+    /// `queue`'s messages counted per message group (per tenant on a standard queue), the
+    /// `max` groups with the most in flight, without receiving any.
+    pub async fn group_counts(
+        &self,
+        queue: &QueueRef,
+        max: u64,
+    ) -> Result<GroupCounts, ClientError> {
+        self.fetch(queue, "groups", max, &[]).await
+    }
+
+    /// `GET /_sqsctl/v1/{what}` for `queue`, its JSON answer.
+    async fn fetch<T: serde::de::DeserializeOwned>(
+        &self,
+        queue: &QueueRef,
+        what: &str,
+        max: u64,
+        extra: &[(&str, &str)],
+    ) -> Result<T, ClientError> {
         let origin = plain_http_origin(&queue.url).ok_or_else(|| {
             ClientError::InvalidInput(format!("{} is not served over plain HTTP", queue.url))
         })?;
-        let query: String = form_urlencoded::Serializer::new(String::new())
-            .append_pair("QueueUrl", &queue.url)
-            .append_pair("Max", &max.clamp(1, MAX_INSPECTED).to_string())
-            .append_pair("State", "visible")
-            .finish();
-        let url = format!("{origin}/_sqsctl/v1/messages?{query}");
+        let query = {
+            let mut query = form_urlencoded::Serializer::new(String::new());
+            query
+                .append_pair("QueueUrl", &queue.url)
+                .append_pair("Max", &max.clamp(1, MAX_INSPECTED).to_string());
+            for (name, value) in extra {
+                query.append_pair(name, value);
+            }
+            query.finish()
+        };
+        let url = format!("{origin}/_sqsctl/v1/{what}?{query}");
         let failed = |detail: String| {
             ClientError::InvalidInput(format!(
                 "the inspection endpoint of sqsctl local at {origin} failed: {detail}"
@@ -202,16 +276,7 @@ impl Inspection {
                 text.chars().take(300).collect::<String>()
             )));
         }
-        let listing: Listing =
-            serde_json::from_slice(&body).map_err(|e| failed(format!("unreadable answer: {e}")))?;
-        Ok(Inspected {
-            messages: listing
-                .messages
-                .into_iter()
-                .map(Listed::into_record)
-                .collect(),
-            truncated: listing.truncated,
-        })
+        serde_json::from_slice(&body).map_err(|e| failed(format!("unreadable answer: {e}")))
     }
 }
 

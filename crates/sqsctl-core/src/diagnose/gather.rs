@@ -10,12 +10,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::client::peek::{self, PeekError, PeekOptions, Scanned};
+use crate::client::inspect::GroupCounts;
+use crate::client::peek::{self, PeekError, PeekOptions, ReadPath, Scanned};
 use crate::client::{QueueAttributes, QueueRef, Sqs};
 pub use crate::diagnose::Refusal;
 use crate::diagnose::{
     Analysis, Coverage, GroupLayout, Observations, QueueFacts, ReceiveClock, RelatedQueue, Report,
-    analyze, groups,
+    TenantLayout, analyze, groups,
 };
 use crate::interrupt::Interrupt;
 use crate::message::{ParsedLine, parse_record_line};
@@ -48,6 +49,8 @@ pub struct Inspection {
     pub own_scans: Vec<u64>,
     /// When this scan ended, if there was one.
     pub scan_ended_ms: Option<u64>,
+    /// A standard queue's messages counted per tenant by `sqsctl local`'s inspection endpoint.
+    pub tenant_counts: Option<GroupCounts>,
     /// What went wrong on the side without stopping the gathering (a neighbour's attributes that
     /// could not be read, a scan log that could not be written), for `--verbose`.
     pub notes: Vec<String>,
@@ -115,6 +118,7 @@ impl Inspection {
             refused: None,
             own_scans: Vec::new(),
             scan_ended_ms: None,
+            tenant_counts: None,
             notes: Vec::new(),
         }
     }
@@ -133,7 +137,21 @@ impl Inspection {
             coverage: self.coverage,
             now_ms: now_ms(),
             own_scans: &self.own_scans,
+            tenant_counts: self.tenant_counts.as_ref(),
         })
+    }
+
+    /// The tenants of a standard queue, as of now: `None` for a FIFO queue, a file alone, or a
+    /// queue none of whose messages read carries a group id.
+    pub fn tenant_layout(&self) -> Option<TenantLayout> {
+        self.analyze().tenants
+    }
+
+    /// Whether the queue read is a standard one (not a file alone, not a FIFO queue).
+    pub fn is_standard(&self) -> bool {
+        self.facts
+            .as_ref()
+            .is_some_and(|f| !(f.attrs.is_fifo() || f.name.ends_with(".fifo")))
     }
 
     /// The message groups of what was read, as of now: refused for a queue that is not FIFO, or
@@ -225,6 +243,16 @@ pub async fn inspect(
             match peek::weigh(sqs, queue, &facts.attrs, request.force).await {
                 Err(refused) => inspection.refused = Some(Refusal::from_guard(refused)?),
                 Ok(path) => {
+                    if path == ReadPath::Inspect && !facts.attrs.is_fifo() {
+                        match sqs
+                            .inspection()
+                            .group_counts(queue, crate::client::inspect::MAX_INSPECTED)
+                            .await
+                        {
+                            Ok(counts) => inspection.tenant_counts = Some(counts),
+                            Err(e) => inspection.notes.push(format!("tenant counts: {e}")),
+                        }
+                    }
                     let mut own_scans = ReadLedger::for_queue(queue).ends(now_ms());
                     own_scans.extend_from_slice(request.earlier_scans);
                     own_scans.sort_unstable();

@@ -17,10 +17,12 @@ pub mod observe;
 pub mod reads;
 pub mod scaling;
 pub mod settings;
+pub mod tenants;
 pub mod watch;
 
 use serde::Serialize;
 
+use crate::client::inspect::GroupCounts;
 use crate::client::peek::Scanned;
 
 pub use dlq::DlqView;
@@ -29,6 +31,7 @@ pub use groups::{Coverage, GroupLayout};
 pub use observe::{Observations, ReceiveClock};
 pub use reads::{Refusal, Skipped};
 pub use settings::{QueueFacts, RelatedQueue};
+pub use tenants::TenantLayout;
 
 /// What to analyze.
 #[derive(Debug, Clone, Copy)]
@@ -47,6 +50,8 @@ pub struct Analysis<'a> {
     /// When earlier scans of the same queue by this tool ended (epoch milliseconds): their reads
     /// raised receive counts and are not failures.
     pub own_scans: &'a [u64],
+    /// `sqsctl local`'s exact count of a standard queue's messages per tenant, when it gave one.
+    pub tenant_counts: Option<&'a GroupCounts>,
 }
 
 /// Everything found, in the stable `diagnose --output json` schema.
@@ -56,6 +61,10 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// The FIFO group layout, when messages with group ids were read.
     pub groups: Option<GroupLayout>,
+    /// The tenants of a standard queue whose messages carry group ids (a fair queue); absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tenants: Option<TenantLayout>,
     /// The dead-letter view, when the queue is a DLQ.
     pub dlq: Option<DlqView>,
     /// Every check ran over every message it needed (see [`reads`]).
@@ -83,9 +92,24 @@ pub fn analyze(analysis: &Analysis<'_>) -> Report {
     let groups = obs
         .filter(|o| fifo && !o.groups.is_empty())
         .map(|o| groups::layout(o, analysis.coverage, &clock));
+    let tenants = if fifo {
+        None
+    } else {
+        let in_flight = facts.map_or(0, |f| f.attrs.in_flight());
+        match analysis.tenant_counts {
+            Some(counts) => Some(TenantLayout::from_counts(counts, analysis.now_ms)),
+            None => obs
+                .filter(|o| !o.groups.is_empty())
+                .map(|o| TenantLayout::from_observations(o, in_flight, analysis.now_ms)),
+        }
+        .filter(|layout| !layout.tenants.is_empty())
+    };
     let mut findings = Vec::new();
     if let Some(layout) = &groups {
         findings.extend(scaling::check(layout));
+    }
+    if let Some(layout) = &tenants {
+        findings.extend(tenants::check(layout));
     }
     if let Some(obs) = obs {
         let content_based = facts.is_some_and(|f| f.attrs.content_based_dedup());
@@ -130,6 +154,7 @@ pub fn analyze(analysis: &Analysis<'_>) -> Report {
         queue: facts.map(|f| f.name.clone()),
         findings,
         groups,
+        tenants,
         dlq,
         complete: skipped.is_empty(),
         skipped,
@@ -156,6 +181,7 @@ mod tests {
             coverage,
             now_ms,
             own_scans: &[],
+            tenant_counts: None,
         })
     }
 

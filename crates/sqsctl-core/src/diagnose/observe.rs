@@ -3,8 +3,12 @@
 //! Messages arrive in batches (from a scan of a live queue) or one by one (from a JSON Lines
 //! export). Nothing is kept of a message beyond a few counters, hashes and timestamps, so memory
 //! grows with the number of groups and distinct deduplication ids, not with message bodies.
+//!
+//! Messages are counted by distinct message id: a standard queue delivers at least once, so a scan
+//! (or an export made by a consumer) may hold the same message twice, and a second copy is not a
+//! second message. Records without a message id (a producer's log) are each counted.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use sha2::{Digest, Sha256};
@@ -60,7 +64,12 @@ const DEDUP_DETAIL: usize = 10_000;
 /// Everything the analyzers know about the messages they were shown.
 #[derive(Debug, Clone, Default)]
 pub struct Observations {
+    /// Distinct messages (by message id).
     pub messages: u64,
+    /// Copies of a message already counted (the same message id again), left out of every count.
+    pub duplicates: u64,
+    /// Hashes of the message ids counted so far.
+    message_ids: HashSet<u64>,
     pub groups: HashMap<String, GroupObservation>,
     /// Messages without a group id.
     pub ungrouped: u64,
@@ -113,8 +122,14 @@ impl Observations {
         }
     }
 
-    /// Records one message.
+    /// Records one message, unless a message with its id was recorded before.
     pub fn add(&mut self, message: &MessageRecord) {
+        if let Some(id) = &message.message_id
+            && !self.message_ids.insert(hash_of(id))
+        {
+            self.duplicates += 1;
+            return;
+        }
         self.messages += 1;
         let sent = message.attribute_u64("SentTimestamp");
         if let Some(sent) = sent {
@@ -351,6 +366,28 @@ pub(crate) mod tests {
         assert_eq!(order, ["a", "b", "c"]);
         assert_eq!(obs.received_at_least(2), 1);
         assert_eq!(obs.max_receive_count(), Some(3));
+    }
+
+    #[test]
+    fn a_message_delivered_twice_is_counted_once() {
+        let mut obs = Observations::new(false);
+        let mut first = fifo("a", "d1", "one", 1, 1);
+        first.message_id = Some("m-1".into());
+        let mut again = first.clone();
+        again
+            .attributes
+            .insert("ApproximateReceiveCount".into(), "2".into());
+        let mut other = fifo("a", "d2", "two", 2, 1);
+        other.message_id = Some("m-2".into());
+        obs.add_batch(&[first, other, again]);
+        // A producer's log has no message ids: each line is a message.
+        obs.add(&fifo("b", "d3", "three", 3, 1));
+        obs.add(&fifo("b", "d3", "three", 3, 1));
+        assert_eq!((obs.messages, obs.duplicates), (4, 1));
+        assert_eq!(obs.groups["a"].seen, 2);
+        assert_eq!(obs.groups["b"].seen, 2);
+        assert_eq!(obs.received_at_least(2), 0);
+        assert!(obs.collisions.is_empty());
     }
 
     #[test]

@@ -1,0 +1,234 @@
+//! `sqsctl groups` on fair queues (standard queues whose messages carry group ids), and
+//! `diagnose`'s checks of their tenants. FIFO layouts are tested in `diagnose.rs`.
+
+use crate::diagnose::{PROBLEMS_FOUND, assert_finding, json};
+use crate::support;
+
+use serde_json::Value;
+use sqsctl::client::{QueueRef, ReceiveOptions};
+use sqsctl::message::MessageRecord;
+use support::snapshot::assert_snapshot;
+use support::{Run, TestEnv};
+
+fn tenant_record(tenant: &str, body: String) -> MessageRecord {
+    MessageRecord {
+        group_id: Some(tenant.into()),
+        ..MessageRecord::with_body(body)
+    }
+}
+
+/// Tenant `A` sends 5,000 messages, then `B` and `C` 20 each; a consumer holds 60 in flight
+/// (received with a long visibility timeout, not deleted).
+fn flooded(env: &TestEnv) -> QueueRef {
+    let queue = env.create_queue("events", &[]);
+    env.send(
+        &queue,
+        (0..5_000)
+            .map(|i| tenant_record("A", format!("a {i}")))
+            .collect(),
+    );
+    for tenant in ["B", "C"] {
+        env.send(
+            &queue,
+            (0..20)
+                .map(|i| tenant_record(tenant, format!("{tenant} {i}")))
+                .collect(),
+        );
+    }
+    env.block_on(async {
+        for _ in 0..6 {
+            let options = ReceiveOptions {
+                max_messages: 10,
+                wait_seconds: Some(1),
+                visibility_timeout: Some(600),
+            };
+            env.sqs().receive(&queue, options).await.unwrap();
+        }
+    });
+    queue
+}
+
+fn tenant<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["tenants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["tenant"] == name)
+        .unwrap_or_else(|| panic!("no tenant {name} in {report:#}"))
+}
+
+/// Ages change from run to run: each run of digits before an `s` becomes `#`s of its width.
+fn without_ages(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut digits = String::new();
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        if c == 's' && !digits.is_empty() {
+            out.push_str(&"#".repeat(digits.len()));
+        } else {
+            out.push_str(&digits);
+        }
+        digits.clear();
+        out.push(c);
+    }
+    out.push_str(&digits);
+    out
+}
+
+fn at_width(env: &TestEnv, args: &[&str], columns: usize) -> Run {
+    let mut cmd = env.cmd();
+    cmd.args(args)
+        .env("SQSCTL_ASSUME_TTY", "1")
+        .env("COLUMNS", columns.to_string());
+    support::run_with_stdin(cmd, "")
+}
+
+#[test]
+fn a_flooding_tenant_is_noisy_and_the_quiet_ones_are_not_in_every_format() {
+    let env = TestEnv::with_inspection();
+    flooded(&env);
+
+    let run = env.run(&["groups", "events", "-o", "json"]);
+    run.assert_code(0);
+    let report = json(&run);
+    assert_eq!(report["source"], "inspection");
+    assert_eq!(report["totals"]["in_flight"], 60);
+    assert_eq!(report["totals"]["noisy"], serde_json::json!(["A"]));
+    let a = tenant(&report, "A");
+    assert_eq!(a["noisy"], true);
+    assert!(a["in_flight"].as_u64().unwrap() >= 30, "{report:#}");
+    for quiet in ["B", "C"] {
+        assert_eq!(tenant(&report, quiet)["noisy"], false, "{report:#}");
+    }
+
+    let run = env.run(&["groups", "events", "-o", "jsonl"]);
+    let tenants: Vec<Value> = run.records_of("tenant");
+    assert_eq!(tenants.len(), 3);
+    assert_eq!(tenants[0]["tenant"], "A");
+    assert_eq!(tenants[0]["noisy"], true);
+    assert_eq!(run.records_of("totals")[0]["noisy"][0], "A");
+
+    let run = env.run(&["groups", "events", "-o", "text"]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("A\t") && lines[0].ends_with("\tnoisy"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        lines[1..].iter().all(|l| l.ends_with("\tquiet")),
+        "{}",
+        run.stdout
+    );
+
+    let run = env.run(&[
+        "groups",
+        "events",
+        "-o",
+        "json",
+        "--query",
+        "totals.noisy[0]",
+    ]);
+    assert_eq!(run.stdout.trim(), "\"A\"");
+
+    // The alias reads the same.
+    let run = env.run(&["fifo", "groups", "events", "-o", "json"]);
+    assert_eq!(json(&run)["totals"]["noisy"][0], "A");
+
+    for columns in [80, 60] {
+        let run = at_width(&env, &["groups", "events"], columns);
+        run.assert_code(0);
+        assert!(
+            run.stdout.lines().all(|l| l.chars().count() <= columns),
+            "{}",
+            run.stdout
+        );
+        assert_snapshot!(name: &format!("table_{columns}"), without_ages(&run.stdout));
+    }
+
+    // diagnose names the noisy tenant and exits with the findings code.
+    let run = env.run(&["diagnose", "events", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    let noisy = assert_finding(&report, "noisy-tenant", "warning");
+    assert!(
+        noisy["title"].as_str().unwrap().contains("`A`"),
+        "{noisy:#}"
+    );
+    assert!(
+        noisy["evidence"][0]
+            .as_str()
+            .unwrap()
+            .contains("of the 60 in flight"),
+        "{noisy:#}"
+    );
+}
+
+#[test]
+fn without_the_inspection_endpoint_the_backlog_is_shown_and_in_flight_is_not_guessed() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("events", &[]);
+    env.send(
+        &queue,
+        (0..30)
+            .map(|i| tenant_record(["acme", "globex", "acme"][i % 3], format!("e {i}")))
+            .collect(),
+    );
+    env.settle_counts();
+    let run = env.run(&["groups", "events", "-o", "json"]);
+    run.assert_code(0);
+    let report = json(&run);
+    assert_eq!(report["source"], "scan");
+    assert_eq!(tenant(&report, "acme")["visible"], 20);
+    assert_eq!(tenant(&report, "globex")["visible"], 10);
+    assert!(tenant(&report, "acme")["in_flight"].is_null());
+    assert!(tenant(&report, "acme")["noisy"].is_null());
+    assert_eq!(report["totals"]["exact"], false);
+}
+
+#[test]
+fn a_constant_tenant_id_is_flagged_and_a_healthy_multi_tenant_queue_is_clean() {
+    let env = TestEnv::with_inspection();
+    let one = env.create_queue("emails", &[]);
+    env.send(
+        &one,
+        (0..50)
+            .map(|i| tenant_record("default", format!("mail {i}")))
+            .collect(),
+    );
+    let run = env.run(&["diagnose", "emails", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    assert_finding(&json(&run), "tenant-id-constant", "warning");
+
+    let dlq = env.create_queue("orders-dlq", &[("MessageRetentionPeriod", "1209600")]);
+    let dlq_arn = env
+        .block_on(env.sqs().attributes(&dlq))
+        .unwrap()
+        .get("QueueArn")
+        .unwrap()
+        .to_string();
+    let queue = env.create_queue(
+        "orders",
+        &[
+            ("ReceiveMessageWaitTimeSeconds", "20"),
+            (
+                "RedrivePolicy",
+                &format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":5}}"#),
+            ),
+        ],
+    );
+    env.send(
+        &queue,
+        (0..90)
+            .map(|i| tenant_record(["acme", "globex", "initech"][i % 3], format!("order {i}")))
+            .collect(),
+    );
+    let run = env.run(&["diagnose", "orders", "-o", "json"]);
+    let report = json(&run);
+    assert_eq!(report["findings"], serde_json::json!([]), "{report:#}");
+    run.assert_code(0);
+    assert_eq!(report["tenants"]["totals"]["tenants"], 3);
+}
