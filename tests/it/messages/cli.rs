@@ -15,13 +15,7 @@ use support::TestEnv;
 use support::snapshot::assert_snapshot;
 
 fn send_bodies(env: &TestEnv, queue: &QueueRef, bodies: &[String]) {
-    let records: Vec<MessageRecord> = bodies.iter().map(MessageRecord::with_body).collect();
-    env.block_on(async {
-        for chunk in records.chunks(10) {
-            let outcomes = env.sqs().send_batch(queue, chunk).await.unwrap();
-            assert!(outcomes.iter().all(|o| o.is_ok()));
-        }
-    });
+    env.send(queue, bodies.iter().map(MessageRecord::with_body).collect());
 }
 
 fn numbered(prefix: &str, count: usize) -> Vec<String> {

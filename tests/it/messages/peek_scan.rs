@@ -13,13 +13,7 @@ use sqsctl::message::MessageRecord;
 use support::TestEnv;
 
 fn send_bodies(env: &TestEnv, queue: &QueueRef, bodies: impl Iterator<Item = String>) {
-    let records: Vec<MessageRecord> = bodies.map(MessageRecord::with_body).collect();
-    env.block_on(async {
-        for chunk in records.chunks(10) {
-            let outcomes = env.sqs().send_batch(queue, chunk).await.unwrap();
-            assert!(outcomes.iter().all(|o| o.is_ok()));
-        }
-    });
+    env.send(queue, bodies.map(MessageRecord::with_body).collect());
 }
 
 /// `peek::scan` of `queue` with `options`, not interrupted.
