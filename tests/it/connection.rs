@@ -5,6 +5,7 @@
 
 use crate::support;
 
+use std::io::Write;
 use std::process::Stdio;
 
 use support::TestEnv;
@@ -441,4 +442,65 @@ fn an_invalid_endpoint_url_is_a_usage_error_without_a_request_dump() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_snapshot!(name: "invalid_endpoint_variable", stderr);
+}
+
+#[test]
+fn verbose_shows_endpoint_region_and_batches_but_never_a_secret() {
+    let env = TestEnv::start();
+    env.create_queue("loud", &[]);
+    const MARKER: &str = "SeCrEtMaRkEr0123456789";
+    let run_with_secret = |args: &[&str], stdin: &str| {
+        let mut child = env
+            .cmd()
+            .env("AWS_SECRET_ACCESS_KEY", MARKER)
+            .env("AWS_SESSION_TOKEN", MARKER)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(!stderr.contains(MARKER), "{args:?}: {stderr}");
+        assert!(!stdout.contains(MARKER), "{args:?}: {stdout}");
+        stderr
+    };
+    let stderr = run_with_secret(&["queues", "-v"], "");
+    assert!(stderr.contains("debug: region us-east-1"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("endpoint {}", env.endpoint())),
+        "{stderr}"
+    );
+    assert!(stderr.contains("ListQueues found 1 queue"), "{stderr}");
+    let stderr = run_with_secret(&["send", "loud", "--lines", "-vv"], "a\nb\nc\n");
+    assert!(
+        stderr.contains("debug: queue `loud` (account 000000000000, us-east-1) is http://"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("batch of lines 1-3: 3 sent, 0 not sent"),
+        "{stderr}"
+    );
+    let stderr = run_with_secret(&["receive", "loud", "-vv", "--max", "3"], "");
+    assert!(stderr.contains("received a batch of"), "{stderr}");
+    run_with_secret(&["receive", "no-such-queue", "-vv"], "");
+    run_with_secret(
+        &[
+            "send",
+            "loud",
+            "-vv",
+            "--endpoint-url",
+            "http://127.0.0.1:1",
+            "x",
+        ],
+        "",
+    );
 }
