@@ -32,7 +32,9 @@ pub(crate) fn fifo_orders(groups: usize, count: usize) -> Vec<MessageRecord> {
 
 #[test]
 fn text_output_has_real_tabs_on_a_terminal_and_in_a_pipe() {
-    let env = TestEnv::start();
+    let env = TestEnv::exact(
+        "snapshots `fifo groups` counts, which are lower bounds when SQS's short polls sample",
+    );
     let queue = env.create_queue("tabs.fifo", &[("FifoQueue", "true")]);
     env.send(&queue, fifo_orders(3, 2));
 
@@ -67,7 +69,9 @@ fn text_output_has_real_tabs_on_a_terminal_and_in_a_pipe() {
 
 #[test]
 fn json_and_tables_of_diagnose_fifo_groups_peek_and_the_redrive_summary() {
-    let env = TestEnv::start();
+    let env = TestEnv::exact(
+        "snapshots what diagnose and fifo groups counted, which SQS's short polls sample",
+    );
     let queue = env.create_queue(
         "report.fifo",
         &[

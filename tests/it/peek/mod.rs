@@ -90,7 +90,9 @@ fn peek_follow_is_refused_with_the_reason() {
 
 #[test]
 fn a_fifo_peek_table_shows_attributes_cuts_bodies_not_ids_and_says_it_saw_only_heads() {
-    let env = TestEnv::start();
+    let env = TestEnv::exact(
+        "snapshots the tables of the batches a scan reads, which SQS's short polls vary",
+    );
     let queue = env.create_queue("orders.fifo", &[("FifoQueue", "true")]);
     env.send(&queue, fifo_orders(2, 15));
 
@@ -152,7 +154,9 @@ fn a_fifo_peek_table_shows_attributes_cuts_bodies_not_ids_and_says_it_saw_only_h
 
 #[test]
 fn a_filtered_peek_that_matches_nothing_stops_at_its_scan_limit() {
-    let env = TestEnv::start();
+    let env = TestEnv::exact(
+        "counts each message's receives, which SQS's duplicate deliveries raise too",
+    );
     let queue = env.create_queue("many", &[]);
     let lines: String = (0..40).map(|i| format!("message {i}\n")).collect();
     env.run_stdin(&["send", "many", "--lines"], &lines)
