@@ -9,7 +9,6 @@ mod truth;
 use crate::support;
 
 use std::io::{BufRead, BufReader};
-use std::process::Stdio;
 
 use sqsctl::client::QueueRef;
 use sqsctl::local::ServerConfig;
@@ -62,14 +61,8 @@ fn receive_and_send_round_trip_between_queues_through_a_pipe() {
     env.run_stdin(&["send", "source", "--jsonl"], &records)
         .assert_code(0);
 
-    let mut receiver = env
-        .cmd()
-        .args(["receive", "source", "--until-empty", "--delete", "--yes"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut receiver =
+        env.spawn_piped(&["receive", "source", "--until-empty", "--delete", "--yes"]);
     let sender = env
         .cmd()
         .args(["send", "target", "--jsonl"])
@@ -264,22 +257,15 @@ fn a_closed_pipe_exits_0_and_deletes_nothing_that_was_not_written() {
     let body = "z".repeat(1000);
     let bodies: Vec<String> = (0..150).map(|i| format!("{i} {body}")).collect();
     send_bodies(&env, &queue, &bodies);
-    let mut child = env
-        .cmd()
-        .args([
-            "receive",
-            "pipe",
-            "--until-empty",
-            "--delete",
-            "--yes",
-            "--concurrency",
-            "1",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = env.spawn_piped(&[
+        "receive",
+        "pipe",
+        "--until-empty",
+        "--delete",
+        "--yes",
+        "--concurrency",
+        "1",
+    ]);
     let mut reader = BufReader::new(child.stdout.take().unwrap());
     // The whole first batch, so at least one batch was written in full before the pipe closes.
     for _ in 0..10 {
@@ -310,22 +296,15 @@ fn ctrl_c_stops_receive_and_deletes_exactly_what_was_written() {
     });
     let queue = env.create_queue("interrupted", &[]);
     send_bodies(&env, &queue, &numbered("i", 300));
-    let mut child = env
-        .cmd()
-        .args([
-            "receive",
-            "interrupted",
-            "--until-empty",
-            "--delete",
-            "--yes",
-            "--concurrency",
-            "1",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = env.spawn_piped(&[
+        "receive",
+        "interrupted",
+        "--until-empty",
+        "--delete",
+        "--yes",
+        "--concurrency",
+        "1",
+    ]);
     // A reader that keeps up, as a pipeline's next program does: into a pipe, a message is
     // deleted once the reader has taken it. The interrupt comes once the first messages arrived,
     // however long a loaded machine takes to start the binary.
@@ -367,15 +346,7 @@ fn ctrl_c_stops_receive_and_deletes_exactly_what_was_written() {
 
 /// Runs `receive` with `args`, reads one line of its stdout and closes the pipe, like `| head -1`.
 fn receive_and_close_after_one_line(env: &TestEnv, args: &[&str]) -> (Option<i32>, String) {
-    let mut child = env
-        .cmd()
-        .arg("receive")
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = env.spawn_piped(&[&["receive"], args].concat());
     let mut reader = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
     reader.read_line(&mut line).unwrap();
@@ -394,20 +365,13 @@ fn receive_delete_into_a_pipe_read_for_one_line_deletes_at_most_one_batch_unread
     let queue = env.create_queue("head-bound", &[]);
     // Small records: a default pipe buffer (64 KiB) would hold more than a hundred of them.
     send_bodies(&env, &queue, &numbered("m", 500));
-    let mut child = env
-        .cmd()
-        .args([
-            "receive",
-            "head-bound",
-            "--until-empty",
-            "--delete",
-            "--yes",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = env.spawn_piped(&[
+        "receive",
+        "head-bound",
+        "--until-empty",
+        "--delete",
+        "--yes",
+    ]);
     // A reader slower to start than the writer, as `| head -1` can be: whatever the writer can
     // put into the pipe meanwhile, it does.
     std::thread::sleep(std::time::Duration::from_millis(700));
