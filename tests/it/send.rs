@@ -8,7 +8,7 @@ use crate::support;
 use std::io::Write;
 use std::process::Stdio;
 
-use crate::receive::{counts, numbered, sorted};
+use crate::receive::{bodies, counts, numbered, sorted};
 use sqsctl::local::ServerConfig;
 use support::TestEnv;
 use support::snapshot::assert_snapshot;
@@ -58,12 +58,7 @@ fn send_lines_and_receive_until_empty_with_delete_consumes_everything() {
     assert_eq!(run.records_of("summary")[0]["sent"], 57);
     let run = env.run(&["receive", "lines", "--until-empty", "--delete", "--yes"]);
     run.assert_code(0);
-    let bodies: Vec<String> = run
-        .records_of("message")
-        .iter()
-        .map(|m| m["body"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(sorted(bodies), sorted(numbered("line ", 57)));
+    assert_eq!(bodies(&run), sorted(numbered("line ", 57)));
     assert_eq!(env.depth(&queue), 0);
     assert!(run.stderr.contains("deleted 57"), "{}", run.stderr);
 }

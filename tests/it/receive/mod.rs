@@ -13,8 +13,8 @@ use std::io::{BufRead, BufReader};
 use sqsctl::client::QueueRef;
 use sqsctl::local::ServerConfig;
 use sqsctl::message::MessageRecord;
-use support::TestEnv;
 use support::snapshot::assert_snapshot;
+use support::{Run, TestEnv};
 
 pub(crate) fn send_bodies(env: &TestEnv, queue: &QueueRef, bodies: &[String]) {
     env.send(queue, bodies.iter().map(MessageRecord::with_body).collect());
@@ -28,6 +28,16 @@ pub(crate) fn numbered(prefix: &str, count: usize) -> Vec<String> {
 pub(crate) fn counts(env: &TestEnv, queue: &QueueRef) -> (u64, u64) {
     let attrs = env.settled_attributes(queue);
     (attrs.visible(), attrs.in_flight())
+}
+
+/// The bodies of the message records a run wrote, sorted.
+pub(crate) fn bodies(run: &Run) -> Vec<String> {
+    sorted(
+        run.records_of("message")
+            .iter()
+            .map(|m| m["body"].as_str().unwrap().to_string())
+            .collect(),
+    )
 }
 
 pub(crate) fn sorted(mut items: Vec<String>) -> Vec<String> {
@@ -168,12 +178,7 @@ fn receive_until_empty_without_delete_reads_what_was_visible_and_ends() {
     // With a visibility timeout of 0 every message is back at once; the run must still end.
     let run = env.run(&["receive", "reappear", "--until-empty", "--visibility", "0"]);
     run.assert_code(0);
-    let mut bodies: Vec<String> = run
-        .records_of("message")
-        .iter()
-        .map(|m| m["body"].as_str().unwrap().to_string())
-        .collect();
-    bodies.sort();
+    let mut bodies = bodies(&run);
     let written = bodies.len();
     bodies.dedup();
     assert_eq!(bodies.len(), written, "a message written twice");
