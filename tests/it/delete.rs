@@ -7,6 +7,7 @@ use crate::support;
 
 use crate::receive::{counts, numbered, send_bodies, sorted};
 use support::TestEnv;
+use support::snapshot::assert_snapshot;
 
 #[test]
 fn delete_by_message_id_deletes_only_those_and_releases_the_rest() {
@@ -49,7 +50,7 @@ fn delete_by_message_id_deletes_only_those_and_releases_the_rest() {
         .map(|r| r["status"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(sorted(statuses), vec!["deleted", "deleted", "not_found"]);
-    assert!(run.stderr.contains("not found"), "{}", run.stderr);
+    assert_snapshot!(name: "not_found", run.stderr);
     // The rest is visible at once, not after the hold.
     assert_eq!(counts(&env, &queue), (17, 0));
     let left = env.drain_bodies(&queue);

@@ -152,7 +152,7 @@ fn fifo_records_keep_their_group_ids_through_receive_and_send() {
         "x",
     ]);
     run.assert_code(1);
-    assert!(run.stderr.contains("delay"), "{}", run.stderr);
+    assert_snapshot!(name: "fifo_delay", run.stderr);
     // A fixed dedup id for many records is almost always a mistake: say so.
     let run = env.run_stdin(
         &[
@@ -167,7 +167,7 @@ fn fifo_records_keep_their_group_ids_through_receive_and_send() {
         "1\n2\n",
     );
     run.assert_code(0);
-    assert!(run.stderr.contains("--dedup-id auto"), "{}", run.stderr);
+    assert_snapshot!(name: "fixed_dedup_id", run.stderr);
 }
 
 #[test]
