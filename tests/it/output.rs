@@ -152,12 +152,7 @@ fn verbose_names_the_resolved_queue_and_quiet_silences_summaries() {
     env.create_queue("talk", &[]);
     let run = env.run(&["send", "talk", "hi", "-v"]);
     run.assert_code(0);
-    assert!(
-        run.stderr
-            .contains("debug: queue `talk` (account 000000000000, us-east-1) is http://"),
-        "{}",
-        run.stderr
-    );
+    assert_snapshot!(name: "verbose", run.stderr);
     assert!(
         !run.stderr.contains("test"),
         "no credentials on stderr: {}",

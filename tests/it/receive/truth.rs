@@ -4,6 +4,7 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::support::snapshot::assert_snapshot;
 use crate::support::{BIN, Run, TestEnv, unique_name};
 
 #[test]
@@ -20,7 +21,7 @@ fn receive_without_wait_long_polls_as_the_queue_says_and_wait_0_does_not() {
         waited >= Duration::from_millis(1900),
         "the queue's 2 s wait applies without --wait: took {waited:?}"
     );
-    assert!(run.stderr.contains("received 0 messages"), "{}", run.stderr);
+    assert_snapshot!(name: "queue_wait", run.stderr, r"waits-[0-9a-f]{12}" => "waits-xxxxxxxxxxxx");
 
     let started = Instant::now();
     env.run(&["receive", &name, "--wait", "0"]).assert_code(0);
@@ -80,7 +81,7 @@ fn receive_delete_with_stdout_closed_deletes_nothing() {
             .unwrap(),
     );
     run.assert_code(1);
-    assert!(run.stderr.contains("stdout is closed"), "{}", run.stderr);
+    assert_snapshot!(name: "stdout_closed", run.stderr, r"closed-[0-9a-f]{12}" => "closed-xxxxxxxxxxxx");
     assert_eq!(env.depth(&queue), 3, "nothing was received or deleted");
 
     // A stdout the user sends to /dev/null on purpose is theirs to choose.
