@@ -113,12 +113,7 @@ fn a_fifo_peek_table_shows_attributes_cuts_bodies_not_ids_and_says_it_saw_only_h
         stdout.lines().all(|l| l.chars().count() <= 150),
         "fits the terminal: {stdout}"
     );
-    assert!(
-        stderr.contains(&format!(
-            "{rows} of 30: SQS delivers only the head of each group"
-        )),
-        "{stderr}"
-    );
+    assert_snapshot!(name: "heads_only", stderr);
     assert_snapshot!(name: "table", stdout);
 
     // Narrower still: the body gives way, the ids stay whole.
@@ -203,7 +198,8 @@ fn a_filtered_peek_that_matches_nothing_stops_at_its_scan_limit() {
         "more 3",
     ]);
     run.assert_code(0);
-    assert_snapshot!(name: "announced", run.stderr);
+    // How far the scan got before it found its one match depends on its concurrent reads.
+    assert_snapshot!(name: "announced", run.stderr, r"peeked at \d+ messages" => "peeked at N messages");
     drop(big);
 }
 
