@@ -29,7 +29,9 @@ use sqsctl::local::ServerConfig;
 
 mod support;
 
-use support::{BenchResult, client, env_count, peak_rss_kib, send_batches, sqsctl, start_server};
+use support::{
+    BenchResult, client, env_count, peak_rss_kib, runtime, send_batches, sqsctl, start_server,
+};
 
 // The same allocator as the binary, so the server and the raw loop are not slowed by a slower one.
 #[global_allocator]
@@ -458,10 +460,7 @@ fn main() -> BenchResult<()> {
         return raw_child_main(&mode);
     }
     // `cargo bench` passes --bench; a filter argument is not supported.
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
+    let runtime = runtime()?;
     let (server, sqs) = start_server(ServerConfig::default())?;
     let endpoint = server.endpoint().to_string();
     let home = tempfile::tempdir()?;

@@ -25,7 +25,7 @@ use sqsctl::local::ServerConfig;
 
 mod support;
 
-use support::{BenchResult, env_count, peak_rss_kib, start_server};
+use support::{BenchResult, env_count, peak_rss_kib, runtime, send_batch, start_server};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sqsctl");
 const SEND_CONCURRENCY: usize = 16;
@@ -55,15 +55,7 @@ async fn fill(sqs: &Client, url: &str, messages: usize, groups: usize) -> BenchR
                             .build()
                     })
                     .collect::<Result<Vec<_>, _>>()?;
-                let out = sqs
-                    .send_message_batch()
-                    .queue_url(&url)
-                    .set_entries(Some(entries))
-                    .send()
-                    .await?;
-                if !out.failed().is_empty() {
-                    return Err("a batch entry failed".into());
-                }
+                send_batch(&sqs, &url, entries).await?;
             }
             BenchResult::Ok(())
         });
@@ -330,9 +322,5 @@ async fn run() -> BenchResult<()> {
 }
 
 fn main() -> BenchResult<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    runtime.block_on(run())
+    runtime()?.block_on(run())
 }

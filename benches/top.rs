@@ -19,7 +19,7 @@ use tokio::task::JoinSet;
 
 mod support;
 
-use support::{BenchResult, env_count, start_server};
+use support::{BenchResult, env_count, runtime, start_server};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -147,9 +147,5 @@ async fn run() -> BenchResult<()> {
 }
 
 fn main() -> BenchResult<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    runtime.block_on(run())
+    runtime()?.block_on(run())
 }

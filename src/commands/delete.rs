@@ -210,12 +210,11 @@ async fn by_ids(
             plural(scanned.seen, "message")
         ));
     }
-    if report.not_released > 0 {
-        ctx.printer.warn(format!(
-            "{} could not be made visible again; they return after {HOLD_SECONDS} seconds",
-            plural(report.not_released as u64, "scanned message")
-        ));
-    }
+    ctx.printer.warn_count(
+        report.not_released as u64,
+        "scanned message",
+        &format!("could not be made visible again; they return after {HOLD_SECONDS} seconds"),
+    );
     out.checked()?;
     if let Some(err) = report.error {
         return Err(err.into());

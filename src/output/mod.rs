@@ -465,6 +465,14 @@ impl Printer {
         stderr_line(format_args!("{} {message}", self.paint("warning:", "1;33")));
     }
 
+    /// A warning that opens with a count, `3 messages could not ...`, when the count is not 0:
+    /// `noun` is the thing counted, in the singular, and `rest` what happened to them.
+    pub fn warn_count(&self, count: u64, noun: &str, rest: &str) {
+        if count > 0 {
+            self.warn(format!("{} {rest}", crate::text::plural(count, noun)));
+        }
+    }
+
     /// A `hint: ...` line on stderr after a warning, shown even with `--quiet`.
     pub fn hint(&self, message: impl AsRef<str>) {
         let message = sanitize::for_terminal_lines(message.as_ref());

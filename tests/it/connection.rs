@@ -5,6 +5,7 @@
 
 use crate::support;
 
+use std::io::Write;
 use std::process::Stdio;
 
 use support::TestEnv;
@@ -105,7 +106,11 @@ fn a_hung_endpoint_ends_with_an_error_naming_it_and_the_timeout() {
         .args(["queues", "--endpoint-url", &hung.url]);
     let output = cmd.output().unwrap();
     assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("--read-timeout"));
+    assert_snapshot!(
+        name: "from_the_environment",
+        String::from_utf8_lossy(&output.stderr),
+        r"\d+\.\d s in all" => "N.N s in all"
+    );
 
     // A long poll is not a timeout: its wait comes on top of the read timeout.
     let queue = env.create_queue("quiet", &[]);
@@ -281,7 +286,7 @@ fn an_unknown_profile_is_an_error_even_with_credentials_in_the_environment() {
     cmd.env("AWS_PROFILE", "prdo").arg("queues");
     let output = cmd.output().unwrap();
     assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("profile `prdo` does not exist"));
+    assert_snapshot!(name: "misspelt_profile", String::from_utf8_lossy(&output.stderr));
 
     // A profile that exists is used, and its credentials win over the environment's.
     std::fs::write(
@@ -441,4 +446,65 @@ fn an_invalid_endpoint_url_is_a_usage_error_without_a_request_dump() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_snapshot!(name: "invalid_endpoint_variable", stderr);
+}
+
+#[test]
+fn verbose_shows_endpoint_region_and_batches_but_never_a_secret() {
+    let env = TestEnv::start();
+    env.create_queue("loud", &[]);
+    const MARKER: &str = "SeCrEtMaRkEr0123456789";
+    let run_with_secret = |args: &[&str], stdin: &str| {
+        let mut child = env
+            .cmd()
+            .env("AWS_SECRET_ACCESS_KEY", MARKER)
+            .env("AWS_SESSION_TOKEN", MARKER)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(!stderr.contains(MARKER), "{args:?}: {stderr}");
+        assert!(!stdout.contains(MARKER), "{args:?}: {stdout}");
+        stderr
+    };
+    let stderr = run_with_secret(&["queues", "-v"], "");
+    assert!(stderr.contains("debug: region us-east-1"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("endpoint {}", env.endpoint())),
+        "{stderr}"
+    );
+    assert!(stderr.contains("ListQueues found 1 queue"), "{stderr}");
+    let stderr = run_with_secret(&["send", "loud", "--lines", "-vv"], "a\nb\nc\n");
+    assert!(
+        stderr.contains("debug: queue `loud` (account 000000000000, us-east-1) is http://"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("batch of lines 1-3: 3 sent, 0 not sent"),
+        "{stderr}"
+    );
+    let stderr = run_with_secret(&["receive", "loud", "-vv", "--max", "3"], "");
+    assert!(stderr.contains("received a batch of"), "{stderr}");
+    run_with_secret(&["receive", "no-such-queue", "-vv"], "");
+    run_with_secret(
+        &[
+            "send",
+            "loud",
+            "-vv",
+            "--endpoint-url",
+            "http://127.0.0.1:1",
+            "x",
+        ],
+        "",
+    );
 }

@@ -8,7 +8,8 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use sqsctl::message::{AttributeValue, MessageRecord};
 
-use crate::selection::{orders, visible};
+use crate::receive::counts;
+use crate::selection::orders;
 use crate::support::snapshot::assert_snapshot;
 use crate::support::{Run, TestEnv, unique_name};
 
@@ -466,5 +467,5 @@ fn an_unknown_placeholder_is_a_usage_error() {
         "{}",
         run.stderr
     );
-    assert_eq!(visible(&env, &queue), (1, 0));
+    assert_eq!(counts(&env, &queue), (1, 0));
 }

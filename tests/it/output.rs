@@ -1,9 +1,11 @@
 //! Output people read, in each format: tab-separated `-o text` (real tabs, each field escaped on
-//! its own), the JSON and tables of `diagnose`, `fifo groups`, `peek` and the redrive summary, and
-//! no report from a scan Ctrl-C cut short.
+//! its own), the JSON and tables of `diagnose`, `fifo groups`, `peek` and the redrive summary, no
+//! report from a scan Ctrl-C cut short, what `-v` and `-q` add and take away, and the small wording
+//! of the everyday commands.
 
 use crate::support;
 
+use crate::receive::sorted;
 use sqsctl::message::{AttributeValue, MessageRecord};
 use support::TestEnv;
 use support::snapshot::assert_snapshot;
@@ -30,7 +32,9 @@ pub(crate) fn fifo_orders(groups: usize, count: usize) -> Vec<MessageRecord> {
 
 #[test]
 fn text_output_has_real_tabs_on_a_terminal_and_in_a_pipe() {
-    let env = TestEnv::start();
+    let env = TestEnv::exact(
+        "snapshots `fifo groups` counts, which are lower bounds when SQS's short polls sample",
+    );
     let queue = env.create_queue("tabs.fifo", &[("FifoQueue", "true")]);
     env.send(&queue, fifo_orders(3, 2));
 
@@ -65,7 +69,9 @@ fn text_output_has_real_tabs_on_a_terminal_and_in_a_pipe() {
 
 #[test]
 fn json_and_tables_of_diagnose_fifo_groups_peek_and_the_redrive_summary() {
-    let env = TestEnv::start();
+    let env = TestEnv::exact(
+        "snapshots what diagnose and fifo groups counted, which SQS's short polls sample",
+    );
     let queue = env.create_queue(
         "report.fifo",
         &[
@@ -138,4 +144,42 @@ fn ctrl_c_during_a_watch_scan_prints_no_report_from_the_partial_scan() {
     for reported in ["SEVERITY", "FINDING", "resolved:", "new:"] {
         assert!(!screen.contains(reported), "a report was printed: {screen}");
     }
+}
+
+#[test]
+fn verbose_names_the_resolved_queue_and_quiet_silences_summaries() {
+    let env = TestEnv::start();
+    env.create_queue("talk", &[]);
+    let run = env.run(&["send", "talk", "hi", "-v"]);
+    run.assert_code(0);
+    assert_snapshot!(name: "verbose", run.stderr);
+    assert!(
+        !run.stderr.contains("test"),
+        "no credentials on stderr: {}",
+        run.stderr
+    );
+    let run = env.run(&["receive", "talk", "-q"]);
+    run.assert_code(0);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    assert_eq!(run.records_of("message").len(), 1);
+}
+
+#[test]
+fn small_wording_and_input_details_of_everyday_commands() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("small", &[]);
+    let run = env.run(&["delete", "small", "--message-id", "a", "b", "--dry-run"]);
+    assert_snapshot!(name: "delete_ids_not_found", run.stderr);
+    let run = env.run(&["purge", "small", "--yes"]);
+    run.assert_code(0);
+    assert_snapshot!(name: "purge_empty", run.stderr);
+    for command in ["receive", "peek"] {
+        let run = env.run(&[command, "small", "--max", "0"]);
+        run.assert_code(2);
+        assert_snapshot!(name: format!("max_0_{command}"), run.stderr);
+    }
+    // A body piped from `echo` loses the newline `echo` added, and only that.
+    env.run_stdin(&["send", "small"], "x\n").assert_code(0);
+    env.run_stdin(&["send", "small"], "y\n\n").assert_code(0);
+    assert_eq!(sorted(env.drain_bodies(&queue)), vec!["x", "y\n"]);
 }

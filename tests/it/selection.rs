@@ -5,6 +5,7 @@
 use sqsctl::client::QueueRef;
 use sqsctl::message::{AttributeValue, MessageRecord};
 
+use crate::receive::{bodies, counts};
 use crate::support::snapshot::{assert_snapshot, transcript};
 use crate::support::{TestEnv, unique_name};
 
@@ -23,21 +24,6 @@ pub(crate) fn orders(env: &TestEnv, n: usize) -> QueueRef {
         .collect();
     env.send(&queue, records);
     queue
-}
-
-fn bodies(run: &crate::support::Run) -> Vec<String> {
-    let mut out: Vec<String> = run
-        .records_of("message")
-        .iter()
-        .map(|m| m["body"].as_str().unwrap().to_string())
-        .collect();
-    out.sort();
-    out
-}
-
-pub(crate) fn visible(env: &TestEnv, queue: &QueueRef) -> (u64, u64) {
-    let attrs = env.block_on(env.sqs().attributes(queue)).unwrap();
-    (attrs.visible(), attrs.in_flight())
 }
 
 #[test]
@@ -59,7 +45,7 @@ fn peek_shows_only_what_matches_and_leaves_everything() {
         "{}",
         run.stderr
     );
-    assert_eq!(visible(&env, &queue), (6, 0));
+    assert_eq!(counts(&env, &queue), (6, 0));
 
     let run = env.run(&["peek", &queue.name, "--where", "body.order > `4`"]);
     run.assert_code(0);
@@ -90,7 +76,7 @@ fn receive_delete_takes_only_what_matches_and_releases_the_rest_at_once() {
         ]
     );
     // The others were made visible again at once, not after the 30 s visibility timeout.
-    assert_eq!(visible(&env, &queue), (4, 0), "{}", run.stderr);
+    assert_eq!(counts(&env, &queue), (4, 0), "{}", run.stderr);
     let mut left = env.drain_bodies(&queue);
     left.sort();
     assert_eq!(
@@ -111,7 +97,7 @@ fn receive_without_a_match_stops_and_leaves_the_queue_as_it_was() {
     let run = env.run(&["receive", &queue.name, "--grep", "nothing-like-this"]);
     run.assert_code(0);
     assert!(run.records_of("message").is_empty());
-    assert_eq!(visible(&env, &queue), (5, 0), "{}", run.stderr);
+    assert_eq!(counts(&env, &queue), (5, 0), "{}", run.stderr);
 }
 
 #[test]
@@ -147,5 +133,5 @@ fn bad_filters_are_usage_errors_before_anything_is_read() {
         }
     }
     assert_snapshot!(refusals.replace(&queue.name, "orders-[id]"));
-    assert_eq!(visible(&env, &queue), (1, 0));
+    assert_eq!(counts(&env, &queue), (1, 0));
 }

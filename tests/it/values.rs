@@ -181,3 +181,27 @@ fn a_grace_period_that_is_not_a_duration_is_a_usage_error_before_anything_runs()
     );
     run.assert_code(0);
 }
+
+#[test]
+fn bad_numbers_and_unknown_queues_get_clear_errors() {
+    let env = TestEnv::start();
+    env.create_queue("payments", &[]);
+    for args in [
+        vec!["send", "payments", "--delay", "901", "x"],
+        vec!["receive", "payments", "--wait", "21"],
+        vec!["receive", "payments", "--max", "0"],
+        vec!["receive", "payments", "--max", "ten"],
+        vec!["peek", "payments", "--max", "-1"],
+        vec!["send", "payments", "--attr", "novalue", "x"],
+    ] {
+        let run = env.run(&args);
+        run.assert_code(2);
+        assert_snapshot!(name: args.join("_"), run.stderr);
+    }
+    let run = env.run(&["send", "paymnets", "x"]);
+    run.assert_code(1);
+    assert_snapshot!(name: "did_you_mean", run.stderr);
+    let run = env.run(&["receive", "no-such-queue-at-all"]);
+    run.assert_code(1);
+    assert_snapshot!(name: "no_such_queue", run.stderr);
+}

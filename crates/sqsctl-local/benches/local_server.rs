@@ -22,7 +22,9 @@ mod support;
 #[path = "local_server/protocols.rs"]
 mod protocols;
 
-use support::{BenchResult, batch, client, env_count, rss_kib, send_batches, start_server};
+use support::{
+    BenchResult, batch, client, env_count, rss_kib, runtime, send_batches, start_server,
+};
 
 /// Requests in flight at once.
 const CONCURRENCY: usize = 32;
@@ -377,9 +379,5 @@ async fn with_data_dir(memory_send: f64, memory_drain: f64) -> BenchResult<()> {
 }
 
 fn main() -> BenchResult<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    runtime.block_on(run())
+    runtime()?.block_on(run())
 }

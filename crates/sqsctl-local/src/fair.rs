@@ -283,16 +283,7 @@ mod tests {
     const HOUR: u64 = 3_600_000;
 
     fn message(group: Option<&str>, body: &str, sent_at: u64) -> StoredMessage {
-        StoredMessage::new(
-            uuid::Uuid::new_v4(),
-            body.into(),
-            Vec::new(),
-            [0; 16],
-            None,
-            sent_at,
-            group.map(String::from),
-            State::Visible,
-        )
+        StoredMessage::visible(body, sent_at, group)
     }
 
     fn send(messages: &mut Messages, group: Option<&str>, count: usize, sent_at: u64) {

@@ -129,16 +129,7 @@ proptest! {
                 Op::Send { tenant, count } => {
                     let group = TENANTS[tenant];
                     for i in 0..count {
-                        messages.insert(StoredMessage::new(
-                            uuid::Uuid::new_v4(),
-                            format!("{i}"),
-                            Vec::new(),
-                            [0; 16],
-                            None,
-                            now,
-                            group.map(String::from),
-                            State::Visible,
-                        ));
+                        messages.insert(StoredMessage::visible(format!("{i}"), now, group));
                     }
                     if let Some(group) = group {
                         last_sent.insert(group.to_string(), now);

@@ -197,16 +197,7 @@ mod tests {
     }
 
     fn fifo_message(group: &str, body: &str) -> crate::message::StoredMessage {
-        crate::message::StoredMessage::new(
-            Uuid::new_v4(),
-            body.into(),
-            Vec::new(),
-            [0; 16],
-            None,
-            1,
-            Some(group.into()),
-            State::Visible,
-        )
+        crate::message::StoredMessage::visible(body, 1, Some(group))
     }
 
     fn bodies(received: &crate::store::Received) -> Vec<String> {

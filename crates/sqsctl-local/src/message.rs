@@ -108,6 +108,22 @@ impl StoredMessage {
         }
     }
 
+    /// A visible message with a fresh id, no attributes and no checksums, sent at `sent_at` in
+    /// `group`: what the store's and schedulers' unit tests fill queues with.
+    #[cfg(test)]
+    pub fn visible(body: impl Into<String>, sent_at: u64, group: Option<&str>) -> Self {
+        StoredMessage::new(
+            Uuid::new_v4(),
+            body.into(),
+            Vec::new(),
+            [0; 16],
+            None,
+            sent_at,
+            group.map(String::from),
+            State::Visible,
+        )
+    }
+
     /// What the message counts against the server's memory bound: body and attributes, as SQS
     /// counts a message's size, plus the bookkeeping every stored message costs.
     pub fn stored_bytes(&self) -> u64 {

@@ -109,19 +109,9 @@ impl MessageMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::message::State;
 
     fn message(body: &str) -> StoredMessage {
-        StoredMessage::new(
-            uuid::Uuid::new_v4(),
-            body.into(),
-            Vec::new(),
-            [0; 16],
-            None,
-            1,
-            None,
-            State::Visible,
-        )
+        StoredMessage::visible(body, 1, None)
     }
 
     #[test]

@@ -87,21 +87,19 @@ fn finish(
         source.dead_letter.as_ref(),
         summary.interrupted,
     )?;
-    if counts.not_deleted > 0 {
-        ctx.printer.warn(format!(
-            "{} succeeded but SQS did not confirm the delete: they will be delivered again",
-            plural(counts.not_deleted, "message")
-        ));
-    }
+    ctx.printer.warn_count(
+        counts.not_deleted,
+        "message",
+        "succeeded but SQS did not confirm the delete: they will be delivered again",
+    );
     if let Some(failures) = &summary.where_failures {
         ctx.printer.warn(failures.describe(queue));
     }
-    if counts.release_failed > 0 {
-        ctx.printer.warn(format!(
-            "{} could not be released: they come back when their visibility timeout ends",
-            plural(counts.release_failed, "message")
-        ));
-    }
+    ctx.printer.warn_count(
+        counts.release_failed,
+        "message",
+        "could not be released: they come back when their visibility timeout ends",
+    );
     if summary.lapsed > 0 {
         ctx.printer.warn(format!(
             "the visibility timeout of {} lapsed before the heartbeat extended it: SQS may have delivered them to another consumer; a longer --visibility leaves more room",

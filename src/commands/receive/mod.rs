@@ -250,18 +250,16 @@ fn warn(ctx: &Context, report: &ReceiveReport, queue: &str, pipe_closed: bool) {
     if let Some(failures) = &report.where_failures {
         ctx.printer.warn(failures.describe(queue));
     }
-    if report.pass_release_failed > 0 {
-        ctx.printer.warn(format!(
-            "{} passed over could not be made visible again; they return after their visibility timeout",
-            plural(report.pass_release_failed, "message")
-        ));
-    }
-    if report.delete_failed > 0 {
-        ctx.printer.warn(format!(
-            "{} written but not deleted: they will be delivered again",
-            plural(report.delete_failed, "message was")
-        ));
-    }
+    ctx.printer.warn_count(
+        report.pass_release_failed,
+        "message",
+        "passed over could not be made visible again; they return after their visibility timeout",
+    );
+    ctx.printer.warn_count(
+        report.delete_failed,
+        "message",
+        "written but not deleted: they will be delivered again",
+    );
 }
 
 /// What a queue held when a run received nothing: `; 9990 in flight, 3 delayed`, and a word on

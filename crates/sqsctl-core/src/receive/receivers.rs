@@ -297,6 +297,13 @@ pub(super) async fn receive_loop(
             }
         }
         if came_round && !shared.follow {
+            // A short poll samples some of SQS's servers, so the messages it brought back may
+            // have come round before the ones it missed were read: only a long poll that brings
+            // nothing new says the run has read what there was.
+            if wait.is_none_or(|w| w <= 0) {
+                wait = Some(1);
+                continue;
+            }
             shared.done.store(true, Ordering::SeqCst);
             return Ok(());
         }

@@ -17,6 +17,33 @@ use sqsctl_local::{Server, ServerConfig};
 
 pub type BenchResult<T> = Result<T, Box<dyn Error + Send + Sync>>;
 
+/// The runtime the benchmarks measure on: two worker threads, so that a figure does not depend on
+/// how many cores the machine has.
+pub fn runtime() -> BenchResult<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?)
+}
+
+/// Sends one batch through the SDK; an entry SQS refused is an error.
+pub async fn send_batch(
+    sqs: &Client,
+    url: &str,
+    entries: Vec<SendMessageBatchRequestEntry>,
+) -> BenchResult<()> {
+    let out = sqs
+        .send_message_batch()
+        .queue_url(url)
+        .set_entries(Some(entries))
+        .send()
+        .await?;
+    if !out.failed().is_empty() {
+        return Err("a batch entry failed".into());
+    }
+    Ok(())
+}
+
 /// An SDK client for `endpoint`, configured in code only: fixed credentials and region, so the
 /// environment running the benchmark does not matter.
 pub fn client(endpoint: &str) -> Client {
@@ -137,15 +164,7 @@ pub async fn send_batches(
                 .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
                 .is_ok()
             {
-                let out = sqs
-                    .send_message_batch()
-                    .queue_url(&url)
-                    .set_entries(Some(entries.clone()))
-                    .send()
-                    .await?;
-                if !out.failed().is_empty() {
-                    return Err("a batch entry failed".into());
-                }
+                send_batch(&sqs, &url, entries.clone()).await?;
             }
             BenchResult::Ok(())
         });

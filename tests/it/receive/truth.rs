@@ -1,0 +1,152 @@
+//! `receive` tells the truth about what a queue holds: it lets the queue's own long-poll setting
+//! apply, says what it could not receive, and deletes nothing it could not write.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::snapshot::assert_snapshot;
+use crate::support::{BIN, Run, TestEnv, unique_name};
+
+#[test]
+fn receive_without_wait_long_polls_as_the_queue_says_and_wait_0_does_not() {
+    let env = TestEnv::start();
+    let name = unique_name("waits");
+    env.create_queue(&name, &[("ReceiveMessageWaitTimeSeconds", "2")]);
+
+    let started = Instant::now();
+    let run = env.run(&["receive", &name]);
+    let waited = started.elapsed();
+    run.assert_code(0);
+    assert!(
+        waited >= Duration::from_millis(1900),
+        "the queue's 2 s wait applies without --wait: took {waited:?}"
+    );
+    assert_snapshot!(name: "queue_wait", run.stderr, r"waits-[0-9a-f]{12}" => "waits-xxxxxxxxxxxx");
+
+    let started = Instant::now();
+    env.run(&["receive", &name, "--wait", "0"]).assert_code(0);
+    assert!(
+        started.elapsed() < Duration::from_millis(1500),
+        "--wait 0 short-polls: took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn receiving_nothing_says_what_is_in_flight() {
+    let env = TestEnv::start();
+    let name = unique_name("inflight");
+    env.create_queue(&name, &[]);
+    env.run_stdin(&["send", &name, "--lines"], "a\nb\nc\n")
+        .assert_code(0);
+    let first = env.run(&["receive", &name, "--visibility", "60"]);
+    first.assert_code(0);
+    assert_eq!(first.records().len(), 3);
+
+    let second = env.run(&["receive", &name]);
+    second.assert_code(0);
+    assert!(second.stdout.is_empty(), "{}", second.stdout);
+    assert!(
+        second
+            .stderr
+            .contains(&format!("received 0 messages from {name}; 3 in flight")),
+        "{}",
+        second.stderr
+    );
+}
+
+#[test]
+fn receive_delete_with_stdout_closed_deletes_nothing() {
+    let env = TestEnv::start();
+    let name = unique_name("closed");
+    let queue = env.create_queue(&name, &[]);
+    env.run_stdin(&["send", &name, "--lines"], "a\nb\nc\n")
+        .assert_code(0);
+
+    // `sqsctl receive ... >&-`: the shell closes stdout before the binary starts.
+    let template = env.cmd();
+    let mut cmd = Command::new("sh");
+    cmd.env_clear();
+    for (key, value) in template.get_envs() {
+        if let Some(value) = value {
+            cmd.env(key, value);
+        }
+    }
+    let run = Run::from_output(
+        cmd.args(["-c", "exec \"$0\" \"$@\" >&-", BIN])
+            .args(["receive", &name, "--until-empty", "--delete", "--yes"])
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap(),
+    );
+    run.assert_code(1);
+    assert_snapshot!(name: "stdout_closed", run.stderr, r"closed-[0-9a-f]{12}" => "closed-xxxxxxxxxxxx");
+    assert_eq!(env.depth(&queue), 3, "nothing was received or deleted");
+
+    // A stdout the user sends to /dev/null on purpose is theirs to choose.
+    let run = Run::from_output(
+        env.cmd()
+            .args(["receive", &name, "--until-empty", "--delete", "--yes"])
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create("/dev/null").unwrap())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap(),
+    );
+    run.assert_code(0);
+    assert_eq!(env.depth(&queue), 0);
+}
+
+/// On a server that behaves as SQS (short polls that come back empty from a queue holding
+/// messages, duplicate deliveries, shuffled order), `--until-empty --delete` still drains every
+/// message: only a long poll that brings nothing ends it.
+#[test]
+fn until_empty_drains_a_queue_that_behaves_like_sqs() {
+    let env = TestEnv::like_sqs(7);
+    let name = unique_name("like-sqs");
+    let queue = env.create_queue(&name, &[]);
+    let sent: Vec<_> = (0..500)
+        .map(|i| sqsctl::message::MessageRecord::with_body(format!("m{i:03}")))
+        .collect();
+    env.send(&queue, sent);
+    let run = env.run(&[
+        "receive",
+        &name,
+        "--until-empty",
+        "--delete",
+        "--yes",
+        "-o",
+        "jsonl",
+    ]);
+    run.assert_code(0);
+    let records = run.records_of("message");
+    let bodies: std::collections::BTreeSet<&str> = records
+        .iter()
+        .map(|r| r["body"].as_str().unwrap())
+        .collect();
+    assert_eq!(bodies.len(), 500, "{}", run.stderr);
+    // Counted by message id: a message SQS delivered twice is written once, counted apart.
+    assert_eq!(
+        records.len(),
+        500,
+        "a message written twice: {}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("received 500 messages")
+            && run.stderr.contains("duplicate deliver")
+            && run.stderr.contains("deleted 500"),
+        "{}",
+        run.stderr
+    );
+    let left = env.block_on(env.sqs().receive(
+        &queue,
+        sqsctl::client::ReceiveOptions {
+            max_messages: 10,
+            wait_seconds: Some(1),
+            visibility_timeout: None,
+        },
+    ));
+    assert_eq!(left.unwrap().len(), 0, "messages left behind");
+}
