@@ -2,5 +2,6 @@
 //! and `kill -9`, and the same moves against LocalStack.
 
 mod cli;
+mod like_sqs;
 mod localstack;
 pub(crate) mod reliability;

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use parking_lot::Mutex;
 
 use super::summary::{Counters, FailedMessage};
+use super::twins::Deliveries;
 use crate::client::{MAX_BATCH_ENTRIES, RetryPolicy, Sqs, SystemAttributes};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
@@ -58,6 +59,8 @@ pub(super) struct Shared {
     pub(super) named_seen: Mutex<IdSet>,
     /// Could not be sent in this run: not tried again.
     pub(super) parked: Mutex<IdSet>,
+    /// What the run took on, to tell a second delivery of a message from a new one.
+    pub(super) deliveries: Mutex<Deliveries>,
     /// Messages kept hidden until the run ends (not matching, failed, over the limit, waiting
     /// for `--rate` at Ctrl-C), then made visible again.
     pub(super) held: Mutex<Vec<Held>>,
