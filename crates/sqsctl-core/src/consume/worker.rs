@@ -26,7 +26,7 @@ use super::outcome::{Counts, DeadLetter, Stopped, Summary, Update};
 use super::settle::Settle;
 use super::source::Source;
 use crate::client::{ClientError, EntryResult, QueueRef, RetryPolicy, Sqs};
-use crate::consume::{Holdings, JobId, Scheduler, message_env};
+use crate::consume::{Deliveries, Holdings, JobId, Scheduler, message_env};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 use crate::select::Selector;
@@ -61,6 +61,7 @@ pub async fn run(
         dead_letter: source.dead_letter.clone(),
         scheduler: Scheduler::new(source.fifo, plan.concurrency),
         holdings: Holdings::new(plan.visibility_on(source)),
+        deliveries: Deliveries::new(plan.visibility_on(source)),
         receive_policy: RetryPolicy::default().stopped_by(options.interrupt.clone()),
         settle_policy: RetryPolicy::default(),
         plan,
@@ -168,6 +169,8 @@ pub(super) struct Worker<F> {
     pub(super) interrupt: Interrupt,
     pub(super) scheduler: Scheduler<MessageRecord>,
     pub(super) holdings: Holdings,
+    /// The message ids held and lately deleted, to tell second deliveries.
+    pub(super) deliveries: Deliveries,
     spec: Arc<CommandSpec>,
     events: mpsc::Sender<Event>,
     /// Set to true: every running command is killed.
@@ -202,14 +205,29 @@ pub(super) struct Worker<F> {
 }
 
 impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
-    /// Nothing left to do: no more receiving, nothing held, nothing to settle.
-    fn done(&self) -> bool {
-        self.stop_receiving
-            && self.receiving.is_none()
+    /// Nothing left to do: no more receiving, nothing held, nothing to settle. A receive still in
+    /// flight then is all that is left: it is abandoned (what it hid comes back after its
+    /// visibility timeout), unless it has answered already, and its answer is released first.
+    fn done(&mut self) -> bool {
+        let settled = self.stop_receiving
             && self.holdings.is_empty()
             && self.scheduler.running() == 0
             && self.to_settle.is_empty()
-            && self.settling == 0
+            && self.settling == 0;
+        if !settled {
+            return false;
+        }
+        match self.receiving.take() {
+            Some(receiving) if receiving.is_finished() => {
+                self.receiving = Some(receiving);
+                false
+            }
+            Some(receiving) => {
+                receiving.abort();
+                true
+            }
+            None => true,
+        }
     }
 
     /// What the caller answered to an update: the first error stops the run.
@@ -312,12 +330,10 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
 
     /// Stops receiving and releases what has not started.
     fn stop(&mut self) {
+        // A receive in flight goes on while the run settles what it holds, and what it brings is
+        // released: abandoned, it could hide messages until their visibility timeout ends (see
+        // `done`).
         self.stop_receiving = true;
-        if let Some(receiving) = self.receiving.take() {
-            // A long poll most likely holds nothing yet; what an abandoned receive did hide comes
-            // back after its visibility timeout.
-            receiving.abort();
-        }
         let waiting = self.scheduler.drain();
         self.release_unstarted(waiting);
     }
