@@ -205,29 +205,15 @@ pub(super) struct Worker<F> {
 }
 
 impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
-    /// Nothing left to do: no more receiving, nothing held, nothing to settle. A receive still in
-    /// flight then is all that is left: it is abandoned (what it hid comes back after its
-    /// visibility timeout), unless it has answered already, and its answer is released first.
-    fn done(&mut self) -> bool {
-        let settled = self.stop_receiving
+    /// Nothing left to do: no more receiving, no answer of a receive left to handle, nothing held,
+    /// nothing to settle.
+    fn done(&self) -> bool {
+        self.stop_receiving
+            && self.receiving.is_none()
             && self.holdings.is_empty()
             && self.scheduler.running() == 0
             && self.to_settle.is_empty()
-            && self.settling == 0;
-        if !settled {
-            return false;
-        }
-        match self.receiving.take() {
-            Some(receiving) if receiving.is_finished() => {
-                self.receiving = Some(receiving);
-                false
-            }
-            Some(receiving) => {
-                receiving.abort();
-                true
-            }
-            None => true,
-        }
+            && self.settling == 0
     }
 
     /// What the caller answered to an update: the first error stops the run.
@@ -330,10 +316,14 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
 
     /// Stops receiving and releases what has not started.
     fn stop(&mut self) {
-        // A receive in flight goes on while the run settles what it holds, and what it brings is
-        // released: abandoned, it could hide messages until their visibility timeout ends (see
-        // `done`).
         self.stop_receiving = true;
+        // A long poll in flight is abandoned before anything is released (it would take the
+        // released messages back), and most likely holds nothing yet: what it did hide comes back
+        // after its visibility timeout. One that has answered already is kept: its answer waits in
+        // the inbox, and what it brings is released.
+        if let Some(receiving) = self.receiving.take_if(|r| !r.is_finished()) {
+            receiving.abort();
+        }
         let waiting = self.scheduler.drain();
         self.release_unstarted(waiting);
     }
