@@ -77,7 +77,8 @@ pub(super) struct Shared {
 }
 
 /// What the engine reads of a message besides its body and message attributes: the trace header
-/// it keeps, on FIFO queues the group and deduplication ids, and the send time when it is needed
+/// and the group id it keeps (a FIFO group, or a fair standard queue's tenant), on FIFO queues the
+/// deduplication id, and the send time when it is needed
 /// (`--older-than`, `--newer-than`, a resumed run's bound). `--where` may read any attribute, and
 /// the archive keeps them all: then every one is asked for.
 pub(super) fn receive_attributes(plan: &Plan, bounded_in_time: bool) -> SystemAttributes {
@@ -95,8 +96,8 @@ pub(super) fn receive_attributes(plan: &Plan, bounded_in_time: bool) -> SystemAt
             "SentTimestamp",
         ],
         (true, false) => &["AWSTraceHeader", "MessageGroupId", "MessageDeduplicationId"],
-        (false, true) => &["AWSTraceHeader", "SentTimestamp"],
-        (false, false) => &["AWSTraceHeader"],
+        (false, true) => &["AWSTraceHeader", "MessageGroupId", "SentTimestamp"],
+        (false, false) => &["AWSTraceHeader", "MessageGroupId"],
     })
 }
 
