@@ -66,7 +66,12 @@ impl Row for QueueRates {
 
     fn columns() -> Vec<Column> {
         let mut columns = vec![Column::id("queue"), Column::whole("")];
-        columns.extend(depth_columns());
+        // `top` watches the counts move, where their lag shows: `~` says they are approximate.
+        columns.extend([
+            Column::whole("~visible"),
+            Column::whole("~in flight").droppable(4),
+            Column::whole("~delayed").droppable(1),
+        ]);
         columns.push(Column::whole("in/s").droppable(2));
         columns.push(Column::whole("out/s").droppable(3));
         columns

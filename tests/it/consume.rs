@@ -980,3 +980,41 @@ case "$body" in fail-*) exit 9;; esac"#,
     let summary = run.stderr.lines().last().unwrap_or_default().to_string();
     assert_snapshot!(summary, r"in \d+\.\d s" => "in [t] s");
 }
+
+#[test]
+fn on_a_like_sqs_server_every_message_runs_and_duplicate_deliveries_are_counted() {
+    // A fixed seed, whatever SQSCTL_TEST_LIKE_SQS says, under which SQS delivers some messages
+    // twice.
+    let env = TestEnv::like_sqs(3);
+    let queue = env.create_queue(&support::unique_name("work"), &[]);
+    let bodies: Vec<String> = (0..400).map(|i| format!("m{i}")).collect();
+    send_bodies(&env, &queue, &bodies);
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "log done");
+    let run = env.run(&consume_args(
+        &queue.name,
+        &["-c", "16", "--idle-exit", "1s", "-o", "jsonl"],
+        &script,
+        dir.path(),
+    ));
+    run.assert_code(0);
+    let done: HashSet<String> = log(dir.path(), "done")
+        .into_iter()
+        .map(|(_, b)| b)
+        .collect();
+    assert_eq!(done.len(), bodies.len(), "every message ran at least once");
+    let summary = &run.records_of("summary")[0];
+    let duplicates = summary["duplicates"].as_u64().unwrap();
+    assert!(duplicates > 0, "{summary}");
+    assert_eq!(
+        summary["deleted"].as_u64().unwrap(),
+        log(dir.path(), "done").len() as u64
+    );
+    assert!(
+        run.stderr
+            .contains(&format!("{duplicates} duplicate deliveries by SQS")),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(attributes(&env, &queue), (0, 0));
+}

@@ -173,6 +173,7 @@ impl<'a> Report<'a> {
             (counts.stopped, "stopped (released)"),
             (counts.returned, "released without running"),
             (counts.skipped, "left out by the selection"),
+            (counts.duplicates, "duplicate deliveries by SQS"),
         ];
         for (count, what) in parts {
             if count > 0 {

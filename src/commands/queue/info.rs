@@ -46,7 +46,7 @@ impl Fields for QueueInfo {
                 if self.fifo { "FIFO" } else { "standard" }.into(),
             ),
             (
-                "Messages".into(),
+                "Messages (approximate)".into(),
                 format!(
                     "{} visible, {} in flight, {} delayed",
                     self.visible, self.in_flight, self.delayed
@@ -64,7 +64,7 @@ impl Fields for QueueInfo {
                 ),
             ));
             rows.push((
-                "Dead-letter queue".into(),
+                "Dead-letter queue (approximate)".into(),
                 if dlq.exists {
                     format!(
                         "{}: {} visible, {} in flight, {} delayed",

@@ -111,6 +111,12 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
             summary.skipped
         ));
     }
+    if summary.delivered_twice > 0 {
+        line.push_str(&format!(
+            "; {} delivered twice by SQS (each sent once)",
+            summary.delivered_twice
+        ));
+    }
     printer.info(line);
     if let Some(failures) = &summary.where_failed {
         printer.warn(failures.describe(&summary.source));

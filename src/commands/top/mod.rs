@@ -46,6 +46,8 @@ struct SampleRecord {
     at: String,
     /// How long the round took, in milliseconds.
     took_ms: u64,
+    /// Always true: the counts are SQS's approximate ones, which lag behind.
+    approximate_counts: bool,
     queues: Vec<QueueRates>,
 }
 
@@ -101,6 +103,7 @@ async fn write_refreshes(
         let record = SampleRecord {
             at: humantime::format_rfc3339_millis(refresh.at).to_string(),
             took_ms: u64::try_from(refresh.took.as_millis()).unwrap_or(u64::MAX),
+            approximate_counts: true,
             queues: refresh.queues,
         };
         let document = Document::rows(&record.queues)

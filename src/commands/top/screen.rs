@@ -167,9 +167,9 @@ fn draw(frame: &mut ratatui::Frame, view: &View) {
     let headers = [
         "queue",
         "",
-        "visible",
-        "in flight",
-        "delayed",
+        "~visible",
+        "~in flight",
+        "~delayed",
         "in/s",
         "out/s",
     ];
@@ -234,7 +234,7 @@ fn draw(frame: &mut ratatui::Frame, view: &View) {
         .collect();
     frame.render_widget(Table::new(rows, widths).header(header_row), body);
     frame.render_widget(
-        Paragraph::new("s: sort key   r: reverse   q: quit").dim(),
+        Paragraph::new("s: sort key   r: reverse   q: quit   ~: SQS's approximate counts").dim(),
         footer,
     );
 }

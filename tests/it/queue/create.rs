@@ -37,9 +37,12 @@ fn create_with_a_dlq_creates_the_dlq_and_info_decodes_the_policy() {
     )
     .unwrap();
 
+    // The counts lag on a --like-sqs server, as on SQS, and say so.
+    env.settle_counts();
     let run = env.run(&["queue", "info", "orders"]);
     run.assert_code(0);
     let info = &run.records_of("queue_info")[0];
+    assert_eq!(info["approximate_counts"], true);
     assert_eq!(info["attributes"]["VisibilityTimeout"], "45");
     assert_eq!(info["redrive_policy"]["max_receive_count"], 4);
     assert_eq!(

@@ -2,5 +2,7 @@
 //! and `kill -9`, and the same moves against LocalStack.
 
 mod cli;
+mod groups;
+mod like_sqs;
 mod localstack;
 pub(crate) mod reliability;

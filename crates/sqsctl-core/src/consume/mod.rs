@@ -11,6 +11,7 @@
 //! the run is killed.
 
 mod child;
+mod deliveries;
 mod environment;
 mod holdings;
 mod options;
@@ -23,6 +24,7 @@ pub mod watchdog;
 mod worker;
 
 pub use child::{Ending, OutputMode, Stream, find_program};
+pub use deliveries::{Deliveries, Delivery};
 pub use environment::{env_name, message_env};
 pub use holdings::Holdings;
 pub use options::{Options, Plan};

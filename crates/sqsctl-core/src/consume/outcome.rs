@@ -29,6 +29,9 @@ pub struct Counts {
     pub returned: u64,
     /// Received and left out by the selection.
     pub skipped: u64,
+    /// Deliveries of a message the run held or had just deleted (a standard queue delivers at
+    /// least once): a copy of one deleted already is deleted without running.
+    pub duplicates: u64,
     /// Releases SQS did not confirm (the message comes back after its visibility timeout).
     #[serde(skip)]
     pub release_failed: u64,

@@ -10,6 +10,7 @@ use super::outcome::Update;
 use super::settle::Settle;
 use super::worker::{Event, Worker};
 use crate::client::ReceiveOptions;
+use crate::consume::Delivery;
 use crate::message::MessageRecord;
 
 impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
@@ -67,6 +68,16 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
             let Some(handle) = message.receipt_handle.clone() else {
                 continue;
             };
+            let id = message.message_id.clone().unwrap_or_default();
+            match self.deliveries.delivered(&id, now) {
+                Delivery::New => {}
+                Delivery::WhileHeld => self.counts.duplicates += 1,
+                Delivery::AfterDelete => {
+                    self.counts.duplicates += 1;
+                    self.to_settle.push(Settle::delete_unheld(handle));
+                    continue;
+                }
+            }
             if self.stop_receiving || self.interrupted {
                 self.counts.returned += 1;
                 self.to_settle.push(Settle::release_unheld(handle));
@@ -74,7 +85,6 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
             }
             if !self.selector.matches(&message) {
                 self.counts.skipped += 1;
-                let id = message.message_id.clone().unwrap_or_default();
                 if self.skipped_seen.insert(id) {
                     self.to_settle.push(Settle::release_unheld(handle));
                 }
@@ -90,6 +100,7 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
             let group = message.effective_group_id().map(str::to_string);
             let job = self.scheduler.push(group.as_deref(), message);
             self.holdings.hold(job, handle, requested_at);
+            self.deliveries.hold(job, &id);
         }
     }
 

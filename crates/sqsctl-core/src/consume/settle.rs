@@ -36,6 +36,15 @@ impl Settle {
             action: Action::Release(0),
         }
     }
+
+    /// Deletes a copy of a message the run deleted already.
+    pub(super) fn delete_unheld(receipt_handle: String) -> Settle {
+        Settle {
+            job: None,
+            receipt_handle,
+            action: Action::Delete,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,6 +119,8 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
                 continue;
             };
             self.holdings.forget(job);
+            let deleted = settle.action == Action::Delete && result.is_done();
+            self.deliveries.settled(job, deleted, Instant::now());
             let Some(started) = self.started.remove(&job) else {
                 continue;
             };

@@ -26,7 +26,7 @@ use super::outcome::{Counts, DeadLetter, Stopped, Summary, Update};
 use super::settle::Settle;
 use super::source::Source;
 use crate::client::{ClientError, EntryResult, QueueRef, RetryPolicy, Sqs};
-use crate::consume::{Holdings, JobId, Scheduler, message_env};
+use crate::consume::{Deliveries, Holdings, JobId, Scheduler, message_env};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 use crate::select::Selector;
@@ -61,6 +61,7 @@ pub async fn run(
         dead_letter: source.dead_letter.clone(),
         scheduler: Scheduler::new(source.fifo, plan.concurrency),
         holdings: Holdings::new(plan.visibility_on(source)),
+        deliveries: Deliveries::new(plan.visibility_on(source)),
         receive_policy: RetryPolicy::default().stopped_by(options.interrupt.clone()),
         settle_policy: RetryPolicy::default(),
         plan,
@@ -168,6 +169,8 @@ pub(super) struct Worker<F> {
     pub(super) interrupt: Interrupt,
     pub(super) scheduler: Scheduler<MessageRecord>,
     pub(super) holdings: Holdings,
+    /// The message ids held and lately deleted, to tell second deliveries.
+    pub(super) deliveries: Deliveries,
     spec: Arc<CommandSpec>,
     events: mpsc::Sender<Event>,
     /// Set to true: every running command is killed.
@@ -202,7 +205,8 @@ pub(super) struct Worker<F> {
 }
 
 impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
-    /// Nothing left to do: no more receiving, nothing held, nothing to settle.
+    /// Nothing left to do: no more receiving, no answer of a receive left to handle, nothing held,
+    /// nothing to settle.
     fn done(&self) -> bool {
         self.stop_receiving
             && self.receiving.is_none()
@@ -313,9 +317,11 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
     /// Stops receiving and releases what has not started.
     fn stop(&mut self) {
         self.stop_receiving = true;
-        if let Some(receiving) = self.receiving.take() {
-            // A long poll most likely holds nothing yet; what an abandoned receive did hide comes
-            // back after its visibility timeout.
+        // A long poll in flight is abandoned before anything is released (it would take the
+        // released messages back), and most likely holds nothing yet: what it did hide comes back
+        // after its visibility timeout. One that has answered already is kept: its answer waits in
+        // the inbox, and what it brings is released.
+        if let Some(receiving) = self.receiving.take_if(|r| !r.is_finished()) {
             receiving.abort();
         }
         let waiting = self.scheduler.drain();

@@ -36,6 +36,9 @@ pub struct QueueInfo {
     pub visible: u64,
     pub in_flight: u64,
     pub delayed: u64,
+    /// Always true: `visible`, `in_flight` and `delayed` (here and in the redrive policy's
+    /// dead-letter queue) are SQS's `ApproximateNumberOfMessages*`, which lag behind.
+    pub approximate_counts: bool,
     /// Every attribute as SQS reports it.
     pub attributes: QueueAttributes,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -109,6 +112,7 @@ pub async fn describe(sqs: &Sqs, queue: QueueRef) -> Result<Described, ClientErr
     let info = QueueInfo {
         tags,
         fifo: attrs.is_fifo() || queue.is_fifo(),
+        approximate_counts: true,
         visible: attrs.visible(),
         in_flight: attrs.in_flight(),
         delayed: attrs.delayed(),

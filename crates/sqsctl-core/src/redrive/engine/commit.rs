@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use super::state::{Held, Shared, handle, journal_note, journal_sync, message_id};
 use super::summary::{Counters, FailedMessage};
-use super::worker::{Hidden, keep_hidden};
+use super::worker::{Hidden, delete_twins, keep_hidden};
 use crate::client::MAX_BATCH_ENTRIES;
 use crate::message::MessageRecord;
 use crate::redrive::journal::Lines;
@@ -92,6 +92,7 @@ impl Delete {
 pub(super) fn keep(shared: &Shared, messages: &[MessageRecord], why: &str) {
     for message in messages {
         let id = message_id(message);
+        shared.deliveries.lock().given_back(id);
         shared.sent_before.lock().insert(id);
         Counters::add(&shared.counters.delete_failed, 1);
         shared.report(FailedMessage {
@@ -124,12 +125,15 @@ pub(super) async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirm
         );
     }
     let mut lines = Lines::default();
+    let mut twins: Vec<(String, String)> = Vec::new();
     for (index, (message, outcome)) in to_delete.iter().zip(outcomes).enumerate() {
         let id = message_id(message);
         let resumed = index >= confirmed;
         match outcome {
             None => {
                 lines.push("deleted", &[("id", Some(id))]);
+                let handles = shared.deliveries.lock().deleted(id);
+                twins.extend(handles.into_iter().map(|h| (id.to_string(), h)));
                 if resumed {
                     Counters::add(&shared.counters.completed_from_journal, 1);
                     let _ = shared.pending_journal_deletes.fetch_update(
@@ -144,6 +148,7 @@ pub(super) async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirm
             }
             Some(reason) => {
                 // Sent but still in the DLQ: never send it again, delete it when seen again.
+                shared.deliveries.lock().given_back(id);
                 shared.sent_before.lock().insert(id);
                 Counters::add(&shared.counters.delete_failed, 1);
                 shared.report(FailedMessage {
@@ -155,4 +160,11 @@ pub(super) async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirm
         }
     }
     journal_note(shared, lines.into_bytes());
+    if !twins.is_empty() {
+        let twins: Vec<(&str, &str)> = twins
+            .iter()
+            .map(|(id, handle)| (id.as_str(), handle.as_str()))
+            .collect();
+        delete_twins(shared, &twins).await;
+    }
 }

@@ -10,6 +10,7 @@ mod commit;
 mod release;
 mod state;
 mod summary;
+mod twins;
 mod worker;
 
 use std::sync::Arc;
@@ -37,6 +38,8 @@ use worker::worker;
 
 /// Rounds of workers: a round ends when the DLQ looks empty; another starts if it was not.
 const MAX_ROUNDS: usize = 3;
+/// How long the end of a run gives SQS's lagging counts to stop showing messages in flight.
+const COUNTS_SETTLE: std::time::Duration = std::time::Duration::from_secs(4);
 /// How often an adaptive run looks whether its window is over (see [`Adaptive::window_over`]).
 const ADAPTIVE_TICK: std::time::Duration = std::time::Duration::from_millis(20);
 
@@ -93,6 +96,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         archive_failed: AtomicBool::new(false),
         named_seen: Mutex::new(IdSet::default()),
         parked: Mutex::new(IdSet::default()),
+        deliveries: Mutex::new(Default::default()),
         held: Mutex::new(Vec::new()),
         failures: Mutex::new((Vec::new(), 0)),
         fatal: Mutex::new(None),
@@ -181,10 +185,11 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
             archive.path().display()
         ));
     }
-    let (left_visible, left_in_flight) = match sqs.attributes(&plan.source).await {
-        Ok(attrs) => (attrs.visible(), attrs.in_flight()),
-        Err(_) => (0, 0),
-    };
+    // Only a run that would be complete but for messages in flight waits for the counts.
+    let settle = error.is_none()
+        && !shared.interrupt.is_set()
+        && !shared.limit_reached.load(Ordering::SeqCst);
+    let (left_visible, left_in_flight) = left_in_dlq(sqs, plan, settle).await;
     let counters = &options.counters;
     let seconds = started.elapsed().as_secs_f64();
     let moved = Counters::get(&counters.moved);
@@ -214,6 +219,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         delete_failed: Counters::get(&counters.delete_failed),
         completed_from_journal: Counters::get(&counters.completed_from_journal),
         arrived_later: Counters::get(&counters.arrived_later),
+        delivered_twice: Counters::get(&counters.delivered_twice),
         outcome_unknown: Counters::get(&counters.outcome_unknown),
         retries: Counters::get(&counters.retries),
         left_visible,
@@ -252,6 +258,28 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         }
     }
     Ok(summary)
+}
+
+/// What is left in the DLQ at the end, as (visible, in flight). SQS's counts are approximate and
+/// lag behind: read right after the run released and deleted its last batches, they may still show
+/// them in flight. Messages in flight at the end make the run incomplete, so with `settle` a count
+/// that shows some is read again for a few seconds, until it shows none.
+async fn left_in_dlq(sqs: &Sqs, plan: &Plan, settle: bool) -> (u64, u64) {
+    let deadline = Instant::now()
+        + if settle {
+            COUNTS_SETTLE
+        } else {
+            Default::default()
+        };
+    loop {
+        let Ok(attrs) = sqs.attributes(&plan.source).await else {
+            return (0, 0);
+        };
+        if attrs.in_flight() == 0 || Instant::now() >= deadline {
+            return (attrs.visible(), attrs.in_flight());
+        }
+        tokio::time::sleep(COUNTS_SETTLE / 8).await;
+    }
 }
 
 /// The journal's last line for this run: `completed` when every message the run was about moved

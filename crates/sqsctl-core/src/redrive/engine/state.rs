@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use parking_lot::Mutex;
 
 use super::summary::{Counters, FailedMessage};
+use super::twins::Deliveries;
 use crate::client::{MAX_BATCH_ENTRIES, RetryPolicy, Sqs, SystemAttributes};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
@@ -58,6 +59,8 @@ pub(super) struct Shared {
     pub(super) named_seen: Mutex<IdSet>,
     /// Could not be sent in this run: not tried again.
     pub(super) parked: Mutex<IdSet>,
+    /// What the run took on, to tell a second delivery of a message from a new one.
+    pub(super) deliveries: Mutex<Deliveries>,
     /// Messages kept hidden until the run ends (not matching, failed, over the limit, waiting
     /// for `--rate` at Ctrl-C), then made visible again.
     pub(super) held: Mutex<Vec<Held>>,
@@ -74,7 +77,8 @@ pub(super) struct Shared {
 }
 
 /// What the engine reads of a message besides its body and message attributes: the trace header
-/// it keeps, on FIFO queues the group and deduplication ids, and the send time when it is needed
+/// and the group id it keeps (a FIFO group, or a fair standard queue's tenant), on FIFO queues the
+/// deduplication id, and the send time when it is needed
 /// (`--older-than`, `--newer-than`, a resumed run's bound). `--where` may read any attribute, and
 /// the archive keeps them all: then every one is asked for.
 pub(super) fn receive_attributes(plan: &Plan, bounded_in_time: bool) -> SystemAttributes {
@@ -92,8 +96,8 @@ pub(super) fn receive_attributes(plan: &Plan, bounded_in_time: bool) -> SystemAt
             "SentTimestamp",
         ],
         (true, false) => &["AWSTraceHeader", "MessageGroupId", "MessageDeduplicationId"],
-        (false, true) => &["AWSTraceHeader", "SentTimestamp"],
-        (false, false) => &["AWSTraceHeader"],
+        (false, true) => &["AWSTraceHeader", "MessageGroupId", "SentTimestamp"],
+        (false, false) => &["AWSTraceHeader", "MessageGroupId"],
     })
 }
 

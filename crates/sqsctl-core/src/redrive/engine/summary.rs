@@ -25,6 +25,9 @@ pub struct Counters {
     /// Not part of the run: sent after a resumed run's start, or moved by this run and back in
     /// the DLQ since. Left in the DLQ.
     pub arrived_later: AtomicU64,
+    /// Deliveries of a message the run had already taken on (SQS delivers at least once): never
+    /// sent again, and not counted in `moved` (`received` counts every delivery).
+    pub delivered_twice: AtomicU64,
     /// Abandoned when the grace period after Ctrl-C ran out before their send was answered: they
     /// may or may not have been sent.
     pub outcome_unknown: AtomicU64,
@@ -93,6 +96,8 @@ pub struct Summary {
     pub completed_from_journal: u64,
     /// Left in the DLQ as not part of the run (see [`Counters::arrived_later`]).
     pub arrived_later: u64,
+    /// Second deliveries of messages the run had taken on (see [`Counters::delivered_twice`]).
+    pub delivered_twice: u64,
     /// Abandoned with their send unanswered when the grace period after Ctrl-C ran out.
     pub outcome_unknown: u64,
     pub retries: u64,

@@ -11,6 +11,7 @@ use parking_lot::Mutex;
 use super::commit::{Commit, record};
 use super::state::{Held, Shared, handle, hidden_until_ms, journal_note, journal_sync, message_id};
 use super::summary::{Counters, FailedMessage};
+use super::twins::Twin;
 use crate::client::{MAX_BATCH_ENTRIES, ReceiveOptions, RetryPolicy, backoff, is_transient};
 use crate::message::MessageRecord;
 use crate::redrive::journal::Lines;
@@ -163,11 +164,8 @@ pub(super) async fn abandon(shared: &Shared, ids: Vec<String>) {
 /// The message as it is sent to the destination. Its body and attributes are taken from the
 /// received message, which keeps them only when the archive needs a copy.
 pub(super) fn outgoing(plan: &Plan, message: &mut MessageRecord, keep: bool) -> MessageRecord {
-    let group_id = if plan.fifo {
-        message.effective_group_id().map(str::to_string)
-    } else {
-        None
-    };
+    // A FIFO group, or a fair standard queue's tenant: either way the message keeps it.
+    let group_id = message.effective_group_id().map(str::to_string);
     let dedup_id = if plan.fifo {
         match plan.dedup {
             DedupMode::Keep => message
@@ -214,15 +212,27 @@ pub(super) async fn process(
     let mut delete_only: Vec<MessageRecord> = Vec::new();
     let mut hold: Vec<Held> = Vec::new();
     let mut matching: Vec<MessageRecord> = Vec::with_capacity(batch.len());
+    let mut twins = Twins::default();
     for message in batch {
         let id = message_id(&message);
         if shared.selector.names_id(id) {
             shared.named_seen.lock().insert(id);
         }
-        if shared.parked.lock().contains(id) {
+        let delivered = |take| {
+            shared
+                .deliveries
+                .lock()
+                .delivered(id, handle(&message), take)
+        };
+        if let Some(twin) = delivered(false) {
+            twins.add(shared, message, twin, until);
+        } else if shared.parked.lock().contains(id) {
             hold.push(Held::tracked(&message));
         } else if shared.sent_before.lock().contains(id) {
-            delete_only.push(message);
+            match delivered(true) {
+                Some(twin) => twins.add(shared, message, twin, until),
+                None => delete_only.push(message),
+            }
         } else if shared.arrived_later(&message) {
             if shared.later_seen.lock().insert(id) {
                 Counters::add(&shared.counters.arrived_later, 1);
@@ -234,11 +244,16 @@ pub(super) async fn process(
             }
             hold.push(Held::untracked(&message));
         } else {
-            matching.push(message);
+            match delivered(true) {
+                Some(twin) => twins.add(shared, message, twin, until),
+                None => matching.push(message),
+            }
         }
     }
+    twins.delete_copies(shared).await;
     let granted = shared.claim(matching.len());
     for message in matching.drain(granted.min(matching.len())..) {
+        shared.deliveries.lock().given_back(message_id(&message));
         hold.push(Held::untracked(&message));
     }
     let mut originals = matching;
@@ -306,6 +321,11 @@ pub(super) async fn process(
             }
         };
         if !keep_hidden(shared, &hidden, wait).await {
+            let mut deliveries = shared.deliveries.lock();
+            for message in originals.iter().chain(&delete_only) {
+                deliveries.given_back(message_id(message));
+            }
+            drop(deliveries);
             shared
                 .held
                 .lock()
@@ -417,6 +437,7 @@ pub(super) async fn send_batch(
         };
         lines.push("failed", &[("id", Some(id)), ("reason", Some(&reason))]);
         shared.parked.lock().insert(id);
+        shared.deliveries.lock().given_back(id);
         failed_handles.push(Held::tracked(&original));
         shared.report(FailedMessage {
             message_id: id.to_string(),
@@ -429,4 +450,62 @@ pub(super) async fn send_batch(
         shared.held.lock().extend(failed_handles);
     }
     (lines.into_bytes(), confirmed)
+}
+
+/// The second deliveries met in one batch (see [`super::twins`]): each is counted and journaled in
+/// flight until its deadline (so that `--resume` waits for it as for any held message); the copies
+/// of messages deleted already are deleted with their own handles.
+#[derive(Default)]
+pub(super) struct Twins {
+    copies: Vec<MessageRecord>,
+    lines: Lines,
+}
+
+impl Twins {
+    fn add(&mut self, shared: &Shared, message: MessageRecord, twin: Twin, until: u64) {
+        Counters::add(&shared.counters.delivered_twice, 1);
+        self.lines
+            .push_until("in_flight", &[("id", Some(message_id(&message)))], until);
+        if twin == Twin::Deleted {
+            self.copies.push(message);
+        }
+    }
+
+    async fn delete_copies(self, shared: &Shared) {
+        if !self.lines.is_empty() {
+            journal_note(shared, self.lines.into_bytes());
+        }
+        let copies: Vec<(&str, &str)> = self
+            .copies
+            .iter()
+            .map(|m| (message_id(m), handle(m)))
+            .collect();
+        delete_twins(shared, &copies).await;
+    }
+}
+
+/// Deletes second deliveries by their own receipt handles, `(id, handle)` each, journaling each
+/// one deleted. One that cannot be deleted is left alone: the message it is a copy of was deleted
+/// (or is being), and SQS delivers what a delete missed again after its timeout, as it would to
+/// any consumer.
+pub(super) async fn delete_twins(shared: &Shared, twins: &[(&str, &str)]) {
+    let mut lines = Lines::default();
+    for chunk in twins.chunks(MAX_BATCH_ENTRIES) {
+        let handles: Vec<&str> = chunk.iter().map(|(_, handle)| *handle).collect();
+        let outcomes = send::delete_with_retries(
+            &shared.sqs,
+            &shared.plan.source,
+            &handles,
+            &shared.counters.retries,
+        )
+        .await;
+        for ((id, _), outcome) in chunk.iter().zip(outcomes) {
+            if outcome.is_none() {
+                lines.push("deleted", &[("id", Some(id))]);
+            }
+        }
+    }
+    if !lines.is_empty() {
+        journal_note(shared, lines.into_bytes());
+    }
 }
