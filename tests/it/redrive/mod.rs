@@ -1,6 +1,7 @@
 //! `sqsctl redrive`: its behaviour against the local server, its guarantees under faults, Ctrl-C
-//! and `kill -9`, and the same moves against LocalStack.
+//! and `kill -9`, the journals of past runs, and the same moves against LocalStack.
 
 mod cli;
+mod journals;
 mod localstack;
 pub(crate) mod reliability;
