@@ -143,8 +143,11 @@ fn completed_interrupted_and_killed_runs_are_listed_and_only_completed_ones_prun
     assert_eq!(broken["state"], "unreadable");
     assert_eq!(broken["resumable"], false);
 
-    // The resume command it shows is the one that completes the run.
-    let run = env.run(&["redrive", "--resume", ctrl_c.to_str().unwrap(), "--yes"]);
+    // The resume command it shows is the one that completes the run (faster than it started).
+    let resume = interrupted["resume"].as_str().unwrap();
+    let mut args: Vec<&str> = resume.split(' ').skip(1).collect();
+    args.extend(["--yes", "--rate", "500"]);
+    let run = env.run(&args);
     run.assert_code(0);
     let journals = json(&env.run(&["redrive", "journals", "-o", "json"]));
     assert_eq!(find(&journals, "ctrl-c.jsonl")["state"], "completed");
@@ -190,6 +193,15 @@ fn completed_interrupted_and_killed_runs_are_listed_and_only_completed_ones_prun
     // Removing a resumable run's journal asks first: without a terminal, it needs --yes.
     let all = [&prune[..], &["--include-interrupted"]].concat();
     env.run(&all).assert_code(2);
+    assert_eq!(files(&dir), ["broken.jsonl", "killed.jsonl"]);
+    // On a terminal the question names the journal; "n" removes nothing.
+    let run = env.run_tty(&all, "n\n");
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains(&killed.display().to_string()),
+        "{}",
+        run.stderr
+    );
     assert_eq!(files(&dir), ["broken.jsonl", "killed.jsonl"]);
     env.run(&[&all[..], &["--yes"]].concat()).assert_code(0);
     assert_eq!(
