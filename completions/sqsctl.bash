@@ -169,6 +169,9 @@ _sqsctl() {
             sqsctl__subcmd__help__subcmd__redrive,cancel)
                 cmd="sqsctl__subcmd__help__subcmd__redrive__subcmd__cancel"
                 ;;
+            sqsctl__subcmd__help__subcmd__redrive,journals)
+                cmd="sqsctl__subcmd__help__subcmd__redrive__subcmd__journals"
+                ;;
             sqsctl__subcmd__help__subcmd__redrive,status)
                 cmd="sqsctl__subcmd__help__subcmd__redrive__subcmd__status"
                 ;;
@@ -222,6 +225,9 @@ _sqsctl() {
                 ;;
             sqsctl__subcmd__redrive,cancel)
                 cmd="sqsctl__subcmd__redrive__subcmd__cancel"
+                ;;
+            sqsctl__subcmd__redrive,journals)
+                cmd="sqsctl__subcmd__redrive__subcmd__journals"
                 ;;
             sqsctl__subcmd__redrive,status)
                 cmd="sqsctl__subcmd__redrive__subcmd__status"
@@ -1243,7 +1249,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help__subcmd__redrive)
-            opts="status cancel"
+            opts="status cancel journals"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1257,6 +1263,20 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help__subcmd__redrive__subcmd__cancel)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__help__subcmd__redrive__subcmd__journals)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2343,7 +2363,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__redrive)
-            opts="-y -n -V -o -q -v -h --to --dry-run --yes --grep --grep-v --attr --where --older-than --newer-than --message-id --max --dedup --delay --rate --concurrency --visibility --journal --resume --archive --native --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help status cancel"
+            opts="-y -n -V -o -q -v -h --to --dry-run --yes --grep --grep-v --attr --where --older-than --newer-than --message-id --max --dedup --delay --rate --concurrency --visibility --journal --resume --archive --native --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help status cancel journals"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2471,6 +2491,64 @@ _sqsctl() {
                 return 0
             fi
             case "${prev}" in
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__redrive__subcmd__journals)
+            opts="-y -V -o -q -v -h --dir --prune --older-than --include-interrupted --dry-run --yes --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

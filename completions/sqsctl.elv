@@ -539,6 +539,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand status 'List the native move tasks of a dead-letter queue (SQS keeps the latest 10)'
             cand cancel 'Cancel the running native move task of a dead-letter queue'
+            cand journals 'List the runs whose journals are in the journal directory, newest first; remove old ones'
         }
         &'sqsctl;redrive;status'= {
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
@@ -569,6 +570,32 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
             cand --query 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI''s text: a list of values is one tab-separated line. Not with `-o table`'
             cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sqsctl;redrive;journals'= {
+            cand --dir 'The journal directory (default: where redrive writes them, under the state directory)'
+            cand --older-than 'With --prune: the age (e.g. 7d, 12h, 0s)'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]'
+            cand --read-timeout 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll''s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI''s text: a list of values is one tab-separated line. Not with `-o table`'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --prune 'Remove the journals of completed runs last written to longer ago than --older-than'
+            cand --include-interrupted 'With --prune: remove the journals of runs that did not complete too (they cannot be resumed afterwards)'
+            cand --dry-run 'With --prune: show what would be removed, remove nothing'
+            cand -y 'With --prune --include-interrupted: do not ask (needed when not on a terminal)'
+            cand --yes 'With --prune --include-interrupted: do not ask (needed when not on a terminal)'
             cand -V 'Print version'
             cand --version 'Print version'
             cand -q 'Print only data and errors: no progress, no summaries'
@@ -861,10 +888,13 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;help;redrive'= {
             cand status 'List the native move tasks of a dead-letter queue (SQS keeps the latest 10)'
             cand cancel 'Cancel the running native move task of a dead-letter queue'
+            cand journals 'List the runs whose journals are in the journal directory, newest first; remove old ones'
         }
         &'sqsctl;help;redrive;status'= {
         }
         &'sqsctl;help;redrive;cancel'= {
+        }
+        &'sqsctl;help;redrive;journals'= {
         }
         &'sqsctl;help;groups'= {
         }

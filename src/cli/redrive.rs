@@ -1,4 +1,4 @@
-//! Arguments of `sqsctl redrive`, and of its `status` and `cancel` subcommands.
+//! Arguments of `sqsctl redrive`, and of its `status`, `cancel` and `journals` subcommands.
 
 use std::path::PathBuf;
 
@@ -18,6 +18,7 @@ More examples:
   sqsctl redrive orders-dlq --native                # AWS's server-side move task
   sqsctl redrive status orders-dlq                  # native move tasks of a DLQ
   sqsctl redrive cancel orders-dlq
+  sqsctl redrive journals                           # past runs: completed, or to resume
 
 Safety: a message is deleted from the DLQ only after the destination confirmed it, after the
 journal recorded the send on disk, and (with --archive) after its archive copy is on disk; if the
@@ -204,6 +205,50 @@ pub enum TaskCommand {
     Status(TaskArgs),
     /// Cancel the running native move task of a dead-letter queue
     Cancel(TaskArgs),
+    /// List the runs whose journals are in the journal directory, newest first; remove old ones
+    #[command(after_help = JOURNALS_HELP)]
+    Journals(JournalsArgs),
+}
+
+const JOURNALS_HELP: &str = "Examples:
+  sqsctl redrive journals                                 # every run, newest first
+  sqsctl redrive journals --prune --older-than 7d --dry-run
+  sqsctl redrive journals --prune --older-than 7d         # remove completed runs' journals
+
+A run is completed, interrupted (Ctrl-C, or it ended without its closing line: killed, or still
+running) or stopped (messages stayed in the DLQ); the last two can be resumed with
+`sqsctl redrive --resume FILE`. A file that is not a journal is listed as unreadable and never
+removed. --prune removes completed runs only, unless --include-interrupted (which asks first,
+unless --yes).
+
+Exit codes: 0 done; 1 a journal could not be removed; 2 usage.";
+
+#[derive(Debug, Args)]
+pub struct JournalsArgs {
+    /// The journal directory (default: where redrive writes them, under the state directory)
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+
+    /// Remove the journals of completed runs last written to longer ago than --older-than
+    #[arg(long, requires = "older_than")]
+    pub prune: bool,
+
+    /// With --prune: the age (e.g. 7d, 12h, 0s)
+    #[arg(long, value_name = "DURATION", value_parser = values::AGE, requires = "prune")]
+    pub older_than: Option<std::time::Duration>,
+
+    /// With --prune: remove the journals of runs that did not complete too (they cannot be
+    /// resumed afterwards)
+    #[arg(long, requires = "prune")]
+    pub include_interrupted: bool,
+
+    /// With --prune: show what would be removed, remove nothing
+    #[arg(long, requires = "prune")]
+    pub dry_run: bool,
+
+    /// With --prune --include-interrupted: do not ask (needed when not on a terminal)
+    #[arg(long, short = 'y', requires = "prune")]
+    pub yes: bool,
 }
 
 #[derive(Debug, Args)]

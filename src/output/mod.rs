@@ -8,6 +8,7 @@ pub mod counts;
 pub mod diagnose;
 pub mod document;
 pub mod groups;
+pub mod journals;
 pub mod messages;
 pub mod pipe;
 pub mod query;

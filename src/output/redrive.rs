@@ -55,6 +55,7 @@ impl Fields for Report<'_> {
         ];
         rows.into_iter()
             .map(|(name, value)| (name.to_string(), value))
+            .chain(journal_row(summary))
             .collect()
     }
 
@@ -68,8 +69,17 @@ impl Fields for Report<'_> {
         ]
         .into_iter()
         .map(|(name, value)| (name.to_string(), value.to_string()))
+        .chain(journal_row(summary))
         .collect()
     }
+}
+
+/// Where the run's journal is (`sqsctl redrive journals` lists it later).
+fn journal_row(summary: &Summary) -> Option<(String, String)> {
+    summary
+        .journal
+        .as_ref()
+        .map(|path| ("journal".to_string(), path.clone()))
 }
 
 impl Row for MoveTask {

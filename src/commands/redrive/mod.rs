@@ -1,8 +1,10 @@
 //! `sqsctl redrive`: wires the redrive engine (`crate::redrive`) to the terminal: resolves the
 //! queues, asks for confirmation, opens the journal, shows progress, prints the summary and picks
-//! the exit code. `--dry-run`, `--native` and the `status`/`cancel` subcommands live beside it.
+//! the exit code. `--dry-run`, `--native` and the `status`/`cancel`/`journals` subcommands live
+//! beside it.
 
 mod dry_run;
+mod journals;
 mod native;
 mod report;
 mod resume;
@@ -29,6 +31,7 @@ pub async fn run(ctx: &Context, settings: RedriveSettings) -> anyhow::Result<Exi
     match settings {
         RedriveSettings::Status { dlq } => native::status(ctx, &dlq).await,
         RedriveSettings::Cancel { dlq } => native::cancel(ctx, &dlq).await,
+        RedriveSettings::Journals(settings) => journals::run(ctx, &settings),
         RedriveSettings::Native(settings) => start_native(ctx, &settings).await,
         RedriveSettings::Resume(settings) => resume::run(ctx, &settings).await,
         RedriveSettings::Move(settings) => start(ctx, *settings).await,

@@ -23,6 +23,8 @@ pub enum RedriveSettings {
     Cancel {
         dlq: String,
     },
+    /// The runs whose journals are in a directory.
+    Journals(super::journals::JournalsSettings),
 }
 
 #[derive(Debug)]
@@ -56,7 +58,7 @@ pub struct NativeSettings {
 }
 
 /// Where journals go by default: `$XDG_STATE_HOME/sqsctl/redrive` (or the platform's equivalent).
-fn default_journal_dir() -> PathBuf {
+pub(super) fn default_journal_dir() -> PathBuf {
     dirs::state_dir()
         .or_else(dirs::data_local_dir)
         .or_else(|| dirs::home_dir().map(|h| h.join(".local").join("state")))
@@ -75,6 +77,11 @@ impl RedriveSettings {
             }
             Some(TaskCommand::Cancel(task)) => {
                 return Ok(RedriveSettings::Cancel { dlq: task.dlq });
+            }
+            Some(TaskCommand::Journals(args)) => {
+                return Ok(RedriveSettings::Journals(
+                    super::journals::JournalsSettings::resolve(args),
+                ));
             }
             None => {}
         }

@@ -310,10 +310,7 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
         let kind = value["type"].as_str().unwrap_or_default();
         let data = &value["data"];
         if kind == "plan" {
-            plan = Some(
-                serde_json::from_value(data.clone())
-                    .map_err(|e| format!("{} has an unreadable plan: {e}", path.display()))?,
-            );
+            plan = Some(plan_of(data, path)?);
             continue;
         }
         if kind == "completed" {
@@ -355,12 +352,7 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
             _ => {}
         }
     }
-    let plan = plan.ok_or_else(|| {
-        format!(
-            "{} is not a redrive journal (its first line is not a plan)",
-            path.display()
-        )
-    })?;
+    let plan = plan.ok_or_else(|| not_a_journal(path))?;
     state.moved_before = deleted.len() as u64;
     state.sent_not_deleted = state.sent.len().saturating_sub(deleted.len()) as u64;
     state.unresolved = received.len().saturating_sub(finished.len()) as u64;
@@ -384,6 +376,30 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
         }
     }
     Ok((plan, state))
+}
+
+/// Reads only a journal's plan, its first line: what a listing of journals shows of a run without
+/// reading the lines of its messages.
+pub fn load_plan(path: &Path) -> Result<Plan, String> {
+    let first = journal_values(path)?
+        .next()
+        .ok_or_else(|| not_a_journal(path))??;
+    if first["type"] != "plan" {
+        return Err(not_a_journal(path));
+    }
+    plan_of(&first["data"], path)
+}
+
+fn plan_of(data: &serde_json::Value, path: &Path) -> Result<Plan, String> {
+    serde_json::from_value(data.clone())
+        .map_err(|e| format!("{} has an unreadable plan: {e}", path.display()))
+}
+
+fn not_a_journal(path: &Path) -> String {
+    format!(
+        "{} is not a redrive journal (its first line is not a plan)",
+        path.display()
+    )
 }
 
 /// The lines of a journal as JSON values, in order. A last line cut short by a crash ends the

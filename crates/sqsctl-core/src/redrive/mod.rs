@@ -12,12 +12,14 @@
 //! unanswered messages journaled as `unknown`. The engine knows nothing of terminals: callers
 //! watch [`Counters`] for progress. [`preview`] says what a plan would move without moving it;
 //! [`route`] finds and checks the queues of a plan, [`Plan::resumed`] and [`HeldWait`] what a resumed run goes on with,
-//! and [`move_task`] drives SQS's own server-side redrive instead.
+//! [`journals`] describes the journals of a directory (and chooses those a clean-up removes), and
+//! [`move_task`] drives SQS's own server-side redrive instead.
 
 mod archive;
 mod engine;
 mod ids;
 pub mod journal;
+pub mod journals;
 pub mod move_task;
 mod plan;
 mod preview;
