@@ -5,8 +5,10 @@
 //! Lines are `{"type": KIND, "data": {...}}`. The first is the `plan`; then, per message (by its
 //! DLQ message id): `received`, `sent` (with the destination's new message id), `deleted`, or
 //! `failed` (with the reason it stays in the DLQ), or `unknown` (abandoned when the grace period
-//! after Ctrl-C ran out while its send was unanswered: it may or may not have been sent). `sent`
-//! lines are on disk (fsync'd) before the delete of those messages is issued.
+//! after Ctrl-C ran out while its send was unanswered: it may or may not have been sent).
+//! `received` lines are written to the file (handed to the operating system, not synced) before
+//! any of those messages is sent, so a `kill -9` never leaves a sent message out of the journal;
+//! `sent` lines are on disk (fsync'd) before the delete of those messages is issued.
 //!
 //! A message the run hides in the DLQ is in flight until the `until_ms` of its `received` line, or
 //! of a later `in_flight` line (written before each extension of its visibility timeout, so the
@@ -34,8 +36,11 @@ use super::plan::Plan;
 
 struct Job {
     bytes: Vec<u8>,
-    /// Set for a synced write: answered once the bytes (and all before them) are on disk.
+    /// Set for a write that is waited for: answered once the bytes (and all before them) are
+    /// written to the file, and with `durable` also on disk.
     done: Option<tokio::sync::oneshot::Sender<io::Result<()>>>,
+    /// fsync before answering.
+    durable: bool,
 }
 
 /// An open journal. Cheap to share by reference between workers.
@@ -186,16 +191,32 @@ impl Journal {
         if bytes.is_empty() {
             return Ok(());
         }
-        self.send(Job { bytes, done: None })
+        self.send(Job {
+            bytes,
+            done: None,
+            durable: false,
+        })
+    }
+
+    /// Appends lines and returns once they, and every line before them, are written to the file
+    /// (handed to the operating system, not synced): a `kill -9` of this process after it
+    /// returns cannot lose them, a crash of the machine can.
+    pub async fn write(&self, bytes: Vec<u8>) -> io::Result<()> {
+        self.wait_for(bytes, false).await
     }
 
     /// Appends lines and returns once they, and every line before them, are on disk. One fsync
     /// serves all the batches waiting at the time.
     pub async fn sync(&self, bytes: Vec<u8>) -> io::Result<()> {
+        self.wait_for(bytes, true).await
+    }
+
+    async fn wait_for(&self, bytes: Vec<u8>, durable: bool) -> io::Result<()> {
         let (done, wait) = tokio::sync::oneshot::channel();
         self.send(Job {
             bytes,
             done: Some(done),
+            durable,
         })?;
         wait.await.map_err(|_| stopped())?
     }
@@ -223,8 +244,8 @@ fn stopped() -> io::Error {
     io::Error::other("the journal writer stopped")
 }
 
-/// The writer thread: takes every job waiting, writes them in order, and syncs once if any of them
-/// asked for it. After a failed write every later job fails too: the file may have a hole.
+/// The writer thread: takes every job waiting, writes them in order (flushed to the file), and
+/// syncs once if any of them asked for it. After a failed write every later job fails too: the file may have a hole.
 fn commit_loop(file: File, receiver: mpsc::Receiver<Job>) {
     let mut file = io::BufWriter::with_capacity(1 << 16, file);
     let mut broken: Option<(io::ErrorKind, String)> = None;
@@ -235,7 +256,7 @@ fn commit_loop(file: File, receiver: mpsc::Receiver<Job>) {
             jobs.push(more);
         }
         if broken.is_none() {
-            let sync = jobs.iter().any(|j| j.done.is_some());
+            let sync = jobs.iter().any(|j| j.durable);
             let mut result = jobs
                 .iter()
                 .try_for_each(|job| file.write_all(&job.bytes))
@@ -497,6 +518,30 @@ mod tests {
         assert!(state.sent_as.contains("x") && state.sent_as.contains("y"));
         assert!(state.completed.is_none());
         assert_eq!(loaded.planned, Some(5));
+    }
+
+    /// What `write` returned for is in the file, for any reader (a `kill -9` right after cannot
+    /// lose it), before the journal is synced or closed; 200 rounds, each read at once.
+    #[tokio::test]
+    async fn written_lines_are_in_the_file_when_write_returns() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("j.jsonl");
+        let journal = Journal::create(&path, &plan()).expect("create");
+        for round in 0..200 {
+            let id = format!("m{round}");
+            let mut lines = Lines::default();
+            lines.push_until("received", &[("id", Some(&id))], 1);
+            journal.write(lines.into_bytes()).await.expect("write");
+            let text = std::fs::read_to_string(&path).expect("read");
+            assert!(
+                text.ends_with(&format!(
+                    "\"id\":\"{id}\",\"until_ms\":1}},\"type\":\"received\"}}\n"
+                )),
+                "round {round}: {}",
+                text.lines().last().unwrap_or_default()
+            );
+        }
+        journal.close().await.expect("close");
     }
 
     #[tokio::test]

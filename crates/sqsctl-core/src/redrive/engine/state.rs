@@ -252,18 +252,33 @@ pub(super) fn handle(message: &MessageRecord) -> &str {
 /// Appends to the journal and returns once the lines are on disk; false when that failed, which
 /// stops the run.
 pub(super) async fn journal_sync(shared: &Shared, bytes: Vec<u8>) -> bool {
-    match &shared.journal {
-        Some(journal) => match journal.sync(bytes).await {
-            Ok(()) => true,
-            Err(e) => {
-                shared.fail(format!(
-                    "the journal {} could not be written: {e}",
-                    journal.path().display()
-                ));
-                false
-            }
-        },
-        None => true,
+    journal_wait(shared, bytes, true).await
+}
+
+/// Appends to the journal and waits until the lines are written to the file (not synced); false
+/// (and the run stops) when they could not be.
+pub(super) async fn journal_write(shared: &Shared, bytes: Vec<u8>) -> bool {
+    journal_wait(shared, bytes, false).await
+}
+
+async fn journal_wait(shared: &Shared, bytes: Vec<u8>, durable: bool) -> bool {
+    let Some(journal) = &shared.journal else {
+        return true;
+    };
+    let written = if durable {
+        journal.sync(bytes).await
+    } else {
+        journal.write(bytes).await
+    };
+    match written {
+        Ok(()) => true,
+        Err(e) => {
+            shared.fail(format!(
+                "the journal {} could not be written: {e}",
+                journal.path().display()
+            ));
+            false
+        }
     }
 }
 

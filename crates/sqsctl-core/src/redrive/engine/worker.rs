@@ -9,7 +9,9 @@ use std::time::Duration;
 use parking_lot::Mutex;
 
 use super::commit::{Commit, record};
-use super::state::{Held, Shared, handle, hidden_until_ms, journal_note, journal_sync, message_id};
+use super::state::{
+    Held, Shared, handle, hidden_until_ms, journal_note, journal_sync, journal_write, message_id,
+};
 use super::summary::{Counters, FailedMessage};
 use super::twins::Twin;
 use crate::client::{MAX_BATCH_ENTRIES, ReceiveOptions, RetryPolicy, backoff, is_transient};
@@ -282,8 +284,9 @@ pub(super) async fn process(
     };
     // Journaled as held, with the time they are hidden until, before anything else happens to
     // them, so that after a crash `--resume` knows the run held these messages and waits for them
-    // to be visible again. Not waited for: the `sent` lines that follow are synced, and this line
-    // is on disk no later than they are.
+    // to be visible again. Written to the file before any of them is sent (not synced: the `sent`
+    // lines that follow are, and these lines are on disk no later than they are), so that a
+    // `kill -9` during a send leaves each message it sent journaled, as of unknown outcome.
     let keep_copy = shared.archive.is_some();
     let mut lines = Lines::default();
     let mut outgoing: Vec<MessageRecord> = Vec::with_capacity(originals.len());
@@ -302,8 +305,10 @@ pub(super) async fn process(
     for message in &delete_only {
         lines.push_until("in_flight", &[("id", Some(message_id(message)))], until);
     }
-    if !lines.is_empty() {
-        journal_note(shared, lines.into_bytes());
+    if !lines.is_empty() && !journal_write(shared, lines.into_bytes()).await {
+        // The journal cannot be written, and the run stops: nothing of the batch is sent.
+        hold_back(shared, &originals, &delete_only);
+        return None;
     }
     // `--rate` counts messages sent, so the tokens are taken for what this batch sends, once it
     // is known; the batch stays hidden while it waits. Receives take no tokens, so the run ends
@@ -321,15 +326,7 @@ pub(super) async fn process(
             }
         };
         if !keep_hidden(shared, &hidden, wait).await {
-            let mut deliveries = shared.deliveries.lock();
-            for message in originals.iter().chain(&delete_only) {
-                deliveries.given_back(message_id(message));
-            }
-            drop(deliveries);
-            shared
-                .held
-                .lock()
-                .extend(originals.iter().chain(&delete_only).map(Held::tracked));
+            hold_back(shared, &originals, &delete_only);
             return None;
         }
     }
@@ -349,6 +346,20 @@ pub(super) async fn process(
         confirmed,
         hidden,
     })
+}
+
+/// A batch the run took on and will not send: it stays hidden until the run ends, which makes it
+/// visible again.
+fn hold_back(shared: &Shared, originals: &[MessageRecord], delete_only: &[MessageRecord]) {
+    let mut deliveries = shared.deliveries.lock();
+    for message in originals.iter().chain(delete_only) {
+        deliveries.given_back(message_id(message));
+    }
+    drop(deliveries);
+    shared
+        .held
+        .lock()
+        .extend(originals.iter().chain(delete_only).map(Held::tracked));
 }
 
 /// The messages of a batch the run keeps hidden while it works on them: their receipt handles,
