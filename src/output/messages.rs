@@ -235,7 +235,7 @@ impl<'a> MessageWriter<'a> {
             Column::whole("receives").droppable(2),
             Column::whole("sent").droppable(1),
             Column::cut("attributes", 12, 40).droppable(4),
-            Column::cut("body", MIN_BODY_WIDTH, MAX_BODY_WIDTH),
+            Column::cut("body", MIN_BODY_WIDTH, MAX_BODY_WIDTH).keeping(KEPT_BODY_WIDTH),
         ]);
         for (i, record) in batch.iter().enumerate() {
             let record = self.shown.apply(record);
@@ -307,6 +307,9 @@ impl<'a> MessageWriter<'a> {
 const MAX_BODY_WIDTH: usize = 60;
 /// The body column's width however narrow the terminal: a body cut shorter says nothing.
 const MIN_BODY_WIDTH: usize = 12;
+/// The body column's width while a column that may go (sent time, receive count, group,
+/// attributes) can go instead: enough for an envelope's marker and the start of its inner message.
+const KEPT_BODY_WIDTH: usize = 20;
 
 /// A message's attributes as `name=value` pairs for a table cell; binary values by their size.
 fn attributes_cell(record: &MessageRecord) -> String {
@@ -391,7 +394,7 @@ pub fn listing_table(messages: &[MessageRecord]) -> Table {
     let mut table = Table::new(vec![
         Column::id("message id"),
         Column::id("group").droppable(1),
-        Column::cut("body", MIN_BODY_WIDTH, MAX_BODY_WIDTH),
+        Column::cut("body", MIN_BODY_WIDTH, MAX_BODY_WIDTH).keeping(KEPT_BODY_WIDTH),
     ]);
     for message in messages {
         table.row(vec![

@@ -33,6 +33,9 @@ pub struct Column {
     pub fit: Fit,
     /// `Some(n)`: dropped when the table does not fit otherwise, lowest `n` first; `None`: kept.
     pub drop_order: Option<u8>,
+    /// Free text: the width it keeps while a droppable column can go instead (its minimum
+    /// otherwise).
+    pub keep: usize,
 }
 
 impl Column {
@@ -42,6 +45,7 @@ impl Column {
             header: header.into(),
             fit: Fit::Whole,
             drop_order: None,
+            keep: 0,
         }
     }
 
@@ -74,6 +78,13 @@ impl Column {
         self.drop_order = Some(order);
         self
     }
+
+    /// Free text that keeps `width` characters while a droppable column can go instead, and
+    /// gives way down to its minimum only once none is left.
+    pub fn keeping(mut self, width: usize) -> Column {
+        self.keep = width;
+        self
+    }
 }
 
 /// A table: a header and rows of cells, one per column. A cell may hold several lines.
@@ -85,6 +96,17 @@ pub struct Table {
 
 /// What each column takes besides its content: one space either side and a border.
 const PER_COLUMN: usize = 3;
+
+/// How far free text gives way while a table is fitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Floor {
+    /// Down to the width it keeps ([`Column::keeping`]), while a droppable column can go.
+    Kept,
+    /// Down to its minimum.
+    Min,
+    /// Down to one character: nothing else is left to give way.
+    One,
+}
 
 impl Table {
     pub fn new(columns: Vec<Column>) -> Table {
@@ -123,9 +145,9 @@ impl Table {
     }
 
     /// The table as lines of text no wider than `width` (when given), each cell escaped for a
-    /// terminal. Free text gives way first (down to its minimum), then droppable columns go
-    /// (lowest order first), then ids take their short form, then free text goes below its
-    /// minimum.
+    /// terminal. Free text gives way first (down to what it keeps), then droppable columns go
+    /// (lowest order first), then free text gives way down to its minimum, then ids take their
+    /// short form, then free text goes below its minimum.
     pub fn render(&self, width: Option<usize>) -> String {
         let mut table = self.clone();
         for row in &mut table.rows {
@@ -142,16 +164,21 @@ impl Table {
             let Some(width) = width else {
                 break (natural, false);
             };
-            let shrunk = table.shrink(natural.clone(), width, false);
-            if total(&shrunk) <= width {
-                break (shrunk, false);
-            }
             let droppable = table
                 .columns
                 .iter()
                 .enumerate()
                 .filter_map(|(i, c)| c.drop_order.map(|order| (order, i)))
                 .min();
+            let floor = if droppable.is_some() {
+                Floor::Kept
+            } else {
+                Floor::Min
+            };
+            let shrunk = table.shrink(natural.clone(), width, floor);
+            if total(&shrunk) <= width {
+                break (shrunk, false);
+            }
             if let Some((_, drop)) = droppable {
                 let keep: Vec<bool> = (0..table.columns.len()).map(|c| c != drop).collect();
                 table.retain(&keep);
@@ -163,7 +190,7 @@ impl Table {
                     *w = (*w).min(SHORT_ID + 1).max(width_of(&column.header));
                 }
             }
-            let widths = table.shrink(widths, width, true);
+            let widths = table.shrink(widths, width, Floor::One);
             break (widths, true);
         };
         table.draw(&widths, short_ids)
@@ -192,14 +219,19 @@ impl Table {
     }
 
     /// Narrows the free-text columns, widest first, until the table fits `width` or each is at
-    /// its minimum (at one character with `below_min`).
-    fn shrink(&self, mut widths: Vec<usize>, width: usize, below_min: bool) -> Vec<usize> {
-        let floor = |column: &Column| match column.fit {
-            Fit::Cut { min, .. } | Fit::Wrap { min, .. } if !below_min => {
-                min.max(width_of(&column.header).min(min))
+    /// its floor.
+    fn shrink(&self, mut widths: Vec<usize>, width: usize, floor: Floor) -> Vec<usize> {
+        let floor = |column: &Column| match (column.fit, floor) {
+            (Fit::Cut { min, .. } | Fit::Wrap { min, .. }, Floor::Kept | Floor::Min) => {
+                let min = min.max(width_of(&column.header).min(min));
+                if floor == Floor::Kept {
+                    min.max(column.keep)
+                } else {
+                    min
+                }
             }
-            Fit::Cut { .. } | Fit::Wrap { .. } => 1,
-            Fit::Whole | Fit::Id => usize::MAX,
+            (Fit::Cut { .. } | Fit::Wrap { .. }, Floor::One) => 1,
+            (Fit::Whole | Fit::Id, _) => usize::MAX,
         };
         while total(&widths) > width {
             let widest = self
@@ -351,6 +383,34 @@ mod tests {
         }
         let text = messages().render(Some(80));
         assert!(!text.contains("receives"), "{text}");
+        assert!(text.contains("failure="), "{text}");
+    }
+
+    /// A body that keeps 32 characters: the droppable columns go before it gives way, and it
+    /// gives way down to its minimum only once none is left, before ids are shortened.
+    #[test]
+    fn a_kept_width_drops_columns_before_the_text_gives_way() {
+        let kept = |width| {
+            let mut table = messages();
+            table.columns[6] = Column::cut("body", 12, 60).keeping(32);
+            table.render(Some(width))
+        };
+        let text = kept(80);
+        assert!(widest_line(&text) <= 80, "{text}");
+        assert!(!text.contains("failure="), "attributes went first:\n{text}");
+        assert!(text.contains(r#"{"order":1,"note":"a body"#), "{text}");
+        assert!(
+            text.contains("0b5f1a2c-6d7e-4f80-9a1b-2c3d4e5f6a7b"),
+            "{text}"
+        );
+        let text = kept(60);
+        assert!(widest_line(&text) <= 60, "{text}");
+        assert!(
+            text.contains("0b5f1a2c-6d7e-4f80-9a1b-2c3d4e5f6a7b"),
+            "ids stay whole while the text can give way to its minimum:\n{text}"
+        );
+        // Without it, the attributes stay at 80 and the body is what gives way.
+        let text = messages().render(Some(80));
         assert!(text.contains("failure="), "{text}");
     }
 
