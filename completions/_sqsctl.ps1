@@ -420,6 +420,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         'sqsctl;consume' {
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Commands running at once')
             [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Commands running at once')
+            [CompletionResult]::new('--per-group', '--per-group', [CompletionResultType]::ParameterName, 'On a standard queue, run at most N messages of one group id (tenant) at once (default: no cap)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Stop after this many messages were run')
             [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Stop after this many messages were run')
             [CompletionResult]::new('--idle-exit', '--idle-exit', [CompletionResultType]::ParameterName, 'Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)')

@@ -395,6 +395,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;consume'= {
             cand -c 'Commands running at once'
             cand --concurrency 'Commands running at once'
+            cand --per-group 'On a standard queue, run at most N messages of one group id (tenant) at once (default: no cap)'
             cand -n 'Stop after this many messages were run'
             cand --max 'Stop after this many messages were run'
             cand --idle-exit 'Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)'

@@ -363,6 +363,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s q -l quiet -d 'Pr
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s c -l concurrency -d 'Commands running at once' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l per-group -d 'On a standard queue, run at most N messages of one group id (tenant) at once (default: no cap)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s n -l max -d 'Stop after this many messages were run' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l idle-exit -d 'Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l retry-delay -d 'How long a failed message stays hidden before its retry, doubled for each receive it already had, 0s-12h' -r
