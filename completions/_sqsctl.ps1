@@ -420,6 +420,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         'sqsctl;consume' {
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Commands running at once')
             [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Commands running at once')
+            [CompletionResult]::new('--per-group', '--per-group', [CompletionResultType]::ParameterName, 'On a standard queue, run at most N messages of one group id (tenant) at once (default: no cap)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Stop after this many messages were run')
             [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Stop after this many messages were run')
             [CompletionResult]::new('--idle-exit', '--idle-exit', [CompletionResultType]::ParameterName, 'Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)')
@@ -748,6 +749,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         'sqsctl;diagnose' {
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue')
             [CompletionResult]::new('--sample', '--sample', [CompletionResultType]::ParameterName, 'Read at most N messages of the queue')
+            [CompletionResult]::new('--tenant-key', '--tenant-key', [CompletionResultType]::ParameterName, 'On a standard queue without group ids: the tenant of each message, a JMESPath expression over the record as --where reads it (e.g. body.customer); says when one value dominates the backlog, so that a fair queue keyed on it would help')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Run again every DURATION (e.g. 30, 5m) and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')

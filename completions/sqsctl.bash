@@ -289,7 +289,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__consume)
-            opts="-c -n -V -o -q -v -h --concurrency --max --idle-exit --jsonl --retry-delay --max-retry-delay --fail-exit-codes --release-exit-codes --timeout --visibility --wait --grep --grep-v --attr --where --older-than --newer-than --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            opts="-c -n -V -o -q -v -h --concurrency --per-group --max --idle-exit --jsonl --retry-delay --max-retry-delay --fail-exit-codes --release-exit-codes --timeout --visibility --wait --grep --grep-v --attr --where --older-than --newer-than --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -300,6 +300,10 @@ _sqsctl() {
                     return 0
                     ;;
                 -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --per-group)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -573,7 +577,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__diagnose)
-            opts="-V -o -q -v -h --input --sample --force --watch --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            opts="-V -o -q -v -h --input --sample --force --tenant-key --watch --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -584,6 +588,10 @@ _sqsctl() {
                     return 0
                     ;;
                 --sample)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tenant-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -395,6 +395,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;consume'= {
             cand -c 'Commands running at once'
             cand --concurrency 'Commands running at once'
+            cand --per-group 'On a standard queue, run at most N messages of one group id (tenant) at once (default: no cap)'
             cand -n 'Stop after this many messages were run'
             cand --max 'Stop after this many messages were run'
             cand --idle-exit 'Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)'
@@ -708,6 +709,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;diagnose'= {
             cand --input 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue'
             cand --sample 'Read at most N messages of the queue'
+            cand --tenant-key 'On a standard queue without group ids: the tenant of each message, a JMESPath expression over the record as --where reads it (e.g. body.customer); says when one value dominates the backlog, so that a fair queue keyed on it would help'
             cand --watch 'Run again every DURATION (e.g. 30, 5m) and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'

@@ -363,6 +363,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s q -l quiet -d 'Pr
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s c -l concurrency -d 'Commands running at once' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l per-group -d 'On a standard queue, run at most N messages of one group id (tenant) at once (default: no cap)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s n -l max -d 'Stop after this many messages were run' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l idle-exit -d 'Stop once the queue stayed empty this long with no command running (e.g. 0s, 30s, 5m)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l retry-delay -d 'How long a failed message stays hidden before its retry, doubled for each receive it already had, 0s-12h' -r
@@ -657,6 +658,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s v -l verbose -d 'E
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l input -d 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue' -r -F
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l sample -d 'Read at most N messages of the queue' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l tenant-key -d 'On a standard queue without group ids: the tenant of each message, a JMESPath expression over the record as --where reads it (e.g. body.customer); says when one value dominates the backlog, so that a fair queue keyed on it would help' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l watch -d 'Run again every DURATION (e.g. 30, 5m) and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r

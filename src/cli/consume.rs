@@ -58,7 +58,12 @@ While COMMAND runs, the message's visibility timeout is extended before it lapse
 a long job is not delivered to anyone else. --timeout stops a command that runs too long: SIGTERM \
 to its process group (COMMAND and what it started), SIGKILL 2 s later. On a FIFO queue two \
 messages of the same group never run at once and run in order; a failed message holds back the \
-rest of its group until SQS delivers it again.
+rest of its group until SQS delivers it again (--per-group takes only 1 there).
+
+--per-group N on a standard queue (a fair queue: its group ids name tenants) runs at most N \
+messages of one group id at once, so one tenant's flood cannot take every slot; a message without \
+a group id is a tenant of its own. Messages over the cap wait, held (their visibility extended), \
+while other tenants' messages run; they are never released for it, so no receive is spent.
 
 Ctrl-C, SIGTERM and SIGHUP: the first stops receiving, releases the messages not started, and lets \
 running commands finish for the grace period (SQSCTL_INTERRUPT_GRACE, 5 s by default), then kills \
@@ -87,6 +92,10 @@ pub struct ConsumeArgs {
     /// Commands running at once
     #[arg(long, short = 'c', default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub concurrency: u16,
+
+    /// On a standard queue, run at most N messages of one group id (tenant) at once (default: no cap)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub per_group: Option<u16>,
 
     /// Stop after this many messages were run
     #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]

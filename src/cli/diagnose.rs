@@ -28,6 +28,11 @@ pub struct DiagnoseArgs {
     pub queue: Option<String>,
     #[command(flatten)]
     pub source: MessageSourceArgs,
+    /// On a standard queue without group ids: the tenant of each message, a JMESPath expression
+    /// over the record as --where reads it (e.g. body.customer); says when one value dominates the
+    /// backlog, so that a fair queue keyed on it would help
+    #[arg(long, value_name = "EXPR")]
+    pub tenant_key: Option<String>,
     /// Run again every DURATION (e.g. 30, 5m) and say which findings changed, until Ctrl-C (a
     /// finding missing from a scan that read fewer messages is not taken as resolved)
     #[arg(long, value_name = "DURATION", value_parser = super::values::INTERVAL)]

@@ -23,12 +23,17 @@ queue's redrive policy names) is marked `DLQ`, and shown in red while it grows. 
 sort key (visible, in flight, delayed, in/s, out/s, name), r reverses it, q or Ctrl-C quits; the
 terminal is restored however top ends.
 
+For a fair queue (a standard queue whose messages carry group ids), tenants shows how many tenants
+it holds and the noisy ones, on `sqsctl local` only: SQS offers no count of them that leaves the
+messages alone, so elsewhere it shows -.
+
 Without a terminal (or with -o jsonl), top writes one JSON line per refresh,
 {\"type\":\"sample\",\"data\":{...}}, with each queue's counts and rates (null in the first).
 -o json writes the refreshes as one JSON array, -o table a table per refresh, and -o text a line
-per queue: name, visible, in flight, delayed, in/s, out/s, and dlq or -.
+per queue: name, visible, in flight, delayed, in/s, out/s, dlq or -, and the tenants or -.
 
-Each refresh is one ListQueues and at most one GetQueueAttributes per queue, 32 at a time.
+Each refresh is one ListQueues and at most one GetQueueAttributes per queue, 32 at a time (and on \
+`sqsctl local` one tenant count per standard queue).
 
 Exit codes: 0 quit with q or after --count refreshes; 130 Ctrl-C; 1 error; 2 usage.")]
 pub struct TopArgs {

@@ -13,6 +13,7 @@ use crate::client::peek::Scanned;
 use crate::commands::context::Context;
 pub use crate::diagnose::gather::MessageSource;
 use crate::diagnose::gather::{self as inspect, Inspection, Outcome};
+use crate::diagnose::tenant_key::KeyTally;
 use crate::diagnose::watch::Watch;
 use crate::diagnose::{self, Finding, Report};
 use crate::exit::ExitStatus;
@@ -25,6 +26,8 @@ pub struct DiagnoseSettings {
     pub source: MessageSource,
     pub force: bool,
     pub watch: Option<Duration>,
+    /// `--tenant-key`, compiled.
+    pub tenant_key: Option<KeyTally>,
 }
 
 impl DiagnoseSettings {
@@ -33,11 +36,18 @@ impl DiagnoseSettings {
     pub fn resolve(args: DiagnoseArgs) -> anyhow::Result<DiagnoseSettings> {
         let force = args.source.force;
         let source = resolve_source(args.queue.is_some(), args.source)?;
+        let tenant_key = args
+            .tenant_key
+            .as_deref()
+            .map(KeyTally::compile)
+            .transpose()
+            .map_err(|why| anyhow::anyhow!("--tenant-key {why}"))?;
         Ok(DiagnoseSettings {
             queue: args.queue,
             source,
             force,
             watch: args.watch,
+            tenant_key,
         })
     }
 }
@@ -139,6 +149,7 @@ async fn run_once(
             force: settings.force,
             neighbours: true,
             earlier_scans,
+            tenant_key: settings.tenant_key.as_ref(),
         },
     )
     .await?;
@@ -153,6 +164,11 @@ async fn run_once(
         });
     }
     ctx.printer.info(describe(&inspection, &settings.source));
+    if let Some(why) = inspection.tenant_key_unused() {
+        ctx.printer.info(format!(
+            "--tenant-key was not checked: {why} (see the tenant findings and `sqsctl groups`)"
+        ));
+    }
     if let Some(groups) = &report.groups {
         let t = &groups.totals;
         ctx.printer.info(format!(

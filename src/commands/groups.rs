@@ -106,6 +106,7 @@ async fn run_once(ctx: &Context, settings: &GroupsSettings) -> anyhow::Result<Ex
             force: settings.force,
             neighbours: false,
             earlier_scans: &[],
+            tenant_key: None,
         },
     )
     .await?;

@@ -74,6 +74,7 @@ impl Row for QueueRates {
         ]);
         columns.push(Column::whole("in/s").droppable(2));
         columns.push(Column::whole("out/s").droppable(3));
+        columns.push(Column::cut("tenants", 7, 30).droppable(0));
         columns
     }
 
@@ -82,6 +83,7 @@ impl Row for QueueRates {
         cells.extend(depth_cells(self.visible, self.in_flight, self.delayed));
         cells.push(rate(self.in_per_s));
         cells.push(rate(self.out_per_s));
+        cells.push(tenants(self));
         cells
     }
 
@@ -91,7 +93,29 @@ impl Row for QueueRates {
         fields.push(rate(self.in_per_s));
         fields.push(rate(self.out_per_s));
         fields.push(if self.dlq { "dlq" } else { "-" }.to_string());
+        fields.push(self.tenants.as_ref().map_or_else(
+            || "-".to_string(),
+            |t| format!("{}{}", t.tenants, if t.truncated { "+" } else { "" }),
+        ));
         fields
+    }
+}
+
+/// A fair queue's tenants: their number, and the noisy ones by name (`3, noisy acme`); `-` where
+/// they are not known.
+pub fn tenants(queue: &QueueRates) -> String {
+    let Some(summary) = &queue.tenants else {
+        return "-".to_string();
+    };
+    let count = format!(
+        "{}{}",
+        summary.tenants,
+        if summary.truncated { "+" } else { "" }
+    );
+    if summary.noisy.is_empty() {
+        count
+    } else {
+        format!("{count}, noisy {}", summary.noisy.join(", "))
     }
 }
 

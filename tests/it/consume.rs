@@ -334,6 +334,78 @@ rmdir "$DIR/lock-$SQS_GROUP_ID""#,
 }
 
 #[test]
+fn per_group_caps_one_tenants_runs_while_others_run_beside_it() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(&support::unique_name("fair"), &[]);
+    let mut records = Vec::new();
+    for i in 0..20 {
+        let mut m = MessageRecord::with_body(format!("a-{i}"));
+        m.group_id = Some("a".into());
+        records.push(m);
+    }
+    for i in 0..10 {
+        let mut m = MessageRecord::with_body(format!("b-{i}"));
+        m.group_id = Some("b".into());
+        records.push(m);
+    }
+    env.send(&queue, records);
+    let dir = tempfile::tempdir().unwrap();
+    // Two slot directories per tenant: a run that finds both taken is a third at once. A run of b
+    // notes when a run of a holds a slot meanwhile.
+    let script = worker(
+        dir.path(),
+        r#"slot=""
+for n in 1 2; do mkdir "$DIR/$SQS_GROUP_ID-$n" 2>/dev/null && { slot="$DIR/$SQS_GROUP_ID-$n"; break; }; done
+[ -n "$slot" ] || echo "$body" >> "$DIR/overlap.log"
+sleep 0.2
+if [ "$SQS_GROUP_ID" = b ] && ls -d "$DIR"/a-* >/dev/null 2>&1; then echo "$body" >> "$DIR/beside.log"; fi
+log done
+[ -z "$slot" ] || rmdir "$slot""#,
+    );
+    let args = ["-c", "8", "--per-group", "2", "--idle-exit", "1s"];
+    let run = env.run(&consume_args(&queue.name, &args, &script, dir.path()));
+    run.assert_code(0);
+    assert!(
+        !dir.path().join("overlap.log").exists(),
+        "three runs of one tenant at once: {:?}",
+        std::fs::read_to_string(dir.path().join("overlap.log"))
+    );
+    assert!(
+        dir.path().join("beside.log").exists(),
+        "b's messages ran beside a's, not after them"
+    );
+    let runs = log(dir.path(), "runs");
+    let ids: HashSet<&str> = runs.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(runs.len(), 30, "every message ran once");
+    assert_eq!(ids.len(), 30);
+    assert_eq!(log(dir.path(), "done").len(), 30);
+    assert_eq!(attributes(&env, &queue), (0, 0));
+}
+
+#[test]
+fn per_group_is_refused_on_a_fifo_queue_but_one() {
+    let env = TestEnv::start();
+    let queue = env.create_queue(
+        &format!("{}.fifo", support::unique_name("work")),
+        &[("FifoQueue", "true")],
+    );
+    let run = env.run(&["consume", &queue.name, "--per-group", "2", "--", "true"]);
+    run.assert_code(2);
+    assert_snapshot!(run.stderr.replace(&queue.name, "[queue]"));
+    env.run(&[
+        "consume",
+        &queue.name,
+        "--per-group",
+        "1",
+        "--idle-exit",
+        "0s",
+        "--",
+        "true",
+    ])
+    .assert_code(0);
+}
+
+#[test]
 fn a_command_longer_than_the_visibility_timeout_is_not_run_twice() {
     let env = TestEnv::start();
     let queue = env.create_queue(&support::unique_name("work"), &[("VisibilityTimeout", "2")]);

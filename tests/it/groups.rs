@@ -189,6 +189,118 @@ fn without_the_inspection_endpoint_the_backlog_is_shown_and_in_flight_is_not_gue
     assert_eq!(report["totals"]["exact"], false);
 }
 
+/// A standard queue whose settings draw no finding: a long poll and a dead-letter queue (after a
+/// maxReceiveCount that a few reads do not come near).
+fn well_set(env: &TestEnv, name: &str) -> QueueRef {
+    let dlq = env.create_queue(
+        &format!("{name}-dlq"),
+        &[("MessageRetentionPeriod", "1209600")],
+    );
+    let dlq_arn = env
+        .block_on(env.sqs().attributes(&dlq))
+        .unwrap()
+        .get("QueueArn")
+        .unwrap()
+        .to_string();
+    env.create_queue(
+        name,
+        &[
+            ("ReceiveMessageWaitTimeSeconds", "20"),
+            (
+                "RedrivePolicy",
+                &format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":10}}"#),
+            ),
+        ],
+    )
+}
+
+fn customer_bodies(customers: &[(&str, usize)]) -> Vec<MessageRecord> {
+    let mut records = Vec::new();
+    for (customer, count) in customers {
+        for i in 0..*count {
+            records.push(MessageRecord::with_body(format!(
+                r#"{{"customer":"{customer}","order":{i}}}"#
+            )));
+        }
+    }
+    records
+}
+
+#[test]
+fn a_tenant_key_finds_the_value_that_dominates_a_queue_without_group_ids() {
+    let env = TestEnv::start();
+    let queue = well_set(&env, "invoices");
+    env.send(
+        &queue,
+        customer_bodies(&[("acme", 60), ("globex", 15), ("initech", 5)]),
+    );
+    let args = ["diagnose", "invoices", "--tenant-key", "body.customer"];
+    let run = env.run(&[&args[..], &["-o", "json"]].concat());
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    let found = assert_finding(&report, "tenant-dominates-backlog", "warning");
+    assert_eq!(
+        found["title"],
+        "\"acme\" holds 75% of the messages read by `body.customer`: the other tenants' messages wait behind it",
+        "{report:#}"
+    );
+    assert_eq!(
+        report["findings"].as_array().unwrap().len(),
+        1,
+        "{report:#}"
+    );
+    assert_eq!(env.depth(&queue), 80, "nothing consumed");
+    let run = env.run(&[&args[..], &["-o", "jsonl"]].concat());
+    run.assert_code(PROBLEMS_FOUND);
+    let finding = &run.records_of("finding")[0];
+    assert_eq!(finding["id"], "tenant-dominates-backlog");
+    let table = at_width(&env, &args, 80);
+    table.assert_code(PROBLEMS_FOUND);
+    assert_snapshot!(table.stdout);
+
+    // The same customers in balance: nothing to say.
+    let balanced = well_set(&env, "receipts");
+    env.send(
+        &balanced,
+        customer_bodies(&[("acme", 30), ("globex", 30), ("initech", 30)]),
+    );
+    let run = env.run(&[
+        "diagnose",
+        "receipts",
+        "--tenant-key",
+        "body.customer",
+        "-o",
+        "json",
+    ]);
+    let report = json(&run);
+    assert_eq!(report["findings"], serde_json::json!([]), "{report:#}");
+    run.assert_code(0);
+}
+
+#[test]
+fn a_tenant_key_is_not_checked_where_group_ids_name_the_tenants_and_must_be_valid() {
+    let env = TestEnv::start();
+    let queue = well_set(&env, "orders");
+    env.send(
+        &queue,
+        (0..40)
+            .map(|i| tenant_record(["acme", "globex"][i % 2], format!("order {i}")))
+            .collect(),
+    );
+    let run = env.run(&["diagnose", "orders", "--tenant-key", "body", "-o", "json"]);
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains(
+            "--tenant-key was not checked: the messages carry group ids already: those are the queue's tenants"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = env.run(&["diagnose", "orders", "--tenant-key", "body.["]);
+    run.assert_code(2);
+    assert_snapshot!(run.stderr);
+}
+
 #[test]
 fn a_constant_tenant_id_is_flagged_and_a_healthy_multi_tenant_queue_is_clean() {
     let env = TestEnv::with_inspection();

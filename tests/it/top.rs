@@ -179,3 +179,69 @@ fn a_bad_prefix_is_a_usage_error() {
     run.assert_code(2);
     assert_snapshot!(run.stderr);
 }
+
+/// A fair queue on `sqsctl local` (inspection on): tenant `A` floods, a consumer holds 60 in
+/// flight, and the server's fair delivery made `A` noisy with `B` and `C` quiet beside it.
+fn fair_queue_with_a_noisy_tenant(env: &TestEnv, name: &str) {
+    let queue = env.create_queue(name, &[]);
+    let record = |tenant: &str, i: usize| MessageRecord {
+        group_id: Some(tenant.into()),
+        ..MessageRecord::with_body(format!("{tenant} {i}"))
+    };
+    env.send(&queue, (0..200).map(|i| record("A", i)).collect());
+    for tenant in ["B", "C"] {
+        env.send(&queue, (0..20).map(|i| record(tenant, i)).collect());
+    }
+    env.block_on(async {
+        for _ in 0..6 {
+            let options = sqsctl::client::ReceiveOptions {
+                max_messages: 10,
+                wait_seconds: Some(1),
+                visibility_timeout: Some(600),
+            };
+            env.sqs().receive(&queue, options).await.unwrap();
+        }
+    });
+}
+
+#[test]
+fn on_sqsctl_local_a_fair_queue_shows_its_tenants_and_the_noisy_one() {
+    let env = TestEnv::with_inspection();
+    // A server of its own: a fixed name keeps the tables' widths.
+    let prefix = "shop";
+    let fair = format!("{prefix}-fair");
+    fair_queue_with_a_noisy_tenant(&env, &fair);
+    env.create_queue(&format!("{prefix}-plain"), &[]);
+    let run = env.run(&["top", prefix, "--count", "1", "-o", "jsonl"]);
+    run.assert_code(0);
+    let queues = &run.records_of("sample")[0]["queues"];
+    assert_eq!(queues[0]["name"], fair.as_str());
+    assert_eq!(
+        queues[0]["tenants"],
+        serde_json::json!({"tenants": 3, "truncated": false, "noisy": ["A"]})
+    );
+    assert!(
+        queues[1]["tenants"].is_null(),
+        "no group ids: not a fair queue"
+    );
+    let run = env.run(&["top", prefix, "--count", "1", "-o", "text"]);
+    assert!(
+        run.stdout.lines().next().unwrap().ends_with("\t3"),
+        "{}",
+        run.stdout
+    );
+    for columns in [100, 80, 60] {
+        let mut cmd = env.cmd();
+        cmd.args(["top", prefix, "--count", "1", "-o", "table"])
+            .env("SQSCTL_ASSUME_TTY", "1")
+            .env("COLUMNS", columns.to_string());
+        let run = crate::support::run_with_stdin(cmd, "");
+        run.assert_code(0);
+        assert_snapshot!(name: &format!("table_{columns}"), run.stdout);
+    }
+
+    let mut top = env.pty(&["top", prefix, "--interval", "0.3"], &[]);
+    expect_rendered(&top, "3, noisy A", 15);
+    top.send("q");
+    assert_eq!(top.wait(10), 0);
+}

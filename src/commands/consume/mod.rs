@@ -27,6 +27,17 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
     let queue = resolve_queue(ctx, &settings.queue).await?;
     let sqs = ctx.sqs().await?.clone();
     let source = Source::inspect(&sqs, queue, &ctx.interrupt).await?;
+    if source.fifo
+        && let Some(cap) = settings.plan.per_group.filter(|cap| *cap != 1)
+    {
+        return Err(hinted_usage(
+            format!(
+                "--per-group {cap} does not apply to FIFO queue `{}`: a FIFO queue runs one message of a group at a time, in order",
+                source.queue.name
+            ),
+            "leave --per-group out (or give 1) on a FIFO queue; --concurrency sets how many groups run at once",
+        ));
+    }
     let selector = Selector::compile(&settings.selection).map_err(anyhow::Error::msg)?;
     if !settings.selection.is_all()
         && let Some(dead_letter) = &source.dead_letter
@@ -56,10 +67,10 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
         "{} at a time, visibility timeout {} s (extended while a command runs), {}",
         plural(settings.plan.concurrency as u64, "command"),
         visibility.as_secs(),
-        if source.fifo {
-            "one message per group at a time"
-        } else {
-            "in the order received"
+        match settings.plan.per_group {
+            _ if source.fifo => "one message per group at a time".to_string(),
+            Some(cap) => format!("in the order received, at most {cap} per group id at once"),
+            None => "in the order received".to_string(),
         }
     ));
     ctx.interrupt.handle_abort();

@@ -40,6 +40,7 @@ impl ConsumeSettings {
             selection,
             plan: Plan {
                 concurrency: usize::from(args.concurrency),
+                per_group: args.per_group.map(usize::from),
                 max: args.max,
                 idle_exit: args.idle_exit,
                 record_on_stdin: args.jsonl,

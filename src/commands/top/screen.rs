@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 use super::TopSettings;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
-use crate::output::queues::{dlq_mark, rate};
+use crate::output::queues::{dlq_mark, rate, tenants};
 use crate::output::sanitize;
 use crate::queues::rates::{QueueRates, Sampler, SortKey};
 
@@ -125,14 +125,14 @@ pub async fn run(
     }
 }
 
-/// The columns (by index) that fit `available` cells with a space between each: the delayed count
-/// goes first, then the rates, then the in-flight count; the name, the marker and the visible
-/// count stay.
-fn shown_columns(widths: &[u16; 7], available: u16) -> Vec<usize> {
+/// The columns (by index) that fit `available` cells with a space between each: the tenants go
+/// first, then the delayed count, the rates, and the in-flight count; the name, the marker and the
+/// visible count stay.
+fn shown_columns(widths: &[u16; 8], available: u16) -> Vec<usize> {
     let mut shown: Vec<usize> = (0..widths.len()).collect();
     let total =
         |shown: &[usize]| -> u32 { shown.iter().map(|&c| u32::from(widths[c]) + 1).sum::<u32>() };
-    for drop in [4, 5, 6, 3] {
+    for drop in [7, 4, 5, 6, 3] {
         if total(&shown) <= u32::from(available) + 1 {
             break;
         }
@@ -172,6 +172,7 @@ fn draw(frame: &mut ratatui::Frame, view: &View) {
         "~delayed",
         "in/s",
         "out/s",
+        "tenants",
     ];
     // The name column is as wide as the longest name: the numbers stay near the names on a wide
     // terminal.
@@ -188,7 +189,20 @@ fn draw(frame: &mut ratatui::Frame, view: &View) {
         .map(|row| dlq_mark(row).len())
         .max()
         .unwrap_or(0) as u16;
-    let widths = [name_width, mark_width, 10, 10, 10, 9, 9];
+    let tenant_cells: Vec<String> = view
+        .rows
+        .iter()
+        .map(|row| {
+            sanitize::truncate(&sanitize::for_terminal(&tenants(row)), TENANTS_WIDTH).into_owned()
+        })
+        .collect();
+    let tenants_width = tenant_cells
+        .iter()
+        .map(|cell| cell.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(7) as u16;
+    let widths = [name_width, mark_width, 10, 10, 10, 9, 9, tenants_width + 1];
     let shown = shown_columns(&widths, body.width);
     let header_row = TableRow::new(shown.iter().map(|&column| {
         let h = headers[column];
@@ -205,7 +219,7 @@ fn draw(frame: &mut ratatui::Frame, view: &View) {
         }
     }))
     .bold();
-    let rows = view.rows.iter().map(|row| {
+    let rows = view.rows.iter().zip(tenant_cells).map(|(row, tenants)| {
         let cells = [
             Cell::from(sanitize::for_terminal(&row.name).into_owned()),
             Cell::from(dlq_mark(row)),
@@ -214,6 +228,7 @@ fn draw(frame: &mut ratatui::Frame, view: &View) {
             Cell::from(Line::from(row.delayed.to_string()).right_aligned()),
             Cell::from(Line::from(rate(row.in_per_s)).right_aligned()),
             Cell::from(Line::from(rate(row.out_per_s)).right_aligned()),
+            Cell::from(format!(" {tenants}")),
         ];
         let line = TableRow::new(
             cells
@@ -239,14 +254,18 @@ fn draw(frame: &mut ratatui::Frame, view: &View) {
     );
 }
 
+/// The widest a tenants cell is shown, noisy names included.
+const TENANTS_WIDTH: usize = 30;
+
 #[cfg(test)]
 mod tests {
     use super::shown_columns;
 
     #[test]
     fn a_narrow_screen_drops_the_numbers_that_matter_least_and_keeps_the_marker() {
-        let widths = [20, 11, 10, 10, 10, 9, 9];
-        assert_eq!(shown_columns(&widths, 200), [0, 1, 2, 3, 4, 5, 6]);
+        let widths = [20, 11, 10, 10, 10, 9, 9, 20];
+        assert_eq!(shown_columns(&widths, 200), [0, 1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(shown_columns(&widths, 100), [0, 1, 2, 3, 4, 5, 6]);
         // 60 columns: the name, the marker, visible and in flight.
         assert_eq!(shown_columns(&widths, 60), [0, 1, 2, 3]);
         assert_eq!(shown_columns(&widths, 80), [0, 1, 2, 3, 5, 6]);

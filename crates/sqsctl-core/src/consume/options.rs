@@ -17,6 +17,9 @@ use crate::select::Selector;
 pub struct Plan {
     /// Commands running at once (at least 1).
     pub concurrency: usize,
+    /// On a standard queue, commands running at once for one group id (tenant) at most; `None`:
+    /// no cap. A FIFO queue runs one per group already.
+    pub per_group: Option<usize>,
     /// Messages to run at most; `None`: no limit.
     pub max: Option<u64>,
     /// Stop once nothing was received for this long with nothing held; `None`: run until stopped.

@@ -4,7 +4,9 @@
 //! hands back the group's waiting messages for release, so that SQS delivers the failed message
 //! again before them: a failed message blocks its group, as SQS intends. On a standard queue
 //! messages run in the order they arrived, with no lanes (a fair queue's group ids only spread
-//! capacity; they promise no order).
+//! capacity; they promise no order), and at most `per_group` of one tenant's messages (one group
+//! id; a message without one is a tenant of its own) run at once when a cap is set: the messages
+//! over the cap wait, held, while other tenants' messages run past them.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -36,10 +38,17 @@ struct Lane<T> {
 pub struct Scheduler<T> {
     fifo: bool,
     concurrency: usize,
+    /// Standard queues: at most this many messages of one group run at once.
+    per_group: Option<usize>,
     next_id: u64,
     running: usize,
-    /// Standard queues: waiting messages in arrival order.
-    ready: VecDeque<(JobId, T)>,
+    /// Standard queues: waiting messages in arrival order, with their group.
+    ready: VecDeque<(JobId, Option<String>, T)>,
+    /// Standard queues with a cap: how many of each group's messages run, and wait.
+    running_in: HashMap<String, usize>,
+    waiting_in: HashMap<String, usize>,
+    /// Standard queues with a cap: the group of each message whose command runs.
+    runs_in: HashMap<JobId, String>,
     /// FIFO queues: each group's waiting messages, and the groups that may start one, in turn.
     lanes: HashMap<String, Lane<T>>,
     ready_lanes: VecDeque<String>,
@@ -54,13 +63,24 @@ impl<T> Scheduler<T> {
         Scheduler {
             fifo,
             concurrency: concurrency.max(1),
+            per_group: None,
             next_id: 0,
             running: 0,
             ready: VecDeque::new(),
+            running_in: HashMap::new(),
+            waiting_in: HashMap::new(),
+            runs_in: HashMap::new(),
             lanes: HashMap::new(),
             ready_lanes: VecDeque::new(),
             started_in: HashMap::new(),
         }
+    }
+
+    /// On a standard queue, runs at most `cap` (at least 1) messages of one group at once; a FIFO
+    /// queue's lanes run one already.
+    pub fn with_per_group(mut self, cap: Option<usize>) -> Scheduler<T> {
+        self.per_group = cap.filter(|_| !self.fifo).map(|cap| cap.max(1));
+        self
     }
 
     /// Adds a received message, behind those of its group received before it.
@@ -68,7 +88,15 @@ impl<T> Scheduler<T> {
         let id = JobId(self.next_id);
         self.next_id += 1;
         match group.filter(|_| self.fifo) {
-            None => self.ready.push_back((id, item)),
+            None => {
+                let group = group
+                    .filter(|_| self.per_group.is_some())
+                    .map(str::to_string);
+                if let Some(group) = &group {
+                    *self.waiting_in.entry(group.clone()).or_default() += 1;
+                }
+                self.ready.push_back((id, group, item));
+            }
             Some(group) => {
                 let lane = self.lanes.entry(group.to_string()).or_insert_with(|| Lane {
                     waiting: VecDeque::new(),
@@ -91,7 +119,7 @@ impl<T> Scheduler<T> {
         if self.running >= self.concurrency {
             return None;
         }
-        let (id, item) = match self.ready.pop_front() {
+        let (id, item) = match self.next_ready() {
             Some(next) => next,
             None => {
                 let group = self.ready_lanes.pop_front()?;
@@ -107,10 +135,42 @@ impl<T> Scheduler<T> {
         Some((id, item))
     }
 
-    /// The command of `job` ended: its slot is free for another message (its group stays closed
-    /// until [`Scheduler::settled`]).
-    pub fn exited(&mut self, _job: JobId) {
+    /// The first waiting message of a standard queue whose group is under its cap, counted as
+    /// running in its group.
+    fn next_ready(&mut self) -> Option<(JobId, T)> {
+        let cap = self.per_group.unwrap_or(usize::MAX);
+        let at = self.ready.iter().position(|(_, group, _)| {
+            group
+                .as_ref()
+                .is_none_or(|g| self.running_in.get(g).copied().unwrap_or(0) < cap)
+        })?;
+        let (id, group, item) = self.ready.remove(at)?;
+        if let Some(group) = group {
+            *self.running_in.entry(group.clone()).or_default() += 1;
+            if let Some(waiting) = self.waiting_in.get_mut(&group) {
+                *waiting -= 1;
+                if *waiting == 0 {
+                    self.waiting_in.remove(&group);
+                }
+            }
+            self.runs_in.insert(id, group);
+        }
+        Some((id, item))
+    }
+
+    /// The command of `job` ended: its slot is free for another message (on a FIFO queue its
+    /// group stays closed until [`Scheduler::settled`]; under a per-group cap its group may start
+    /// another at once).
+    pub fn exited(&mut self, job: JobId) {
         self.running = self.running.saturating_sub(1);
+        if let Some(group) = self.runs_in.remove(&job)
+            && let Some(running) = self.running_in.get_mut(&group)
+        {
+            *running -= 1;
+            if *running == 0 {
+                self.running_in.remove(&group);
+            }
+        }
     }
 
     /// `job`'s delete or release was answered. On a FIFO queue this opens its group again; when the
@@ -139,7 +199,12 @@ impl<T> Scheduler<T> {
 
     /// Takes every waiting message out (to release them: the run is stopping).
     pub fn drain(&mut self) -> Vec<(JobId, T)> {
-        let mut out: Vec<(JobId, T)> = self.ready.drain(..).collect();
+        let mut out: Vec<(JobId, T)> = self
+            .ready
+            .drain(..)
+            .map(|(id, _, item)| (id, item))
+            .collect();
+        self.waiting_in.clear();
         for lane in self.lanes.values_mut() {
             out.extend(lane.waiting.drain(..));
             lane.queued = false;
@@ -161,10 +226,30 @@ impl<T> Scheduler<T> {
     }
 
     /// How many more messages a receive may ask for: enough to fill every slot, and as many again
-    /// (at most 10) waiting, so that a slot that frees up does not wait for a receive.
+    /// (at most 10) waiting, so that a slot that frees up does not wait for a receive. Under a
+    /// per-group cap, the messages waiting only for their group's cap do not fill that room, so
+    /// that other tenants' messages still come in, up to as many again held in all.
     pub fn room(&self) -> usize {
         let capacity = self.concurrency + self.concurrency.min(10);
-        capacity.saturating_sub(self.running + self.waiting())
+        let held = self.running + self.waiting();
+        let startable = held - self.over_cap();
+        capacity
+            .saturating_sub(startable)
+            .min((2 * capacity).saturating_sub(held))
+    }
+
+    /// Waiting messages that cannot start until another of their group ends.
+    fn over_cap(&self) -> usize {
+        let Some(cap) = self.per_group else {
+            return 0;
+        };
+        self.waiting_in
+            .iter()
+            .map(|(group, waiting)| {
+                let running = self.running_in.get(group).copied().unwrap_or(0);
+                waiting.saturating_sub(cap.saturating_sub(running))
+            })
+            .sum()
     }
 }
 
@@ -194,6 +279,52 @@ mod tests {
         s.exited(first.0);
         assert_eq!(s.start().unwrap().1, "c");
         assert_eq!(s.running(), 2);
+    }
+
+    #[test]
+    fn a_per_group_cap_lets_other_groups_run_past_a_busy_one() {
+        let mut s = Scheduler::new(false, 4).with_per_group(Some(2));
+        for body in ["a1", "a2", "a3", "a4"] {
+            s.push(Some("a"), body);
+        }
+        s.push(None, "x");
+        s.push(Some("b"), "b1");
+        let started: Vec<_> = std::iter::from_fn(|| s.start()).collect();
+        let bodies: Vec<_> = started.iter().map(|(_, body)| *body).collect();
+        assert_eq!(bodies, vec!["a1", "a2", "x", "b1"]);
+        assert_eq!(
+            s.room(),
+            4,
+            "a3 and a4 wait for their group only: they do not fill the room for others"
+        );
+        s.exited(started[2].0);
+        assert!(
+            s.start().is_none(),
+            "a free slot, but group a is at its cap"
+        );
+        s.exited(started[0].0);
+        assert_eq!(s.start().unwrap().1, "a3");
+        assert_eq!(s.waiting(), 1);
+    }
+
+    #[test]
+    fn messages_over_the_cap_are_held_up_to_twice_the_room() {
+        let mut s = Scheduler::new(false, 1).with_per_group(Some(1));
+        for n in 0..4 {
+            s.push(Some("a"), n);
+        }
+        s.start().unwrap();
+        assert_eq!(
+            s.room(),
+            0,
+            "four held: twice the room of one slot and one waiting"
+        );
+        assert_eq!(
+            Scheduler::<u8>::new(true, 4)
+                .with_per_group(Some(2))
+                .per_group,
+            None
+        );
     }
 
     #[test]

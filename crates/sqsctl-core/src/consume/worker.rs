@@ -59,7 +59,7 @@ pub async fn run(
         sqs,
         queue: source.queue.clone(),
         dead_letter: source.dead_letter.clone(),
-        scheduler: Scheduler::new(source.fifo, plan.concurrency),
+        scheduler: Scheduler::new(source.fifo, plan.concurrency).with_per_group(plan.per_group),
         holdings: Holdings::new(plan.visibility_on(source)),
         deliveries: Deliveries::new(plan.visibility_on(source)),
         receive_policy: RetryPolicy::default().stopped_by(options.interrupt.clone()),

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
+use super::tenant_key::KeyTally;
 use crate::client::inspect::GroupCounts;
 use crate::client::peek::{self, PeekError, PeekOptions, ReadPath, Scanned};
 use crate::client::{QueueAttributes, QueueRef, Sqs};
@@ -80,6 +81,8 @@ pub struct Request<'a> {
     /// The ends of scans this process made before (a `--watch`), in case the scan log cannot be
     /// written.
     pub earlier_scans: &'a [u64],
+    /// Tally each message's value of this tenant key (see [`super::tenant_key`]).
+    pub tenant_key: Option<&'a KeyTally>,
 }
 
 /// What a look at a queue came to, worst first, for the exit code.
@@ -139,6 +142,12 @@ impl Inspection {
             own_scans: &self.own_scans,
             tenant_counts: self.tenant_counts.as_ref(),
         })
+    }
+
+    /// Why the tenant key given was not checked, when it was not though messages were read.
+    pub fn tenant_key_unused(&self) -> Option<&'static str> {
+        let obs = self.observations.as_ref()?;
+        super::tenant_key::unused_because(self.facts.as_ref(), obs)
     }
 
     /// The tenants of a standard queue, as of now: `None` for a FIFO queue, a file alone, or a
@@ -228,7 +237,10 @@ pub async fn inspect(
     };
     match request.source {
         MessageSource::File(path) => {
-            inspection.observations = Some(read_file(path, per_group_dedup)?);
+            inspection.observations = Some(read_file(
+                path,
+                Observations::new(per_group_dedup).with_tenant_key(request.tenant_key.cloned()),
+            )?);
             // The file's receive counts may include sqsctl's own looks at the queue; which of the
             // recorded ones came before the export is unknown, so all of them are discounted.
             if let Some(queue) = &inspection.queue {
@@ -257,7 +269,8 @@ pub async fn inspect(
                     own_scans.extend_from_slice(request.earlier_scans);
                     own_scans.sort_unstable();
                     own_scans.dedup();
-                    let mut obs = Observations::new(per_group_dedup);
+                    let mut obs = Observations::new(per_group_dedup)
+                        .with_tenant_key(request.tenant_key.cloned());
                     let expected = (facts.attrs.visible() as usize).min(*sample) as u64;
                     progress(Progress::Started { expected });
                     let options = PeekOptions {
@@ -369,8 +382,8 @@ pub struct NotAMessage {
     pub problem: String,
 }
 
-/// Loads messages from a JSON Lines file; other record types (summaries) are skipped.
-pub fn read_file(path: &Path, per_group_dedup: bool) -> anyhow::Result<Observations> {
+/// Loads messages from a JSON Lines file into `obs`; other record types (summaries) are skipped.
+pub fn read_file(path: &Path, mut obs: Observations) -> anyhow::Result<Observations> {
     let reader: Box<dyn BufRead> = if path == Path::new("-") {
         Box::new(std::io::BufReader::new(std::io::stdin()))
     } else {
@@ -378,7 +391,6 @@ pub fn read_file(path: &Path, per_group_dedup: bool) -> anyhow::Result<Observati
             .with_context(|| format!("could not open {}", path.display()))?;
         Box::new(std::io::BufReader::new(file))
     };
-    let mut obs = Observations::new(per_group_dedup);
     for (index, line) in reader.lines().enumerate() {
         let line = line.with_context(|| format!("could not read {}", path.display()))?;
         if line.trim().is_empty() {

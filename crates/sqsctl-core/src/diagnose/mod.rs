@@ -17,6 +17,7 @@ pub mod observe;
 pub mod reads;
 pub mod scaling;
 pub mod settings;
+pub mod tenant_key;
 pub mod tenants;
 pub mod watch;
 
@@ -110,6 +111,9 @@ pub fn analyze(analysis: &Analysis<'_>) -> Report {
     }
     if let Some(layout) = &tenants {
         findings.extend(tenants::check(layout));
+    }
+    if let Some(tally) = obs.and_then(|o| tenant_key::applies(facts, o)) {
+        findings.extend(tenant_key::check(tally));
     }
     if let Some(obs) = obs {
         let content_based = facts.is_some_and(|f| f.attrs.content_based_dedup());

@@ -13,6 +13,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use sha2::{Digest, Sha256};
 
+use super::tenant_key::KeyTally;
 use crate::message::MessageRecord;
 
 /// How many dedup ids are kept verbatim for the shape checks (time-derived, counters).
@@ -97,6 +98,8 @@ pub struct Observations {
     pub dead_letter_sources: BTreeMap<String, u64>,
     /// Scope dedup ids per message group (the queue's `DeduplicationScope` is `messageGroup`).
     per_group_dedup: bool,
+    /// The values of a tenant key the user named, when one was.
+    pub tenant_key: Option<KeyTally>,
 }
 
 impl Observations {
@@ -105,6 +108,12 @@ impl Observations {
             per_group_dedup,
             ..Observations::default()
         }
+    }
+
+    /// Also tallies each message's value of `key`.
+    pub fn with_tenant_key(mut self, key: Option<KeyTally>) -> Observations {
+        self.tenant_key = key;
+        self
     }
 
     /// Records a batch as one receive returned it. Runs of a group that end a full batch are
@@ -131,6 +140,9 @@ impl Observations {
             return;
         }
         self.messages += 1;
+        if let Some(tally) = &mut self.tenant_key {
+            tally.add(message);
+        }
         let sent = message.attribute_u64("SentTimestamp");
         if let Some(sent) = sent {
             self.sent_ms.push(sent);

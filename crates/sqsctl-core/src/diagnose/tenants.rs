@@ -173,6 +173,38 @@ impl TenantLayout {
     }
 }
 
+/// A fair queue in brief, as `top` shows it: how many tenants (group ids) it holds and which are
+/// noisy now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TenantSummary {
+    pub tenants: u64,
+    /// More tenants were there than counted.
+    pub truncated: bool,
+    /// The noisy tenants, most in flight first.
+    pub noisy: Vec<String>,
+}
+
+impl TenantSummary {
+    /// From `sqsctl local`'s exact counts; `None` for a FIFO queue or one whose messages carry no
+    /// group id (not a fair queue).
+    pub fn from_counts(counts: &GroupCounts) -> Option<TenantSummary> {
+        if counts.fifo || counts.groups.is_empty() {
+            return None;
+        }
+        let layout = TenantLayout::from_counts(counts, 0);
+        Some(TenantSummary {
+            tenants: layout.tenants.len() as u64,
+            truncated: counts.truncated,
+            noisy: layout
+                .tenants
+                .into_iter()
+                .filter(|t| t.noisy == Some(true))
+                .map(|t| t.tenant)
+                .collect(),
+        })
+    }
+}
+
 /// The checks on a fair queue's tenants.
 pub fn check(layout: &TenantLayout) -> Vec<Finding> {
     let mut findings = Vec::new();

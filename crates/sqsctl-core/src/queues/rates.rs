@@ -1,16 +1,24 @@
 //! The queues' depths read again and again, and the rates derived from two successive rounds:
 //! what `top` shows. A [`Sampler`] reads a round every interval on a task of its own (one
 //! [`listing`](super::listing), every call retried) and hands over each queue's counts and rates.
+//! On `sqsctl local` a round also counts each standard queue's tenants through the server's
+//! inspection endpoint, which changes nothing; SQS has no such count that a read would not disturb
+//! (a receive raises receive counts and hides what it reads), so elsewhere there is none.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use serde::Serialize;
-use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
+use tokio::sync::{Semaphore, mpsc};
+use tokio::task::{JoinHandle, JoinSet};
 
 use super::listing::{ListOptions, ListedQueue, list};
-use crate::client::{ClientError, RetryPolicy, Sqs};
+use crate::client::{ClientError, QueueRef, RetryPolicy, Sqs};
+use crate::diagnose::tenants::TenantSummary;
+
+/// The tenants counted per queue at most (the endpoint's answer holds one entry per tenant).
+pub const MAX_TENANTS: u64 = 10_000;
 
 /// GetQueueAttributes requests in flight at once.
 pub const CONCURRENCY: usize = 32;
@@ -24,6 +32,8 @@ pub struct Sample {
     /// How long the round took.
     pub took: Duration,
     pub queues: BTreeMap<String, ListedQueue>,
+    /// The fair queues' tenants, where they could be counted without reading a message.
+    pub tenants: BTreeMap<String, TenantSummary>,
 }
 
 /// Reads one round. A queue deleted between the listing and its attributes is left out.
@@ -36,16 +46,58 @@ async fn take(sqs: &Sqs, prefix: Option<&str>, retry: &RetryPolicy) -> Result<Sa
         retry: Some(retry),
     };
     let listing = list(sqs, options, |_| {}).await?;
+    let tenants = tenants(sqs, &listing.queues).await;
     Ok(Sample {
         at,
         started,
         took: started.elapsed(),
+        tenants,
         queues: listing
             .queues
             .into_iter()
             .map(|queue| (queue.name.clone(), queue))
             .collect(),
     })
+}
+
+/// The tenants of each standard queue with group ids, counted by `sqsctl local`'s inspection
+/// endpoint; nothing where the queues are not on a `sqsctl local` (a failed count is left out).
+async fn tenants(sqs: &Sqs, queues: &[ListedQueue]) -> BTreeMap<String, TenantSummary> {
+    let standard: Vec<QueueRef> = queues
+        .iter()
+        .filter(|q| !q.fifo)
+        .map(|q| QueueRef {
+            url: q.url.clone(),
+            name: q.name.clone(),
+        })
+        .collect();
+    let Some(first) = standard.first() else {
+        return BTreeMap::new();
+    };
+    if !sqs.inspection().available(first).await {
+        return BTreeMap::new();
+    }
+    let permits = Arc::new(Semaphore::new(CONCURRENCY));
+    let mut tasks = JoinSet::new();
+    for queue in standard {
+        let (sqs, permits) = (sqs.clone(), permits.clone());
+        tasks.spawn(async move {
+            let _permit = permits.acquire_owned().await.ok()?;
+            let counts = sqs
+                .inspection()
+                .group_counts(&queue, MAX_TENANTS)
+                .await
+                .ok()?;
+            Some((queue.name, TenantSummary::from_counts(&counts)?))
+        });
+    }
+    let mut found = BTreeMap::new();
+    while let Some(done) = tasks.join_next().await {
+        if let Ok(Some((name, summary))) = done {
+            found.insert(name, summary);
+        }
+    }
+    found
 }
 
 /// One queue as `top` shows it: its counts and what changed since the round before.
@@ -64,6 +116,9 @@ pub struct QueueRates {
     pub dlq: bool,
     /// The depth grew since the round before.
     pub growing: bool,
+    /// A fair queue's tenants and the noisy ones; `None` where they are not known (on SQS, which
+    /// has no count of them that leaves the messages alone) or the queue carries no group ids.
+    pub tenants: Option<TenantSummary>,
 }
 
 /// The queues of `current`, with rates against `previous` (a queue new since then has none).
@@ -94,6 +149,7 @@ pub fn rates(previous: Option<&Sample>, current: &Sample) -> Vec<QueueRates> {
                 out_per_s: change.map(|c| if c < 0.0 { -c } else { 0.0 }),
                 dlq: dlqs.contains(name.as_str()),
                 growing: change.is_some_and(|c| c > 0.0),
+                tenants: current.tenants.get(name).cloned(),
             }
         })
         .collect()
@@ -226,6 +282,7 @@ mod tests {
             at: SystemTime::UNIX_EPOCH,
             started,
             took: Duration::ZERO,
+            tenants: BTreeMap::new(),
             queues: queues
                 .iter()
                 .map(|(name, visible, in_flight, dlq)| {
