@@ -43,8 +43,8 @@ fn wait_help() -> String {
 
 COMMAND runs once per message, with the body on stdin (with --jsonl: the message record as one \
 line of JSON) and these environment variables: SQS_MESSAGE_ID, SQS_RECEIPT_HANDLE, \
-SQS_RECEIVE_COUNT, SQS_SENT_TIMESTAMP (epoch milliseconds), SQS_GROUP_ID and SQS_DEDUPLICATION_ID \
-(FIFO), SQS_QUEUE_URL, SQS_QUEUE_NAME, and SQS_ATTR_<NAME> per message attribute (the name in upper \
+SQS_RECEIVE_COUNT, SQS_SENT_TIMESTAMP (epoch milliseconds), SQS_GROUP_ID (FIFO and fair queues) and \
+SQS_DEDUPLICATION_ID (FIFO), SQS_QUEUE_URL, SQS_QUEUE_NAME, and SQS_ATTR_<NAME> per message attribute (the name in upper \
 case, other characters than letters, digits and _ replaced by _). COMMAND is run directly, not \
 through a shell: use `sh -c '...'` for pipes and variables.
 
