@@ -96,9 +96,9 @@ impl Row for Finding {
 
     fn columns() -> Vec<Column> {
         vec![
-            Column::whole("SEVERITY"),
-            Column::wrap("FINDING", 16, 30),
-            Column::wrap("EVIDENCE AND ADVICE", 20, 56),
+            Column::whole("severity"),
+            Column::wrap("finding", 16, 30),
+            Column::wrap("evidence and advice", 20, 56),
         ]
     }
 
@@ -138,13 +138,13 @@ impl Row for groups::GroupRow {
 
     fn columns() -> Vec<Column> {
         vec![
-            Column::id("GROUP"),
-            Column::whole("SEEN"),
-            Column::whole("VISIBLE"),
-            Column::whole("IN FLIGHT").droppable(3),
-            Column::whole("OLDEST").droppable(2),
-            Column::whole("HEAD RECEIVED BEFORE").droppable(1),
-            Column::cut("BLOCKED", 3, 24),
+            Column::id("group"),
+            Column::whole("seen"),
+            Column::whole("visible"),
+            Column::whole("in flight").droppable(3),
+            Column::whole("oldest").droppable(2),
+            Column::whole("head received before").droppable(1),
+            Column::cut("blocked", 3, 24),
         ]
     }
 
@@ -261,5 +261,5 @@ pub fn totals_table(totals: &GroupTotals) -> Table {
             totals.head_of_line_blocked.join(", ")
         },
     ));
-    pairs_table("TOTALS", "", rows)
+    pairs_table("totals", "", rows)
 }

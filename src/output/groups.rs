@@ -19,12 +19,12 @@ impl Row for TenantRow {
 
     fn columns() -> Vec<Column> {
         vec![
-            Column::id("TENANT"),
-            Column::whole("VISIBLE"),
-            Column::whole("IN FLIGHT"),
-            Column::whole("SHARE").droppable(2),
-            Column::whole("OLDEST").droppable(1),
-            Column::whole("NOISY"),
+            Column::id("tenant"),
+            Column::whole("visible"),
+            Column::whole("in flight"),
+            Column::whole("share").droppable(2),
+            Column::whole("oldest").droppable(1),
+            Column::whole("noisy"),
         ]
     }
 
@@ -94,5 +94,5 @@ pub fn tenant_totals_table(layout: &TenantLayout) -> Table {
             (true, false) => totals.noisy.join(", "),
         },
     ));
-    pairs_table("TOTALS", "", rows)
+    pairs_table("totals", "", rows)
 }

@@ -103,13 +103,13 @@ impl Row for JournalRecord {
 
     fn columns() -> Vec<Column> {
         vec![
-            Column::whole("STARTED"),
+            Column::whole("started"),
             Column::id("DLQ"),
-            Column::id("TO").droppable(2),
-            Column::whole("STATE"),
-            Column::whole("MOVED"),
-            Column::whole("UNKNOWN").droppable(3),
-            Column::cut("FILE", 12, 40).droppable(1),
+            Column::id("to").droppable(2),
+            Column::whole("state"),
+            Column::whole("moved"),
+            Column::whole("unknown").droppable(3),
+            Column::cut("file", 12, 40).droppable(1),
         ]
     }
 

@@ -57,7 +57,9 @@ fn tenant<'a>(report: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no tenant {name} in {report:#}"))
 }
 
-/// Ages change from run to run: each run of digits before an `s` becomes `#`s of its width.
+/// Ages change from run to run (`5s` on a quiet machine, `12s` on a busy one): each run of
+/// digits before an `s` becomes one `#`, and the line keeps its width with spaces after the `s`
+/// (which the cell's padding follows).
 fn without_ages(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut digits = String::new();
@@ -67,12 +69,13 @@ fn without_ages(text: &str) -> String {
             continue;
         }
         if c == 's' && !digits.is_empty() {
-            out.push_str(&"#".repeat(digits.len()));
+            out.push_str("#s");
+            out.push_str(&" ".repeat(digits.len() - 1));
         } else {
             out.push_str(&digits);
+            out.push(c);
         }
         digits.clear();
-        out.push(c);
     }
     out.push_str(&digits);
     out
