@@ -756,7 +756,7 @@ fn commands_that_the_same_sigterm_ends_are_released_at_once_not_failed() {
         .map(|r| {
             (
                 r["status"].as_str().unwrap().to_string(),
-                r["signal"].as_i64().unwrap(),
+                r["signal"].as_i64().unwrap_or_else(|| panic!("{r}")),
             )
         })
         .collect();

@@ -638,10 +638,10 @@ fn looking_again_and_again_is_not_blamed_on_consumers() {
             .map(|i| MessageRecord::with_body(format!("invoice {i}")))
             .collect(),
     );
-    // A consumer is at work on one message.
+    // A consumer is at work on one message (a long poll: a short one may find nothing on SQS).
     let options = ReceiveOptions {
         max_messages: 1,
-        wait_seconds: Some(0),
+        wait_seconds: Some(1),
         visibility_timeout: Some(600),
     };
     assert_eq!(

@@ -422,10 +422,22 @@ fn a_closed_pipe_never_receives_a_released_message_again() {
         assert!(stderr.contains("released"), "{stderr}");
         assert_eq!(env.depth(&dlq), 0, "{name}: no message was received twice");
         let (visible, in_flight) = counts(&env, &queue);
-        assert_eq!(
-            in_flight, 0,
-            "{name}: what was not written is released at once"
-        );
+        if args.contains(&"--delete") {
+            assert_eq!(
+                in_flight, 0,
+                "{name}: what was not written is released at once: {stderr}"
+            );
+        } else {
+            // Without --delete a message written stays in flight, as any received is: the
+            // batches written whole before the reader went away (on SQS a long poll may bring
+            // fewer than 10, small enough to fit), at most what the pipe's 64 KiB and the
+            // reader's buffer took: fewer than 10 records this size. Everything else is released
+            // at once.
+            assert!(
+                in_flight <= 10,
+                "{name}: what was not written is released at once: {in_flight} in flight: {stderr}"
+            );
+        }
         assert!(visible > 0, "{name}: the run stopped at the closed pipe");
     }
 }

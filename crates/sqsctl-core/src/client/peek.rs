@@ -559,8 +559,10 @@ where
             return Ok(());
         }
         // Short polls while the queue still holds unseen messages; one long poll to be sure
-        // nothing more comes once the visible depth at the start has been covered.
-        let wait = if scanned.seen < expected {
+        // nothing more comes once the visible depth at the start has been covered. A FIFO queue
+        // is long-polled throughout: a receive locks the groups it brings messages of, so a
+        // short poll that sampled only part of a group's head would cut what the scan sees of it.
+        let wait = if scanned.seen < expected && !queue.is_fifo() {
             0
         } else {
             FINAL_WAIT_SECONDS

@@ -13,6 +13,11 @@ use crate::client::ReceiveOptions;
 use crate::consume::Delivery;
 use crate::message::MessageRecord;
 
+/// The longest wait, in seconds, of a receive sent while the run holds messages: a stop waits for
+/// the receive in flight before it releases them (a receive answered after they were released
+/// could take them back, hidden for its visibility timeout), so this bounds how long a stop takes.
+const HOLDING_WAIT: i32 = 2;
+
 impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
     /// Starts a receive when there is room for more messages and none is in flight.
     pub(super) fn receive_more(&mut self) {
@@ -31,14 +36,19 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
         if want == 0 {
             return;
         }
-        // A receive waits at most as long as the idle limit, so an idle run notices it promptly.
-        let wait = match self.plan.idle_exit {
+        // A receive waits at most as long as the idle limit, so an idle run notices it promptly,
+        // and at most HOLDING_WAIT while the run holds messages, so that a stop, which waits for
+        // it before releasing them, stays prompt.
+        let mut wait = match self.plan.idle_exit {
             Some(idle) => {
                 let idle_secs = i32::try_from(idle.as_secs()).unwrap_or(i32::MAX);
                 self.plan.wait_seconds.min(idle_secs.max(1))
             }
             None => self.plan.wait_seconds,
         };
+        if !self.holdings.is_empty() {
+            wait = wait.min(HOLDING_WAIT);
+        }
         let options = ReceiveOptions {
             max_messages: want as i32,
             wait_seconds: Some(wait),

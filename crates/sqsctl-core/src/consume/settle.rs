@@ -188,10 +188,22 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
             .partition(|s| {
                 s.action != Action::Delete && s.job.is_some_and(|j| self.holdings.is_extending(j))
             });
-        self.to_settle = blocked;
-        if !self.to_settle.is_empty() {
+        if !blocked.is_empty() {
             self.settle_by = Some(now + LINGER);
         }
+        // Once the run stops, a receive still in flight would take back what is made visible now
+        // (and a copy it took could not be released): releases wait for its answer, which brings
+        // the loop back here, and what it brought is released with them.
+        let (waiting, pending): (Vec<Settle>, Vec<Settle>) =
+            if self.stop_receiving && self.receiving.is_some() {
+                pending
+                    .into_iter()
+                    .partition(|s| s.action == Action::Release(0))
+            } else {
+                (Vec::new(), pending)
+            };
+        self.to_settle = blocked;
+        self.to_settle.extend(waiting);
         for job in pending.iter().filter_map(|s| s.job) {
             self.holdings.settling(job);
         }

@@ -317,11 +317,15 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
     /// Stops receiving and releases what has not started.
     fn stop(&mut self) {
         self.stop_receiving = true;
-        // A long poll in flight is abandoned before anything is released (it would take the
-        // released messages back), and most likely holds nothing yet: what it did hide comes back
-        // after its visibility timeout. One that has answered already is kept: its answer waits in
-        // the inbox, and what it brings is released.
-        if let Some(receiving) = self.receiving.take_if(|r| !r.is_finished()) {
+        // A receive in flight while the run holds messages is short (see `receive_more`): it is
+        // answered, releases wait for it (`flush`), and what it brings is released too. One sent
+        // while nothing was held may wait long; nothing the run holds will be released after it,
+        // so it is abandoned and most likely holds nothing yet (what it did hide comes back after
+        // its visibility timeout). One that has answered already is kept: its answer waits in the
+        // inbox.
+        if self.holdings.is_empty()
+            && let Some(receiving) = self.receiving.take_if(|r| !r.is_finished())
+        {
             receiving.abort();
         }
         let waiting = self.scheduler.drain();
