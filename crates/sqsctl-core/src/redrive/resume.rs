@@ -71,15 +71,17 @@ pub struct HeldStatus {
 
 impl HeldWait {
     /// The wait before resuming `plan` from `state` at `now`, with the DLQ's attributes
-    /// `dlq_attrs`: `None` when the interrupted run held nothing, nothing is in flight, or the
-    /// deadline has passed.
+    /// `dlq_attrs`: `None` when the interrupted run held nothing or the deadline has passed, and,
+    /// for a journal that gives no deadline, when nothing is in flight. SQS's in-flight count is
+    /// approximate and lags (it can read 0 while the interrupted run's messages are still
+    /// hidden), so a deadline from the journal is always waited out.
     pub fn needed(
         plan: &Plan,
         state: &ResumeState,
         dlq_attrs: &QueueAttributes,
         now: SystemTime,
     ) -> Option<HeldWait> {
-        if state.held == 0 || dlq_attrs.in_flight() == 0 {
+        if state.held == 0 || (state.held_until_ms.is_none() && dlq_attrs.in_flight() == 0) {
             return None;
         }
         let timeout = Duration::from_secs(u64::try_from(plan.visibility_timeout).unwrap_or(0));
@@ -179,7 +181,7 @@ mod tests {
     }
 
     #[test]
-    fn a_resume_waits_only_for_held_messages_still_in_flight_until_their_deadline() {
+    fn a_resume_waits_for_held_messages_until_their_deadline_whatever_the_lagging_count() {
         let in_flight = |n: u64| {
             QueueAttributes(
                 [(
@@ -201,7 +203,11 @@ mod tests {
             held_until_ms: Some(1_010_500),
             ..ResumeState::default()
         };
-        assert_eq!(HeldWait::needed(&plan, &held, &in_flight(0), now), None);
+        // SQS's in-flight count lags: 0 does not mean the held messages are visible again.
+        assert_eq!(
+            HeldWait::needed(&plan, &held, &in_flight(0), now).map(|w| w.wait),
+            Some(Duration::from_secs(13))
+        );
         let wait = HeldWait::needed(&plan, &held, &in_flight(3), now).expect("a wait");
         assert_eq!(wait.held, 2);
         assert_eq!(
@@ -215,6 +221,8 @@ mod tests {
             held: 1,
             ..ResumeState::default()
         };
+        // Without a deadline (an older journal) nothing in flight is taken at its word.
+        assert_eq!(HeldWait::needed(&plan, &unknown, &in_flight(0), now), None);
         let wait = HeldWait::needed(&plan, &unknown, &in_flight(1), now).expect("a wait");
         assert_eq!(
             wait.wait,
