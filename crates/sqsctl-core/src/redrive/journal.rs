@@ -457,26 +457,13 @@ fn journal_values(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::client::QueueRef;
-    use crate::redrive::{DedupMode, Selection};
 
     fn plan() -> Plan {
         Plan {
-            source: QueueRef::from_url("http://h/000000000000/dlq"),
-            destination: QueueRef::from_url("http://h/000000000000/work"),
-            fifo: false,
-            dedup: DedupMode::MessageId,
-            delay_seconds: None,
-            selection: Selection::default(),
-            limit: None,
-            rate: None,
-            concurrency: 4,
-            adaptive: false,
-            visibility_timeout: 60,
-            archive: None,
             started_at_ms: Some(1),
             dlq_depth_at_start: Some(5),
             planned: Some(5),
+            ..Plan::sample()
         }
     }
 

@@ -289,26 +289,17 @@ mod tests {
 
     use super::*;
     use crate::client::QueueRef;
+    use crate::redrive::Plan;
     use crate::redrive::journal::line;
-    use crate::redrive::{DedupMode, Plan, Selection};
 
     fn plan(started_at_ms: u64) -> Plan {
         Plan {
             source: QueueRef::from_url("http://h/000000000000/orders-dlq"),
             destination: QueueRef::from_url("http://h/000000000000/orders"),
-            fifo: false,
-            dedup: DedupMode::MessageId,
-            delay_seconds: None,
-            selection: Selection::default(),
-            limit: None,
-            rate: None,
-            concurrency: 4,
-            adaptive: false,
-            visibility_timeout: 60,
-            archive: None,
             started_at_ms: Some(started_at_ms),
             dlq_depth_at_start: Some(3),
             planned: Some(3),
+            ..Plan::sample()
         }
     }
 

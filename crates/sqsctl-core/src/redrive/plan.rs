@@ -225,6 +225,31 @@ impl Plan {
     }
 }
 
+/// A plan for unit tests: `dlq` to `work` on a local endpoint, nothing chosen, 4 fixed workers;
+/// each test sets what it is about with `..Plan::sample()`.
+#[cfg(test)]
+impl Plan {
+    pub(crate) fn sample() -> Plan {
+        Plan {
+            source: QueueRef::from_url("http://localhost/000000000000/dlq".to_string()),
+            destination: QueueRef::from_url("http://localhost/000000000000/work".to_string()),
+            fifo: false,
+            dedup: DedupMode::MessageId,
+            delay_seconds: None,
+            selection: Selection::default(),
+            limit: None,
+            rate: None,
+            concurrency: 4,
+            adaptive: false,
+            visibility_timeout: DEFAULT_VISIBILITY_TIMEOUT,
+            archive: None,
+            started_at_ms: None,
+            dlq_depth_at_start: None,
+            planned: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,21 +307,11 @@ mod tests {
 
     fn plan(fifo: bool, delay_seconds: Option<i32>, limit: Option<u64>) -> Plan {
         Plan {
-            source: QueueRef::from_url("http://localhost/1/dlq".to_string()),
-            destination: QueueRef::from_url("http://localhost/1/work".to_string()),
             fifo,
-            dedup: DedupMode::MessageId,
             delay_seconds,
-            selection: Selection::default(),
             limit,
-            rate: None,
             concurrency: DEFAULT_CONCURRENCY,
-            adaptive: false,
-            visibility_timeout: DEFAULT_VISIBILITY_TIMEOUT,
-            archive: None,
-            started_at_ms: None,
-            dlq_depth_at_start: None,
-            planned: None,
+            ..Plan::sample()
         }
     }
 

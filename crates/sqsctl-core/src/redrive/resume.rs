@@ -129,26 +129,15 @@ impl HeldWait {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::client::QueueRef;
-    use crate::redrive::{DEFAULT_CONCURRENCY, DedupMode, Selection};
+    use crate::redrive::DEFAULT_CONCURRENCY;
 
     fn plan(limit: Option<u64>, planned: Option<u64>) -> Plan {
         Plan {
-            source: QueueRef::from_url("http://localhost/1/dlq".to_string()),
-            destination: QueueRef::from_url("http://localhost/1/work".to_string()),
-            fifo: false,
-            dedup: DedupMode::MessageId,
-            delay_seconds: None,
-            selection: Selection::default(),
             limit,
             rate: Some(5.0),
-            concurrency: 4,
-            adaptive: false,
             visibility_timeout: 30,
-            archive: None,
-            started_at_ms: None,
-            dlq_depth_at_start: None,
             planned,
+            ..Plan::sample()
         }
     }
 
