@@ -1,24 +1,20 @@
 //! `sqsctl diagnose`: every check of [`crate::diagnose`] on a queue or an export, as a table of
 //! findings, JSON, or JSON Lines; exit code 4 when a warning or an error was found.
 
-use crate::text::plural;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::bail;
-use serde::Serialize;
 
 use crate::cli::diagnose::{DiagnoseArgs, MessageSourceArgs};
-use crate::client::peek::Scanned;
 use crate::commands::context::Context;
+use crate::diagnose::Report;
 pub use crate::diagnose::gather::MessageSource;
 use crate::diagnose::gather::{self as inspect, Inspection, Outcome};
 use crate::diagnose::tenant_key::KeyTally;
 use crate::diagnose::watch::Watch;
-use crate::diagnose::{self, Finding, Report};
 use crate::exit::ExitStatus;
 use crate::output::diagnose::{change_line, describe};
-use crate::output::{Document, Row, Table};
+use crate::text::plural;
 
 #[derive(Debug)]
 pub struct DiagnoseSettings {
@@ -64,33 +60,6 @@ pub fn resolve_source(has_queue: bool, args: MessageSourceArgs) -> anyhow::Resul
         }),
         None => bail!("give a QUEUE to read, or --input FILE with exported messages"),
     }
-}
-
-/// `diagnose --output json`: the report plus what was read.
-#[derive(Serialize)]
-struct Output<'a> {
-    #[serde(flatten)]
-    report: &'a Report,
-    /// `queue` (a scan), `settings` (messages not read) or `file`.
-    read_from: &'static str,
-    input: Option<&'a PathBuf>,
-    scan: Option<&'a Scanned>,
-    problems: bool,
-}
-
-/// The closing JSON Lines record, after one `finding` record per finding.
-#[derive(Serialize)]
-struct Summary<'a> {
-    queue: Option<&'a str>,
-    findings: usize,
-    problems: bool,
-    complete: bool,
-    skipped: &'a [diagnose::Skipped],
-    read_from: &'static str,
-    input: Option<&'a PathBuf>,
-    scan: Option<&'a Scanned>,
-    groups: Option<&'a diagnose::GroupLayout>,
-    dlq: Option<&'a diagnose::DlqView>,
 }
 
 pub async fn run(ctx: &Context, settings: DiagnoseSettings) -> anyhow::Result<ExitStatus> {
@@ -204,43 +173,8 @@ fn print(
     inspection: &Inspection,
     report: &Report,
 ) -> anyhow::Result<()> {
-    let printer = &ctx.printer;
-    let read_from = match (&settings.source, &inspection.refused) {
-        (MessageSource::File(_), _) => "file",
-        (_, Some(_)) => "settings",
-        _ => "queue",
-    };
-    let input = match &settings.source {
-        MessageSource::File(path) => Some(path),
-        MessageSource::Queue { .. } => None,
-    };
-    let summary = Summary {
-        queue: report.queue.as_deref(),
-        findings: report.findings.len(),
-        problems: report.has_problems(),
-        complete: report.complete,
-        skipped: &report.skipped,
-        read_from,
-        input,
-        scan: inspection.scan.as_ref(),
-        groups: report.groups.as_ref(),
-        dlq: report.dlq.as_ref(),
-    };
-    let mut document = Document::rows(&report.findings)
-        .json(&Output {
-            report,
-            read_from,
-            input,
-            scan: inspection.scan.as_ref(),
-            problems: report.has_problems(),
-        })
-        .record("summary", &summary);
-    if report.findings.is_empty() {
-        let mut table = Table::new(Finding::columns());
-        table.row(vec!["ok".into(), "No problems found".into(), String::new()]);
-        document = document.tables(vec![table]);
-    }
-    printer.emit(&document)?;
+    let document = crate::output::diagnose_report::document(report, inspection, &settings.source);
+    ctx.printer.emit(&document)?;
     Ok(())
 }
 

@@ -6,6 +6,7 @@
 
 pub mod counts;
 pub mod diagnose;
+pub mod diagnose_report;
 pub mod document;
 pub mod groups;
 pub mod journals;
