@@ -62,45 +62,7 @@ impl CountsReport {
     }
 
     pub fn document(&self) -> Document {
-        let mut document = Document::default().json(self);
-        let mut tables = Vec::new();
-        let mut text = Vec::new();
-        for key in &self.counts {
-            let mut table = Table::new(vec![
-                Column::cut(key.expr.clone(), 12, 60),
-                Column::whole("count"),
-                Column::whole("share"),
-            ]);
-            for value in &key.values {
-                table.row(vec![
-                    value_text(&value.value),
-                    thousands(value.count),
-                    share(value.count, self.counted()),
-                ]);
-                text.push(vec![
-                    key.expr.clone(),
-                    value_text(&value.value),
-                    value.count.to_string(),
-                ]);
-                document = document.record(
-                    "count",
-                    &CountRecord {
-                        expr: &key.expr,
-                        value: &value.value,
-                        count: value.count,
-                    },
-                );
-            }
-            if key.failed > 0 {
-                table.row(vec![
-                    "(expression failed)".into(),
-                    thousands(key.failed),
-                    share(key.failed, self.counted()),
-                ]);
-            }
-            tables.push(table);
-        }
-        document
+        records(Document::default().json(self), &self.counts)
             .record(
                 "summary",
                 &Coverage {
@@ -110,10 +72,73 @@ impl CountsReport {
                     visible: self.visible,
                 },
             )
-            .tables(tables)
+            .tables(tables(&self.counts, self.counted()))
             .note(self.coverage())
-            .text(text)
+            .text(lines(&self.counts))
     }
+}
+
+/// Each expression's counts as a table of its own: the value, its count, and its share of the
+/// `of` messages counted; a last row for the messages the expression failed on.
+pub fn tables(counts: &[KeyCounts], of: u64) -> Vec<Table> {
+    counts
+        .iter()
+        .map(|key| {
+            let mut table = Table::new(vec![
+                Column::cut(key.expr.clone(), 12, 60),
+                Column::whole("count"),
+                Column::whole("share"),
+            ]);
+            for value in &key.values {
+                table.row(vec![
+                    value_text(&value.value),
+                    thousands(value.count),
+                    share(value.count, of),
+                ]);
+            }
+            if key.failed > 0 {
+                table.row(vec![
+                    "(expression failed)".into(),
+                    thousands(key.failed),
+                    share(key.failed, of),
+                ]);
+            }
+            table
+        })
+        .collect()
+}
+
+/// Adds a `count` JSON Lines record per value to `document`.
+pub fn records(mut document: Document, counts: &[KeyCounts]) -> Document {
+    for key in counts {
+        for value in &key.values {
+            document = document.record(
+                "count",
+                &CountRecord {
+                    expr: &key.expr,
+                    value: &value.value,
+                    count: value.count,
+                },
+            );
+        }
+    }
+    document
+}
+
+/// `-o text` lines, one per value: `EXPR<TAB>VALUE<TAB>COUNT`.
+pub fn lines(counts: &[KeyCounts]) -> Vec<Vec<String>> {
+    counts
+        .iter()
+        .flat_map(|key| {
+            key.values.iter().map(|value| {
+                vec![
+                    key.expr.clone(),
+                    value_text(&value.value),
+                    value.count.to_string(),
+                ]
+            })
+        })
+        .collect()
 }
 
 /// A value as a cell: a string as it is, nothing found as `(none)`, anything else as JSON.
@@ -133,7 +158,7 @@ fn share(count: u64, of: u64) -> String {
 }
 
 /// A count with thousands separated: `3,000`.
-fn thousands(n: u64) -> String {
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
