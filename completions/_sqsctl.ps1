@@ -750,6 +750,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue')
             [CompletionResult]::new('--sample', '--sample', [CompletionResultType]::ParameterName, 'Read at most N messages of the queue')
             [CompletionResult]::new('--tenant-key', '--tenant-key', [CompletionResultType]::ParameterName, 'On a standard queue without group ids: the tenant of each message, a JMESPath expression over the record as --where reads it (e.g. body.customer); says when one value dominates the backlog, so that a fair queue keyed on it would help')
+            [CompletionResult]::new('--count-by', '--count-by', [CompletionResultType]::ParameterName, 'Count the messages read per value of EXPR, most frequent first (repeatable)')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Run again every DURATION (e.g. 30, 5m) and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')

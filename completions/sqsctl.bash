@@ -577,7 +577,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__diagnose)
-            opts="-V -o -q -v -h --input --sample --force --tenant-key --watch --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            opts="-V -o -q -v -h --input --sample --force --tenant-key --count-by --watch --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -592,6 +592,10 @@ _sqsctl() {
                     return 0
                     ;;
                 --tenant-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-by)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

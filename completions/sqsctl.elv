@@ -710,6 +710,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --input 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue'
             cand --sample 'Read at most N messages of the queue'
             cand --tenant-key 'On a standard queue without group ids: the tenant of each message, a JMESPath expression over the record as --where reads it (e.g. body.customer); says when one value dominates the backlog, so that a fair queue keyed on it would help'
+            cand --count-by 'Count the messages read per value of EXPR, most frequent first (repeatable)'
             cand --watch 'Run again every DURATION (e.g. 30, 5m) and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)'
             cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
             cand --region 'AWS region (default: AWS_REGION or the profile''s region)'

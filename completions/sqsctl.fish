@@ -659,6 +659,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s h -l help -d 'Prin
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l input -d 'Analyze messages from a JSON Lines file (as `receive` and `peek` write them; `-` for stdin) instead of reading the queue' -r -F
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l sample -d 'Read at most N messages of the queue' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l tenant-key -d 'On a standard queue without group ids: the tenant of each message, a JMESPath expression over the record as --where reads it (e.g. body.customer); says when one value dominates the backlog, so that a fair queue keyed on it would help' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l count-by -d 'Count the messages read per value of EXPR, most frequent first (repeatable)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l watch -d 'Run again every DURATION (e.g. 30, 5m) and say which findings changed, until Ctrl-C (a finding missing from a scan that read fewer messages is not taken as resolved)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r

@@ -33,6 +33,14 @@ pub struct DiagnoseArgs {
     /// backlog, so that a fair queue keyed on it would help
     #[arg(long, value_name = "EXPR")]
     pub tenant_key: Option<String>,
+    /// Count the messages read per value of EXPR, most frequent first (repeatable)
+    ///
+    /// Each EXPR is a JMESPath expression over the record --where sees, e.g.
+    /// message_attributes.error.value, message.type, envelope.topic, "age > `3600`". Without it,
+    /// a dead-letter queue whose messages have envelopes is counted by envelope kind and topic
+    /// (or source, or bucket).
+    #[arg(long, value_name = "EXPR")]
+    pub count_by: Vec<String>,
     /// Run again every DURATION (e.g. 30, 5m) and say which findings changed, until Ctrl-C (a
     /// finding missing from a scan that read fewer messages is not taken as resolved)
     #[arg(long, value_name = "DURATION", value_parser = super::values::INTERVAL)]

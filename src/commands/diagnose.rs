@@ -8,11 +8,14 @@ use anyhow::bail;
 use crate::cli::diagnose::{DiagnoseArgs, MessageSourceArgs};
 use crate::commands::context::Context;
 use crate::diagnose::Report;
+use crate::diagnose::counts::Counting;
 pub use crate::diagnose::gather::MessageSource;
 use crate::diagnose::gather::{self as inspect, Inspection, Outcome};
 use crate::diagnose::tenant_key::KeyTally;
 use crate::diagnose::watch::Watch;
+use crate::error::UsageError;
 use crate::exit::ExitStatus;
+use crate::message::count::Counter;
 use crate::output::diagnose::{change_line, describe};
 use crate::text::plural;
 
@@ -24,6 +27,8 @@ pub struct DiagnoseSettings {
     pub watch: Option<Duration>,
     /// `--tenant-key`, compiled.
     pub tenant_key: Option<KeyTally>,
+    /// `--count-by`, compiled; the default counts of a dead-letter queue without it.
+    pub counting: Counting,
 }
 
 impl DiagnoseSettings {
@@ -38,12 +43,18 @@ impl DiagnoseSettings {
             .map(KeyTally::compile)
             .transpose()
             .map_err(|why| anyhow::anyhow!("--tenant-key {why}"))?;
+        let counting = if args.count_by.is_empty() {
+            Counting::DeadLetterDefault
+        } else {
+            Counting::By(Counter::compile(&args.count_by).map_err(UsageError)?)
+        };
         Ok(DiagnoseSettings {
             queue: args.queue,
             source,
             force,
             watch: args.watch,
             tenant_key,
+            counting,
         })
     }
 }
@@ -119,6 +130,7 @@ async fn run_once(
             neighbours: true,
             earlier_scans,
             tenant_key: settings.tenant_key.as_ref(),
+            counting: &settings.counting,
         },
     )
     .await?;

@@ -107,6 +107,7 @@ async fn run_once(ctx: &Context, settings: &GroupsSettings) -> anyhow::Result<Ex
             neighbours: false,
             earlier_scans: &[],
             tenant_key: None,
+            counting: &crate::diagnose::counts::Counting::Off,
         },
     )
     .await?;

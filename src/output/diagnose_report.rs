@@ -1,14 +1,17 @@
 //! The document of one `diagnose` run: its findings as a table, lines of text or `finding`
 //! records, and the report as one JSON document with what was read (the queue, a file, or only
-//! the settings) and how far the scan went.
+//! the settings) and how far the scan went; and the counts by key of the messages read, when
+//! there are some, as one table per expression under the findings (`count` records, `count` lines).
 
 use std::path::PathBuf;
 
 use serde::Serialize;
 
 use crate::client::peek::Scanned;
+use crate::diagnose::counts::{Counted, Counts};
 use crate::diagnose::gather::{Inspection, MessageSource};
 use crate::diagnose::{self, Finding, Report};
+use crate::output::counts::{self, thousands};
 use crate::output::{Document, Row, Table};
 
 /// `diagnose --output json`: the report plus what was read.
@@ -21,6 +24,9 @@ struct Output<'a> {
     input: Option<&'a PathBuf>,
     scan: Option<&'a Scanned>,
     problems: bool,
+    /// `counts` and `counted`, when the messages were counted by key.
+    #[serde(flatten)]
+    counts: Option<&'a Counts>,
 }
 
 /// The closing JSON Lines record, after one `finding` record per finding.
@@ -36,6 +42,8 @@ struct Summary<'a> {
     scan: Option<&'a Scanned>,
     groups: Option<&'a diagnose::GroupLayout>,
     dlq: Option<&'a diagnose::DlqView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counted: Option<&'a Counted>,
 }
 
 /// The report of a run over messages from `source`, in every format.
@@ -49,6 +57,7 @@ pub fn document(report: &Report, inspection: &Inspection, source: &MessageSource
         MessageSource::File(path) => Some(path),
         MessageSource::Queue { .. } => None,
     };
+    let counted = inspection.counts();
     let summary = Summary {
         queue: report.queue.as_deref(),
         findings: report.findings.len(),
@@ -60,20 +69,63 @@ pub fn document(report: &Report, inspection: &Inspection, source: &MessageSource
         scan: inspection.scan.as_ref(),
         groups: report.groups.as_ref(),
         dlq: report.dlq.as_ref(),
+        counted: counted.as_ref().map(|c| &c.counted),
     };
-    let mut document = Document::rows(&report.findings)
-        .json(&Output {
-            report,
-            read_from,
-            input,
-            scan: inspection.scan.as_ref(),
-            problems: report.has_problems(),
-        })
-        .record("summary", &summary);
+    let mut document = Document::rows(&report.findings).json(&Output {
+        report,
+        read_from,
+        input,
+        scan: inspection.scan.as_ref(),
+        problems: report.has_problems(),
+        counts: counted.as_ref(),
+    });
+    if let Some(counted) = &counted {
+        document = counts::records(document, &counted.counts);
+    }
+    document = document.record("summary", &summary);
     if report.findings.is_empty() {
         let mut table = Table::new(Finding::columns());
         table.row(vec!["ok".into(), "No problems found".into(), String::new()]);
         document = document.tables(vec![table]);
     }
+    match &counted {
+        Some(counted) => with_counts(document, counted, report.queue.as_deref()),
+        None => document,
+    }
+}
+
+/// Adds the counts' tables under the findings, with what they cover, and their `-o text` lines
+/// (`count<TAB>EXPR<TAB>VALUE<TAB>COUNT`) after the findings'.
+fn with_counts(mut document: Document, counted: &Counts, queue: Option<&str>) -> Document {
+    let Counts { counted, counts } = counted;
+    for table in counts::tables(counts, counted.read) {
+        document = document.table(table);
+    }
     document
+        .text
+        .extend(counts::lines(counts).into_iter().map(|line| {
+            let mut fields = vec!["count".to_string()];
+            fields.extend(line);
+            fields
+        }));
+    if counted.default {
+        document = document.note("counted by envelope: --count-by EXPR counts by other keys");
+    }
+    document.note(coverage(counted, queue))
+}
+
+/// `60 distinct messages read; orders-dlq held about 60 visible`.
+fn coverage(counted: &Counted, queue: Option<&str>) -> String {
+    let mut line = format!(
+        "{} distinct message{} read",
+        thousands(counted.read),
+        if counted.read == 1 { "" } else { "s" }
+    );
+    if let (Some(visible), Some(queue)) = (counted.visible, queue) {
+        line.push_str(&format!(
+            "; {queue} held about {} visible",
+            thousands(visible)
+        ));
+    }
+    line
 }

@@ -800,3 +800,204 @@ fn messages_delivered_twice_are_counted_once() {
         "{stderr}"
     );
 }
+
+/// A dead-letter queue of 60 failures from `orders`: 54 SNS notifications (inner messages of type
+/// `order.created` 36, `order.paid` 18) and 6 plain bodies; message attribute `error`
+/// `PaymentDeclined` 42, `Timeout` 12, `Malformed` 6 (the plain ones).
+fn orders_dead_letters(env: &TestEnv) {
+    let dlq = env.create_queue("orders-dlq", &[]);
+    env.create_queue("orders", &[("RedrivePolicy", &policy(&arn(env, &dlq), 5))]);
+    let input: String = (0..60)
+        .map(|i| {
+            let (error, body) = match i % 10 {
+                9 => ("Malformed", format!("not json {i}")),
+                n => {
+                    let kind = if i % 3 == 0 {
+                        "order.paid"
+                    } else {
+                        "order.created"
+                    };
+                    let inner = serde_json::json!({"order_id": i, "type": kind}).to_string();
+                    let body = serde_json::json!({
+                        "Type": "Notification",
+                        "MessageId": format!("n-{i}"),
+                        "TopicArn": "arn:aws:sns:eu-west-1:123456789012:orders-topic",
+                        "Message": inner,
+                        "Timestamp": "2026-01-01T00:00:00.000Z",
+                        "SignatureVersion": "1",
+                        "Signature": "c2ln",
+                        "SigningCertURL": "https://sns.example/cert.pem",
+                        "UnsubscribeURL": "https://sns.example/unsubscribe",
+                    });
+                    (
+                        if n <= 6 { "PaymentDeclined" } else { "Timeout" },
+                        body.to_string(),
+                    )
+                }
+            };
+            let attributes = serde_json::json!({"error": {"type": "String", "value": error}});
+            serde_json::json!({"body": body, "message_attributes": attributes}).to_string() + "\n"
+        })
+        .collect();
+    env.run_stdin(&["send", "orders-dlq", "--jsonl"], &input)
+        .assert_code(0);
+}
+
+/// Each expression's values and counts in a `counts` array of the JSON.
+fn values(counts: &Value, i: usize) -> Vec<(Value, u64)> {
+    counts[i]["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["value"].clone(), v["count"].as_u64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn a_dead_letter_queue_is_counted_by_key_in_every_format() {
+    let env = TestEnv::start();
+    orders_dead_letters(&env);
+    let args = [
+        "diagnose",
+        "orders-dlq",
+        "--count-by",
+        "message_attributes.error.value",
+        "--count-by",
+        "message.type",
+    ];
+
+    let run = env.run(&[&args[..], &["-o", "json"]].concat());
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    assert_finding(&report, "dlq-not-empty", "warning");
+    assert_eq!(
+        report["counted"],
+        serde_json::json!({"read": 60, "visible": 60, "default": false})
+    );
+    assert_eq!(
+        values(&report["counts"], 0),
+        [
+            ("PaymentDeclined".into(), 42),
+            ("Timeout".into(), 12),
+            ("Malformed".into(), 6)
+        ]
+    );
+    assert_eq!(
+        values(&report["counts"], 1),
+        [
+            ("order.created".into(), 36),
+            ("order.paid".into(), 18),
+            (Value::Null, 6)
+        ]
+    );
+
+    // The tables under the findings fit the terminal; the counts read the same at any width.
+    for columns in [80, 60] {
+        let mut cmd = env.cmd();
+        cmd.args(args)
+            .env("SQSCTL_ASSUME_TTY", "1")
+            .env("COLUMNS", columns.to_string());
+        let table = support::run_with_stdin(cmd, "");
+        table.assert_code(PROBLEMS_FOUND);
+        let wide = table.stdout.lines().find(|l| l.chars().count() > columns);
+        assert!(
+            wide.is_none(),
+            "wider than {columns}: {wide:?}\n{}",
+            table.stdout
+        );
+        // The findings' evidence holds ages; the counts start at the second table.
+        let counts = table.stdout.match_indices('┌').nth(1).unwrap().0;
+        let name = format!("dlq_counts_table_at_{columns}");
+        assert_snapshot!(name: &name, &table.stdout[counts..]);
+    }
+
+    let run = env.run(&[&args[..], &["-o", "jsonl"]].concat());
+    let counts = run.records_of("count");
+    assert_eq!(counts.len(), 6);
+    assert_eq!(
+        counts[0],
+        serde_json::json!({"expr": "message_attributes.error.value", "value": "PaymentDeclined", "count": 42})
+    );
+    assert_eq!(run.records_of("summary")[0]["counted"]["read"], 60);
+    let run = env.run(&[&args[..], &["-o", "text"]].concat());
+    let lines: Vec<_> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("count\t"))
+        .collect();
+    assert_eq!(
+        lines[0],
+        "count\tmessage_attributes.error.value\tPaymentDeclined\t42"
+    );
+    assert_eq!(lines[5], "count\tmessage.type\t(none)\t6");
+    let run = env.run(&[&args[..], &["--query", "counts[1].values[1]", "-o", "json"]].concat());
+    assert_eq!(
+        json(&run),
+        serde_json::json!({"value": "order.paid", "count": 18})
+    );
+
+    // An export holding every message twice is counted by message id: each message once.
+    let export = env.run(&["peek", "orders-dlq", "--max", "100", "-o", "jsonl"]);
+    let export = format!("{}{}", export.stdout, export.stdout);
+    let run = env.run_stdin(
+        &[
+            "diagnose",
+            "--input",
+            "-",
+            "--count-by",
+            "message_attributes.error.value",
+            "-o",
+            "json",
+        ],
+        &export,
+    );
+    let report = json(&run);
+    assert_eq!(
+        report["counted"],
+        serde_json::json!({"read": 60, "visible": null, "default": false})
+    );
+    assert_eq!(
+        values(&report["counts"], 0)[0],
+        ("PaymentDeclined".into(), 42)
+    );
+}
+
+#[test]
+fn a_dead_letter_queue_with_envelopes_is_counted_by_them_without_being_asked() {
+    let env = TestEnv::start();
+    orders_dead_letters(&env);
+    let report = json(&env.run(&["diagnose", "orders-dlq", "-o", "json"]));
+    assert_eq!(report["counted"]["default"], true);
+    assert_eq!(
+        values(&report["counts"], 0),
+        [("sns".into(), 54), (Value::Null, 6)]
+    );
+    assert_eq!(
+        values(&report["counts"], 1),
+        [("orders-topic".into(), 54), (Value::Null, 6)]
+    );
+    let mut cmd = env.cmd();
+    cmd.args(["diagnose", "orders-dlq"])
+        .env("SQSCTL_ASSUME_TTY", "1")
+        .env("COLUMNS", "60");
+    let table = support::run_with_stdin(cmd, "");
+    let wide = table.stdout.lines().find(|l| l.chars().count() > 60);
+    assert!(wide.is_none(), "wider than 60: {wide:?}\n{}", table.stdout);
+    let counts = table.stdout.match_indices('┌').nth(1).unwrap().0;
+    assert_snapshot!(name: "dlq_default_counts_table", &table.stdout[counts..]);
+
+    // Neither a queue that is not a DLQ nor a DLQ of plain bodies gets counts it did not ask for.
+    for queue in ["orders", "plain-dlq"] {
+        if queue == "plain-dlq" {
+            let dlq = env.create_queue(queue, &[]);
+            env.create_queue("plain", &[("RedrivePolicy", &policy(&arn(&env, &dlq), 5))]);
+            env.send(&dlq, vec![MessageRecord::with_body("failed")]);
+        }
+        let report = json(&env.run(&["diagnose", queue, "-o", "json"]));
+        assert!(report.get("counts").is_none(), "{report:#}");
+    }
+
+    let bad = env.run(&["diagnose", "orders-dlq", "--count-by", "message.["]);
+    bad.assert_code(2);
+    assert_snapshot!(name: "dlq_count_by_bad_expression", bad.stderr);
+}

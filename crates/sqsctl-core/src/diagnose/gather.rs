@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
+use super::counts::{Counting, Counts};
 use super::tenant_key::KeyTally;
 use crate::client::inspect::GroupCounts;
 use crate::client::peek::{self, PeekError, PeekOptions, ReadPath, Scanned};
@@ -52,6 +53,8 @@ pub struct Inspection {
     pub scan_ended_ms: Option<u64>,
     /// A standard queue's messages counted per tenant by `sqsctl local`'s inspection endpoint.
     pub tenant_counts: Option<GroupCounts>,
+    /// The messages are counted by the default keys of a dead-letter queue (see [`Counting`]).
+    counts_by_default: bool,
     /// What went wrong on the side without stopping the gathering (a neighbour's attributes that
     /// could not be read, a scan log that could not be written), for `--verbose`.
     pub notes: Vec<String>,
@@ -83,6 +86,8 @@ pub struct Request<'a> {
     pub earlier_scans: &'a [u64],
     /// Tally each message's value of this tenant key (see [`super::tenant_key`]).
     pub tenant_key: Option<&'a KeyTally>,
+    /// What to count the messages by (see [`super::counts`]).
+    pub counting: &'a Counting,
 }
 
 /// What a look at a queue came to, worst first, for the exit code.
@@ -122,6 +127,7 @@ impl Inspection {
             own_scans: Vec::new(),
             scan_ended_ms: None,
             tenant_counts: None,
+            counts_by_default: false,
             notes: Vec::new(),
         }
     }
@@ -142,6 +148,13 @@ impl Inspection {
             own_scans: &self.own_scans,
             tenant_counts: self.tenant_counts.as_ref(),
         })
+    }
+
+    /// The counts by key of the messages read, when they were counted (see [`super::counts`]).
+    pub fn counts(&self) -> Option<Counts> {
+        let counter = self.observations.as_ref()?.counter.as_ref()?;
+        let visible = self.scan.as_ref().map(|s| s.visible_at_start);
+        Counts::of(counter, visible, self.counts_by_default)
     }
 
     /// Why the tenant key given was not checked, when it was not though messages were read.
@@ -235,11 +248,22 @@ pub async fn inspect(
         (Some(_), None) => anyhow::bail!("a client is needed to read a queue"),
         (None, _) => None,
     };
+    let dead_letter_queue = inspection
+        .facts
+        .as_ref()
+        .is_some_and(QueueFacts::is_dead_letter_queue);
+    let (counter, by_default) = match request.counting.counter(dead_letter_queue) {
+        Some((counter, by_default)) => (Some(counter), by_default),
+        None => (None, false),
+    };
+    inspection.counts_by_default = by_default;
     match request.source {
         MessageSource::File(path) => {
             inspection.observations = Some(read_file(
                 path,
-                Observations::new(per_group_dedup).with_tenant_key(request.tenant_key.cloned()),
+                Observations::new(per_group_dedup)
+                    .with_tenant_key(request.tenant_key.cloned())
+                    .with_counter(counter),
             )?);
             // The file's receive counts may include sqsctl's own looks at the queue; which of the
             // recorded ones came before the export is unknown, so all of them are discounted.
@@ -270,7 +294,8 @@ pub async fn inspect(
                     own_scans.sort_unstable();
                     own_scans.dedup();
                     let mut obs = Observations::new(per_group_dedup)
-                        .with_tenant_key(request.tenant_key.cloned());
+                        .with_tenant_key(request.tenant_key.cloned())
+                        .with_counter(counter);
                     let expected = (facts.attrs.visible() as usize).min(*sample) as u64;
                     progress(Progress::Started { expected });
                     let options = PeekOptions {

@@ -3,11 +3,12 @@
 //! Pure functions over message records and queue attributes: [`observe`] condenses messages (from a
 //! scan of a live queue or from a JSON Lines export) into counters, [`groups`] lays out FIFO message
 //! groups and says what a scan could and could not see, [`scaling`], [`dedup`] and [`settings`] run
-//! the checks, [`dlq`] describes a dead-letter queue, [`reads`] says what the read of the queue
+//! the checks, [`dlq`] describes a dead-letter queue, [`counts`] counts messages by key, [`reads`] says what the read of the queue
 //! left unchecked and how close it left messages to the dead-letter queue, and [`analyze`] runs
 //! them all into a [`Report`] of [`Finding`]s. Reading the queue ([`gather`]) and deciding whether
 //! it may be read ([`crate::client::peek::guard`]) happen before.
 
+pub mod counts;
 pub mod dedup;
 pub mod dlq;
 pub mod finding;

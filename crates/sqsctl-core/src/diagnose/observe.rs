@@ -15,6 +15,7 @@ use sha2::{Digest, Sha256};
 
 use super::tenant_key::KeyTally;
 use crate::message::MessageRecord;
+use crate::message::count::Counter;
 
 /// How many dedup ids are kept verbatim for the shape checks (time-derived, counters).
 pub const DEDUP_SAMPLE: usize = 5_000;
@@ -100,6 +101,8 @@ pub struct Observations {
     per_group_dedup: bool,
     /// The values of a tenant key the user named, when one was.
     pub tenant_key: Option<KeyTally>,
+    /// Counts by key (see [`super::counts`]), when asked for.
+    pub counter: Option<Counter>,
 }
 
 impl Observations {
@@ -113,6 +116,12 @@ impl Observations {
     /// Also tallies each message's value of `key`.
     pub fn with_tenant_key(mut self, key: Option<KeyTally>) -> Observations {
         self.tenant_key = key;
+        self
+    }
+
+    /// Also counts each message by the keys of `counter`.
+    pub fn with_counter(mut self, counter: Option<Counter>) -> Observations {
+        self.counter = counter;
         self
     }
 
@@ -142,6 +151,9 @@ impl Observations {
         self.messages += 1;
         if let Some(tally) = &mut self.tenant_key {
             tally.add(message);
+        }
+        if let Some(counter) = &mut self.counter {
+            counter.add(message);
         }
         let sent = message.attribute_u64("SentTimestamp");
         if let Some(sent) = sent {

@@ -4,6 +4,7 @@
 //! [`Counter::add`]; [`Counter::counts`] gives the values, most frequent first.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -11,15 +12,17 @@ use serde_json::Value;
 use super::MessageRecord;
 use crate::select::record_for_query;
 
-/// The compiled expressions and what they counted so far.
+/// The compiled expressions and what they counted so far (a clone counts on its own).
+#[derive(Clone)]
 pub struct Counter {
     keys: Vec<Key>,
     counted: u64,
 }
 
+#[derive(Clone)]
 struct Key {
     text: String,
-    expression: jmespath::Expression<'static>,
+    expression: Arc<jmespath::Expression<'static>>,
     /// By the value's JSON text: the value and how many messages gave it.
     values: HashMap<String, (Value, u64)>,
     failed: u64,
@@ -71,7 +74,7 @@ impl Counter {
                 })?;
                 Ok(Key {
                     text: text.clone(),
-                    expression,
+                    expression: Arc::new(expression),
                     values: HashMap::new(),
                     failed: 0,
                 })
