@@ -13,9 +13,7 @@ pub use crate::diagnose::gather::MessageSource;
 use crate::diagnose::gather::{self as inspect, Inspection, Outcome};
 use crate::diagnose::tenant_key::KeyTally;
 use crate::diagnose::watch::Watch;
-use crate::error::UsageError;
 use crate::exit::ExitStatus;
-use crate::message::count::Counter;
 use crate::output::diagnose::{change_line, describe};
 use crate::text::plural;
 
@@ -46,7 +44,7 @@ impl DiagnoseSettings {
         let counting = if args.count_by.is_empty() {
             Counting::DeadLetterDefault
         } else {
-            Counting::By(Counter::compile(&args.count_by).map_err(UsageError)?)
+            Counting::By(super::selection::compile_count_by(&args.count_by)?)
         };
         Ok(DiagnoseSettings {
             queue: args.queue,

@@ -49,8 +49,13 @@ pub fn shown(args: &ShownArgs) -> anyhow::Result<Shown> {
 
 /// The `--count-by` expressions, checked.
 pub fn count_by(expressions: Vec<String>) -> anyhow::Result<Vec<String>> {
-    Counter::compile(&expressions).map_err(UsageError)?;
+    compile_count_by(&expressions)?;
     Ok(expressions)
+}
+
+/// A counter of the `--count-by` expressions; an invalid one is a usage error naming the flag.
+pub fn compile_count_by(expressions: &[String]) -> anyhow::Result<Counter> {
+    Ok(Counter::compile(expressions).map_err(|bad| UsageError(format!("--count-by {bad}")))?)
 }
 
 /// A counter of the checked expressions, when there are any.

@@ -52,6 +52,16 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+/// An expression to count by that is not valid JMESPath.
+#[derive(Debug, thiserror::Error)]
+#[error("`{text}` is not a valid JMESPath expression: {reason} (at character {at})")]
+pub struct BadExpression {
+    pub text: String,
+    pub reason: String,
+    /// The 1-based character where parsing failed.
+    pub at: usize,
+}
+
 /// One value and how many messages gave it (`null` where the expression found nothing).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ValueCount {
@@ -61,16 +71,14 @@ pub struct ValueCount {
 
 impl Counter {
     /// Compiles the expressions; an invalid one is an error that names it.
-    pub fn compile(expressions: &[String]) -> Result<Counter, String> {
+    pub fn compile(expressions: &[String]) -> Result<Counter, BadExpression> {
         let keys = expressions
             .iter()
             .map(|text| {
-                let expression = jmespath::compile(text).map_err(|e| {
-                    format!(
-                        "--count-by `{text}` is not a valid JMESPath expression: {} (at character {})",
-                        crate::text::jmespath_parse_reason(&e),
-                        e.offset + 1
-                    )
+                let expression = jmespath::compile(text).map_err(|e| BadExpression {
+                    text: text.clone(),
+                    reason: crate::text::jmespath_parse_reason(&e),
+                    at: e.offset + 1,
                 })?;
                 Ok(Key {
                     text: text.clone(),
@@ -79,7 +87,7 @@ impl Counter {
                     failed: 0,
                 })
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, BadExpression>>()?;
         Ok(Counter { keys, counted: 0 })
     }
 
@@ -170,10 +178,11 @@ mod tests {
         let mut counter = Counter::compile(&["length(body.items)".to_string()]).unwrap();
         counter.add(&message("x", r#"{"items":1}"#));
         assert_eq!(counter.counts()[0].failed, 1);
+        let bad = Counter::compile(&["body.[".to_string()]).unwrap_err();
+        assert_eq!(bad.text, "body.[");
         assert!(
-            Counter::compile(&["body.[".to_string()])
-                .unwrap_err()
-                .contains("--count-by")
+            bad.to_string()
+                .starts_with("`body.[` is not a valid JMESPath expression")
         );
     }
 }
