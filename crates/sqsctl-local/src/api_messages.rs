@@ -11,7 +11,7 @@ use super::message::{NewMessage, SendReceipt};
 use super::protocol::{Call, Reply};
 use super::queue::{Prepared, Queue};
 use super::receipt::Receipt;
-use super::store::DeleteOutcome;
+use super::store::{DeleteOutcome, VisibilityChange};
 use super::validate::{self, AttributeValueInput};
 
 #[derive(Debug, Default, Deserialize)]
@@ -255,8 +255,13 @@ fn change_one(call: &Call, queue: &Queue, input: &HandleInput) -> SqsResult<()> 
     let now = call.svc.now();
     let mut state = queue.state.lock();
     state.tick(now);
-    let handle = input.receipt_handle.as_deref().unwrap_or_default();
-    state.change_visibility(receipt.key, receipt.generation, timeout, now, handle)
+    state.change_visibility(VisibilityChange {
+        key: receipt.key,
+        generation: receipt.generation,
+        timeout_secs: timeout,
+        now,
+        handle: input.receipt_handle.as_deref().unwrap_or_default(),
+    })
 }
 
 pub fn change_message_visibility(call: &Call, input: HandleInput) -> Reply {

@@ -15,6 +15,7 @@ use super::message::{AttributeValue, MessageAttribute, StoredMessage};
 use super::protocol::{Call, Reply};
 use super::queue::Queue;
 use super::receipt::Receipt;
+use super::store::VisibilityChange;
 use super::validate;
 
 /// SQS's limit of in-flight messages per queue.
@@ -406,7 +407,13 @@ fn renew(
     // directory too.
     messages.iter().all(|(key, message)| {
         state
-            .change_visibility(*key, message.receive_count, timeout, now, "")
+            .change_visibility(VisibilityChange {
+                key: *key,
+                generation: message.receive_count,
+                timeout_secs: timeout,
+                now,
+                handle: "",
+            })
             .is_ok()
     })
 }
