@@ -205,6 +205,16 @@ pub struct ConfirmArgs {
     pub yes: bool,
 }
 
+/// One queue and the confirmation that removing all it holds needs (`purge`, `queue delete`).
+#[derive(Debug, Args)]
+pub struct WholeQueueArgs {
+    /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
+    pub queue: String,
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List queues with their depth, FIFO flag and dead-letter queue

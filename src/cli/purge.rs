@@ -11,10 +11,7 @@ count shown is the queue's approximate depth (visible, in flight and delayed) ju
 The question names the queue, its account and the region. Ctrl-C or Ctrl-D at it cancels with \
 nothing purged (exit 130).")]
 pub struct PurgeArgs {
-    /// Queue name, URL or ARN
-    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
-    pub queue: String,
     /// --dry-run shows how many messages would be removed
     #[command(flatten)]
-    pub confirm: super::ConfirmArgs,
+    pub target: super::WholeQueueArgs,
 }

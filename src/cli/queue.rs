@@ -98,11 +98,8 @@ pub struct QueueCreateArgs {
 The question names the queue, its account and the region. Ctrl-C or Ctrl-D at it cancels with \
 nothing deleted (exit 130).")]
 pub struct QueueDeleteArgs {
-    /// Queue name, URL or ARN
-    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
-    pub queue: String,
     #[command(flatten)]
-    pub confirm: super::ConfirmArgs,
+    pub target: super::WholeQueueArgs,
 }
 
 #[derive(Debug, clap::Args)]

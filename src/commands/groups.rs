@@ -10,7 +10,7 @@ use crate::cli::groups::GroupsArgs;
 use crate::client::peek::Scanned;
 use crate::commands::context::Context;
 use crate::diagnose::gather::{self as inspect, Inspection, LayoutError, MessageSource};
-use crate::diagnose::groups::{GroupLayout, GroupTotals};
+use crate::diagnose::groups::GroupTotals;
 use crate::diagnose::tenants::{TenantLayout, TenantSource, TenantTotals};
 use crate::error::hinted;
 use crate::exit::ExitStatus;
@@ -42,12 +42,12 @@ impl GroupsSettings {
     }
 }
 
-/// `groups --output json` on a FIFO queue.
+/// `groups --output json`: the layout of a FIFO queue's groups or of a fair queue's tenants.
 #[derive(Serialize)]
-struct Output<'a> {
+struct Output<'a, L> {
     queue: Option<&'a str>,
     #[serde(flatten)]
-    layout: &'a GroupLayout,
+    layout: &'a L,
     scan: Option<&'a Scanned>,
 }
 
@@ -58,15 +58,6 @@ struct Totals<'a> {
     #[serde(flatten)]
     totals: &'a GroupTotals,
     inferred: &'a [String],
-    scan: Option<&'a Scanned>,
-}
-
-/// `groups --output json` on a fair queue.
-#[derive(Serialize)]
-struct FairOutput<'a> {
-    queue: Option<&'a str>,
-    #[serde(flatten)]
-    layout: &'a TenantLayout,
     scan: Option<&'a Scanned>,
 }
 
@@ -174,7 +165,7 @@ fn print_tenants(
     print_read(ctx, settings, inspection);
     let queue = inspection.queue.as_ref().map(|q| q.name.as_str());
     let mut document = Document::rows(&layout.tenants)
-        .json(&FairOutput {
+        .json(&Output {
             queue,
             layout,
             scan: inspection.scan.as_ref(),

@@ -214,9 +214,9 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         }
     }
     ctx.printer.info(summary);
-    if let Some(failures) = selector.as_ref().and_then(|s| s.where_failures()) {
-        ctx.printer.warn(failures.describe(&queue.name));
-    }
+    let where_failures = selector.as_ref().and_then(|s| s.where_failures());
+    ctx.printer
+        .warn_where_failures(where_failures.as_ref(), &queue.name);
     if let Some(note) = group_heads_note(&queue, &scanned) {
         ctx.printer.info(note);
     }

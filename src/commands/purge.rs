@@ -23,9 +23,9 @@ impl PurgeSettings {
     /// error).
     pub fn resolve(args: PurgeArgs) -> anyhow::Result<PurgeSettings> {
         Ok(PurgeSettings {
-            queue: args.queue,
-            yes: args.confirm.yes,
-            dry_run: args.confirm.dry_run,
+            queue: args.target.queue,
+            yes: args.target.confirm.yes,
+            dry_run: args.target.confirm.dry_run,
         })
     }
 }

@@ -475,6 +475,17 @@ impl Printer {
         }
     }
 
+    /// The warning that a `--where` expression failed on messages of `queue`, when it did.
+    pub fn warn_where_failures(
+        &self,
+        failures: Option<&crate::select::WhereFailures>,
+        queue: &str,
+    ) {
+        if let Some(failures) = failures {
+            self.warn(failures.describe(queue));
+        }
+    }
+
     /// A `hint: ...` line on stderr after a warning, shown even with `--quiet`.
     pub fn hint(&self, message: impl AsRef<str>) {
         let message = sanitize::for_terminal_lines(message.as_ref());

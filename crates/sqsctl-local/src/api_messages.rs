@@ -11,7 +11,7 @@ use super::message::{NewMessage, SendReceipt};
 use super::protocol::{Call, Reply};
 use super::queue::{Prepared, Queue};
 use super::receipt::Receipt;
-use super::store::DeleteOutcome;
+use super::store::{DeleteOutcome, VisibilityChange};
 use super::validate::{self, AttributeValueInput};
 
 #[derive(Debug, Default, Deserialize)]
@@ -64,10 +64,10 @@ impl Failure {
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
 pub struct SendResult {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     id: Option<String>,
-    #[serde(rename = "MessageId")]
     message_id: String,
     #[serde(rename = "MD5OfMessageBody")]
     md5_of_body: String,
@@ -81,8 +81,8 @@ pub struct SendResult {
         skip_serializing_if = "Option::is_none"
     )]
     md5_of_system_attributes: Option<String>,
-    #[serde(rename = "SequenceNumber", skip_serializing_if = "Option::is_none")]
-    sequence: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sequence_number: Option<String>,
 }
 
 impl SendResult {
@@ -93,7 +93,7 @@ impl SendResult {
             md5_of_body: md5::hex(&receipt.md5_of_body),
             md5_of_attributes: receipt.md5_of_attributes.as_ref().map(md5::hex),
             md5_of_system_attributes: receipt.md5_of_system_attributes.as_ref().map(md5::hex),
-            sequence: receipt.sequence.map(|s| s.to_string()),
+            sequence_number: receipt.sequence.map(|s| s.to_string()),
         }
     }
 }
@@ -255,8 +255,13 @@ fn change_one(call: &Call, queue: &Queue, input: &HandleInput) -> SqsResult<()> 
     let now = call.svc.now();
     let mut state = queue.state.lock();
     state.tick(now);
-    let handle = input.receipt_handle.as_deref().unwrap_or_default();
-    state.change_visibility(receipt.key, receipt.generation, timeout, now, handle)
+    state.change_visibility(VisibilityChange {
+        key: receipt.key,
+        generation: receipt.generation,
+        timeout_secs: timeout,
+        now,
+        handle: input.receipt_handle.as_deref().unwrap_or_default(),
+    })
 }
 
 pub fn change_message_visibility(call: &Call, input: HandleInput) -> Reply {

@@ -15,6 +15,7 @@ use super::message::{AttributeValue, MessageAttribute, StoredMessage};
 use super::protocol::{Call, Reply};
 use super::queue::Queue;
 use super::receipt::Receipt;
+use super::store::VisibilityChange;
 use super::validate;
 
 /// SQS's limit of in-flight messages per queue.
@@ -34,43 +35,40 @@ pub struct ReceiveInput {
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
 struct AttributeOut {
-    #[serde(rename = "DataType")]
     data_type: String,
-    #[serde(rename = "StringValue", skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     string_value: Option<String>,
-    #[serde(rename = "BinaryValue", skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     binary_value: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
 pub struct MessageOut {
-    #[serde(rename = "MessageId")]
     message_id: String,
     /// Only received messages have one; inspected ones do not.
-    #[serde(rename = "ReceiptHandle", skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     receipt_handle: Option<String>,
     #[serde(rename = "MD5OfBody")]
     md5_of_body: String,
-    #[serde(rename = "Body")]
     body: Arc<str>,
-    #[serde(rename = "Attributes", skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     attributes: BTreeMap<&'static str, String>,
     #[serde(
         rename = "MD5OfMessageAttributes",
         skip_serializing_if = "Option::is_none"
     )]
     md5_of_attributes: Option<String>,
-    #[serde(
-        rename = "MessageAttributes",
-        skip_serializing_if = "BTreeMap::is_empty"
-    )]
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     message_attributes: BTreeMap<String, AttributeOut>,
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
 struct ReceiveOutput {
-    #[serde(rename = "Messages", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     messages: Vec<MessageOut>,
 }
 
@@ -406,7 +404,13 @@ fn renew(
     // directory too.
     messages.iter().all(|(key, message)| {
         state
-            .change_visibility(*key, message.receive_count, timeout, now, "")
+            .change_visibility(VisibilityChange {
+                key: *key,
+                generation: message.receive_count,
+                timeout_secs: timeout,
+                now,
+                handle: "",
+            })
             .is_ok()
     })
 }

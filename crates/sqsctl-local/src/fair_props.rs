@@ -8,7 +8,7 @@ use proptest::prelude::*;
 
 use super::fair::{Load, is_noisy};
 use super::message::{State, StoredMessage};
-use super::store::Messages;
+use super::store::{Messages, VisibilityChange};
 
 const T0: u64 = 1_700_000_000_000;
 const TENANTS: [Option<&str>; 4] = [Some("a"), Some("b"), Some("c"), None];
@@ -152,7 +152,14 @@ proptest! {
                     let held = in_flight(&messages);
                     if !held.is_empty() {
                         let (key, generation) = held[pick % held.len()];
-                        prop_assert!(messages.change_visibility(key, generation, 0, now, "").is_ok());
+                        let release = VisibilityChange {
+                            key,
+                            generation,
+                            timeout_secs: 0,
+                            now,
+                            handle: "",
+                        };
+                        prop_assert!(messages.change_visibility(release).is_ok());
                     }
                 }
                 Op::Take { count } => {

@@ -18,7 +18,7 @@ use super::message::{
     FIRST_SEQUENCE, MessageAttribute, NewMessage, SendReceipt, State, StoredMessage, random_uuid,
 };
 use super::realism::Draw;
-use super::store::{Counts, DeleteOutcome, Messages, Received};
+use super::store::{Counts, DeleteOutcome, Messages, Received, VisibilityChange};
 use super::validate;
 
 #[derive(Debug)]
@@ -279,18 +279,10 @@ impl QueueState {
         outcome
     }
 
-    pub fn change_visibility(
-        &mut self,
-        key: u64,
-        generation: u32,
-        timeout_secs: u32,
-        now: u64,
-        handle: &str,
-    ) -> SqsResult<()> {
-        self.messages
-            .change_visibility(key, generation, timeout_secs, now, handle)?;
+    pub fn change_visibility(&mut self, change: VisibilityChange<'_>) -> SqsResult<()> {
+        self.messages.change_visibility(change)?;
         if self.journal.is_on()
-            && let Some(message) = self.messages.get(key)
+            && let Some(message) = self.messages.get(change.key)
         {
             self.save_state(message);
         }

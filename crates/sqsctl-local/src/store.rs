@@ -45,6 +45,18 @@ pub enum DeleteOutcome {
     Gone,
 }
 
+/// A new visibility timeout for the in-flight message `key`, asked with a handle from its
+/// `generation`th receive.
+#[derive(Debug, Clone, Copy)]
+pub struct VisibilityChange<'a> {
+    pub key: u64,
+    pub generation: u32,
+    pub timeout_secs: u32,
+    pub now: u64,
+    /// The receipt handle as the client sent it, named in the error when it is stale.
+    pub handle: &'a str,
+}
+
 /// What one receive produced: messages to return and messages to move to the dead-letter queue.
 #[derive(Debug, Default)]
 pub struct Received {
@@ -451,14 +463,14 @@ impl Messages {
         }
     }
 
-    pub fn change_visibility(
-        &mut self,
-        key: u64,
-        generation: u32,
-        timeout_secs: u32,
-        now: u64,
-        handle: &str,
-    ) -> SqsResult<()> {
+    pub fn change_visibility(&mut self, change: VisibilityChange<'_>) -> SqsResult<()> {
+        let VisibilityChange {
+            key,
+            generation,
+            timeout_secs,
+            now,
+            handle,
+        } = change;
         let current = self
             .map
             .get(&key)

@@ -56,6 +56,17 @@ async fn counts(sqs: &Client, url: &str) -> Result<(u64, u64, u64), Box<dyn std:
     ))
 }
 
+/// Creates the FIFO queue `name`; its URL.
+async fn create_fifo(sqs: &Client, name: &str) -> Result<String, Box<dyn std::error::Error>> {
+    let out = sqs
+        .create_queue()
+        .queue_name(name)
+        .attributes(QueueAttributeName::FifoQueue, "true")
+        .send()
+        .await?;
+    Ok(out.queue_url.unwrap_or_default())
+}
+
 /// Bodies and receive counts of everything receivable now, received with a long timeout.
 async fn receive_all(
     sqs: &Client,
@@ -116,14 +127,7 @@ async fn a_restart_keeps_queues_messages_states_and_dedup_ids() -> TestResult {
             .await?
             .queue_url
             .unwrap_or_default();
-        fifo_url = sqs
-            .create_queue()
-            .queue_name("jobs.fifo")
-            .attributes(QueueAttributeName::FifoQueue, "true")
-            .send()
-            .await?
-            .queue_url
-            .unwrap_or_default();
+        fifo_url = create_fifo(&sqs, "jobs.fifo").await?;
         for body in ["poison", "in-flight"] {
             sqs.send_message()
                 .queue_url(&url)
@@ -602,14 +606,7 @@ async fn a_retried_receive_attempt_keeps_its_new_deadline_but_not_its_id() -> Te
     {
         let server = Server::start(config(dir.path(), start))?;
         let sqs = client(&server);
-        url = sqs
-            .create_queue()
-            .queue_name("jobs.fifo")
-            .attributes(QueueAttributeName::FifoQueue, "true")
-            .send()
-            .await?
-            .queue_url
-            .unwrap_or_default();
+        url = create_fifo(&sqs, "jobs.fifo").await?;
         sqs.send_message()
             .queue_url(&url)
             .message_body("one")

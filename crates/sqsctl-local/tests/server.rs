@@ -522,14 +522,7 @@ async fn fifo_groups_block_while_in_flight_and_keep_order() -> TestResult {
         .receipt_handle(first.messages()[0].receipt_handle().unwrap_or_default())
         .send()
         .await?;
-    assert!(
-        sqs.receive_message()
-            .queue_url(&url)
-            .send()
-            .await?
-            .messages()
-            .is_empty()
-    );
+    assert!(receive_one(&sqs, &url, None).await.is_none());
     sqs.delete_message()
         .queue_url(&url)
         .receipt_handle(first.messages()[1].receipt_handle().unwrap_or_default())
@@ -726,6 +719,45 @@ async fn wait_for_task(
     panic!("move task did not reach {done:?}");
 }
 
+/// Receives the `count` messages of `url` at once (visibility 0), then receives again, which
+/// moves them all to `dlq` (a `maxReceiveCount` of 1), in order; checks each step.
+async fn receive_into_dead_letter(sqs: &Client, url: &str, dlq: &str, count: usize) {
+    let first = sqs
+        .receive_message()
+        .queue_url(url)
+        .max_number_of_messages(10)
+        .visibility_timeout(0)
+        .send()
+        .await
+        .expect("receive");
+    assert_eq!(first.messages().len(), count);
+    let second = sqs
+        .receive_message()
+        .queue_url(url)
+        .max_number_of_messages(10)
+        .send()
+        .await
+        .expect("receive");
+    assert!(second.messages().is_empty());
+    assert_eq!(
+        attribute(sqs, dlq, "ApproximateNumberOfMessages").await,
+        count.to_string()
+    );
+}
+
+/// Starts a move task of every message out of `dlq_arn` and waits for it to complete.
+async fn move_all(
+    sqs: &Client,
+    dlq_arn: &str,
+) -> aws_sdk_sqs::types::ListMessageMoveTasksResultEntry {
+    sqs.start_message_move_task()
+        .source_arn(dlq_arn)
+        .send()
+        .await
+        .expect("start a move task");
+    wait_for_task(sqs, dlq_arn, &["COMPLETED"]).await
+}
+
 #[tokio::test]
 async fn move_tasks_redrive_to_the_source_and_can_be_cancelled() -> TestResult {
     let server = manual_server();
@@ -743,27 +775,7 @@ async fn move_tasks_redrive_to_the_source_and_can_be_cancelled() -> TestResult {
             .await?;
         original_ids.push(sent.message_id.unwrap_or_default());
     }
-    let first = sqs
-        .receive_message()
-        .queue_url(&url)
-        .max_number_of_messages(10)
-        .visibility_timeout(0)
-        .send()
-        .await?;
-    assert_eq!(first.messages().len(), 5);
-    assert!(
-        sqs.receive_message()
-            .queue_url(&url)
-            .max_number_of_messages(10)
-            .send()
-            .await?
-            .messages()
-            .is_empty()
-    );
-    assert_eq!(
-        attribute(&sqs, &dlq, "ApproximateNumberOfMessages").await,
-        "5"
-    );
+    receive_into_dead_letter(&sqs, &url, &dlq, 5).await;
 
     let dlq_arn = server.queue_arn("src-dlq");
     let not_dlq = sqs
@@ -779,11 +791,7 @@ async fn move_tasks_redrive_to_the_source_and_can_be_cancelled() -> TestResult {
         .send()
         .await;
     assert_eq!(code(too_fast), "InvalidParameterValue");
-    sqs.start_message_move_task()
-        .source_arn(&dlq_arn)
-        .send()
-        .await?;
-    let task = wait_for_task(&sqs, &dlq_arn, &["COMPLETED"]).await;
+    let task = move_all(&sqs, &dlq_arn).await;
     assert_eq!(task.approximate_number_of_messages_moved(), 5);
     assert_eq!(task.approximate_number_of_messages_to_move(), Some(5));
     let back = sqs
@@ -1023,29 +1031,37 @@ async fn bad_input_gets_the_sqs_error_code() -> TestResult {
     Ok(())
 }
 
+/// A 10-second long poll of `url` in the background, given 100 ms to reach the server.
+async fn long_poll(
+    sqs: &Client,
+    url: &str,
+) -> tokio::task::JoinHandle<aws_sdk_sqs::operation::receive_message::ReceiveMessageOutput> {
+    let (sqs, url) = (sqs.clone(), url.to_string());
+    let waiting = tokio::spawn(async move {
+        sqs.receive_message()
+            .queue_url(url)
+            .wait_time_seconds(10)
+            .send()
+            .await
+            .expect("long poll")
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    waiting
+}
+
 #[tokio::test]
 async fn long_polls_wake_on_send_and_on_clock_advance() -> TestResult {
     let server = manual_server();
     let sqs = client(&server);
     let url = create(&sqs, "poll", &[]).await;
-    let waiting = {
-        let (sqs, url) = (sqs.clone(), url.clone());
-        tokio::spawn(async move {
-            sqs.receive_message()
-                .queue_url(url)
-                .wait_time_seconds(10)
-                .send()
-                .await
-        })
-    };
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    let waiting = long_poll(&sqs, &url).await;
     let started = std::time::Instant::now();
     sqs.send_message()
         .queue_url(&url)
         .message_body("wake")
         .send()
         .await?;
-    let got = waiting.await??;
+    let got = waiting.await?;
     assert_eq!(got.messages()[0].body(), Some("wake"));
     assert!(started.elapsed() < Duration::from_secs(2));
     let handle = got.messages()[0].receipt_handle().unwrap_or_default();
@@ -1061,19 +1077,9 @@ async fn long_polls_wake_on_send_and_on_clock_advance() -> TestResult {
         .delay_seconds(30)
         .send()
         .await?;
-    let waiting = {
-        let (sqs, url) = (sqs.clone(), url.clone());
-        tokio::spawn(async move {
-            sqs.receive_message()
-                .queue_url(url)
-                .wait_time_seconds(10)
-                .send()
-                .await
-        })
-    };
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    let waiting = long_poll(&sqs, &url).await;
     server.clock().advance(Duration::from_secs(30));
-    let got = waiting.await??;
+    let got = waiting.await?;
     assert_eq!(got.messages()[0].body(), Some("later"));
 
     // An empty long poll returns empty after its wait time.
@@ -1318,34 +1324,9 @@ async fn fifo_dead_letter_moves_and_redrive_keep_group_order() -> TestResult {
     for i in 0..4 {
         send_fifo(&sqs, &url, "g", &format!("m{i}"), Some(&format!("d{i}"))).await;
     }
-    // One receive of all four (visibility 0), then the next attempt moves them all, in order.
-    let first = sqs
-        .receive_message()
-        .queue_url(&url)
-        .max_number_of_messages(10)
-        .visibility_timeout(0)
-        .send()
-        .await?;
-    assert_eq!(first.messages().len(), 4);
-    assert!(
-        sqs.receive_message()
-            .queue_url(&url)
-            .max_number_of_messages(10)
-            .send()
-            .await?
-            .messages()
-            .is_empty()
-    );
-    assert_eq!(
-        attribute(&sqs, &dlq, "ApproximateNumberOfMessages").await,
-        "4"
-    );
+    receive_into_dead_letter(&sqs, &url, &dlq, 4).await;
     let dlq_arn = server.queue_arn("f-dlq.fifo");
-    sqs.start_message_move_task()
-        .source_arn(&dlq_arn)
-        .send()
-        .await?;
-    let task = wait_for_task(&sqs, &dlq_arn, &["COMPLETED"]).await;
+    let task = move_all(&sqs, &dlq_arn).await;
     assert_eq!(task.approximate_number_of_messages_moved(), 4);
     let back = sqs
         .receive_message()
@@ -1364,14 +1345,7 @@ async fn visibility_batches_queue_wait_time_latency_and_dead_letter_retention() 
     let sqs = client(&server);
     let url = create(&sqs, "batchvis", &[("ReceiveMessageWaitTimeSeconds", "1")]).await;
     let started = std::time::Instant::now();
-    assert!(
-        sqs.receive_message()
-            .queue_url(&url)
-            .send()
-            .await?
-            .messages()
-            .is_empty()
-    );
+    assert!(receive_one(&sqs, &url, None).await.is_none());
     assert!(
         started.elapsed() >= Duration::from_millis(900),
         "the queue's wait time applies"

@@ -103,9 +103,8 @@ fn finish(
         "message",
         "succeeded but SQS did not confirm the delete: they will be delivered again",
     );
-    if let Some(failures) = &summary.where_failures {
-        ctx.printer.warn(failures.describe(queue));
-    }
+    ctx.printer
+        .warn_where_failures(summary.where_failures.as_ref(), queue);
     ctx.printer.warn_count(
         counts.release_failed,
         "message",

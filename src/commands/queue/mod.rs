@@ -67,9 +67,9 @@ impl QueueSettings {
             QueueCommand::Info(args) => QueueSettings::Info { queue: args.queue },
             QueueCommand::Create(args) => QueueSettings::Create(CreateSettings::resolve(args)?),
             QueueCommand::Delete(args) => QueueSettings::Delete {
-                queue: args.queue,
-                yes: args.confirm.yes,
-                dry_run: args.confirm.dry_run,
+                queue: args.target.queue,
+                yes: args.target.confirm.yes,
+                dry_run: args.target.confirm.dry_run,
             },
             QueueCommand::Set(args) => QueueSettings::Set(SetSettings::resolve(args)?),
             QueueCommand::Url(args) => QueueSettings::Url {

@@ -247,9 +247,8 @@ fn warn(ctx: &Context, report: &ReceiveReport, queue: &str, pipe_closed: bool) {
             if released_failed == 1 { "its" } else { "their" },
         ));
     }
-    if let Some(failures) = &report.where_failures {
-        ctx.printer.warn(failures.describe(queue));
-    }
+    ctx.printer
+        .warn_where_failures(report.where_failures.as_ref(), queue);
     ctx.printer.warn_count(
         report.pass_release_failed,
         "message",

@@ -179,9 +179,7 @@ pub async fn run(
             counted(unseen, "message", "was", "were"),
         ));
     }
-    if let Some(failures) = &preview.where_failed {
-        printer.warn(failures.describe(&summary.source));
-    }
+    printer.warn_where_failures(preview.where_failed.as_ref(), &summary.source);
     if preview.in_flight_at_start > 0 {
         printer.warn(format!(
             "{} in flight in {} and could not be seen",

@@ -25,7 +25,7 @@ use crate::redrive::{
     self, Counters, DedupMode, Journal, Plan, ResumeState, RouteError, RouteRequest, RunOptions,
 };
 pub use settings::RedriveSettings;
-use settings::{MoveSettings, NativeSettings};
+use settings::{MoveSettings, NativeSettings, Queues};
 
 pub async fn run(ctx: &Context, settings: RedriveSettings) -> anyhow::Result<ExitStatus> {
     match settings {
@@ -63,20 +63,13 @@ async fn route(sqs: &Sqs, request: RouteRequest<'_>) -> anyhow::Result<redrive::
 
 async fn start_native(ctx: &Context, settings: &NativeSettings) -> anyhow::Result<ExitStatus> {
     let sqs = ctx.sqs().await?;
-    if settings.to.is_none()
-        && let Some(shared) = redrive::shared_dlq(sqs, &settings.dlq).await?
+    if settings.queues.to.is_none()
+        && let Some(shared) = redrive::shared_dlq(sqs, &settings.queues.dlq).await?
     {
         // SQS's move task without a destination returns each message to its own source.
         return native::start(ctx, sqs, native::NativeTarget::Sources(&shared), settings).await;
     }
-    let route = checked_route(
-        ctx,
-        sqs,
-        &settings.dlq,
-        settings.to.as_deref(),
-        settings.dry_run,
-    )
-    .await?;
+    let route = checked_route(ctx, sqs, &settings.queues, settings.dry_run).await?;
     native::start(ctx, sqs, native::NativeTarget::Queue(&route), settings).await
 }
 
@@ -85,13 +78,12 @@ async fn start_native(ctx: &Context, settings: &NativeSettings) -> anyhow::Resul
 async fn checked_route(
     ctx: &Context,
     sqs: &Sqs,
-    dlq: &str,
-    to: Option<&str>,
+    queues: &Queues,
     dry_run: bool,
 ) -> anyhow::Result<redrive::Route> {
     let request = RouteRequest {
-        dlq,
-        to,
+        dlq: &queues.dlq,
+        to: queues.to.as_deref(),
         several_sources: dry_run,
     };
     let route = route(sqs, request).await?;
@@ -105,14 +97,7 @@ async fn checked_route(
 
 async fn start(ctx: &Context, settings: MoveSettings) -> anyhow::Result<ExitStatus> {
     let sqs = ctx.sqs().await?;
-    let route = checked_route(
-        ctx,
-        sqs,
-        &settings.dlq,
-        settings.to.as_deref(),
-        settings.dry_run,
-    )
-    .await?;
+    let route = checked_route(ctx, sqs, &settings.queues, settings.dry_run).await?;
     let mut new = settings.plan;
     // Absolute, so that `--resume` from another directory writes to the same archive.
     new.archive = new

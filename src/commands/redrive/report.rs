@@ -99,28 +99,27 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
         )
     };
     line.push_str(&format!(" ({account_region})"));
-    if let Some((moved, depth)) = summary.share() {
-        line.push_str(&format!(
-            "; that is {}% of the {depth} it held at the start: other consumers (another redrive?) took the rest",
-            moved * 100 / depth.max(1)
-        ));
-    }
-    if summary.skipped > 0 {
-        line.push_str(&format!(
-            "; {} not matching stay in the DLQ",
-            summary.skipped
-        ));
-    }
-    if summary.delivered_twice > 0 {
-        line.push_str(&format!(
-            "; {} delivered twice by SQS (each sent once)",
-            summary.delivered_twice
-        ));
+    let clauses = [
+        summary.share().map(|(moved, depth)| {
+            format!(
+                "that is {}% of the {depth} it held at the start: other consumers (another redrive?) took the rest",
+                moved * 100 / depth.max(1)
+            )
+        }),
+        (summary.skipped > 0).then(|| format!("{} not matching stay in the DLQ", summary.skipped)),
+        (summary.delivered_twice > 0).then(|| {
+            format!(
+                "{} delivered twice by SQS (each sent once)",
+                summary.delivered_twice
+            )
+        }),
+    ];
+    for clause in clauses.into_iter().flatten() {
+        line.push_str("; ");
+        line.push_str(&clause);
     }
     printer.info(line);
-    if let Some(failures) = &summary.where_failed {
-        printer.warn(failures.describe(&summary.source));
-    }
+    printer.warn_where_failures(summary.where_failed.as_ref(), &summary.source);
     if summary.failed > 0 {
         printer.warn(format!(
             "{} not be sent and {} in {} (reasons in the summary and the journal)",

@@ -27,10 +27,17 @@ pub enum RedriveSettings {
     Journals(super::journals::JournalsSettings),
 }
 
+/// The dead-letter queue and the destination, as named on the command line (no destination: the
+/// DLQ's source).
 #[derive(Debug)]
-pub struct MoveSettings {
+pub struct Queues {
     pub dlq: String,
     pub to: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct MoveSettings {
+    pub queues: Queues,
     /// What moves and how (the archive path as given: made absolute when the run starts).
     pub plan: NewPlan,
     pub dry_run: bool,
@@ -50,8 +57,7 @@ pub struct ResumeSettings {
 
 #[derive(Debug)]
 pub struct NativeSettings {
-    pub dlq: String,
-    pub to: Option<String>,
+    pub queues: Queues,
     pub rate: Option<f64>,
     pub dry_run: bool,
     pub yes: bool,
@@ -123,16 +129,14 @@ impl RedriveSettings {
         if args.native {
             refuse_for_native(&plan, args.journal.is_some())?;
             return Ok(RedriveSettings::Native(NativeSettings {
-                dlq,
-                to: args.to,
+                queues: Queues { dlq, to: args.to },
                 rate: args.rate,
                 dry_run: args.confirm.dry_run,
                 yes: args.confirm.yes,
             }));
         }
         Ok(RedriveSettings::Move(Box::new(MoveSettings {
-            dlq,
-            to: args.to,
+            queues: Queues { dlq, to: args.to },
             plan,
             dry_run: args.confirm.dry_run,
             yes: args.confirm.yes,

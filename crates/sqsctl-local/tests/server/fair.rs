@@ -22,21 +22,17 @@ const HOUR: &str = "3600";
 /// tenant is their MessageGroupId, otherwise they carry none.
 async fn send(sqs: &Client, url: &str, tenant: &str, count: usize, grouped: bool) -> TestResult {
     for start in (0..count).step_by(10) {
-        let entries = (start..count.min(start + 10))
-            .map(|i| {
+        let mut batch = sqs.send_message_batch().queue_url(url);
+        for i in start..count.min(start + 10) {
+            batch = batch.entries(
                 SendMessageBatchRequestEntry::builder()
                     .id(format!("e{i}"))
                     .message_body(format!("{tenant} {i}"))
                     .set_message_group_id(grouped.then(|| tenant.to_string()))
-                    .build()
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let out = sqs
-            .send_message_batch()
-            .queue_url(url)
-            .set_entries(Some(entries))
-            .send()
-            .await?;
+                    .build()?,
+            );
+        }
+        let out = batch.send().await?;
         assert!(out.failed().is_empty(), "{:?}", out.failed());
     }
     Ok(())

@@ -91,20 +91,26 @@ impl Delete {
 /// it ends, and deleted by `--resume` (the journal shows them as sent).
 pub(super) fn keep(shared: &Shared, messages: &[MessageRecord], why: &str) {
     for message in messages {
-        let id = message_id(message);
-        shared.deliveries.lock().given_back(id);
-        shared.sent_before.lock().insert(id);
-        Counters::add(&shared.counters.delete_failed, 1);
-        shared.report(FailedMessage {
-            message_id: id.to_string(),
-            group_id: message.effective_group_id().map(str::to_string),
-            reason: format!("sent, but not deleted from the dead-letter queue: {why}"),
-        });
+        sent_not_deleted(shared, message, why);
     }
     shared
         .held
         .lock()
         .extend(messages.iter().map(Held::tracked));
+}
+
+/// A message sent but still in the DLQ: never sent again by this run, deleted when seen again,
+/// and reported as failed.
+fn sent_not_deleted(shared: &Shared, message: &MessageRecord, why: &str) {
+    let id = message_id(message);
+    shared.deliveries.lock().given_back(id);
+    shared.sent_before.lock().insert(id);
+    Counters::add(&shared.counters.delete_failed, 1);
+    shared.report(FailedMessage {
+        message_id: id.to_string(),
+        group_id: message.effective_group_id().map(str::to_string),
+        reason: format!("sent, but not deleted from the dead-letter queue: {why}"),
+    });
 }
 
 pub(super) async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirmed: usize) {
@@ -146,17 +152,7 @@ pub(super) async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirm
                     Counters::add(&shared.counters.moved, 1);
                 }
             }
-            Some(reason) => {
-                // Sent but still in the DLQ: never send it again, delete it when seen again.
-                shared.deliveries.lock().given_back(id);
-                shared.sent_before.lock().insert(id);
-                Counters::add(&shared.counters.delete_failed, 1);
-                shared.report(FailedMessage {
-                    message_id: id.to_string(),
-                    group_id: message.effective_group_id().map(str::to_string),
-                    reason: format!("sent, but not deleted from the dead-letter queue: {reason}"),
-                });
-            }
+            Some(reason) => sent_not_deleted(shared, message, &reason),
         }
     }
     journal_note(shared, lines.into_bytes());
