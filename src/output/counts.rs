@@ -62,7 +62,10 @@ impl CountsReport {
     }
 
     pub fn document(&self) -> Document {
-        records(Document::default().json(self), &self.counts)
+        let document = meant(&self.counts)
+            .into_iter()
+            .fold(Document::default().json(self), Document::aside);
+        records(document, &self.counts)
             .record(
                 "summary",
                 &Coverage {
@@ -76,6 +79,20 @@ impl CountsReport {
             .note(self.coverage())
             .text(lines(&self.counts))
     }
+}
+
+/// A note for each expression that found nothing where another reads what it probably meant.
+pub fn meant(counts: &[KeyCounts]) -> Vec<String> {
+    counts
+        .iter()
+        .filter_map(|key| {
+            let instead = key.instead.as_ref()?;
+            Some(format!(
+                "`{}` found nothing; the message attribute is `{instead}`",
+                key.expr
+            ))
+        })
+        .collect()
 }
 
 /// Each expression's counts as a table of its own: the value, its count, and its share of the

@@ -101,6 +101,9 @@ fn with_counts(mut document: Document, counted: &Counts, queue: Option<&str>) ->
     for table in counts::tables(counts, counted.read) {
         document = document.table(table);
     }
+    for line in counts::meant(counts) {
+        document = document.aside(line);
+    }
     document
         .text
         .extend(counts::lines(counts).into_iter().map(|line| {

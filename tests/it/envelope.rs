@@ -461,3 +461,39 @@ fn moves_never_unwrap() {
         ("Number", "2100000")
     );
 }
+
+#[test]
+fn counting_a_message_attribute_as_a_system_attribute_names_the_expression_that_reads_it() {
+    let env = TestEnv::with_inspection();
+    env.run(&["queue", "create", "dlq"]).assert_code(0);
+    for error in ["timeout", "declined"] {
+        env.run(&["send", "dlq", "--attr", &format!("error={error}"), "{}"])
+            .assert_code(0);
+    }
+    let meant = env.run(&[
+        "peek",
+        "dlq",
+        "--count-by",
+        "attributes.error",
+        "-o",
+        "table",
+    ]);
+    meant.assert_code(0);
+    assert_snapshot!(name: "count_by_attributes_meant", meant.stderr);
+
+    // A system attribute that is there gets no such line.
+    let system = env.run(&[
+        "peek",
+        "dlq",
+        "--count-by",
+        "attributes.ApproximateReceiveCount",
+        "-o",
+        "table",
+    ]);
+    system.assert_code(0);
+    assert!(
+        !system.stderr.contains("found nothing"),
+        "{}",
+        system.stderr
+    );
+}

@@ -26,6 +26,9 @@ struct Key {
     /// By the value's JSON text: the value and how many messages gave it.
     values: HashMap<String, (Value, u64)>,
     failed: u64,
+    /// For `attributes.NAME` that found nothing where a message has a message attribute NAME: the
+    /// expression that reads it.
+    instead: Option<String>,
 }
 
 impl std::fmt::Debug for Counter {
@@ -46,6 +49,10 @@ pub struct KeyCounts {
     /// Messages the expression could not be evaluated on (a function given the wrong type).
     #[serde(skip_serializing_if = "is_zero")]
     pub failed: u64,
+    /// When the expression was null in every message and another one reads what it probably
+    /// meant (`attributes.error` for the message attribute `error`): that expression.
+    #[serde(skip)]
+    pub instead: Option<String>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -85,6 +92,7 @@ impl Counter {
                     expression: Arc::new(expression),
                     values: HashMap::new(),
                     failed: 0,
+                    instead: None,
                 })
             })
             .collect::<Result<Vec<_>, BadExpression>>()?;
@@ -98,6 +106,9 @@ impl Counter {
             match key.expression.search(record.clone()) {
                 Ok(result) => {
                     let value = serde_json::to_value(&*result).unwrap_or(Value::Null);
+                    if value.is_null() && key.instead.is_none() {
+                        key.instead = message_attribute_meant(&key.text, message);
+                    }
                     let text = value.to_string();
                     key.values.entry(text).or_insert((value, 0)).1 += 1;
                 }
@@ -118,6 +129,7 @@ impl Counter {
             .map(|key| {
                 let mut values: Vec<(&String, &(Value, u64))> = key.values.iter().collect();
                 values.sort_by(|a, b| b.1.1.cmp(&a.1.1).then_with(|| a.0.cmp(b.0)));
+                let found_nothing = values.iter().all(|(_, (value, _))| value.is_null());
                 KeyCounts {
                     expr: key.text.clone(),
                     values: values
@@ -128,10 +140,21 @@ impl Counter {
                         })
                         .collect(),
                     failed: key.failed,
+                    instead: key.instead.clone().filter(|_| found_nothing),
                 }
             })
             .collect()
     }
+}
+
+/// `attributes.NAME` reads SQS's system attributes; where the message has no such system attribute
+/// but a message attribute NAME, the expression that reads the message attribute's value.
+fn message_attribute_meant(text: &str, message: &MessageRecord) -> Option<String> {
+    let name = text.trim().strip_prefix("attributes.")?;
+    let identifier = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (identifier && message.message_attributes.contains_key(name))
+        .then(|| format!("message_attributes.{name}.value"))
 }
 
 #[cfg(test)]
@@ -171,6 +194,29 @@ mod tests {
         };
         assert_eq!(values(0), [("declined".into(), 2), ("timeout".into(), 1)]);
         assert_eq!(values(1), [("a".into(), 2), (Value::Null, 1)]);
+    }
+
+    #[test]
+    fn a_system_attribute_path_to_a_message_attribute_gets_the_right_expression() {
+        let mut counter = Counter::compile(&[
+            "attributes.error".to_string(),
+            "attributes.other".to_string(),
+        ])
+        .unwrap();
+        counter.add(&message("timeout", "{}"));
+        let counts = counter.counts();
+        assert_eq!(
+            counts[0].values,
+            [ValueCount {
+                value: Value::Null,
+                count: 1
+            }]
+        );
+        assert_eq!(
+            counts[0].instead.as_deref(),
+            Some("message_attributes.error.value")
+        );
+        assert_eq!(counts[1].instead, None);
     }
 
     #[test]
