@@ -482,7 +482,11 @@ impl Printer {
         queue: &str,
     ) {
         if let Some(failures) = failures {
-            self.warn(failures.describe(queue));
+            self.warn(format!(
+                "--where failed on {} (not counted as matching; they stay in {queue}); the first error: {}",
+                crate::text::plural(failures.messages, "message"),
+                failures.first_error
+            ));
         }
     }
 

@@ -101,17 +101,6 @@ pub struct WhereFailures {
     pub first_error: String,
 }
 
-impl WhereFailures {
-    /// The warning a run prints: how many, that they stay, and the first error.
-    pub fn describe(&self, queue: &str) -> String {
-        format!(
-            "--where failed on {} (not counted as matching; they stay in {queue}); the first error: {}",
-            crate::text::plural(self.messages, "message"),
-            self.first_error
-        )
-    }
-}
-
 #[derive(Default)]
 struct WhereFailureLog {
     ids: HashSet<String>,
