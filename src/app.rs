@@ -18,10 +18,10 @@ pub fn main() -> std::process::ExitCode {
     // `COMPLETE=bash sqsctl` prints the completion script, and the script calls back here with
     // the words typed so far: answered, then the process exits.
     clap_complete::CompleteEnv::with_factory(crate::cli::command).complete();
-    let command = crate::cli::command();
+    let mut command = crate::cli::command();
+    // Parsed in place: a copy of the whole command tree is a measurable part of a short run.
     let cli = match command
-        .clone()
-        .try_get_matches()
+        .try_get_matches_from_mut(std::env::args_os())
         .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches))
     {
         Ok(cli) => cli,
