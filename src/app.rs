@@ -18,10 +18,10 @@ pub fn main() -> std::process::ExitCode {
     // `COMPLETE=bash sqsctl` prints the completion script, and the script calls back here with
     // the words typed so far: answered, then the process exits.
     clap_complete::CompleteEnv::with_factory(crate::cli::command).complete();
-    let command = crate::cli::command();
+    let mut command = crate::cli::command();
+    // Parsed in place: a copy of the whole command tree is a measurable part of a short run.
     let cli = match command
-        .clone()
-        .try_get_matches()
+        .try_get_matches_from_mut(std::env::args_os())
         .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches))
     {
         Ok(cli) => cli,
@@ -95,7 +95,7 @@ fn client_threads(cli: &Cli) -> Option<usize> {
 }
 
 async fn run(cli: Cli) -> ExitStatus {
-    let settings =
+    let mut settings =
         match GlobalSettings::resolve(cli.aws, cli.global, Environment::read(), Terminal::detect())
         {
             Ok(settings) => settings,
@@ -107,6 +107,9 @@ async fn run(cli: Cli) -> ExitStatus {
                 return ExitStatus::Usage;
             }
         };
+    if let Some(cache) = &mut settings.aws.queue_url_cache {
+        cache.serve = serves_cached_queue_urls(&cli.command);
+    }
     let interrupt = Interrupt::with_grace(settings.grace);
     spawn_signal_handler(interrupt.clone());
     let ctx = Context::new(settings.printer, settings.aws, interrupt);
@@ -122,6 +125,15 @@ async fn run(cli: Cli) -> ExitStatus {
         (ExitStatus::Interrupted, Some(signal)) => ExitStatus::stopped_by(signal),
         (status, _) => status,
     }
+}
+
+/// Whether a queue given by name resolves from the remembered URLs (skipping `GetQueueUrl`): for
+/// one message sent, whose calls on the queue (the send, and the attributes of a FIFO queue) the
+/// client makes again at the looked-up URL when the remembered one has no queue, so a stale entry
+/// fails as a lookup would. Other commands prompt first, start many calls at once, or make calls
+/// the client does not make again, and look the name up (keeping the cache current).
+fn serves_cached_queue_urls(command: &Command) -> bool {
+    matches!(command, Command::Send(send) if !send.lines && !send.jsonl)
 }
 
 /// How long after the grace period a command that still has not returned is stopped regardless:

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use crate::cli::{AwsArgs, GlobalArgs, values};
-use crate::client::{AwsEnvironment, AwsSettings};
+use crate::client::{AwsEnvironment, AwsSettings, QueueUrlCacheSettings};
 use crate::output::query::Query;
 use crate::output::{Printer, Terminal};
 
@@ -28,21 +28,28 @@ pub struct Environment {
     pub no_color: bool,
     /// `SQSCTL_INTERRUPT_GRACE`, as set.
     pub interrupt_grace: Option<String>,
+    /// The user's cache directory (`XDG_CACHE_HOME`, `~/.cache`, `~/Library/Caches`), where queue
+    /// URLs are remembered; `None` leaves them unremembered.
+    pub cache_dir: Option<std::path::PathBuf>,
     pub aws: AwsEnvironment,
 }
 
 impl Environment {
     pub fn read() -> Environment {
-        Environment::from_lookup(|name| std::env::var(name).ok())
+        Environment {
+            cache_dir: dirs::cache_dir(),
+            ..Environment::from_lookup(|name| std::env::var(name).ok())
+        }
     }
 
-    /// The same from any lookup of variables (tests give a map).
+    /// The same from any lookup of variables (tests give a map), without a cache directory.
     pub fn from_lookup(var: impl Fn(&str) -> Option<String>) -> Environment {
         Environment {
             assume_tty: var(ASSUME_TTY_ENV).is_some_and(|v| v == "1"),
             columns: var("COLUMNS"),
             no_color: var("NO_COLOR").is_some_and(|v| !v.is_empty()),
             interrupt_grace: var(INTERRUPT_GRACE_ENV).filter(|v| !v.trim().is_empty()),
+            cache_dir: None,
             aws: AwsEnvironment::from_lookup(&var),
         }
     }
@@ -107,6 +114,11 @@ impl GlobalSettings {
                 connect_timeout: aws.connect_timeout,
                 read_timeout: aws.read_timeout,
                 environment: env.aws,
+                // Kept current by every command; served only where `app` says so.
+                queue_url_cache: env.cache_dir.map(|dir| QueueUrlCacheSettings {
+                    dir: dir.join("sqsctl"),
+                    serve: false,
+                }),
             },
             grace,
         })

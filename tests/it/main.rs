@@ -26,6 +26,7 @@ mod prompts;
 mod purge;
 mod query;
 mod queue;
+mod queue_url_cache;
 mod queues;
 mod read_guard;
 mod readme;

@@ -116,6 +116,23 @@ impl Sqs {
                 "a batch holds at most {MAX_BATCH_ENTRIES} messages"
             )));
         }
+        match self.send_batch_at(queue, records).await {
+            Ok(outcomes) => {
+                self.confirmed(queue);
+                Ok(outcomes)
+            }
+            Err(err) => {
+                let queue = self.look_again(queue, err).await?;
+                self.send_batch_at(&queue, records).await
+            }
+        }
+    }
+
+    async fn send_batch_at(
+        &self,
+        queue: &QueueRef,
+        records: &[MessageRecord],
+    ) -> Result<Vec<EntryOutcome>, ClientError> {
         let entries = records
             .iter()
             .enumerate()
@@ -124,7 +141,7 @@ impl Sqs {
         let out = Box::pin(
             self.once
                 .send_message_batch()
-                .queue_url(&queue.url)
+                .queue_url(self.current_url(queue))
                 .set_entries(Some(entries))
                 .send()
                 .timed(),
@@ -215,10 +232,29 @@ impl Sqs {
         attributes: SystemAttributes,
         single: bool,
     ) -> Result<Vec<MessageRecord>, ClientError> {
+        match self.receive_at(queue, options, attributes, single).await {
+            Ok(records) => {
+                self.confirmed(queue);
+                Ok(records)
+            }
+            Err(err) => {
+                let queue = self.look_again(queue, err).await?;
+                self.receive_at(&queue, options, attributes, single).await
+            }
+        }
+    }
+
+    async fn receive_at(
+        &self,
+        queue: &QueueRef,
+        options: ReceiveOptions,
+        attributes: SystemAttributes,
+        single: bool,
+    ) -> Result<Vec<MessageRecord>, ClientError> {
         let client = if single { &self.once } else { &self.client };
         let request = client
             .receive_message()
-            .queue_url(&queue.url)
+            .queue_url(self.current_url(queue))
             .max_number_of_messages(options.max_messages.clamp(1, 10))
             .set_wait_time_seconds(options.wait_seconds.map(|w| w.clamp(0, 20)))
             .set_visibility_timeout(options.visibility_timeout)

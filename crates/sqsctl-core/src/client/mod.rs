@@ -24,6 +24,7 @@ mod queues;
 pub mod redact;
 pub mod retry;
 pub mod suggest;
+pub mod url_cache;
 
 use std::time::Duration;
 
@@ -59,6 +60,19 @@ pub struct AwsSettings {
     pub read_timeout: Option<Duration>,
     /// What the environment says beside `aws-config`'s own chain, read once by the caller.
     pub environment: AwsEnvironment,
+    /// Where queue URLs are remembered by name, and whether names resolve from there.
+    pub queue_url_cache: Option<QueueUrlCacheSettings>,
+}
+
+/// The on-disk cache of queue URLs ([`url_cache`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueueUrlCacheSettings {
+    /// The directory of the cache files.
+    pub dir: std::path::PathBuf,
+    /// Whether a queue name resolves from the cache without `GetQueueUrl`: for commands whose
+    /// first call on the queue goes through [`Sqs`]'s look-again path (sending, receiving,
+    /// attributes). Otherwise lookups, creations and deletions only keep the cache current.
+    pub serve: bool,
 }
 
 /// The AWS variables sqsctl itself looks at (the SDK's chain reads its own): read once, at
@@ -77,6 +91,13 @@ pub struct AwsEnvironment {
     pub has_credentials: bool,
     /// The profile files the SDK reads, as a person would look for them.
     pub profile_files: String,
+    /// Where those files are (`AWS_CONFIG_FILE`, `AWS_SHARED_CREDENTIALS_FILE`, or under
+    /// `$HOME/.aws`), when known.
+    pub profile_file_paths: Vec<std::path::PathBuf>,
+    /// A digest of the variables that choose whose credentials sign (access key id, role, web
+    /// identity, container credentials): what a cached queue URL must have been looked up with.
+    /// Never the values themselves.
+    pub credential_sources: String,
 }
 
 impl Default for AwsEnvironment {
@@ -103,6 +124,32 @@ impl AwsEnvironment {
                 set("AWS_CONFIG_FILE").as_deref(),
                 set("AWS_SHARED_CREDENTIALS_FILE").as_deref(),
             ),
+            profile_file_paths: [
+                ("AWS_CONFIG_FILE", "config"),
+                ("AWS_SHARED_CREDENTIALS_FILE", "credentials"),
+            ]
+            .into_iter()
+            .filter_map(|(variable, file)| {
+                set(variable).map(std::path::PathBuf::from).or_else(|| {
+                    set("HOME").map(|home| std::path::Path::new(&home).join(".aws").join(file))
+                })
+            })
+            .collect(),
+            credential_sources: {
+                use sha2::Digest;
+                let mut digest = sha2::Sha256::new();
+                for name in [
+                    "AWS_ACCESS_KEY_ID",
+                    "AWS_ROLE_ARN",
+                    "AWS_WEB_IDENTITY_TOKEN_FILE",
+                    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+                    "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+                ] {
+                    digest.update(var(name).unwrap_or_default().as_bytes());
+                    digest.update([0]);
+                }
+                hex::encode(digest.finalize())
+            },
         }
     }
 }
@@ -172,6 +219,8 @@ pub struct Sqs {
     throttled: std::sync::Arc<std::sync::atomic::AtomicU64>,
     /// Which endpoints are `sqsctl local` with its inspection endpoint, shared by clones.
     inspection: inspect::Inspection,
+    /// Queue URLs remembered by name, and whether names resolve from them (`serve`).
+    urls: Option<(std::sync::Arc<url_cache::UrlCache>, bool)>,
 }
 
 impl Sqs {
@@ -241,10 +290,25 @@ impl Sqs {
         } else {
             format!("{endpoint_name} ({from})")
         };
+        let urls = settings.queue_url_cache.as_ref().map(|cache| {
+            let endpoint = settings
+                .endpoint_url
+                .as_deref()
+                .or(config.endpoint_url())
+                .or(settings.environment.endpoint_url_sqs.as_deref())
+                .unwrap_or("aws");
+            let scope = url_cache_scope(endpoint, &region, settings);
+            let scope: Vec<&str> = scope.iter().map(String::as_str).collect();
+            (
+                std::sync::Arc::new(url_cache::UrlCache::new(&cache.dir, &scope)),
+                cache.serve,
+            )
+        });
         let client = aws_sdk_sqs::Client::from_conf(with_call_limits(
             aws_sdk_sqs::config::Builder::from(&config),
         ));
         Ok(Sqs {
+            urls,
             once: single_attempt(&client),
             client,
             region,
@@ -275,6 +339,7 @@ impl Sqs {
             entry_retries: std::sync::Arc::default(),
             throttled: std::sync::Arc::default(),
             inspection: inspect::Inspection::default(),
+            urls: None,
         }
     }
 
@@ -427,6 +492,30 @@ impl Sqs {
             other => other,
         }
     }
+}
+
+/// What decides which queue a name means, for [`url_cache::UrlCache::new`]: the endpoint, the
+/// region, the profile and the credential variables, and the profile files as they are now (an
+/// edited file may name another account or role).
+fn url_cache_scope(endpoint: &str, region: &str, settings: &AwsSettings) -> Vec<String> {
+    let mut scope = vec![
+        endpoint.to_string(),
+        region.to_string(),
+        settings.selected_profile().unwrap_or("").to_string(),
+        settings.environment.credential_sources.clone(),
+    ];
+    for path in &settings.environment.profile_file_paths {
+        let stamp = std::fs::metadata(path).ok().map(|meta| {
+            let modified = meta
+                .modified()
+                .ok()
+                .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+                .unwrap_or_default();
+            format!("{} {}", meta.len(), modified.as_nanos())
+        });
+        scope.push(format!("{} {}", path.display(), stamp.unwrap_or_default()));
+    }
+    scope
 }
 
 /// The SDK's timeouts: per connection, per answer, and for a whole call with its retries. With

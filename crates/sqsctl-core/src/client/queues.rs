@@ -14,14 +14,91 @@ impl Sqs {
     pub async fn resolve(&self, text: &str) -> Result<QueueRef, ClientError> {
         match QueueSpec::parse(text).map_err(ClientError::InvalidInput)? {
             QueueSpec::Url(url) => Ok(QueueRef::from_url(url)),
-            QueueSpec::Name(name) => self.queue_url(&name, None).await,
+            QueueSpec::Name(name) => self.remembered_queue_url(text, &name, None).await,
             QueueSpec::Arn { region, .. } if region != self.region => {
                 Err(ClientError::InvalidInput(format!(
                     "`{text}` is a queue in {region}, but sqsctl is working in {}: pass --region {region}",
                     self.region
                 )))
             }
-            QueueSpec::Arn { account, name, .. } => self.queue_url(&name, Some(account)).await,
+            QueueSpec::Arn { account, name, .. } => {
+                self.remembered_queue_url(text, &name, Some(account)).await
+            }
+        }
+    }
+
+    /// [`Sqs::queue_url`] through the URL cache: a remembered URL (when this client serves from
+    /// the cache) is provisional until a call on it succeeds ([`Sqs::look_again`]); a looked-up one
+    /// is remembered.
+    async fn remembered_queue_url(
+        &self,
+        given: &str,
+        name: &str,
+        owner: Option<String>,
+    ) -> Result<QueueRef, ClientError> {
+        if let Some((cache, true)) = &self.urls {
+            if let Some(url) = cache.get(name, owner.as_deref(), given) {
+                return Ok(QueueRef {
+                    url,
+                    name: name.to_string(),
+                });
+            }
+        }
+        let queue = self.queue_url(name, owner.clone()).await?;
+        if let Some((cache, _)) = &self.urls {
+            cache.put(name, owner.as_deref(), &queue.url);
+        }
+        Ok(queue)
+    }
+
+    /// What to do after a call on `queue` failed with `err`. When the call found no queue at a URL
+    /// that came from the cache and no call has confirmed, the queue is looked up again as
+    /// [`Sqs::lookup`] does (which fixes the cache): `Ok` with the queue found, for the caller to
+    /// make its call once more there (a queue that does not exist means the call did nothing), or
+    /// the lookup's error, so a queue that is gone fails as its lookup would have, with the same
+    /// suggestions. Any other error comes back as it is.
+    pub(crate) async fn look_again(
+        &self,
+        queue: &QueueRef,
+        err: ClientError,
+    ) -> Result<QueueRef, ClientError> {
+        let Some((cache, true)) = &self.urls else {
+            return Err(err);
+        };
+        if !matches!(err, ClientError::QueueNotFound { .. }) {
+            return Err(err);
+        }
+        let Some(given) = cache.provisional(&queue.url) else {
+            return Err(err);
+        };
+        cache.confirm(&queue.url);
+        let owner = match QueueSpec::parse(&given) {
+            Ok(QueueSpec::Arn { account, .. }) => Some(account),
+            _ => None,
+        };
+        cache.forget(&queue.name, owner.as_deref());
+        let fresh = self.lookup(&given).await?;
+        if fresh.url != queue.url {
+            cache.moved(&queue.url, &fresh.url);
+        }
+        Ok(fresh)
+    }
+
+    /// The URL a call on `queue` goes to: its own, unless it was a remembered URL that held no
+    /// queue and the name was found elsewhere since ([`Sqs::look_again`]).
+    pub(crate) fn current_url(&self, queue: &QueueRef) -> String {
+        match &self.urls {
+            Some((cache, true)) => cache
+                .current(&queue.url)
+                .unwrap_or_else(|| queue.url.clone()),
+            _ => queue.url.clone(),
+        }
+    }
+
+    /// A call on `queue` succeeded: a URL from the cache is confirmed.
+    pub(crate) fn confirmed(&self, queue: &QueueRef) {
+        if let Some((cache, true)) = &self.urls {
+            cache.confirm(&queue.url);
         }
     }
 
@@ -90,10 +167,23 @@ impl Sqs {
 
     /// All attributes of a queue.
     pub async fn attributes(&self, queue: &QueueRef) -> Result<QueueAttributes, ClientError> {
+        match self.attributes_at(queue).await {
+            Ok(attributes) => {
+                self.confirmed(queue);
+                Ok(attributes)
+            }
+            Err(err) => {
+                let queue = self.look_again(queue, err).await?;
+                self.attributes_at(&queue).await
+            }
+        }
+    }
+
+    async fn attributes_at(&self, queue: &QueueRef) -> Result<QueueAttributes, ClientError> {
         let out = self
             .client
             .get_queue_attributes()
-            .queue_url(&queue.url)
+            .queue_url(self.current_url(queue))
             .attribute_names(QueueAttributeName::All)
             .send()
             .timed()
@@ -195,6 +285,9 @@ impl Sqs {
         let url = out
             .queue_url
             .ok_or_else(|| ClientError::InvalidInput("no queue URL returned".into()))?;
+        if let Some((cache, _)) = &self.urls {
+            cache.put(name, None, &url);
+        }
         Ok(QueueRef {
             url,
             name: name.to_string(),
@@ -202,6 +295,9 @@ impl Sqs {
     }
 
     pub async fn delete_queue(&self, queue: &QueueRef) -> Result<(), ClientError> {
+        if let Some((cache, _)) = &self.urls {
+            cache.forget(&queue.name, None);
+        }
         self.client
             .delete_queue()
             .queue_url(&queue.url)
