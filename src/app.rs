@@ -50,8 +50,15 @@ pub fn main() -> std::process::ExitCode {
     if matches!(cli.command, Command::ConsumeWatchdog) {
         return crate::commands::consume::watchdog::serve().into();
     }
-    let mut builder = tokio::runtime::Builder::new_multi_thread();
-    if let Some(threads) = client_threads(&cli) {
+    // A one-shot command runs on this thread alone: starting worker threads and handing the work
+    // to them would cost more than the command itself.
+    let one_shot = is_one_shot(&cli.command);
+    let mut builder = if one_shot {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    };
+    if let Some(threads) = client_threads(&cli).filter(|_| !one_shot) {
         builder.worker_threads(threads);
     }
     let runtime = match builder.enable_all().build() {
@@ -64,6 +71,9 @@ pub fn main() -> std::process::ExitCode {
     // The command runs as a task on the runtime's workers, beside the tasks it spawns, instead of
     // on this thread: fewer hand-offs between threads for every batch in flight.
     let status = runtime.block_on(async move {
+        if one_shot {
+            return run(cli).await;
+        }
         match tokio::spawn(run(cli)).await {
             Ok(status) => status,
             Err(err) if err.is_panic() => std::panic::resume_unwind(err.into_panic()),
@@ -134,6 +144,12 @@ async fn run(cli: Cli) -> ExitStatus {
 /// the client does not make again, and look the name up (keeping the cache current).
 fn serves_cached_queue_urls(command: &Command) -> bool {
     matches!(command, Command::Send(send) if !send.lines && !send.jsonl)
+}
+
+/// Whether the command makes a request or two and ends (one message sent): it runs on a
+/// current-thread runtime.
+fn is_one_shot(command: &Command) -> bool {
+    serves_cached_queue_urls(command)
 }
 
 /// How long after the grace period a command that still has not returned is stopped regardless:
