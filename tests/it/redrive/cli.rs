@@ -1269,7 +1269,7 @@ fn a_resumed_run_leaves_the_messages_sent_after_the_run_started() {
         Duration::from_millis(800),
     );
     let (plan, state) = sqsctl::redrive::journal::load(std::path::Path::new(&journal)).unwrap();
-    assert_eq!(plan.planned, Some(200));
+    assert_eq!(plan.dlq_depth_at_start, Some(200));
     assert!(state.moved_before < 200 && state.completed.is_none());
     bodies(&env, &dlq, "new", 20);
     let run = env.run(&["redrive", "--resume", &journal, "--yes", "-o", "json"]);
