@@ -172,7 +172,6 @@ fn plan(from: &QueueRef, to: &QueueRef, rate: Option<f64>, limit: Option<u64>) -
         archive: None,
         started_at_ms: None,
         dlq_depth_at_start: None,
-        planned: None,
     }
 }
 

@@ -28,10 +28,10 @@ Journals and archives are created mode 0600, in directories created 0700.
 
 Resume: --resume FILE continues with the run's own settings (--archive included; only the pacing,
 --rate and --concurrency, may change) and asks first unless --yes. A run that completed is not run
-again (exit 0). A resumed run moves at most what the run planned (the DLQ's depth at its start, or
---max) less what the journal shows as sent, and leaves in the DLQ messages sent after the run
-started (SentTimestamp; on standard queues that is the original send time, so only the count bound
-holds for messages dead-lettered during the run) and messages the run moved that came back.
+again (exit 0). A resumed run moves at most the run's --max (if any) less what the journal shows
+as sent, otherwise until a long poll finds the DLQ empty, and leaves in the DLQ messages sent after
+the run started (SentTimestamp; on standard queues that is the original send time, so messages
+dead-lettered during the run move too) and messages the run moved that came back.
 
 Ctrl-C: batches in flight may finish within 5 s; those still unanswered then are abandoned and
 journaled as outcome unknown (--resume waits for them and may send them again). A second Ctrl-C

@@ -98,6 +98,35 @@ impl TestEnv {
         TestEnv::exact_server()
     }
 
+    /// As [`TestEnv::start`], except that a `--like-sqs` server delivers each message once: for a
+    /// test that asserts each run of a message by the receive count it was delivered with (`why`),
+    /// which a second delivery by SQS changes. Short polls still sample, order and counts are still
+    /// approximate.
+    pub fn delivered_once(why: &str) -> TestEnv {
+        assert!(
+            !why.trim().is_empty(),
+            "say why the test needs each message delivered once"
+        );
+        match like_sqs_seed() {
+            Some(seed) => {
+                eprintln!(
+                    "local server: --like-sqs --duplicate-rate 0 --seed {seed} (repeat with \
+                     {LIKE_SQS_VAR}={seed})"
+                );
+                TestEnv::start_with(ServerConfig {
+                    inspection: false,
+                    realism: Realism {
+                        duplicate_rate: 0.0,
+                        ..Realism::LIKE_SQS
+                    },
+                    seed: Some(seed),
+                    ..ServerConfig::default()
+                })
+            }
+            None => TestEnv::exact_server(),
+        }
+    }
+
     fn exact_server() -> TestEnv {
         TestEnv::start_with(ServerConfig {
             inspection: false,

@@ -462,7 +462,6 @@ mod tests {
         Plan {
             started_at_ms: Some(1),
             dlq_depth_at_start: Some(5),
-            planned: Some(5),
             ..Plan::sample()
         }
     }
@@ -504,7 +503,7 @@ mod tests {
         assert_eq!(state.unknown, 1, "a was sent; d was abandoned");
         assert!(state.sent_as.contains("x") && state.sent_as.contains("y"));
         assert!(state.completed.is_none());
-        assert_eq!(loaded.planned, Some(5));
+        assert_eq!(loaded.dlq_depth_at_start, Some(5));
     }
 
     /// What `write` returned for is in the file, for any reader (a `kill -9` right after cannot

@@ -298,7 +298,6 @@ mod tests {
             destination: QueueRef::from_url("http://h/000000000000/orders"),
             started_at_ms: Some(started_at_ms),
             dlq_depth_at_start: Some(3),
-            planned: Some(3),
             ..Plan::sample()
         }
     }

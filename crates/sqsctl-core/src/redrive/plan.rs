@@ -142,10 +142,6 @@ pub struct Plan {
     /// Messages in the DLQ (visible, in flight and delayed) when the run started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dlq_depth_at_start: Option<u64>,
-    /// The most messages the run is about: its depth at start, or `--limit` if lower. A resumed
-    /// run moves at most this many less what the journal shows as sent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub planned: Option<u64>,
 }
 
 /// What a caller chooses for a new run apart from its queues.
@@ -164,8 +160,8 @@ pub struct NewPlan {
 }
 
 impl Plan {
-    /// The plan of a new run along `route`, started at `started_at_ms`: it moves at most the DLQ's
-    /// depth now (or the limit, if lower). Checked as [`Plan::validate`] checks.
+    /// The plan of a new run along `route`, started at `started_at_ms`, with the DLQ's depth now.
+    /// Checked as [`Plan::validate`] checks.
     pub fn new_run(route: &Route, new: NewPlan, started_at_ms: u64) -> Result<Plan, PlanError> {
         let depth = route.dlq_attrs.total();
         let (concurrency, adaptive) = Plan::workers(new.concurrency);
@@ -184,7 +180,6 @@ impl Plan {
             archive: new.archive,
             started_at_ms: Some(started_at_ms),
             dlq_depth_at_start: Some(depth),
-            planned: Some(new.limit.map_or(depth, |limit| limit.min(depth))),
         };
         plan.validate()?;
         Ok(plan)
@@ -245,7 +240,6 @@ impl Plan {
             archive: None,
             started_at_ms: None,
             dlq_depth_at_start: None,
-            planned: None,
         }
     }
 }

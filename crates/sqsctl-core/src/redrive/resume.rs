@@ -23,14 +23,12 @@ pub struct Pacing {
 
 impl Plan {
     /// The plan a resumed run goes on with: this one (what moves and how may not change), paced
-    /// by `pacing`, moving at most what it planned (its limit, or the DLQ's depth when it started)
-    /// less what the journal (`state`) shows as sent. Journals without that record keep their
-    /// limit only.
+    /// by `pacing`, its limit (if any) less what the journal (`state`) shows as sent. Without a
+    /// limit it ends, as a new run does, when a long poll finds the DLQ empty: the DLQ's depth at
+    /// the start is no bound, since SQS's count lags and could stop the resume with messages of
+    /// the run left behind; messages that arrived after the start are left by their
+    /// `SentTimestamp` instead.
     pub fn resumed(self, state: &ResumeState, pacing: Pacing) -> Plan {
-        let bound = match (self.limit, self.planned) {
-            (Some(limit), Some(planned)) => Some(limit.min(planned)),
-            (limit, planned) => limit.or(planned),
-        };
         let (concurrency, adaptive) = match pacing.concurrency {
             Some(_) => Plan::workers(pacing.concurrency),
             None => (self.concurrency, self.adaptive),
@@ -39,7 +37,9 @@ impl Plan {
             rate: pacing.rate.or(self.rate),
             concurrency,
             adaptive,
-            limit: bound.map(|bound| bound.saturating_sub(state.sent.len() as u64)),
+            limit: self
+                .limit
+                .map(|limit| limit.saturating_sub(state.sent.len() as u64)),
             ..self
         }
     }
@@ -131,26 +131,35 @@ mod tests {
     use super::*;
     use crate::redrive::DEFAULT_CONCURRENCY;
 
-    fn plan(limit: Option<u64>, planned: Option<u64>) -> Plan {
+    fn plan(limit: Option<u64>) -> Plan {
         Plan {
             limit,
             rate: Some(5.0),
             visibility_timeout: 30,
-            planned,
+            started_at_ms: Some(1_000),
+            dlq_depth_at_start: Some(7),
             ..Plan::sample()
         }
     }
 
+    fn sent(ids: &[&str]) -> ResumeState {
+        let mut state = ResumeState::default();
+        for id in ids {
+            state.sent.insert(id);
+        }
+        state
+    }
+
     #[test]
-    fn a_resumed_plan_keeps_its_bound_less_what_was_sent_and_takes_new_pacing() {
-        let state = ResumeState::default();
-        let same = plan(Some(10), Some(7)).resumed(&state, Pacing::default());
+    fn a_resumed_plan_keeps_its_limit_less_what_was_sent_and_takes_new_pacing() {
+        let two_sent = sent(&["a", "b"]);
+        let same = plan(Some(10)).resumed(&two_sent, Pacing::default());
         assert_eq!(
             (same.limit, same.rate, same.concurrency, same.adaptive),
-            (Some(7), Some(5.0), 4, false)
+            (Some(8), Some(5.0), 4, false)
         );
-        let paced = plan(None, Some(7)).resumed(
-            &state,
+        let paced = plan(Some(10)).resumed(
+            &two_sent,
             Pacing {
                 rate: Some(1.0),
                 concurrency: Some(2),
@@ -158,14 +167,30 @@ mod tests {
         );
         assert_eq!(
             (paced.limit, paced.rate, paced.concurrency),
-            (Some(7), Some(1.0), 2)
+            (Some(8), Some(1.0), 2)
         );
-        let unbounded = plan(None, None).resumed(&state, Pacing::default());
-        assert_eq!(unbounded.limit, None);
+        assert_eq!(
+            plan(Some(1)).resumed(&two_sent, Pacing::default()).limit,
+            Some(0)
+        );
         assert_eq!(
             Plan::workers(None),
             (DEFAULT_CONCURRENCY, true),
             "no --concurrency on a new run adapts"
+        );
+    }
+
+    #[test]
+    fn a_resumed_plan_without_a_limit_is_not_bounded_by_the_lagging_depth_at_start() {
+        let resumed = plan(None).resumed(&sent(&["a", "b"]), Pacing::default());
+        assert_eq!(
+            resumed.limit, None,
+            "it ends when a long poll finds the DLQ empty"
+        );
+        assert_eq!(
+            resumed.started_at_ms,
+            Some(1_000),
+            "later arrivals are still left"
         );
     }
 
@@ -181,7 +206,7 @@ mod tests {
             )
         };
         let now = UNIX_EPOCH + Duration::from_secs(1_000);
-        let plan = plan(None, None);
+        let plan = plan(None);
         let nothing_held = ResumeState::default();
         assert_eq!(
             HeldWait::needed(&plan, &nothing_held, &in_flight(3), now),
