@@ -11,9 +11,9 @@ const REDRIVE_HELP: &str = "Examples:
   sqsctl redrive orders-dlq --dry-run               # what would move, and where
   sqsctl redrive orders-dlq                         # move everything back to its source queue
   sqsctl redrive orders-dlq --grep timeout --rate 50 --max 1000
-  sqsctl redrive --resume ~/.local/state/sqsctl/redrive/orders-dlq-20260101T030000Z.jsonl
 
 More examples:
+  sqsctl redrive --resume ~/.local/state/sqsctl/redrive/orders-dlq-20260101T030000Z.jsonl
   sqsctl redrive orders-dlq --where \"body.tenant == 'acme'\" --to orders-replay
   sqsctl redrive orders-dlq --native                # AWS's server-side move task
   sqsctl redrive status orders-dlq                  # native move tasks of a DLQ
@@ -119,7 +119,7 @@ pub struct RedriveArgs {
     /// Write the journal here (default: a new file under the state directory)
     ///
     /// The default file's path is printed at the start.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", hide_short_help = true)]
     pub journal: Option<PathBuf>,
 
     /// Complete an interrupted run from its journal

@@ -32,10 +32,10 @@ fn command_paths() -> Vec<Vec<String>> {
         for sub in command.get_subcommands().filter(|c| !c.is_hide_set()) {
             let mut here = path.to_vec();
             here.push(sub.get_name().to_string());
+            // A command with subcommands of its own (`redrive`, `queue`) has its own help too.
+            out.push(here.clone());
             if sub.has_subcommands() {
                 walk(sub, &here, out);
-            } else {
-                out.push(here);
             }
         }
     }
