@@ -100,6 +100,23 @@ impl ReceiveOptions {
     }
 }
 
+/// One attempt at a batch call (`$method`, named `$op` in errors) on `$queue` at `$url`, timed,
+/// its error said with the operation and the queue.
+macro_rules! batch_call {
+    ($sqs:ident, $method:ident, $op:literal, $queue:expr, $url:expr, $entries:expr) => {
+        Box::pin(
+            $sqs.once
+                .$method()
+                .queue_url($url)
+                .set_entries(Some($entries))
+                .send()
+                .timed(),
+        )
+        .await
+        .map_err(|e| $sqs.err_on($op, $queue, e))
+    };
+}
+
 impl Sqs {
     /// Sends one batch (at most 10 records, within 1 MiB) in a single attempt: the SDK does not
     /// retry it (see [`Sqs::send_batch_retrying`]). Outcomes come back in input order.
@@ -138,16 +155,14 @@ impl Sqs {
             .enumerate()
             .map(|(i, r)| convert::batch_entry(i, r))
             .collect::<Result<Vec<_>, _>>()?;
-        let out = Box::pin(
-            self.once
-                .send_message_batch()
-                .queue_url(self.current_url(queue))
-                .set_entries(Some(entries))
-                .send()
-                .timed(),
-        )
-        .await
-        .map_err(|e| self.err_on("SendMessageBatch", queue, e))?;
+        let out = batch_call!(
+            self,
+            send_message_batch,
+            "SendMessageBatch",
+            queue,
+            self.current_url(queue),
+            entries
+        )?;
         let sent = out.successful.into_iter().map(|ok| {
             let outcome = EntryOutcome::Ok {
                 message_id: Some(ok.message_id),
@@ -155,9 +170,7 @@ impl Sqs {
             };
             (ok.id, outcome)
         });
-        let outcomes = in_input_order(records.len(), sent, out.failed);
-        self.count_throttled(outcomes.iter().filter(|o| o.is_throttled()).count());
-        Ok(outcomes)
+        Ok(self.outcomes(records.len(), sent, out.failed))
     }
 
     /// Sends one batch under `policy`: whole requests and the entries that may still succeed are
@@ -290,31 +303,22 @@ impl Sqs {
         if receipt_handles.is_empty() {
             return Ok(Vec::new());
         }
-        let entries = receipt_handles
-            .iter()
-            .enumerate()
-            .map(|(i, handle)| {
-                DeleteMessageBatchRequestEntry::builder()
-                    .id(i.to_string())
-                    .receipt_handle(*handle)
-                    .build()
-                    .map_err(|e| ClientError::InvalidInput(e.to_string()))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let out = Box::pin(
-            self.once
-                .delete_message_batch()
-                .queue_url(&queue.url)
-                .set_entries(Some(entries))
-                .send()
-                .timed(),
-        )
-        .await
-        .map_err(|e| self.err_on("DeleteMessageBatch", queue, e))?;
-        let done = out.successful.into_iter().map(|ok| acknowledged(ok.id));
-        let outcomes = in_input_order(receipt_handles.len(), done, out.failed);
-        self.count_throttled(outcomes.iter().filter(|o| o.is_throttled()).count());
-        Ok(outcomes)
+        let entries = numbered(receipt_handles, |id, handle| {
+            DeleteMessageBatchRequestEntry::builder()
+                .id(id)
+                .receipt_handle(*handle)
+                .build()
+        })?;
+        let out = batch_call!(
+            self,
+            delete_message_batch,
+            "DeleteMessageBatch",
+            queue,
+            &queue.url,
+            entries
+        )?;
+        let deleted = out.successful.into_iter().map(|ok| ok.id);
+        Ok(self.acknowledged(receipt_handles.len(), deleted, out.failed))
     }
 
     /// Deletes up to 10 messages by receipt handle under `policy`. A delete applied twice does no
@@ -325,11 +329,10 @@ impl Sqs {
         receipt_handles: &[&str],
         policy: &RetryPolicy,
     ) -> BatchOutcome {
-        let call = |pending: Vec<usize>| async move {
-            let subset: Vec<&str> = pending.iter().map(|&i| receipt_handles[i]).collect();
+        self.retrying(receipt_handles, policy, |subset| async move {
             self.delete_batch(queue, &subset).await
-        };
-        self.counted(policy.entries(receipt_handles.len(), call).await)
+        })
+        .await
     }
 
     /// Changes the visibility timeout of up to 10 received messages in a single attempt; outcomes
@@ -342,32 +345,23 @@ impl Sqs {
         if entries.is_empty() {
             return Ok(Vec::new());
         }
-        let request = entries
-            .iter()
-            .enumerate()
-            .map(|(i, (handle, seconds))| {
-                ChangeMessageVisibilityBatchRequestEntry::builder()
-                    .id(i.to_string())
-                    .receipt_handle(*handle)
-                    .visibility_timeout(*seconds)
-                    .build()
-                    .map_err(|e| ClientError::InvalidInput(e.to_string()))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let out = Box::pin(
-            self.once
-                .change_message_visibility_batch()
-                .queue_url(&queue.url)
-                .set_entries(Some(request))
-                .send()
-                .timed(),
-        )
-        .await
-        .map_err(|e| self.err_on("ChangeMessageVisibilityBatch", queue, e))?;
-        let done = out.successful.into_iter().map(|ok| acknowledged(ok.id));
-        let outcomes = in_input_order(entries.len(), done, out.failed);
-        self.count_throttled(outcomes.iter().filter(|o| o.is_throttled()).count());
-        Ok(outcomes)
+        let request = numbered(entries, |id, (handle, seconds)| {
+            ChangeMessageVisibilityBatchRequestEntry::builder()
+                .id(id)
+                .receipt_handle(*handle)
+                .visibility_timeout(*seconds)
+                .build()
+        })?;
+        let out = batch_call!(
+            self,
+            change_message_visibility_batch,
+            "ChangeMessageVisibilityBatch",
+            queue,
+            &queue.url,
+            request
+        )?;
+        let changed = out.successful.into_iter().map(|ok| ok.id);
+        Ok(self.acknowledged(entries.len(), changed, out.failed))
     }
 
     /// Changes the visibility timeout of up to 10 received messages under `policy`.
@@ -377,11 +371,10 @@ impl Sqs {
         entries: &[(&str, i32)],
         policy: &RetryPolicy,
     ) -> BatchOutcome {
-        let call = |pending: Vec<usize>| async move {
-            let subset: Vec<(&str, i32)> = pending.iter().map(|&i| entries[i]).collect();
+        self.retrying(entries, policy, |subset| async move {
             self.change_visibility_batch(queue, &subset).await
-        };
-        self.counted(policy.entries(entries.len(), call).await)
+        })
+        .await
     }
 
     /// Makes received messages visible again at once (visibility timeout 0), in batches of 10,
@@ -410,6 +403,59 @@ impl Sqs {
 
 /// The outcomes of a batch call in input order (entry ids are input indexes): what the response
 /// names as successful or failed, and [`EntryOutcome::Missing`] for an entry it does not name.
+/// A batch request's entries, each built from an item and its id (its index in `items`, which
+/// the answer's outcomes name).
+fn numbered<T, E>(
+    items: &[T],
+    build: impl Fn(String, &T) -> Result<E, aws_sdk_sqs::error::BuildError>,
+) -> Result<Vec<E>, ClientError> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| build(i.to_string(), item))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| ClientError::InvalidInput(e.to_string()))
+}
+
+impl Sqs {
+    /// A batch call of `items` under `policy`: each attempt is given the entries still pending.
+    async fn retrying<T: Copy, Fut>(
+        &self,
+        items: &[T],
+        policy: &RetryPolicy,
+        attempt: impl Fn(Vec<T>) -> Fut,
+    ) -> BatchOutcome
+    where
+        Fut: std::future::Future<Output = Result<Vec<EntryOutcome>, ClientError>>,
+    {
+        let call = |pending: Vec<usize>| attempt(pending.iter().map(|&i| items[i]).collect());
+        self.counted(policy.entries(items.len(), call).await)
+    }
+
+    /// The outcomes of a batch whose successful entries carry only their id (deletes, visibility
+    /// changes).
+    fn acknowledged(
+        &self,
+        len: usize,
+        successful: impl Iterator<Item = String>,
+        failed: Vec<aws_sdk_sqs::types::BatchResultErrorEntry>,
+    ) -> Vec<EntryOutcome> {
+        self.outcomes(len, successful.map(acknowledged), failed)
+    }
+
+    /// A batch answer's outcomes in input order, the throttled ones counted.
+    fn outcomes(
+        &self,
+        len: usize,
+        successful: impl Iterator<Item = (String, EntryOutcome)>,
+        failed: Vec<aws_sdk_sqs::types::BatchResultErrorEntry>,
+    ) -> Vec<EntryOutcome> {
+        let outcomes = in_input_order(len, successful, failed);
+        self.count_throttled(outcomes.iter().filter(|o| o.is_throttled()).count());
+        outcomes
+    }
+}
+
 fn in_input_order(
     len: usize,
     successful: impl Iterator<Item = (String, EntryOutcome)>,
