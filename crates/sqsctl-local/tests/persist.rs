@@ -14,7 +14,7 @@ use sqsctl_local::{AttributeValue, Clock, InitError, InitSpec, QueueSpec, Server
 #[path = "support/mod.rs"]
 mod support;
 
-use support::{change_visibility, delete, receive_up_to, send, send_batch};
+use support::{change_visibility, delete, queue_attribute, receive_up_to, send, send_batch};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -191,19 +191,8 @@ async fn a_restart_keeps_queues_messages_states_and_dedup_ids() -> TestResult {
         tags.tags().and_then(|t| t.get("team")).map(String::as_str),
         Some("checkout")
     );
-    let timeout = sqs
-        .get_queue_attributes()
-        .queue_url(&url)
-        .attribute_names(QueueAttributeName::VisibilityTimeout)
-        .send()
-        .await?;
-    assert_eq!(
-        timeout
-            .attributes()
-            .and_then(|a| a.get(&QueueAttributeName::VisibilityTimeout))
-            .map(String::as_str),
-        Some("45")
-    );
+    let timeout = queue_attribute(&sqs, &url, QueueAttributeName::VisibilityTimeout).await?;
+    assert_eq!(timeout.as_deref(), Some("45"));
     // The dedup id still deduplicates: the original id comes back and nothing is added.
     let again = sqs
         .send_message()
@@ -430,18 +419,13 @@ async fn init_creates_queues_once_and_names_what_differs() -> TestResult {
             .cloned()
             .unwrap_or_default();
         assert!(policy.contains(&server.queue_arn("orders-dlq")), "{policy}");
-        let fifo = sqs
-            .get_queue_attributes()
-            .queue_url(server.queue_url("events.fifo"))
-            .attribute_names(QueueAttributeName::FifoQueue)
-            .send()
-            .await?;
-        assert_eq!(
-            fifo.attributes()
-                .and_then(|a| a.get(&QueueAttributeName::FifoQueue))
-                .map(String::as_str),
-            Some("true")
-        );
+        let fifo = queue_attribute(
+            &sqs,
+            server.queue_url("events.fifo"),
+            QueueAttributeName::FifoQueue,
+        )
+        .await?;
+        assert_eq!(fifo.as_deref(), Some("true"));
         server.shutdown().await;
     }
     // Same file, same data directory: nothing to do.
@@ -851,16 +835,9 @@ async fn a_restart_keeps_each_queue_in_its_region() -> TestResult {
     assert_eq!(queue_urls(&eu).await?, [eu_url.as_str()]);
     assert_eq!(counts(&us, &server.queue_url("orders")).await?, (1, 0, 0));
     assert_eq!(counts(&eu, &eu_url).await?, (2, 0, 0));
-    let arn = eu
-        .get_queue_attributes()
-        .queue_url(&eu_url)
-        .attribute_names(QueueAttributeName::QueueArn)
-        .send()
-        .await?;
+    let arn = queue_attribute(&eu, &eu_url, QueueAttributeName::QueueArn).await?;
     assert_eq!(
-        arn.attributes()
-            .and_then(|a| a.get(&QueueAttributeName::QueueArn))
-            .map(String::as_str),
+        arn.as_deref(),
         Some("arn:aws:sqs:eu-west-1:000000000000:orders")
     );
     server.shutdown().await;
