@@ -130,6 +130,17 @@ async fn pages_cannot_delete_queues_through_img_tags_forms_or_repeated_actions()
     Ok(())
 }
 
+/// A form POST of a SendMessage `body` to a queue that was empty: it is answered 200 and the
+/// message waits in the queue.
+async fn post_one_message(server: &Server, sqs: &Client, url: &str, body: &str) {
+    let sent = Answer::parse(&raw(server, request("POST", "/", FORM, body)).await);
+    assert_eq!(sent.status, 200, "{}", sent.body);
+    assert_eq!(
+        attribute(sqs, url, "ApproximateNumberOfMessages").await,
+        "1"
+    );
+}
+
 /// A server on the real clock, a client for it and the URL of a new queue `name`.
 async fn server_with_queue(name: &str) -> Result<(Server, Client, String), std::io::Error> {
     let server = Server::start(ServerConfig::default())?;
@@ -180,12 +191,7 @@ async fn clients_without_an_origin_and_read_only_gets_are_served() -> TestResult
         ("QueueUrl", &url),
         ("MessageBody", "hi"),
     ]);
-    let sent = Answer::parse(&raw(&server, request("POST", "/", FORM, &body)).await);
-    assert_eq!(sent.status, 200, "{}", sent.body);
-    assert_eq!(
-        attribute(&sqs, &url, "ApproximateNumberOfMessages").await,
-        "1"
-    );
+    post_one_message(&server, &sqs, &url, &body).await;
     server.shutdown().await;
     Ok(())
 }
@@ -285,12 +291,7 @@ async fn text_that_is_not_utf8_is_refused_in_both_protocols() -> TestResult {
 
     // Valid multi-byte text, encoded or not, still goes through.
     let accented = encoded.replace("a%FFb", "caf%C3%A9");
-    let sent = Answer::parse(&raw(&server, request("POST", "/", FORM, &accented)).await);
-    assert_eq!(sent.status, 200, "{}", sent.body);
-    assert_eq!(
-        attribute(&sqs, &url, "ApproximateNumberOfMessages").await,
-        "1"
-    );
+    post_one_message(&server, &sqs, &url, &accented).await;
     server.shutdown().await;
     Ok(())
 }
