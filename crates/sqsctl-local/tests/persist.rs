@@ -14,6 +14,8 @@ use sqsctl_local::{AttributeValue, Clock, InitError, InitSpec, QueueSpec, Server
 #[path = "support/mod.rs"]
 mod support;
 
+use support::{change_visibility, delete, queue_attribute, receive_up_to, send, send_batch};
+
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 const START: u64 = 1_700_000_000;
@@ -129,19 +131,10 @@ async fn a_restart_keeps_queues_messages_states_and_dedup_ids() -> TestResult {
             .unwrap_or_default();
         fifo_url = create_fifo(&sqs, "jobs.fifo").await?;
         for body in ["poison", "in-flight"] {
-            sqs.send_message()
-                .queue_url(&url)
-                .message_body(body)
-                .send()
-                .await?;
+            send(&sqs, &url, body).await?;
         }
         // "poison" is received twice; the receive after that moves it to the DLQ.
-        let first = sqs
-            .receive_message()
-            .queue_url(&url)
-            .max_number_of_messages(2)
-            .send()
-            .await?;
+        let first = receive_up_to(&sqs, &url, 2).await?;
         assert_eq!(first.messages().len(), 2);
         let poison = first
             .messages()
@@ -149,12 +142,7 @@ async fn a_restart_keeps_queues_messages_states_and_dedup_ids() -> TestResult {
             .find(|m| m.body() == Some("poison"))
             .ok_or("poison not received first")?;
         stale_handle = poison.receipt_handle().unwrap_or_default().to_string();
-        sqs.change_message_visibility()
-            .queue_url(&url)
-            .receipt_handle(&stale_handle)
-            .visibility_timeout(0)
-            .send()
-            .await?;
+        change_visibility(&sqs, &url, &stale_handle, 0).await?;
         for expected in [&["poison"][..], &[]] {
             let got = sqs
                 .receive_message()
@@ -166,11 +154,7 @@ async fn a_restart_keeps_queues_messages_states_and_dedup_ids() -> TestResult {
             let bodies: Vec<&str> = got.messages().iter().filter_map(|m| m.body()).collect();
             assert_eq!(bodies, expected);
         }
-        sqs.send_message()
-            .queue_url(&url)
-            .message_body("visible")
-            .send()
-            .await?;
+        send(&sqs, &url, "visible").await?;
         sqs.send_message()
             .queue_url(&url)
             .message_body("delayed")
@@ -190,11 +174,7 @@ async fn a_restart_keeps_queues_messages_states_and_dedup_ids() -> TestResult {
         // Deleted: the deduplication window outlives the message.
         let got = sqs.receive_message().queue_url(&fifo_url).send().await?;
         for m in got.messages() {
-            sqs.delete_message()
-                .queue_url(&fifo_url)
-                .receipt_handle(m.receipt_handle().unwrap_or_default())
-                .send()
-                .await?;
+            delete(&sqs, &fifo_url, m.receipt_handle().unwrap_or_default()).await?;
         }
         server.shutdown().await;
     }
@@ -211,19 +191,8 @@ async fn a_restart_keeps_queues_messages_states_and_dedup_ids() -> TestResult {
         tags.tags().and_then(|t| t.get("team")).map(String::as_str),
         Some("checkout")
     );
-    let timeout = sqs
-        .get_queue_attributes()
-        .queue_url(&url)
-        .attribute_names(QueueAttributeName::VisibilityTimeout)
-        .send()
-        .await?;
-    assert_eq!(
-        timeout
-            .attributes()
-            .and_then(|a| a.get(&QueueAttributeName::VisibilityTimeout))
-            .map(String::as_str),
-        Some("45")
-    );
+    let timeout = queue_attribute(&sqs, &url, QueueAttributeName::VisibilityTimeout).await?;
+    assert_eq!(timeout.as_deref(), Some("45"));
     // The dedup id still deduplicates: the original id comes back and nothing is added.
     let again = sqs
         .send_message()
@@ -247,12 +216,7 @@ async fn a_restart_keeps_queues_messages_states_and_dedup_ids() -> TestResult {
     let next_sequence = next.sequence_number().unwrap_or_default().parse::<u128>()?;
     assert!(next_sequence > original_sequence, "{next_sequence}");
     // A receipt handle from before the restart no longer works.
-    let stale = sqs
-        .delete_message()
-        .queue_url(&url)
-        .receipt_handle(&stale_handle)
-        .send()
-        .await;
+    let stale = delete(&sqs, &url, &stale_handle).await;
     assert_eq!(
         stale.err().and_then(|e| e.code().map(String::from)),
         Some("ReceiptHandleIsInvalid".into())
@@ -294,25 +258,12 @@ async fn deletes_purges_and_queue_deletions_stay_done() -> TestResult {
         let gone = gone.queue_url().unwrap_or_default();
         for url in [keep, purged, gone] {
             for body in ["a", "b", "c"] {
-                sqs.send_message()
-                    .queue_url(url)
-                    .message_body(body)
-                    .send()
-                    .await?;
+                send(&sqs, url, body).await?;
             }
         }
-        let got = sqs
-            .receive_message()
-            .queue_url(keep)
-            .max_number_of_messages(10)
-            .send()
-            .await?;
+        let got = receive_up_to(&sqs, keep, 10).await?;
         for m in got.messages().iter().filter(|m| m.body() != Some("b")) {
-            sqs.delete_message()
-                .queue_url(keep)
-                .receipt_handle(m.receipt_handle().unwrap_or_default())
-                .send()
-                .await?;
+            delete(&sqs, keep, m.receipt_handle().unwrap_or_default()).await?;
         }
         sqs.purge_queue().queue_url(purged).send().await?;
         sqs.delete_queue().queue_url(gone).send().await?;
@@ -468,18 +419,13 @@ async fn init_creates_queues_once_and_names_what_differs() -> TestResult {
             .cloned()
             .unwrap_or_default();
         assert!(policy.contains(&server.queue_arn("orders-dlq")), "{policy}");
-        let fifo = sqs
-            .get_queue_attributes()
-            .queue_url(server.queue_url("events.fifo"))
-            .attribute_names(QueueAttributeName::FifoQueue)
-            .send()
-            .await?;
-        assert_eq!(
-            fifo.attributes()
-                .and_then(|a| a.get(&QueueAttributeName::FifoQueue))
-                .map(String::as_str),
-            Some("true")
-        );
+        let fifo = queue_attribute(
+            &sqs,
+            server.queue_url("events.fifo"),
+            QueueAttributeName::FifoQueue,
+        )
+        .await?;
+        assert_eq!(fifo.as_deref(), Some("true"));
         server.shutdown().await;
     }
     // Same file, same data directory: nothing to do.
@@ -558,18 +504,9 @@ async fn sends_past_max_bytes_fail_with_over_limit_until_space_is_freed() -> Tes
     let url = url.queue_url().unwrap_or_default();
     let body = "x".repeat(1_000);
     for _ in 0..2 {
-        sqs.send_message()
-            .queue_url(url)
-            .message_body(&body)
-            .send()
-            .await?;
+        send(&sqs, url, &body).await?;
     }
-    let refused = sqs
-        .send_message()
-        .queue_url(url)
-        .message_body(&body)
-        .send()
-        .await;
+    let refused = send(&sqs, url, &body).await;
     let err = refused.err().ok_or("the third send was accepted")?;
     assert_eq!(err.code(), Some("OverLimit"));
     assert!(
@@ -578,17 +515,9 @@ async fn sends_past_max_bytes_fail_with_over_limit_until_space_is_freed() -> Tes
     );
     let got = sqs.receive_message().queue_url(url).send().await?;
     for m in got.messages() {
-        sqs.delete_message()
-            .queue_url(url)
-            .receipt_handle(m.receipt_handle().unwrap_or_default())
-            .send()
-            .await?;
+        delete(&sqs, url, m.receipt_handle().unwrap_or_default()).await?;
     }
-    sqs.send_message()
-        .queue_url(url)
-        .message_body(&body)
-        .send()
-        .await?;
+    send(&sqs, url, &body).await?;
     server.shutdown().await;
     Ok(())
 }
@@ -745,11 +674,7 @@ async fn a_garbage_log_is_refused_and_recover_sets_it_aside_keeping_the_rest() -
         let sqs = client(&server);
         let url = sqs.create_queue().queue_name("jobs").send().await?;
         for i in 0..5 {
-            sqs.send_message()
-                .queue_url(url.queue_url().unwrap_or_default())
-                .message_body(format!("m{i}"))
-                .send()
-                .await?;
+            send(&sqs, url.queue_url().unwrap_or_default(), format!("m{i}")).await?;
         }
         server.shutdown().await;
     }
@@ -838,11 +763,7 @@ async fn a_damaged_page_is_refused_and_recover_keeps_the_rows_around_it() -> Tes
                         .build()
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            sqs.send_message_batch()
-                .queue_url(url)
-                .set_entries(Some(entries))
-                .send()
-                .await?;
+            send_batch(&sqs, url, entries).await?;
         }
         // A clean stop: every row is in the database file itself.
         server.shutdown().await;
@@ -894,11 +815,12 @@ async fn a_restart_keeps_each_queue_in_its_region() -> TestResult {
             let sqs = client_in(&server, region);
             let url = sqs.create_queue().queue_name("orders").send().await?;
             for i in 0..messages {
-                sqs.send_message()
-                    .queue_url(url.queue_url().unwrap_or_default())
-                    .message_body(format!("{region} {i}"))
-                    .send()
-                    .await?;
+                send(
+                    &sqs,
+                    url.queue_url().unwrap_or_default(),
+                    format!("{region} {i}"),
+                )
+                .await?;
             }
         }
         server.shutdown().await;
@@ -913,16 +835,9 @@ async fn a_restart_keeps_each_queue_in_its_region() -> TestResult {
     assert_eq!(queue_urls(&eu).await?, [eu_url.as_str()]);
     assert_eq!(counts(&us, &server.queue_url("orders")).await?, (1, 0, 0));
     assert_eq!(counts(&eu, &eu_url).await?, (2, 0, 0));
-    let arn = eu
-        .get_queue_attributes()
-        .queue_url(&eu_url)
-        .attribute_names(QueueAttributeName::QueueArn)
-        .send()
-        .await?;
+    let arn = queue_attribute(&eu, &eu_url, QueueAttributeName::QueueArn).await?;
     assert_eq!(
-        arn.attributes()
-            .and_then(|a| a.get(&QueueAttributeName::QueueArn))
-            .map(String::as_str),
+        arn.as_deref(),
         Some("arn:aws:sqs:eu-west-1:000000000000:orders")
     );
     server.shutdown().await;
@@ -947,11 +862,7 @@ async fn queues_kept_before_regions_belong_to_the_default_region_for_good() -> T
         let sqs = client(&server);
         let url = sqs.create_queue().queue_name("jobs").send().await?;
         for body in ["a", "b"] {
-            sqs.send_message()
-                .queue_url(url.queue_url().unwrap_or_default())
-                .message_body(body)
-                .send()
-                .await?;
+            send(&sqs, url.queue_url().unwrap_or_default(), body).await?;
         }
         server.shutdown().await;
     }

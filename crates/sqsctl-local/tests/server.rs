@@ -7,11 +7,13 @@ use aws_sdk_sqs::Client;
 use aws_sdk_sqs::error::ProvideErrorMetadata;
 use aws_sdk_sqs::primitives::Blob;
 use aws_sdk_sqs::types::{
-    DeleteMessageBatchRequestEntry, MessageAttributeValue, MessageSystemAttributeName,
-    QueueAttributeName, SendMessageBatchRequestEntry,
+    MessageAttributeValue, MessageSystemAttributeName, QueueAttributeName,
+    SendMessageBatchRequestEntry,
 };
 use sqsctl_local::{Clock, Server, ServerConfig};
-use support::client_at;
+use support::{
+    change_visibility, client_at, delete, delete_batch, receive_up_to, send, send_batch,
+};
 
 #[path = "support/mod.rs"]
 mod support;
@@ -157,20 +159,11 @@ async fn queue_lifecycle_attributes_tags_and_listing() -> TestResult {
     assert_eq!(tags.tags().map(|t| t.len()), Some(1));
 
     sqs.delete_queue().queue_url(&url).send().await?;
-    let gone = sqs
-        .send_message()
-        .queue_url(&url)
-        .message_body("x")
-        .send()
-        .await;
+    let gone = send(&sqs, &url, "x").await;
     assert_eq!(code(gone), "AWS.SimpleQueueService.NonExistentQueue");
     // Host differences do not matter: the URL resolves by account and name.
     let other = server.queue_url("other").replace("127.0.0.1", "localhost");
-    sqs.send_message()
-        .queue_url(other)
-        .message_body("x")
-        .send()
-        .await?;
+    send(&sqs, other, "x").await?;
     Ok(())
 }
 
@@ -232,11 +225,7 @@ async fn send_receive_delete_with_checksums_and_attributes() -> TestResult {
         .and_then(|m| m.get("SellerName"))
         .and_then(|v| v.string_value());
     assert_eq!(value, Some("Example Store"));
-    sqs.delete_message()
-        .queue_url(&url)
-        .receipt_handle(message.receipt_handle().unwrap_or_default())
-        .send()
-        .await?;
+    delete(&sqs, &url, message.receipt_handle().unwrap_or_default()).await?;
     assert_eq!(
         attribute(&sqs, &url, "ApproximateNumberOfMessagesNotVisible").await,
         "0"
@@ -257,12 +246,7 @@ async fn send_receive_delete_with_checksums_and_attributes() -> TestResult {
                 .build()
         })
         .collect::<Result<_, _>>()?;
-    let batch = sqs
-        .send_message_batch()
-        .queue_url(&url)
-        .set_entries(Some(entries))
-        .send()
-        .await?;
+    let batch = send_batch(&sqs, &url, entries).await?;
     assert_eq!(batch.successful().len(), 10);
     let got = sqs
         .receive_message()
@@ -277,23 +261,11 @@ async fn send_receive_delete_with_checksums_and_attributes() -> TestResult {
         .and_then(|m| m.get("bin"))
         .and_then(|v| v.binary_value());
     assert_eq!(bin.map(|b| b.as_ref().to_vec()), Some(vec![1, 2, 3]));
-    let deletes: Vec<_> = got
+    let handles = got
         .messages()
         .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            DeleteMessageBatchRequestEntry::builder()
-                .id(format!("d{i}"))
-                .receipt_handle(m.receipt_handle().unwrap_or_default())
-                .build()
-        })
-        .collect::<Result<_, _>>()?;
-    let deleted = sqs
-        .delete_message_batch()
-        .queue_url(&url)
-        .set_entries(Some(deletes))
-        .send()
-        .await?;
+        .map(|m| m.receipt_handle().unwrap_or_default());
+    let deleted = delete_batch(&sqs, &url, handles).await?;
     assert_eq!(deleted.successful().len(), 10);
     assert_eq!(
         attribute(&sqs, &url, "ApproximateNumberOfMessagesNotVisible").await,
@@ -331,11 +303,7 @@ async fn visibility_timeouts_and_receive_counts_follow_the_manual_clock() -> Tes
     let sqs = client(&server);
     let clock = server.clock().clone();
     let url = create(&sqs, "vis", &[("VisibilityTimeout", "30")]).await;
-    sqs.send_message()
-        .queue_url(&url)
-        .message_body("m")
-        .send()
-        .await?;
+    send(&sqs, &url, "m").await?;
     let first = receive_one(&sqs, &url, None).await.expect("first receive");
     let first_seen = system(
         &first,
@@ -362,44 +330,24 @@ async fn visibility_timeouts_and_receive_counts_follow_the_manual_clock() -> Tes
 
     // The first handle is stale: the delete succeeds without deleting.
     let stale = first.receipt_handle().unwrap_or_default();
-    sqs.delete_message()
-        .queue_url(&url)
-        .receipt_handle(stale)
-        .send()
-        .await?;
+    delete(&sqs, &url, stale).await?;
     assert_eq!(
         attribute(&sqs, &url, "ApproximateNumberOfMessagesNotVisible").await,
         "1"
     );
 
     let handle = second.receipt_handle().unwrap_or_default().to_string();
-    sqs.change_message_visibility()
-        .queue_url(&url)
-        .receipt_handle(&handle)
-        .visibility_timeout(0)
-        .send()
-        .await?;
+    change_visibility(&sqs, &url, &handle, 0).await?;
     assert_eq!(
         attribute(&sqs, &url, "ApproximateNumberOfMessages").await,
         "1"
     );
-    let not_in_flight = sqs
-        .change_message_visibility()
-        .queue_url(&url)
-        .receipt_handle(&handle)
-        .visibility_timeout(5)
-        .send()
-        .await;
+    let not_in_flight = change_visibility(&sqs, &url, &handle, 5).await;
     assert_eq!(
         code(not_in_flight),
         "AWS.SimpleQueueService.MessageNotInflight"
     );
-    let invalid = sqs
-        .delete_message()
-        .queue_url(&url)
-        .receipt_handle("garbage")
-        .send()
-        .await;
+    let invalid = delete(&sqs, &url, "garbage").await;
     assert_eq!(code(invalid), "ReceiptHandleIsInvalid");
     Ok(())
 }
@@ -415,11 +363,7 @@ async fn delays_and_retention() -> TestResult {
         &[("DelaySeconds", "10"), ("MessageRetentionPeriod", "60")],
     )
     .await;
-    sqs.send_message()
-        .queue_url(&url)
-        .message_body("queue delay")
-        .send()
-        .await?;
+    send(&sqs, &url, "queue delay").await?;
     sqs.send_message()
         .queue_url(&url)
         .message_body("own delay")
@@ -500,34 +444,26 @@ async fn fifo_groups_block_while_in_flight_and_keep_order() -> TestResult {
             .all(|w| w[0].len() >= 20 && w[0].parse::<u128>().ok() < w[1].parse::<u128>().ok())
     );
 
-    let first = sqs
-        .receive_message()
-        .queue_url(&url)
-        .max_number_of_messages(2)
-        .send()
-        .await?;
+    let first = receive_up_to(&sqs, &url, 2).await?;
     let bodies: Vec<_> = first.messages().iter().filter_map(|m| m.body()).collect();
     assert_eq!(bodies, ["a1", "a2"]);
     // Group a is blocked while a1 and a2 are in flight; only b is deliverable.
-    let second = sqs
-        .receive_message()
-        .queue_url(&url)
-        .max_number_of_messages(10)
-        .send()
-        .await?;
+    let second = receive_up_to(&sqs, &url, 10).await?;
     let bodies: Vec<_> = second.messages().iter().filter_map(|m| m.body()).collect();
     assert_eq!(bodies, ["b1"]);
-    sqs.delete_message()
-        .queue_url(&url)
-        .receipt_handle(first.messages()[0].receipt_handle().unwrap_or_default())
-        .send()
-        .await?;
+    delete(
+        &sqs,
+        &url,
+        first.messages()[0].receipt_handle().unwrap_or_default(),
+    )
+    .await?;
     assert!(receive_one(&sqs, &url, None).await.is_none());
-    sqs.delete_message()
-        .queue_url(&url)
-        .receipt_handle(first.messages()[1].receipt_handle().unwrap_or_default())
-        .send()
-        .await?;
+    delete(
+        &sqs,
+        &url,
+        first.messages()[1].receipt_handle().unwrap_or_default(),
+    )
+    .await?;
     let third = receive_one(&sqs, &url, None)
         .await
         .expect("a3 after a1, a2");
@@ -537,12 +473,7 @@ async fn fifo_groups_block_while_in_flight_and_keep_order() -> TestResult {
         Some("a")
     );
 
-    let missing_group = sqs
-        .send_message()
-        .queue_url(&url)
-        .message_body("x")
-        .send()
-        .await;
+    let missing_group = send(&sqs, &url, "x").await;
     assert_eq!(code(missing_group), "MissingParameter");
     let delayed = sqs
         .send_message()
@@ -576,11 +507,7 @@ async fn fifo_deduplication_window_is_five_minutes_even_after_delete() -> TestRe
     assert_eq!(duplicate.message_id, original.message_id);
     assert_eq!(duplicate.sequence_number, original.sequence_number);
     let got = receive_one(&sqs, &url, None).await.expect("one message");
-    sqs.delete_message()
-        .queue_url(&url)
-        .receipt_handle(got.receipt_handle().unwrap_or_default())
-        .send()
-        .await?;
+    delete(&sqs, &url, got.receipt_handle().unwrap_or_default()).await?;
     clock.advance(Duration::from_secs(299));
     let after_delete = send_fifo(&sqs, &url, "g", "one", Some("d1")).await;
     assert_eq!(after_delete.message_id, original.message_id);
@@ -632,12 +559,7 @@ async fn messages_past_max_receive_count_move_to_the_dead_letter_queue() -> Test
     let dlq = create(&sqs, "work-dlq", &[]).await;
     let policy = redrive(&server, "work-dlq", "\"2\"");
     let url = create(&sqs, "work", &[("RedrivePolicy", policy.as_str())]).await;
-    let sent = sqs
-        .send_message()
-        .queue_url(&url)
-        .message_body("poison")
-        .send()
-        .await?;
+    let sent = send(&sqs, &url, "poison").await?;
     for _ in 0..2 {
         assert!(receive_one(&sqs, &url, Some(0)).await.is_some());
     }
@@ -731,13 +653,7 @@ async fn receive_into_dead_letter(sqs: &Client, url: &str, dlq: &str, count: usi
         .await
         .expect("receive");
     assert_eq!(first.messages().len(), count);
-    let second = sqs
-        .receive_message()
-        .queue_url(url)
-        .max_number_of_messages(10)
-        .send()
-        .await
-        .expect("receive");
+    let second = receive_up_to(sqs, url, 10).await.expect("receive");
     assert!(second.messages().is_empty());
     assert_eq!(
         attribute(sqs, dlq, "ApproximateNumberOfMessages").await,
@@ -767,12 +683,7 @@ async fn move_tasks_redrive_to_the_source_and_can_be_cancelled() -> TestResult {
     let url = create(&sqs, "src", &[("RedrivePolicy", policy.as_str())]).await;
     let mut original_ids = Vec::new();
     for i in 0..5 {
-        let sent = sqs
-            .send_message()
-            .queue_url(&url)
-            .message_body(format!("m{i}"))
-            .send()
-            .await?;
+        let sent = send(&sqs, &url, format!("m{i}")).await?;
         original_ids.push(sent.message_id.unwrap_or_default());
     }
     receive_into_dead_letter(&sqs, &url, &dlq, 5).await;
@@ -794,12 +705,7 @@ async fn move_tasks_redrive_to_the_source_and_can_be_cancelled() -> TestResult {
     let task = move_all(&sqs, &dlq_arn).await;
     assert_eq!(task.approximate_number_of_messages_moved(), 5);
     assert_eq!(task.approximate_number_of_messages_to_move(), Some(5));
-    let back = sqs
-        .receive_message()
-        .queue_url(&url)
-        .max_number_of_messages(10)
-        .send()
-        .await?;
+    let back = receive_up_to(&sqs, &url, 10).await?;
     assert_eq!(back.messages().len(), 5);
     assert!(
         back.messages()
@@ -816,11 +722,7 @@ async fn move_tasks_redrive_to_the_source_and_can_be_cancelled() -> TestResult {
                 .build()
         })
         .collect::<Result<_, _>>()?;
-    sqs.send_message_batch()
-        .queue_url(&dlq)
-        .set_entries(Some(entries))
-        .send()
-        .await?;
+    send_batch(&sqs, &dlq, entries).await?;
     let started = sqs
         .start_message_move_task()
         .source_arn(&dlq_arn)
@@ -855,11 +757,7 @@ async fn purge_is_allowed_once_per_cooldown() -> TestResult {
     let server = manual_server();
     let sqs = client(&server);
     let url = create(&sqs, "purged", &[]).await;
-    sqs.send_message()
-        .queue_url(&url)
-        .message_body("x")
-        .send()
-        .await?;
+    send(&sqs, &url, "x").await?;
     sqs.purge_queue().queue_url(&url).send().await?;
     assert_eq!(
         attribute(&sqs, &url, "ApproximateNumberOfMessages").await,
@@ -1056,20 +954,12 @@ async fn long_polls_wake_on_send_and_on_clock_advance() -> TestResult {
     let url = create(&sqs, "poll", &[]).await;
     let waiting = long_poll(&sqs, &url).await;
     let started = std::time::Instant::now();
-    sqs.send_message()
-        .queue_url(&url)
-        .message_body("wake")
-        .send()
-        .await?;
+    send(&sqs, &url, "wake").await?;
     let got = waiting.await?;
     assert_eq!(got.messages()[0].body(), Some("wake"));
     assert!(started.elapsed() < Duration::from_secs(2));
     let handle = got.messages()[0].receipt_handle().unwrap_or_default();
-    sqs.delete_message()
-        .queue_url(&url)
-        .receipt_handle(handle)
-        .send()
-        .await?;
+    delete(&sqs, &url, handle).await?;
 
     sqs.send_message()
         .queue_url(&url)
@@ -1100,11 +990,7 @@ async fn real_clock_visibility_expiry_wakes_a_long_poll() -> TestResult {
     let server = Server::start(ServerConfig::default())?;
     let sqs = client(&server);
     let url = create(&sqs, "real", &[]).await;
-    sqs.send_message()
-        .queue_url(&url)
-        .message_body("m")
-        .send()
-        .await?;
+    send(&sqs, &url, "m").await?;
     assert!(receive_one(&sqs, &url, Some(1)).await.is_some());
     let started = std::time::Instant::now();
     let again = sqs
@@ -1135,12 +1021,7 @@ async fn faulty_run(seed: u64) -> (Vec<String>, sqsctl_local::Stats, String) {
         }
     };
     for i in 0..60 {
-        let result = sqs
-            .send_message()
-            .queue_url(&url)
-            .message_body(format!("m{i}"))
-            .send()
-            .await;
+        let result = send(&sqs, &url, format!("m{i}")).await;
         outcomes.push(code(result));
     }
     let depth = loop {
@@ -1195,12 +1076,7 @@ async fn fault_injection_is_deterministic_and_counts_ambiguous_failures() -> Tes
                 .build()
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let out = sqs
-        .send_message_batch()
-        .queue_url(&url)
-        .set_entries(Some(entries))
-        .send()
-        .await?;
+    let out = send_batch(&sqs, &url, entries).await?;
     assert!(!out.failed().is_empty());
     assert!(
         out.failed()
@@ -1328,12 +1204,7 @@ async fn fifo_dead_letter_moves_and_redrive_keep_group_order() -> TestResult {
     let dlq_arn = server.queue_arn("f-dlq.fifo");
     let task = move_all(&sqs, &dlq_arn).await;
     assert_eq!(task.approximate_number_of_messages_moved(), 4);
-    let back = sqs
-        .receive_message()
-        .queue_url(&url)
-        .max_number_of_messages(10)
-        .send()
-        .await?;
+    let back = receive_up_to(&sqs, &url, 10).await?;
     let bodies: Vec<_> = back.messages().iter().filter_map(|m| m.body()).collect();
     assert_eq!(bodies, ["m0", "m1", "m2", "m3"]);
     Ok(())
@@ -1351,18 +1222,9 @@ async fn visibility_batches_queue_wait_time_latency_and_dead_letter_retention() 
         "the queue's wait time applies"
     );
     for body in ["a", "b"] {
-        sqs.send_message()
-            .queue_url(&url)
-            .message_body(body)
-            .send()
-            .await?;
+        send(&sqs, &url, body).await?;
     }
-    let got = sqs
-        .receive_message()
-        .queue_url(&url)
-        .max_number_of_messages(10)
-        .send()
-        .await?;
+    let got = receive_up_to(&sqs, &url, 10).await?;
     let mut entries: Vec<_> = got
         .messages()
         .iter()
@@ -1400,11 +1262,7 @@ async fn visibility_batches_queue_wait_time_latency_and_dead_letter_retention() 
     let dlq = create(&sqs, "short-dlq", &[("MessageRetentionPeriod", "60")]).await;
     let policy = redrive(&server, "short-dlq", "1");
     let src = create(&sqs, "long-src", &[("RedrivePolicy", policy.as_str())]).await;
-    sqs.send_message()
-        .queue_url(&src)
-        .message_body("old")
-        .send()
-        .await?;
+    send(&sqs, &src, "old").await?;
     assert!(receive_one(&sqs, &src, Some(0)).await.is_some());
     server.clock().advance(Duration::from_secs(100));
     assert!(receive_one(&sqs, &src, Some(0)).await.is_none());

@@ -4,6 +4,7 @@
 //! protocol's strictness on what a page could smuggle in: repeated parameters and text that is not
 //! UTF-8.
 
+use aws_sdk_sqs::Client;
 use sqsctl_local::{Server, ServerConfig};
 
 use super::query_protocol::{Answer, assert_error, encode};
@@ -129,11 +130,28 @@ async fn pages_cannot_delete_queues_through_img_tags_forms_or_repeated_actions()
     Ok(())
 }
 
-#[tokio::test]
-async fn clients_without_an_origin_and_read_only_gets_are_served() -> TestResult {
+/// A form POST of a SendMessage `body` to a queue that was empty: it is answered 200 and the
+/// message waits in the queue.
+async fn post_one_message(server: &Server, sqs: &Client, url: &str, body: &str) {
+    let sent = Answer::parse(&raw(server, request("POST", "/", FORM, body)).await);
+    assert_eq!(sent.status, 200, "{}", sent.body);
+    assert_eq!(
+        attribute(sqs, url, "ApproximateNumberOfMessages").await,
+        "1"
+    );
+}
+
+/// A server on the real clock, a client for it and the URL of a new queue `name`.
+async fn server_with_queue(name: &str) -> Result<(Server, Client, String), std::io::Error> {
     let server = Server::start(ServerConfig::default())?;
     let sqs = client(&server);
-    let url = create(&sqs, "readable", &[]).await;
+    let url = create(&sqs, name, &[]).await;
+    Ok((server, sqs, url))
+}
+
+#[tokio::test]
+async fn clients_without_an_origin_and_read_only_gets_are_served() -> TestResult {
+    let (server, sqs, url) = server_with_queue("readable").await?;
 
     // Read-only actions stay on GET, as SQS serves them; so do a browser's own navigations
     // (Sec-Fetch-Site: none is a URL typed in the address bar).
@@ -173,12 +191,7 @@ async fn clients_without_an_origin_and_read_only_gets_are_served() -> TestResult
         ("QueueUrl", &url),
         ("MessageBody", "hi"),
     ]);
-    let sent = Answer::parse(&raw(&server, request("POST", "/", FORM, &body)).await);
-    assert_eq!(sent.status, 200, "{}", sent.body);
-    assert_eq!(
-        attribute(&sqs, &url, "ApproximateNumberOfMessages").await,
-        "1"
-    );
+    post_one_message(&server, &sqs, &url, &body).await;
     server.shutdown().await;
     Ok(())
 }
@@ -239,9 +252,7 @@ async fn allowed_origins_are_served_with_cors_headers() -> TestResult {
 
 #[tokio::test]
 async fn text_that_is_not_utf8_is_refused_in_both_protocols() -> TestResult {
-    let server = Server::start(ServerConfig::default())?;
-    let sqs = client(&server);
-    let url = create(&sqs, "text", &[]).await;
+    let (server, sqs, url) = server_with_queue("text").await?;
 
     // The JSON protocol's answer, which the Query protocol mirrors.
     let mut json = request(
@@ -280,12 +291,7 @@ async fn text_that_is_not_utf8_is_refused_in_both_protocols() -> TestResult {
 
     // Valid multi-byte text, encoded or not, still goes through.
     let accented = encoded.replace("a%FFb", "caf%C3%A9");
-    let sent = Answer::parse(&raw(&server, request("POST", "/", FORM, &accented)).await);
-    assert_eq!(sent.status, 200, "{}", sent.body);
-    assert_eq!(
-        attribute(&sqs, &url, "ApproximateNumberOfMessages").await,
-        "1"
-    );
+    post_one_message(&server, &sqs, &url, &accented).await;
     server.shutdown().await;
     Ok(())
 }

@@ -7,9 +7,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use aws_sdk_sqs::Client;
-use aws_sdk_sqs::types::{
-    DeleteMessageBatchRequestEntry, MessageSystemAttributeName, SendMessageBatchRequestEntry,
-};
+use aws_sdk_sqs::types::{MessageSystemAttributeName, SendMessageBatchRequestEntry};
 use serde_json::Value;
 use sqsctl_local::Server;
 
@@ -104,22 +102,8 @@ async fn hold(
 
 async fn delete(sqs: &Client, url: &str, done: &[Got]) -> TestResult {
     for chunk in done.chunks(10) {
-        let entries = chunk
-            .iter()
-            .enumerate()
-            .map(|(i, got)| {
-                DeleteMessageBatchRequestEntry::builder()
-                    .id(format!("d{i}"))
-                    .receipt_handle(&got.handle)
-                    .build()
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let out = sqs
-            .delete_message_batch()
-            .queue_url(url)
-            .set_entries(Some(entries))
-            .send()
-            .await?;
+        let handles = chunk.iter().map(|got| got.handle.as_str());
+        let out = super::support::delete_batch(sqs, url, handles).await?;
         assert!(out.failed().is_empty(), "{:?}", out.failed());
     }
     Ok(())

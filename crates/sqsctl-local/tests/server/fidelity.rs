@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::{TestResult, client, code, create, manual_server};
+use super::{TestResult, client, code, create, manual_server, send};
 
 #[tokio::test]
 async fn a_deleted_name_is_refused_for_a_minute() -> TestResult {
@@ -65,11 +65,7 @@ async fn a_receive_attempt_id_is_remembered_for_five_minutes_on_fifo_queues_only
 
     let standard = create(&sqs, "attempts-std", &[]).await;
     for body in ["x", "y"] {
-        sqs.send_message()
-            .queue_url(&standard)
-            .message_body(body)
-            .send()
-            .await?;
+        send(&sqs, &standard, body).await?;
     }
     let one = receive(standard.clone(), "s").await?;
     let two = receive(standard.clone(), "s").await?;

@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 use sqsctl_local::{Server, ServerConfig};
 
 use super::{
-    TestResult, attribute, client, create, manual_server, raw, receive_one, send_fifo, system,
+    TestResult, attribute, client, create, delete, manual_server, raw, receive_one, receive_up_to,
+    send, send_fifo, system,
 };
 
 /// A GET of the server's own paths: the status, the whole head and the body.
@@ -108,11 +109,7 @@ async fn a_listing_shows_what_a_receive_would_and_changes_nothing() -> TestResul
         )
         .send()
         .await?;
-    sqs.send_message()
-        .queue_url(&url)
-        .message_body("two")
-        .send()
-        .await?;
+    send(&sqs, &url, "two").await?;
     sqs.send_message()
         .queue_url(&url)
         .message_body("three")
@@ -261,11 +258,7 @@ async fn a_fifo_listing_shows_the_messages_behind_one_in_flight() -> TestResult 
     let next = receive_one(&sqs, &url, None).await.expect("a message");
     assert_eq!(next.body(), Some("x"));
     assert!(receive_one(&sqs, &url, None).await.is_none());
-    sqs.delete_message()
-        .queue_url(&url)
-        .receipt_handle(taken.receipt_handle().unwrap_or_default())
-        .send()
-        .await?;
+    delete(&sqs, &url, taken.receipt_handle().unwrap_or_default()).await?;
     let b = receive_one(&sqs, &url, None).await.expect("a message");
     assert_eq!(b.body(), Some("b"));
     assert_eq!(
@@ -334,13 +327,7 @@ async fn unknown_queues_and_bad_parameters_get_json_errors() -> TestResult {
 }
 
 async fn receive_bodies(sqs: &aws_sdk_sqs::Client, url: &str) -> Vec<String> {
-    let out = sqs
-        .receive_message()
-        .queue_url(url)
-        .max_number_of_messages(10)
-        .send()
-        .await
-        .expect("receive");
+    let out = receive_up_to(sqs, url, 10).await.expect("receive");
     out.messages()
         .iter()
         .map(|m| m.body().unwrap_or_default().to_string())

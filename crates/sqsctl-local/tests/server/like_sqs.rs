@@ -9,7 +9,7 @@ use aws_sdk_sqs::Client;
 use aws_sdk_sqs::types::{Message, MessageSystemAttributeName, SendMessageBatchRequestEntry};
 use sqsctl_local::{Clock, Realism, Server, ServerConfig};
 
-use super::{TestResult, attribute, client, create};
+use super::{TestResult, attribute, change_visibility, client, create, delete, send_batch};
 
 const SEED: u64 = 7;
 
@@ -33,11 +33,7 @@ async fn send_many(sqs: &Client, url: &str, count: usize) -> TestResult {
                     .build()
             })
             .collect::<Result<Vec<_>, _>>()?;
-        sqs.send_message_batch()
-            .queue_url(url)
-            .set_entries(Some(entries))
-            .send()
-            .await?;
+        send_batch(sqs, url, entries).await?;
     }
     Ok(())
 }
@@ -162,18 +158,8 @@ async fn standard_queues_deliver_some_messages_twice_and_either_handle_deletes()
     }
     // The earlier handle deletes one, the later handle the other; the other handle is then dead.
     for (delivered, by, other) in [(twice[0], 0, 1), (twice[1], 1, 0)] {
-        sqs.delete_message()
-            .queue_url(&url)
-            .receipt_handle(handle(&delivered[by]))
-            .send()
-            .await?;
-        let after = sqs
-            .change_message_visibility()
-            .queue_url(&url)
-            .receipt_handle(handle(&delivered[other]))
-            .visibility_timeout(0)
-            .send()
-            .await;
+        delete(&sqs, &url, handle(&delivered[by])).await?;
+        let after = change_visibility(&sqs, &url, handle(&delivered[other]), 0).await;
         assert!(
             after.is_err(),
             "the message outlived a delete by its handle"
@@ -200,11 +186,7 @@ async fn a_consumer_that_deletes_at_once_still_meets_duplicates_and_drains_the_q
                 .entry(message.body().unwrap_or_default().to_string())
                 .or_default() += 1;
             // A copy whose message is already deleted: its handle is accepted and deletes nothing.
-            sqs.delete_message()
-                .queue_url(&url)
-                .receipt_handle(handle(&message))
-                .send()
-                .await?;
+            delete(&sqs, &url, handle(&message)).await?;
         }
     }
     assert_eq!(seen.len(), 500, "every message arrives");
@@ -322,11 +304,7 @@ async fn fifo_queues_stay_exactly_once_and_in_order_per_group() -> TestResult {
             let body = message.body().unwrap_or_default().to_string();
             let group = body[..2].to_string();
             by_group.entry(group).or_default().push(body);
-            sqs.delete_message()
-                .queue_url(&url)
-                .receipt_handle(handle(&message))
-                .send()
-                .await?;
+            delete(&sqs, &url, handle(&message)).await?;
         }
     }
     assert_eq!((delivered, ids.len()), (90, 90), "exactly once");

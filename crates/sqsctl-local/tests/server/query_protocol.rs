@@ -6,6 +6,7 @@ use aws_sdk_sqs::primitives::Blob;
 use aws_sdk_sqs::types::{MessageAttributeValue, QueueAttributeName};
 use sqsctl_local::{Server, ServerConfig};
 
+use super::support::queue_attribute;
 use super::{TestResult, client, raw};
 
 /// One HTTP answer, split into what the tests look at.
@@ -132,18 +133,8 @@ async fn query_clients_share_queues_and_md5s_with_json_clients() -> TestResult {
     created.assert_request_id();
     let url = created.text("QueueUrl");
     assert_eq!(url, server.queue_url("mixed"));
-    let attributes = sqs
-        .get_queue_attributes()
-        .queue_url(&url)
-        .attribute_names(QueueAttributeName::VisibilityTimeout)
-        .send()
-        .await?;
-    assert_eq!(
-        attributes
-            .attributes()
-            .and_then(|a| a.get(&QueueAttributeName::VisibilityTimeout)),
-        Some(&"45".to_string())
-    );
+    let attributes = queue_attribute(&sqs, &url, QueueAttributeName::VisibilityTimeout).await?;
+    assert_eq!(attributes.as_deref(), Some("45"));
     let tags = query(&server, &[("Action", "ListQueueTags"), ("QueueUrl", &url)]).await;
     assert_eq!(
         tags.raw_texts("Tag"),

@@ -5,7 +5,7 @@ use aws_sdk_sqs::Client;
 use aws_sdk_sqs::types::QueueAttributeName;
 use sqsctl_local::{Server, ServerConfig};
 
-use super::{TestResult, attribute, code, create, manual_server, raw};
+use super::{TestResult, attribute, code, create, manual_server, raw, send};
 
 fn client_in(server: &Server, region: &str) -> Client {
     super::client_at(server, region, 1)
@@ -72,11 +72,7 @@ async fn the_same_name_in_two_regions_is_two_queues() -> TestResult {
         .message_body("x")
         .send();
     assert_eq!(code(sent.await), "AWS.SimpleQueueService.NonExistentQueue");
-    eu.send_message()
-        .queue_url(&eu_url)
-        .message_body("for eu")
-        .send()
-        .await?;
+    send(&eu, &eu_url, "for eu").await?;
     assert_eq!(
         attribute(&us, &us_url, "ApproximateNumberOfMessages").await,
         "0"
@@ -190,12 +186,7 @@ async fn unsigned_requests_and_inspection_use_the_default_region_and_urls() -> T
     let home = create(&default, "home", &[]).await;
     assert_eq!(home, format!("{}/000000000000/home", server.endpoint()));
     let away = create(&other, "away", &[]).await;
-    other
-        .send_message()
-        .queue_url(&away)
-        .message_body("hello")
-        .send()
-        .await?;
+    send(&other, &away, "hello").await?;
 
     let unsigned = raw(&server, signed_post("ListQueues", "", "{}")).await;
     assert!(
