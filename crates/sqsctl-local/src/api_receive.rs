@@ -15,7 +15,7 @@ use super::message::{AttributeValue, MessageAttribute, StoredMessage};
 use super::protocol::{Call, Reply};
 use super::queue::Queue;
 use super::receipt::Receipt;
-use super::store::VisibilityChange;
+use super::store::{Ask, VisibilityChange};
 use super::validate;
 
 /// SQS's limit of in-flight messages per queue.
@@ -254,9 +254,10 @@ fn attempt(
         .as_ref()
         .and(policy.as_ref())
         .map(|p| p.max_receive_count);
+    let ask = Ask::new(max, visibility_ms).dead_lettering_after(limit);
     let received = match chance.for_receive() {
-        None => state.receive(now, max, visibility_ms, limit, None),
-        Some(mut draw) => state.receive(now, max, visibility_ms, limit, Some(&mut draw)),
+        None => state.receive(now, ask, None),
+        Some(mut draw) => state.receive(now, ask, Some(&mut draw)),
     };
     drop(state);
     if received.twins_delivered > 0 {

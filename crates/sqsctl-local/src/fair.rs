@@ -277,7 +277,7 @@ impl FairOrder {
 mod tests {
     use super::*;
     use crate::message::StoredMessage;
-    use crate::store::{Messages, Received};
+    use crate::store::{Ask, Messages, Received};
 
     const T0: u64 = 1_700_000_000_000;
     const HOUR: u64 = 3_600_000;
@@ -302,7 +302,7 @@ mod tests {
     }
 
     fn receive(messages: &mut Messages, now: u64, max: usize) -> Vec<String> {
-        bodies(&messages.receive(now, max, HOUR, None, None))
+        bodies(&messages.receive(now, Ask::new(max, HOUR), None))
     }
 
     #[test]
@@ -368,7 +368,7 @@ mod tests {
     fn counts_follow_every_change_of_state_and_a_tenant_is_forgotten_when_empty() {
         let mut messages = Messages::new(false);
         send(&mut messages, Some("a"), 3, T0);
-        let got = messages.receive(T0, 2, 1_000, None, None);
+        let got = messages.receive(T0, Ask::new(2, 1_000), None);
         let load = |m: &Messages| m.fair_load("a");
         assert_eq!(
             load(&messages),

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 
 use super::fair::{Load, is_noisy};
 use super::message::{State, StoredMessage};
-use super::store::{Messages, VisibilityChange};
+use super::store::{Ask, Messages, VisibilityChange};
 
 const T0: u64 = 1_700_000_000_000;
 const TENANTS: [Option<&str>; 4] = [Some("a"), Some("b"), Some("c"), None];
@@ -100,7 +100,7 @@ fn receive_one(
         .map(|g| load(g).in_flight)
         .min();
     let any_visible = !visible.is_empty();
-    let got = messages.receive(now, 1, visibility_ms, None, None);
+    let got = messages.receive(now, Ask::new(1, visibility_ms), None);
     prop_assert_eq!(got.messages.len(), usize::from(any_visible));
     if let Some((_, message)) = got.messages.first() {
         let group = message.group_id.as_deref();
@@ -178,7 +178,7 @@ proptest! {
         // Nothing is held back: every visible message comes.
         messages.tick(now, u64::MAX / 2);
         let visible = messages.counts().visible;
-        let got = messages.receive(now, visible + 1, 3_600_000, None, None);
+        let got = messages.receive(now, Ask::new(visible + 1, 3_600_000), None);
         prop_assert_eq!(got.messages.len(), visible);
     }
 }

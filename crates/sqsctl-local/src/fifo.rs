@@ -167,6 +167,7 @@ impl Dedup {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Ask;
 
     #[test]
     fn dedup_window_is_five_minutes_from_the_first_send() {
@@ -214,13 +215,13 @@ mod tests {
         for (group, body) in [("a", "a1"), ("b", "b1"), ("a", "a2"), ("a", "a3")] {
             messages.insert(fifo_message(group, body));
         }
-        let first = messages.receive(10, 2, 1000, None, None);
+        let first = messages.receive(10, Ask::new(2, 1000), None);
         assert_eq!(bodies(&first), ["a1", "a2"]);
-        let second = messages.receive(10, 10, 1000, None, None);
+        let second = messages.receive(10, Ask::new(10, 1000), None);
         assert_eq!(bodies(&second), ["b1"]);
         assert!(
             messages
-                .receive(10, 10, 1000, None, None)
+                .receive(10, Ask::new(10, 1000), None)
                 .messages
                 .is_empty()
         );
@@ -229,7 +230,7 @@ mod tests {
         messages.delete(a1, generation);
         assert!(
             messages
-                .receive(10, 10, 1000, None, None)
+                .receive(10, Ask::new(10, 1000), None)
                 .messages
                 .is_empty()
         );
@@ -238,7 +239,7 @@ mod tests {
         // a2's visibility runs out: a2 comes back first, then a3, in one receive.
         messages.tick(1_010, u64::MAX / 2);
         assert_eq!(
-            bodies(&messages.receive(1_010, 10, 1000, None, None)),
+            bodies(&messages.receive(1_010, Ask::new(10, 1000), None)),
             ["a2", "a3"]
         );
     }
@@ -249,11 +250,11 @@ mod tests {
         messages.insert(fifo_message("g", "poison"));
         messages.insert(fifo_message("g", "next"));
         assert_eq!(
-            bodies(&messages.receive(0, 1, 0, Some(1), None)),
+            bodies(&messages.receive(0, Ask::new(1, 0).dead_lettering_after(Some(1)), None)),
             ["poison"]
         );
         messages.tick(0, u64::MAX / 2);
-        let again = messages.receive(0, 1, 0, Some(1), None);
+        let again = messages.receive(0, Ask::new(1, 0).dead_lettering_after(Some(1)), None);
         assert_eq!(again.to_dead_letter.len(), 1);
         assert_eq!(bodies(&again), ["next"]);
     }

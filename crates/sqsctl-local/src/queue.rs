@@ -18,7 +18,7 @@ use super::message::{
     FIRST_SEQUENCE, MessageAttribute, NewMessage, SendReceipt, State, StoredMessage, random_uuid,
 };
 use super::realism::Draw;
-use super::store::{Counts, DeleteOutcome, Messages, Received, VisibilityChange};
+use super::store::{Ask, Counts, DeleteOutcome, Messages, Received, VisibilityChange};
 use super::validate;
 
 #[derive(Debug)]
@@ -226,18 +226,9 @@ impl QueueState {
         });
     }
 
-    /// Receives up to `max` messages (see [`Messages::receive`]), recording their new state.
-    pub fn receive(
-        &mut self,
-        now: u64,
-        max: usize,
-        visibility_ms: u64,
-        max_receives: Option<u32>,
-        draw: Option<&mut Draw>,
-    ) -> Received {
-        let received = self
-            .messages
-            .receive(now, max, visibility_ms, max_receives, draw);
+    /// Receives what `ask` asks for (see [`Messages::receive`]), recording the messages' new state.
+    pub fn receive(&mut self, now: u64, ask: Ask, draw: Option<&mut Draw>) -> Received {
+        let received = self.messages.receive(now, ask, draw);
         if self.journal.is_on() {
             for (key, message) in &received.messages {
                 // A copy of a deleted message (a second delivery) has nothing left to record.

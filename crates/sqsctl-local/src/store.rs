@@ -57,6 +57,34 @@ pub struct VisibilityChange<'a> {
     pub handle: &'a str,
 }
 
+/// What one receive asks for: up to `max` messages, hidden for `visibility_ms`; with a redrive
+/// policy, `max_receives` (a message already received that often goes to the DLQ instead).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ask {
+    pub max: usize,
+    pub visibility_ms: u64,
+    pub max_receives: Option<u32>,
+}
+
+impl Ask {
+    /// Up to `max` messages, hidden for `visibility_ms`, with no redrive policy.
+    pub fn new(max: usize, visibility_ms: u64) -> Ask {
+        Ask {
+            max,
+            visibility_ms,
+            max_receives: None,
+        }
+    }
+
+    /// The same, where a message already received `limit` times goes to the DLQ.
+    pub fn dead_lettering_after(self, limit: Option<u32>) -> Ask {
+        Ask {
+            max_receives: limit,
+            ..self
+        }
+    }
+}
+
 /// What one receive produced: messages to return and messages to move to the dead-letter queue.
 #[derive(Debug, Default)]
 pub struct Received {
@@ -314,18 +342,16 @@ impl Messages {
         }
     }
 
-    /// Receives up to `max` messages. A message already received `max_receives` times goes to
+    /// Receives up to `ask.max` messages. A message already received `max_receives` times goes to
     /// `to_dead_letter` instead of being returned. With a `draw` (realism on), second deliveries
     /// owed come first, a standard queue's order is shuffled within the window, and some of
     /// the messages received are owed a second delivery.
-    pub fn receive(
-        &mut self,
-        now: u64,
-        max: usize,
-        visibility_ms: u64,
-        max_receives: Option<u32>,
-        mut draw: Option<&mut Draw>,
-    ) -> Received {
+    pub fn receive(&mut self, now: u64, ask: Ask, mut draw: Option<&mut Draw>) -> Received {
+        let Ask {
+            max,
+            visibility_ms,
+            max_receives,
+        } = ask;
         let mut received = Received::default();
         if draw.is_some() {
             self.deliver_twins(now, max, visibility_ms, &mut received);
