@@ -117,6 +117,17 @@ macro_rules! batch_call {
     };
 }
 
+/// [`batch_call!`] on `$queue`'s URL, for a batch whose answer names its successful entries by
+/// id only: the successful ids and the failures.
+macro_rules! acknowledged_call {
+    ($sqs:ident, $method:ident, $op:literal, $queue:expr, $entries:expr) => {
+        batch_call!($sqs, $method, $op, $queue, &$queue.url, $entries).map(|out| {
+            let ids = out.successful.into_iter().map(|ok| ok.id).collect();
+            (ids, out.failed)
+        })
+    };
+}
+
 impl Sqs {
     /// Sends one batch (at most 10 records, within 1 MiB) in a single attempt: the SDK does not
     /// retry it (see [`Sqs::send_batch_retrying`]). Outcomes come back in input order.
@@ -300,25 +311,48 @@ impl Sqs {
         queue: &QueueRef,
         receipt_handles: &[&str],
     ) -> Result<Vec<EntryOutcome>, ClientError> {
-        if receipt_handles.is_empty() {
-            return Ok(Vec::new());
-        }
-        let entries = numbered(receipt_handles, |id, handle| {
+        let entry = |id, handle: &&str| {
             DeleteMessageBatchRequestEntry::builder()
                 .id(id)
                 .receipt_handle(*handle)
                 .build()
-        })?;
-        let out = batch_call!(
-            self,
-            delete_message_batch,
-            "DeleteMessageBatch",
-            queue,
-            &queue.url,
-            entries
-        )?;
-        let deleted = out.successful.into_iter().map(|ok| ok.id);
-        Ok(self.acknowledged(receipt_handles.len(), deleted, out.failed))
+        };
+        self.acknowledged_batch(receipt_handles, entry, |entries| async move {
+            acknowledged_call!(
+                self,
+                delete_message_batch,
+                "DeleteMessageBatch",
+                queue,
+                entries
+            )
+        })
+        .await
+    }
+
+    /// Changes the visibility timeout of up to 10 received messages in a single attempt; outcomes
+    /// in input order.
+    pub async fn change_visibility_batch(
+        &self,
+        queue: &QueueRef,
+        changes: &[(&str, i32)],
+    ) -> Result<Vec<EntryOutcome>, ClientError> {
+        let entry = |id, (handle, seconds): &(&str, i32)| {
+            ChangeMessageVisibilityBatchRequestEntry::builder()
+                .id(id)
+                .receipt_handle(*handle)
+                .visibility_timeout(*seconds)
+                .build()
+        };
+        self.acknowledged_batch(changes, entry, |entries| async move {
+            acknowledged_call!(
+                self,
+                change_message_visibility_batch,
+                "ChangeMessageVisibilityBatch",
+                queue,
+                entries
+            )
+        })
+        .await
     }
 
     /// Deletes up to 10 messages by receipt handle under `policy`. A delete applied twice does no
@@ -335,43 +369,14 @@ impl Sqs {
         .await
     }
 
-    /// Changes the visibility timeout of up to 10 received messages in a single attempt; outcomes
-    /// in input order.
-    pub async fn change_visibility_batch(
-        &self,
-        queue: &QueueRef,
-        entries: &[(&str, i32)],
-    ) -> Result<Vec<EntryOutcome>, ClientError> {
-        if entries.is_empty() {
-            return Ok(Vec::new());
-        }
-        let request = numbered(entries, |id, (handle, seconds)| {
-            ChangeMessageVisibilityBatchRequestEntry::builder()
-                .id(id)
-                .receipt_handle(*handle)
-                .visibility_timeout(*seconds)
-                .build()
-        })?;
-        let out = batch_call!(
-            self,
-            change_message_visibility_batch,
-            "ChangeMessageVisibilityBatch",
-            queue,
-            &queue.url,
-            request
-        )?;
-        let changed = out.successful.into_iter().map(|ok| ok.id);
-        Ok(self.acknowledged(entries.len(), changed, out.failed))
-    }
-
     /// Changes the visibility timeout of up to 10 received messages under `policy`.
     pub async fn change_visibility_retrying(
         &self,
         queue: &QueueRef,
-        entries: &[(&str, i32)],
+        changes: &[(&str, i32)],
         policy: &RetryPolicy,
     ) -> BatchOutcome {
-        self.retrying(entries, policy, |subset| async move {
+        self.retrying(changes, policy, |subset| async move {
             self.change_visibility_batch(queue, &subset).await
         })
         .await
@@ -441,6 +446,30 @@ impl Sqs {
         failed: Vec<aws_sdk_sqs::types::BatchResultErrorEntry>,
     ) -> Vec<EntryOutcome> {
         self.outcomes(len, successful.map(acknowledged), failed)
+    }
+
+    /// One attempt at a batch of `items` whose answer names its successful entries by id only
+    /// (deletes, visibility changes): `entry` builds each request entry, `call` makes the call and
+    /// gives the successful ids and the failures. No call for no items.
+    async fn acknowledged_batch<T, E, Fut>(
+        &self,
+        items: &[T],
+        entry: impl Fn(String, &T) -> Result<E, aws_sdk_sqs::error::BuildError>,
+        call: impl FnOnce(Vec<E>) -> Fut,
+    ) -> Result<Vec<EntryOutcome>, ClientError>
+    where
+        Fut: std::future::Future<
+                Output = Result<
+                    (Vec<String>, Vec<aws_sdk_sqs::types::BatchResultErrorEntry>),
+                    ClientError,
+                >,
+            >,
+    {
+        if items.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (successful, failed) = call(numbered(items, entry)?).await?;
+        Ok(self.acknowledged(items.len(), successful.into_iter(), failed))
     }
 
     /// A batch answer's outcomes in input order, the throttled ones counted.
