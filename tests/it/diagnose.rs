@@ -820,21 +820,10 @@ fn orders_dead_letters(env: &TestEnv) {
                     } else {
                         "order.created"
                     };
-                    let inner = serde_json::json!({"order_id": i, "type": kind}).to_string();
-                    let body = serde_json::json!({
-                        "Type": "Notification",
-                        "MessageId": format!("n-{i}"),
-                        "TopicArn": "arn:aws:sns:eu-west-1:123456789012:orders-topic",
-                        "Message": inner,
-                        "Timestamp": "2026-01-01T00:00:00.000Z",
-                        "SignatureVersion": "1",
-                        "Signature": "c2ln",
-                        "SigningCertURL": "https://sns.example/cert.pem",
-                        "UnsubscribeURL": "https://sns.example/unsubscribe",
-                    });
+                    let inner = serde_json::json!({"order_id": i, "type": kind});
                     (
                         if n <= 6 { "PaymentDeclined" } else { "Timeout" },
-                        body.to_string(),
+                        crate::envelope::orders_notification(&format!("n-{i}"), &inner),
                     )
                 }
             };

@@ -222,6 +222,23 @@ fn where_selects_by_the_inner_message_and_unwrap_prints_it() {
     assert!(bodies.contains(&EVENT.into()) && bodies.contains(&POINTER.into()));
 }
 
+/// The body of an SNS notification from the `orders-topic` topic (a real envelope's fields) that
+/// carries `inner` as its message.
+pub(crate) fn orders_notification(message_id: &str, inner: &serde_json::Value) -> String {
+    serde_json::json!({
+        "Type": "Notification",
+        "MessageId": message_id,
+        "TopicArn": "arn:aws:sns:eu-west-1:123456789012:orders-topic",
+        "Message": inner.to_string(),
+        "Timestamp": "2026-01-01T00:00:00.000Z",
+        "SignatureVersion": "1",
+        "Signature": "c2ln",
+        "SigningCertURL": "https://sns.example/cert.pem",
+        "UnsubscribeURL": "https://sns.example/unsubscribe",
+    })
+    .to_string()
+}
+
 /// 3,000 dead letters: SNS notifications with three error kinds and two inner types.
 fn dead_letters(env: &TestEnv, name: &str) {
     env.create_queue(name, &[]);
@@ -237,19 +254,8 @@ fn dead_letters(env: &TestEnv, name: &str) {
         } else {
             "order.created"
         };
-        let inner = serde_json::json!({"order_id": i, "type": kind}).to_string();
-        let body = serde_json::json!({
-            "Type": "Notification",
-            "MessageId": format!("m-{i}"),
-            "TopicArn": "arn:aws:sns:eu-west-1:123456789012:orders-topic",
-            "Message": inner,
-            "Timestamp": "2026-01-01T00:00:00.000Z",
-            "SignatureVersion": "1",
-            "Signature": "c2ln",
-            "SigningCertURL": "https://sns.example/cert.pem",
-            "UnsubscribeURL": "https://sns.example/unsubscribe",
-        })
-        .to_string();
+        let inner = serde_json::json!({"order_id": i, "type": kind});
+        let body = orders_notification(&format!("m-{i}"), &inner);
         input.push_str(&line(
             &body,
             serde_json::json!({"error": {"type": "String", "value": error}}),
