@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::message::count::KeyCounts;
 use crate::output::document::Document;
 use crate::output::table::{Column, Table};
+pub use crate::text::thousands;
 
 /// The counts of a read and how much of the queue they cover.
 #[derive(Debug, Serialize)]
@@ -172,19 +173,6 @@ fn share(count: u64, of: u64) -> String {
         return String::new();
     }
     format!("{:.1}%", count as f64 * 100.0 / of as f64)
-}
-
-/// A count with thousands separated: `3,000`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

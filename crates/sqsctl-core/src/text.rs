@@ -10,6 +10,19 @@ pub fn plural(count: u64, word: &str) -> String {
     }
 }
 
+/// `n` with a comma between each group of three digits: `3,000`, `1,250,000`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A count with its noun and the verb that agrees: `counted(1, "message", "was", "were")` is
 /// `1 message was`, with 2 `2 messages were`.
 pub fn counted(count: u64, word: &str, one: &str, many: &str) -> String {

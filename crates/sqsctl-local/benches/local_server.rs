@@ -151,16 +151,9 @@ impl CpuMeter {
     }
 }
 
+/// A rate with thousands separated, to the unit.
 fn thousands(value: f64) -> String {
-    let digits = format!("{:.0}", value.max(0.0));
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    sqsctl_core::text::thousands(value.max(0.0).round() as u64)
 }
 
 /// The small send-then-drain workload used to compare with another server.
