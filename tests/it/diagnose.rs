@@ -862,10 +862,12 @@ fn a_dead_letter_queue_is_counted_by_key_in_every_format() {
     run.assert_code(PROBLEMS_FOUND);
     let report = json(&run);
     assert_finding(&report, "dlq-not-empty", "warning");
-    assert_eq!(
-        report["counted"],
-        serde_json::json!({"read": 60, "visible": 60, "default": false})
-    );
+    assert_eq!(report["counted"]["read"], 60);
+    assert_eq!(report["counted"]["default"], false);
+    // `visible` is SQS's approximate count, which a --like-sqs server lets lag as SQS does.
+    if !env.is_like_sqs() {
+        assert_eq!(report["counted"]["visible"], 60);
+    }
     assert_eq!(
         values(&report["counts"], 0),
         [
@@ -900,7 +902,7 @@ fn a_dead_letter_queue_is_counted_by_key_in_every_format() {
         // The findings' evidence holds ages; the counts start at the second table.
         let counts = table.stdout.match_indices('┌').nth(1).unwrap().0;
         let name = format!("dlq_counts_table_at_{columns}");
-        assert_snapshot!(name: &name, &table.stdout[counts..]);
+        assert_snapshot!(name: &name, &table.stdout[counts..], r"held about \d+ visible" => "held about N visible");
     }
 
     let run = env.run(&[&args[..], &["-o", "jsonl"]].concat());
@@ -976,7 +978,7 @@ fn a_dead_letter_queue_with_envelopes_is_counted_by_them_without_being_asked() {
     let wide = table.stdout.lines().find(|l| l.chars().count() > 60);
     assert!(wide.is_none(), "wider than 60: {wide:?}\n{}", table.stdout);
     let counts = table.stdout.match_indices('┌').nth(1).unwrap().0;
-    assert_snapshot!(name: "dlq_default_counts_table", &table.stdout[counts..]);
+    assert_snapshot!(name: "dlq_default_counts_table", &table.stdout[counts..], r"held about \d+ visible" => "held about N visible");
 
     // Neither a queue that is not a DLQ nor a DLQ of plain bodies gets counts it did not ask for.
     for queue in ["orders", "plain-dlq"] {
