@@ -53,14 +53,6 @@ fn ids(report: &Value) -> Vec<String> {
         .collect()
 }
 
-fn arn(env: &TestEnv, queue: &QueueRef) -> String {
-    env.block_on(env.sqs().attributes(queue))
-        .unwrap()
-        .arn()
-        .unwrap()
-        .to_string()
-}
-
 fn policy(dlq_arn: &str, max: u32) -> String {
     format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":{max}}}"#)
 }
@@ -278,7 +270,7 @@ fn a_dlq_with_shorter_retention_is_reported_from_both_sides() {
             ("ReceiveMessageWaitTimeSeconds", "20"),
         ],
     );
-    let dlq_arn = arn(&env, &dlq);
+    let dlq_arn = env.arn(&dlq);
     let source = env.create_queue(
         "billing",
         &[
@@ -393,7 +385,7 @@ fn healthy(env: &TestEnv) -> QueueRef {
         "shipments-dlq.fifo",
         &[("FifoQueue", "true"), ("MessageRetentionPeriod", "1209600")],
     );
-    let dlq_arn = arn(env, &dlq);
+    let dlq_arn = env.arn(&dlq);
     let queue = env.create_queue(
         "shipments.fifo",
         &[
@@ -460,7 +452,7 @@ fn a_healthy_queue_has_no_warnings_and_exits_0() {
 fn the_peek_guard_keeps_messages_out_of_the_dlq() {
     let env = TestEnv::start();
     let dlq = env.create_queue("mail-dlq.fifo", &[("FifoQueue", "true")]);
-    let dlq_arn = arn(&env, &dlq);
+    let dlq_arn = env.arn(&dlq);
     let queue = env.create_queue(
         "mail.fifo",
         &[
@@ -725,7 +717,7 @@ fn a_dlq_shows_its_sources_and_the_messages_about_to_expire() {
         ..ServerConfig::default()
     });
     let dlq = env.create_queue("exports-dlq", &[("MessageRetentionPeriod", "172800")]);
-    let dlq_arn = arn(&env, &dlq);
+    let dlq_arn = env.arn(&dlq);
     env.create_queue(
         "exports",
         &[
@@ -809,7 +801,7 @@ fn messages_delivered_twice_are_counted_once() {
 /// `PaymentDeclined` 42, `Timeout` 12, `Malformed` 6 (the plain ones).
 fn orders_dead_letters(env: &TestEnv) {
     let dlq = env.create_queue("orders-dlq", &[]);
-    env.create_queue("orders", &[("RedrivePolicy", &policy(&arn(env, &dlq), 5))]);
+    env.create_queue("orders", &[("RedrivePolicy", &policy(&env.arn(&dlq), 5))]);
     let input: String = (0..60)
         .map(|i| {
             let (error, body) = match i % 10 {
@@ -984,7 +976,7 @@ fn a_dead_letter_queue_with_envelopes_is_counted_by_them_without_being_asked() {
     for queue in ["orders", "plain-dlq"] {
         if queue == "plain-dlq" {
             let dlq = env.create_queue(queue, &[]);
-            env.create_queue("plain", &[("RedrivePolicy", &policy(&arn(&env, &dlq), 5))]);
+            env.create_queue("plain", &[("RedrivePolicy", &policy(&env.arn(&dlq), 5))]);
             env.send(&dlq, vec![MessageRecord::with_body("failed")]);
         }
         let report = json(&env.run(&["diagnose", queue, "-o", "json"]));

@@ -199,12 +199,7 @@ fn well_set(env: &TestEnv, name: &str) -> QueueRef {
         &format!("{name}-dlq"),
         &[("MessageRetentionPeriod", "1209600")],
     );
-    let dlq_arn = env
-        .block_on(env.sqs().attributes(&dlq))
-        .unwrap()
-        .get("QueueArn")
-        .unwrap()
-        .to_string();
+    let dlq_arn = env.arn(&dlq);
     env.create_queue(
         name,
         &[
@@ -319,12 +314,7 @@ fn a_constant_tenant_id_is_flagged_and_a_healthy_multi_tenant_queue_is_clean() {
     assert_finding(&json(&run), "tenant-id-constant", "warning");
 
     let dlq = env.create_queue("orders-dlq", &[("MessageRetentionPeriod", "1209600")]);
-    let dlq_arn = env
-        .block_on(env.sqs().attributes(&dlq))
-        .unwrap()
-        .get("QueueArn")
-        .unwrap()
-        .to_string();
+    let dlq_arn = env.arn(&dlq);
     let queue = env.create_queue(
         "orders",
         &[

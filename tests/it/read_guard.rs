@@ -38,12 +38,7 @@ fn guarded(env: &TestEnv, name: &str, max: u32, extra: &[(&str, &str)]) -> (Queu
         dlq_attrs.push(("FifoQueue", "true"));
     }
     let dlq = env.create_queue(&dlq_name, &dlq_attrs);
-    let dlq_arn = env
-        .block_on(env.sqs().attributes(&dlq))
-        .unwrap()
-        .arn()
-        .unwrap()
-        .to_string();
+    let dlq_arn = env.arn(&dlq);
     let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":{max}}}"#);
     let mut attrs = vec![("RedrivePolicy", policy.as_str())];
     if fifo {
@@ -398,12 +393,7 @@ fn the_redrive_dry_run_reads_a_dlq_by_the_same_rule() {
     // DLQs that have a redrive policy of their own (a chain), each fed by one source queue.
     for (name, max) in [("tasks", 5), ("urgent", 2)] {
         let (dlq, _last) = guarded(&env, &format!("{name}-dlq"), max, &[]);
-        let dlq_arn = env
-            .block_on(env.sqs().attributes(&dlq))
-            .unwrap()
-            .arn()
-            .unwrap()
-            .to_string();
+        let dlq_arn = env.arn(&dlq);
         let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":3}}"#);
         env.create_queue(name, &[("RedrivePolicy", &policy)]);
         env.send(&dlq, numbered(name, 4));

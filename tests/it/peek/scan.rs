@@ -98,12 +98,7 @@ fn scan_stops_at_max_and_when_the_caller_breaks() {
 fn scan_refuses_a_queue_with_a_redrive_policy_and_moves_nothing() {
     let env = TestEnv::start();
     let dlq = env.create_queue("guarded-dlq", &[]);
-    let dlq_arn = env
-        .block_on(env.sqs().attributes(&dlq))
-        .unwrap()
-        .arn()
-        .unwrap()
-        .to_string();
+    let dlq_arn = env.arn(&dlq);
     let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":"1"}}"#);
     let queue = env.create_queue("guarded", &[("RedrivePolicy", &policy)]);
     send_bodies(&env, &queue, (0..5).map(|i| format!("m{i}")));

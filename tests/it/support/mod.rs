@@ -193,6 +193,15 @@ impl TestEnv {
         self.runtime.block_on(future)
     }
 
+    /// The queue's ARN, from its attributes.
+    pub fn arn(&self, queue: &QueueRef) -> String {
+        self.block_on(self.sqs().attributes(queue))
+            .unwrap()
+            .arn()
+            .unwrap()
+            .to_string()
+    }
+
     pub fn create_queue(&self, name: &str, attributes: &[(&str, &str)]) -> QueueRef {
         let attributes: BTreeMap<String, String> = attributes
             .iter()
