@@ -210,11 +210,8 @@ async fn by_ids(
             plural(scanned.seen, "message")
         ));
     }
-    ctx.printer.warn_count(
-        report.not_released as u64,
-        "scanned message",
-        &format!("could not be made visible again; they return after {HOLD_SECONDS} seconds"),
-    );
+    ctx.printer
+        .warn_not_released(report.not_released, "", &format!("within {HOLD_SECONDS}s"));
     out.checked()?;
     if let Some(err) = report.error {
         return Err(err.into());

@@ -231,14 +231,12 @@ pub async fn gather(ctx: &Context, request: inspect::Request<'_>) -> anyhow::Res
     {
         ctx.printer.warn(moved);
     }
-    if let Some(scan) = &inspection.scan
-        && scan.release_failed > 0
-    {
-        ctx.printer.warn(format!(
-            "{} could not be made visible again; they reappear within {}s",
-            plural(scan.release_failed, "message"),
-            inspect::HOLD_SECONDS
-        ));
+    if let Some(scan) = &inspection.scan {
+        ctx.printer.warn_not_released(
+            scan.release_failed,
+            "",
+            &format!("within {}s", inspect::HOLD_SECONDS),
+        );
     }
     Ok(inspection)
 }

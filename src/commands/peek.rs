@@ -232,18 +232,14 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
             ctx.printer.warn(near);
         }
     }
-    if scanned.release_failed > 0 {
-        ctx.printer.warn(format!(
-            "{} could not be made visible again; {} after {}",
-            plural(scanned.release_failed, "message"),
-            if scanned.release_failed == 1 {
-                "it returns"
-            } else {
-                "they return"
-            },
+    ctx.printer.warn_not_released(
+        scanned.release_failed,
+        "",
+        &format!(
+            "within {}",
             crate::text::format_seconds(peek::DEFAULT_HOLD_SECONDS as u64)
-        ));
-    }
+        ),
+    );
     if let Some(moved) = scanned.dead_letter_warning(&queue.name) {
         ctx.printer.warn(moved);
     }

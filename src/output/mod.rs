@@ -475,6 +475,23 @@ impl Printer {
         }
     }
 
+    /// The warning that `count` messages (`which`: " passed over", " not written", or nothing)
+    /// held by sqsctl could not be made visible again, and come back by themselves `when`
+    /// ("within 30 seconds", "when the visibility timeout ends"). One wording for every command.
+    pub fn warn_not_released(&self, count: u64, which: &str, when: &str) {
+        if count > 0 {
+            let they = if count == 1 {
+                "it returns"
+            } else {
+                "they return"
+            };
+            self.warn(format!(
+                "{}{which} could not be made visible again; {they} by itself {when}",
+                crate::text::plural(count, "message")
+            ));
+        }
+    }
+
     /// The warning that a `--where` expression failed on messages of `queue`, when it did.
     pub fn warn_where_failures(
         &self,

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::client::peek::{self, ReadCost, Scanned};
+use crate::client::peek::{self, Held, ReadCost, Scanned};
 use crate::client::{ClientError, EntryResult, MAX_BATCH_ENTRIES, QueueRef, ReceiveOptions};
 use crate::client::{RetryPolicy, Sqs};
 use crate::interrupt::Interrupt;
@@ -158,7 +158,7 @@ pub struct ByIdReport {
     /// What it read ([`Scanned::hold_ran_short`]: it stopped before its hold ran out).
     pub scanned: Scanned,
     /// Scanned messages that could not be made visible again: they return after [`HOLD_SECONDS`].
-    pub not_released: usize,
+    pub not_released: u64,
     /// How many of the ids it did not find (each also handed over as [`Status::NotFound`], in
     /// order, once the scan ended without an error).
     pub not_found: usize,
@@ -176,7 +176,7 @@ where
 {
     let ByIdRequest { sqs, queue, .. } = request;
     let mut wanted: BTreeSet<String> = request.ids.iter().cloned().collect();
-    let mut held: Vec<String> = Vec::new();
+    let mut held = Held::default();
     let watch = peek::watch_dead_letter_queue(sqs, request.cost.as_ref()).await;
     let mut scanned = Scanned {
         visible_at_start: request.visible_at_start,
@@ -188,11 +188,11 @@ where
         wanted: &mut wanted,
         held: &mut held,
         scanned: &mut scanned,
+        matched: HashSet::new(),
     };
     let outcome = scan.run(&mut on_deletion).await;
     // Everything not deleted goes back at once, also after an error.
-    let refs: Vec<&str> = held.iter().map(String::as_str).collect();
-    let not_released = sqs.release(queue, &refs).await.unwrap_or(refs.len());
+    let not_released = held.release(sqs, queue).await;
     peek::finish_read(sqs, queue, &mut scanned, watch, request.force).await;
     let not_found = wanted.len();
     if let Ok(ControlFlow::Continue(())) = outcome {
@@ -214,8 +214,21 @@ where
 struct Scan<'r, 'a> {
     request: &'r ByIdRequest<'a>,
     wanted: &'r mut BTreeSet<String>,
-    held: &'r mut Vec<String>,
+    held: &'r mut Held,
     scanned: &'r mut Scanned,
+    /// The ids found and deleted (or tried): a second delivery of one (SQS delivers at least
+    /// once) is deleted through its own receipt handle too, never released.
+    matched: HashSet<String>,
+}
+
+/// What one received batch holds for the scan.
+#[derive(Default)]
+struct Sorted {
+    /// The wanted messages seen for the first time, each reported once deleted.
+    matches: Vec<MessageRecord>,
+    /// Receipt handles of second deliveries of matched messages: deleted with the matches and
+    /// not reported again.
+    again: Vec<String>,
 }
 
 impl Scan<'_, '_> {
@@ -262,32 +275,32 @@ impl Scan<'_, '_> {
                 visible_at_start = seen.len() as u64;
                 continue;
             }
-            let Some(matches) = self.sort_out(batch, &mut seen, on_deletion) else {
+            let Some(sorted) = self.sort_out(batch, &mut seen, on_deletion) else {
                 return Ok(ControlFlow::Break(()));
             };
-            if matches.is_empty() {
+            if sorted.matches.is_empty() && sorted.again.is_empty() {
                 continue;
             }
-            if self.delete(matches, on_deletion).await?.is_break() {
+            if self.delete(sorted, on_deletion).await?.is_break() {
                 return Ok(ControlFlow::Break(()));
             }
         }
         Ok(ControlFlow::Continue(()))
     }
 
-    /// The messages of `batch` to delete: each wanted one seen for the first time. The others are
-    /// held for release; a dry run reports its matches and holds them too. `None`: the caller
-    /// stopped the scan.
+    /// What of `batch` to delete: each wanted message seen for the first time, and any second
+    /// delivery of one already matched. The others are held for release; a dry run reports its
+    /// matches and holds them too. `None`: the caller stopped the scan.
     fn sort_out<F>(
         &mut self,
         batch: Vec<MessageRecord>,
         seen: &mut HashSet<String>,
         on_deletion: &mut F,
-    ) -> Option<Vec<MessageRecord>>
+    ) -> Option<Sorted>
     where
         F: FnMut(Deletion) -> ControlFlow<()>,
     {
-        let mut matches: Vec<MessageRecord> = Vec::new();
+        let mut sorted = Sorted::default();
         for message in batch {
             let Some(handle) = message.receipt_handle.clone() else {
                 continue;
@@ -297,9 +310,12 @@ impl Scan<'_, '_> {
             if first_time {
                 self.scanned.count_seen(&message);
             }
-            if !(first_time && self.wanted.remove(&id)) {
-                self.held.push(handle);
+            if !first_time && !self.request.dry_run && self.matched.contains(&id) {
+                sorted.again.push(handle);
+            } else if !(first_time && self.wanted.remove(&id)) {
+                self.held.hold(Some(&id), handle);
             } else if self.request.dry_run {
+                self.held.hold(Some(&id), handle);
                 let found = Deletion {
                     message_id: Some(id),
                     receipt_handle: None,
@@ -310,19 +326,22 @@ impl Scan<'_, '_> {
                 if on_deletion(found).is_break() {
                     return None;
                 }
-                self.held.push(handle);
             } else {
-                matches.push(message);
+                self.matched.insert(id);
+                sorted.matches.push(message);
             }
         }
-        Some(matches)
+        Some(sorted)
     }
 
-    /// Deletes the matches while their receipt handles are fresh; one not deleted is held for
-    /// release.
+    /// Deletes the matches while their receipt handles are fresh, and the second deliveries of
+    /// matched messages with them; a match not deleted is held for release. A second delivery
+    /// that could not be deleted is left alone: releasing it would fail as well once the message
+    /// is gone, and if it is not, it returns after the hold and its match was reported failed or
+    /// deleted through the other handle.
     async fn delete<F>(
         &mut self,
-        matches: Vec<MessageRecord>,
+        sorted: Sorted,
         on_deletion: &mut F,
     ) -> Result<ControlFlow<()>, ClientError>
     where
@@ -334,17 +353,20 @@ impl Scan<'_, '_> {
             interrupt,
             ..
         } = *self.request;
+        let Sorted { matches, again } = sorted;
         let refs: Vec<&str> = matches
             .iter()
             .filter_map(|m| m.receipt_handle.as_deref())
+            .chain(again.iter().map(String::as_str))
             .collect();
         let policy = RetryPolicy::default().stopped_by(interrupt.clone());
-        let outcome = sqs.delete_batch_retrying(queue, &refs, &policy).await;
+        let mut outcome = sqs.delete_batch_retrying(queue, &refs, &policy).await;
+        outcome.entries.truncate(matches.len());
         for (message, entry) in matches.into_iter().zip(&outcome.entries) {
             if !entry.is_done()
                 && let Some(handle) = message.receipt_handle.clone()
             {
-                self.held.push(handle);
+                self.held.hold(message.message_id.as_deref(), handle);
             }
             let deletion = Deletion {
                 message_id: message.message_id,

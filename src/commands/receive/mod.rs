@@ -235,24 +235,19 @@ fn warn(ctx: &Context, report: &ReceiveReport, queue: &str, pipe_closed: bool) {
         ));
     }
     let released_failed = report.release_failed;
-    if report.unwritten > 0 && released_failed > 0 {
-        ctx.printer.warn(format!(
-            "{} not written could not be made visible again; {} after {} visibility timeout",
-            plural(released_failed, "message"),
-            if released_failed == 1 {
-                "it returns"
-            } else {
-                "they return"
-            },
-            if released_failed == 1 { "its" } else { "their" },
-        ));
+    if report.unwritten > 0 {
+        ctx.printer.warn_not_released(
+            released_failed,
+            " not written",
+            "when the visibility timeout ends",
+        );
     }
     ctx.printer
         .warn_where_failures(report.where_failures.as_ref(), queue);
-    ctx.printer.warn_count(
+    ctx.printer.warn_not_released(
         report.pass_release_failed,
-        "message",
-        "passed over could not be made visible again; they return after their visibility timeout",
+        " passed over",
+        "when the visibility timeout ends",
     );
     ctx.printer.warn_count(
         report.delete_failed,

@@ -15,7 +15,7 @@
 //! no further message of that group is delivered, so a scan sees the head of each group (up to ten
 //! per receive), never a whole group that is deeper than that.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
@@ -365,15 +365,11 @@ where
         cost,
         ..Scanned::default()
     };
-    let mut held: Vec<String> = Vec::new();
+    let mut held = Held::default();
     let outcome = read(request, &mut scanned, &mut held, &mut on_batch).await;
-    let handles: Vec<&str> = held.iter().map(String::as_str).collect();
     // Releasing is attempted even after a failed read; a failure to release is reported, not fatal,
     // because the messages come back by themselves when the hold runs out.
-    match sqs.release(queue, &handles).await {
-        Ok(failed) => scanned.release_failed = failed as u64,
-        Err(_) => scanned.release_failed = handles.len() as u64,
-    }
+    scanned.release_failed = held.release(sqs, queue).await;
     finish_read(sqs, queue, &mut scanned, watch, request.options.force).await;
     outcome.map(|()| scanned)
 }
@@ -520,11 +516,46 @@ impl Scanned {
     }
 }
 
+/// The receipt handles a scan holds, one per message: a message that comes again (its hold ran
+/// out, or a standard queue delivered it twice) is held by its newest handle only, the one that
+/// can still release it (releasing by the older handle too would fail once the message is
+/// visible again).
+#[derive(Debug, Default)]
+pub(crate) struct Held {
+    handles: Vec<String>,
+    /// Where each message's handle is in `handles`, by message id.
+    at: HashMap<String, usize>,
+}
+
+impl Held {
+    /// Holds `handle` for the message `id`, in place of the handle of an earlier delivery.
+    pub(crate) fn hold(&mut self, id: Option<&str>, handle: String) {
+        let Some(id) = id else {
+            self.handles.push(handle);
+            return;
+        };
+        match self.at.get(id) {
+            Some(&at) => self.handles[at] = handle,
+            None => {
+                self.at.insert(id.to_string(), self.handles.len());
+                self.handles.push(handle);
+            }
+        }
+    }
+
+    /// Makes every held message visible again; how many could not be (also when a request
+    /// failed: they come back by themselves when the hold runs out).
+    pub(crate) async fn release(self, sqs: &Sqs, queue: &QueueRef) -> u64 {
+        let handles: Vec<&str> = self.handles.iter().map(String::as_str).collect();
+        sqs.release(queue, &handles).await.unwrap_or(handles.len()) as u64
+    }
+}
+
 /// The receives of a [`scan`]: each message received once, held, and handed over when new.
 async fn read<F>(
     request: &ReadRequest<'_>,
     scanned: &mut Scanned,
-    held: &mut Vec<String>,
+    held: &mut Held,
     on_batch: &mut F,
 ) -> Result<(), PeekError>
 where
@@ -537,10 +568,7 @@ where
         interrupt,
         ..
     } = *request;
-    // Each message id seen, with where its receipt handle is in `held`: a message that comes
-    // again (its hold ran out, or a standard queue delivered it twice) is held by its newest
-    // handle only, the one that can still release it.
-    let mut seen_ids: HashMap<String, usize> = HashMap::new();
+    let mut seen_ids: HashSet<String> = HashSet::new();
     let limit = options.max.unwrap_or(usize::MAX) as u64;
     // How many messages the scan expects to find before it confirms the end with a long poll.
     let mut expected = scanned.visible_at_start;
@@ -592,28 +620,12 @@ where
         for message in batch {
             // A message seen before came back (its hold ran out, or it was delivered twice); it
             // is not new.
-            let seen_at = message
-                .message_id
-                .as_ref()
-                .and_then(|id| seen_ids.get(id).copied());
-            let new = match (&message.message_id, seen_at) {
-                (Some(_), Some(_)) => false,
-                (Some(id), None) => {
-                    let at = if message.receipt_handle.is_some() {
-                        held.len()
-                    } else {
-                        usize::MAX
-                    };
-                    seen_ids.insert(id.clone(), at);
-                    true
-                }
-                (None, _) => true,
+            let new = match &message.message_id {
+                Some(id) => seen_ids.insert(id.clone()),
+                None => true,
             };
             if let Some(handle) = &message.receipt_handle {
-                match seen_at {
-                    Some(at) if at < held.len() => held[at] = handle.clone(),
-                    _ => held.push(handle.clone()),
-                }
+                held.hold(message.message_id.as_deref(), handle.clone());
             }
             if new {
                 scanned.count_seen(&message);
