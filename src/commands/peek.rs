@@ -204,7 +204,7 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         summary.push_str(&format!(
             "; {} matched {}",
             shown,
-            settings.selection.describe().join(" ")
+            super::selection::describe(&settings.selection).join(" ")
         ));
         if !counting && shown < max && scanned.seen >= settings.scan_limit && !scanned.exhausted {
             summary.push_str(&format!(

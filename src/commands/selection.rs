@@ -1,7 +1,8 @@
 //! The selection options of every read (`--grep`, `--attr`, `--where`, `--older-than`,
 //! `--newer-than`) resolved into the one [`Selection`] of [`crate::select`]: durations turned
 //! into cutoffs and patterns compiled, so that a typo is a usage error before anything is read;
-//! and what a read shows (its attributes, inner messages, or counts by key).
+//! a selection described back in the words of those options; and what a read shows (its
+//! attributes, inner messages, or counts by key).
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -9,8 +10,8 @@ use crate::cli::receive::ShownArgs;
 use crate::cli::select::SelectArgs;
 use crate::error::UsageError;
 use crate::message::count::Counter;
-use crate::message::shown::Shown;
-use crate::select::{Selection, Selector, parse_attribute_filter};
+use crate::message::shown::{Shown, ShownError};
+use crate::select::{Criterion, Selection, SelectionError, Selector, parse_attribute_filter};
 
 /// The selection of the command line's filters (and of `--message-id`, where a command has it),
 /// checked: an error here is a usage error.
@@ -30,8 +31,35 @@ pub fn resolve(args: SelectArgs, message_ids: Vec<String>) -> anyhow::Result<Sel
         sent_after_ms: args.newer_than.map(|age| cutoff(age, now)),
         message_ids,
     };
-    Selector::compile(&selection).map_err(UsageError)?;
+    Selector::compile(&selection).map_err(invalid)?;
     Ok(selection)
+}
+
+/// A criterion that does not compile, as a usage error that names its option.
+pub fn invalid(err: SelectionError) -> UsageError {
+    let flag = match &err {
+        SelectionError::Pattern {
+            inverted: false, ..
+        } => "--grep",
+        SelectionError::Pattern { inverted: true, .. } => "--grep-v",
+        SelectionError::Where { .. } => "--where",
+    };
+    UsageError(format!("{flag} {err}"))
+}
+
+/// The criteria in the words of the command line (`--grep x`, `--attr k=v`, `--older-than`), for
+/// summaries, questions and refusals.
+pub fn describe(selection: &Selection) -> Vec<String> {
+    let words = |criterion| match criterion {
+        Criterion::Grep(grep) => format!("--grep {grep}"),
+        Criterion::GrepV(grep_v) => format!("--grep-v {grep_v}"),
+        Criterion::Attribute { name, value } => format!("--attr {name}={value}"),
+        Criterion::Where(expr) => format!("--where {expr}"),
+        Criterion::SentBefore => "--older-than".into(),
+        Criterion::SentAfter => "--newer-than".into(),
+        Criterion::MessageIds => "--message-id".into(),
+    };
+    selection.criteria().into_iter().map(words).collect()
 }
 
 /// The compiled selection, or `None` when it selects every message (nothing to check).
@@ -39,12 +67,18 @@ pub fn selector(selection: &Selection) -> anyhow::Result<Option<Selector>> {
     if selection.is_all() {
         return Ok(None);
     }
-    Ok(Some(Selector::compile(selection).map_err(UsageError)?))
+    Ok(Some(Selector::compile(selection).map_err(invalid)?))
 }
 
 /// The attributes a read shows (`--attributes`, `--message-attributes`), checked.
 pub fn shown(args: &ShownArgs) -> anyhow::Result<Shown> {
-    Shown::parse(&args.system_attributes, &args.message_attributes).map_err(anyhow::Error::msg)
+    Shown::parse(&args.system_attributes, &args.message_attributes).map_err(|err| {
+        let flag = match err {
+            ShownError::NotASystemAttribute { .. } => "--attributes",
+            ShownError::NotAMessageAttributeName { .. } => "--message-attributes",
+        };
+        anyhow::anyhow!("{flag}: {err}")
+    })
 }
 
 /// The `--count-by` expressions, checked.

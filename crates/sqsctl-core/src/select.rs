@@ -40,32 +40,71 @@ impl Selection {
         *self == Selection::default()
     }
 
-    /// The criteria in the words of the command line, for messages and refusals.
-    pub fn describe(&self) -> Vec<String> {
+    /// The criteria given, in the order the command line lists them, for messages and refusals.
+    pub fn criteria(&self) -> Vec<Criterion<'_>> {
         let mut out = Vec::new();
         if let Some(grep) = &self.grep {
-            out.push(format!("--grep {grep}"));
+            out.push(Criterion::Grep(grep));
         }
         if let Some(grep_v) = &self.grep_v {
-            out.push(format!("--grep-v {grep_v}"));
+            out.push(Criterion::GrepV(grep_v));
         }
         for (name, value) in &self.attributes {
-            out.push(format!("--attr {name}={value}"));
+            out.push(Criterion::Attribute { name, value });
         }
         if let Some(expr) = &self.where_expr {
-            out.push(format!("--where {expr}"));
+            out.push(Criterion::Where(expr));
         }
         if self.sent_before_ms.is_some() {
-            out.push("--older-than".into());
+            out.push(Criterion::SentBefore);
         }
         if self.sent_after_ms.is_some() {
-            out.push("--newer-than".into());
+            out.push(Criterion::SentAfter);
         }
         if !self.message_ids.is_empty() {
-            out.push("--message-id".into());
+            out.push(Criterion::MessageIds);
         }
         out
     }
+}
+
+/// One criterion of a [`Selection`], with what was given for it (a time window and a list of
+/// ids only say that they are there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Criterion<'a> {
+    /// A pattern the body (or inner message) must match.
+    Grep(&'a str),
+    /// A pattern the body (or inner message) must not match.
+    GrepV(&'a str),
+    /// A message attribute that must have this value.
+    Attribute { name: &'a str, value: &'a str },
+    /// A JMESPath expression that must hold.
+    Where(&'a str),
+    /// Only messages sent before a time.
+    SentBefore,
+    /// Only messages sent after a time.
+    SentAfter,
+    /// Only the messages with the given ids.
+    MessageIds,
+}
+
+/// A criterion that does not compile: which one, the text given, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SelectionError {
+    #[error("`{pattern}` is not a valid regular expression: {reason}")]
+    Pattern {
+        /// Whether it was the pattern to leave out ([`Criterion::GrepV`]) or to keep.
+        inverted: bool,
+        pattern: String,
+        reason: String,
+    },
+    #[error("`{expr}` is not a valid JMESPath expression: {reason} (at character {at})")]
+    Where {
+        expr: String,
+        reason: String,
+        /// The 1-based character where parsing failed.
+        at: usize,
+    },
 }
 
 /// Parses `NAME=VALUE`.
@@ -115,28 +154,28 @@ impl std::fmt::Debug for Selector {
 }
 
 impl Selector {
-    pub fn compile(selection: &Selection) -> Result<Selector, String> {
-        let regex = |flag: &str, pattern: Option<&str>| {
+    pub fn compile(selection: &Selection) -> Result<Selector, SelectionError> {
+        let regex = |inverted: bool, pattern: Option<&str>| {
             pattern
                 .map(|pattern| {
-                    regex::Regex::new(pattern).map_err(|e| {
-                        format!("--{flag} `{pattern}` is not a valid regular expression: {e}")
+                    regex::Regex::new(pattern).map_err(|e| SelectionError::Pattern {
+                        inverted,
+                        pattern: pattern.to_string(),
+                        reason: e.to_string(),
                     })
                 })
                 .transpose()
         };
-        let grep = regex("grep", selection.grep.as_deref())?;
-        let grep_v = regex("grep-v", selection.grep_v.as_deref())?;
+        let grep = regex(false, selection.grep.as_deref())?;
+        let grep_v = regex(true, selection.grep_v.as_deref())?;
         let where_expr = selection
             .where_expr
             .as_deref()
             .map(|expr| {
-                jmespath::compile(expr).map_err(|e| {
-                    format!(
-                        "--where `{expr}` is not a valid JMESPath expression: {} (at character {})",
-                        crate::text::jmespath_parse_reason(&e),
-                        e.offset + 1
-                    )
+                jmespath::compile(expr).map_err(|e| SelectionError::Where {
+                    expr: expr.to_string(),
+                    reason: crate::text::jmespath_parse_reason(&e),
+                    at: e.offset + 1,
                 })
             })
             .transpose()?;
@@ -396,8 +435,8 @@ mod tests {
                 grep_v: Some("x".into()),
                 ..Selection::default()
             }
-            .describe(),
-            ["--grep-v x"]
+            .criteria(),
+            [Criterion::GrepV("x")]
         );
         let old_journal: Selection = serde_json::from_str(r#"{"grep":"a"}"#).unwrap();
         assert_eq!(old_journal.grep_v, None);
@@ -415,13 +454,16 @@ mod tests {
             ..Selection::default()
         })
         .unwrap_err();
-        assert!(err.contains("--grep"), "{err}");
+        assert!(
+            matches!(&err, SelectionError::Pattern { inverted: false, pattern, .. } if pattern == "("),
+            "{err}"
+        );
         let err = Selector::compile(&Selection {
             where_expr: Some("body.[".into()),
             ..Selection::default()
         })
         .unwrap_err();
-        assert!(err.contains("JMESPath"), "{err}");
+        assert!(matches!(err, SelectionError::Where { at: 7, .. }), "{err}");
         assert!(parse_attribute_filter("novalue").is_err());
         assert_eq!(
             parse_attribute_filter("a=b=c").unwrap(),

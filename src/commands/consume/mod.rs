@@ -38,7 +38,8 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
             "leave --per-group out (or give 1) on a FIFO queue; --concurrency sets how many groups run at once",
         ));
     }
-    let selector = Selector::compile(&settings.selection).map_err(anyhow::Error::msg)?;
+    let selector =
+        Selector::compile(&settings.selection).map_err(crate::commands::selection::invalid)?;
     if !settings.selection.is_all()
         && let Some(dead_letter) = &source.dead_letter
     {

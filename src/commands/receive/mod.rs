@@ -165,7 +165,7 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         format!(
             "received {} matching {} from {} ({} did not match and were made visible again)",
             plural(received, "message"),
-            settings.selection.describe().join(" "),
+            super::selection::describe(&settings.selection).join(" "),
             queue.name,
             report.passed_over
         )

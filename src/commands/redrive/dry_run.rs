@@ -115,7 +115,7 @@ pub async fn run(
                 plan.source.name
             ),
         ),
-        PreviewError::Selection(message) => anyhow::anyhow!(message),
+        PreviewError::Selection(invalid) => crate::commands::selection::invalid(invalid).into(),
     })?;
     if let Some(e) = write_error {
         return Err(e.into());

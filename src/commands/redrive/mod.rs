@@ -210,7 +210,7 @@ pub(super) fn confirm(
     } else {
         format!(
             "the messages matching {}",
-            plan.selection.describe().join(" ")
+            crate::commands::selection::describe(&plan.selection).join(" ")
         )
     };
     let limit = plan

@@ -148,7 +148,7 @@ impl RedriveSettings {
 
 /// The options SQS's move task cannot honour: it moves every message of the queue, on the server.
 fn refuse_for_native(plan: &NewPlan, journal: bool) -> anyhow::Result<()> {
-    let mut given = plan.selection.describe();
+    let mut given = crate::commands::selection::describe(&plan.selection);
     if plan.limit.is_some() {
         given.push("--max".into());
     }

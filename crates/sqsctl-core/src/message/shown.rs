@@ -21,6 +21,17 @@ pub const SYSTEM_ATTRIBUTES: &[&str] = &[
     "SequenceNumber",
 ];
 
+/// An attribute name a read cannot show.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShownError {
+    #[error("`{name}` is not a system attribute; SQS has {} (or All)", SYSTEM_ATTRIBUTES.join(", "))]
+    NotASystemAttribute { name: String },
+    #[error(
+        "`{name}` is not a message attribute name (letters, digits, _ - and ., up to 256 characters; `prefix.*` for a prefix)"
+    )]
+    NotAMessageAttributeName { name: String },
+}
+
 /// Every attribute, or the ones named.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Choice {
@@ -33,7 +44,7 @@ pub enum Choice {
 impl Choice {
     /// System attribute names, as `--attributes` takes them: `All`, or names SQS knows (in any
     /// letter case; an unknown one is an error that lists the known ones).
-    pub fn system(names: &[String]) -> Result<Choice, String> {
+    pub fn system(names: &[String]) -> Result<Choice, ShownError> {
         if names.is_empty() || names.iter().any(|n| n.eq_ignore_ascii_case("all")) {
             return Ok(Choice::All);
         }
@@ -46,10 +57,9 @@ impl Choice {
             {
                 Some(k) => known.push(k.to_string()),
                 None => {
-                    return Err(format!(
-                        "--attributes: `{name}` is not a system attribute; SQS has {} (or All)",
-                        SYSTEM_ATTRIBUTES.join(", ")
-                    ));
+                    return Err(ShownError::NotASystemAttribute {
+                        name: name.to_string(),
+                    });
                 }
             }
         }
@@ -59,7 +69,7 @@ impl Choice {
     /// Message attribute names, as `--message-attributes` takes them: `All` (or `.*`), names, or
     /// `prefix.*`. Names follow SQS's rules: letters, digits, `_`, `-` and `.`, up to 256
     /// characters.
-    pub fn message(names: &[String]) -> Result<Choice, String> {
+    pub fn message(names: &[String]) -> Result<Choice, ShownError> {
         if names.is_empty() || names.iter().any(|n| n == "All" || n == ".*") {
             return Ok(Choice::All);
         }
@@ -73,9 +83,9 @@ impl Choice {
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c));
             if !valid {
-                return Err(format!(
-                    "--message-attributes: `{name}` is not a message attribute name (letters, digits, _ - and ., up to 256 characters; `prefix.*` for a prefix)"
-                ));
+                return Err(ShownError::NotAMessageAttributeName {
+                    name: name.to_string(),
+                });
             }
             out.push(name.to_string());
         }
@@ -102,7 +112,7 @@ pub struct Shown {
 
 impl Shown {
     /// The choice of `--attributes` and `--message-attributes`.
-    pub fn parse(system: &[String], message: &[String]) -> Result<Shown, String> {
+    pub fn parse(system: &[String], message: &[String]) -> Result<Shown, ShownError> {
         Ok(Shown {
             system: Choice::system(system)?,
             message: Choice::message(message)?,
@@ -154,7 +164,9 @@ mod tests {
             Choice::system(&names(&["senttimestamp"])).unwrap(),
             Choice::Names(names(&["SentTimestamp"]))
         );
-        let err = Choice::system(&names(&["SentTime"])).unwrap_err();
+        let err = Choice::system(&names(&["SentTime"]))
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("`SentTime`") && err.contains("SentTimestamp"),
             "{err}"

@@ -42,6 +42,7 @@ pub use resume::{HeldStatus, HeldWait, Pacing};
 pub use route::{Route, RouteError, RouteRequest, SharedDlq, route, shared_dlq};
 
 use crate::client::ClientError;
+use crate::select::SelectionError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RedriveError {
@@ -61,6 +62,8 @@ pub enum RedriveError {
     },
     #[error(transparent)]
     Plan(#[from] PlanError),
+    #[error(transparent)]
+    Selection(#[from] SelectionError),
     #[error("{0}")]
     Invalid(String),
 }

@@ -11,7 +11,7 @@ use crate::client::peek::{self, PeekError, PeekOptions, ReadCost};
 use crate::client::{QueueAttributes, Sqs};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
-use crate::select::Selector;
+use crate::select::{SelectionError, Selector};
 
 /// How a preview reads the DLQ and what it keeps.
 #[derive(Debug, Clone, Copy, Default)]
@@ -71,8 +71,8 @@ impl Preview {
 
 #[derive(Debug, thiserror::Error)]
 pub enum PreviewError {
-    #[error("{0}")]
-    Selection(String),
+    #[error(transparent)]
+    Selection(#[from] SelectionError),
     #[error(transparent)]
     Read(#[from] PeekError),
 }
@@ -91,7 +91,7 @@ pub async fn preview<F>(
 where
     F: FnMut(&MessageRecord) -> ControlFlow<()>,
 {
-    let selector = Selector::compile(&plan.selection).map_err(PreviewError::Selection)?;
+    let selector = Selector::compile(&plan.selection)?;
     let mut preview = Preview {
         fifo: dlq_attrs.is_fifo(),
         ..Preview::default()

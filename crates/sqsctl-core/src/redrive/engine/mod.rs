@@ -61,7 +61,7 @@ pub struct RunOptions {
 /// nothing could start.
 pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary, RedriveError> {
     plan.validate()?;
-    let selector = Selector::compile(&plan.selection).map_err(RedriveError::Invalid)?;
+    let selector = Selector::compile(&plan.selection)?;
     let started = Instant::now();
     let journal_path = options
         .journal
