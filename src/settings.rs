@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use crate::cli::{AwsArgs, GlobalArgs, values};
-use crate::client::{AwsEnvironment, AwsSettings, QueueUrlCacheSettings};
+use crate::client::{AwsEnvironment, AwsSettings, QueueUrlCacheSettings, SettingNames};
 use crate::output::query::Query;
 use crate::output::{Printer, Terminal};
 
@@ -16,6 +16,15 @@ pub const ASSUME_TTY_ENV: &str = "SQSCTL_ASSUME_TTY";
 
 /// The grace period's variable: how long requests in flight may finish after the first Ctrl-C.
 pub const INTERRUPT_GRACE_ENV: &str = "SQSCTL_INTERRUPT_GRACE";
+
+/// The flags that set the client's settings, named by its errors (`(from --region)`, `no
+/// connection within 10s (--connect-timeout)`).
+pub const AWS_FLAGS: SettingNames = SettingNames {
+    region: "--region",
+    endpoint_url: "--endpoint-url",
+    connect_timeout: "--connect-timeout",
+    read_timeout: "--read-timeout",
+};
 
 /// What sqsctl reads from its environment, beside what the AWS SDK's chain reads for itself.
 #[derive(Debug, Clone, Default)]
@@ -119,6 +128,7 @@ impl GlobalSettings {
                     dir: dir.join("sqsctl"),
                     serve: false,
                 }),
+                names: AWS_FLAGS,
             },
             grace,
         })

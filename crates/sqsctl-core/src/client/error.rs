@@ -248,25 +248,26 @@ impl ClientError {
         let timed_out = matches!(&err, SdkError::TimeoutError(_))
             || matches!(&err, SdkError::DispatchFailure(failure) if failure.is_timeout());
         if timed_out {
-            let message = if matches!(&err, SdkError::TimeoutError(_)) {
-                format!(
-                    "a call may take {} at most: the longer of --connect-timeout and {} times {}",
-                    humantime::format_duration(
-                        site.connect_timeout.max(
+            let message =
+                if matches!(&err, SdkError::TimeoutError(_)) {
+                    format!(
+                        "a call may take {} at most: the longer of {} and {} times {}",
+                        humantime::format_duration(site.connect_timeout.max(
                             (site.read_timeout + site.long_poll) * super::MAX_TIMED_OUT_ATTEMPTS
-                        )
-                    ),
-                    super::MAX_TIMED_OUT_ATTEMPTS,
-                    site.read_wait()
-                )
-            } else if chain.contains("connect") {
-                format!(
-                    "no connection within {} (--connect-timeout)",
-                    humantime::format_duration(site.connect_timeout)
-                )
-            } else {
-                format!("no answer within {}", site.read_wait())
-            };
+                        )),
+                        site.names.connect_timeout,
+                        super::MAX_TIMED_OUT_ATTEMPTS,
+                        site.read_wait()
+                    )
+                } else if chain.contains("connect") {
+                    format!(
+                        "no connection within {} ({})",
+                        humantime::format_duration(site.connect_timeout),
+                        site.names.connect_timeout
+                    )
+                } else {
+                    format!("no answer within {}", site.read_wait())
+                };
             return ClientError::Timeout {
                 action,
                 endpoint: site.endpoint.to_string(),
@@ -315,6 +316,8 @@ pub struct CallSite<'a> {
     pub read_timeout: Duration,
     /// What a long poll added to the read timeout (zero for other calls).
     pub long_poll: Duration,
+    /// What the timeouts are called where they were set.
+    pub names: super::SettingNames,
     /// The profile credentials came from (`--profile` or `AWS_PROFILE`); `None` for `default`.
     pub profile: Option<&'a str>,
     /// The profile files, named with it.
@@ -325,11 +328,12 @@ impl CallSite<'_> {
     /// How long one attempt waited for an answer, in words that name the options behind it.
     fn read_wait(&self) -> String {
         let read = humantime::format_duration(self.read_timeout);
+        let name = self.names.read_timeout;
         if self.long_poll.is_zero() {
-            format!("{read} (--read-timeout)")
+            format!("{read} ({name})")
         } else {
             format!(
-                "{} (--read-timeout {read}, plus {} for the long poll)",
+                "{} ({name} {read}, plus {} for the long poll)",
                 humantime::format_duration(self.read_timeout + self.long_poll),
                 humantime::format_duration(self.long_poll)
             )

@@ -62,6 +62,34 @@ pub struct AwsSettings {
     pub environment: AwsEnvironment,
     /// Where queue URLs are remembered by name, and whether names resolve from there.
     pub queue_url_cache: Option<QueueUrlCacheSettings>,
+    /// What the program's users call these settings, for errors that point at one.
+    pub names: SettingNames,
+}
+
+/// What the users of a program call the client's settings: an error that comes from one (a
+/// region that is not a region name, a timeout that ran out, a queue in another region) names
+/// it the way they set it. The default names are those of [`AwsSettings`]' fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SettingNames {
+    /// [`AwsSettings::region`].
+    pub region: &'static str,
+    /// [`AwsSettings::endpoint_url`].
+    pub endpoint_url: &'static str,
+    /// [`AwsSettings::connect_timeout`].
+    pub connect_timeout: &'static str,
+    /// [`AwsSettings::read_timeout`].
+    pub read_timeout: &'static str,
+}
+
+impl Default for SettingNames {
+    fn default() -> SettingNames {
+        SettingNames {
+            region: "`region`",
+            endpoint_url: "`endpoint_url`",
+            connect_timeout: "`connect_timeout`",
+            read_timeout: "`read_timeout`",
+        }
+    }
 }
 
 /// The on-disk cache of queue URLs ([`url_cache`]).
@@ -208,6 +236,8 @@ pub struct Sqs {
     endpoint_name: String,
     connect_timeout: Duration,
     read_timeout: Duration,
+    /// What errors call the settings above.
+    names: SettingNames,
     /// The profile in use (`--profile` or `AWS_PROFILE`), named when credentials are missing.
     profile: Option<String>,
     /// The profile files, named with it.
@@ -271,14 +301,14 @@ impl Sqs {
             return Err(ClientError::InvalidRegion {
                 region,
                 from: if settings.region.is_some() {
-                    "--region"
+                    settings.names.region
                 } else {
                     "AWS_REGION or the profile"
                 },
             });
         }
         let (endpoint_name, from) = match (&settings.endpoint_url, config.endpoint_url()) {
-            (Some(url), _) => (redact_url(url), "--endpoint-url"),
+            (Some(url), _) => (redact_url(url), settings.names.endpoint_url),
             (None, Some(url)) => (redact_url(url), "AWS_ENDPOINT_URL or the profile"),
             (None, None) => match &settings.environment.endpoint_url_sqs {
                 Some(url) => (redact_url(url), "AWS_ENDPOINT_URL_SQS"),
@@ -316,6 +346,7 @@ impl Sqs {
             endpoint_name,
             connect_timeout,
             read_timeout,
+            names: settings.names,
             profile: settings.selected_profile().map(str::to_string),
             profile_files: settings.environment.profile_files.clone(),
             entry_retries: std::sync::Arc::default(),
@@ -334,6 +365,7 @@ impl Sqs {
             endpoint_name: "the endpoint set in code".to_string(),
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             read_timeout: DEFAULT_READ_TIMEOUT,
+            names: SettingNames::default(),
             profile: None,
             profile_files: profiles::profile_file_paths(None, None),
             entry_retries: std::sync::Arc::default(),
@@ -442,6 +474,7 @@ impl Sqs {
             connect_timeout: self.connect_timeout,
             read_timeout: self.read_timeout,
             long_poll,
+            names: self.names,
             profile: self.profile.as_deref(),
             profile_files: &self.profile_files,
         };

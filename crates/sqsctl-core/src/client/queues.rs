@@ -17,8 +17,8 @@ impl Sqs {
             QueueSpec::Name(name) => self.remembered_queue_url(text, &name, None).await,
             QueueSpec::Arn { region, .. } if region != self.region => {
                 Err(ClientError::InvalidInput(format!(
-                    "`{text}` is a queue in {region}, but sqsctl is working in {}: pass --region {region}",
-                    self.region
+                    "`{text}` is a queue in {region}, but sqsctl is working in {}: pass {} {region}",
+                    self.region, self.names.region
                 )))
             }
             QueueSpec::Arn { account, name, .. } => {
