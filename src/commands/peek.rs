@@ -225,7 +225,9 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
     {
         ctx.printer.info(cost.describe());
         if let Some(line) = cost.describe_at_limit(scanned.at_limit) {
-            ctx.printer.warn(line);
+            ctx.printer.warn(format!(
+                "{line}, so sqsctl refuses to read this queue again without --force"
+            ));
         }
         let near = scanned.near_dead_letter - scanned.at_limit;
         if let Some(near) = cost.describe_near(near) {

@@ -204,14 +204,14 @@ impl ReadCost {
         count >= u64::from(self.max_receive_count)
     }
 
-    /// The line that reports [`Scanned::at_limit`], when there are any: the next receive of
-    /// each, a consumer's or a read's, moves it to the dead-letter queue, and the guard refuses
-    /// the next read because of them.
+    /// What [`Scanned::at_limit`] means, when there are any: the next receive of each, a
+    /// consumer's or a read's, moves it to the dead-letter queue (and the guard refuses the next
+    /// read because of them, which the caller says in its own words).
     pub fn describe_at_limit(&self, at_limit: u64) -> Option<String> {
         (at_limit > 0).then(|| {
             format!(
                 "{} now at maxReceiveCount {}: the next receive moves {} to the dead-letter queue \
-                 `{}`, so sqsctl refuses to read this queue again without --force",
+                 `{}`",
                 if at_limit == 1 {
                     "1 message is".to_string()
                 } else {
@@ -687,7 +687,7 @@ mod tests {
     fn guard_reads_a_max_receive_count_of_three_or_more_and_names_the_cost() {
         let (queue, attrs) = with_policy(5);
         let cost = guard(&queue, &attrs, false)
-            .expect("read without --force")
+            .expect("read without forcing")
             .expect("a cost");
         assert_eq!(
             cost.describe(),

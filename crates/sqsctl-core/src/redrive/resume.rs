@@ -176,7 +176,7 @@ mod tests {
         assert_eq!(
             Plan::workers(None),
             (DEFAULT_CONCURRENCY, true),
-            "no --concurrency on a new run adapts"
+            "a new run without a concurrency adapts"
         );
     }
 

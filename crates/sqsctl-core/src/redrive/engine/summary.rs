@@ -188,6 +188,6 @@ mod tests {
             limit_reached: true,
             ..shared
         };
-        assert_eq!(limited.share(), None, "--limit stopped it");
+        assert_eq!(limited.share(), None, "a limit stopped it");
     }
 }
