@@ -3,11 +3,11 @@
 //! `--watch` as a line, and a FIFO group layout as the table of its groups and the table of its
 //! totals.
 
-use crate::diagnose::Finding;
 use crate::diagnose::finding::human_seconds;
 use crate::diagnose::gather::{Inspection, MessageSource};
 use crate::diagnose::groups::{self, GroupLayout, GroupTotals};
 use crate::diagnose::watch::Change;
+use crate::output::diagnose_words::FindingRecord;
 use crate::output::document::rows_table;
 use crate::output::{Column, Row, Table, pairs_table};
 use crate::text::plural;
@@ -91,7 +91,7 @@ pub fn change_line(change: &Change) -> String {
 
 /// Findings as a table: severity, what (title and id), and the evidence with the advice; with
 /// `-o text`, one line each: severity, id, title, the evidence (`; ` between facts) and the advice.
-impl Row for Finding {
+impl Row for FindingRecord<'_> {
     const KIND: &'static str = "finding";
 
     fn columns() -> Vec<Column> {
@@ -116,7 +116,7 @@ impl Row for Finding {
         vec![
             self.severity.to_string(),
             self.id.to_string(),
-            self.title.clone(),
+            self.title.to_string(),
             self.evidence.join("; "),
             self.advice.clone(),
         ]

@@ -10,15 +10,27 @@ use serde::Serialize;
 use crate::client::peek::Scanned;
 use crate::diagnose::counts::{Counted, Counts};
 use crate::diagnose::gather::{Inspection, MessageSource};
-use crate::diagnose::{self, Finding, Report};
+use crate::diagnose::{self, Report};
 use crate::output::counts::{self, thousands};
+use crate::output::diagnose_words::{FindingRecord, SkippedRecord};
 use crate::output::{Document, Row, Table};
 
 /// `diagnose --output json`: the report plus what was read.
 #[derive(Serialize)]
 struct Output<'a> {
-    #[serde(flatten)]
-    report: &'a Report,
+    queue: Option<&'a str>,
+    findings: &'a [FindingRecord<'a>],
+    /// The FIFO group layout, when messages with group ids were read.
+    groups: Option<&'a diagnose::GroupLayout>,
+    /// The tenants of a fair queue; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tenants: Option<&'a diagnose::TenantLayout>,
+    /// The dead-letter view, when the queue is a DLQ.
+    dlq: Option<&'a diagnose::DlqView>,
+    /// Every check ran over every message it needed.
+    complete: bool,
+    /// The checks that did not run, or ran over part of the queue only.
+    skipped: &'a [SkippedRecord<'a>],
     /// `queue` (a scan), `settings` (messages not read) or `file`.
     read_from: &'static str,
     input: Option<&'a PathBuf>,
@@ -36,7 +48,7 @@ struct Summary<'a> {
     findings: usize,
     problems: bool,
     complete: bool,
-    skipped: &'a [diagnose::Skipped],
+    skipped: &'a [SkippedRecord<'a>],
     read_from: &'static str,
     input: Option<&'a PathBuf>,
     scan: Option<&'a Scanned>,
@@ -58,12 +70,14 @@ pub fn document(report: &Report, inspection: &Inspection, source: &MessageSource
         MessageSource::Queue { .. } => None,
     };
     let counted = inspection.counts();
+    let findings: Vec<FindingRecord> = report.findings.iter().map(FindingRecord::from).collect();
+    let skipped: Vec<SkippedRecord> = report.skipped.iter().map(SkippedRecord::from).collect();
     let summary = Summary {
         queue: report.queue.as_deref(),
         findings: report.findings.len(),
         problems: report.has_problems(),
         complete: report.complete,
-        skipped: &report.skipped,
+        skipped: &skipped,
         read_from,
         input,
         scan: inspection.scan.as_ref(),
@@ -71,8 +85,14 @@ pub fn document(report: &Report, inspection: &Inspection, source: &MessageSource
         dlq: report.dlq.as_ref(),
         counted: counted.as_ref().map(|c| &c.counted),
     };
-    let mut document = Document::rows(&report.findings).json(&Output {
-        report,
+    let mut document = Document::rows(&findings).json(&Output {
+        queue: report.queue.as_deref(),
+        findings: &findings,
+        groups: report.groups.as_ref(),
+        tenants: report.tenants.as_ref(),
+        dlq: report.dlq.as_ref(),
+        complete: report.complete,
+        skipped: &skipped,
         read_from,
         input,
         scan: inspection.scan.as_ref(),
@@ -84,7 +104,7 @@ pub fn document(report: &Report, inspection: &Inspection, source: &MessageSource
     }
     document = document.record("summary", &summary);
     if report.findings.is_empty() {
-        let mut table = Table::new(Finding::columns());
+        let mut table = Table::new(FindingRecord::columns());
         table.row(vec!["ok".into(), "No problems found".into(), String::new()]);
         document = document.tables(vec![table]);
     }

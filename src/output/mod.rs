@@ -7,6 +7,7 @@
 pub mod counts;
 pub mod diagnose;
 pub mod diagnose_report;
+pub mod diagnose_words;
 pub mod document;
 pub mod groups;
 pub mod journals;

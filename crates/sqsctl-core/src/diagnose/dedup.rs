@@ -167,7 +167,7 @@ pub fn weigh_with_groups(findings: &mut [Finding]) {
             "the message groups are serialized (see serialized-groups): once the group id is fixed, \
              producers and consumers run in parallel, and ids from a counter or a clock that never \
              met before start to collide, dropping messages for 5 minutes each"
-                .to_string(),
+                .into(),
         );
     }
 }
@@ -435,12 +435,12 @@ mod tests {
         assert_eq!(finding.id, "dedup-id-time-derived");
         assert_eq!(finding.severity, Severity::Warning);
         assert!(
-            finding.evidence[0].starts_with("20 of 20"),
+            finding.evidence[0].plain().starts_with("20 of 20"),
             "{:?}",
             finding.evidence
         );
         assert!(
-            finding.evidence[1].starts_with("10 of them"),
+            finding.evidence[1].plain().starts_with("10 of them"),
             "{:?}",
             finding.evidence
         );
@@ -469,11 +469,11 @@ mod tests {
         let obs = observe(&ids, |i| format!("b{i}"));
         let finding = counters(&obs).expect("finding");
         assert!(
-            finding.evidence[0].contains("worker-#-N"),
+            finding.evidence[0].plain().contains("worker-#-N"),
             "{:?}",
             finding.evidence
         );
-        assert!(finding.evidence[1].starts_with("10 counter values"));
+        assert!(finding.evidence[1].plain().starts_with("10 counter values"));
         assert_eq!(finding.severity, Severity::Warning);
         // Sparse random numbers are not a counter.
         let ids: Vec<String> = (0..30u64)
@@ -483,7 +483,11 @@ mod tests {
         // A constant version number is not a counter; the order number beside it is.
         let ids: Vec<String> = (0..30).map(|i| format!("order-{}-v1", 500 + i)).collect();
         let finding = counters(&observe(&ids, |i| format!("b{i}"))).expect("finding");
-        assert!(finding.evidence[0].contains("`order-N-v#` with N from 500 to 529"));
+        assert!(
+            finding.evidence[0]
+                .plain()
+                .contains("`order-N-v#` with N from 500 to 529")
+        );
         assert_eq!(finding.evidence.len(), 1);
         assert_eq!(finding.severity, Severity::Warning);
         let ids: Vec<String> = (0..30).map(|i| format!("order-{}", 48_213 + i)).collect();
@@ -500,8 +504,11 @@ mod tests {
         let obs = observe(&ids, |i| format!("body {i}"));
         let finding = collisions(&obs).expect("finding");
         assert_eq!(finding.severity, Severity::Error);
-        assert!(finding.evidence[1].contains("`a` on 2 messages"));
-        assert!(finding.evidence[1].contains("body 0") && finding.evidence[1].contains("body 2"));
+        assert!(finding.evidence[1].plain().contains("`a` on 2 messages"));
+        assert!(
+            finding.evidence[1].plain().contains("body 0")
+                && finding.evidence[1].plain().contains("body 2")
+        );
         // Same id on the same body is a retry, not a collision.
         let obs = observe(&ids, |_| "same".to_string());
         assert!(collisions(&obs).is_none());
@@ -519,7 +526,7 @@ mod tests {
         });
         assert!(repeating_bodies(&obs, false).is_none());
         let finding = repeating_bodies(&obs, true).expect("finding");
-        assert!(finding.evidence[1].contains("`ping` seen 4 times"));
+        assert!(finding.evidence[1].plain().contains("`ping` seen 4 times"));
     }
 }
 
@@ -539,7 +546,11 @@ mod weighing {
         let together = &mut [serialized, counter];
         weigh_with_groups(together);
         assert_eq!(together[1].severity, Severity::Warning);
-        assert!(together[1].evidence[0].contains("once the group id is fixed"));
+        assert!(
+            together[1].evidence[0]
+                .plain()
+                .contains("once the group id is fixed")
+        );
         assert_eq!(together[0].severity, Severity::Error);
     }
 }

@@ -6,6 +6,7 @@ use serde::Serialize;
 use super::finding::{Finding, Severity, human_seconds};
 use super::observe::Observations;
 use super::settings::QueueFacts;
+use super::words::{Tool, Words};
 use crate::text::plural;
 
 /// Messages this close to the end of their retention are reported as about to expire.
@@ -81,20 +82,6 @@ pub fn view(facts: &QueueFacts, obs: Option<&Observations>, now_ms: u64) -> Opti
     })
 }
 
-/// The command that moves a DLQ's messages back. A redrive without --to returns them to the one
-/// source queue and refuses a DLQ of several, so then it is `--native` (each to its own) or
-/// `--to` (all to `to`).
-pub(super) fn redrive_command(dlq: &str, sources: usize, to: &str) -> String {
-    if sources > 1 {
-        format!(
-            "`sqsctl redrive {dlq} --native` ({dlq} serves {sources} queues: it returns each \
-             message to its own) or `sqsctl redrive {dlq} --to {to}` (all of them to one queue)"
-        )
-    } else {
-        format!("`sqsctl redrive {dlq}`")
-    }
-}
-
 /// Findings of the dead-letter view: messages waiting, and messages about to expire.
 pub fn check(view: &DlqView, queue: &str) -> Vec<Finding> {
     let mut findings = Vec::new();
@@ -118,11 +105,21 @@ pub fn check(view: &DlqView, queue: &str) -> Vec<Finding> {
             human_seconds(newest)
         ));
     }
-    findings.push(finding.advice(format!(
-        "Find the cause in the messages (`sqsctl peek {queue}`), fix it, then move them back with \
-         {}.",
-        redrive_command(queue, view.sources.len(), "QUEUE")
-    )));
+    findings.push(
+        finding.advice(
+            Words::from("Find the cause in the messages (")
+                .then(Tool::Peek {
+                    queue: Some(queue.to_string()),
+                })
+                .then("), fix it, then move them back with ")
+                .then(Tool::Redrive {
+                    dlq: queue.to_string(),
+                    sources: view.sources.len(),
+                    to: None,
+                })
+                .then("."),
+        ),
+    );
     if view.expiring_within_24h > 0
         && let Some(retention) = view.retention_seconds
     {
@@ -144,10 +141,13 @@ pub fn check(view: &DlqView, queue: &str) -> Vec<Finding> {
                     "the send time (retention itself restarted on the move)"
                 }
             ))
-            .advice(format!(
-                "Redrive or export them before they are gone (`sqsctl receive {queue} > dump.jsonl`), \
-                 and raise the retention of {queue} to 14 days."
-            )),
+            .advice(
+                Words::from("Redrive or export them before they are gone (")
+                    .then(Tool::Export {
+                        queue: queue.to_string(),
+                    })
+                    .then(format!("), and raise the retention of {queue} to 14 days.")),
+            ),
         );
     }
     findings
@@ -206,14 +206,24 @@ mod tests {
         let findings = check(&view, "jobs-dlq");
         let ids: Vec<_> = findings.iter().map(|f| f.id).collect();
         assert_eq!(ids, ["dlq-not-empty", "dlq-messages-expiring"]);
-        assert!(findings[0].evidence[1].contains("oldest was sent 3d ago"));
-        // Two sources: a plain `redrive jobs-dlq` would refuse, so the advice names what works.
-        assert!(findings[0].advice.contains("redrive jobs-dlq --native"));
+        assert!(
+            findings[0].evidence[1]
+                .plain()
+                .contains("oldest was sent 3d ago")
+        );
+        // Two sources: a plain redrive would refuse, so the advice says how many feed it.
+        let redrive = |sources| Tool::Redrive {
+            dlq: "jobs-dlq".into(),
+            sources,
+            to: None,
+        };
+        assert!(findings[0].advice.tools().any(|t| *t == redrive(2)));
         view.sources.truncate(1);
         assert!(
             check(&view, "jobs-dlq")[0]
                 .advice
-                .ends_with("`sqsctl redrive jobs-dlq`.")
+                .tools()
+                .any(|t| *t == redrive(1))
         );
     }
 

@@ -1,6 +1,9 @@
-//! Findings: what the analyzers report, with a stable id, a severity, the evidence and advice.
+//! Findings: what the analyzers report, with a stable id, a severity, the evidence and advice
+//! (in [`Words`], which name what sqsctl does as facts).
 
 use serde::Serialize;
+
+use super::words::Words;
 
 /// How much a finding matters. Only warnings and errors make `diagnose` exit with code 4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -33,15 +36,15 @@ impl std::fmt::Display for Severity {
 }
 
 /// One result of a check. `id` is a stable kebab-case name that scripts may match on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     pub id: &'static str,
     pub severity: Severity,
     pub title: String,
     /// Facts that support the finding, one per entry, each readable on its own.
-    pub evidence: Vec<String>,
+    pub evidence: Vec<Words>,
     /// What to change.
-    pub advice: String,
+    pub advice: Words,
 }
 
 impl Finding {
@@ -51,11 +54,11 @@ impl Finding {
             severity,
             title: title.into(),
             evidence: Vec::new(),
-            advice: String::new(),
+            advice: Words::default(),
         }
     }
 
-    pub fn evidence(mut self, line: impl Into<String>) -> Finding {
+    pub fn evidence(mut self, line: impl Into<Words>) -> Finding {
         self.evidence.push(line.into());
         self
     }
@@ -67,11 +70,12 @@ impl Finding {
         most: usize,
         line: impl Fn(T) -> String,
     ) -> Finding {
-        self.evidence.extend(items.into_iter().take(most).map(line));
+        self.evidence
+            .extend(items.into_iter().take(most).map(|item| line(item).into()));
         self
     }
 
-    pub fn advice(mut self, text: impl Into<String>) -> Finding {
+    pub fn advice(mut self, text: impl Into<Words>) -> Finding {
         self.advice = text.into();
         self
     }

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::finding::percent;
 use super::observe::{Observations, ReceiveClock};
+use super::words::{Tool, Words};
 use crate::text::plural;
 
 /// A group whose head was received this many times before is blocked on a failing message.
@@ -20,8 +21,11 @@ pub const HEAD_RETRIES: u64 = 3;
 pub const IDLE_NOTE: &str = "no message was in flight when the queue was read, so no consumer \
      was receiving: the counts climbed earlier, or through reads that only looked";
 /// Receive counts include reads that only looked.
-pub const OWN_READS_NOTE: &str = "receive counts include reads that only looked: each `sqsctl peek`, \
-     `fifo groups` or `diagnose` of the queue adds one";
+pub fn own_reads_note() -> Words {
+    Words::from("receive counts include reads that only looked: each ")
+        .then(Tool::LookingReads)
+        .then(" of the queue adds one")
+}
 
 /// How much of the queue the observations cover.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -396,7 +400,7 @@ mod tests {
             "Most messages wait in 2 of 22 message groups"
         );
         assert!(
-            finding.evidence[1].contains("`hot`, `warm`"),
+            finding.evidence[1].plain().contains("`hot`, `warm`"),
             "{:?}",
             finding.evidence
         );
@@ -446,7 +450,11 @@ mod tests {
             (finding.id, finding.severity),
             ("head-of-line-blocking", Severity::Error)
         );
-        assert!(finding.evidence[0].contains("received 3 times before"));
+        assert!(
+            finding.evidence[0]
+                .plain()
+                .contains("received 3 times before")
+        );
         // The same heads after two earlier reads of our own: not failures.
         assert!(
             layout(&obs, coverage, &clock(2))

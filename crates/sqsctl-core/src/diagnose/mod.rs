@@ -5,7 +5,8 @@
 //! groups and says what a scan could and could not see, [`scaling`], [`dedup`] and [`settings`] run
 //! the checks, [`dlq`] describes a dead-letter queue, [`counts`] counts messages by key, [`reads`] says what the read of the queue
 //! left unchecked and how close it left messages to the dead-letter queue, and [`analyze`] runs
-//! them all into a [`Report`] of [`Finding`]s. Reading the queue ([`gather`]) and deciding whether
+//! them all into a [`Report`] of [`Finding`]s, whose [`words`] name what sqsctl can do as facts
+//! for the binary to spell. Reading the queue ([`gather`]) and deciding whether
 //! it may be read ([`crate::client::peek::guard`]) happen before.
 
 pub mod counts;
@@ -21,8 +22,7 @@ pub mod settings;
 pub mod tenant_key;
 pub mod tenants;
 pub mod watch;
-
-use serde::Serialize;
+pub mod words;
 
 use crate::client::inspect::GroupCounts;
 use crate::client::peek::Scanned;
@@ -34,6 +34,7 @@ pub use observe::{Observations, ReceiveClock};
 pub use reads::{Refusal, Skipped};
 pub use settings::{QueueFacts, RelatedQueue};
 pub use tenants::TenantLayout;
+pub use words::{QueueChange, Tool, Words};
 
 /// What to analyze.
 #[derive(Debug, Clone, Copy)]
@@ -56,8 +57,8 @@ pub struct Analysis<'a> {
     pub tenant_counts: Option<&'a GroupCounts>,
 }
 
-/// Everything found, in the stable `diagnose --output json` schema.
-#[derive(Debug, Clone, Serialize)]
+/// Everything found: the content of `diagnose --output json`, whose words the binary spells.
+#[derive(Debug, Clone)]
 pub struct Report {
     pub queue: Option<String>,
     pub findings: Vec<Finding>,
@@ -65,7 +66,6 @@ pub struct Report {
     pub groups: Option<GroupLayout>,
     /// The tenants of a standard queue whose messages carry group ids (a fair queue); absent
     /// otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tenants: Option<TenantLayout>,
     /// The dead-letter view, when the queue is a DLQ.
     pub dlq: Option<DlqView>,
@@ -210,9 +210,8 @@ mod tests {
         );
         assert!(report.has_problems());
         assert!(report.groups.is_some() && report.dlq.is_none());
-        let json = serde_json::to_value(&report).expect("serializes");
-        assert_eq!(json["findings"][0]["severity"], "error");
-        assert!(json["findings"][0]["evidence"].is_array());
+        assert_eq!(report.findings[0].severity, Severity::Error);
+        assert!(!report.findings[0].evidence.is_empty());
     }
 
     #[test]

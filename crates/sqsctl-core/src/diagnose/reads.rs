@@ -7,19 +7,17 @@
 //! flight at consumers) is coverage, reported with the inference by [`super::groups`], and does not
 //! make a run incomplete.
 
-use serde::Serialize;
-
-use super::{Finding, Observations, QueueFacts, ReceiveClock, Severity};
+use super::{Finding, Observations, QueueFacts, ReceiveClock, Severity, Tool, Words};
 use crate::client::peek::{MIN_UNFORCED_MAX_RECEIVE_COUNT, Scanned};
 use crate::read_ledger::ReadEntry;
 
 /// A check that did not run, or ran over part of the queue only.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skipped {
     /// The check's name: `message-groups`, `deduplication-ids`, `receive-counts`,
     /// `dead-letter-messages`.
     pub check: &'static str,
-    pub reason: String,
+    pub reason: Words,
 }
 
 /// Why messages were not read: the guard refused a queue whose `maxReceiveCount` is too low.
@@ -104,12 +102,12 @@ pub fn unread(
     refused: Option<&Refusal>,
     scan: Option<&Scanned>,
 ) -> Option<(Finding, Vec<Skipped>)> {
-    let skipped = |reason: &str| -> Vec<Skipped> {
+    let skipped = |reason: Words| -> Vec<Skipped> {
         message_checks(facts)
             .into_iter()
             .map(|check| Skipped {
                 check,
-                reason: reason.to_string(),
+                reason: reason.clone(),
             })
             .collect()
     };
@@ -126,24 +124,29 @@ pub fn unread(
                 refusal.max_receive_count
             ),
         };
-        return Some((finding, skipped(&reason)));
+        return Some((finding, skipped(reason.into())));
     }
     let scan = scan?;
     if scan.exhausted || scan.seen >= scan.visible_at_start {
         return None;
     }
     let why = if scan.interrupted {
-        "the scan was interrupted"
+        Words::from("the scan was interrupted")
     } else if scan.hold_ran_short {
-        "the scan stopped before the messages it held became visible again, so as not to read \
-         any message twice"
+        Words::from(
+            "the scan stopped before the messages it held became visible again, so as not to \
+             read any message twice",
+        )
     } else {
-        "the scan stopped at the --sample limit"
+        Words::from("the scan stopped at the ")
+            .then(Tool::SampleSize)
+            .then(" limit")
     };
-    let reason = format!(
-        "{} of {} visible messages read: {why}",
+    let reason = Words::from(format!(
+        "{} of {} visible messages read: ",
         scan.seen, scan.visible_at_start
-    );
+    ))
+    .then(why.clone());
     let finding = Finding::new(
         "scan-incomplete",
         Severity::Warning,
@@ -154,12 +157,20 @@ pub fn unread(
         ),
     )
     .evidence(why)
-    .advice(format!(
-        "Run again with a --sample of at least {} so that the scan reads as far as the queue \
-         delivers, or export the messages and run `sqsctl diagnose {} --input FILE`.",
-        scan.visible_at_start, facts.name
-    ));
-    Some((finding, skipped(&reason)))
+    .advice(
+        Words::from("Run again with a ")
+            .then(Tool::SampleSize)
+            .then(format!(
+                " of at least {} so that the scan reads as far as the queue delivers, or export \
+                 the messages and run ",
+                scan.visible_at_start
+            ))
+            .then(Tool::DiagnoseExport {
+                queue: facts.name.clone(),
+            })
+            .then("."),
+    );
+    Some((finding, skipped(reason)))
 }
 
 /// The finding that says messages were not read because a read could take a consumer's last
@@ -176,6 +187,9 @@ pub fn scan_skipped(refusal: &Refusal) -> Finding {
         Severity::Warning,
         "Messages were not read: only the queue's settings were checked",
     );
+    let diagnose_export = Tool::DiagnoseExport {
+        queue: queue.clone(),
+    };
     if let Some(left) = left {
         return finding
             .evidence(format!(
@@ -185,24 +199,38 @@ pub fn scan_skipped(refusal: &Refusal) -> Finding {
                 crate::text::plural(left.at_limit, "message"),
                 if left.at_limit == 1 { "it" } else { "them" }
             ))
-            .advice(format!(
-                "Consumers may have taken them since. To read anyway, pass --force (any message \
-                 still at its limit moves to {dlq}), or export the messages and run `sqsctl \
-                 diagnose {queue} --input FILE`."
-            ));
+            .advice(
+                Words::from("Consumers may have taken them since. To read anyway, pass ")
+                    .then(Tool::ForceRead)
+                    .then(format!(
+                        " (any message still at its limit moves to {dlq}), or export the \
+                         messages and run "
+                    ))
+                    .then(diagnose_export)
+                    .then("."),
+            );
     }
     finding
-        .evidence(format!(
-            "{queue} moves a message to {dlq} after {max_receive_count} receive{}; reading a \
-         message counts as a receive and could take a consumer's last try, so queues with a \
-         maxReceiveCount below {MIN_UNFORCED_MAX_RECEIVE_COUNT} are read only with --force",
-            if *max_receive_count == 1 { "" } else { "s" }
-        ))
-        .advice(format!(
-            "To check groups, deduplication ids and receive counts too, pass --force (each message \
-         read uses one of its {max_receive_count} receives before {dlq}), or export the \
-         messages and run `sqsctl diagnose {queue} --input FILE`."
-        ))
+        .evidence(
+            Words::from(format!(
+                "{queue} moves a message to {dlq} after {max_receive_count} receive{}; reading a \
+                 message counts as a receive and could take a consumer's last try, so queues \
+                 with a maxReceiveCount below {MIN_UNFORCED_MAX_RECEIVE_COUNT} are read only \
+                 with ",
+                if *max_receive_count == 1 { "" } else { "s" }
+            ))
+            .then(Tool::ForceRead),
+        )
+        .advice(
+            Words::from("To check groups, deduplication ids and receive counts too, pass ")
+                .then(Tool::ForceRead)
+                .then(format!(
+                    " (each message read uses one of its {max_receive_count} receives before \
+                     {dlq}), or export the messages and run "
+                ))
+                .then(diagnose_export)
+                .then("."),
+        )
 }
 
 /// Messages the read left one receive (or none) away from the dead-letter queue: a `warning`
@@ -254,12 +282,19 @@ pub fn near_dead_letter(
         finding.evidence("sqsctl's own reads brought them there: each read used one receive")
     };
     Some(finding.advice(if by_consumers > 0 {
-        "Messages received again and again either fail (poison messages: look at them with \
-         `sqsctl peek`) or outlast the visibility timeout (raise it above the longest processing \
-         time). Every further read takes one of their last receives."
+        Words::from(
+            "Messages received again and again either fail (poison messages: look at them with ",
+        )
+        .then(Tool::Peek { queue: None })
+        .then(
+            ") or outlast the visibility timeout (raise it above the longest processing time). \
+             Every further read takes one of their last receives.",
+        )
     } else {
-        "Read this queue less often: every read takes one of each message's receives, and the \
-         next one is their last before the dead-letter queue."
+        Words::from(
+            "Read this queue less often: every read takes one of each message's receives, and \
+             the next one is their last before the dead-letter queue.",
+        )
     }))
 }
 
@@ -283,9 +318,17 @@ mod tests {
             unread(&facts, None, Some(&scanned(3, 5_000, false))).expect("incomplete");
         assert_eq!(finding.id, "scan-incomplete");
         assert_eq!(finding.severity, Severity::Warning);
-        assert!(finding.advice.contains("--sample of at least 5000"));
+        assert!(
+            finding
+                .advice
+                .plain()
+                .contains("SampleSize of at least 5000")
+        );
         assert_eq!(skipped[0].check, "receive-counts");
-        assert!(skipped[0].reason.contains("--sample"), "{skipped:?}");
+        assert!(
+            skipped[0].reason.tools().eq([&Tool::SampleSize]),
+            "{skipped:?}"
+        );
     }
 
     #[test]
@@ -309,7 +352,10 @@ mod tests {
         let (finding, skipped) = unread(&facts, Some(&refusal), None).expect("skipped");
         assert_eq!(finding.id, "scan-skipped");
         assert_eq!(finding.severity, Severity::Warning);
-        assert!(finding.advice.contains("--force") && finding.advice.contains("--input"));
+        let export = Tool::DiagnoseExport {
+            queue: "mail.fifo".into(),
+        };
+        assert!(finding.advice.tools().eq([&Tool::ForceRead, &export]));
         let checks: Vec<_> = skipped.iter().map(|s| s.check).collect();
         assert_eq!(
             checks,

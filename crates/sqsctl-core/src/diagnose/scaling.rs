@@ -3,7 +3,8 @@
 
 use super::dedup::embedded_time;
 use super::finding::{Finding, Severity, human_seconds, percent};
-use super::groups::{GroupLayout, GroupRow, IDLE_NOTE, OWN_READS_NOTE};
+use super::groups::{GroupLayout, GroupRow, IDLE_NOTE, own_reads_note};
+use super::words::{Tool, Words};
 use crate::text::plural;
 
 /// Below this many messages a group layout says nothing about scaling.
@@ -161,15 +162,23 @@ fn head_of_line(layout: &GroupLayout) -> Option<Finding> {
             }
         )
     });
-    finding = finding.evidence(OWN_READS_NOTE);
+    finding = finding.evidence(own_reads_note());
     if idle {
         finding = finding.evidence(IDLE_NOTE);
     }
-    Some(finding.advice(
-        "While the head of a group is in flight, nothing behind it is delivered. Find why it fails \
-         (`sqsctl peek` shows it), and set a redrive policy with a small maxReceiveCount so a \
-         poison message moves to a dead-letter queue instead of blocking its group.",
-    ))
+    Some(
+        finding.advice(
+            Words::from(
+                "While the head of a group is in flight, nothing behind it is delivered. Find why \
+                 it fails (",
+            )
+            .then(Tool::Peek { queue: None })
+            .then(
+                " shows it), and set a redrive policy with a small maxReceiveCount so a poison \
+                 message moves to a dead-letter queue instead of blocking its group.",
+            ),
+        ),
+    )
 }
 
 /// Whether a group id looks like a value fixed per producer process rather than per entity.

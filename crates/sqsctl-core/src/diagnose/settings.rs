@@ -9,7 +9,8 @@ use crate::client::queue::name_from_arn;
 use super::finding::{Finding, Severity, human_seconds, percent};
 use super::groups::{Coverage, GroupTotals};
 use super::observe::{Observations, ReceiveClock};
-use crate::text::{format_seconds, plural};
+use super::words::{QueueChange, Tool, Words};
+use crate::text::plural;
 
 /// Another queue and its attributes: the DLQ of the queue diagnosed, or one of its sources.
 #[derive(Debug, Clone)]
@@ -135,7 +136,7 @@ pub fn climbing_receives(
         plural(read, "message"),
         percent(climbing, read)
     ));
-    finding = finding.evidence(super::groups::OWN_READS_NOTE);
+    finding = finding.evidence(super::groups::own_reads_note());
     if idle {
         finding = finding.evidence(super::groups::IDLE_NOTE);
     }
@@ -146,17 +147,24 @@ pub fn climbing_receives(
         ));
     }
     // A timeout well above the current one, as a starting point: the processing time is unknown.
-    let suggested = format_seconds(timeout.map_or(300, |t| (t * 4).clamp(60, 43_200)));
-    let command = match facts {
-        Some(facts) => format!("`sqsctl queue set {} --visibility {suggested}`", facts.name),
-        None => format!("`sqsctl queue set QUEUE --visibility {suggested}`"),
-    };
-    Some(finding.advice(format!(
-        "A message reappears when its visibility timeout runs out before the consumer deletes it, \
-         and is then processed twice. Set VisibilityTimeout above the longest processing time \
-         (e.g. {command}), or have consumers extend it with ChangeMessageVisibility while they \
-         work. If the messages fail rather than time out, a redrive policy moves them aside."
-    )))
+    let suggested = timeout.map_or(300, |t| (t * 4).clamp(60, 43_200));
+    Some(
+        finding.advice(
+            Words::from(
+                "A message reappears when its visibility timeout runs out before the consumer \
+                 deletes it, and is then processed twice. Set VisibilityTimeout above the \
+                 longest processing time (e.g. ",
+            )
+            .then(Tool::SetQueue {
+                queue: facts.map(|f| f.name.clone()),
+                changes: vec![QueueChange::VisibilityTimeoutSeconds(suggested)],
+            })
+            .then(
+                "), or have consumers extend it with ChangeMessageVisibility while they work. If \
+                 the messages fail rather than time out, a redrive policy moves them aside.",
+            ),
+        ),
+    )
 }
 
 fn long_polling(facts: &QueueFacts) -> Option<Finding> {
@@ -167,12 +175,17 @@ fn long_polling(facts: &QueueFacts) -> Option<Finding> {
             "Long polling is off (ReceiveMessageWaitTimeSeconds = 0)",
         )
         .evidence("receives that do not set WaitTimeSeconds return at once, often empty")
-        .advice(format!(
-            "Set ReceiveMessageWaitTimeSeconds to 20 with `sqsctl queue set {} --wait 20s` (or have \
-             consumers pass WaitTimeSeconds): fewer empty receives, lower cost, and no messages \
-             missed by sampling a few servers.",
-            facts.name
-        ))
+        .advice(
+            Words::from("Set ReceiveMessageWaitTimeSeconds to 20 with ")
+                .then(set_queue(
+                    &facts.name,
+                    [QueueChange::ReceiveWaitSeconds(20)],
+                ))
+                .then(
+                    " (or have consumers pass WaitTimeSeconds): fewer empty receives, lower \
+                     cost, and no messages missed by sampling a few servers.",
+                ),
+        )
     })
 }
 
@@ -186,14 +199,17 @@ fn redrive(facts: &QueueFacts, obs: Option<&Observations>, now_ms: u64) -> Vec<F
                 "No redrive policy: a message that always fails is retried forever",
             )
             .evidence(format!("{} has no RedrivePolicy", facts.name))
-            .advice(format!(
-                "Create a dead-letter queue (FIFO for a FIFO queue, with a longer retention) and \
-                 set a RedrivePolicy with a maxReceiveCount of 3 to 10: `sqsctl queue set {} \
-                 --dlq {} --max-receive 5 --create-dlq`. On a FIFO queue a failing message \
-                 otherwise blocks its whole group.",
-                facts.name,
-                dlq_name_for(&facts.name)
-            )),
+            .advice(
+                Words::from(
+                    "Create a dead-letter queue (FIFO for a FIFO queue, with a longer retention) \
+                     and set a RedrivePolicy with a maxReceiveCount of 3 to 10: ",
+                )
+                .then(set_queue(
+                    &facts.name,
+                    [dead_letter(dlq_name_for(&facts.name), 5, true)],
+                ))
+                .then(". On a FIFO queue a failing message otherwise blocks its whole group."),
+            ),
         );
         return findings;
     };
@@ -208,14 +224,21 @@ fn redrive(facts: &QueueFacts, obs: Option<&Observations>, now_ms: u64) -> Vec<F
                 "RedrivePolicy maxReceiveCount = {}",
                 policy.max_receive_count
             ))
-            .advice(format!(
-                "One timeout, one deploy or one crash sends a good message to the dead-letter \
-                 queue, and so does any tool that peeks at the queue. Use 3 to 10: `sqsctl queue \
-                 set {} --dlq {} --max-receive 5`.",
-                facts.name,
-                name_from_arn(&policy.dead_letter_target_arn)
-                    .unwrap_or(&policy.dead_letter_target_arn)
-            )),
+            .advice(
+                Words::from(
+                    "One timeout, one deploy or one crash sends a good message to the dead-letter \
+                     queue, and so does any tool that peeks at the queue. Use 3 to 10: ",
+                )
+                .then(set_queue(
+                    &facts.name,
+                    [dead_letter(
+                        dlq_of(&policy.dead_letter_target_arn),
+                        5,
+                        false,
+                    )],
+                ))
+                .then("."),
+            ),
         );
     }
     match &facts.dlq {
@@ -241,22 +264,25 @@ fn redrive(facts: &QueueFacts, obs: Option<&Observations>, now_ms: u64) -> Vec<F
                     .filter(|sent| now_ms.saturating_sub(**sent) / 1000 >= retention)
                     .count();
                 if too_old > 0 {
-                    short.evidence.push(format!(
-                        "{too_old} of {} read {} already older than that: {} now, {} in {}",
-                        plural(obs.messages, "message"),
-                        if too_old == 1 { "is" } else { "are" },
-                        if too_old == 1 {
-                            "if it fails"
-                        } else {
-                            "if they fail"
-                        },
-                        if too_old == 1 {
-                            "it expires as it arrives"
-                        } else {
-                            "they expire as they arrive"
-                        },
-                        dlq.name
-                    ));
+                    short.evidence.push(
+                        format!(
+                            "{too_old} of {} read {} already older than that: {} now, {} in {}",
+                            plural(obs.messages, "message"),
+                            if too_old == 1 { "is" } else { "are" },
+                            if too_old == 1 {
+                                "if it fails"
+                            } else {
+                                "if they fail"
+                            },
+                            if too_old == 1 {
+                                "it expires as it arrives"
+                            } else {
+                                "they expire as they arrive"
+                            },
+                            dlq.name
+                        )
+                        .into(),
+                    );
                 }
             }
             findings.extend(pairing);
@@ -268,15 +294,20 @@ fn redrive(facts: &QueueFacts, obs: Option<&Observations>, now_ms: u64) -> Vec<F
                 "The dead-letter queue of the redrive policy cannot be read",
             )
             .evidence(format!("{}: {reason}", policy.dead_letter_target_arn))
-            .advice(format!(
-                "Create the dead-letter queue or point the RedrivePolicy at one that exists \
-                 (`sqsctl queue set {} --dlq {} --max-receive {} --create-dlq`); until then \
-                 failing messages have nowhere to go.",
-                facts.name,
-                name_from_arn(&policy.dead_letter_target_arn)
-                    .unwrap_or(&policy.dead_letter_target_arn),
-                policy.max_receive_count
-            )),
+            .advice(
+                Words::from(
+                    "Create the dead-letter queue or point the RedrivePolicy at one that exists (",
+                )
+                .then(set_queue(
+                    &facts.name,
+                    [dead_letter(
+                        dlq_of(&policy.dead_letter_target_arn),
+                        policy.max_receive_count,
+                        true,
+                    )],
+                ))
+                .then("); until then failing messages have nowhere to go."),
+            ),
         ),
         None => {}
     }
@@ -308,11 +339,17 @@ fn dlq_pairing(
                 kind(source_fifo),
                 kind(dlq_fifo)
             ))
-            .advice(format!(
-                "A FIFO queue needs a FIFO dead-letter queue and a standard queue a standard one: \
-                 `sqsctl queue set {source} --dlq {} --max-receive 5 --create-dlq`.",
-                dlq_name_for(source)
-            )),
+            .advice(
+                Words::from(
+                    "A FIFO queue needs a FIFO dead-letter queue and a standard queue a standard \
+                     one: ",
+                )
+                .then(set_queue(
+                    source,
+                    [dead_letter(dlq_name_for(source), 5, true)],
+                ))
+                .then("."),
+            ),
         );
     }
     if let (Some(source_retention), Some(dlq_retention)) = (
@@ -320,6 +357,7 @@ fn dlq_pairing(
         dlq_attrs.retention_seconds(),
     ) && dlq_retention <= source_retention
     {
+        let longest = crate::client::limits::MAX_RETENTION.as_secs();
         let (severity, why) = if source_fifo {
             (
                 Severity::Info,
@@ -345,10 +383,14 @@ fn dlq_pairing(
                 human_seconds(source_retention)
             ))
             .evidence(why)
-            .advice(format!(
-                "Set MessageRetentionPeriod of {dlq} longer than {source}'s, e.g. the maximum of \
-                 14 days (1209600 seconds): `sqsctl queue set {dlq} --retention 14d`."
-            )),
+            .advice(
+                Words::from(format!(
+                    "Set MessageRetentionPeriod of {dlq} longer than {source}'s, e.g. the maximum \
+                     of 14 days ({longest} seconds): "
+                ))
+                .then(set_queue(dlq, [QueueChange::RetentionSeconds(longest)]))
+                .then("."),
+            ),
         );
     }
     let waiting = dlq_attrs.total();
@@ -368,11 +410,21 @@ fn dlq_pairing(
                 dlq_attrs.in_flight(),
                 dlq_attrs.delayed()
             ))
-            .advice(format!(
-                "Look at them with `sqsctl diagnose {dlq}` or `sqsctl peek {dlq}`, fix the cause, \
-                 then move them back with {}.",
-                super::dlq::redrive_command(dlq, dlq_sources, source)
-            )),
+            .advice(
+                Words::from("Look at them with ")
+                    .then(Tool::Diagnose { queue: dlq.into() })
+                    .then(" or ")
+                    .then(Tool::Peek {
+                        queue: Some(dlq.into()),
+                    })
+                    .then(", fix the cause, then move them back with ")
+                    .then(Tool::Redrive {
+                        dlq: dlq.into(),
+                        sources: dlq_sources,
+                        to: Some(source.into()),
+                    })
+                    .then("."),
+            ),
         );
     }
     findings
@@ -416,16 +468,52 @@ fn fifo_throughput(facts: &QueueFacts, groups: &GroupTotals) -> Option<Finding> 
                 attrs.get("FifoThroughputLimit").unwrap_or("perQueue"),
                 attrs.get("DeduplicationScope").unwrap_or("queue")
             ))
-            .advice(format!(
-                "High-throughput mode needs both FifoThroughputLimit = perMessageGroupId and \
-                 DeduplicationScope = messageGroup; otherwise the normal FIFO quota applies. \
-                 Turn it on with `sqsctl queue set {} --attr FifoThroughputLimit=perMessageGroupId \
-                 --attr DeduplicationScope=messageGroup`.",
-                facts.name
-            )),
+            .advice(
+                Words::from(
+                    "High-throughput mode needs both FifoThroughputLimit = perMessageGroupId and \
+                     DeduplicationScope = messageGroup; otherwise the normal FIFO quota applies. \
+                     Turn it on with ",
+                )
+                .then(set_queue(
+                    &facts.name,
+                    [
+                        attribute("FifoThroughputLimit", "perMessageGroupId"),
+                        attribute("DeduplicationScope", "messageGroup"),
+                    ],
+                ))
+                .then("."),
+            ),
         );
     }
     None
+}
+
+/// A change of `queue`'s settings, as advice names it.
+fn set_queue(queue: &str, changes: impl IntoIterator<Item = QueueChange>) -> Tool {
+    Tool::SetQueue {
+        queue: Some(queue.to_string()),
+        changes: changes.into_iter().collect(),
+    }
+}
+
+fn dead_letter(dlq: impl Into<String>, max_receive_count: u32, create: bool) -> QueueChange {
+    QueueChange::DeadLetter {
+        dlq: dlq.into(),
+        max_receive_count,
+        create,
+    }
+}
+
+fn attribute(name: &str, value: &str) -> QueueChange {
+    QueueChange::Attribute {
+        name: name.into(),
+        value: value.into(),
+    }
+}
+
+/// The dead-letter queue's name in a redrive policy's target ARN (the ARN when it has none).
+fn dlq_of(target_arn: &str) -> &str {
+    name_from_arn(target_arn).unwrap_or(target_arn)
 }
 
 /// The conventional dead-letter queue name of `source`: `orders-dlq`, `jobs-dlq.fifo`.
@@ -524,24 +612,23 @@ mod tests {
                 "dlq-not-empty"
             ]
         );
-        assert!(findings[2].evidence[0].contains("keeps messages 24h, jobs keeps them 4d"));
-        assert_eq!(findings[2].severity, Severity::Warning);
         assert!(
-            findings[3]
-                .advice
-                .ends_with("`sqsctl redrive jobs-dlq.fifo`.")
+            findings[2].evidence[0]
+                .plain()
+                .contains("keeps messages 24h, jobs keeps them 4d")
         );
-        // A DLQ shared by several queues: a plain redrive would refuse, so the advice says what works.
+        assert_eq!(findings[2].severity, Severity::Warning);
+        let redrive = |sources| Tool::Redrive {
+            dlq: "jobs-dlq.fifo".into(),
+            sources,
+            to: Some("jobs".into()),
+        };
+        assert_eq!(findings[3].advice.tools().last(), Some(&redrive(0)));
+        // A DLQ shared by several queues: a plain redrive would refuse, so the advice says how
+        // many feed it, and which queue to move the messages to.
         facts.dlq_sources = 3;
         let shared = check(&facts, None, None, &CLOCK, Coverage::Complete);
-        assert!(
-            shared[3]
-                .advice
-                .contains("`sqsctl redrive jobs-dlq.fifo --native`")
-                && shared[3].advice.contains("--to jobs`"),
-            "{}",
-            shared[3].advice
-        );
+        assert_eq!(shared[3].advice.tools().last(), Some(&redrive(3)));
         facts.dlq = Some(Err("queue does not exist".into()));
         assert_eq!(
             ids(&check(&facts, None, None, &CLOCK, Coverage::Complete)),
@@ -565,7 +652,11 @@ mod tests {
             .iter()
             .find(|f| f.id == "dlq-retention-short")
             .expect("finding");
-        assert!(short.evidence[2].starts_with("2 of 3 messages read are already older"));
+        assert!(
+            short.evidence[2]
+                .plain()
+                .starts_with("2 of 3 messages read are already older")
+        );
     }
 
     #[test]
@@ -606,8 +697,12 @@ mod tests {
         let finding =
             climbing_receives(Some(&facts), &obs, &CLOCK, Coverage::Complete).expect("finding");
         assert!(finding.title.contains("(30s)"));
-        assert!(finding.evidence[0].starts_with("4 of 10 messages read (40%)"));
-        assert!(finding.evidence[0].contains("(up to 4)"));
+        assert!(
+            finding.evidence[0]
+                .plain()
+                .starts_with("4 of 10 messages read (40%)")
+        );
+        assert!(finding.evidence[0].plain().contains("(up to 4)"));
         // Two earlier reads of our own explain the counts away.
         let scans = [CLOCK.now_ms - 20_000, CLOCK.now_ms - 10_000];
         let watched = ReceiveClock {
@@ -668,12 +763,12 @@ mod tests {
         ]));
         let finding = fifo_throughput(&half, &totals(50)).expect("finding");
         assert_eq!(finding.severity, Severity::Info);
-        assert!(
-            finding.advice.contains(
-                "`sqsctl queue set jobs.fifo --attr FifoThroughputLimit=perMessageGroupId --attr DeduplicationScope=messageGroup`"
-            ),
-            "{}",
-            finding.advice
-        );
+        assert!(finding.advice.tools().eq([&set_queue(
+            "jobs.fifo",
+            [
+                attribute("FifoThroughputLimit", "perMessageGroupId"),
+                attribute("DeduplicationScope", "messageGroup"),
+            ]
+        )]));
     }
 }
