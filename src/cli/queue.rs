@@ -76,10 +76,10 @@ pub struct QueueCreateArgs {
     #[arg(long)]
     pub fifo: bool,
     /// Dead-letter queue for messages received more than --max-receive times (created if missing)
-    #[arg(long, value_name = "QUEUE")]
+    #[arg(long, value_name = "QUEUE", alias = "dead-letter-queue")]
     pub dlq: Option<String>,
     /// Receives before a message moves to the dead-letter queue, 1-1000
-    #[arg(long, value_name = "N", requires = "dlq", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, value_name = "N", alias = "max-receive-count", requires = "dlq", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub max_receive: u32,
     #[command(flatten)]
     pub durations: QueueDurationArgs,
@@ -125,12 +125,13 @@ pub struct QueueSetArgs {
     #[arg(
         long,
         value_name = "QUEUE",
+        alias = "dead-letter-queue",
         requires = "max_receive",
         conflicts_with = "no_dlq"
     )]
     pub dlq: Option<String>,
     /// Receives before a message moves to the dead-letter queue, 1-1000
-    #[arg(long, value_name = "N", requires = "dlq", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, value_name = "N", alias = "max-receive-count", requires = "dlq", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub max_receive: Option<u32>,
     /// Create the --dlq queue when it does not exist (of the same type, 14 days retention)
     #[arg(long, requires = "dlq")]

@@ -180,3 +180,44 @@ fn create_on_an_existing_queue_points_at_queue_set() {
         run.stderr
     );
 }
+
+#[test]
+fn the_aws_names_of_the_dlq_flags_are_accepted() {
+    // People who know SQS type its own names: RedrivePolicy's deadLetterTargetArn and
+    // maxReceiveCount.
+    let env = TestEnv::start();
+    let run = env.run(&[
+        "queue",
+        "create",
+        "jobs",
+        "--dead-letter-queue",
+        "jobs-dlq",
+        "--max-receive-count",
+        "3",
+        "-o",
+        "jsonl",
+    ]);
+    run.assert_code(0);
+    assert_eq!(
+        run.records_of("queue_created")[0]["dead_letter_queue"]["name"],
+        "jobs-dlq"
+    );
+    let run = env.run(&[
+        "queue",
+        "set",
+        "jobs",
+        "--dead-letter-queue",
+        "jobs-dlq",
+        "--max-receive-count",
+        "7",
+        "--yes",
+    ]);
+    run.assert_code(0);
+    let info = env.run(&["queue", "info", "jobs", "-o", "json"]);
+    assert!(
+        info.stdout.contains("\"max_receive_count\": 7")
+            || info.stdout.contains("\"max_receive_count\":7"),
+        "{}",
+        info.stdout
+    );
+}
