@@ -310,7 +310,8 @@ impl Scan<'_, '_> {
             if first_time {
                 self.scanned.count_seen(&message);
             }
-            if !first_time && !self.request.dry_run && self.matched.contains(&id) {
+            // Only a real run matches, and only on a first delivery: a matched id is a later one.
+            if self.matched.contains(&id) {
                 sorted.again.push(handle);
             } else if !(first_time && self.wanted.remove(&id)) {
                 self.held.hold(Some(&id), handle);
