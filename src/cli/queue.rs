@@ -126,8 +126,7 @@ pub struct QueueSetArgs {
         long,
         value_name = "QUEUE",
         alias = "dead-letter-queue",
-        requires = "max_receive",
-        conflicts_with = "no_dlq"
+        requires = "max_receive"
     )]
     pub dlq: Option<String>,
     /// Receives before a message moves to the dead-letter queue, 1-1000
@@ -137,7 +136,7 @@ pub struct QueueSetArgs {
     #[arg(long, requires = "dlq")]
     pub create_dlq: bool,
     /// Remove the redrive policy (messages are no longer moved to a dead-letter queue)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "dlq")]
     pub no_dlq: bool,
     /// As a dead-letter queue, accept messages only from these source queues (1-10)
     #[arg(long, value_name = "QUEUE", num_args = 1.., conflicts_with_all = ["allow_all", "deny_all"])]

@@ -1,6 +1,7 @@
 //! `sqsctl visibility`: change how long received messages stay hidden, by receipt handle, in
 //! batches of 10 under the client's retry policy, with one result per handle.
 
+use sqsctl_core::client::ChangeVisibility;
 use std::io::BufRead;
 
 use anyhow::bail;
@@ -76,7 +77,7 @@ pub async fn run(ctx: &Context, settings: VisibilitySettings) -> anyhow::Result<
             .map(|h| (h.as_str(), settings.timeout_seconds))
             .collect();
         let outcome = sqs
-            .change_visibility_retrying(&queue, &entries, &policy)
+            .batch_retrying(ChangeVisibility, &queue, &entries, &policy)
             .await;
         for (handle, entry) in chunk.iter().zip(&outcome.entries) {
             let result = Changed {

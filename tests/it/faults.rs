@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
+use sqsctl_core::client::{Delete, SystemAttributes};
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
@@ -62,7 +63,7 @@ fn drain_counts(env: &TestEnv, queue: &QueueRef) -> HashMap<String, usize> {
                 };
                 let Ok(batch) = env
                     .sqs()
-                    .receive_retrying(queue, options, &policy)
+                    .receive_retrying(queue, options, SystemAttributes::All, &policy)
                     .await
                     .result
                 else {
@@ -77,7 +78,7 @@ fn drain_counts(env: &TestEnv, queue: &QueueRef) -> HashMap<String, usize> {
                     .filter_map(|m| m.receipt_handle.as_deref())
                     .collect();
                 env.sqs()
-                    .delete_batch_retrying(queue, &handles, &policy)
+                    .batch_retrying(Delete, queue, &handles, &policy)
                     .await;
                 for message in &batch {
                     if seen.insert(message.message_id.clone().unwrap()) {

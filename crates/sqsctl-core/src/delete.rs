@@ -8,6 +8,7 @@
 //! runs out rather than receive a message a second time. Each message handled is one [`Deletion`],
 //! handed to the caller as it happens.
 
+use crate::client::Delete;
 use std::collections::{BTreeSet, HashSet};
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -120,7 +121,7 @@ where
             break;
         }
         let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
-        let outcome = sqs.delete_batch_retrying(queue, &refs, &policy).await;
+        let outcome = sqs.batch_retrying(Delete, queue, &refs, &policy).await;
         for (handle, entry) in chunk.iter().zip(&outcome.entries) {
             let deletion = Deletion::of_handle(handle, Status::of(entry), entry.reason());
             if on_deletion(deletion).is_break() {
@@ -361,7 +362,7 @@ impl Scan<'_, '_> {
             .chain(again.iter().map(String::as_str))
             .collect();
         let policy = RetryPolicy::default().stopped_by(interrupt.clone());
-        let mut outcome = sqs.delete_batch_retrying(queue, &refs, &policy).await;
+        let mut outcome = sqs.batch_retrying(Delete, queue, &refs, &policy).await;
         outcome.entries.truncate(matches.len());
         for (message, entry) in matches.into_iter().zip(&outcome.entries) {
             if !entry.is_done()

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
+use sqsctl_core::client::Delete;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -77,7 +78,10 @@ impl Queues {
                 .iter()
                 .filter_map(|m| m.receipt_handle.as_deref())
                 .collect();
-            self.sqs.delete_batch(&self.source, &handles).await.unwrap();
+            self.sqs
+                .batch(Delete, &self.source, &handles)
+                .await
+                .unwrap();
             out.extend(batch);
         }
     }

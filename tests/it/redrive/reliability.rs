@@ -16,6 +16,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
+use sqsctl_core::client::Delete;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
@@ -143,7 +144,7 @@ pub(crate) fn drain_unique(env: &TestEnv, queue: &QueueRef, parallel: usize) -> 
                             }
                         }
                         let handles: Vec<&str> = handles.iter().map(String::as_str).collect();
-                        let _ = sqs.delete_batch(&queue, &handles).await;
+                        let _ = sqs.batch(Delete, &queue, &handles).await;
                     }
                 });
             }

@@ -6,6 +6,7 @@
 //! in.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+use sqsctl_core::client::Delete;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::io::Write;
@@ -313,7 +314,7 @@ impl TestEnv {
                     .filter_map(|m| m.receipt_handle.as_deref())
                     .collect();
                 self.sqs
-                    .delete_batch(queue, &handles)
+                    .batch(Delete, queue, &handles)
                     .await
                     .expect("delete");
                 messages.extend(batch.into_iter().filter(|m| {

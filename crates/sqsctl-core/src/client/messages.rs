@@ -79,6 +79,15 @@ impl SystemAttributes {
     }
 }
 
+/// One receive call as the client makes it: what is asked, and whether it is a single attempt
+/// (the SDK's own retries off, as under a [`RetryPolicy`]).
+#[derive(Debug, Clone, Copy)]
+struct ReceiveCall {
+    options: ReceiveOptions,
+    attributes: SystemAttributes,
+    single: bool,
+}
+
 /// What to ask of a receive call.
 #[derive(Debug, Clone, Copy)]
 pub struct ReceiveOptions {
@@ -103,7 +112,7 @@ impl ReceiveOptions {
 /// One attempt at a batch call (`$method`, named `$op` in errors) on `$queue` at `$url`, timed,
 /// its error said with the operation and the queue.
 macro_rules! batch_call {
-    ($sqs:ident, $method:ident, $op:literal, $queue:expr, $url:expr, $entries:expr) => {
+    ($sqs:ident, $method:ident, $op:expr, $queue:expr, $url:expr, $entries:expr) => {
         Box::pin(
             $sqs.once
                 .$method()
@@ -117,15 +126,84 @@ macro_rules! batch_call {
     };
 }
 
-/// [`batch_call!`] on `$queue`'s URL, for a batch whose answer names its successful entries by
-/// id only: the successful ids and the failures.
+/// [`AcknowledgedBatch::call`]: one `$method` call of `$entries` on `$queue` (named by the
+/// impl's `OPERATION` in errors), answering with the successful entries' ids and the failures.
 macro_rules! acknowledged_call {
-    ($sqs:ident, $method:ident, $op:literal, $queue:expr, $entries:expr) => {
-        batch_call!($sqs, $method, $op, $queue, &$queue.url, $entries).map(|out| {
-            let ids = out.successful.into_iter().map(|ok| ok.id).collect();
-            (ids, out.failed)
+    ($sqs:ident . $method:ident (), $queue:ident, $entries:ident) => {
+        Box::pin(async move {
+            let op = Self::OPERATION;
+            batch_call!($sqs, $method, op, $queue, &$queue.url, $entries).map(|out| {
+                let ids = out.successful.into_iter().map(|ok| ok.id).collect();
+                (ids, out.failed)
+            })
         })
     };
+}
+
+/// The successful entries' ids and the failures of an acknowledged batch's answer.
+type Acknowledgements = (Vec<String>, Vec<aws_sdk_sqs::types::BatchResultErrorEntry>);
+
+/// One call of an [`AcknowledgedBatch`] under way.
+pub type Call<'s> =
+    std::pin::Pin<Box<dyn Future<Output = Result<Acknowledgements, ClientError>> + Send + 's>>;
+
+/// A batch call whose answer names its successful entries by id only: [`Delete`] and
+/// [`ChangeVisibility`], made by [`Sqs::batch`] and [`Sqs::batch_retrying`].
+pub trait AcknowledgedBatch<'a>: Copy {
+    /// What one entry is made of.
+    type Item: Copy + Send + Sync + 'a;
+    /// The request entry the SDK takes.
+    type Entry: Send;
+    /// The call's name in SQS, for errors.
+    const OPERATION: &'static str;
+    /// The request entry for `item`, named `id`.
+    fn entry(id: String, item: &Self::Item) -> Result<Self::Entry, aws_sdk_sqs::error::BuildError>;
+    /// One call with `entries` on `queue`.
+    fn call<'s>(sqs: &'s Sqs, queue: &'s QueueRef, entries: Vec<Self::Entry>) -> Call<'s>;
+}
+
+/// `DeleteMessageBatch`: each entry is a receipt handle.
+#[derive(Debug, Clone, Copy)]
+pub struct Delete;
+
+/// `ChangeMessageVisibilityBatch`: each entry is a receipt handle and its new timeout in seconds.
+#[derive(Debug, Clone, Copy)]
+pub struct ChangeVisibility;
+
+impl<'a> AcknowledgedBatch<'a> for Delete {
+    type Item = &'a str;
+    type Entry = DeleteMessageBatchRequestEntry;
+    const OPERATION: &'static str = "DeleteMessageBatch";
+
+    fn entry(id: String, handle: &&'a str) -> Result<Self::Entry, aws_sdk_sqs::error::BuildError> {
+        let entry = DeleteMessageBatchRequestEntry::builder().id(id);
+        entry.receipt_handle(*handle).build()
+    }
+
+    fn call<'s>(sqs: &'s Sqs, queue: &'s QueueRef, entries: Vec<Self::Entry>) -> Call<'s> {
+        acknowledged_call!(sqs.delete_message_batch(), queue, entries)
+    }
+}
+
+impl<'a> AcknowledgedBatch<'a> for ChangeVisibility {
+    type Item = (&'a str, i32);
+    type Entry = ChangeMessageVisibilityBatchRequestEntry;
+    const OPERATION: &'static str = "ChangeMessageVisibilityBatch";
+
+    fn entry(
+        id: String,
+        &(handle, seconds): &(&'a str, i32),
+    ) -> Result<Self::Entry, aws_sdk_sqs::error::BuildError> {
+        let entry = ChangeMessageVisibilityBatchRequestEntry::builder().id(id);
+        entry
+            .receipt_handle(handle)
+            .visibility_timeout(seconds)
+            .build()
+    }
+
+    fn call<'s>(sqs: &'s Sqs, queue: &'s QueueRef, entries: Vec<Self::Entry>) -> Call<'s> {
+        acknowledged_call!(sqs.change_message_visibility_batch(), queue, entries)
+    }
 }
 
 impl Sqs {
@@ -216,25 +294,22 @@ impl Sqs {
         queue: &QueueRef,
         options: ReceiveOptions,
     ) -> Result<Vec<MessageRecord>, ClientError> {
-        self.receive_attempt(queue, options, SystemAttributes::All, false)
-            .await
+        self.receive_attempt(
+            queue,
+            ReceiveCall {
+                options,
+                attributes: SystemAttributes::All,
+                single: false,
+            },
+        )
+        .await
     }
 
     /// Receives under `policy`, which sees every attempt: the outcome says how many attempts failed
     /// after SQS may have applied them (hiding their messages until the visibility timeout ends).
+    /// Every message attribute comes, and the system attributes in `attributes` (asking only for
+    /// those the caller needs makes smaller answers, less to parse).
     pub async fn receive_retrying(
-        &self,
-        queue: &QueueRef,
-        options: ReceiveOptions,
-        policy: &RetryPolicy,
-    ) -> RequestOutcome<Vec<MessageRecord>> {
-        self.receive_retrying_with(queue, options, SystemAttributes::All, policy)
-            .await
-    }
-
-    /// [`Sqs::receive_retrying`] asking only for the system attributes the caller needs (every
-    /// message attribute still comes): smaller answers, less to parse.
-    pub async fn receive_retrying_with(
         &self,
         queue: &QueueRef,
         options: ReceiveOptions,
@@ -245,25 +320,33 @@ impl Sqs {
         let mut policy = policy.clone();
         policy.attempt_timeout += Duration::from_secs(options.longest_wait().into());
         policy
-            .request(|| self.receive_attempt(queue, options, attributes, true))
+            .request(|| {
+                self.receive_attempt(
+                    queue,
+                    ReceiveCall {
+                        options,
+                        attributes,
+                        single: true,
+                    },
+                )
+            })
             .await
     }
 
+    /// One receive; when the queue's URL turned out stale, one more at the URL looked up again.
     async fn receive_attempt(
         &self,
         queue: &QueueRef,
-        options: ReceiveOptions,
-        attributes: SystemAttributes,
-        single: bool,
+        call: ReceiveCall,
     ) -> Result<Vec<MessageRecord>, ClientError> {
-        match self.receive_at(queue, options, attributes, single).await {
+        match self.receive_at(queue, call).await {
             Ok(records) => {
                 self.confirmed(queue);
                 Ok(records)
             }
             Err(err) => {
                 let queue = self.look_again(queue, err).await?;
-                self.receive_at(&queue, options, attributes, single).await
+                self.receive_at(&queue, call).await
             }
         }
     }
@@ -271,10 +354,13 @@ impl Sqs {
     async fn receive_at(
         &self,
         queue: &QueueRef,
-        options: ReceiveOptions,
-        attributes: SystemAttributes,
-        single: bool,
+        call: ReceiveCall,
     ) -> Result<Vec<MessageRecord>, ClientError> {
+        let ReceiveCall {
+            options,
+            attributes,
+            single,
+        } = call;
         let client = if single { &self.once } else { &self.client };
         let request = client
             .receive_message()
@@ -305,81 +391,40 @@ impl Sqs {
             .collect())
     }
 
-    /// Deletes up to 10 messages by receipt handle in a single attempt; outcomes in input order.
-    pub async fn delete_batch(
+    /// One attempt at an acknowledged batch of up to 10 entries ([`Delete`] receipt handles or
+    /// [`ChangeVisibility`] changes); outcomes in input order. No call for no entries.
+    pub async fn batch<'a, B: AcknowledgedBatch<'a>>(
         &self,
+        _: B,
         queue: &QueueRef,
-        receipt_handles: &[&str],
+        items: &[B::Item],
     ) -> Result<Vec<EntryOutcome>, ClientError> {
-        let entry = |id, handle: &&str| {
-            DeleteMessageBatchRequestEntry::builder()
-                .id(id)
-                .receipt_handle(*handle)
-                .build()
-        };
-        self.acknowledged_batch(receipt_handles, entry, |entries| async move {
-            acknowledged_call!(
-                self,
-                delete_message_batch,
-                "DeleteMessageBatch",
-                queue,
-                entries
-            )
-        })
-        .await
+        if items.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (successful, failed) = B::call(self, queue, numbered(items, B::entry)?).await?;
+        Ok(self.outcomes(
+            items.len(),
+            successful.into_iter().map(acknowledged),
+            failed,
+        ))
     }
 
-    /// Changes the visibility timeout of up to 10 received messages in a single attempt; outcomes
-    /// in input order.
-    pub async fn change_visibility_batch(
+    /// An acknowledged batch under `policy`: each attempt is given the entries still pending.
+    /// Deleting or changing the visibility twice does no harm, so an unknown outcome here only
+    /// means "maybe not applied".
+    pub async fn batch_retrying<'a, B: AcknowledgedBatch<'a>>(
         &self,
+        kind: B,
         queue: &QueueRef,
-        changes: &[(&str, i32)],
-    ) -> Result<Vec<EntryOutcome>, ClientError> {
-        let entry = |id, (handle, seconds): &(&str, i32)| {
-            ChangeMessageVisibilityBatchRequestEntry::builder()
-                .id(id)
-                .receipt_handle(*handle)
-                .visibility_timeout(*seconds)
-                .build()
-        };
-        self.acknowledged_batch(changes, entry, |entries| async move {
-            acknowledged_call!(
-                self,
-                change_message_visibility_batch,
-                "ChangeMessageVisibilityBatch",
-                queue,
-                entries
-            )
-        })
-        .await
-    }
-
-    /// Deletes up to 10 messages by receipt handle under `policy`. A delete applied twice does no
-    /// harm, so an unknown outcome here only means "maybe still in the queue".
-    pub async fn delete_batch_retrying(
-        &self,
-        queue: &QueueRef,
-        receipt_handles: &[&str],
+        items: &[B::Item],
         policy: &RetryPolicy,
     ) -> BatchOutcome {
-        self.retrying(receipt_handles, policy, |subset| async move {
-            self.delete_batch(queue, &subset).await
-        })
-        .await
-    }
-
-    /// Changes the visibility timeout of up to 10 received messages under `policy`.
-    pub async fn change_visibility_retrying(
-        &self,
-        queue: &QueueRef,
-        changes: &[(&str, i32)],
-        policy: &RetryPolicy,
-    ) -> BatchOutcome {
-        self.retrying(changes, policy, |subset| async move {
-            self.change_visibility_batch(queue, &subset).await
-        })
-        .await
+        let call = |pending: Vec<usize>| {
+            let subset: Vec<B::Item> = pending.iter().map(|&i| items[i]).collect();
+            async move { self.batch(kind, queue, &subset).await }
+        };
+        self.counted(policy.entries(items.len(), call).await)
     }
 
     /// Makes received messages visible again at once (visibility timeout 0), in batches of 10,
@@ -395,7 +440,7 @@ impl Sqs {
         for chunk in receipt_handles.chunks(MAX_BATCH_ENTRIES) {
             let entries: Vec<(&str, i32)> = chunk.iter().map(|h| (*h, 0)).collect();
             let outcome = self
-                .change_visibility_retrying(queue, &entries, &policy)
+                .batch_retrying(ChangeVisibility, queue, &entries, &policy)
                 .await;
             if let Some(err) = outcome.request_error {
                 return Err(err);
@@ -423,55 +468,6 @@ fn numbered<T, E>(
 }
 
 impl Sqs {
-    /// A batch call of `items` under `policy`: each attempt is given the entries still pending.
-    async fn retrying<T: Copy, Fut>(
-        &self,
-        items: &[T],
-        policy: &RetryPolicy,
-        attempt: impl Fn(Vec<T>) -> Fut,
-    ) -> BatchOutcome
-    where
-        Fut: std::future::Future<Output = Result<Vec<EntryOutcome>, ClientError>>,
-    {
-        let call = |pending: Vec<usize>| attempt(pending.iter().map(|&i| items[i]).collect());
-        self.counted(policy.entries(items.len(), call).await)
-    }
-
-    /// The outcomes of a batch whose successful entries carry only their id (deletes, visibility
-    /// changes).
-    fn acknowledged(
-        &self,
-        len: usize,
-        successful: impl Iterator<Item = String>,
-        failed: Vec<aws_sdk_sqs::types::BatchResultErrorEntry>,
-    ) -> Vec<EntryOutcome> {
-        self.outcomes(len, successful.map(acknowledged), failed)
-    }
-
-    /// One attempt at a batch of `items` whose answer names its successful entries by id only
-    /// (deletes, visibility changes): `entry` builds each request entry, `call` makes the call and
-    /// gives the successful ids and the failures. No call for no items.
-    async fn acknowledged_batch<T, E, Fut>(
-        &self,
-        items: &[T],
-        entry: impl Fn(String, &T) -> Result<E, aws_sdk_sqs::error::BuildError>,
-        call: impl FnOnce(Vec<E>) -> Fut,
-    ) -> Result<Vec<EntryOutcome>, ClientError>
-    where
-        Fut: std::future::Future<
-                Output = Result<
-                    (Vec<String>, Vec<aws_sdk_sqs::types::BatchResultErrorEntry>),
-                    ClientError,
-                >,
-            >,
-    {
-        if items.is_empty() {
-            return Ok(Vec::new());
-        }
-        let (successful, failed) = call(numbered(items, entry)?).await?;
-        Ok(self.acknowledged(items.len(), successful.into_iter(), failed))
-    }
-
     /// A batch answer's outcomes in input order, the throttled ones counted.
     fn outcomes(
         &self,

@@ -33,7 +33,9 @@ use aws_config::{BehaviorVersion, Region, retry::RetryConfig};
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 pub use batch::{MAX_BATCH_ENTRIES, MAX_PAYLOAD_BYTES, plan_batches, validate_outgoing};
 pub use error::{CallSite, ClientError, check_endpoint_url};
-pub use messages::{EntryOutcome, ReceiveOptions, SystemAttributes};
+pub use messages::{
+    AcknowledgedBatch, ChangeVisibility, Delete, EntryOutcome, ReceiveOptions, SystemAttributes,
+};
 pub use move_tasks::MoveTask;
 pub use queue::{QueueAttributes, QueueRef, QueueSpec, RedrivePolicy};
 pub use redact::redact_secrets;

@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use super::outcome::Update;
 use super::settle::Settle;
 use super::worker::{Event, Worker};
-use crate::client::ReceiveOptions;
+use crate::client::{ReceiveOptions, SystemAttributes};
 use crate::consume::Delivery;
 use crate::message::MessageRecord;
 
@@ -58,7 +58,9 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
         let policy = self.receive_policy.clone();
         self.receiving = Some(tokio::spawn(async move {
             let requested_at = Instant::now();
-            let outcome = sqs.receive_retrying(&queue, options, &policy).await;
+            let outcome = sqs
+                .receive_retrying(&queue, options, SystemAttributes::All, &policy)
+                .await;
             let _ = events
                 .send(Event::Received {
                     requested_at,

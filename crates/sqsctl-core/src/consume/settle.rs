@@ -2,6 +2,7 @@
 //! (after the retry delay, or at once), deletes and releases wait a moment to share a batch call,
 //! their answers become [`Outcome`]s, and the heartbeat extends what is still held.
 
+use crate::client::{ChangeVisibility, Delete};
 use std::io;
 use std::time::Duration;
 
@@ -219,7 +220,7 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
                 let outcome = if entries[0].action == Action::Delete {
                     let handles: Vec<&str> =
                         entries.iter().map(|s| s.receipt_handle.as_str()).collect();
-                    sqs.delete_batch_retrying(&queue, &handles, &policy).await
+                    sqs.batch_retrying(Delete, &queue, &handles, &policy).await
                 } else {
                     let changes: Vec<(&str, i32)> = entries
                         .iter()
@@ -228,7 +229,7 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
                             Action::Delete => (s.receipt_handle.as_str(), 0),
                         })
                         .collect();
-                    sqs.change_visibility_retrying(&queue, &changes, &policy)
+                    sqs.batch_retrying(ChangeVisibility, &queue, &changes, &policy)
                         .await
                 };
                 let _ = events
@@ -255,7 +256,7 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
                 let changes: Vec<(&str, i32)> =
                     handles.iter().map(|h| (h.as_str(), seconds)).collect();
                 let outcome = sqs
-                    .change_visibility_retrying(&queue, &changes, &policy)
+                    .batch_retrying(ChangeVisibility, &queue, &changes, &policy)
                     .await;
                 let done = outcome.entries.iter().map(EntryResult::is_done).collect();
                 let _ = events

@@ -24,6 +24,7 @@
 
 mod receivers;
 
+use crate::client::Delete;
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::sync::Arc;
@@ -237,7 +238,7 @@ pub async fn run<S: Sink>(
                 let retry = retry.clone();
                 deletes.spawn(async move {
                     let refs: Vec<&str> = handles.iter().map(String::as_str).collect();
-                    let outcome = sqs.delete_batch_retrying(&queue, &refs, &retry).await;
+                    let outcome = sqs.batch_retrying(Delete, &queue, &refs, &retry).await;
                     let failed = outcome.entries.iter().filter(|e| !e.is_done()).count();
                     drop(permit);
                     (refs.len(), failed)
@@ -303,7 +304,7 @@ async fn delete_duplicates(
     let handles = receipt_handles(duplicates);
     for chunk in handles.chunks(10) {
         let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
-        let _ = sqs.delete_batch_retrying(queue, &refs, retry).await;
+        let _ = sqs.batch_retrying(Delete, queue, &refs, retry).await;
     }
 }
 

@@ -13,7 +13,7 @@ use parking_lot::Mutex;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::time::Instant;
 
-use crate::client::{ClientError, QueueRef, ReceiveOptions, RetryPolicy, Sqs};
+use crate::client::{ClientError, QueueRef, ReceiveOptions, RetryPolicy, Sqs, SystemAttributes};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 use crate::select::Selector;
@@ -237,9 +237,12 @@ pub(super) async fn receive_loop(
         // is abandoned, since it most likely holds nothing yet, but only after a moment: an
         // answer already on its way (messages that arrived as the run stopped, or, with filters,
         // a message another request just released) is taken and released.
-        let request = shared
-            .sqs
-            .receive_retrying(&shared.queue, options, &shared.retry);
+        let request = shared.sqs.receive_retrying(
+            &shared.queue,
+            options,
+            SystemAttributes::All,
+            &shared.retry,
+        );
         tokio::pin!(request);
         let outcome = if wait == Some(0) {
             request.await

@@ -4,6 +4,7 @@
 //! message of a group per request, and a group stops at its first message that cannot be sent: a
 //! later message of a group is never sent before an earlier one, whatever fails in between.
 
+use crate::client::Delete;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -136,7 +137,7 @@ pub async fn delete_with_retries(
     retries: &AtomicU64,
 ) -> Vec<Option<String>> {
     let outcome = sqs
-        .delete_batch_retrying(queue, handles, &RetryPolicy::default())
+        .batch_retrying(Delete, queue, handles, &RetryPolicy::default())
         .await;
     retries.fetch_add(outcome.retried, Ordering::Relaxed);
     outcome.entries.iter().map(EntryResult::reason).collect()

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use parking_lot::Mutex;
 
 use super::state::{Held, Shared, journal_note};
-use crate::client::{MAX_BATCH_ENTRIES, RetryPolicy};
+use crate::client::MAX_BATCH_ENTRIES;
 use crate::redrive::journal::Lines;
 
 /// Makes held messages visible again, a few batches at a time. Returns how many could not be.
@@ -35,14 +35,7 @@ pub(super) async fn release_all(shared: &Arc<Shared>, held: Vec<Held>) -> u64 {
                 let entries: Vec<(&str, i32)> =
                     chunk.iter().map(|h| (h.handle.as_str(), 0)).collect();
                 // The policy retries what may still succeed.
-                let outcome = shared
-                    .sqs
-                    .change_visibility_retrying(
-                        &shared.plan.source,
-                        &entries,
-                        &RetryPolicy::default(),
-                    )
-                    .await;
+                let outcome = shared.change_visibility(&entries).await;
                 let mut lines = Lines::default();
                 let mut lost = 0;
                 for (held, result) in chunk.iter().zip(&outcome.entries) {

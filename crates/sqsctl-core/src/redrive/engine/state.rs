@@ -9,7 +9,9 @@ use parking_lot::Mutex;
 
 use super::summary::{Counters, FailedMessage};
 use super::twins::Deliveries;
-use crate::client::{MAX_BATCH_ENTRIES, RetryPolicy, Sqs, SystemAttributes};
+use crate::client::{
+    BatchOutcome, ChangeVisibility, MAX_BATCH_ENTRIES, RetryPolicy, Sqs, SystemAttributes,
+};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
 use crate::redrive::archive::Archive;
@@ -102,6 +104,15 @@ pub(super) fn receive_attributes(plan: &Plan, bounded_in_time: bool) -> SystemAt
 }
 
 impl Shared {
+    /// Sets the visibility timeout of source messages held by this run (seconds per handle),
+    /// under the default retry policy.
+    pub(super) async fn change_visibility(&self, entries: &[(&str, i32)]) -> BatchOutcome {
+        let (source, policy) = (&self.plan.source, RetryPolicy::default());
+        self.sqs
+            .batch_retrying(ChangeVisibility, source, entries, &policy)
+            .await
+    }
+
     pub(super) fn stopping(&self) -> bool {
         self.stop.load(Ordering::SeqCst) || self.interrupt.is_set()
     }

@@ -14,7 +14,7 @@ use super::state::{
 };
 use super::summary::{Counters, FailedMessage};
 use super::twins::Twin;
-use crate::client::{MAX_BATCH_ENTRIES, ReceiveOptions, RetryPolicy, backoff, is_transient};
+use crate::client::{MAX_BATCH_ENTRIES, ReceiveOptions, backoff, is_transient};
 use crate::message::MessageRecord;
 use crate::redrive::journal::Lines;
 use crate::redrive::plan::{DedupMode, Plan};
@@ -50,7 +50,7 @@ pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
         // returned stays hidden until its visibility timeout ends, as after a lost answer.
         let received = tokio::select! {
             biased;
-            received = shared.sqs.receive_retrying_with(
+            received = shared.sqs.receive_retrying(
                 &shared.plan.source,
                 options,
                 shared.receive_attributes,
@@ -398,10 +398,7 @@ pub(super) async fn extend(shared: &Shared, hidden: &Hidden, timeout: i32) {
         .zip(hidden.ids.chunks(MAX_BATCH_ENTRIES))
     {
         let entries: Vec<(&str, i32)> = handles.iter().map(|h| (h.as_str(), timeout)).collect();
-        let outcome = shared
-            .sqs
-            .change_visibility_retrying(&shared.plan.source, &entries, &RetryPolicy::default())
-            .await;
+        let outcome = shared.change_visibility(&entries).await;
         let until = hidden_until_ms(timeout);
         for (id, entry) in ids.iter().zip(&outcome.entries) {
             if entry.is_done() {
