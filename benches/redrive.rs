@@ -10,8 +10,11 @@
 //!   the runtime threads it picks on this machine and with 4, the most it picks on any (default
 //!   1,000,000; 0 skips);
 //! - `SQSCTL_BENCH_RATE_SECONDS`: length of the `--rate` run (default 30);
+//! - `SQSCTL_BENCH_PROCESS_MESSAGES`: messages moved in each process-level run (default 90,000;
+//!   0 skips);
 //! - `SQSCTL_BENCH_ONLY`: `engine` or `raw` runs only that side of each comparison at 5 ms and
-//!   skips everything else (to profile one side, e.g. under `perf record`);
+//!   skips everything else (to profile one side, e.g. under `perf record`); `process` runs only the
+//!   process-level comparison;
 //! - `SQSCTL_BENCH_LOCALSTACK`: a LocalStack endpoint, to time the native move task against the
 //!   engine there.
 
@@ -517,12 +520,22 @@ async fn run() -> BenchResult<()> {
     let rate_seconds = env_count("SQSCTL_BENCH_RATE_SECONDS", 30);
     let process_count = env_count("SQSCTL_BENCH_PROCESSES", 4);
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let process_total = env_count("SQSCTL_BENCH_PROCESS_MESSAGES", 90_000);
     let dir = tempfile::tempdir()?;
     println!(
         "redrive benchmark: {total} messages at 5 ms per request ({} at 20 ms), {cpus} CPUs",
         total * 2 / 5
     );
     println!();
+    let only = std::env::var("SQSCTL_BENCH_ONLY").unwrap_or_default();
+    if process_total > 0 && (only.is_empty() || only == "process") {
+        let lab = Lab::start(Duration::from_millis(5), (cpus / 2).max(2)).await?;
+        process_table(&lab, process_total, dir.path()).await?;
+        lab.server.shutdown().await;
+        if only == "process" {
+            return Ok(());
+        }
+    }
     println!(
         "| latency | concurrency | sqsctl redrive | raw loop | ratio | client CPU per message: redrive / raw loop |"
     );
@@ -708,7 +721,106 @@ async fn run() -> BenchResult<()> {
     Ok(())
 }
 
+/// Set in the environment of this benchmark re-executed as the raw loop's process.
+const RAW_CHILD_ENV: &str = "SQSCTL_BENCH_RAW_REDRIVE";
+
+/// `sqsctl redrive` as a user runs it, against the raw loop run as a process of its own (this
+/// benchmark re-executed) right after, both at 5 ms with `concurrency` workers on `total` messages:
+/// each timed from its start to its exit (so sqsctl's confirming poll at the end counts), each
+/// with the CPU it used. The raw loop stops as soon as it has moved `total` messages.
+async fn process_compare(
+    lab: &Lab,
+    concurrency: usize,
+    total: usize,
+    dir: &std::path::Path,
+) -> BenchResult<(Side, Side)> {
+    let (dlq, dest) = (&lab.dlq, &lab.dest);
+    let journal = dir.join(format!("process-compare-{concurrency}.jsonl"));
+    let mut redrive = support::sqsctl(lab.server.endpoint(), dir);
+    redrive
+        .args(["redrive", &dlq.name, "--to", &dest.name, "--yes", "-q"])
+        .arg(format!("--concurrency={concurrency}"))
+        .arg("--journal")
+        .arg(journal);
+    let mut raw = std::process::Command::new(std::env::current_exe()?);
+    raw.env(RAW_CHILD_ENV, lab.server.endpoint())
+        .env("SQSCTL_BENCH_RAW_FROM", &dlq.url)
+        .env("SQSCTL_BENCH_RAW_TO", &dest.url)
+        .env("SQSCTL_BENCH_RAW_WORKERS", concurrency.to_string())
+        .env("SQSCTL_BENCH_RAW_TOTAL", total.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut sides = Vec::new();
+    for command in [redrive, raw] {
+        fill(&lab.sdk, dlq, total).await?;
+        let cpu_before = support::children_cpu_seconds();
+        let started = Instant::now();
+        let output = tokio::process::Command::from(command).output().await?;
+        let seconds = started.elapsed().as_secs_f64();
+        if !output.status.success() {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            return Err(format!("a process exited with {}: {stderr}", output.status).into());
+        }
+        let cpu = support::children_cpu_seconds() - cpu_before;
+        let moved = lab.sqs.attributes(dest).await?.total();
+        if moved != total as u64 {
+            return Err(format!("a process moved {moved} of {total}").into());
+        }
+        lab.reset().await?;
+        sides.push(Side {
+            rate: total as f64 / seconds,
+            cpu_us: cpu * 1e6 / total as f64,
+            workers: Default::default(),
+        });
+    }
+    Ok((sides[0], sides[1]))
+}
+
+/// The raw loop's process of [`process_compare`]: a runtime like sqsctl's.
+fn raw_child_main(endpoint: &str) -> BenchResult<()> {
+    let var = |name: &str| std::env::var(name).map_err(|_| format!("{name} is not set"));
+    let from = QueueRef::from_url(var("SQSCTL_BENCH_RAW_FROM")?);
+    let to = QueueRef::from_url(var("SQSCTL_BENCH_RAW_TO")?);
+    let workers: usize = var("SQSCTL_BENCH_RAW_WORKERS")?.parse()?;
+    let total: usize = var("SQSCTL_BENCH_RAW_TOTAL")?.parse()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(raw_loop(&client(endpoint), &from, &to, workers, total))?;
+    Ok(())
+}
+
+/// The process-level table: what a user sees, sqsctl against a raw loop process.
+async fn process_table(lab: &Lab, total: usize, dir: &std::path::Path) -> BenchResult<()> {
+    println!(
+        "processes at 5 ms, {total} messages, each timed from its start to its exit (sqsctl's end-of-run poll included):"
+    );
+    println!();
+    println!(
+        "| concurrency | `sqsctl redrive` process | raw loop process | ratio | CPU per message: redrive / raw loop |"
+    );
+    println!("| --- | --- | --- | --- | --- |");
+    for concurrency in CONCURRENCY_LEVELS {
+        let (ours, raw) = process_compare(lab, concurrency, total, dir).await?;
+        println!(
+            "| {concurrency} | {:.0} msg/s | {:.0} msg/s | {:.2} (target at least 0.95) | {:.0} / {:.0} µs = {:.2} |",
+            ours.rate,
+            raw.rate,
+            ours.rate / raw.rate,
+            ours.cpu_us,
+            raw.cpu_us,
+            ours.cpu_us / raw.cpu_us
+        );
+    }
+    println!();
+    Ok(())
+}
+
 fn main() -> BenchResult<()> {
+    if let Ok(endpoint) = std::env::var(RAW_CHILD_ENV) {
+        return raw_child_main(&endpoint);
+    }
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?

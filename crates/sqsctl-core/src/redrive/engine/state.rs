@@ -40,8 +40,13 @@ pub(super) struct Shared {
     pub(super) processing: AtomicUsize,
     /// A worker found the DLQ empty while no batch was being processed: this round is over.
     pub(super) drained: AtomicBool,
-    /// Batches finished, so an idle worker can tell whether anything changed while it polled.
+    /// Batches finished (what the adaptive mode counts).
     pub(super) completions: AtomicU64,
+    /// When the last batch was finished with, in microseconds since `epoch`: a poll that came
+    /// back empty says nothing of a batch finished after its wait (see [`Shared::covers`]).
+    pub(super) last_done_us: AtomicU64,
+    /// The run's clock, for `last_done_us`.
+    pub(super) epoch: std::time::Instant,
     /// Sent by an earlier run and not yet deleted.
     pub(super) pending_journal_deletes: AtomicU64,
     /// Confirmed sent (by an earlier run, or now with a failed delete): delete, never send again.
@@ -150,8 +155,29 @@ impl Shared {
 
     /// A batch is finished with (moved, left, or abandoned).
     pub(super) fn batch_done(&self) {
+        let now = self.epoch.elapsed().as_micros() as u64;
+        self.last_done_us.fetch_max(now, Ordering::SeqCst);
         self.completions.fetch_add(1, Ordering::SeqCst);
         self.processing.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// Whether a long poll sent at `sent` that waited `wait` and came back empty at `returned`
+    /// shows the round is over: no batch is being moved now, and every batch was finished before
+    /// the poll's wait ended. A batch finished during the wait made visible what it was going to
+    /// (a FIFO group's next message, released messages) while the poll waited, and the poll
+    /// would have returned it; one finished after the wait may not have. A poll that came back
+    /// before its wait was out covers only what was finished before it was sent.
+    pub(super) fn covers(
+        &self,
+        sent: std::time::Instant,
+        wait: std::time::Duration,
+        returned: std::time::Instant,
+    ) -> bool {
+        let waited_out = returned >= sent + wait;
+        let covered = if waited_out { sent + wait } else { sent };
+        let covered_us = covered.saturating_duration_since(self.epoch).as_micros() as u64;
+        self.processing.load(Ordering::SeqCst) == 0
+            && self.last_done_us.load(Ordering::SeqCst) <= covered_us
     }
 
     pub(super) fn round_over(&self) -> bool {

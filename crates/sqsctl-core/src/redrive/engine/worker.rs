@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
@@ -19,6 +19,9 @@ use crate::message::MessageRecord;
 use crate::redrive::journal::Lines;
 use crate::redrive::plan::{DedupMode, Plan};
 use crate::redrive::send::{self, Sent};
+
+/// A worker's long poll: the shortest SQS offers, so a drained DLQ costs one second at the end.
+const POLL_WAIT: Duration = Duration::from_secs(1);
 
 /// Consecutive failed receives (each after the retry policy's own attempts) before the run gives up.
 pub(super) const MAX_RECEIVE_ERRORS: u32 = 8;
@@ -40,10 +43,10 @@ pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
             shared.stop.store(true, Ordering::SeqCst);
             break;
         }
-        let seen_completions = shared.completions.load(Ordering::SeqCst);
+        let sent = Instant::now();
         let options = ReceiveOptions {
             max_messages: want as i32,
-            wait_seconds: Some(1),
+            wait_seconds: Some(POLL_WAIT.as_secs() as i32),
             visibility_timeout: Some(shared.plan.visibility_timeout),
         };
         // A receive unanswered when the grace period runs out is given up: whatever it would have
@@ -74,16 +77,15 @@ pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
             }
         };
         if batch.is_empty() {
-            if let Some(previous) = deleting.take() {
+            let returned = Instant::now();
+            if let Some(previous) = deleting.take_if(|delete| !delete.is_finished()) {
                 // Its delete may unblock a FIFO group: poll again once it is done.
                 let _ = previous.await;
                 continue;
             }
-            // Done when no batch is being moved and none finished while this poll ran: otherwise
-            // a finished batch may have unblocked a FIFO group, so poll again.
-            if shared.processing.load(Ordering::SeqCst) == 0
-                && shared.completions.load(Ordering::SeqCst) == seen_completions
-            {
+            // Done when this poll saw the end of every batch (see `Shared::covers`): the last
+            // batches finish while the workers' final polls wait, so the end costs one poll.
+            if shared.covers(sent, POLL_WAIT, returned) {
                 shared.drained.store(true, Ordering::SeqCst);
                 break;
             }
