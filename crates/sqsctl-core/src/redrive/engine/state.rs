@@ -162,22 +162,22 @@ impl Shared {
     }
 
     /// Whether a long poll sent at `sent` that waited `wait` and came back empty at `returned`
-    /// shows the round is over: no batch is being moved now, and every batch was finished before
-    /// the poll's wait ended. A batch finished during the wait made visible what it was going to
-    /// (a FIFO group's next message, released messages) while the poll waited, and the poll
-    /// would have returned it; one finished after the wait may not have. A poll that came back
-    /// before its wait was out covers only what was finished before it was sent.
+    /// shows the round is over (see [`saw_the_end`]).
     pub(super) fn covers(
         &self,
         sent: std::time::Instant,
         wait: std::time::Duration,
         returned: std::time::Instant,
     ) -> bool {
-        let waited_out = returned >= sent + wait;
-        let covered = if waited_out { sent + wait } else { sent };
-        let covered_us = covered.saturating_duration_since(self.epoch).as_micros() as u64;
-        self.processing.load(Ordering::SeqCst) == 0
-            && self.last_done_us.load(Ordering::SeqCst) <= covered_us
+        let us =
+            |at: std::time::Instant| at.saturating_duration_since(self.epoch).as_micros() as u64;
+        saw_the_end(
+            us(sent),
+            wait.as_micros() as u64,
+            us(returned),
+            self.last_done_us.load(Ordering::SeqCst),
+            self.processing.load(Ordering::SeqCst),
+        )
     }
 
     pub(super) fn round_over(&self) -> bool {
@@ -329,5 +329,77 @@ pub(super) fn journal_note(shared: &Shared, bytes: Vec<u8>) {
             "the journal {} could not be written: {e}",
             journal.path().display()
         ));
+    }
+}
+
+/// Whether an empty long poll (sent, its wait and its answer at these microseconds of the run)
+/// ends the round, the last batch having finished at `last_done_us` and `processing` batches
+/// being moved now: none is, and every batch finished before the poll's wait ran out. A batch
+/// finished during the wait made visible what it was going to (a FIFO group's next message,
+/// released messages) while the poll waited, and the poll would have returned it; one finished
+/// after the wait may not have. A poll answered before its wait was out covers only what had
+/// finished before it was sent.
+fn saw_the_end(
+    sent_us: u64,
+    wait_us: u64,
+    returned_us: u64,
+    last_done_us: u64,
+    processing: usize,
+) -> bool {
+    let waited_out = returned_us >= sent_us + wait_us;
+    let covered_us = if waited_out {
+        sent_us + wait_us
+    } else {
+        sent_us
+    };
+    processing == 0 && last_done_us <= covered_us
+}
+
+#[cfg(test)]
+mod tests {
+    use super::saw_the_end;
+
+    const SECOND: u64 = 1_000_000;
+
+    #[test]
+    fn a_batch_finished_during_the_wait_is_covered_by_the_poll() {
+        // Sent at 10 s, waited 1 s, answered at 11.005 s; the last batch finished at 10.5 s.
+        assert!(saw_the_end(
+            10 * SECOND,
+            SECOND,
+            11 * SECOND + 5_000,
+            10 * SECOND + 500_000,
+            0
+        ));
+    }
+
+    #[test]
+    fn a_batch_finished_after_the_wait_needs_another_poll() {
+        // The answer came late (11.2 s) and the batch finished at 11.1 s, after the wait ran out.
+        assert!(!saw_the_end(
+            10 * SECOND,
+            SECOND,
+            11 * SECOND + 200_000,
+            11 * SECOND + 100_000,
+            0
+        ));
+    }
+
+    #[test]
+    fn a_batch_still_being_moved_needs_another_poll() {
+        assert!(!saw_the_end(
+            10 * SECOND,
+            SECOND,
+            11 * SECOND,
+            9 * SECOND,
+            1
+        ));
+    }
+
+    #[test]
+    fn a_poll_answered_early_covers_only_what_finished_before_it_was_sent() {
+        let (sent, returned) = (10 * SECOND, 10 * SECOND + 300_000);
+        assert!(saw_the_end(sent, SECOND, returned, sent - 1, 0));
+        assert!(!saw_the_end(sent, SECOND, returned, sent + 100_000, 0));
     }
 }
