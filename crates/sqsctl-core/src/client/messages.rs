@@ -131,8 +131,15 @@ macro_rules! batch_call {
 macro_rules! acknowledged_call {
     ($sqs:ident . $method:ident (), $queue:ident, $entries:ident) => {
         Box::pin(async move {
-            let op = Self::OPERATION;
-            batch_call!($sqs, $method, op, $queue, &$queue.url, $entries).map(|out| {
+            batch_call!(
+                $sqs,
+                $method,
+                Self::OPERATION,
+                $queue,
+                &$queue.url,
+                $entries
+            )
+            .map(|out| {
                 let ids = out.successful.into_iter().map(|ok| ok.id).collect();
                 (ids, out.failed)
             })
@@ -176,8 +183,10 @@ impl<'a> AcknowledgedBatch<'a> for Delete {
     const OPERATION: &'static str = "DeleteMessageBatch";
 
     fn entry(id: String, handle: &&'a str) -> Result<Self::Entry, aws_sdk_sqs::error::BuildError> {
-        let entry = DeleteMessageBatchRequestEntry::builder().id(id);
-        entry.receipt_handle(*handle).build()
+        DeleteMessageBatchRequestEntry::builder()
+            .id(id)
+            .receipt_handle(*handle)
+            .build()
     }
 
     fn call<'s>(sqs: &'s Sqs, queue: &'s QueueRef, entries: Vec<Self::Entry>) -> Call<'s> {
@@ -194,8 +203,8 @@ impl<'a> AcknowledgedBatch<'a> for ChangeVisibility {
         id: String,
         &(handle, seconds): &(&'a str, i32),
     ) -> Result<Self::Entry, aws_sdk_sqs::error::BuildError> {
-        let entry = ChangeMessageVisibilityBatchRequestEntry::builder().id(id);
-        entry
+        ChangeMessageVisibilityBatchRequestEntry::builder()
+            .id(id)
             .receipt_handle(handle)
             .visibility_timeout(seconds)
             .build()
