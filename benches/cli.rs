@@ -12,7 +12,12 @@
 //!   same calls, measured with a raw concurrent aws-sdk-sqs loop in this run, in a process of its
 //!   own like sqsctl's (and, for reference, inside this process next to the server);
 //! - memory: peak RSS of both processes of `receive --delete | send --jsonl` moving
-//!   `SQSCTL_BENCH_PIPE_MESSAGES` messages (default 1,000,000) between two queues.
+//!   `SQSCTL_BENCH_PIPE_MESSAGES` messages (default 1,000,000) between two queues;
+//! - the server as a user starts it: `sqsctl local` as a process of its own, in memory and with
+//!   `--data-dir`, sent `SQSCTL_BENCH_SERVER_MESSAGES` (default 300,000) 100-byte messages and
+//!   drained of them by the raw loop in another process (`SQSCTL_BENCH_ONLY=server` runs this part
+//!   alone; targets: sends at least 80,000 a second, 40,000 with `--data-dir`, receive + delete at
+//!   least 40,000).
 //!
 //! Figures are printed as ratios against baselines measured in the same run, since the machine's
 //! speed varies; the targets: one send at most 5 ms, --version at most 3 ms, --help under 5 ms,
@@ -30,6 +35,9 @@ use aws_sdk_sqs::types::DeleteMessageBatchRequestEntry;
 use sqsctl::local::ServerConfig;
 
 mod support;
+
+#[path = "cli/server.rs"]
+mod server;
 
 use support::{
     BenchResult, client, env_count, peak_rss_kib, runtime, send_batches, sqsctl, start_server,
@@ -356,8 +364,8 @@ fn throughput(
     let mut drain_rate: f64 = 0.0;
     for round in 1..=ROUNDS {
         for concurrency in [8, 16, 32] {
-            let sent = raw_child("send", endpoint, &raw_queue, total, concurrency)?;
-            let drained = raw_child("drain", endpoint, &raw_queue, total, concurrency)?;
+            let sent = raw_child("send", endpoint, &raw_queue, total, concurrency, BODY_LEN)?;
+            let drained = raw_child("drain", endpoint, &raw_queue, total, concurrency, BODY_LEN)?;
             let sent_here =
                 runtime.block_on(send_batches(sqs, &raw_queue, total, BODY_LEN, concurrency))?;
             let drained_here = runtime.block_on(raw_drain(sqs, &raw_queue, total, concurrency))?;
@@ -484,6 +492,7 @@ fn raw_child(
     url: &str,
     total: usize,
     concurrency: usize,
+    body_len: usize,
 ) -> BenchResult<f64> {
     let mut cmd = Command::new(std::env::current_exe()?);
     cmd.env(RAW_CHILD_ENV, mode)
@@ -491,6 +500,7 @@ fn raw_child(
         .env("SQSCTL_BENCH_RAW_URL", url)
         .env("SQSCTL_BENCH_RAW_TOTAL", total.to_string())
         .env("SQSCTL_BENCH_RAW_CONCURRENCY", concurrency.to_string())
+        .env("SQSCTL_BENCH_RAW_BODY", body_len.to_string())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
@@ -505,12 +515,13 @@ fn raw_child_main(mode: &str) -> BenchResult<()> {
     let url = var("SQSCTL_BENCH_RAW_URL")?;
     let total: usize = var("SQSCTL_BENCH_RAW_TOTAL")?.parse()?;
     let concurrency: usize = var("SQSCTL_BENCH_RAW_CONCURRENCY")?.parse()?;
+    let body_len: usize = var("SQSCTL_BENCH_RAW_BODY")?.parse()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     let sqs = client(&endpoint);
     match mode {
-        "send" => runtime.block_on(send_batches(&sqs, &url, total, BODY_LEN, concurrency))?,
+        "send" => runtime.block_on(send_batches(&sqs, &url, total, body_len, concurrency))?,
         _ => runtime.block_on(raw_drain(&sqs, &url, total, concurrency))?,
     };
     Ok(())
@@ -522,17 +533,24 @@ fn main() -> BenchResult<()> {
     }
     // `cargo bench` passes --bench; a filter argument is not supported.
     let runtime = runtime()?;
+    let home = tempfile::tempdir()?;
+    let only = std::env::var("SQSCTL_BENCH_ONLY").ok();
+    if only.as_deref() == Some("server") {
+        return server::server_process(&runtime, home.path());
+    }
     let (server, sqs) = start_server(ServerConfig::default())?;
     let endpoint = server.endpoint().to_string();
-    let home = tempfile::tempdir()?;
     let startup_url = runtime.block_on(create(&sqs, "bench-startup"))?;
     println!("sqsctl CLI benchmark against the local server at {endpoint}");
     startup(&endpoint, &startup_url, home.path())?;
     // `SQSCTL_BENCH_ONLY=startup` stops here.
-    if std::env::var("SQSCTL_BENCH_ONLY").as_deref() != Ok("startup") {
+    if only.as_deref() != Some("startup") {
         throughput(&runtime, &sqs, &endpoint, home.path())?;
         memory(&runtime, &sqs, &endpoint, home.path())?;
     }
     runtime.block_on(server.shutdown());
+    if only.is_none() {
+        server::server_process(&runtime, home.path())?;
+    }
     Ok(())
 }

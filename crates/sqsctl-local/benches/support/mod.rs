@@ -128,6 +128,16 @@ pub fn children_cpu_seconds() -> f64 {
         .map_or(0.0, |t| t as f64 / TICKS_PER_SECOND)
 }
 
+/// CPU seconds (user and system) process `pid` has used so far, from /proc (Linux; zero elsewhere
+/// and once it has been waited for).
+#[allow(dead_code)]
+pub fn process_cpu_seconds(pid: u32) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| ticks(&stat, 11).map(|(_, t)| t))
+        .map_or(0.0, |t| t as f64 / TICKS_PER_SECOND)
+}
+
 const TICKS_PER_SECOND: f64 = 100.0;
 
 /// The name in a `/proc/.../stat` line, and the sum of the two tick counts starting at `field`
