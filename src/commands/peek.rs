@@ -14,7 +14,7 @@ use crate::output::counts::CountsReport;
 use crate::output::messages::MessageWriter;
 use crate::output::template::Template;
 use crate::select::Selection;
-use crate::text::plural;
+use crate::text::{plural, seen_of_visible};
 
 /// How many messages peek shows without `--max`.
 const DEFAULT_SHOWN: u64 = 10;
@@ -181,10 +181,8 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
         None => writer.finish()?,
     }
     let mut summary = format!(
-        "peeked at {} of about {} visible in {}",
-        plural(scanned.seen, "message"),
-        scanned.visible_at_start,
-        queue.name
+        "peeked at {}",
+        seen_of_visible(scanned.seen, scanned.visible_at_start, &queue.name)
     );
     if scanned.in_flight_at_start > 0 {
         summary.push_str(&format!(

@@ -10,6 +10,23 @@ pub fn plural(count: u64, word: &str) -> String {
     }
 }
 
+/// How many messages a read saw against the queue's count of visible messages at its start:
+/// `3 messages of about 5 visible in work`. SQS's counts lag behind sends, so a read can see more
+/// than the count said: then the count is told for what it is, not as the whole.
+pub fn seen_of_visible(seen: u64, visible: u64, queue: &str) -> String {
+    if seen <= visible {
+        format!(
+            "{} of about {visible} visible in {queue}",
+            plural(seen, "message")
+        )
+    } else {
+        format!(
+            "{} in {queue} (SQS counted {visible} visible at the start: its counts lag behind recent sends)",
+            plural(seen, "message")
+        )
+    }
+}
+
 /// `n` with a comma between each group of three digits: `3,000`, `1,250,000`.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -119,6 +136,22 @@ pub fn attribute_with_units(name: &str, value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_read_is_told_against_the_count_unless_it_saw_more_than_the_count_said() {
+        assert_eq!(
+            seen_of_visible(3, 5, "work"),
+            "3 messages of about 5 visible in work"
+        );
+        assert_eq!(
+            seen_of_visible(1, 1, "work"),
+            "1 message of about 1 visible in work"
+        );
+        assert_eq!(
+            seen_of_visible(4, 0, "dlq"),
+            "4 messages in dlq (SQS counted 0 visible at the start: its counts lag behind recent sends)"
+        );
+    }
 
     #[test]
     fn seconds_read_in_the_largest_units() {

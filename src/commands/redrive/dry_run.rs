@@ -15,7 +15,7 @@ use crate::exit::ExitStatus;
 use crate::output::messages::listing_table;
 use crate::output::{Column, Document, Table};
 use crate::redrive::{Plan, Preview, PreviewError, PreviewOptions, Route, WhereFailures, preview};
-use crate::text::{counted, plural};
+use crate::text::{counted, plural, seen_of_visible};
 
 #[derive(Debug, Serialize)]
 struct DryRunSummary {
@@ -152,10 +152,8 @@ pub async fn run(
     printer.emit(&document)?;
     printer.flush()?;
     printer.info(format!(
-        "dry run: read {} of the {} visible in {}: {} would move to {}, {} would stay; nothing was changed",
-        summary.seen,
-        plural(summary.visible_at_start, "message"),
-        summary.source,
+        "dry run: read {}: {} would move to {}, {} would stay; nothing was changed",
+        seen_of_visible(summary.seen, summary.visible_at_start, &summary.source),
         summary.would_move,
         summary.destination,
         summary.would_stay
