@@ -40,7 +40,8 @@ mod support;
 mod server;
 
 use support::{
-    BenchResult, client, env_count, peak_rss_kib, runtime, send_batches, sqsctl, start_server,
+    BenchResult, children_cpu_seconds, client, env_count, peak_rss_kib, runtime, send_batches,
+    sqsctl, start_server,
 };
 
 // The same allocator as the binary, so the server and the raw loop are not slowed by a slower one.
@@ -80,7 +81,10 @@ fn time_runs_cpu(
     let mut cpu_before = None;
     for i in 0..=runs {
         if i == 1 {
-            cpu_before = children_cpu();
+            // Where there is no /proc there is no figure (not a zero).
+            cpu_before = Path::new("/proc/self/stat")
+                .exists()
+                .then(children_cpu_seconds);
         }
         let started = Instant::now();
         let output = make().output()?;
@@ -97,21 +101,10 @@ fn time_runs_cpu(
             samples.push(elapsed);
         }
     }
-    let cpu = match (cpu_before, children_cpu()) {
-        (Some(before), Some(after)) => Some(after.saturating_sub(before) / runs as u32),
-        _ => None,
-    };
+    let cpu = cpu_before.map(|before| {
+        Duration::from_secs_f64((children_cpu_seconds() - before).max(0.0)) / runs as u32
+    });
     Ok((median(samples), cpu))
-}
-
-/// CPU time (user + system) of this process's waited-for children so far, from `/proc/self/stat`
-/// (Linux; `None` elsewhere). Clock ticks are taken as 100 a second, Linux's value everywhere.
-fn children_cpu() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the command name (which may hold spaces) start at field 3.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks = fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?;
-    Some(Duration::from_millis(ticks * 10))
 }
 
 fn cpu_ms(cpu: Option<Duration>) -> String {
