@@ -616,12 +616,13 @@ fn after_a_second_ctrl_c_resume_waits_for_the_held_messages_and_moves_each_once(
     // The run's releases are never answered, so the second Ctrl-C comes before SQS confirmed any:
     // as on a slow network, or with a second Ctrl-C pressed at once.
     let proxy = stalling_proxy(env.endpoint(), "ChangeMessageVisibilityBatch");
-    // Long enough that the held messages are still in flight once a `--like-sqs` server's
-    // counts have caught up with the abort (they lag by about 2 s there).
-    let visibility = if support::like_sqs_seed().is_some() {
-        7
-    } else {
+    // Long enough that the held messages are still in flight once the server's counts have
+    // caught up with the abort (on a `--like-sqs` server they lag).
+    let lag = env.count_lag();
+    let visibility = if lag.is_zero() {
         4
+    } else {
+        4 + lag.as_secs() + 1
     };
     let child = spawn_through(
         &env,

@@ -355,6 +355,11 @@ impl TestEnv {
             .expect("attributes")
     }
 
+    /// How far the server's `Approximate*` counts lag behind (zero on the exact server).
+    pub fn count_lag(&self) -> std::time::Duration {
+        self.count_lag
+    }
+
     /// On a `--like-sqs` server, waits until the next `GetQueueAttributes` reads counts taken
     /// afresh.
     pub fn settle_counts(&self) {

@@ -99,10 +99,7 @@ fn proc_status_kib(process: &str, field: &str) -> Option<u64> {
 /// Threads that already ended (a journal's writer) count in the second figure: it is the process's
 /// total less the server's threads, which live as long as the server.
 pub fn cpu_seconds() -> (f64, f64) {
-    let total = std::fs::read_to_string("/proc/self/stat")
-        .ok()
-        .and_then(|stat| ticks(&stat, 11).map(|(_, t)| t))
-        .unwrap_or(0);
+    let total = stat_ticks("self", 11);
     let server: u64 = std::fs::read_dir("/proc/self/task")
         .into_iter()
         .flatten()
@@ -118,24 +115,27 @@ pub fn cpu_seconds() -> (f64, f64) {
     )
 }
 
+/// The two tick counts at `field` (see [`ticks`]) of `/proc/<process>/stat`, summed; 0 where
+/// there is no such file.
+fn stat_ticks(process: &str, field: usize) -> u64 {
+    std::fs::read_to_string(format!("/proc/{process}/stat"))
+        .ok()
+        .and_then(|stat| ticks(&stat, field).map(|(_, t)| t))
+        .unwrap_or(0)
+}
+
 /// CPU seconds (user and system) used by this process's children that have exited and were
 /// waited for, from /proc (Linux; zero elsewhere): a child's cost is the difference across its run.
 #[allow(dead_code)]
 pub fn children_cpu_seconds() -> f64 {
-    std::fs::read_to_string("/proc/self/stat")
-        .ok()
-        .and_then(|stat| ticks(&stat, 13).map(|(_, t)| t))
-        .map_or(0.0, |t| t as f64 / TICKS_PER_SECOND)
+    stat_ticks("self", 13) as f64 / TICKS_PER_SECOND
 }
 
 /// CPU seconds (user and system) process `pid` has used so far, from /proc (Linux; zero elsewhere
 /// and once it has been waited for).
 #[allow(dead_code)]
 pub fn process_cpu_seconds(pid: u32) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| ticks(&stat, 11).map(|(_, t)| t))
-        .map_or(0.0, |t| t as f64 / TICKS_PER_SECOND)
+    stat_ticks(&pid.to_string(), 11) as f64 / TICKS_PER_SECOND
 }
 
 const TICKS_PER_SECOND: f64 = 100.0;
