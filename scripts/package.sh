@@ -2,7 +2,9 @@
 # Builds the archive a user downloads to install sqsctl without a Rust toolchain, then checks it.
 #
 #   scripts/package.sh                 build with the `dist` profile for this machine's target
-#   scripts/package.sh --check FILE    only check an archive built before
+#   scripts/package.sh --deb           the same, and a Debian package from the same binary (needs
+#                                      cargo-deb: `cargo install --locked cargo-deb`)
+#   scripts/package.sh --check FILE    only check an archive (.tar.gz) or a package (.deb) built before
 #
 # Environment: PROFILE (default dist; `release` or `dev` build faster, for a quick check of the
 # layout), TARGET (a Rust target triple, default this machine's; cross targets need their linker and
@@ -19,6 +21,11 @@
 # man pages, compares them byte for byte, and runs the binary it holds (`--version` must name this
 # version, `--help` must work, and the man pages and completions it generates must equal the packed
 # ones).
+#
+# The Debian package, target/package/sqsctl_VERSION-1_ARCH.deb, is what `[package.metadata.deb]` in
+# Cargo.toml describes: the binary in /usr/bin, the man pages (compressed), the bash, zsh and fish
+# completions where those shells look on Debian, and the README and licences. Its check extracts it
+# and compares the same way, and runs the binary it holds.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -77,12 +84,70 @@ check() {
     echo "checked $archive: $(echo "$actual" | wc -l) files, $shown"
 }
 
+# Checks a Debian package: its control fields, the files it installs against the committed ones, and
+# the binary it holds.
+check_deb() {
+    local deb="$1" work root field expected actual shown
+    [[ -f "$deb" ]] || die "$deb not found"
+    command -v dpkg-deb >/dev/null || die "dpkg-deb is needed to check $deb"
+    work="$(mktemp -d)"
+    trap 'rm -rf "$work"' RETURN
+    [[ "$(dpkg-deb --field "$deb" Package)" == sqsctl ]] || die "$deb: its Package field is not sqsctl"
+    field="$(dpkg-deb --field "$deb" Version)"
+    [[ "$field" == "$version-"* ]] || die "$deb: its Version field is '$field', not version $version"
+    field="$(dpkg-deb --field "$deb" Depends)"
+    [[ "$field" == *libc6* ]] || die "$deb: its Depends field ('$field') does not name libc6"
+    root="$work/root"
+    dpkg-deb -x "$deb" "$root"
+    expected="$(
+        {
+            echo usr/bin/sqsctl
+            echo usr/share/bash-completion/completions/sqsctl
+            echo usr/share/zsh/vendor-completions/_sqsctl
+            echo usr/share/fish/vendor_completions.d/sqsctl.fish
+            for f in README.md LICENSE-MIT LICENSE-APACHE copyright; do echo "usr/share/doc/sqsctl/$f"; done
+            for f in man/*.1; do echo "usr/share/man/man1/${f#man/}.gz"; done
+        } | sort
+    )"
+    actual="$(cd "$root" && find . -type f | sed 's|^\./||' | sort)"
+    if [[ "$expected" != "$actual" ]]; then
+        diff <(echo "$expected") <(echo "$actual") >&2 || true
+        die "$deb: the files differ from what it should install (< expected, > found)"
+    fi
+    cmp -s completions/sqsctl.bash "$root/usr/share/bash-completion/completions/sqsctl" ||
+        die "$deb: its bash completions differ from the committed ones"
+    cmp -s completions/_sqsctl "$root/usr/share/zsh/vendor-completions/_sqsctl" ||
+        die "$deb: its zsh completions differ from the committed ones"
+    cmp -s completions/sqsctl.fish "$root/usr/share/fish/vendor_completions.d/sqsctl.fish" ||
+        die "$deb: its fish completions differ from the committed ones"
+    for f in README.md LICENSE-MIT LICENSE-APACHE; do
+        cmp -s "$f" "$root/usr/share/doc/sqsctl/$f" || die "$deb: $f differs from the committed one"
+    done
+    for f in man/*.1; do
+        gzip -dc "$root/usr/share/man/man1/${f#man/}.gz" | cmp -s "$f" - ||
+            die "$deb: $f differs from the committed one"
+    done
+    shown="$("$root/usr/bin/sqsctl" --version)"
+    [[ "$shown" == "sqsctl $version "* ]] || die "$deb: --version says '$shown', not version $version"
+    echo "checked $deb: $(echo "$actual" | wc -l) files, $shown, depends on $(dpkg-deb --field "$deb" Depends)"
+}
+
 if [[ "${1:-}" == "--check" ]]; then
     [[ $# -eq 2 ]] || die "usage: scripts/package.sh --check FILE"
-    check "$2"
+    case "$2" in
+    *.deb) check_deb "$2" ;;
+    *) check "$2" ;;
+    esac
     exit 0
 fi
-[[ $# -eq 0 ]] || die "usage: scripts/package.sh [--check FILE]"
+deb=false
+if [[ "${1:-}" == "--deb" ]]; then
+    deb=true
+    shift
+    cargo deb --version >/dev/null 2>&1 ||
+        die "--deb needs cargo-deb (cargo install --locked cargo-deb)"
+fi
+[[ $# -eq 0 ]] || die "usage: scripts/package.sh [--deb] | --check FILE"
 
 profile="${PROFILE:-dist}"
 # Cargo's folder for a profile: `dev` builds into debug/.
@@ -119,3 +184,18 @@ tar -C "$out" --sort=name --owner=0 --group=0 --numeric-owner --mtime='@0' -cf -
 rm -rf "$stage"
 echo "wrote $archive ($(stat -c %s "$archive") bytes) and its .sha256"
 check "$archive"
+
+if $deb; then
+    # The binary built above, packaged as it is: already stripped by the profile.
+    package=(cargo deb --no-build --no-strip --profile "$profile" --output "$out/")
+    [[ -n "${TARGET:-}" ]] && package+=(--target "$target")
+    start=$SECONDS
+    if ! log="$("${package[@]}" 2>&1)"; then
+        echo "$log" >&2
+        die "cargo deb failed"
+    fi
+    written="$(echo "$log" | tail -n 1)"
+    [[ "$written" == *.deb && -f "$written" ]] || die "cargo deb did not write a package: $log"
+    echo "wrote $written ($(stat -c %s "$written") bytes) in $((SECONDS - start)) s"
+    check_deb "$written"
+fi
