@@ -38,8 +38,27 @@ die() {
 version="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)"
 [[ -n "$version" ]] || die "no version in Cargo.toml"
 
+# Fails unless the files under ROOT are exactly EXPECTED (sorted paths, one a line), showing the
+# difference; LABEL names the package in the error.
+files_are() {
+    local root="$1" expected="$2" label="$3" actual
+    actual="$(cd "$root" && find . -type f | sed 's|^\./||' | sort)"
+    if [[ "$expected" != "$actual" ]]; then
+        diff <(echo "$expected") <(echo "$actual") >&2 || true
+        die "$label: the files differ from what it should hold (< expected, > found)"
+    fi
+}
+
+# Prints the packed binary's --version, failing unless it names this version.
+version_of() {
+    local binary="$1" label="$2" shown
+    shown="$("$binary" --version)"
+    [[ "$shown" == "sqsctl $version "* ]] || die "$label: --version says '$shown', not version $version"
+    echo "$shown"
+}
+
 check() {
-    local archive="$1" work name root expected actual
+    local archive="$1" work name root expected
     [[ -f "$archive" ]] || die "$archive not found"
     work="$(mktemp -d)"
     trap 'rm -rf "$work"' RETURN
@@ -58,11 +77,7 @@ check() {
             for f in man/*.1; do echo "man/man1/${f#man/}"; done
         } | sort
     )"
-    actual="$(cd "$root" && find . -type f | sed 's|^\./||' | sort)"
-    if [[ "$expected" != "$actual" ]]; then
-        diff <(echo "$expected") <(echo "$actual") >&2 || true
-        die "$archive: the files differ from what it should hold (< expected, > found)"
-    fi
+    files_are "$root" "$expected" "$archive"
     for f in completions/* README.md; do
         cmp -s "$f" "$root/$f" || die "$archive: $f differs from the committed one"
     done
@@ -72,8 +87,7 @@ check() {
     [[ -x "$root/sqsctl" ]] || die "$archive: sqsctl is not executable"
 
     local shown
-    shown="$("$root/sqsctl" --version)"
-    [[ "$shown" == "sqsctl $version "* ]] || die "$archive: --version says '$shown', not version $version"
+    shown="$(version_of "$root/sqsctl" "$archive")"
     "$root/sqsctl" --help >/dev/null || die "$archive: --help failed"
     # The pages the packed binary writes itself must be the packed ones: the archive's docs describe
     # the archive's binary.
@@ -81,13 +95,13 @@ check() {
     for f in man/*.1 completions/*; do
         cmp -s "$f" "$work/generated/$f" || die "$archive: the binary's own $f differs from the packed one"
     done
-    echo "checked $archive: $(echo "$actual" | wc -l) files, $shown"
+    echo "checked $archive: $(echo "$expected" | wc -l) files, $shown"
 }
 
 # Checks a Debian package: its control fields, the files it installs against the committed ones, and
 # the binary it holds.
 check_deb() {
-    local deb="$1" work root field expected actual shown
+    local deb="$1" work root field expected shown
     [[ -f "$deb" ]] || die "$deb not found"
     command -v dpkg-deb >/dev/null || die "dpkg-deb is needed to check $deb"
     work="$(mktemp -d)"
@@ -109,11 +123,7 @@ check_deb() {
             for f in man/*.1; do echo "usr/share/man/man1/${f#man/}.gz"; done
         } | sort
     )"
-    actual="$(cd "$root" && find . -type f | sed 's|^\./||' | sort)"
-    if [[ "$expected" != "$actual" ]]; then
-        diff <(echo "$expected") <(echo "$actual") >&2 || true
-        die "$deb: the files differ from what it should install (< expected, > found)"
-    fi
+    files_are "$root" "$expected" "$deb"
     cmp -s completions/sqsctl.bash "$root/usr/share/bash-completion/completions/sqsctl" ||
         die "$deb: its bash completions differ from the committed ones"
     cmp -s completions/_sqsctl "$root/usr/share/zsh/vendor-completions/_sqsctl" ||
@@ -127,9 +137,8 @@ check_deb() {
         gzip -dc "$root/usr/share/man/man1/${f#man/}.gz" | cmp -s "$f" - ||
             die "$deb: $f differs from the committed one"
     done
-    shown="$("$root/usr/bin/sqsctl" --version)"
-    [[ "$shown" == "sqsctl $version "* ]] || die "$deb: --version says '$shown', not version $version"
-    echo "checked $deb: $(echo "$actual" | wc -l) files, $shown, depends on $(dpkg-deb --field "$deb" Depends)"
+    shown="$(version_of "$root/usr/bin/sqsctl" "$deb")"
+    echo "checked $deb: $(echo "$expected" | wc -l) files, $shown, depends on $(dpkg-deb --field "$deb" Depends)"
 }
 
 if [[ "${1:-}" == "--check" ]]; then
