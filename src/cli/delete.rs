@@ -12,7 +12,8 @@ counts as a receive: on a queue with a redrive policy it says what it cost, and 
 --force with a maxReceiveCount of 1 or 2, or while sqsctl's last read left messages at their \
 maxReceiveCount. It reads at most --scan-limit messages (1000 unless set). Exit status 3 when some \
 messages were not found or not deleted, 5 when messages arrived in the dead-letter queue while the \
-scan ran (it most likely moved them there).
+scan ran (it most likely moved them there; SQS's counts lag by up to a minute, so on SQS itself a \
+move can go unnoticed).
 
 The question names the queue, its account and the region. Ctrl-C or Ctrl-D at it cancels with \
 nothing deleted (exit 130). Ctrl-C while deleting lets the requests in flight answer for a grace \

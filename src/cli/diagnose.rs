@@ -18,7 +18,8 @@ visible again at the end. Each read counts as a receive: on a queue with a redri
 says what it cost, and reports the messages now one receive from the dead-letter queue \
 (near-dead-letter). With a maxReceiveCount of 1 or 2, or while sqsctl's last read left messages \
 at their maxReceiveCount (the read ledger), it checks only the settings unless --force is given. \
-When messages arrive in the dead-letter queue while it reads, it says so and exits with 5. On \
+When messages arrive in the dead-letter queue while it reads, it says so and exits with 5 (SQS's \
+counts lag by up to a minute, so on SQS itself a move can go unnoticed). On \
 `sqsctl local` it lists the messages through the server's inspection endpoint instead, receiving \
 nothing."
 )]

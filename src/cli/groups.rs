@@ -19,7 +19,8 @@ per tenant is known on `sqsctl local` only; elsewhere the column shows `-`.
 Each read counts as a receive: on a queue with a redrive policy groups says what it cost and \
 how many messages are now one receive from the dead-letter queue; with a maxReceiveCount of 1 or 2, \
 or while sqsctl's last read left messages at their maxReceiveCount, it refuses (exit 1) unless \
---force; messages that arrive in the dead-letter queue while it reads give exit 5. On `sqsctl \
+--force; messages that arrive in the dead-letter queue while it reads give exit 5 (SQS's counts \
+lag by up to a minute, so on SQS itself a move can go unnoticed). On `sqsctl \
 local` it counts the messages through the server's inspection endpoints, receiving nothing."
 )]
 pub struct GroupsArgs {

@@ -16,7 +16,8 @@ queue; with a maxReceiveCount of 1 or 2 it refuses unless --force. It keeps a le
 per queue (under the state directory): while the last read left messages at their maxReceiveCount, \
 where one more receive moves them to the dead-letter queue, it refuses unless --force. It measures \
 the dead-letter queue's depth before and after, and when messages arrived there while it read, it \
-says so and exits with 5. While a peek runs, other consumers do not get the messages it holds. With \
+says so and exits with 5 (SQS's counts lag by up to a minute, so on SQS itself a move can go \
+unnoticed). While a peek runs, other consumers do not get the messages it holds. With \
 filters (as in redrive), --max counts the messages that match, and peek reads on until it found that \
 many, saw every message, or read --scan-limit messages (1000 unless set; a larger limit on a queue \
 that holds more is announced before the read, with its cost). With --count-by, peek reads every \
