@@ -173,12 +173,22 @@ impl<'a> Report<'a> {
             (counts.stopped, "stopped (released)"),
             (counts.returned, "released without running"),
             (counts.skipped, "left out by the selection"),
-            (counts.duplicates, "duplicate deliveries by SQS"),
         ];
         for (count, what) in parts {
             if count > 0 {
                 line.push_str(&format!(", {count} {what}"));
             }
+        }
+        if counts.duplicates > 0 {
+            let deliveries = if counts.duplicates == 1 {
+                "delivery"
+            } else {
+                "deliveries"
+            };
+            line.push_str(&format!(
+                ", {} duplicate {deliveries} by SQS",
+                counts.duplicates
+            ));
         }
         // Last, as it says most: where the failed messages went.
         if let Some(failed) = failures(counts, queue, dead_letter) {
@@ -197,13 +207,23 @@ fn trim_newline(text: &str) -> &str {
 /// Where the failed messages went: released for a retry, and, with a dead-letter queue, which of
 /// them move there at their next receive and after how many receives the others do.
 fn failures(counts: &Counts, queue: &str, dead_letter: Option<&DeadLetter>) -> Option<String> {
-    let failed = counts.failed;
-    if failed == 0 {
+    if counts.failed == 0 {
         return None;
     }
+    // The runs that failed, and then what became of their messages, each counted once: a message
+    // retried, or delivered twice by SQS, fails more than once.
+    let failed = match counts.failed_messages {
+        0 => counts.failed,
+        messages => messages.min(counts.failed),
+    };
+    let runs = if failed < counts.failed {
+        format!("{} failed ({})", counts.failed, plural(failed, "message"))
+    } else {
+        format!("{failed} failed")
+    };
     let Some(dead_letter) = dead_letter else {
         return Some(format!(
-            "{failed} failed: released for a retry after the retry delay ({queue} has no dead-letter queue: {} back until {} or {})",
+            "{runs}: released for a retry after the retry delay ({queue} has no dead-letter queue: {} back until {} or {})",
             if failed == 1 { "it comes" } else { "they come" },
             if failed == 1 {
                 "it succeeds"
@@ -239,7 +259,7 @@ fn failures(counts: &Counts, queue: &str, dead_letter: Option<&DeadLetter>) -> O
             dead_letter.queue
         ));
     }
-    Some(format!("{failed} failed: {}", parts.join("; ")))
+    Some(format!("{runs}: {}", parts.join("; ")))
 }
 
 #[cfg(test)]
@@ -254,6 +274,7 @@ mod tests {
         };
         let counts = Counts {
             failed: 3,
+            failed_messages: 3,
             at_last_receive: 1,
             ..Counts::default()
         };
@@ -266,5 +287,16 @@ mod tests {
             "3 failed: released for a retry after the retry delay (orders has no dead-letter queue: they come back until they succeed or expire)"
         );
         assert_eq!(failures(&Counts::default(), "orders", Some(&dlq)), None);
+        // One message failed twice (retried, or delivered twice by SQS): it moves once.
+        let twice = Counts {
+            failed: 3,
+            failed_messages: 2,
+            at_last_receive: 2,
+            ..Counts::default()
+        };
+        assert_eq!(
+            failures(&twice, "orders", Some(&dlq)).unwrap(),
+            "3 failed (2 messages): 2 used their last receive (3 of 3) and move to orders-dlq instead of being delivered again"
+        );
     }
 }

@@ -35,9 +35,13 @@ pub struct Counts {
     /// Releases SQS did not confirm (the message comes back after its visibility timeout).
     #[serde(skip)]
     pub release_failed: u64,
-    /// Of the failed: those released after their last receive (their receive count reached the
-    /// queue's maxReceiveCount), which SQS moves to the dead-letter queue instead of delivering
-    /// them again.
+    /// The messages of the failed runs, each counted once: fewer than `failed` when a message
+    /// failed twice (retried, or delivered twice by SQS).
+    #[serde(skip)]
+    pub failed_messages: u64,
+    /// Of the messages of the failed runs: those released after their last receive (their receive
+    /// count reached the queue's maxReceiveCount), which SQS moves to the dead-letter queue instead
+    /// of delivering them again.
     pub at_last_receive: u64,
 }
 

@@ -85,7 +85,7 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
             }
             Ending::Exited(_) | Ending::Signaled(_) | Ending::TimedOut => {
                 self.counts.failed += 1;
-                self.count_last_receive(receive_count);
+                self.count_failed_message(job, receive_count);
                 let delay = retry_delay(
                     self.plan.retry_delay,
                     self.plan.max_retry_delay,
@@ -270,15 +270,29 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
         }
     }
 
-    /// Counts a message released after its last receive: SQS moves it to the dead-letter queue
-    /// instead of delivering it again.
-    fn count_last_receive(&mut self, receive_count: u64) {
-        if self
+    /// Counts the message of a failed run once, however often it failed, and once more among
+    /// those released after their last receive (SQS moves it to the dead-letter queue instead of
+    /// delivering it again) when this run had its last receive.
+    fn count_failed_message(&mut self, job: JobId, receive_count: u64) {
+        let Some(id) = self.started.get(&job).map(|s| s.message_id.clone()) else {
+            return;
+        };
+        let last = self
             .dead_letter
             .as_ref()
-            .is_some_and(|dl| receive_count >= dl.max_receive_count)
-        {
-            self.counts.at_last_receive += 1;
+            .is_some_and(|dl| receive_count >= dl.max_receive_count);
+        match self.failed_messages.get_mut(&id) {
+            None => {
+                self.counts.failed_messages += 1;
+                self.counts.at_last_receive += u64::from(last);
+                self.failed_messages.insert(id, last);
+            }
+            Some(seen_last) => {
+                if last && !*seen_last {
+                    self.counts.at_last_receive += 1;
+                    *seen_last = true;
+                }
+            }
         }
     }
 }

@@ -78,6 +78,7 @@ pub async fn run(
         last_seen: Instant::now(),
         started: HashMap::new(),
         skipped_seen: HashSet::new(),
+        failed_messages: HashMap::new(),
         to_settle: Vec::new(),
         settle_by: None,
         settling: 0,
@@ -191,6 +192,10 @@ pub(super) struct Worker<F> {
     /// Messages the selection left out once already: not released again, so that a run does not
     /// receive them over and over (each receive counts toward maxReceiveCount).
     pub(super) skipped_seen: HashSet<String>,
+    /// The messages whose command failed, by id, and whether one of those failures came at the
+    /// message's last receive: a message SQS delivered twice, or one retried, fails more than once
+    /// but moves to the dead-letter queue once.
+    pub(super) failed_messages: HashMap<String, bool>,
     pub(super) to_settle: Vec<Settle>,
     /// When the oldest of `to_settle` has waited long enough for company.
     pub(super) settle_by: Option<Instant>,
