@@ -10,6 +10,11 @@ pub fn plural(count: u64, word: &str) -> String {
     }
 }
 
+/// [`plural`] for a word whose plural is not `word` + `s`: `1 delivery`, `2 deliveries`.
+pub fn plural_with(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
 /// How many messages a read saw against the queue's count of visible messages at its start:
 /// `3 messages of about 5 visible in work`. SQS's counts lag behind sends, so a read can see more
 /// than the count said: then the count is told for what it is, not as the whole.
@@ -136,6 +141,15 @@ pub fn attribute_with_units(name: &str, value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_takes_the_singular_only_for_one() {
+        assert_eq!(plural(1, "run"), "1 run");
+        assert_eq!(plural(0, "run"), "0 runs");
+        let deliveries = |n| plural_with(n, "delivery", "deliveries");
+        assert_eq!(deliveries(1), "1 delivery");
+        assert_eq!(deliveries(3), "3 deliveries");
+    }
 
     #[test]
     fn a_read_is_told_against_the_count_unless_it_saw_more_than_the_count_said() {

@@ -11,7 +11,7 @@ use tokio::time::Instant;
 
 use crate::consume::{Counts, DeadLetter, Outcome, Stream, Update};
 use crate::output::Printer;
-use crate::text::plural;
+use crate::text::{plural, plural_with};
 
 /// How many characters of a message id prefix its command's output lines: enough to tell the
 /// messages of a run apart, short enough to leave the line to the command.
@@ -180,14 +180,13 @@ impl<'a> Report<'a> {
             }
         }
         if counts.duplicates > 0 {
-            let deliveries = if counts.duplicates == 1 {
-                "delivery"
-            } else {
-                "deliveries"
-            };
             line.push_str(&format!(
-                ", {} duplicate {deliveries} by SQS",
-                counts.duplicates
+                ", {} by SQS",
+                plural_with(
+                    counts.duplicates,
+                    "duplicate delivery",
+                    "duplicate deliveries"
+                )
             ));
         }
         // Last, as it says most: where the failed messages went.

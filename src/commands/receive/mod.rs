@@ -22,7 +22,7 @@ use crate::output::pipe::{shrink_pipe, stdout_is_stream};
 use crate::output::template::Template;
 use crate::receive::{ReceivePlan, ReceiveReport, ReceiveRequest};
 use crate::select::Selection;
-use crate::text::plural;
+use crate::text::{plural, plural_with};
 
 #[derive(Debug)]
 pub struct ReceiveSettings {
@@ -172,14 +172,13 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     };
     if report.duplicates > 0 {
         // Standard queues deliver at least once: a second delivery is not a new message.
-        let deliveries = if report.duplicates == 1 {
-            "delivery"
-        } else {
-            "deliveries"
-        };
         summary.push_str(&format!(
-            " (and {} duplicate {deliveries} of messages already received, not shown again)",
-            report.duplicates
+            " (and {} of messages already received, not shown again)",
+            plural_with(
+                report.duplicates,
+                "duplicate delivery",
+                "duplicate deliveries"
+            )
         ));
     }
     if received == 0
