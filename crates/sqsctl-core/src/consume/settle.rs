@@ -281,18 +281,14 @@ impl<F: FnMut(Update<'_>) -> io::Result<()>> Worker<F> {
             .dead_letter
             .as_ref()
             .is_some_and(|dl| receive_count >= dl.max_receive_count);
-        match self.failed_messages.get_mut(&id) {
-            None => {
-                self.counts.failed_messages += 1;
-                self.counts.at_last_receive += u64::from(last);
-                self.failed_messages.insert(id, last);
-            }
-            Some(seen_last) => {
-                if last && !*seen_last {
-                    self.counts.at_last_receive += 1;
-                    *seen_last = true;
-                }
-            }
+        let counts = &mut self.counts;
+        let seen_last = self.failed_messages.entry(id).or_insert_with(|| {
+            counts.failed_messages += 1;
+            false
+        });
+        if last && !*seen_last {
+            *seen_last = true;
+            counts.at_last_receive += 1;
         }
     }
 }
