@@ -100,8 +100,19 @@ check() {
 
 # Checks a Debian package: its control fields, the files it installs against the committed ones, and
 # the binary it holds.
+# What the Debian package installs from the repository, as `[package.metadata.deb]` lists it:
+# SOURCE:DESTINATION (besides the binary, the man pages and cargo-deb's own copyright file).
+DEB_FILES=(
+    completions/sqsctl.bash:usr/share/bash-completion/completions/sqsctl
+    completions/_sqsctl:usr/share/zsh/vendor-completions/_sqsctl
+    completions/sqsctl.fish:usr/share/fish/vendor_completions.d/sqsctl.fish
+    README.md:usr/share/doc/sqsctl/README.md
+    LICENSE-MIT:usr/share/doc/sqsctl/LICENSE-MIT
+    LICENSE-APACHE:usr/share/doc/sqsctl/LICENSE-APACHE
+)
+
 check_deb() {
-    local deb="$1" work root field expected shown
+    local deb="$1" work root field depends expected shown pair
     [[ -f "$deb" ]] || die "$deb not found"
     command -v dpkg-deb >/dev/null || die "dpkg-deb is needed to check $deb"
     work="$(mktemp -d)"
@@ -109,36 +120,28 @@ check_deb() {
     [[ "$(dpkg-deb --field "$deb" Package)" == sqsctl ]] || die "$deb: its Package field is not sqsctl"
     field="$(dpkg-deb --field "$deb" Version)"
     [[ "$field" == "$version-"* ]] || die "$deb: its Version field is '$field', not version $version"
-    field="$(dpkg-deb --field "$deb" Depends)"
-    [[ "$field" == *libc6* ]] || die "$deb: its Depends field ('$field') does not name libc6"
+    depends="$(dpkg-deb --field "$deb" Depends)"
+    [[ "$depends" == *libc6* ]] || die "$deb: its Depends field ('$depends') does not name libc6"
     root="$work/root"
     dpkg-deb -x "$deb" "$root"
     expected="$(
         {
             echo usr/bin/sqsctl
-            echo usr/share/bash-completion/completions/sqsctl
-            echo usr/share/zsh/vendor-completions/_sqsctl
-            echo usr/share/fish/vendor_completions.d/sqsctl.fish
-            for f in README.md LICENSE-MIT LICENSE-APACHE copyright; do echo "usr/share/doc/sqsctl/$f"; done
+            echo usr/share/doc/sqsctl/copyright
+            for pair in "${DEB_FILES[@]}"; do echo "${pair#*:}"; done
             for f in man/*.1; do echo "usr/share/man/man1/${f#man/}.gz"; done
         } | sort
     )"
     files_are "$root" "$expected" "$deb"
-    cmp -s completions/sqsctl.bash "$root/usr/share/bash-completion/completions/sqsctl" ||
-        die "$deb: its bash completions differ from the committed ones"
-    cmp -s completions/_sqsctl "$root/usr/share/zsh/vendor-completions/_sqsctl" ||
-        die "$deb: its zsh completions differ from the committed ones"
-    cmp -s completions/sqsctl.fish "$root/usr/share/fish/vendor_completions.d/sqsctl.fish" ||
-        die "$deb: its fish completions differ from the committed ones"
-    for f in README.md LICENSE-MIT LICENSE-APACHE; do
-        cmp -s "$f" "$root/usr/share/doc/sqsctl/$f" || die "$deb: $f differs from the committed one"
+    for pair in "${DEB_FILES[@]}"; do
+        cmp -s "${pair%%:*}" "$root/${pair#*:}" || die "$deb: ${pair#*:} differs from the committed ${pair%%:*}"
     done
     for f in man/*.1; do
         gzip -dc "$root/usr/share/man/man1/${f#man/}.gz" | cmp -s "$f" - ||
             die "$deb: $f differs from the committed one"
     done
     shown="$(version_of "$root/usr/bin/sqsctl" "$deb")"
-    echo "checked $deb: $(echo "$expected" | wc -l) files, $shown, depends on $(dpkg-deb --field "$deb" Depends)"
+    echo "checked $deb: $(echo "$expected" | wc -l) files, $shown, depends on $depends"
 }
 
 if [[ "${1:-}" == "--check" ]]; then
