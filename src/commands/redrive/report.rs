@@ -37,6 +37,18 @@ impl Progress {
                     shown.set_length(moved);
                 }
                 shown.set_position(moved);
+                let waiting = Counters::get(&counters.waiting_until_ms);
+                if waiting > 0 {
+                    let now = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_millis() as u64);
+                    shown.set_message(format!(
+                        "moved; waiting {} s for messages a receive without an answer may have hidden",
+                        waiting.saturating_sub(now).div_ceil(1000)
+                    ));
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    continue;
+                }
                 shown.set_message(format!(
                     "moved, {skipped} left (not matching), {failed} failed, {}",
                     plural(workers, "worker")
@@ -70,12 +82,12 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
     printer.emit(&document)?;
     printer.flush()?;
     printer.debug(format!("workers: {}", summary.workers));
-    let moved = summary.moved + summary.completed_from_journal;
     let mut line = if summary.interrupted || summary.error.is_some() {
         // The run stopped before it looked at the whole DLQ: "of N selected" would read as if
         // nothing else were left.
         format!(
-            "stopped after moving {moved} from {} to {} in {:.1} s; {} still in {} ({} visible, {} in flight), not all of them looked at yet",
+            "stopped after moving {} from {} to {} in {:.1} s; {} still in {} ({} visible, {} in flight), not all of them looked at yet",
+            summary.moved,
             summary.source,
             summary.destination,
             summary.seconds,
@@ -91,25 +103,39 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
         )
     } else {
         format!(
-            "moved {moved} of {} selected from {} to {} in {:.1} s",
-            summary.selected + summary.completed_from_journal,
-            summary.source,
-            summary.destination,
-            summary.seconds
+            "moved {} of {} selected from {} to {} in {:.1} s",
+            summary.moved, summary.selected, summary.source, summary.destination, summary.seconds
         )
     };
     line.push_str(&format!(" ({account_region})"));
     let clauses = [
-        summary.share().map(|(moved, depth)| {
+        (summary.completed_from_journal > 0).then(|| {
             format!(
-                "that is {}% of the {depth} it held at the start: other consumers (another redrive?) took the rest",
+                "deleted {} that an earlier run of the journal had sent",
+                summary.completed_from_journal
+            )
+        }),
+        summary.share().map(|(moved, depth)| {
+            let by = if summary.moved_before > 0 {
+                "this run and the earlier runs of its journal moved"
+            } else {
+                "that is"
+            };
+            format!(
+                "{by} {}% of the {depth} the DLQ held at the start: other readers took the rest",
                 moved * 100 / depth.max(1)
+            )
+        }),
+        summary.depth_lagged().then(|| {
+            format!(
+                "SQS counted {} in the DLQ at the start, fewer than the run found (its counts lag): whether other readers took some is not known",
+                summary.dlq_depth_at_start.unwrap_or(0)
             )
         }),
         (summary.skipped > 0).then(|| format!("{} not matching stay in the DLQ", summary.skipped)),
         (summary.delivered_twice > 0).then(|| {
             format!(
-                "{} delivered twice by SQS (each sent once)",
+                "{} delivered twice by SQS to this run (each sent once by it)",
                 summary.delivered_twice
             )
         }),
@@ -162,6 +188,31 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
             summary.source,
             if summary.left_in_flight == 1 { "is" } else { "are" },
             if summary.left_in_flight == 1 { "it is" } else { "they are" },
+            summary.journal.as_deref().unwrap_or("JOURNAL")
+        ));
+    }
+    if summary.share().is_some() {
+        printer.warn(
+            "SQS may hand one message to two readers at once: a copy that another reader sent is not counted in this summary (docs/redrive.md, \"Duplicates: the bounds\")",
+        );
+    }
+    if let Some(until_ms) = summary.hidden_until_ms {
+        printer.warn(format!(
+            "{} got no answer or were given up: the messages {} may have hidden stay in {} until {}, after this run's last look; then run `sqsctl redrive --resume {}`",
+            plural(summary.lost_receives, "receive"),
+            if summary.lost_receives == 1 { "it" } else { "they" },
+            summary.source,
+            humantime::format_rfc3339_seconds(
+                std::time::UNIX_EPOCH + std::time::Duration::from_millis(until_ms)
+            ),
+            summary.journal.as_deref().unwrap_or("JOURNAL")
+        ));
+    }
+    if summary.maybe_left > 0 {
+        printer.warn(format!(
+            "SQS still counts {} more in {} than the run left there on purpose, and its last look found more: some of the selection may be left; run `sqsctl redrive --resume {}`",
+            summary.maybe_left,
+            summary.source,
             summary.journal.as_deref().unwrap_or("JOURNAL")
         ));
     }

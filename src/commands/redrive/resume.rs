@@ -85,12 +85,27 @@ async fn wait_for_held_messages(
     held: &HeldWait,
     journal: &std::path::Path,
 ) -> anyhow::Result<()> {
+    let lost = match held.lost_receives {
+        0 => String::new(),
+        lost => format!(
+            "{} what {} without an answer may have hidden",
+            if held.held == 0 { "" } else { " and" },
+            plural(lost, "receive")
+        ),
+    };
+    let what = if held.held == 0 {
+        format!("{} in {}", lost.trim_start(), plan.source.name)
+    } else {
+        format!(
+            "the {} the interrupted run left in flight in {}{lost}",
+            plural(held.held, "message"),
+            plan.source.name
+        )
+    };
     ctx.printer.info(format!(
-        "waiting up to {} (until {}) for the {} the interrupted run left in flight in {} to be visible again; Ctrl-C stops with nothing moved",
+        "waiting up to {} (until {}) for {what} to be visible again; Ctrl-C stops with nothing moved",
         humantime::format_duration(held.wait),
         humantime::format_rfc3339_seconds(held.until),
-        plural(held.held, "message"),
-        plan.source.name
     ));
     let bar = ctx.printer.progress(held.wait.as_secs(), "{spinner} {msg}");
     let mut noted = tokio::time::Instant::now();

@@ -26,7 +26,7 @@ use sqsctl::local::ServerConfig;
 use sqsctl::message::MessageRecord;
 use support::TestEnv;
 
-const VISIBILITY: &str = "30";
+const VISIBILITY: &str = "10";
 
 /// A client that never retries by itself, so every attempt of the setup is visible to the test.
 fn one_shot_client(endpoint: &str) -> Sqs {
@@ -828,4 +828,100 @@ fn an_adaptive_redrive_grows_while_more_workers_pay() {
         "doubled at least once: {workers}"
     );
     assert_eq!(depth(&env, &dest), 1_500);
+}
+
+/// A run that ends with messages of its selection still in the DLQ never calls itself complete.
+/// Under faults, some receives lose their answer: SQS hid the messages they got until the
+/// visibility timeout ends, and a run waits for them at its end, and one that ended before (killed) did not see them. A run
+/// killed and resumed several times, then stopped by two Ctrl-C, is resumed until it says it
+/// completed: every run that exits 0 or journals `completed` leaves the DLQ empty, and every
+/// other run exits 3 and names the resume.
+#[test]
+fn killed_and_resumed_under_faults_a_run_is_complete_only_when_the_dlq_is_empty() {
+    let env = faulty(20261201);
+    let dlq = create(&env, "again-dlq", &[]);
+    let dest = create(&env, "again", &[]);
+    let total = 20_000;
+    let confirmed = fill(&env, &dlq, total, 8, |i, attempt| {
+        MessageRecord::with_body(format!("m{i}:{attempt}"))
+    });
+    let journal = journal_path(&env, "again.jsonl");
+    // A short hold, so that the resumes' waits for held messages stay short in real time (the
+    // server's clock is moved on between runs; the client waits by its own).
+    let visibility = 5;
+    let first = [
+        "redrive",
+        "again-dlq",
+        "--to",
+        "again",
+        "--yes",
+        "-o",
+        "json",
+        "--journal",
+        &journal,
+        "--visibility-timeout",
+        &visibility.to_string(),
+    ];
+    let resume = ["redrive", "--resume", &journal, "--yes", "-o", "json"];
+    let hold_over = || {
+        env.server()
+            .clock()
+            .advance(Duration::from_secs(2 * visibility + 1));
+    };
+    env.kill_9_after(&first, support::random_delay(300, 900));
+    for _ in 0..3 {
+        hold_over();
+        env.kill_9_after(&resume, support::random_delay(300, 900));
+    }
+    hold_over();
+    let child = env.spawn_piped(&resume);
+    std::thread::sleep(support::random_delay(500, 700));
+    support::sigint(child.id());
+    std::thread::sleep(Duration::from_millis(100));
+    support::sigint(child.id());
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        matches!(output.status.code(), Some(0 | 3 | 130)),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut runs = Vec::new();
+    let mut completed = false;
+    for _ in 0..6 {
+        let run = env.run(&resume);
+        let (_plan, state) =
+            sqsctl::redrive::journal::load(std::path::Path::new(&journal)).unwrap();
+        let left = depth(&env, &dlq);
+        runs.push((run.code, left));
+        if run.code == 0 || state.completed.is_some() {
+            assert_eq!(
+                left,
+                0,
+                "a run that calls itself complete leaves nothing of its selection (exit {}, journal completed: {}): {}",
+                run.code,
+                state.completed.is_some(),
+                run.stderr
+            );
+            completed = true;
+            break;
+        }
+        assert_eq!(run.code, 3, "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains(&format!("sqsctl redrive --resume {journal}")),
+            "an incomplete run names the resume: {}",
+            run.stderr
+        );
+        hold_over();
+    }
+    eprintln!("resumes (exit code, left in the DLQ): {runs:?}");
+    // The end of a run waits for what its lost receives hid and looks again, so one completes.
+    assert!(completed, "a resume completed the run: {runs:?}");
+    assert_eq!(
+        depth(&env, &dlq),
+        0,
+        "the DLQ is empty in the end: {runs:?}"
+    );
+    let (lost, _duplicates) = lost_and_duplicates(&env, &[&dest, &dlq], &confirmed);
+    assert_eq!(lost, 0, "no message lost");
 }

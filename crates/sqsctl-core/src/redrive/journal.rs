@@ -304,6 +304,11 @@ pub struct ResumeState {
     /// The latest deadline (ms since the epoch) of the [`ResumeState::held`] messages; `None`
     /// when none is held, or the journal (from an older version) does not say.
     pub held_until_ms: Option<u64>,
+    /// Receives whose answer was lost (or that were given up at Ctrl-C): each may have hidden
+    /// messages that no line names, until [`ResumeState::lost_until_ms`].
+    pub lost_receives: u64,
+    /// The latest time (ms since the epoch) the messages of lost receives may stay hidden.
+    pub lost_until_ms: Option<u64>,
 }
 
 /// The `completed` line: the run moved every message it was about.
@@ -338,6 +343,11 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
             state.completed = serde_json::from_value(data.clone()).ok();
             continue;
         }
+        if kind == "lost_receive" {
+            state.lost_receives += data["count"].as_u64().unwrap_or(1);
+            state.lost_until_ms = state.lost_until_ms.max(data["until_ms"].as_u64());
+            continue;
+        }
         let Some(id) = data["id"].as_str() else {
             continue;
         };
@@ -366,7 +376,7 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
                 deleted.insert(id);
                 finished.insert(id);
             }
-            "failed" | "released" => {
+            "failed" | "released" | "not_sent" => {
                 finished.insert(id);
             }
             "unknown" => unknown.push(id.to_string()),

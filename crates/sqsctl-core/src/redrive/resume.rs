@@ -59,6 +59,9 @@ pub struct HeldWait {
     pub wait: Duration,
     /// The journal gave the deadline.
     deadline_known: bool,
+    /// Receives of the interrupted run whose answer was lost: the messages they may have hidden
+    /// are waited for too.
+    pub lost_receives: u64,
 }
 
 /// What a wait reports as it goes.
@@ -81,20 +84,34 @@ impl HeldWait {
         dlq_attrs: &QueueAttributes,
         now: SystemTime,
     ) -> Option<HeldWait> {
-        if state.held == 0 || (state.held_until_ms.is_none() && dlq_attrs.in_flight() == 0) {
+        let lost_until = state.lost_until_ms.filter(|_| state.lost_receives > 0);
+        if (state.held == 0 && lost_until.is_none())
+            || (state.held_until_ms.is_none() && lost_until.is_none() && dlq_attrs.in_flight() == 0)
+        {
             return None;
         }
         let timeout = Duration::from_secs(u64::try_from(plan.visibility_timeout).unwrap_or(0));
-        let until = match state.held_until_ms {
-            Some(ms) => UNIX_EPOCH + Duration::from_millis(ms),
-            None => now + timeout,
-        } + DEADLINE_SLACK;
+        let held_until = match state.held_until_ms {
+            Some(ms) => Some(UNIX_EPOCH + Duration::from_millis(ms)),
+            None if state.held > 0 => Some(now + timeout),
+            None => None,
+        };
+        let lost_until = lost_until.map(|ms| UNIX_EPOCH + Duration::from_millis(ms));
+        let until = held_until.max(lost_until)? + DEADLINE_SLACK;
         let wait = until.duration_since(now).ok()?;
         Some(HeldWait {
             held: state.held,
             until,
             wait: Duration::from_secs(wait.as_secs_f64().ceil() as u64),
-            deadline_known: state.held_until_ms.is_some(),
+            // A lost receive may have hidden nothing: its deadline is a bound, not a promise, and
+            // the wait ends early when the DLQ has nothing in flight. (If the counts lag, the
+            // resumed run still knows the deadline, and does not call itself complete before it.)
+            deadline_known: state.held > 0 && state.held_until_ms.is_some(),
+            lost_receives: if lost_until.is_some() {
+                state.lost_receives
+            } else {
+                0
+            },
         })
     }
 

@@ -40,6 +40,10 @@ use worker::worker;
 const MAX_ROUNDS: usize = 3;
 /// How long the end of a run gives SQS's lagging counts to stop showing messages in flight.
 const COUNTS_SETTLE: std::time::Duration = std::time::Duration::from_secs(4);
+/// How many times the end of a run waits for messages a lost receive hid (see [`run`]).
+const MAX_END_WAITS: usize = 3;
+/// Time past a lost receive's deadline that its messages may take to show again.
+const LOST_HOLD_SLACK_MS: u64 = 1_000;
 /// How often an adaptive run looks whether its window is over (see [`Adaptive::window_over`]).
 const ADAPTIVE_TICK: std::time::Duration = std::time::Duration::from_millis(20);
 
@@ -106,6 +110,8 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         wake: tokio::sync::Notify::new(),
         receive_policy: RetryPolicy::default().stopped_by(options.interrupt.clone()),
         receive_attributes: state::receive_attributes(plan, options.sent_before_ms.is_some()),
+        lost_receives: AtomicU64::new(options.resume.lost_receives),
+        lost_until_ms: AtomicU64::new(options.resume.lost_until_ms.unwrap_or(0)),
     });
     let mut adaptive = plan.adaptive.then(|| Adaptive::new(adaptive::CAP));
     if let Some(adaptive) = &adaptive {
@@ -116,62 +122,117 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         .counters
         .workers
         .store(most_workers as u64, Ordering::Relaxed);
-    for _round in 0..MAX_ROUNDS {
-        let mut workers = tokio::task::JoinSet::new();
-        let mut spawned = 0;
-        let mut window = tokio::time::interval(ADAPTIVE_TICK);
-        window.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut window_start = Instant::now();
-        let mut window_batches = shared.completions.load(Ordering::SeqCst);
-        loop {
-            let active = shared.active.load(Ordering::SeqCst);
-            while spawned < active {
-                workers.spawn(worker(shared.clone(), spawned));
-                spawned += 1;
-            }
-            tokio::select! {
-                joined = workers.join_next() => match joined {
-                    None => break,
-                    Some(Err(err)) => shared.fail(format!("a worker stopped unexpectedly: {err}")),
-                    Some(Ok(())) => {}
-                },
-                _ = window.tick(), if adaptive.is_some() => {
-                    let Some(adaptive) = adaptive.as_mut() else { continue };
-                    let batches = shared.completions.load(Ordering::SeqCst);
-                    let elapsed = window_start.elapsed();
-                    if !adaptive.window_over(elapsed, batches - window_batches) {
-                        continue;
-                    }
-                    window_start = Instant::now();
-                    window_batches = batches;
-                    let seconds = elapsed.as_secs_f64();
-                    let received = Counters::get(&shared.counters.received);
-                    if let Some(workers) = adaptive.observe(seconds, Sample {
-                        received,
-                        batches,
-                        throttled: sqs.throttled(),
-                        rate_waits: shared.limiter.as_ref().map_or(0, RateLimiter::waits),
-                    }) {
-                        most_workers = most_workers.max(workers);
-                        shared.counters.workers.store(workers as u64, Ordering::Relaxed);
-                        shared.active.store(workers, Ordering::SeqCst);
-                        shared.wake.notify_waiters();
+    // A run ends on what long polls saw; SQS's counts, read once it ended, may show messages
+    // that came back meanwhile (hidden by a receive whose answer was lost, this run's or an
+    // earlier one's). One more pass of long polls tells them from counts that lag.
+    let mut verifying: Option<u64> = None;
+    let mut release_failed = 0;
+    let mut rounds_ended_ms;
+    let mut end_waits = 0;
+    let (left_visible, left_in_flight, found_more) = loop {
+        for _round in 0..MAX_ROUNDS {
+            let mut workers = tokio::task::JoinSet::new();
+            let mut spawned = 0;
+            let mut window = tokio::time::interval(ADAPTIVE_TICK);
+            window.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut window_start = Instant::now();
+            let mut window_batches = shared.completions.load(Ordering::SeqCst);
+            loop {
+                let active = shared.active.load(Ordering::SeqCst);
+                while spawned < active {
+                    workers.spawn(worker(shared.clone(), spawned));
+                    spawned += 1;
+                }
+                tokio::select! {
+                    joined = workers.join_next() => match joined {
+                        None => break,
+                        Some(Err(err)) => shared.fail(format!("a worker stopped unexpectedly: {err}")),
+                        Some(Ok(())) => {}
+                    },
+                    _ = window.tick(), if adaptive.is_some() => {
+                        let Some(adaptive) = adaptive.as_mut() else { continue };
+                        let batches = shared.completions.load(Ordering::SeqCst);
+                        let elapsed = window_start.elapsed();
+                        if !adaptive.window_over(elapsed, batches - window_batches) {
+                            continue;
+                        }
+                        window_start = Instant::now();
+                        window_batches = batches;
+                        let seconds = elapsed.as_secs_f64();
+                        let received = Counters::get(&shared.counters.received);
+                        if let Some(workers) = adaptive.observe(seconds, Sample {
+                            received,
+                            batches,
+                            throttled: sqs.throttled(),
+                            rate_waits: shared.limiter.as_ref().map_or(0, RateLimiter::waits),
+                        }) {
+                            most_workers = most_workers.max(workers);
+                            shared.counters.workers.store(workers as u64, Ordering::Relaxed);
+                            shared.active.store(workers, Ordering::SeqCst);
+                            shared.wake.notify_waiters();
+                        }
                     }
                 }
             }
+            if shared.stopping() {
+                break;
+            }
+            // The workers saw an empty DLQ; another round only if messages showed up meanwhile (a
+            // batch finished as the last poll ran, and unblocked a FIFO group).
+            match shared.sqs.attributes(&shared.plan.source).await {
+                Ok(attrs) if attrs.visible() > 0 => shared.drained.store(false, Ordering::SeqCst),
+                _ => break,
+            }
         }
-        if shared.stopping() {
-            break;
+        rounds_ended_ms = now_ms();
+        // Messages a lost receive hid come back when its visibility timeout ends: a run that can
+        // still see them waits for them and looks again, a few times at most (under sustained faults
+        // the last polls lose answers too), rather than end before it could see them.
+        let lost_until = shared.lost_until_ms.load(Ordering::Relaxed);
+        let last_polls_ms = rounds_ended_ms.saturating_sub(worker::POLL_WAIT.as_millis() as u64);
+        if end_waits < MAX_END_WAITS && !shared.stopping() && lost_until > last_polls_ms {
+            end_waits += 1;
+            let wait = std::time::Duration::from_millis(
+                (lost_until + LOST_HOLD_SLACK_MS).saturating_sub(now_ms()),
+            );
+            options
+                .counters
+                .waiting_until_ms
+                .store(lost_until + LOST_HOLD_SLACK_MS, Ordering::Relaxed);
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                () = shared.interrupt.wait() => {}
+            }
+            options
+                .counters
+                .waiting_until_ms
+                .store(0, Ordering::Relaxed);
+            shared.drained.store(false, Ordering::SeqCst);
+            continue;
         }
-        // The workers saw an empty DLQ; another round only if messages showed up meanwhile (a
-        // batch finished as the last poll ran, and unblocked a FIFO group).
-        match shared.sqs.attributes(&shared.plan.source).await {
-            Ok(attrs) if attrs.visible() > 0 => shared.drained.store(false, Ordering::SeqCst),
-            _ => break,
+        let held = std::mem::take(&mut *shared.held.lock());
+        release_failed += release_all(&shared, held).await;
+        // Only a run that would be complete but for messages in flight waits for the counts.
+        let settle = shared.fatal.lock().is_none()
+            && !shared.interrupt.is_set()
+            && !shared.limit_reached.load(Ordering::SeqCst);
+        let (visible, in_flight) = left_in_dlq(sqs, plan, settle).await;
+        let found = Counters::get(&options.counters.selected)
+            + Counters::get(&options.counters.completed_from_journal)
+            + Counters::get(&options.counters.arrived_later);
+        let knowingly_left = Counters::get(&options.counters.skipped)
+            + Counters::get(&options.counters.failed)
+            + Counters::get(&options.counters.arrived_later)
+            + release_failed;
+        match verifying {
+            None if settle && !shared.stopping() && visible > knowingly_left => {
+                verifying = Some(found);
+                shared.drained.store(false, Ordering::SeqCst);
+            }
+            Some(before) => break (visible, in_flight, found > before),
+            None => break (visible, in_flight, false),
         }
-    }
-    let held = std::mem::take(&mut *shared.held.lock());
-    let release_failed = release_all(&shared, held).await;
+    };
     let Ok(shared) = Arc::try_unwrap(shared) else {
         return Err(RedriveError::Invalid(
             "internal error: workers outlived the run".into(),
@@ -187,12 +248,22 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
             archive.path().display()
         ));
     }
-    // Only a run that would be complete but for messages in flight waits for the counts.
-    let settle = error.is_none()
-        && !shared.interrupt.is_set()
-        && !shared.limit_reached.load(Ordering::SeqCst);
-    let (left_visible, left_in_flight) = left_in_dlq(sqs, plan, settle).await;
     let counters = &options.counters;
+    // Messages a lost receive hid until after the run's last long polls: not seen by this run.
+    let lost_until_ms = shared.lost_until_ms.load(Ordering::Relaxed);
+    let last_polls_ms = rounds_ended_ms.saturating_sub(worker::POLL_WAIT.as_millis() as u64);
+    let hidden_until_ms = (lost_until_ms > last_polls_ms).then_some(lost_until_ms);
+    // Counts that still show more than the run knowingly left after a pass of long polls that
+    // found more: the DLQ may still hold messages of the selection.
+    let knowingly_left = Counters::get(&counters.skipped)
+        + Counters::get(&counters.failed)
+        + Counters::get(&counters.arrived_later)
+        + release_failed;
+    let maybe_left = if found_more {
+        left_visible.saturating_sub(knowingly_left)
+    } else {
+        0
+    };
     let seconds = started.elapsed().as_secs_f64();
     let moved = Counters::get(&counters.moved);
     let (failures, _) = std::mem::take(&mut *shared.failures.lock());
@@ -226,6 +297,9 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         retries: Counters::get(&counters.retries),
         left_visible,
         left_in_flight,
+        maybe_left,
+        lost_receives: shared.lost_receives.load(Ordering::Relaxed),
+        hidden_until_ms,
         release_failed,
         limit_reached: shared.limit_reached.load(Ordering::SeqCst),
         interrupted: shared.interrupt.is_set(),
@@ -249,9 +323,10 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         error,
         where_failed: shared.selector.where_failures(),
         dlq_depth_at_start: plan.dlq_depth_at_start,
+        moved_before: shared.moved_before,
     };
     if let Some(journal) = shared.journal {
-        let closing = closing_line(&summary, shared.moved_before);
+        let closing = closing_line(&summary);
         let written = journal.note(closing);
         if let Err(e) = written.and(journal.close().await) {
             summary
@@ -284,13 +359,17 @@ async fn left_in_dlq(sqs: &Sqs, plan: &Plan, settle: bool) -> (u64, u64) {
     }
 }
 
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
 /// The journal's last line for this run: `completed` when every message the run was about moved
 /// (`--resume` then has nothing to do), `stopped` with the reason otherwise.
-fn closing_line(summary: &Summary, moved_before: u64) -> Vec<u8> {
-    let at_ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64);
-    let moved = moved_before + summary.moved + summary.completed_from_journal;
+fn closing_line(summary: &Summary) -> Vec<u8> {
+    let at_ms = now_ms();
+    let moved = summary.moved_by_journal();
     if summary.complete() {
         return line("completed", &json!({ "at_ms": at_ms, "moved": moved }));
     }
@@ -311,6 +390,8 @@ fn closing_line(summary: &Summary, moved_before: u64) -> Vec<u8> {
             "delete_failed": summary.delete_failed,
             "outcome_unknown": summary.outcome_unknown,
             "left_in_flight": summary.left_in_flight,
+            "maybe_left": summary.maybe_left,
+            "hidden_until_ms": summary.hidden_until_ms,
         }),
     )
 }

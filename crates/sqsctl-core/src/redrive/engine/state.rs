@@ -81,6 +81,11 @@ pub(super) struct Shared {
     pub(super) receive_policy: RetryPolicy,
     /// The system attributes each receive asks for.
     pub(super) receive_attributes: SystemAttributes,
+    /// Receives that may have hidden messages without returning them (see [`Shared::lost_receive`]).
+    pub(super) lost_receives: AtomicU64,
+    /// When the messages those receives may have hidden are visible again at the latest (ms
+    /// since the epoch; 0 when there were none).
+    pub(super) lost_until_ms: AtomicU64,
 }
 
 /// What the engine reads of a message besides its body and message attributes: the trace header
@@ -190,6 +195,27 @@ impl Shared {
             *fatal = Some(message);
         }
         self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Counts `count` receives that may have hidden messages in the DLQ without returning them: an
+    /// attempt whose answer was lost (the retry that followed got other messages), or a receive
+    /// given up when the grace period after Ctrl-C ran out. Whatever they hid comes back when the
+    /// visibility timeout ends; the journal says when, so that `--resume` waits for it.
+    pub(super) fn lost_receive(&self, count: u32) {
+        if count == 0 {
+            return;
+        }
+        let until = hidden_until_ms(self.plan.visibility_timeout);
+        self.lost_receives
+            .fetch_add(u64::from(count), Ordering::Relaxed);
+        self.lost_until_ms.fetch_max(until, Ordering::Relaxed);
+        journal_note(
+            self,
+            crate::redrive::journal::line(
+                "lost_receive",
+                &serde_json::json!({ "count": count, "until_ms": until }),
+            ),
+        );
     }
 
     pub(super) fn report(&self, failure: FailedMessage) {

@@ -35,6 +35,9 @@ pub struct Counters {
     pub retries: AtomicU64,
     /// Workers the run uses now (a gauge, not a count: an adaptive run changes it).
     pub workers: AtomicU64,
+    /// While the end of the run waits for messages a lost receive hid: until when (ms since the
+    /// epoch); 0 otherwise.
+    pub waiting_until_ms: AtomicU64,
 }
 
 impl Counters {
@@ -106,6 +109,20 @@ pub struct Summary {
     /// Messages in flight in the DLQ at the end (held by another consumer, or by a receive whose
     /// answer was lost); they become visible when their visibility timeout ends.
     pub left_in_flight: u64,
+    /// Messages SQS's counts still showed visible at the end beyond those the run knowingly left
+    /// (not matching, failed, arrived later), after a last pass of long polls that found more:
+    /// the DLQ may still hold messages of the selection. 0 when the pass found none (the counts
+    /// lagged).
+    pub maybe_left: u64,
+    /// Receives that may have hidden messages without returning them: attempts whose answer was
+    /// lost, and receives given up at Ctrl-C (this run's and, resumed, the earlier runs' of its
+    /// journal).
+    pub lost_receives: u64,
+    /// When the messages those receives may have hidden are visible again (ms since the epoch),
+    /// when that is after the run's last long polls: the run did not see them. `--resume` waits
+    /// for them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden_until_ms: Option<u64>,
     /// Held messages that could not be made visible again (they come back by themselves).
     pub release_failed: u64,
     pub limit_reached: bool,
@@ -128,9 +145,12 @@ pub struct Summary {
     /// Messages `--where` could not be evaluated on: counted in `skipped`, left in the DLQ.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub where_failed: Option<crate::redrive::WhereFailures>,
-    /// Messages in the DLQ when the run (the first of its journal) started.
+    /// Messages in the DLQ when the run (the first of its journal) started, as SQS's
+    /// approximate count said.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dlq_depth_at_start: Option<u64>,
+    /// Moved by earlier runs of the same journal (a resumed run; 0 otherwise).
+    pub moved_before: u64,
 }
 
 impl Summary {
@@ -139,13 +159,28 @@ impl Summary {
     /// the DLQ held at the start. `None` otherwise.
     pub fn share(&self) -> Option<(u64, u64)> {
         let depth = self.dlq_depth_at_start?;
-        let moved = self.moved + self.completed_from_journal;
+        let moved = self.moved_by_journal();
         let emptied = self.left_visible == 0 && self.left_in_flight == 0;
         let alone = self.skipped == 0 && self.failed == 0 && self.arrived_later == 0;
         (emptied && alone && !self.limit_reached && moved < depth).then_some((moved, depth))
     }
 
-    /// True when every selected message reached the destination and left the DLQ.
+    /// Moved by every run of the journal together: earlier runs, and this one (sent now, or sent
+    /// earlier and deleted now).
+    pub fn moved_by_journal(&self) -> u64 {
+        self.moved_before + self.moved + self.completed_from_journal
+    }
+
+    /// Whether the DLQ's count at the start read fewer messages than this run alone found there:
+    /// SQS's counts lagged, and the share of the DLQ this run moved is not known.
+    pub fn depth_lagged(&self) -> bool {
+        let found = self.moved_by_journal() + self.skipped + self.failed + self.delete_failed;
+        self.dlq_depth_at_start.is_some_and(|depth| found > depth)
+    }
+
+    /// True when every selected message reached the destination and left the DLQ, as far as
+    /// the run could see: no message may still be hidden by a lost receive, and SQS's counts do
+    /// not show more left than a last pass of long polls could explain.
     pub fn complete(&self) -> bool {
         self.failed == 0
             && self.delete_failed == 0
@@ -153,7 +188,10 @@ impl Summary {
             && self.not_found.is_empty()
             && self.error.is_none()
             && !self.interrupted
-            && (self.limit_reached || self.left_in_flight == 0)
+            && (self.limit_reached
+                || (self.left_in_flight == 0
+                    && self.maybe_left == 0
+                    && self.hidden_until_ms.is_none()))
     }
 }
 

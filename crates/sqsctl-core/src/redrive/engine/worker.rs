@@ -21,7 +21,7 @@ use crate::redrive::plan::{DedupMode, Plan};
 use crate::redrive::send::{self, Sent};
 
 /// A worker's long poll: the shortest SQS offers, so a drained DLQ costs one second at the end.
-const POLL_WAIT: Duration = Duration::from_secs(1);
+pub(super) const POLL_WAIT: Duration = Duration::from_secs(1);
 
 /// Consecutive failed receives (each after the retry policy's own attempts) before the run gives up.
 pub(super) const MAX_RECEIVE_ERRORS: u32 = 8;
@@ -58,8 +58,14 @@ pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
                 options,
                 shared.receive_attributes,
                 &shared.receive_policy,
-            ) => received.result,
-            () = shared.interrupt.grace_over() => break,
+            ) => {
+                shared.lost_receive(received.ambiguous);
+                received.result
+            }
+            () = shared.interrupt.grace_over() => {
+                shared.lost_receive(1);
+                break;
+            }
         };
         let batch = match received {
             Ok(batch) => {
@@ -351,8 +357,14 @@ pub(super) async fn process(
 }
 
 /// A batch the run took on and will not send: it stays hidden until the run ends, which makes it
-/// visible again.
+/// visible again. The journal says they were not sent (`not_sent`), so that a resumed run does not
+/// count them as of unknown outcome when their release fails.
 fn hold_back(shared: &Shared, originals: &[MessageRecord], delete_only: &[MessageRecord]) {
+    let mut lines = Lines::default();
+    for message in originals {
+        lines.push("not_sent", &[("id", Some(message_id(message)))]);
+    }
+    journal_note(shared, lines.into_bytes());
     let mut deliveries = shared.deliveries.lock();
     for message in originals.iter().chain(delete_only) {
         deliveries.given_back(message_id(message));
