@@ -181,6 +181,7 @@ async fn send_one(
         Some(EntryResult::Done {
             message_id,
             sequence_number,
+            ..
         }) => {
             let sent = Sent {
                 message_id: message_id.as_deref(),

@@ -133,11 +133,17 @@ fn never_sent(message: &str) -> bool {
 /// The final outcome of one entry of a retried batch call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntryResult {
-    /// Confirmed by SQS (for sends: the new message id and, on FIFO, its sequence number). If an
-    /// earlier attempt was ambiguous, a send may have happened twice on a standard queue.
+    /// Confirmed by SQS (for sends: the new message id and, on FIFO, its sequence number).
     Done {
         message_id: Option<String>,
         sequence_number: Option<String>,
+        /// Earlier attempts of this entry that SQS may have applied although it did not confirm
+        /// them (an error or a lost answer after the request may have been handled): 0 for an
+        /// entry done exactly once. A send confirmed after `n` of them may have put up to `n`
+        /// extra copies on a standard queue (on a FIFO queue SQS drops a second send with the same
+        /// deduplication id within 5 minutes); a delete or visibility change applied twice has the
+        /// effect of one.
+        ambiguous_attempts: u32,
     },
     /// Definitely not done: every attempt was refused or not applied.
     Failed { code: String, message: String },
@@ -186,7 +192,8 @@ pub struct RequestOutcome<T> {
 /// Where an entry stands between attempts.
 #[derive(Debug, Clone)]
 struct Pending {
-    ambiguous: bool,
+    /// Attempts that SQS may have applied without confirming them.
+    ambiguous: u32,
     code: String,
     message: String,
 }
@@ -222,7 +229,7 @@ impl RetryPolicy {
         let mut results: Vec<Option<EntryResult>> = vec![None; count];
         let mut state: Vec<Pending> = vec![
             Pending {
-                ambiguous: false,
+                ambiguous: 0,
                 code: "NotAttempted".into(),
                 message: "not attempted".into(),
             };
@@ -244,18 +251,17 @@ impl RetryPolicy {
             match answer {
                 Attempt::Abandoned(why) => {
                     for &i in &pending {
-                        state[i] = Pending {
-                            ambiguous: true,
-                            code: "RequestTimeout".into(),
-                            message: why.clone(),
-                        };
+                        let entry = &mut state[i];
+                        entry.ambiguous += 1;
+                        entry.code = "RequestTimeout".into();
+                        entry.message = why.clone();
                     }
                 }
                 Attempt::Answered(Err(err)) => {
                     let fault = classify(&err);
                     for &i in &pending {
                         let entry = &mut state[i];
-                        entry.ambiguous |= fault == RequestFault::RetryAmbiguous;
+                        entry.ambiguous += u32::from(fault == RequestFault::RetryAmbiguous);
                         entry.code = err.code().unwrap_or("RequestFailed").to_string();
                         entry.message = err.to_string();
                     }
@@ -276,6 +282,7 @@ impl RetryPolicy {
                                 results[i] = Some(EntryResult::Done {
                                     message_id,
                                     sequence_number,
+                                    ambiguous_attempts: entry.ambiguous,
                                 });
                             }
                             Some(failed @ EntryOutcome::Failed { .. }) => {
@@ -289,7 +296,7 @@ impl RetryPolicy {
                                 }
                             }
                             Some(EntryOutcome::Missing) | None => {
-                                entry.ambiguous = true;
+                                entry.ambiguous += 1;
                                 entry.code = "Missing".into();
                                 entry.message = "SQS's answer did not mention this entry".into();
                             }
@@ -438,7 +445,7 @@ fn finish(entry: &Pending, note: Option<&str>) -> EntryResult {
         Some(note) => format!("{} ({note})", entry.message),
         None => entry.message.clone(),
     };
-    if entry.ambiguous {
+    if entry.ambiguous > 0 {
         EntryResult::Unknown {
             code: entry.code.clone(),
             message,
@@ -559,6 +566,52 @@ mod tests {
         assert_eq!(script.asked().len(), 3);
         assert!(outcome.entries.iter().all(EntryResult::is_done));
         assert!(outcome.request_error.is_none());
+        // The 500 may have been applied: both entries were confirmed after one ambiguous attempt.
+        assert!(
+            outcome.entries.iter().all(|e| matches!(
+                e,
+                EntryResult::Done {
+                    ambiguous_attempts: 1,
+                    ..
+                }
+            )),
+            "{:?}",
+            outcome.entries
+        );
+
+        // Each ambiguous attempt may have put one more copy in the queue.
+        let script = Script::new(vec![
+            Err(server_error()),
+            Err(server_error()),
+            Ok(vec![ok()]),
+        ]);
+        let outcome = quick().entries(1, |p| script.call(p)).await;
+        assert!(
+            matches!(
+                outcome.entries[0],
+                EntryResult::Done {
+                    ambiguous_attempts: 2,
+                    ..
+                }
+            ),
+            "{:?}",
+            outcome.entries
+        );
+
+        // Throttling is never applied: an entry confirmed after it is plainly done.
+        let script = Script::new(vec![Err(throttled()), Ok(vec![ok()])]);
+        let outcome = quick().entries(1, |p| script.call(p)).await;
+        assert!(
+            matches!(
+                outcome.entries[0],
+                EntryResult::Done {
+                    ambiguous_attempts: 0,
+                    ..
+                }
+            ),
+            "{:?}",
+            outcome.entries
+        );
     }
 
     #[tokio::test]
