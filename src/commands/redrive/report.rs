@@ -128,7 +128,7 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
         }),
         summary.depth_lagged().then(|| {
             format!(
-                "SQS counted {} in the DLQ at the start, fewer than the run found (its counts lag): whether other readers took some is not known",
+                "SQS counted {} in the DLQ at the start, fewer than the run found (its counts lag): whether other readers took some, and sent copies this run cannot see, is not known",
                 summary.dlq_depth_at_start.unwrap_or(0)
             )
         }),
@@ -189,6 +189,14 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
             if summary.left_in_flight == 1 { "is" } else { "are" },
             if summary.left_in_flight == 1 { "it is" } else { "they are" },
             summary.journal.as_deref().unwrap_or("JOURNAL")
+        ));
+    }
+    if summary.possible_duplicates > 0 {
+        printer.warn(format!(
+            "up to {} in {} twice: sent again after an answer SQS may have applied anyway, or sent with an unknown outcome and left in {} for a later run",
+            counted(summary.possible_duplicates, "message", "may be", "may be"),
+            summary.destination,
+            summary.source
         ));
     }
     if summary.share().is_some() {

@@ -98,7 +98,14 @@ fn a_resume_moves_every_message_of_the_run_whatever_the_lagging_depth_read_at_it
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    // Stopped once it moved some (on a loaded machine the start alone can take a second).
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while std::time::Instant::now() < deadline
+        && !std::fs::read_to_string(&journal).is_ok_and(|text| text.contains("\"deleted\""))
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
     support::sigint(child.id());
     let output = child.wait_with_output().unwrap();
     assert_eq!(
@@ -125,4 +132,73 @@ fn a_resume_moves_every_message_of_the_run_whatever_the_lagging_depth_read_at_it
     let moved: BTreeSet<String> = env.drain_bodies(&destination).into_iter().collect();
     assert_eq!(moved.len(), 50, "every message moved: {summary}");
     assert!(env.drain(&dlq).is_empty(), "none left in the DLQ");
+}
+
+/// Three processes on one DLQ of a `--like-sqs` server, over ten seeds: SQS may hand one message
+/// to two of them at once, and neither can see that the other sent it too. Each summary says only
+/// what its process saw: no line claims more than "each sent once by it", and the bound the docs
+/// give for several processes holds: duplicates <= the possible duplicates and undeleted sends
+/// the summaries count, plus the second deliveries SQS made (which the server counts; no process
+/// can).
+#[test]
+fn three_processes_on_one_dlq_report_what_each_saw_and_the_bound_holds_over_ten_seeds() {
+    let total = 1_500;
+    for seed in 1..=10u64 {
+        let env = TestEnv::like_sqs(seed);
+        let dlq = env.create_queue("m-dlq", &[]);
+        let destination = env.create_queue("m", &[]);
+        env.send(
+            &dlq,
+            (0..total)
+                .map(|i| MessageRecord::with_body(format!("m-{i}")))
+                .collect(),
+        );
+        let before = env.server().stats().duplicate_deliveries;
+        let children: Vec<std::process::Child> = (0..3)
+            .map(|i| {
+                let journal = env.home().join(format!("m-{i}.jsonl"));
+                env.spawn_piped(&[
+                    "redrive",
+                    "m-dlq",
+                    "--to",
+                    "m",
+                    "--yes",
+                    "-o",
+                    "json",
+                    "--concurrency",
+                    "4",
+                    "--journal",
+                    journal.to_str().unwrap(),
+                ])
+            })
+            .collect();
+        let mut counted = 0;
+        let mut moved = 0;
+        for child in children {
+            let output = child.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(0), "seed {seed}: {stderr}");
+            assert!(
+                !stderr.contains("(each sent once)"),
+                "seed {seed}: a summary claims more than its process saw: {stderr}"
+            );
+            let summary: Value = serde_json::from_slice(&output.stdout).unwrap();
+            moved += summary["moved"].as_u64().unwrap();
+            counted += summary["possible_duplicates"].as_u64().unwrap()
+                + summary["delete_failed"].as_u64().unwrap();
+        }
+        let second_deliveries = env.server().stats().duplicate_deliveries - before;
+        let bodies = env.drain_bodies(&destination);
+        let distinct: BTreeSet<&str> = bodies.iter().map(String::as_str).collect();
+        let duplicates = (bodies.len() - distinct.len()) as u64;
+        eprintln!(
+            "seed {seed}: moved {moved}, {duplicates} duplicates; counted {counted}, {second_deliveries} second deliveries by SQS"
+        );
+        assert_eq!(distinct.len(), total, "seed {seed}: every message arrived");
+        assert_eq!(env.depth(&dlq), 0, "seed {seed}: the DLQ is empty");
+        assert!(
+            duplicates <= counted + second_deliveries,
+            "seed {seed}: {duplicates} duplicates > {counted} counted + {second_deliveries} second deliveries"
+        );
+    }
 }

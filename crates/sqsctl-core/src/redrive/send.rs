@@ -25,13 +25,18 @@ pub enum Sent {
 }
 
 /// Sends `records` (already shaped for the destination) and returns one outcome per record.
+/// `retries` counts the entries sent again; `possible_duplicates` the copies a confirmed send may
+/// have left besides the one confirmed (standard destinations only: a FIFO destination drops a
+/// re-send with the same deduplication id within 5 minutes).
 pub async fn send_all(
     sqs: &Sqs,
     destination: &QueueRef,
     fifo: bool,
     records: &[MessageRecord],
     retries: &AtomicU64,
+    possible_duplicates: &AtomicU64,
 ) -> Vec<Sent> {
+    let possible_duplicates = (!fifo).then_some(possible_duplicates);
     let mut results: Vec<Option<Sent>> = vec![None; records.len()];
     for wave in waves(records, fifo) {
         let wave: Vec<usize> = wave.into_iter().filter(|&i| results[i].is_none()).collect();
@@ -44,8 +49,14 @@ pub async fn send_all(
             &copies
         };
         for range in plan_batches(chosen, MAX_PAYLOAD_BYTES) {
-            let outcomes =
-                send_with_retries(sqs, destination, &chosen[range.clone()], retries).await;
+            let outcomes = send_with_retries(
+                sqs,
+                destination,
+                &chosen[range.clone()],
+                retries,
+                possible_duplicates,
+            )
+            .await;
             for (offset, outcome) in outcomes.into_iter().enumerate() {
                 results[wave[range.start + offset]] = Some(outcome);
             }
@@ -110,6 +121,7 @@ async fn send_with_retries(
     destination: &QueueRef,
     records: &[MessageRecord],
     retries: &AtomicU64,
+    possible_duplicates: Option<&AtomicU64>,
 ) -> Vec<Sent> {
     let outcome = sqs
         .send_batch_retrying(destination, records, &RetryPolicy::default())
@@ -119,7 +131,16 @@ async fn send_with_retries(
         .entries
         .into_iter()
         .map(|entry| match entry {
-            EntryResult::Done { message_id, .. } => Sent::Ok(message_id.unwrap_or_default()),
+            EntryResult::Done {
+                message_id,
+                ambiguous_attempts,
+                ..
+            } => {
+                if let Some(possible) = possible_duplicates {
+                    possible.fetch_add(u64::from(ambiguous_attempts), Ordering::Relaxed);
+                }
+                Sent::Ok(message_id.unwrap_or_default())
+            }
             EntryResult::Failed { code, message } => Sent::Failed(format!("{code}: {message}")),
             EntryResult::Unknown { code, message } => Sent::Unknown(format!(
                 "outcome unknown (SQS may have sent it): {code}: {message}"

@@ -113,6 +113,13 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         lost_receives: AtomicU64::new(options.resume.lost_receives),
         lost_until_ms: AtomicU64::new(options.resume.lost_until_ms.unwrap_or(0)),
     });
+    if !plan.fifo {
+        // Received by an earlier run and sent or not, nobody knows: this run sends them again.
+        Counters::add(
+            &shared.counters.possible_duplicates,
+            options.resume.unresolved as usize,
+        );
+    }
     let mut adaptive = plan.adaptive.then(|| Adaptive::new(adaptive::CAP));
     if let Some(adaptive) = &adaptive {
         shared.active.store(adaptive.workers(), Ordering::SeqCst);
@@ -295,6 +302,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         delivered_twice: Counters::get(&counters.delivered_twice),
         outcome_unknown: Counters::get(&counters.outcome_unknown),
         retries: Counters::get(&counters.retries),
+        possible_duplicates: Counters::get(&counters.possible_duplicates),
         left_visible,
         left_in_flight,
         maybe_left,

@@ -33,6 +33,12 @@ pub struct Counters {
     pub outcome_unknown: AtomicU64,
     /// Entries sent or deleted again after SQS failed them, one by one or as a whole request.
     pub retries: AtomicU64,
+    /// Copies this run may have put in a standard destination besides one of each message: sends
+    /// confirmed after an attempt SQS may have applied, sends of unknown outcome left in the DLQ
+    /// (a later run sends them again), and, resumed, the earlier runs' sends of unknown outcome
+    /// it sends again. An upper bound; 0 on a FIFO destination, which drops a re-send with the
+    /// same deduplication id within 5 minutes.
+    pub possible_duplicates: AtomicU64,
     /// Workers the run uses now (a gauge, not a count: an adaptive run changes it).
     pub workers: AtomicU64,
     /// While the end of the run waits for messages a lost receive hid: until when (ms since the
@@ -104,6 +110,8 @@ pub struct Summary {
     /// Abandoned with their send unanswered when the grace period after Ctrl-C ran out.
     pub outcome_unknown: u64,
     pub retries: u64,
+    /// See [`Counters::possible_duplicates`].
+    pub possible_duplicates: u64,
     /// Messages visible in the DLQ at the end.
     pub left_visible: u64,
     /// Messages in flight in the DLQ at the end (held by another consumer, or by a receive whose

@@ -438,6 +438,7 @@ pub(super) async fn send_batch(
         shared.plan.fifo,
         outgoing,
         &shared.counters.retries,
+        &shared.counters.possible_duplicates,
     )
     .await;
     let mut lines = Lines::default();
@@ -454,7 +455,15 @@ pub(super) async fn send_batch(
                 confirmed.push(original);
                 continue;
             }
-            Sent::Failed(reason) | Sent::Unknown(reason) => reason,
+            Sent::Failed(reason) => reason,
+            // Left in the DLQ, where a later run sends it again: a second copy if this send
+            // happened after all.
+            Sent::Unknown(reason) => {
+                if !shared.plan.fifo {
+                    Counters::add(&shared.counters.possible_duplicates, 1);
+                }
+                reason
+            }
             Sent::Blocked => "not sent: an earlier message of its group could not be sent".into(),
         };
         lines.push("failed", &[("id", Some(id)), ("reason", Some(&reason))]);
