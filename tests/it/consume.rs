@@ -831,6 +831,33 @@ fn kill_9_of_consume_leaves_no_command_or_what_it_started_running() {
 }
 
 #[test]
+fn the_progress_line_counts_the_commands_that_run_quietly() {
+    // Commands that write nothing send sqsctl no news until they exit, and with every slot taken
+    // and as many messages waiting the run receives nothing either: the line must count them as
+    // running meanwhile, or a hung worker looks idle.
+    let env = TestEnv::exact(
+        "one receive takes all six messages, so that no event comes while the commands run",
+    );
+    let queue = queue_of(&env, 6, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "sleep 6\nlog done");
+    let args = consume_args(
+        &queue.name,
+        &["-c", "3", "--idle-exit", "1s"],
+        &script,
+        dir.path(),
+    );
+    let mut pty = env.pty(&args, &[("TERM", "xterm")]);
+    wait_for_runs(dir.path(), 3);
+    pty.expect("0 deleted, 0 failed, 3 running", 4);
+    assert!(
+        log(dir.path(), "done").is_empty(),
+        "shown while the commands ran"
+    );
+    assert_eq!(pty.wait(40), 0, "{}", pty.screen());
+}
+
+#[test]
 fn kill_9_mid_run_deletes_nothing_that_did_not_succeed() {
     let env = TestEnv::start();
     let queue = env.create_queue(&support::unique_name("work"), &[("VisibilityTimeout", "5")]);

@@ -94,6 +94,9 @@ pub async fn run(
         worker.start_ready();
         worker.receive_more();
         worker.flush();
+        // After the starts: commands that run quietly send no event until they exit, and the
+        // progress line must count them as running meanwhile, not show what ran before.
+        worker.progress();
         if worker.done() {
             break;
         }
@@ -108,7 +111,6 @@ pub async fn run(
                         Err(_) => break,
                     }
                 }
-                worker.progress();
             }
             _ = heartbeat.tick() => worker.extend_due(),
             () = interrupt.wait(), if !worker.interrupted => worker.on_interrupt(),
