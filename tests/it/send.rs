@@ -359,6 +359,14 @@ fn ambiguous_server(seed: u64) -> TestEnv {
     })
 }
 
+/// The test's own calls retry long: they only set up and check.
+fn patient() -> sqsctl::client::RetryPolicy {
+    sqsctl::client::RetryPolicy {
+        max_attempts: 100,
+        ..sqsctl::client::RetryPolicy::default()
+    }
+}
+
 /// Creates a queue through the faults, retrying until it exists.
 fn create_through_faults(
     env: &TestEnv,
@@ -369,11 +377,7 @@ fn create_through_faults(
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    let policy = sqsctl::client::RetryPolicy {
-        max_attempts: 100,
-        ..sqsctl::client::RetryPolicy::default()
-    };
-    env.block_on(policy.request(|| env.sqs().create_queue(name, attributes.clone())))
+    env.block_on(patient().request(|| env.sqs().create_queue(name, attributes.clone())))
         .result
         .expect("queue created")
 }
@@ -464,4 +468,48 @@ fn on_a_fifo_queue_a_send_repeated_after_an_ambiguous_answer_is_no_duplicate() {
         run.stderr,
         r"\d+ messages? sent again" => "N messages sent again",
     );
+}
+
+#[test]
+fn one_body_sent_again_after_an_ambiguous_answer_is_counted_as_a_possible_duplicate() {
+    // Over fixed seeds, some first attempts are applied and answered with a 500: in each run the
+    // queue holds the message once, or as many more times as the record says it may.
+    let mut counted = 0;
+    for seed in 1..=30 {
+        let env = TestEnv::start_with(ServerConfig {
+            inspection: false,
+            fault_rate: 0.3,
+            seed: Some(seed),
+            ..ServerConfig::default()
+        });
+        let queue = create_through_faults(&env, "single", &[]);
+        let run = env.run(&["send", "single", "hello"]);
+        if run.code != 0 {
+            // Not confirmed within the retries: reported as such, not counted here.
+            continue;
+        }
+        let sent = &run.records_of("sent")[0];
+        let possible = sent["possible_duplicates"].as_u64().unwrap_or(0);
+        let depth = env
+            .block_on(patient().request(|| env.sqs().attributes(&queue)))
+            .result
+            .expect("attributes")
+            .total();
+        assert!(
+            (1..=1 + possible).contains(&depth),
+            "seed {seed}: the queue holds {depth}, the record says {sent}"
+        );
+        if possible > 0 {
+            counted += 1;
+            assert!(
+                run.stderr.contains("possible duplicate"),
+                "seed {seed}: {}",
+                run.stderr
+            );
+        } else {
+            assert!(sent.get("possible_duplicates").is_none(), "{sent}");
+            assert_eq!(run.stderr.trim(), "sent 1 message to single", "seed {seed}");
+        }
+    }
+    assert!(counted > 0, "no seed made an ambiguous first attempt");
 }
