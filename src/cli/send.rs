@@ -27,7 +27,13 @@ Exit status 3 when some messages were not confirmed sent, each reported with its
 after SQS may have applied it, and no retry confirmed it). On a FIFO queue, re-sending the same \
 records within 5 minutes is safe (the deduplication id drops what arrived); on a standard queue it \
 may deliver them twice. A run that stops early (an invalid line, a request that failed after its \
-retries, Ctrl-C) names the first line it did not send: `tail -n +N` resumes there.")]
+retries, Ctrl-C) names the first line it did not send: `tail -n +N` resumes there.
+
+A message confirmed only after an attempt that SQS may have applied (an error or a lost answer) \
+may be in a standard queue twice: the summary counts these as `possible_duplicates`, an upper \
+bound. They alone leave the exit status 0, since every message was sent and a second run would \
+only add copies. On a FIFO queue SQS keeps one copy of a deduplication id within 5 minutes, so \
+they are no duplicates there.")]
 pub struct SendArgs {
     /// Queue name, URL or ARN
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]

@@ -830,6 +830,121 @@ fn kill_9_of_consume_leaves_no_command_or_what_it_started_running() {
     assert!(log(dir.path(), "done").is_empty());
 }
 
+/// A worker that starts `sleep 1000` in a session of its own (out of reach of its process group,
+/// as a daemon is), logs that process's id to `orphans.log`, and waits.
+fn worker_with_a_session_of_its_own(dir: &Path) -> PathBuf {
+    worker(
+        dir,
+        "setsid sh -c 'echo $$ >> \"$1/orphans.log\"; exec sleep 1000' sh \"$DIR\" </dev/null >/dev/null 2>&1 &\nsleep 30\nlog done",
+    )
+}
+
+#[test]
+fn what_a_command_starts_in_a_session_of_its_own_goes_with_the_run_however_it_is_stopped() {
+    let env = TestEnv::start();
+    for stop in ["TERM", "HUP", "INT", "KILL"] {
+        let queue = queue_of(&env, 1, "60");
+        let dir = tempfile::tempdir().unwrap();
+        let script = worker_with_a_session_of_its_own(dir.path());
+        let args = consume_args(&queue.name, &[], &script, dir.path());
+        let mut child = start_consume(&env, &args, "0.5", dir.path(), 1);
+        let orphans = {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            loop {
+                let text =
+                    std::fs::read_to_string(dir.path().join("orphans.log")).unwrap_or_default();
+                let pids: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+                if !pids.is_empty() {
+                    break pids;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "the command did not log its daemon"
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        };
+        assert!(is_running(&orphans[0]), "{stop}: the daemon runs");
+        let code = if stop == "KILL" {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            None
+        } else {
+            support::signal(child.id(), stop);
+            let run = Run::from_output(child.wait_with_output().unwrap());
+            Some(run.code)
+        };
+        let expected = match stop {
+            "TERM" => Some(143),
+            "HUP" => Some(129),
+            "INT" => Some(130),
+            _ => None,
+        };
+        assert_eq!(code, expected, "{stop}");
+        assert_eq!(
+            still_running(&orphans, 5),
+            Vec::<String>::new(),
+            "after SIG{stop}, the process the command started in a session of its own is gone"
+        );
+        assert!(log(dir.path(), "done").is_empty());
+    }
+}
+
+#[test]
+fn a_daemon_left_by_a_command_that_succeeded_is_stopped_when_the_run_ends() {
+    let env = TestEnv::start();
+    let queue = queue_of(&env, 2, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(
+        dir.path(),
+        "setsid sh -c 'echo $$ >> \"$1/orphans.log\"; exec sleep 1000' sh \"$DIR\" </dev/null >/dev/null 2>&1 &\nlog done",
+    );
+    let args = consume_args(&queue.name, &["--idle-exit", "1s"], &script, dir.path());
+    let run = env.run(&args);
+    // Ordinary behaviour is untouched: both succeeded and were deleted.
+    run.assert_code(0);
+    assert_eq!(log(dir.path(), "done").len(), 2);
+    assert_eq!(attributes(&env, &queue), (0, 0));
+    let orphans: Vec<String> = std::fs::read_to_string(dir.path().join("orphans.log"))
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(orphans.len(), 2);
+    assert_eq!(
+        still_running(&orphans, 5),
+        Vec::<String>::new(),
+        "the daemons the commands left went with the run"
+    );
+}
+
+#[test]
+fn the_progress_line_counts_the_commands_that_run_quietly() {
+    // Commands that write nothing send sqsctl no news until they exit, and with every slot taken
+    // and as many messages waiting the run receives nothing either: the line must count them as
+    // running meanwhile, or a hung worker looks idle.
+    let env = TestEnv::exact(
+        "one receive takes all six messages, so that no event comes while the commands run",
+    );
+    let queue = queue_of(&env, 6, "60");
+    let dir = tempfile::tempdir().unwrap();
+    let script = worker(dir.path(), "sleep 6\nlog done");
+    let args = consume_args(
+        &queue.name,
+        &["-c", "3", "--idle-exit", "1s"],
+        &script,
+        dir.path(),
+    );
+    let mut pty = env.pty(&args, &[("TERM", "xterm")]);
+    wait_for_runs(dir.path(), 3);
+    pty.expect("0 deleted, 0 failed, 3 running", 4);
+    assert!(
+        log(dir.path(), "done").is_empty(),
+        "shown while the commands ran"
+    );
+    assert_eq!(pty.wait(40), 0, "{}", pty.screen());
+}
+
 #[test]
 fn kill_9_mid_run_deletes_nothing_that_did_not_succeed() {
     let env = TestEnv::start();

@@ -55,7 +55,15 @@ fn send_lines_and_receive_until_empty_with_delete_consumes_everything() {
     let input: String = (0..57).map(|i| format!("line {i}\n")).collect();
     let run = env.run_stdin(&["send", "lines", "--lines"], &input);
     run.assert_code(0);
-    assert_eq!(run.records_of("summary")[0]["sent"], 57);
+    let summary = &run.records_of("summary")[0];
+    assert_eq!(summary["sent"], 57);
+    // Nothing was sent twice, and nothing says so.
+    assert_eq!(summary["possible_duplicates"], 0, "{summary}");
+    assert_eq!(
+        run.stderr.trim(),
+        "sent 57 messages to lines",
+        "a clean run, clean words"
+    );
     let run = env.run(&["receive", "lines", "--until-empty", "--delete", "--yes"]);
     run.assert_code(0);
     assert_eq!(bodies(&run), sorted(numbered("line ", 57)));
@@ -336,4 +344,172 @@ fn verbose_send_counts_the_entries_it_retried() {
         run.stderr
     );
     assert!(env.depth(&queue) > 0);
+}
+
+/// A server like `sqsctl local --like-sqs --fault-rate 0.1 --entry-fault-rate 0.05 --seed SEED`:
+/// some requests are applied and then answered with a 500, as a lost answer looks.
+fn ambiguous_server(seed: u64) -> TestEnv {
+    TestEnv::start_with(ServerConfig {
+        inspection: false,
+        realism: sqsctl::local::Realism::LIKE_SQS,
+        fault_rate: 0.1,
+        entry_fault_rate: 0.05,
+        seed: Some(seed),
+        ..ServerConfig::default()
+    })
+}
+
+/// The test's own calls retry long: they only set up and check.
+fn patient() -> sqsctl::client::RetryPolicy {
+    sqsctl::client::RetryPolicy {
+        max_attempts: 100,
+        ..sqsctl::client::RetryPolicy::default()
+    }
+}
+
+/// Creates a queue through the faults, retrying until it exists.
+fn create_through_faults(
+    env: &TestEnv,
+    name: &str,
+    attributes: &[(&str, &str)],
+) -> sqsctl::client::QueueRef {
+    let attributes: std::collections::BTreeMap<String, String> = attributes
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    env.block_on(patient().request(|| env.sqs().create_queue(name, attributes.clone())))
+        .result
+        .expect("queue created")
+}
+
+fn jsonl_records(prefix: &str, count: usize) -> String {
+    (1..=count)
+        .map(|i| format!("{{\"body\":\"{prefix}-{i}\"}}\n"))
+        .collect()
+}
+
+#[test]
+fn send_counts_the_possible_duplicates_that_ambiguous_answers_leave_on_a_standard_queue() {
+    let env = ambiguous_server(11);
+    let queue = create_through_faults(&env, "twice", &[]);
+    let before = env.server().stats();
+    let run = env.run_stdin(&["send", "twice", "--jsonl"], &jsonl_records("r", 3000));
+    let after = env.server().stats();
+    // Messages the server stored in requests it then answered with a 500: the client was told
+    // they failed, so each one it sent again is a second copy in the queue.
+    let stored_then_failed = after.ambiguous_sends - before.ambiguous_sends;
+    assert!(stored_then_failed > 0, "ambiguous answers were injected");
+    // Sending twice loses nothing: every message went out, and the run says how many may be
+    // there twice rather than failing.
+    run.assert_code(0);
+    let summary = &run.records_of("summary")[0];
+    assert_eq!(
+        (&summary["sent"], &summary["unknown"], &summary["failed"]),
+        (&3000.into(), &0.into(), &0.into()),
+        "{summary}"
+    );
+    let possible = summary["possible_duplicates"].as_u64().unwrap();
+    assert_eq!(summary["ambiguous_resends"].as_u64(), Some(possible));
+    assert!(
+        possible >= stored_then_failed,
+        "{possible} possible duplicates < {stored_then_failed} messages stored by requests answered with a 500"
+    );
+    let depth = env.depth(&queue);
+    assert!(
+        (3000..=3000 + possible).contains(&depth),
+        "the queue holds {depth}: not within sent 3000 + {possible} possible duplicates"
+    );
+    assert_snapshot!(
+        name: "possible_duplicates",
+        run.stderr,
+        r"up to \d+ possible" => "up to N possible",
+    );
+}
+
+#[test]
+fn on_a_fifo_queue_a_send_repeated_after_an_ambiguous_answer_is_no_duplicate() {
+    let env = ambiguous_server(11);
+    let queue = create_through_faults(&env, "once.fifo", &[("FifoQueue", "true")]);
+    let before = env.server().stats();
+    let run = env.run_stdin(
+        &[
+            "send",
+            "once.fifo",
+            "--jsonl",
+            "--group-id",
+            "g",
+            "--dedup-id",
+            "auto",
+        ],
+        &jsonl_records("f", 1000),
+    );
+    let after = env.server().stats();
+    assert!(
+        after.ambiguous_failures > before.ambiguous_failures,
+        "ambiguous answers were injected"
+    );
+    run.assert_code(0);
+    let summary = &run.records_of("summary")[0];
+    assert_eq!(
+        (&summary["sent"], &summary["unknown"]),
+        (&1000.into(), &0.into()),
+        "{summary}"
+    );
+    assert_eq!(summary["possible_duplicates"], 0, "{summary}");
+    let resent = summary["ambiguous_resends"].as_u64().unwrap();
+    assert!(
+        resent >= after.ambiguous_sends - before.ambiguous_sends && resent > 0,
+        "{summary}"
+    );
+    // The deduplication id made SQS keep one copy of each.
+    assert_eq!(env.depth(&queue), 1000);
+    assert_snapshot!(
+        name: "deduplicated",
+        run.stderr,
+        r"\d+ messages? sent again" => "N messages sent again",
+    );
+}
+
+#[test]
+fn one_body_sent_again_after_an_ambiguous_answer_is_counted_as_a_possible_duplicate() {
+    // Over fixed seeds, some first attempts are applied and answered with a 500: in each run the
+    // queue holds the message once, or as many more times as the record says it may.
+    let mut counted = 0;
+    for seed in 1..=30 {
+        let env = TestEnv::start_with(ServerConfig {
+            inspection: false,
+            fault_rate: 0.3,
+            seed: Some(seed),
+            ..ServerConfig::default()
+        });
+        let queue = create_through_faults(&env, "single", &[]);
+        let run = env.run(&["send", "single", "hello"]);
+        if run.code != 0 {
+            // Not confirmed within the retries: reported as such, not counted here.
+            continue;
+        }
+        let sent = &run.records_of("sent")[0];
+        let possible = sent["possible_duplicates"].as_u64().unwrap_or(0);
+        let depth = env
+            .block_on(patient().request(|| env.sqs().attributes(&queue)))
+            .result
+            .expect("attributes")
+            .total();
+        assert!(
+            (1..=1 + possible).contains(&depth),
+            "seed {seed}: the queue holds {depth}, the record says {sent}"
+        );
+        if possible > 0 {
+            counted += 1;
+            assert!(
+                run.stderr.contains("possible duplicate"),
+                "seed {seed}: {}",
+                run.stderr
+            );
+        } else {
+            assert!(sent.get("possible_duplicates").is_none(), "{sent}");
+            assert_eq!(run.stderr.trim(), "sent 1 message to single", "seed {seed}");
+        }
+    }
+    assert!(counted > 0, "no seed made an ambiguous first attempt");
 }

@@ -55,6 +55,11 @@ pub async fn run(ctx: &Context, settings: ConsumeSettings) -> anyhow::Result<Exi
     } else {
         OutputMode::Lines
     };
+    if let Err(err) = crate::consume::family::become_subreaper() {
+        ctx.printer.warn(format!(
+            "could not adopt what the commands leave running in sessions of their own ({err}): such processes may outlive the run"
+        ));
+    }
     let options = Options {
         program,
         args: settings.args,

@@ -91,6 +91,14 @@ struct Sent<'a> {
     message_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     sequence_number: Option<&'a str>,
+    /// Copies that may be in a standard queue besides this message (see
+    /// [`Summary::possible_duplicates`](crate::send::stream::Summary)); left out when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    possible_duplicates: u64,
+}
+
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 pub async fn run(ctx: &Context, settings: SendSettings) -> anyhow::Result<ExitStatus> {
@@ -181,11 +189,22 @@ async fn send_one(
         Some(EntryResult::Done {
             message_id,
             sequence_number,
-            ..
+            ambiguous_attempts,
         }) => {
+            let summary = crate::send::stream::Summary {
+                sent: 1,
+                ambiguous_resends: u64::from(ambiguous_attempts),
+                possible_duplicates: if queue.is_fifo() {
+                    0
+                } else {
+                    u64::from(ambiguous_attempts)
+                },
+                ..Default::default()
+            };
             let sent = Sent {
                 message_id: message_id.as_deref(),
                 sequence_number: sequence_number.as_deref(),
+                possible_duplicates: summary.possible_duplicates,
             };
             let id = message_id.clone().unwrap_or_default();
             ctx.printer.emit(
@@ -195,8 +214,14 @@ async fn send_one(
                     .note(id.clone())
                     .text(vec![vec![id]]),
             )?;
-            ctx.printer
-                .info(format!("sent 1 message to {}", queue.name));
+            let line = format!("sent 1 message to {}", queue.name);
+            match report::duplicates_note(&summary) {
+                Some(note) if summary.possible_duplicates > 0 => {
+                    ctx.printer.warn(format!("{line}; {note}"));
+                }
+                Some(note) => ctx.printer.info(format!("{line}; {note}")),
+                None => ctx.printer.info(line),
+            }
             Ok(ExitStatus::Success)
         }
         Some(EntryResult::Unknown { code, message }) => {

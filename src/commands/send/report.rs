@@ -1,7 +1,8 @@
 //! Reporting `send --lines/--jsonl` as [`SendStream`](crate::send::stream::SendStream) tallies it:
 //! each batch entry not confirmed, with its input line, as a `failed` record (definitely not sent)
 //! or an `unknown` record (SQS may have it), each carrying the record itself for a retry; the
-//! closing summary; and, for a run that stopped early, the error with where to resume.
+//! closing summary, which counts the possible duplicates of messages sent again after an answer SQS
+//! may have applied anyway; and, for a run that stopped early, the error with where to resume.
 
 use serde::Serialize;
 
@@ -11,7 +12,7 @@ use crate::error::hinted;
 use crate::exit::ExitStatus;
 use crate::output::{Column, Document, Table};
 use crate::send::input::LineFormat;
-use crate::send::stream::{Event, Failure, Finished, Stop, Unconfirmed};
+use crate::send::stream::{Event, Failure, Finished, Stop, Summary, Unconfirmed};
 use crate::text::plural;
 
 /// Failures listed one by one on stderr before the rest are only counted.
@@ -97,7 +98,7 @@ impl<'a> Report<'a> {
         #[derive(Serialize)]
         struct Whole<'a> {
             #[serde(flatten)]
-            summary: &'a crate::send::stream::Summary,
+            summary: &'a Summary,
             failures: &'a [Failure],
             unknown_outcomes: &'a [Failure],
         }
@@ -164,6 +165,10 @@ impl<'a> Report<'a> {
                 plural(summary.skipped, "invalid line")
             ));
         }
+        if let Some(duplicates) = duplicates_note(summary) {
+            line.push_str("; ");
+            line.push_str(&duplicates);
+        }
         if summary.interrupted {
             line.push_str(" (interrupted: lines not yet read were not sent)");
         }
@@ -173,7 +178,11 @@ impl<'a> Report<'a> {
             && summary.unknown == 0
         {
             // The error that stopped the run says it all: "sent 0 messages" would only distract.
-        } else if summary.failed > 0 || summary.unknown > 0 || summary.skipped > 0 {
+        } else if summary.failed > 0
+            || summary.unknown > 0
+            || summary.skipped > 0
+            || summary.possible_duplicates > 0
+        {
             printer.warn(line);
         } else {
             printer.info(line);
@@ -199,10 +208,16 @@ impl<'a> Report<'a> {
             )
         };
         if let Some(stop) = finished.stop {
-            let handled = format!(
+            let mut handled = format!(
                 "{} sent, {} failed, {} unknown",
                 summary.sent, summary.failed, summary.unknown
             );
+            if summary.possible_duplicates > 0 {
+                handled.push_str(&format!(
+                    ", up to {}",
+                    plural(summary.possible_duplicates, "possible duplicate")
+                ));
+            }
             let bad_line = matches!(stop, Stop::InvalidLine { .. });
             let err = match stop {
                 Stop::InvalidLine { line, reason } => anyhow::anyhow!("line {line}: {reason}"),
@@ -237,6 +252,8 @@ impl<'a> Report<'a> {
             ));
         }
         // Every line skipped is not a success: a script piping the wrong file must notice.
+        // Possible duplicates alone are: every message was sent, and a run again would only add
+        // copies; the summary record counts them for a script that must know.
         Ok(if summary.interrupted {
             ExitStatus::Interrupted
         } else if summary.failed > 0 || summary.unknown > 0 || summary.all_skipped() {
@@ -244,5 +261,24 @@ impl<'a> Report<'a> {
         } else {
             ExitStatus::Success
         })
+    }
+}
+
+/// What the summary line says of messages sent again after an answer SQS may have applied anyway:
+/// on a standard queue they may be there twice (at most how many copies), on a FIFO queue SQS
+/// dropped the copies. `None` when no send was made again after such an answer.
+pub fn duplicates_note(summary: &Summary) -> Option<String> {
+    if summary.possible_duplicates > 0 {
+        Some(format!(
+            "up to {} in the queue: sent again after an answer that SQS may have applied anyway",
+            plural(summary.possible_duplicates, "possible duplicate")
+        ))
+    } else if summary.ambiguous_resends > 0 {
+        Some(format!(
+            "{} sent again after an answer that SQS may have applied anyway, no duplicates: SQS keeps one copy of a deduplication id within 5 minutes",
+            plural(summary.ambiguous_resends, "message")
+        ))
+    } else {
+        None
     }
 }

@@ -1,8 +1,8 @@
 //! One run of the user's command for one message: started in a process group of its own (so a
 //! Ctrl-C on the terminal reaches sqsctl, not the commands it lets finish, a timeout stops the
-//! command together with what it started, and the run's [`Watchdog`] can stop the group if the run
-//! dies), fed the message on stdin, its output handed line by line to the run's event loop, and
-//! its end reported as an [`Ending`].
+//! command together with what it started, and the run's [`Watchdog`](super::Watchdog) can stop
+//! the group if the run dies; see [`Family`]), fed the message on stdin, its output handed line by
+//! line to the run's event loop, and its end reported as an [`Ending`].
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -13,7 +13,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-use super::watchdog::Watchdog;
+use super::family::{Family, Signal, signal_group};
 use super::worker::Event;
 use crate::consume::JobId;
 use crate::interrupt::Interrupt;
@@ -95,8 +95,9 @@ pub struct CommandSpec {
     pub timeout: Option<Duration>,
     /// Variables of the run, the same for every message (the queue's URL and name).
     pub env: Vec<(String, String)>,
-    /// Told of each command's process group while it runs; `None` where it could not start.
-    pub watchdog: Option<Watchdog>,
+    /// The run's processes: each command starts through it, and the watchdog is told of its
+    /// process group while it runs.
+    pub family: Family,
 }
 
 /// Finds `program` as the operating system would when starting it: a path as given, a bare name
@@ -161,7 +162,7 @@ pub async fn run(
         OutputMode::Inherit => command.stdout(Stdio::inherit()).stderr(Stdio::inherit()),
         OutputMode::Lines => command.stdout(Stdio::piped()).stderr(Stdio::piped()),
     };
-    let mut child = match command.spawn() {
+    let mut child = match spec.family.spawn(&mut command) {
         Ok(child) => child,
         Err(err) => {
             let ending = Ending::NotStarted(err.to_string());
@@ -176,10 +177,6 @@ pub async fn run(
         }
     };
     let group = child.id();
-    let watchdog = spec.watchdog.as_ref().zip(group);
-    if let Some((watchdog, group)) = watchdog {
-        watchdog.watch(group);
-    }
     if let Some(mut pipe) = child.stdin.take() {
         // A command that does not read its input, or exits first, is not an error.
         tokio::spawn(async move {
@@ -212,28 +209,29 @@ pub async fn run(
     let ending = match stop {
         Stop::Exited(status) => ending_of(status),
         Stop::TimedOut => {
-            signal_group(group, Signal::Term);
+            signal_group_of(group, Signal::Term);
             if tokio::time::timeout(KILL_AFTER, child.wait())
                 .await
                 .is_err()
             {
-                signal_group(group, Signal::Kill);
+                signal_group_of(group, Signal::Kill);
                 let _ = child.wait().await;
             }
             Ending::TimedOut
         }
         Stop::Killed => {
-            signal_group(group, Signal::Kill);
+            signal_group_of(group, Signal::Kill);
             let _ = child.wait().await;
             Ending::Killed
         }
     };
     if matches!(ending, Ending::TimedOut | Ending::Killed) {
         // What the command started goes with it.
-        signal_group(group, Signal::Kill);
+        signal_group_of(group, Signal::Kill);
     }
-    if let Some((watchdog, group)) = watchdog {
-        watchdog.forget(group);
+    if let Some(group) = group {
+        // Reaped: its process group is over, and what it left behind is the run's to find.
+        spec.family.ended(group);
     }
     let took = started.elapsed();
     let _ = tokio::time::timeout(OUTPUT_AFTER_EXIT, async {
@@ -299,33 +297,10 @@ async fn forward(
     }
 }
 
-#[derive(Debug, Clone, Copy)]
-enum Signal {
-    Term,
-    Kill,
-}
-
 /// Sends a signal to a command's process group (the command and what it started).
-fn signal_group(group: Option<u32>, signal: Signal) {
-    #[cfg(unix)]
-    {
-        use rustix::process::{Pid, Signal as Sig, kill_process_group};
-        let Some(pid) = group
-            .and_then(|id| i32::try_from(id).ok())
-            .and_then(Pid::from_raw)
-        else {
-            return;
-        };
-        let signal = match signal {
-            Signal::Term => Sig::TERM,
-            Signal::Kill => Sig::KILL,
-        };
-        // The group may be gone already: nothing left to stop.
-        let _ = kill_process_group(pid, signal);
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (group, signal);
+fn signal_group_of(group: Option<u32>, signal: Signal) {
+    if let Some(group) = group {
+        signal_group(group, signal);
     }
 }
 

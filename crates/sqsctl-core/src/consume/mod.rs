@@ -7,12 +7,14 @@
 //! [`Scheduler`], with FIFO lanes), how long a message that failed stays hidden before its retry
 //! ([`retry_delay`]), which held messages need their visibility extended ([`Holdings`], the
 //! heartbeat's book), how a message appears to its command ([`message_env`]), each command's
-//! process in a process group of its own, and the [`watchdog`] process that stops the commands if
-//! the run is killed.
+//! process in a process group of its own, what they leave behind ([`family`]: the run adopts it
+//! and stops it when it ends), and the [`watchdog`] process that stops the commands if the run is
+//! killed.
 
 mod child;
 mod deliveries;
 mod environment;
+pub mod family;
 mod holdings;
 mod options;
 mod outcome;

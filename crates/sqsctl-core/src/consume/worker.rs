@@ -21,6 +21,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::child::{self, CommandSpec, Ending, Stream};
+use super::family::Family;
 use super::options::{Options, Plan};
 use super::outcome::{Counts, DeadLetter, Stopped, Summary, Update};
 use super::settle::Settle;
@@ -52,7 +53,7 @@ pub async fn run(
             ("SQS_QUEUE_URL".into(), source.queue.url.clone()),
             ("SQS_QUEUE_NAME".into(), source.queue.name.clone()),
         ],
-        watchdog: options.watchdog,
+        family: Family::new(options.watchdog),
     });
     let (events, mut inbox) = mpsc::channel::<Event>(1024);
     let mut worker = Worker {
@@ -94,6 +95,9 @@ pub async fn run(
         worker.start_ready();
         worker.receive_more();
         worker.flush();
+        // After the starts: commands that run quietly send no event until they exit, and the
+        // progress line must count them as running meanwhile, not show what ran before.
+        worker.progress();
         if worker.done() {
             break;
         }
@@ -108,7 +112,6 @@ pub async fn run(
                         Err(_) => break,
                     }
                 }
-                worker.progress();
             }
             _ = heartbeat.tick() => worker.extend_due(),
             () = interrupt.wait(), if !worker.interrupted => worker.on_interrupt(),
@@ -116,6 +119,8 @@ pub async fn run(
             () = interrupt.aborted(), if !worker.killed => worker.kill_all(),
         }
     }
+    // What the commands left running in sessions of their own goes with the run.
+    worker.spec.family.stop_orphans().await;
     Summary {
         counts: worker.counts,
         interrupted: worker.interrupted,

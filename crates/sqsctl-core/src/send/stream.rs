@@ -2,7 +2,9 @@
 //! (one at a time to a FIFO queue, to keep its order), and each entry's outcome is tallied: sent,
 //! failed (definitely not sent) or unknown (perhaps sent: an attempt failed after SQS may have
 //! applied it, and none confirmed it), each entry not confirmed with its input line and the record
-//! itself, for a retry.
+//! itself, for a retry. A confirmed entry that an attempt SQS may have applied went before may be
+//! in a standard queue more than once: those copies are counted as possible duplicates (on a FIFO
+//! queue SQS drops them, as the re-sent record keeps its deduplication id).
 //!
 //! A run stops early at an invalid line (unless invalid lines are skipped), a request that failed
 //! after its retries, input that cannot be read, or an interrupt; it then finishes what is in
@@ -71,6 +73,15 @@ pub struct Summary {
     pub failed: u64,
     /// Perhaps sent: see the `unknown` records.
     pub unknown: u64,
+    /// At most this many copies of the `sent` messages are in a standard queue besides one of
+    /// each: each is an attempt that SQS may have applied although its answer was an error or was
+    /// lost, sent again and confirmed. How many did arrive twice nobody can tell (an SQS message
+    /// id is new on each send). Always 0 on a FIFO queue: see `ambiguous_resends`.
+    pub possible_duplicates: u64,
+    /// Sends made again after an attempt SQS may have applied: on a standard queue the possible
+    /// duplicates; on a FIFO queue SQS keeps one copy (the same deduplication id within 5
+    /// minutes), so they are no duplicates.
+    pub ambiguous_resends: u64,
     pub skipped: u64,
     /// The first input line not sent, when the run stopped before the end of its input.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -140,6 +151,8 @@ pub struct SendStream {
     permits: Arc<Semaphore>,
     policy: RetryPolicy,
     tasks: JoinSet<(Batch, BatchOutcome)>,
+    /// A FIFO queue drops a second send of a deduplication id within 5 minutes.
+    deduplicated: bool,
     interrupt: Interrupt,
     skip_invalid: bool,
     concurrency: usize,
@@ -181,6 +194,7 @@ impl SendStream {
             permits: Arc::new(Semaphore::new(concurrency)),
             policy: RetryPolicy::default().stopped_by(options.interrupt.clone()),
             tasks: JoinSet::new(),
+            deduplicated: queue.is_fifo(),
             interrupt: options.interrupt,
             skip_invalid: options.skip_invalid,
             concurrency,
@@ -314,8 +328,15 @@ impl SendStream {
         });
         for ((line, record), entry) in batch.lines.into_iter().zip(batch.records).zip(entries) {
             let (outcome, code, message) = match entry {
-                EntryResult::Done { .. } => {
+                EntryResult::Done {
+                    ambiguous_attempts, ..
+                } => {
                     self.summary.sent += 1;
+                    let resends = u64::from(ambiguous_attempts);
+                    self.summary.ambiguous_resends += resends;
+                    if !self.deduplicated {
+                        self.summary.possible_duplicates += resends;
+                    }
                     continue;
                 }
                 EntryResult::Failed { code, message } => {
