@@ -193,7 +193,7 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
     }
     if summary.possible_duplicates > 0 {
         printer.warn(format!(
-            "up to {} in {} twice: sent again after an answer SQS may have applied anyway, or sent with an unknown outcome and left in {} for a later run",
+            "up to {} in {} twice: sent again after an answer SQS may have applied anyway, held past a visibility timeout it could not extend (another reader may have sent it too), or sent with an unknown outcome and left in {} for a later run",
             counted(summary.possible_duplicates, "message", "may be", "may be"),
             summary.destination,
             summary.source

@@ -35,8 +35,9 @@ pub struct Counters {
     pub retries: AtomicU64,
     /// Copies this run may have put in a standard destination besides one of each message: sends
     /// confirmed after an attempt SQS may have applied, sends of unknown outcome left in the DLQ
-    /// (a later run sends them again), and, resumed, the earlier runs' sends of unknown outcome
-    /// it sends again. An upper bound; 0 on a FIFO destination, which drops a re-send with the
+    /// (a later run sends them again), messages whose hold may have lapsed (an extension SQS did
+    /// not confirm, or came too late: another reader may have taken and sent them), and, resumed,
+    /// the earlier runs' sends of unknown outcome it sends again. An upper bound; 0 on a FIFO destination, which drops a re-send with the
     /// same deduplication id within 5 minutes.
     pub possible_duplicates: AtomicU64,
     /// Workers the run uses now (a gauge, not a count: an adaptive run changes it).

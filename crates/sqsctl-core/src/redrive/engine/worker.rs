@@ -3,7 +3,7 @@
 //! in the DLQ (its visibility extended) for as long as the work lasts.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
@@ -289,6 +289,11 @@ pub(super) async fn process(
             .chain(&delete_only)
             .map(|m| message_id(m).to_string())
             .collect(),
+        // The receive's answer came after SQS started the timeout: counted from before it.
+        deadline_ms: AtomicU64::new(
+            until.saturating_sub(POLL_WAIT.as_millis() as u64 + LAPSE_MARGIN_MS),
+        ),
+        lapsed: Mutex::new(Vec::new()),
     };
     // Journaled as held, with the time they are hidden until, before anything else happens to
     // them, so that after a crash `--resume` knows the run held these messages and waits for them
@@ -381,6 +386,47 @@ fn hold_back(shared: &Shared, originals: &[MessageRecord], delete_only: &[Messag
 pub(super) struct Hidden {
     pub(super) handles: Vec<String>,
     pub(super) ids: Vec<String>,
+    /// When the batch is visible again at the earliest, as far as the run knows (ms since the
+    /// epoch): set at the receive, moved on by each extension SQS confirmed for every entry.
+    pub(super) deadline_ms: AtomicU64,
+    /// The entries whose hold may have lapsed (see [`Hidden::lapse`]), by index.
+    pub(super) lapsed: Mutex<Vec<bool>>,
+}
+
+impl Hidden {
+    /// Notes that the hold of the entries `which` may have lapsed: an extension SQS did not
+    /// confirm, or work that outlasted the deadline. Another reader may then have received and
+    /// sent them too, which this run cannot see: each such message counts once as a possible
+    /// duplicate (on a standard destination).
+    fn lapse(&self, shared: &Shared, which: impl Iterator<Item = usize>) {
+        let mut lapsed = self.lapsed.lock();
+        if lapsed.is_empty() {
+            lapsed.resize(self.ids.len(), false);
+        }
+        let mut new = 0;
+        for index in which {
+            if let Some(flag) = lapsed.get_mut(index)
+                && !*flag
+            {
+                *flag = true;
+                new += 1;
+            }
+        }
+        if new > 0 && !shared.plan.fifo {
+            Counters::add(&shared.counters.possible_duplicates, new);
+        }
+    }
+
+    /// Whether the run's hold on the batch may be over by now.
+    fn past_deadline(&self) -> bool {
+        now_ms() > self.deadline_ms.load(Ordering::Relaxed)
+    }
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// Runs `work` while keeping the batch hidden in the DLQ: its visibility timeout is extended at
@@ -396,7 +442,12 @@ pub(super) async fn keep_hidden<F: std::future::Future>(
     let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
     loop {
         tokio::select! {
-            output = &mut work => return output,
+            output = &mut work => {
+                if hidden.past_deadline() {
+                    hidden.lapse(shared, 0..hidden.ids.len());
+                }
+                return output;
+            }
             _ = ticker.tick() => extend(shared, hidden, timeout).await,
         }
     }
@@ -405,23 +456,48 @@ pub(super) async fn keep_hidden<F: std::future::Future>(
 /// Hides the batch for `timeout` seconds more; the journal shows each message extended in flight
 /// until its new deadline (taken once SQS answered, so no earlier than SQS's).
 pub(super) async fn extend(shared: &Shared, hidden: &Hidden, timeout: i32) {
+    if hidden.past_deadline() {
+        // Extended too late (a starved process): SQS may have handed the batch to another
+        // reader meanwhile.
+        hidden.lapse(shared, 0..hidden.ids.len());
+    }
+    let asked_at = now_ms();
     let mut lines = Lines::default();
-    for (handles, ids) in hidden
+    let mut every_one = true;
+    for (chunk, (handles, ids)) in hidden
         .handles
         .chunks(MAX_BATCH_ENTRIES)
         .zip(hidden.ids.chunks(MAX_BATCH_ENTRIES))
+        .enumerate()
     {
         let entries: Vec<(&str, i32)> = handles.iter().map(|h| (h.as_str(), timeout)).collect();
         let outcome = shared.change_visibility(&entries).await;
         let until = hidden_until_ms(timeout);
-        for (id, entry) in ids.iter().zip(&outcome.entries) {
-            if entry.is_done() {
-                lines.push_until("in_flight", &[("id", Some(id))], until);
+        let mut not_extended = Vec::new();
+        for (offset, id) in ids.iter().enumerate() {
+            match outcome.entries.get(offset) {
+                Some(entry) if entry.is_done() => {
+                    lines.push_until("in_flight", &[("id", Some(id))], until);
+                }
+                _ => not_extended.push(chunk * MAX_BATCH_ENTRIES + offset),
             }
         }
+        every_one &= not_extended.is_empty();
+        hidden.lapse(shared, not_extended.into_iter());
+    }
+    if every_one {
+        // From before the calls were made: no later than SQS's own new deadline.
+        let until = asked_at + u64::try_from(timeout).unwrap_or(0) * 1000;
+        hidden
+            .deadline_ms
+            .fetch_max(until.saturating_sub(LAPSE_MARGIN_MS), Ordering::Relaxed);
     }
     journal_note(shared, lines.into_bytes());
 }
+
+/// How much earlier than its nominal end the run counts a hold as over, for the clocks and the
+/// time the calls took.
+const LAPSE_MARGIN_MS: u64 = 1_000;
 
 /// Sends the selected messages (`outgoing[i]` is what `originals[i]` becomes); returns the journal
 /// lines of the outcomes and the originals that were confirmed. What failed is parked: hidden until
