@@ -303,6 +303,9 @@ pub async fn inspect(
                         hold_seconds: HOLD_SECONDS,
                         force: request.force,
                     };
+                    // A listing hands messages over in tens without receiving them: a full ten is
+                    // not a receive that SQS filled, so it says nothing of messages behind a group.
+                    let listed = path == ReadPath::Inspect;
                     let read = peek::ReadRequest {
                         sqs,
                         queue,
@@ -311,7 +314,11 @@ pub async fn inspect(
                         interrupt,
                     };
                     let result = peek::scan_weighed(&read, path, |batch| {
-                        obs.add_batch(&batch);
+                        if listed {
+                            batch.iter().for_each(|m| obs.add(m));
+                        } else {
+                            obs.add_batch(&batch);
+                        }
                         progress(Progress::Read(batch.len() as u64));
                         ControlFlow::Continue(())
                     })

@@ -156,6 +156,14 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
                     .saturating_sub(obs.ungrouped)
                     .max(seen_grouped);
                 let unseen = total - seen_grouped;
+                // Every visible message was delivered: none waits behind a head, whatever a
+                // full receive suggested (a seen group has nothing in flight, so nothing of it
+                // is hidden).
+                if exhausted && unseen == 0 {
+                    for row in &mut rows {
+                        row.more_behind = false;
+                    }
+                }
                 // With nothing in flight no group can be hidden: if no receive came back full
                 // (a server that returns fewer messages of a group at once), the messages not
                 // delivered still wait behind the heads of the groups seen.
