@@ -39,10 +39,26 @@ pub enum Coverage {
         in_flight_at_start: u64,
         /// The queue had nothing more to deliver (as opposed to stopping at the sample size).
         exhausted: bool,
+        /// SQS's counts still held fewer messages than the scan read when read again after it:
+        /// how many messages the scan did not see is unknown. Left out of JSON when false.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        counts_lagging: bool,
     },
 }
 
 impl Coverage {
+    /// A live scan after which SQS's counts still lagged behind what it read, so that what it
+    /// did not see is unknown.
+    pub fn counts_lagging(&self) -> bool {
+        matches!(
+            self,
+            Coverage::Scan {
+                counts_lagging: true,
+                ..
+            }
+        )
+    }
+
     /// A live scan found no message in flight: no consumer was receiving from the queue, so
     /// receive counts climbed earlier, or through reads that only looked.
     pub fn nothing_in_flight(&self) -> bool {
@@ -150,7 +166,32 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
             Coverage::Scan {
                 visible_at_start,
                 in_flight_at_start,
+                counts_lagging: true,
+                ..
+            } => {
+                // Counts below what was read say nothing of what the scan did not see: no
+                // message is inferred behind a head, and no group is known to be the largest.
+                inferred.push(format!(
+                    "SQS's counts lag behind the scan: it read {} but they held {} visible and \
+                     {} in flight, so how many messages wait behind the group heads is unknown",
+                    plural(obs.messages, "message"),
+                    visible_at_start,
+                    in_flight_at_start
+                ));
+                (
+                    seen_grouped,
+                    max_seen,
+                    false,
+                    None,
+                    Some(visible_at_start),
+                    Some(in_flight_at_start),
+                )
+            }
+            Coverage::Scan {
+                visible_at_start,
+                in_flight_at_start,
                 exhausted,
+                counts_lagging: false,
             } => {
                 let total = visible_at_start
                     .saturating_sub(obs.ungrouped)
@@ -335,6 +376,7 @@ mod tests {
             visible_at_start: 5_000,
             in_flight_at_start: 0,
             exhausted: true,
+            counts_lagging: false,
         };
         let layout = layout(&obs, coverage, &clock(0));
         assert_eq!(layout.groups.len(), 1);
@@ -392,6 +434,7 @@ mod tests {
             visible_at_start: 400,
             in_flight_at_start: 0,
             exhausted: true,
+            counts_lagging: false,
         };
         let layout = layout(&obs, coverage, &clock(0));
         let t = &layout.totals;
@@ -422,6 +465,7 @@ mod tests {
             visible_at_start: 300,
             in_flight_at_start: 0,
             exhausted: true,
+            counts_lagging: false,
         };
         let layout = layout(&obs, coverage, &clock(0));
         assert!(layout.totals.exact);
@@ -440,6 +484,7 @@ mod tests {
             visible_at_start: 24,
             in_flight_at_start: 0,
             exhausted: true,
+            counts_lagging: false,
         };
         let layout = layout(&obs, coverage, &clock(0));
         assert_eq!(layout.totals.effective_parallelism, 8.0);
@@ -475,6 +520,7 @@ mod tests {
             visible_at_start: 3,
             in_flight_at_start: 0,
             exhausted: true,
+            counts_lagging: false,
         };
         let finding = &check(&layout(&obs, idle, &clock(0)))[0];
         assert_eq!(finding.severity, Severity::Info);
@@ -489,6 +535,7 @@ mod tests {
                 visible_at_start: 100,
                 in_flight_at_start: 0,
                 exhausted: false,
+                counts_lagging: false,
             },
             &clock(0),
         );
@@ -500,6 +547,7 @@ mod tests {
                 visible_at_start: 3,
                 in_flight_at_start: 5,
                 exhausted: true,
+                counts_lagging: false,
             },
             &clock(0),
         );

@@ -253,7 +253,8 @@ mod tests {
             }
             for coverage in [
                 Coverage::Complete,
-                Coverage::Scan { visible_at_start: visible, in_flight_at_start: in_flight, exhausted },
+                Coverage::Scan { visible_at_start: visible, in_flight_at_start: in_flight, exhausted, counts_lagging: false },
+                Coverage::Scan { visible_at_start: visible, in_flight_at_start: in_flight, exhausted, counts_lagging: true },
             ] {
                 let report = observed(None, &obs, coverage, 1_795_000_000_000);
                 proptest::prop_assert!(report.findings.iter().all(|f| !f.title.is_empty()));

@@ -721,6 +721,7 @@ mod tests {
             visible_at_start: 10,
             in_flight_at_start: 0,
             exhausted: true,
+            counts_lagging: false,
         };
         let finding = climbing_receives(Some(&facts), &obs, &CLOCK, idle).expect("finding");
         assert_eq!(finding.severity, Severity::Info);
