@@ -423,3 +423,81 @@ fn groups_on_the_exact_server_shows_numbers_that_hold_together() {
         "{layout:#}"
     );
 }
+
+/// A fair queue `name` where tenant `acme` sent 80 messages and `globex`, `initech` and `umbrella`
+/// 5 each. A consumer holds 30 of acme's in flight, which makes acme noisy, so fair delivery hands
+/// it the quiet tenants' messages next, which it processes (deletes). With `release`, it then lets
+/// acme's go back to the queue (as a consumer that stops does).
+fn quiet_tenants_drained(env: &TestEnv, name: &str, release: bool) {
+    let queue = env.create_queue(name, &[]);
+    env.send(
+        &queue,
+        (0..80)
+            .map(|i| tenant_record("acme", format!("acme {i}")))
+            .collect(),
+    );
+    for tenant in ["globex", "initech", "umbrella"] {
+        env.send(
+            &queue,
+            (0..5)
+                .map(|i| tenant_record(tenant, format!("{tenant} {i}")))
+                .collect(),
+        );
+    }
+    env.block_on(async {
+        let mut held = std::collections::HashMap::new();
+        let mut quiet = std::collections::HashSet::new();
+        for _ in 0..100 {
+            if quiet.len() == 15 && held.len() >= 30 {
+                break;
+            }
+            let options = ReceiveOptions {
+                max_messages: 10,
+                wait_seconds: Some(1),
+                visibility_timeout: Some(600),
+            };
+            for message in env.sqs().receive(&queue, options).await.unwrap() {
+                let handle = message.receipt_handle.clone().unwrap();
+                let id = message.message_id.clone().unwrap();
+                if message.group_id.as_deref() == Some("acme") {
+                    held.insert(id, handle);
+                } else {
+                    env.sqs()
+                        .batch(sqsctl::client::Delete, &queue, &[handle.as_str()])
+                        .await
+                        .unwrap();
+                    quiet.insert(id);
+                }
+            }
+        }
+        assert_eq!(quiet.len(), 15, "every quiet tenant's message processed");
+        if release {
+            let handles: Vec<&str> = held.values().map(String::as_str).collect();
+            env.sqs().release(&queue, &handles).await.unwrap();
+        }
+    });
+    env.settle_counts();
+}
+
+#[test]
+fn groups_no_constant_tenant_is_reported_after_fair_delivery_drained_the_quiet_tenants() {
+    for env in [TestEnv::start(), TestEnv::with_inspection()] {
+        quiet_tenants_drained(&env, "held", false);
+        quiet_tenants_drained(&env, "released", true);
+        for queue in ["held", "released"] {
+            let run = env.run(&["diagnose", queue, "-o", "json"]);
+            let report = json(&run);
+            // Only acme is left (on SQS, and a `--like-sqs` server, a copy of a message a
+            // consumer deleted may still come once).
+            assert!(
+                report["tenants"]["tenants"][0]["tenant"] == "acme"
+                    && report["tenants"]["tenants"][0]["visible"].as_u64() >= Some(30),
+                "{queue}: {report:#}"
+            );
+            assert!(
+                crate::diagnose::finding(&report, "tenant-id-constant").is_none(),
+                "{queue}: {report:#}"
+            );
+        }
+    }
+}
