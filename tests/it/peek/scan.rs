@@ -147,4 +147,12 @@ fn scan_of_a_peek_that_outruns_lagging_counts_says_so() {
     shown.sort_unstable();
     assert_eq!(shown, ["m0", "m1", "m2", "m3", "m4"], "{}", run.stderr);
     support::snapshot::assert_snapshot!(run.stderr);
+    // Counts by key say what they cover in the same words.
+    let mut cmd = env.cmd();
+    cmd.args(["peek", "fresh", "--count-by", "body"])
+        .env("SQSCTL_ASSUME_TTY", "1")
+        .env("COLUMNS", "100");
+    let run = support::run_with_stdin(cmd, "");
+    run.assert_code(0);
+    support::snapshot::assert_snapshot!(name: "counts", run.stdout);
 }
