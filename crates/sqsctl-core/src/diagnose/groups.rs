@@ -556,6 +556,50 @@ mod tests {
     }
 
     #[test]
+    fn a_scan_that_saw_every_visible_message_has_nothing_behind_any_head() {
+        // Full receives, but the queue held no more than was read.
+        let obs = scan(&[
+            vec![("hot", 1); 10],
+            vec![("hot", 1); 5],
+            vec![("b", 1); 10],
+        ]);
+        let whole = Coverage::Scan {
+            visible_at_start: 25,
+            in_flight_at_start: 0,
+            exhausted: true,
+            counts_lagging: false,
+        };
+        let layout = layout(&obs, whole, &clock(0));
+        assert!(layout.groups.iter().all(|g| !g.more_behind), "{layout:?}");
+        let t = &layout.totals;
+        assert_eq!((t.not_delivered, t.groups_with_more_behind), (Some(0), 0));
+        assert_eq!(t.messages_in_those_groups, 0);
+    }
+
+    #[test]
+    fn counts_that_lag_behind_the_scan_infer_nothing_behind_the_heads() {
+        let obs = scan(&[vec![("hot", 1); 10], vec![("a", 1), ("b", 1)]]);
+        let lagging = Coverage::Scan {
+            visible_at_start: 0,
+            in_flight_at_start: 0,
+            exhausted: true,
+            counts_lagging: true,
+        };
+        let layout = layout(&obs, lagging, &clock(0));
+        let t = &layout.totals;
+        assert_eq!((t.not_delivered, t.exact), (None, false));
+        assert!(
+            layout.groups[0].more_behind,
+            "the hot group's receive came back full"
+        );
+        assert!(
+            layout.inferred[0].starts_with("SQS's counts lag behind the scan: it read 12 messages"),
+            "{:?}",
+            layout.inferred
+        );
+    }
+
+    #[test]
     fn per_process_group_ids_are_recognised() {
         assert!(looks_per_process("6f1c2a9e-3b7d-4c55-9a1e-2f0b8c7d6e5a"));
         assert!(looks_per_process("worker-12345"));
