@@ -245,11 +245,10 @@ pub fn totals_table(totals: &GroupTotals) -> Table {
         };
         rows.push((
             "largest group share".into(),
-            format!(
-                "{}{}% ({which})",
-                bound(totals.exact, false),
-                totals.largest_group_share_percent
-            ),
+            match totals.largest_group_share_percent {
+                Some(share) => format!("{}{share}% ({which})", bound(totals.exact, false)),
+                None => "unknown: SQS's counts lag behind the scan".into(),
+            },
         ));
     }
     if totals.groups_with_more_behind > 0 {

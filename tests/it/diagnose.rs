@@ -1075,6 +1075,12 @@ fn counts_that_lag_longer_than_diagnose_waits_make_the_answer_incomplete() {
     let totals = &report["groups"]["totals"];
     assert_eq!(totals["not_delivered"], Value::Null, "{report:#}");
     assert_eq!(totals["exact"], false, "{report:#}");
+    // A share of a queue whose size is unknown, and a parallelism bound built on it, say nothing.
+    assert_eq!(totals["largest_group_share_percent"], Value::Null);
+    assert_eq!(
+        totals["effective_parallelism"].as_f64(),
+        totals["distinct_groups"].as_f64()
+    );
     let seen = report["scan"]["seen"].as_u64().unwrap();
     assert!(
         run.stderr.contains(&format!(

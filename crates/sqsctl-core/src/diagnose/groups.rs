@@ -105,8 +105,10 @@ pub struct GroupTotals {
     pub not_delivered: Option<u64>,
     /// The largest group, when it is known (not when several groups may hide messages).
     pub largest_group: Option<String>,
-    /// Share of all messages held by the largest group (a lower bound unless `exact`).
-    pub largest_group_share_percent: u64,
+    /// Share of all messages held by the largest group (a lower bound unless `exact`); `None`
+    /// when SQS's counts lag behind the scan and groups may hide messages: then the queue's
+    /// size, and so any share of it, is unknown.
+    pub largest_group_share_percent: Option<u64>,
     /// How many consumers can make progress at once: the messages over the largest group's
     /// (an upper bound unless `exact`).
     pub effective_parallelism: f64,
@@ -290,10 +292,20 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
         + not_delivered
             .filter(|_| !candidates.is_empty())
             .unwrap_or(0);
-    let largest_known = exact || candidates.len() <= 1;
     let distinct = rows.len() as u64;
+    // Counts that lag leave the messages behind the heads uncounted: with a group that may hold
+    // more, neither the largest group nor its share is known, and one consumer per group is
+    // the only bound on the parallelism.
+    let unknown_size = coverage.counts_lagging() && !candidates.is_empty();
+    let largest_known = if coverage.counts_lagging() {
+        candidates.is_empty()
+    } else {
+        exact || candidates.len() <= 1
+    };
     let parallelism = if largest == 0 {
         0.0
+    } else if unknown_size {
+        distinct as f64
     } else {
         ((total as f64 / largest as f64).min(distinct as f64) * 10.0).round() / 10.0
     };
@@ -308,7 +320,7 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
             .first()
             .filter(|_| largest_known)
             .map(|r| r.group_id.clone()),
-        largest_group_share_percent: percent(largest, total),
+        largest_group_share_percent: (!unknown_size).then(|| percent(largest, total)),
         effective_parallelism: parallelism,
         exact,
         groups_with_more_behind: candidates.len() as u64,
@@ -385,7 +397,7 @@ mod tests {
         assert_eq!(layout.groups[0].oldest_age_seconds, Some(60));
         let t = &layout.totals;
         assert_eq!((t.effective_parallelism, t.exact), (1.0, true));
-        assert_eq!(t.largest_group_share_percent, 100);
+        assert_eq!(t.largest_group_share_percent, Some(100));
         assert_eq!(t.not_delivered, Some(4_990));
         assert!(layout.inferred[0].starts_with("4990 visible messages were not delivered"));
         let findings = check(&layout);
@@ -408,7 +420,7 @@ mod tests {
         let layout = layout(&obs, Coverage::Complete, &clock(0));
         let t = &layout.totals;
         assert_eq!(t.largest_group.as_deref(), Some("hot"));
-        assert_eq!(t.largest_group_share_percent, 67);
+        assert_eq!(t.largest_group_share_percent, Some(67));
         assert_eq!(t.effective_parallelism, 1.5);
         let findings = check(&layout);
         assert_eq!(findings[0].severity, Severity::Warning);
@@ -443,7 +455,7 @@ mod tests {
             (2, 360)
         );
         assert_eq!(t.largest_group, None, "one of two, unknown which");
-        assert_eq!(t.largest_group_share_percent, 45);
+        assert_eq!(t.largest_group_share_percent, Some(45));
         assert_eq!(t.effective_parallelism, 2.2);
         let finding = &check(&layout)[0];
         assert_eq!(
@@ -588,6 +600,15 @@ mod tests {
         let layout = layout(&obs, lagging, &clock(0));
         let t = &layout.totals;
         assert_eq!((t.not_delivered, t.exact), (None, false));
+        assert_eq!(t.largest_group, None);
+        assert_eq!(
+            t.largest_group_share_percent, None,
+            "of a queue of unknown size"
+        );
+        assert_eq!(
+            t.effective_parallelism, 3.0,
+            "one consumer per group at most"
+        );
         assert!(
             layout.groups[0].more_behind,
             "the hot group's receive came back full"
