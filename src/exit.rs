@@ -15,7 +15,9 @@ pub enum ExitStatus {
     /// The command ran, but part of the work was not done: some messages were not sent, moved or
     /// deleted. The summary says which.
     Partial,
-    /// `diagnose` ran and found at least one warning or error, or could not run every check.
+    /// `diagnose` ran and found at least one warning or error, or could not run every check; or
+    /// a read's answer is incomplete: SQS's counts lagged behind what `diagnose`, `fifo groups`
+    /// or the dry run of a FIFO DLQ read, so what the read did not see is unknown.
     ProblemsFound,
     /// A read (peek, diagnose, `fifo groups`, `delete --message-id`, a dry run) saw messages
     /// arrive in the queue's dead-letter queue while it ran: it most likely moved them there.
@@ -54,7 +56,7 @@ impl ExitStatus {
     }
 
     /// The help text that documents the codes, shared by `--help` and the man page.
-    pub const HELP: &'static str = "Exit codes:\n  0    success\n  1    failure (see the error message)\n  2    usage error (bad arguments)\n  3    partially done: some messages were not sent, moved or deleted\n  4    diagnose found at least one warning or error, or could not run every check\n  5    a read moved messages to the dead-letter queue (see the warning)\n  129  stopped by SIGHUP (the terminal closed), as by Ctrl-C\n  130  interrupted by Ctrl-C (work in flight was finished first)\n  143  stopped by SIGTERM, as by Ctrl-C";
+    pub const HELP: &'static str = "Exit codes:\n  0    success\n  1    failure (see the error message)\n  2    usage error (bad arguments)\n  3    partially done: some messages were not sent, moved or deleted\n  4    diagnose found problems, or an answer is incomplete (a check did not run, or counts lagged)\n  5    a read moved messages to the dead-letter queue (see the warning)\n  129  stopped by SIGHUP (the terminal closed), as by Ctrl-C\n  130  interrupted by Ctrl-C (work in flight was finished first)\n  143  stopped by SIGTERM, as by Ctrl-C";
 }
 
 impl From<ExitStatus> for std::process::ExitCode {

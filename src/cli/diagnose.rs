@@ -10,8 +10,10 @@ pub const DEFAULT_SAMPLE: usize = 20_000;
     after_help = "Each finding has a stable id (e.g. serialized-groups, dedup-collision, \
 visibility-timeout-short), a severity (info, warning, error), the evidence and what to change. \
 The exit code is 0 when every check ran and nothing worse than info was found, and 4 when a warning \
-or an error was, or when a check could not run (scan-skipped, scan-incomplete: the JSON then has \
-\"complete\": false and lists the checks in \"skipped\").
+or an error was, or when a check could not run (scan-skipped, scan-incomplete, counts-lagging: the \
+JSON then has \"complete\": false and lists the checks in \"skipped\"). SQS's counts lag behind \
+sends: when the scan read more messages than they held, diagnose reads them again for up to 3 \
+seconds; if they still lag, what the scan did not see is unknown (counts-lagging).
 
 Messages are read without consuming them: each is received once with a visibility timeout and made \
 visible again at the end. Each read counts as a receive: on a queue with a redrive policy diagnose \

@@ -8,7 +8,9 @@ use crate::cli::diagnose::MessageSourceArgs;
 delivers no more of that group, so a scan sees the head of each group (up to 10 messages per \
 receive); what lies behind the heads is inferred from the queue's visible depth, and the output \
 says so. Effective parallelism is how many consumers can make progress at once: the messages \
-divided by those of the largest group.
+divided by those of the largest group. SQS's counts lag behind sends: when the scan read more \
+messages than they held, groups reads them again for up to 3 seconds; if they still lag, the \
+messages behind the heads are not counted and the exit code is 4 (incomplete).
 
 On a standard queue whose messages carry group ids (a fair queue): each tenant (group id) with its \
 visible backlog, and where it can be known its messages in flight, its share of the queue's in \

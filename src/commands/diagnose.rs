@@ -172,7 +172,7 @@ pub fn exit_status(outcome: Outcome) -> ExitStatus {
     match outcome {
         Outcome::Interrupted => ExitStatus::Interrupted,
         Outcome::ReadDeadLettered => ExitStatus::ReadDeadLettered,
-        Outcome::ProblemsFound => ExitStatus::ProblemsFound,
+        Outcome::ProblemsFound | Outcome::Incomplete => ExitStatus::ProblemsFound,
         Outcome::Clean => ExitStatus::Success,
     }
 }

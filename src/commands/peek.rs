@@ -218,6 +218,12 @@ pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitSt
     if let Some(note) = group_heads_note(&queue, &scanned) {
         ctx.printer.info(note);
     }
+    // The messages shown are what was read; only the count beside them is in doubt.
+    if scanned.counts.lagging()
+        && let Some(counts) = scanned.describe_counts()
+    {
+        ctx.printer.info(counts);
+    }
     if let Some(cost) = &scanned.cost
         && scanned.seen > 0
     {

@@ -48,17 +48,27 @@ impl CountsReport {
         self.matched.unwrap_or(self.read)
     }
 
-    /// `3,000 read; the queue held about 3,000 visible`, with what matched when filtered.
+    /// `3,000 read; the queue held about 3,000 visible`, with what matched when filtered; a count
+    /// below what was read is told for what it is.
     pub fn coverage(&self) -> String {
         let mut line = format!("{} read", thousands(self.read));
         if let Some(matched) = self.matched {
             line.push_str(&format!(", {} matched", thousands(matched)));
         }
-        line.push_str(&format!(
-            "; {} held about {} visible",
-            self.queue,
-            thousands(self.visible)
-        ));
+        if self.read > self.visible {
+            // More read than the count said were there: it lags behind recent sends.
+            line.push_str(&format!(
+                "; SQS counted {} visible in {} at the start: its counts lag behind recent sends",
+                thousands(self.visible),
+                self.queue
+            ));
+        } else {
+            line.push_str(&format!(
+                "; {} held about {} visible",
+                self.queue,
+                thousands(self.visible)
+            ));
+        }
         line
     }
 
@@ -185,5 +195,22 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(share(1, 3), "33.3%");
+    }
+
+    #[test]
+    fn coverage_tells_a_count_below_what_was_read_for_what_it_is() {
+        let mut report = CountsReport {
+            queue: "fresh".into(),
+            read: 5,
+            matched: None,
+            visible: 0,
+            counts: Vec::new(),
+        };
+        assert_eq!(
+            report.coverage(),
+            "5 read; SQS counted 0 visible in fresh at the start: its counts lag behind recent sends"
+        );
+        report.visible = 3_000;
+        assert_eq!(report.coverage(), "5 read; fresh held about 3,000 visible");
     }
 }

@@ -3,6 +3,7 @@
 //! `--watch` as a line, and a FIFO group layout as the table of its groups and the table of its
 //! totals.
 
+use crate::client::peek::CountsCheck;
 use crate::diagnose::finding::human_seconds;
 use crate::diagnose::gather::{Inspection, MessageSource};
 use crate::diagnose::groups::{self, GroupLayout, GroupTotals};
@@ -37,27 +38,43 @@ pub fn describe(inspection: &Inspection, source: &MessageSource) -> String {
              settings checked",
             refusal.max_receive_count, refusal.dlq
         ),
-        (_, Some(scan), _) => format!(
-            "{name}: read {} of {} visible message{} ({} in flight{}) without consuming them{}",
-            scan.seen,
-            inspection.facts.as_ref().map_or(0, |f| f.attrs.visible()),
-            if scan.visible_at_start == 1 { "" } else { "s" },
-            scan.in_flight_at_start,
-            // SQS's counts lag; only `sqsctl local`'s inspection endpoint counts exactly.
-            if scan.inspected {
-                ""
-            } else {
-                "; SQS's counts, approximate"
-            },
-            if scan.interrupted {
-                "; interrupted"
-            } else if scan.hold_ran_short {
-                "; stopped before the first of them became visible again, so as not to read any \
-                 message twice"
-            } else {
-                ""
-            }
-        ),
+        (_, Some(scan), _) => {
+            let read = match scan.counts {
+                CountsCheck::Lagging { .. } => format!(
+                    "read {} (SQS counted {} visible and {} in flight: its counts lag behind what \
+                     was read)",
+                    plural(scan.seen, "message"),
+                    scan.visible_at_start,
+                    scan.in_flight_at_start
+                ),
+                counts => format!(
+                    "read {} of {} visible message{} ({} in flight{})",
+                    scan.seen,
+                    scan.visible_at_start,
+                    if scan.visible_at_start == 1 { "" } else { "s" },
+                    scan.in_flight_at_start,
+                    match counts {
+                        CountsCheck::Settled { .. } => {
+                            "; SQS's counts, read again after the read because they lagged behind it"
+                        }
+                        // Only `sqsctl local`'s inspection endpoint counts exactly.
+                        _ if scan.inspected => "",
+                        _ => "; SQS's counts, approximate",
+                    }
+                ),
+            };
+            format!(
+                "{name}: {read} without consuming them{}",
+                if scan.interrupted {
+                    "; interrupted"
+                } else if scan.hold_ran_short {
+                    "; stopped before the first of them became visible again, so as not to read \
+                     any message twice"
+                } else {
+                    ""
+                }
+            )
+        }
         _ => format!("{name}: checked"),
     }
 }
@@ -228,11 +245,10 @@ pub fn totals_table(totals: &GroupTotals) -> Table {
         };
         rows.push((
             "largest group share".into(),
-            format!(
-                "{}{}% ({which})",
-                bound(totals.exact, false),
-                totals.largest_group_share_percent
-            ),
+            match totals.largest_group_share_percent {
+                Some(share) => format!("{}{share}% ({which})", bound(totals.exact, false)),
+                None => "unknown: SQS's counts lag behind the scan".into(),
+            },
         ));
     }
     if totals.groups_with_more_behind > 0 {

@@ -987,3 +987,121 @@ fn a_dead_letter_queue_with_envelopes_is_counted_by_them_without_being_asked() {
     bad.assert_code(2);
     assert_snapshot!(name: "dlq_count_by_bad_expression", bad.stderr);
 }
+
+/// A FIFO queue `p2.fifo` with a dead-letter queue (so that no other warning decides the exit
+/// code), whose counts were read before 1,000 messages were sent, 950 of them in group `hot` and
+/// the others in 50 groups of one: the counts read next may still say the queue is empty.
+fn sent_right_after_the_counts_were_read(env: &TestEnv) -> QueueRef {
+    let dlq = env.create_queue(
+        "p2-dlq.fifo",
+        &[("FifoQueue", "true"), ("MessageRetentionPeriod", "1209600")],
+    );
+    let dlq_arn = env.arn(&dlq);
+    let queue = env.create_queue(
+        "p2.fifo",
+        &[
+            ("FifoQueue", "true"),
+            ("ReceiveMessageWaitTimeSeconds", "20"),
+            ("RedrivePolicy", &policy(&dlq_arn, 5)),
+        ],
+    );
+    env.block_on(env.sqs().attributes(&queue)).unwrap();
+    let records = (0..1_000)
+        .map(|i| {
+            let group = if i % 20 == 0 {
+                format!("cold-{}", i / 20)
+            } else {
+                "hot".to_string()
+            };
+            fifo_record(&group, &format!("m{i}"), &format!("message {i}"))
+        })
+        .collect();
+    env.send(&queue, records);
+    queue
+}
+
+/// Right after the sends, on a server whose counts lag as SQS's do: the counts are read again
+/// until they cover what the scan read, and the hot group is reported; never a clean bill.
+fn right_after_the_sends_the_hot_group_is_found(seed: u64) {
+    let env = TestEnv::like_sqs(seed);
+    sent_right_after_the_counts_were_read(&env);
+    let run = env.run(&["diagnose", "p2.fifo", "-o", "json"]);
+    let report = json(&run);
+    run.assert_code(PROBLEMS_FOUND);
+    assert!(
+        finding(&report, "serialized-groups").is_some(),
+        "seed {seed}: {}\n{report:#}",
+        run.stderr
+    );
+    assert_eq!(report["groups"]["totals"]["visible_at_start"], 1_000);
+    assert_ne!(report["scan"]["counts"]["state"], "lagging", "{report:#}");
+}
+
+#[test]
+fn right_after_1000_fifo_sends_lagging_counts_hide_no_hot_group_seed_1() {
+    right_after_the_sends_the_hot_group_is_found(1);
+}
+
+#[test]
+fn right_after_1000_fifo_sends_lagging_counts_hide_no_hot_group_seed_7() {
+    right_after_the_sends_the_hot_group_is_found(7);
+}
+
+#[test]
+fn right_after_1000_fifo_sends_lagging_counts_hide_no_hot_group_seed_2026() {
+    right_after_the_sends_the_hot_group_is_found(2026);
+}
+
+#[test]
+fn counts_that_lag_longer_than_diagnose_waits_make_the_answer_incomplete() {
+    // Counts a minute behind, as on SQS: they still say the queue is empty after the read.
+    let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
+        realism: Realism {
+            count_lag: Duration::from_secs(60),
+            ..Realism::LIKE_SQS
+        },
+        seed: Some(11),
+        ..ServerConfig::default()
+    });
+    let queue = sent_right_after_the_counts_were_read(&env);
+
+    let run = env.run(&["diagnose", "p2.fifo", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let report = json(&run);
+    assert_eq!(report["complete"], false, "{report:#}");
+    assert_finding(&report, "counts-lagging", "warning");
+    assert_eq!(report["scan"]["counts"]["state"], "lagging", "{report:#}");
+    let totals = &report["groups"]["totals"];
+    assert_eq!(totals["not_delivered"], Value::Null, "{report:#}");
+    assert_eq!(totals["exact"], false, "{report:#}");
+    // A share of a queue whose size is unknown, and a parallelism bound built on it, say nothing.
+    assert_eq!(totals["largest_group_share_percent"], Value::Null);
+    assert_eq!(
+        totals["effective_parallelism"].as_f64(),
+        totals["distinct_groups"].as_f64()
+    );
+    let seen = report["scan"]["seen"].as_u64().unwrap();
+    assert!(
+        run.stderr.contains(&format!(
+            "p2.fifo: read {seen} messages (SQS counted 0 visible and 0 in flight: its counts lag behind what was read)"
+        )),
+        "{}",
+        run.stderr
+    );
+
+    // `groups` on the same numbers: no count of messages behind the heads, and exit 4.
+    let run = env.run(&["groups", "p2.fifo", "-o", "json"]);
+    run.assert_code(PROBLEMS_FOUND);
+    let layout = json(&run);
+    assert_eq!(layout["totals"]["not_delivered"], Value::Null, "{layout:#}");
+    assert!(
+        layout["inferred"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("SQS's counts lag behind the scan"),
+        "{layout:#}"
+    );
+    // Nothing was consumed.
+    assert_eq!(env.drain(&queue).len(), 1_000);
+}

@@ -337,3 +337,167 @@ fn a_constant_tenant_id_is_flagged_and_a_healthy_multi_tenant_queue_is_clean() {
     run.assert_code(0);
     assert_eq!(report["tenants"]["totals"]["tenants"], 3);
 }
+
+/// `pay.fifo` on the exact server: 1,000 messages, 944 of them in group `hot` and the others in 14
+/// groups of 4, interleaved as producers send them.
+fn pay_fifo(env: &TestEnv) -> QueueRef {
+    let queue = env.create_queue("pay.fifo", &[("FifoQueue", "true")]);
+    let records = (0..1_000)
+        .map(|i| {
+            let group = if i % 18 == 0 && i / 18 < 56 {
+                format!("account-{}", i / 18 % 14)
+            } else {
+                "hot".to_string()
+            };
+            MessageRecord {
+                group_id: Some(group),
+                dedup_id: Some(format!("m{i}")),
+                ..MessageRecord::with_body(format!("payment {i}"))
+            }
+        })
+        .collect();
+    env.send(&queue, records);
+    queue
+}
+
+/// The totals of `groups -o json` hold together: every visible message is either seen or not
+/// delivered, and groups can have more behind only when some were not delivered.
+#[track_caller]
+fn assert_consistent(layout: &Value) {
+    let totals = &layout["totals"];
+    let seen = totals["messages_seen"].as_u64().unwrap();
+    let visible = totals["visible_at_start"].as_u64().unwrap();
+    let not_delivered = totals["not_delivered"].as_u64().unwrap();
+    assert_eq!(seen + not_delivered, visible, "{layout:#}");
+    let more_behind = layout["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["more_behind"] == true)
+        .count() as u64;
+    assert_eq!(totals["groups_with_more_behind"], more_behind, "{layout:#}");
+    if not_delivered == 0 {
+        assert_eq!(more_behind, 0, "nothing behind the heads: {layout:#}");
+    }
+    assert!(
+        totals["messages_in_those_groups"].as_u64().unwrap() <= visible,
+        "{layout:#}"
+    );
+}
+
+#[test]
+fn groups_on_the_exact_server_shows_numbers_that_hold_together() {
+    // Listed whole through the inspection endpoint: every group is seen to its end.
+    let env = TestEnv::with_inspection();
+    pay_fifo(&env);
+    let run = env.run(&["groups", "pay.fifo", "-o", "json"]);
+    run.assert_code(0);
+    let layout = json(&run);
+    assert_consistent(&layout);
+    let totals = &layout["totals"];
+    assert_eq!(
+        (
+            &totals["messages_seen"],
+            &totals["not_delivered"],
+            &totals["groups_with_more_behind"]
+        ),
+        (&Value::from(1_000), &Value::from(0), &Value::from(0)),
+        "{layout:#}"
+    );
+    assert_eq!(totals["largest_group"], "hot");
+    assert_eq!(totals["largest_group_share_percent"], 94);
+    assert_eq!(totals["exact"], true);
+    let table = at_width(&env, &["groups", "pay.fifo", "--limit", "3"], 80);
+    table.assert_code(0);
+    assert_snapshot!(without_ages(&table.stdout));
+
+    // Read by receives, as on SQS: the heads only, and the rest counted behind them.
+    let env = TestEnv::exact("asserts the exact number of messages behind the group heads");
+    pay_fifo(&env);
+    let run = env.run(&["groups", "pay.fifo", "-o", "json"]);
+    run.assert_code(0);
+    let layout = json(&run);
+    assert_consistent(&layout);
+    assert!(
+        layout["totals"]["not_delivered"].as_u64().unwrap() > 0,
+        "{layout:#}"
+    );
+}
+
+/// A fair queue `name` where tenant `acme` sent 80 messages and `globex`, `initech` and `umbrella`
+/// 5 each. A consumer holds 30 of acme's in flight, which makes acme noisy, so fair delivery hands
+/// it the quiet tenants' messages next, which it processes (deletes). With `release`, it then lets
+/// acme's go back to the queue (as a consumer that stops does).
+fn quiet_tenants_drained(env: &TestEnv, name: &str, release: bool) {
+    let queue = env.create_queue(name, &[]);
+    env.send(
+        &queue,
+        (0..80)
+            .map(|i| tenant_record("acme", format!("acme {i}")))
+            .collect(),
+    );
+    for tenant in ["globex", "initech", "umbrella"] {
+        env.send(
+            &queue,
+            (0..5)
+                .map(|i| tenant_record(tenant, format!("{tenant} {i}")))
+                .collect(),
+        );
+    }
+    env.block_on(async {
+        let mut held = std::collections::HashMap::new();
+        let mut quiet = std::collections::HashSet::new();
+        for _ in 0..100 {
+            if quiet.len() == 15 && held.len() >= 30 {
+                break;
+            }
+            let options = ReceiveOptions {
+                max_messages: 10,
+                wait_seconds: Some(1),
+                visibility_timeout: Some(600),
+            };
+            for message in env.sqs().receive(&queue, options).await.unwrap() {
+                let handle = message.receipt_handle.clone().unwrap();
+                let id = message.message_id.clone().unwrap();
+                if message.group_id.as_deref() == Some("acme") {
+                    held.insert(id, handle);
+                } else {
+                    env.sqs()
+                        .batch(sqsctl::client::Delete, &queue, &[handle.as_str()])
+                        .await
+                        .unwrap();
+                    quiet.insert(id);
+                }
+            }
+        }
+        assert_eq!(quiet.len(), 15, "every quiet tenant's message processed");
+        if release {
+            let handles: Vec<&str> = held.values().map(String::as_str).collect();
+            env.sqs().release(&queue, &handles).await.unwrap();
+        }
+    });
+    env.settle_counts();
+}
+
+#[test]
+fn groups_no_constant_tenant_is_reported_after_fair_delivery_drained_the_quiet_tenants() {
+    for env in [TestEnv::start(), TestEnv::with_inspection()] {
+        quiet_tenants_drained(&env, "held", false);
+        quiet_tenants_drained(&env, "released", true);
+        for queue in ["held", "released"] {
+            let run = env.run(&["diagnose", queue, "-o", "json"]);
+            let report = json(&run);
+            // Only acme is left (on SQS, and a `--like-sqs` server, a copy of a message a
+            // consumer deleted may still come once).
+            assert!(
+                report["tenants"]["tenants"][0]["tenant"] == "acme"
+                    && report["tenants"]["tenants"][0]["visible"].as_u64() >= Some(30),
+                "{queue}: {report:#}"
+            );
+            assert!(
+                crate::diagnose::finding(&report, "tenant-id-constant").is_none(),
+                "{queue}: {report:#}"
+            );
+        }
+    }
+}

@@ -342,7 +342,7 @@ fn a_scan_stops_before_its_hold_runs_out_rather_than_read_a_message_twice() {
     let options = PeekOptions {
         max: None,
         hold_seconds: 2,
-        force: false,
+        ..PeekOptions::default()
     };
     let mut counts = Vec::new();
     let scanned = env
@@ -411,6 +411,41 @@ fn the_redrive_dry_run_reads_a_dlq_by_the_same_rule() {
     assert_snapshot!(name: "refused", run.stderr);
     let urgent_dlq = env.block_on(env.sqs().resolve("urgent-dlq")).unwrap();
     assert_eq!(visible_and_in_flight(&env, &urgent_dlq), (4, 0));
+}
+
+#[test]
+fn the_redrive_dry_run_of_a_fifo_dlq_whose_counts_lag_is_incomplete() {
+    use sqsctl::local::ServerConfig;
+    use std::time::Duration;
+
+    // Counts a minute behind, as SQS's can be: read before the DLQ filled, they still say empty.
+    let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
+        realism: sqsctl::local::Realism {
+            count_lag: Duration::from_secs(60),
+            ..sqsctl::local::Realism::LIKE_SQS
+        },
+        seed: Some(5),
+        ..ServerConfig::default()
+    });
+    let (_jobs, dlq) = guarded(&env, "jobs.fifo", 5, &[]);
+    env.block_on(env.sqs().attributes(&dlq)).unwrap();
+    env.send(
+        &dlq,
+        (0..30)
+            .map(|i| fifo_record("batch-7", &format!("j{i}"), &format!("job {i}")))
+            .collect(),
+    );
+
+    let args = ["redrive", "jobs-dlq.fifo", "--dry-run", "-o", "json"];
+    let run = env.run(&args);
+    run.assert_code(PROBLEMS_FOUND);
+    let summary = &json(&run)["summary"];
+    assert_eq!(summary["complete"], false, "{summary:#}");
+    assert_eq!(summary["seen"], 10, "the head of the group: {summary:#}");
+    assert_snapshot!(transcript(&args, &run));
+    // Nothing moved.
+    assert_eq!(env.drain(&dlq).len(), 30);
 }
 
 #[test]

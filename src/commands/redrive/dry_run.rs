@@ -37,6 +37,9 @@ struct DryRunSummary {
     /// Messages `--where` could not be evaluated on (counted in `would_stay`).
     #[serde(skip_serializing_if = "Option::is_none")]
     where_failed: Option<WhereFailures>,
+    /// False when the DLQ is FIFO and its counts lagged behind the read: how many messages wait
+    /// behind the group heads seen, and would move too, is unknown.
+    complete: bool,
 }
 
 impl DryRunSummary {
@@ -65,6 +68,7 @@ impl DryRunSummary {
             in_flight_not_seen: preview.in_flight_at_start,
             release_failed: preview.release_failed,
             where_failed: preview.where_failed.clone(),
+            complete: !preview.incomplete(),
         }
     }
 }
@@ -164,18 +168,32 @@ pub async fn run(
             summary.source, summary.source
         ));
     }
-    let unseen = preview.unseen();
-    if preview.fifo && unseen > 0 {
-        printer.info(format!(
+    match preview.unseen() {
+        Some(unseen) if preview.fifo && unseen > 0 => printer.info(format!(
             "FIFO: a read sees only the first messages of each group; {} behind them {} not seen (a redrive moves them as their groups advance), so the counts are of what was seen",
             plural(unseen, "message"),
             if unseen == 1 { "was" } else { "were" },
-        ));
-    } else if unseen > 0 && !preview.interrupted && plan.limit.is_none() {
-        printer.info(format!(
-            "{} not seen (sent or made visible while the dry run read)",
-            counted(unseen, "message", "was", "were"),
-        ));
+        )),
+        Some(unseen) if unseen > 0 && !preview.interrupted && plan.limit.is_none() => {
+            printer.info(format!(
+                "{} not seen (sent or made visible while the dry run read)",
+                counted(unseen, "message", "was", "were"),
+            ));
+        }
+        _ => {}
+    }
+    if let Some(counts) = preview.counts.describe(
+        preview.seen,
+        preview.visible_at_start,
+        preview.in_flight_at_start,
+    ) {
+        if preview.incomplete() {
+            printer.warn(format!(
+                "{counts}. A read of a FIFO queue sees only the first messages of each group: the counts above are of what was seen, and how many more would move is unknown"
+            ));
+        } else {
+            printer.info(counts);
+        }
     }
     printer.warn_where_failures(preview.where_failed.as_ref(), &summary.source);
     if preview.in_flight_at_start > 0 {
@@ -200,6 +218,8 @@ pub async fn run(
         ExitStatus::Interrupted
     } else if dead_lettered > 0 {
         ExitStatus::ReadDeadLettered
+    } else if preview.incomplete() {
+        ExitStatus::ProblemsFound
     } else {
         ExitStatus::Success
     })

@@ -120,3 +120,39 @@ fn scan_refuses_a_queue_with_a_redrive_policy_and_moves_nothing() {
     assert_eq!(env.depth(&queue), 5);
     assert_eq!(env.depth(&dlq), 0, "nothing reached the dead-letter queue");
 }
+
+/// A server whose counts lag a minute behind, as SQS's can: a read right after sends sees more
+/// messages than the counts hold.
+fn counts_a_minute_behind() -> TestEnv {
+    TestEnv::start_with(sqsctl::local::ServerConfig {
+        inspection: false,
+        realism: sqsctl::local::Realism {
+            count_lag: std::time::Duration::from_secs(60),
+            ..sqsctl::local::Realism::LIKE_SQS
+        },
+        seed: Some(3),
+        ..sqsctl::local::ServerConfig::default()
+    })
+}
+
+#[test]
+fn scan_of_a_peek_that_outruns_lagging_counts_says_so() {
+    let env = counts_a_minute_behind();
+    let queue = env.create_queue("fresh", &[("ReceiveMessageWaitTimeSeconds", "1")]);
+    env.block_on(env.sqs().attributes(&queue)).unwrap();
+    send_bodies(&env, &queue, (0..5).map(|i| format!("m{i}")));
+    let run = env.run(&["peek", "fresh", "--max", "10", "-o", "text"]);
+    run.assert_code(0);
+    let mut shown: Vec<&str> = run.stdout.lines().collect();
+    shown.sort_unstable();
+    assert_eq!(shown, ["m0", "m1", "m2", "m3", "m4"], "{}", run.stderr);
+    support::snapshot::assert_snapshot!(run.stderr);
+    // Counts by key say what they cover in the same words.
+    let mut cmd = env.cmd();
+    cmd.args(["peek", "fresh", "--count-by", "body"])
+        .env("SQSCTL_ASSUME_TTY", "1")
+        .env("COLUMNS", "100");
+    let run = support::run_with_stdin(cmd, "");
+    run.assert_code(0);
+    support::snapshot::assert_snapshot!(name: "counts", run.stdout);
+}

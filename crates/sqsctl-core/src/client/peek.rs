@@ -14,6 +14,11 @@
 //! What a scan can see is bounded by SQS itself: on a FIFO queue, while messages of a group are held
 //! no further message of that group is delivered, so a scan sees the head of each group (up to ten
 //! per receive), never a whole group that is deeper than that.
+//!
+//! SQS's `Approximate*` counts lag behind sends (about a minute on SQS): a read that saw more
+//! messages than the counts read at its start held reads them again, waiting up to
+//! [`PeekOptions::settle`] for them to cover what was read, and says in [`Scanned::counts`]
+//! whether they did ([`CountsCheck`]): figures built on counts that still lag are incomplete.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
@@ -30,6 +35,14 @@ pub const DEFAULT_HOLD_SECONDS: i32 = 30;
 
 /// Long-poll wait of the receive that decides that nothing more is deliverable, in seconds.
 const FINAL_WAIT_SECONDS: i32 = 1;
+
+/// How long a read that outran SQS's counts waits at most for them to catch up, when its caller
+/// builds figures on them (how many messages wait behind FIFO group heads, how much of the queue
+/// the checks saw).
+pub const COUNTS_SETTLE: Duration = Duration::from_secs(3);
+
+/// How often counts that lag are read again while a read waits for them.
+const COUNTS_POLL: Duration = Duration::from_millis(250);
 
 /// How many messages a filtered read looks through by default before it stops.
 pub const DEFAULT_SCAN_LIMIT: u64 = 1000;
@@ -76,6 +89,9 @@ pub struct PeekOptions {
     pub hold_seconds: i32,
     /// Read even a queue whose `maxReceiveCount` is below [`MIN_UNFORCED_MAX_RECEIVE_COUNT`].
     pub force: bool,
+    /// How long to wait for SQS's counts to cover what was read, when the read outran them
+    /// (zero: they are read again once).
+    pub settle: Duration,
 }
 
 impl Default for PeekOptions {
@@ -84,6 +100,76 @@ impl Default for PeekOptions {
             max: Some(10),
             hold_seconds: DEFAULT_HOLD_SECONDS,
             force: false,
+            settle: Duration::ZERO,
+        }
+    }
+}
+
+/// Whether SQS's `Approximate*` counts agree with what a read saw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum CountsCheck {
+    /// The counts read when the read started cover what it read.
+    #[default]
+    Agree,
+    /// The read saw more messages than the counts at its start held (they lagged behind recent
+    /// sends); read again after it, they covered what was read, and [`Scanned::visible_at_start`]
+    /// and [`Scanned::in_flight_at_start`] hold those later counts.
+    Settled {
+        visible_before: u64,
+        in_flight_before: u64,
+    },
+    /// Read again after `waited_ms`, the counts still held fewer messages than were read: every
+    /// figure built on them (how many messages the read did not see) is unknown.
+    Lagging {
+        visible_after: u64,
+        in_flight_after: u64,
+        waited_ms: u64,
+    },
+}
+
+impl CountsCheck {
+    pub fn agrees(&self) -> bool {
+        *self == CountsCheck::Agree
+    }
+
+    pub fn lagging(&self) -> bool {
+        matches!(self, CountsCheck::Lagging { .. })
+    }
+
+    /// What became of the counts of a read that saw `seen` messages, in words (`visible` and
+    /// `in_flight`: the counts a [`Scanned`] ends with); `None` when the read did not outrun them.
+    pub fn describe(&self, seen: u64, visible: u64, in_flight: u64) -> Option<String> {
+        match *self {
+            CountsCheck::Agree => None,
+            CountsCheck::Settled {
+                visible_before,
+                in_flight_before,
+            } => Some(format!(
+                "SQS's counts lagged behind this read: {visible_before} visible and \
+                 {in_flight_before} in flight when it started, against {} read; read again after \
+                 it, {visible} visible and {in_flight} in flight",
+                crate::text::plural(seen, "message")
+            )),
+            CountsCheck::Lagging {
+                visible_after,
+                in_flight_after,
+                waited_ms,
+            } => Some(format!(
+                "SQS's counts lag behind this read: {} read, against {visible} visible and \
+                 {in_flight} in flight when it started and {visible_after} visible and \
+                 {in_flight_after} in flight {}; how many messages it did not see is unknown \
+                 until they catch up (within about a minute)",
+                crate::text::plural(seen, "message"),
+                if waited_ms < 1000 {
+                    "right after it".to_string()
+                } else {
+                    format!(
+                        "{} after it",
+                        crate::text::format_seconds(waited_ms.div_ceil(1000))
+                    )
+                }
+            )),
         }
     }
 }
@@ -121,6 +207,10 @@ pub struct Scanned {
     pub ledger_error: Option<String>,
     /// The messages were listed by `sqsctl local`'s inspection endpoint: nothing was received.
     pub inspected: bool,
+    /// Whether SQS's counts cover what was read (see [`CountsCheck`]); left out of JSON when
+    /// they did from the start.
+    #[serde(skip_serializing_if = "CountsCheck::agrees")]
+    pub counts: CountsCheck,
 }
 
 /// The dead-letter queue's depth (visible, in flight and delayed) around a read: a read that
@@ -157,6 +247,27 @@ impl DeadLetterDepth {
 }
 
 impl Scanned {
+    /// The read saw more distinct messages than the queue held, visible and in flight, by the
+    /// counts read at its start: they lag (or messages were sent while it read).
+    pub fn outran_counts(&self) -> bool {
+        self.seen > self.visible_at_start + self.in_flight_at_start
+    }
+
+    /// Counts that lag leave unknown what the read did not see only where it could not see
+    /// everything deliverable: on a FIFO queue (messages behind group heads), or when it stopped
+    /// before the queue had nothing more to deliver. A standard queue read to its end saw every
+    /// visible message; there the counts can also fall short of it by a copy of a message that a
+    /// consumer had deleted, which SQS may still deliver.
+    pub fn unseen_unknown(&self, fifo: bool) -> bool {
+        self.counts.lagging() && !self.interrupted && (fifo || !self.exhausted)
+    }
+
+    /// What became of SQS's counts when the read outran them, in words; `None` when it did not.
+    pub fn describe_counts(&self) -> Option<String> {
+        self.counts
+            .describe(self.seen, self.visible_at_start, self.in_flight_at_start)
+    }
+
     /// The messages that arrived in the dead-letter queue while the read ran.
     pub fn dead_lettered(&self) -> u64 {
         self.dead_letter_depth
@@ -371,7 +482,10 @@ where
     // because the messages come back by themselves when the hold runs out.
     scanned.release_failed = held.release(sqs, queue).await;
     finish_read(sqs, queue, &mut scanned, watch, request.options.force).await;
-    outcome.map(|()| scanned)
+    outcome?;
+    let interrupt = request.interrupt;
+    settle_counts(sqs, queue, &mut scanned, request.options.settle, interrupt).await;
+    Ok(scanned)
 }
 
 /// [`scan_weighed`] for a reader that shows what it reads: only the messages `selector` matches
@@ -444,6 +558,7 @@ where
         }
     }
     scanned.ended_ms = now_ms();
+    settle_counts(sqs, queue, &mut scanned, options.settle, interrupt).await;
     Ok(scanned)
 }
 
@@ -498,6 +613,58 @@ pub async fn finish_read(
     if let Err(e) = recorded {
         scanned.ledger_error = Some(e.to_string());
     }
+}
+
+/// When a read saw more messages than SQS's counts held at its start, reads the counts again,
+/// every [`COUNTS_POLL`] for up to `wait`, until they hold what was read (the messages it read
+/// are visible again by now), and says in [`Scanned::counts`] how that went. An interrupted read
+/// does not wait.
+pub async fn settle_counts(
+    sqs: &Sqs,
+    queue: &QueueRef,
+    scanned: &mut Scanned,
+    wait: Duration,
+    interrupt: &Interrupt,
+) {
+    if !scanned.outran_counts() || scanned.interrupted {
+        return;
+    }
+    // Nothing waits on counts that cannot change what a read to the end saw (see
+    // [`Scanned::unseen_unknown`]): they are read again once, for the words.
+    let wait = if queue.is_fifo() || !scanned.exhausted {
+        wait
+    } else {
+        Duration::ZERO
+    };
+    let started = Instant::now();
+    let (mut visible_after, mut in_flight_after) =
+        (scanned.visible_at_start, scanned.in_flight_at_start);
+    loop {
+        if let Ok(attrs) = sqs.attributes(queue).await {
+            (visible_after, in_flight_after) = (attrs.visible(), attrs.in_flight());
+            if visible_after + in_flight_after >= scanned.seen {
+                scanned.counts = CountsCheck::Settled {
+                    visible_before: scanned.visible_at_start,
+                    in_flight_before: scanned.in_flight_at_start,
+                };
+                scanned.visible_at_start = visible_after;
+                scanned.in_flight_at_start = in_flight_after;
+                return;
+            }
+        }
+        if started.elapsed() + COUNTS_POLL > wait || interrupt.is_set() {
+            break;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(COUNTS_POLL) => {}
+            () = interrupt.wait() => break,
+        }
+    }
+    scanned.counts = CountsCheck::Lagging {
+        visible_after,
+        in_flight_after,
+        waited_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+    };
 }
 
 impl Scanned {

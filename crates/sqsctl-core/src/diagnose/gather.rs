@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use super::counts::{Counting, Counts};
 use super::tenant_key::KeyTally;
 use crate::client::inspect::GroupCounts;
-use crate::client::peek::{self, PeekError, PeekOptions, ReadPath, Scanned};
+use crate::client::peek::{self, CountsCheck, PeekError, PeekOptions, ReadPath, Scanned};
 use crate::client::{QueueAttributes, QueueRef, Sqs};
 pub use crate::diagnose::Refusal;
 use crate::diagnose::{
@@ -99,6 +99,8 @@ pub enum Outcome {
     ReadDeadLettered,
     /// A finding is a warning or an error.
     ProblemsFound,
+    /// SQS's counts lagged behind what was read, so what the read did not see is unknown.
+    Incomplete,
     Clean,
 }
 
@@ -209,6 +211,8 @@ impl Inspection {
             Outcome::ReadDeadLettered
         } else if report.is_some_and(Report::has_problems) {
             Outcome::ProblemsFound
+        } else if self.coverage.counts_lagging() {
+            Outcome::Incomplete
         } else {
             Outcome::Clean
         }
@@ -302,7 +306,11 @@ pub async fn inspect(
                         max: Some(*sample),
                         hold_seconds: HOLD_SECONDS,
                         force: request.force,
+                        settle: peek::COUNTS_SETTLE,
                     };
+                    // A listing hands messages over in tens without receiving them: a full ten is
+                    // not a receive that SQS filled, so it says nothing of messages behind a group.
+                    let listed = path == ReadPath::Inspect;
                     let read = peek::ReadRequest {
                         sqs,
                         queue,
@@ -311,7 +319,11 @@ pub async fn inspect(
                         interrupt,
                     };
                     let result = peek::scan_weighed(&read, path, |batch| {
-                        obs.add_batch(&batch);
+                        if listed {
+                            batch.iter().for_each(|m| obs.add(m));
+                        } else {
+                            obs.add_batch(&batch);
+                        }
                         progress(Progress::Read(batch.len() as u64));
                         ControlFlow::Continue(())
                     })
@@ -319,10 +331,26 @@ pub async fn inspect(
                     progress(Progress::Finished);
                     let scanned = result?;
                     inspection.coverage = Coverage::Scan {
-                        visible_at_start: facts.attrs.visible(),
-                        in_flight_at_start: facts.attrs.in_flight(),
+                        visible_at_start: scanned.visible_at_start,
+                        in_flight_at_start: scanned.in_flight_at_start,
                         exhausted: scanned.exhausted,
+                        counts_lagging: scanned.unseen_unknown(queue.is_fifo()),
                     };
+                    // Counts read again because the first ones lagged behind the read are the
+                    // queue's depth every check weighs.
+                    if let (CountsCheck::Settled { .. }, Some(facts)) =
+                        (scanned.counts, inspection.facts.as_mut())
+                    {
+                        let counts = &mut facts.attrs.0;
+                        counts.insert(
+                            "ApproximateNumberOfMessages".into(),
+                            scanned.visible_at_start.to_string(),
+                        );
+                        counts.insert(
+                            "ApproximateNumberOfMessagesNotVisible".into(),
+                            scanned.in_flight_at_start.to_string(),
+                        );
+                    }
                     // A listing through the inspection endpoint raised no receive count: it is
                     // not one of the reads a later `--watch` run discounts.
                     let ended = (!scanned.inspected).then_some(scanned.ended_ms);

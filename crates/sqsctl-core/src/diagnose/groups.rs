@@ -39,10 +39,26 @@ pub enum Coverage {
         in_flight_at_start: u64,
         /// The queue had nothing more to deliver (as opposed to stopping at the sample size).
         exhausted: bool,
+        /// SQS's counts still held fewer messages than the scan read when read again after it:
+        /// how many messages the scan did not see is unknown. Left out of JSON when false.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        counts_lagging: bool,
     },
 }
 
 impl Coverage {
+    /// A live scan after which SQS's counts still lagged behind what it read, so that what it
+    /// did not see is unknown.
+    pub fn counts_lagging(&self) -> bool {
+        matches!(
+            self,
+            Coverage::Scan {
+                counts_lagging: true,
+                ..
+            }
+        )
+    }
+
     /// A live scan found no message in flight: no consumer was receiving from the queue, so
     /// receive counts climbed earlier, or through reads that only looked.
     pub fn nothing_in_flight(&self) -> bool {
@@ -89,8 +105,10 @@ pub struct GroupTotals {
     pub not_delivered: Option<u64>,
     /// The largest group, when it is known (not when several groups may hide messages).
     pub largest_group: Option<String>,
-    /// Share of all messages held by the largest group (a lower bound unless `exact`).
-    pub largest_group_share_percent: u64,
+    /// Share of all messages held by the largest group (a lower bound unless `exact`); `None`
+    /// when SQS's counts lag behind the scan and groups may hide messages: then the queue's
+    /// size, and so any share of it, is unknown.
+    pub largest_group_share_percent: Option<u64>,
     /// How many consumers can make progress at once: the messages over the largest group's
     /// (an upper bound unless `exact`).
     pub effective_parallelism: f64,
@@ -150,12 +168,45 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
             Coverage::Scan {
                 visible_at_start,
                 in_flight_at_start,
+                counts_lagging: true,
+                ..
+            } => {
+                // Counts below what was read say nothing of what the scan did not see: no
+                // message is inferred behind a head, and no group is known to be the largest.
+                inferred.push(format!(
+                    "SQS's counts lag behind the scan: it read {} but they held {} visible and \
+                     {} in flight, so how many messages wait behind the group heads is unknown",
+                    plural(obs.messages, "message"),
+                    visible_at_start,
+                    in_flight_at_start
+                ));
+                (
+                    seen_grouped,
+                    max_seen,
+                    false,
+                    None,
+                    Some(visible_at_start),
+                    Some(in_flight_at_start),
+                )
+            }
+            Coverage::Scan {
+                visible_at_start,
+                in_flight_at_start,
                 exhausted,
+                counts_lagging: false,
             } => {
                 let total = visible_at_start
                     .saturating_sub(obs.ungrouped)
                     .max(seen_grouped);
                 let unseen = total - seen_grouped;
+                // Every visible message was delivered: none waits behind a head, whatever a
+                // full receive suggested (a seen group has nothing in flight, so nothing of it
+                // is hidden).
+                if exhausted && unseen == 0 {
+                    for row in &mut rows {
+                        row.more_behind = false;
+                    }
+                }
                 // With nothing in flight no group can be hidden: if no receive came back full
                 // (a server that returns fewer messages of a group at once), the messages not
                 // delivered still wait behind the heads of the groups seen.
@@ -241,10 +292,20 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
         + not_delivered
             .filter(|_| !candidates.is_empty())
             .unwrap_or(0);
-    let largest_known = exact || candidates.len() <= 1;
     let distinct = rows.len() as u64;
+    // Counts that lag leave the messages behind the heads uncounted: with a group that may hold
+    // more, neither the largest group nor its share is known, and one consumer per group is
+    // the only bound on the parallelism.
+    let unknown_size = coverage.counts_lagging() && !candidates.is_empty();
+    let largest_known = if coverage.counts_lagging() {
+        candidates.is_empty()
+    } else {
+        exact || candidates.len() <= 1
+    };
     let parallelism = if largest == 0 {
         0.0
+    } else if unknown_size {
+        distinct as f64
     } else {
         ((total as f64 / largest as f64).min(distinct as f64) * 10.0).round() / 10.0
     };
@@ -259,7 +320,7 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
             .first()
             .filter(|_| largest_known)
             .map(|r| r.group_id.clone()),
-        largest_group_share_percent: percent(largest, total),
+        largest_group_share_percent: (!unknown_size).then(|| percent(largest, total)),
         effective_parallelism: parallelism,
         exact,
         groups_with_more_behind: candidates.len() as u64,
@@ -327,6 +388,7 @@ mod tests {
             visible_at_start: 5_000,
             in_flight_at_start: 0,
             exhausted: true,
+            counts_lagging: false,
         };
         let layout = layout(&obs, coverage, &clock(0));
         assert_eq!(layout.groups.len(), 1);
@@ -335,7 +397,7 @@ mod tests {
         assert_eq!(layout.groups[0].oldest_age_seconds, Some(60));
         let t = &layout.totals;
         assert_eq!((t.effective_parallelism, t.exact), (1.0, true));
-        assert_eq!(t.largest_group_share_percent, 100);
+        assert_eq!(t.largest_group_share_percent, Some(100));
         assert_eq!(t.not_delivered, Some(4_990));
         assert!(layout.inferred[0].starts_with("4990 visible messages were not delivered"));
         let findings = check(&layout);
@@ -358,7 +420,7 @@ mod tests {
         let layout = layout(&obs, Coverage::Complete, &clock(0));
         let t = &layout.totals;
         assert_eq!(t.largest_group.as_deref(), Some("hot"));
-        assert_eq!(t.largest_group_share_percent, 67);
+        assert_eq!(t.largest_group_share_percent, Some(67));
         assert_eq!(t.effective_parallelism, 1.5);
         let findings = check(&layout);
         assert_eq!(findings[0].severity, Severity::Warning);
@@ -384,6 +446,7 @@ mod tests {
             visible_at_start: 400,
             in_flight_at_start: 0,
             exhausted: true,
+            counts_lagging: false,
         };
         let layout = layout(&obs, coverage, &clock(0));
         let t = &layout.totals;
@@ -392,7 +455,7 @@ mod tests {
             (2, 360)
         );
         assert_eq!(t.largest_group, None, "one of two, unknown which");
-        assert_eq!(t.largest_group_share_percent, 45);
+        assert_eq!(t.largest_group_share_percent, Some(45));
         assert_eq!(t.effective_parallelism, 2.2);
         let finding = &check(&layout)[0];
         assert_eq!(
@@ -414,6 +477,7 @@ mod tests {
             visible_at_start: 300,
             in_flight_at_start: 0,
             exhausted: true,
+            counts_lagging: false,
         };
         let layout = layout(&obs, coverage, &clock(0));
         assert!(layout.totals.exact);
@@ -432,6 +496,7 @@ mod tests {
             visible_at_start: 24,
             in_flight_at_start: 0,
             exhausted: true,
+            counts_lagging: false,
         };
         let layout = layout(&obs, coverage, &clock(0));
         assert_eq!(layout.totals.effective_parallelism, 8.0);
@@ -467,6 +532,7 @@ mod tests {
             visible_at_start: 3,
             in_flight_at_start: 0,
             exhausted: true,
+            counts_lagging: false,
         };
         let finding = &check(&layout(&obs, idle, &clock(0)))[0];
         assert_eq!(finding.severity, Severity::Info);
@@ -481,6 +547,7 @@ mod tests {
                 visible_at_start: 100,
                 in_flight_at_start: 0,
                 exhausted: false,
+                counts_lagging: false,
             },
             &clock(0),
         );
@@ -492,11 +559,65 @@ mod tests {
                 visible_at_start: 3,
                 in_flight_at_start: 5,
                 exhausted: true,
+                counts_lagging: false,
             },
             &clock(0),
         );
         assert!(!held.totals.exact);
         assert!(held.inferred[0].contains("5 messages were in flight"));
+    }
+
+    #[test]
+    fn a_scan_that_saw_every_visible_message_has_nothing_behind_any_head() {
+        // Full receives, but the queue held no more than was read.
+        let obs = scan(&[
+            vec![("hot", 1); 10],
+            vec![("hot", 1); 5],
+            vec![("b", 1); 10],
+        ]);
+        let whole = Coverage::Scan {
+            visible_at_start: 25,
+            in_flight_at_start: 0,
+            exhausted: true,
+            counts_lagging: false,
+        };
+        let layout = layout(&obs, whole, &clock(0));
+        assert!(layout.groups.iter().all(|g| !g.more_behind), "{layout:?}");
+        let t = &layout.totals;
+        assert_eq!((t.not_delivered, t.groups_with_more_behind), (Some(0), 0));
+        assert_eq!(t.messages_in_those_groups, 0);
+    }
+
+    #[test]
+    fn counts_that_lag_behind_the_scan_infer_nothing_behind_the_heads() {
+        let obs = scan(&[vec![("hot", 1); 10], vec![("a", 1), ("b", 1)]]);
+        let lagging = Coverage::Scan {
+            visible_at_start: 0,
+            in_flight_at_start: 0,
+            exhausted: true,
+            counts_lagging: true,
+        };
+        let layout = layout(&obs, lagging, &clock(0));
+        let t = &layout.totals;
+        assert_eq!((t.not_delivered, t.exact), (None, false));
+        assert_eq!(t.largest_group, None);
+        assert_eq!(
+            t.largest_group_share_percent, None,
+            "of a queue of unknown size"
+        );
+        assert_eq!(
+            t.effective_parallelism, 3.0,
+            "one consumer per group at most"
+        );
+        assert!(
+            layout.groups[0].more_behind,
+            "the hot group's receive came back full"
+        );
+        assert!(
+            layout.inferred[0].starts_with("SQS's counts lag behind the scan: it read 12 messages"),
+            "{:?}",
+            layout.inferred
+        );
     }
 
     #[test]

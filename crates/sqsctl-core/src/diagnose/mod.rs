@@ -110,8 +110,9 @@ pub fn analyze(analysis: &Analysis<'_>) -> Report {
     if let Some(layout) = &groups {
         findings.extend(scaling::check(layout));
     }
-    if let Some(layout) = &tenants {
-        findings.extend(tenants::check(layout));
+    if let (Some(layout), Some(obs)) = (&tenants, obs) {
+        let untouched = untouched(analysis, obs, &clock);
+        findings.extend(tenants::check(layout, untouched));
     }
     if let Some(tally) = obs.and_then(|o| tenant_key::applies(facts, o)) {
         findings.extend(tenant_key::check(tally));
@@ -164,6 +165,34 @@ pub fn analyze(analysis: &Analysis<'_>) -> Report {
         complete: skipped.is_empty(),
         skipped,
     }
+}
+
+/// Whether the messages read are every message the queue holds, none of them received by a
+/// consumer before: then they stand for what producers sent. A scan that stopped early, counts
+/// that lag behind it, messages in flight, or a message a consumer received before (one taken
+/// from the queue may have been deleted) say consumers may have changed the mix.
+fn untouched(analysis: &Analysis<'_>, obs: &Observations, clock: &ReceiveClock<'_>) -> bool {
+    let whole = match analysis.coverage {
+        Coverage::Complete => true,
+        Coverage::Scan {
+            in_flight_at_start,
+            exhausted,
+            counts_lagging,
+            ..
+        } => exhausted && !counts_lagging && in_flight_at_start == 0,
+    };
+    // A listing through `sqsctl local`'s inspection endpoint raises no receive count: any count
+    // is a consumer's receive. A read by receives added one of its own, and earlier reads by
+    // sqsctl added theirs.
+    let inspected = analysis.scan.is_some_and(|s| s.inspected);
+    let received_before = if inspected {
+        obs.received_at_least(1) > 0
+    } else {
+        obs.retried
+            .iter()
+            .any(|&(count, first)| clock.prior_receives(count, first) > 0)
+    };
+    whole && !received_before
 }
 
 #[cfg(test)]
@@ -253,7 +282,8 @@ mod tests {
             }
             for coverage in [
                 Coverage::Complete,
-                Coverage::Scan { visible_at_start: visible, in_flight_at_start: in_flight, exhausted },
+                Coverage::Scan { visible_at_start: visible, in_flight_at_start: in_flight, exhausted, counts_lagging: false },
+                Coverage::Scan { visible_at_start: visible, in_flight_at_start: in_flight, exhausted, counts_lagging: true },
             ] {
                 let report = observed(None, &obs, coverage, 1_795_000_000_000);
                 proptest::prop_assert!(report.findings.iter().all(|f| !f.title.is_empty()));

@@ -5,10 +5,11 @@
 //! A run that skipped a check is never a clean bill of health: it gets a `warning` finding and
 //! `complete: false`. What SQS lets no reader see (messages behind FIFO group heads, messages in
 //! flight at consumers) is coverage, reported with the inference by [`super::groups`], and does not
-//! make a run incomplete.
+//! make a run incomplete; SQS's counts that lag behind what was read (so that what the read did not
+//! see cannot be inferred) do.
 
 use super::{Finding, Observations, QueueFacts, ReceiveClock, Severity, Tool, Words};
-use crate::client::peek::{MIN_UNFORCED_MAX_RECEIVE_COUNT, Scanned};
+use crate::client::peek::{CountsCheck, MIN_UNFORCED_MAX_RECEIVE_COUNT, Scanned};
 use crate::read_ledger::ReadEntry;
 
 /// A check that did not run, or ran over part of the queue only.
@@ -127,6 +128,17 @@ pub fn unread(
         return Some((finding, skipped(reason.into())));
     }
     let scan = scan?;
+    let fifo = facts.attrs.is_fifo() || facts.name.ends_with(".fifo");
+    if let Some(finding) = counts_lagging(scan).filter(|_| scan.unseen_unknown(fifo)) {
+        let reason = Words::from(format!(
+            "SQS's counts ({} visible, {} in flight) lag behind the {} read: how much of the \
+             queue the read saw is unknown",
+            scan.visible_at_start,
+            scan.in_flight_at_start,
+            crate::text::plural(scan.seen, "message")
+        ));
+        return Some((finding, skipped(reason)));
+    }
     if scan.exhausted || scan.seen >= scan.visible_at_start {
         return None;
     }
@@ -171,6 +183,43 @@ pub fn unread(
             .then("."),
     );
     Some((finding, skipped(reason)))
+}
+
+/// The finding that says SQS's counts still held fewer messages than the read saw when read again
+/// after it: what the read did not see (messages behind FIFO group heads, the rest of a sampled
+/// queue) cannot be inferred, so no check over messages is a clean bill.
+fn counts_lagging(scan: &Scanned) -> Option<Finding> {
+    let CountsCheck::Lagging {
+        visible_after,
+        in_flight_after,
+        waited_ms,
+    } = scan.counts
+    else {
+        return None;
+    };
+    Some(
+        Finding::new(
+            "counts-lagging",
+            Severity::Warning,
+            "SQS's counts lag behind what was read: the checks over messages may have seen part \
+             of the queue",
+        )
+        .evidence(format!(
+            "{} read, but SQS counted {} visible and {} in flight when the read started",
+            crate::text::plural(scan.seen, "message"),
+            scan.visible_at_start,
+            scan.in_flight_at_start
+        ))
+        .evidence(format!(
+            "read again {} later: {visible_after} visible and {in_flight_after} in flight",
+            crate::text::format_seconds(waited_ms.div_ceil(1000))
+        ))
+        .advice(
+            "SQS's Approximate* counts catch up with recent sends within about a minute: run \
+             again then. Until they do, nobody can tell how many messages wait behind what was \
+             read (behind FIFO group heads, or past the sample).",
+        ),
+    )
 }
 
 /// The finding that says messages were not read because a read could take a consumer's last
@@ -338,6 +387,30 @@ mod tests {
         assert!(unread(&facts, None, Some(&scanned(10, 2_000, true))).is_none());
         // The sample reached the visible depth.
         assert!(unread(&facts, None, Some(&scanned(50, 50, false))).is_none());
+    }
+
+    #[test]
+    fn counts_that_lag_behind_the_read_make_a_run_incomplete() {
+        let facts = QueueFacts::plain("p2.fifo");
+        let mut lagging = scanned(58, 0, true);
+        lagging.counts = CountsCheck::Lagging {
+            visible_after: 0,
+            in_flight_after: 0,
+            waited_ms: 5_000,
+        };
+        let (finding, skipped) = unread(&facts, None, Some(&lagging)).expect("incomplete");
+        assert_eq!(
+            (finding.id, finding.severity),
+            ("counts-lagging", Severity::Warning)
+        );
+        assert_eq!(skipped[0].check, "message-groups");
+        // Counts that caught up when read again are the queue's depth: nothing is skipped.
+        let mut settled = scanned(58, 1_000, true);
+        settled.counts = CountsCheck::Settled {
+            visible_before: 0,
+            in_flight_before: 0,
+        };
+        assert!(unread(&facts, None, Some(&settled)).is_none());
     }
 
     #[test]

@@ -25,6 +25,8 @@ fn serialized(layout: &GroupLayout) -> Option<Finding> {
         .unwrap_or(0)
         .saturating_sub(t.ungrouped)
         .max(t.messages_seen - t.ungrouped);
+    // A share of a queue whose size is unknown (its counts lag behind the scan) says nothing.
+    let share = t.largest_group_share_percent?;
     if t.distinct_groups == 0 || total < MIN_MESSAGES {
         return None;
     }
@@ -39,13 +41,10 @@ fn serialized(layout: &GroupLayout) -> Option<Finding> {
             Severity::Error,
             "Every message is in one message group: consumption is serialized".to_string(),
         )
-    } else if t.largest_group_share_percent >= 50 {
+    } else if share >= 50 {
         (
             Severity::Warning,
-            format!(
-                "One message group holds {bound}{}% of the messages",
-                t.largest_group_share_percent
-            ),
+            format!("One message group holds {bound}{share}% of the messages"),
         )
     } else if concentrated {
         (

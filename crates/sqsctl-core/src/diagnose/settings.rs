@@ -721,6 +721,7 @@ mod tests {
             visible_at_start: 10,
             in_flight_at_start: 0,
             exhausted: true,
+            counts_lagging: false,
         };
         let finding = climbing_receives(Some(&facts), &obs, &CLOCK, idle).expect("finding");
         assert_eq!(finding.severity, Severity::Info);
@@ -736,7 +737,7 @@ mod tests {
             in_flight_at_start: None,
             not_delivered: None,
             largest_group: None,
-            largest_group_share_percent: 0,
+            largest_group_share_percent: Some(0),
             effective_parallelism: groups as f64,
             exact: true,
             groups_with_more_behind: 0,

@@ -205,11 +205,14 @@ impl TenantSummary {
     }
 }
 
-/// The checks on a fair queue's tenants.
-pub fn check(layout: &TenantLayout) -> Vec<Finding> {
+/// The checks on a fair queue's tenants. `untouched`: the messages read are every message the
+/// queue holds and none was received by a consumer before, so they stand for what producers sent;
+/// otherwise consumers may have taken other tenants' messages (fair delivery serves quiet tenants
+/// first), and what is left says nothing about how many tenants producers name.
+pub fn check(layout: &TenantLayout, untouched: bool) -> Vec<Finding> {
     let mut findings = Vec::new();
     findings.extend(noisy_tenants(layout));
-    findings.extend(tenant_id_shape(layout));
+    findings.extend(tenant_id_shape(layout, untouched));
     findings.extend(too_few_in_flight(layout));
     findings
 }
@@ -265,9 +268,14 @@ fn noisy_tenants(layout: &TenantLayout) -> Option<Finding> {
     )))
 }
 
-fn tenant_id_shape(layout: &TenantLayout) -> Option<Finding> {
+fn tenant_id_shape(layout: &TenantLayout, untouched: bool) -> Option<Finding> {
     let grouped: u64 = layout.tenants.iter().map(|t| t.visible).sum();
-    if layout.tenants.len() == 1 && grouped >= CONSTANT_AFTER && layout.totals.ungrouped == 0 {
+    if untouched
+        && layout.tenants.len() == 1
+        && grouped >= CONSTANT_AFTER
+        && layout.totals.ungrouped == 0
+        && layout.totals.in_flight == 0
+    {
         let tenant = &layout.tenants[0].tenant;
         return Some(
             Finding::new(
@@ -276,7 +284,9 @@ fn tenant_id_shape(layout: &TenantLayout) -> Option<Finding> {
                 "Every message carries the same tenant id",
             )
             .evidence(format!(
-                "all {grouped} visible messages have MessageGroupId `{tenant}`"
+                "all {grouped} messages in the queue have MessageGroupId `{tenant}`, and none was \
+                 in flight or received by a consumer before, so no other tenant's messages were \
+                 taken from it"
             ))
             .advice(
                 "On a standard queue the group id names the tenant that fair delivery keeps \
@@ -394,7 +404,7 @@ mod tests {
         );
         assert_eq!(layout.totals.noisy, ["a"]);
         assert_eq!(layout.tenants[0].in_flight_share_percent, Some(100));
-        let findings = check(&layout);
+        let findings = check(&layout, true);
         let ids: Vec<_> = findings.iter().map(|f| f.id).collect();
         assert_eq!(ids, ["noisy-tenant"]);
         assert!(findings[0].title.contains("`a`"));
@@ -406,12 +416,16 @@ mod tests {
     #[test]
     fn constant_and_per_process_tenant_ids_are_flagged_and_many_tenants_are_fine() {
         let one = TenantLayout::from_counts(&counts(&[("app", 500, 0)], 0), NOW);
-        assert_eq!(check(&one)[0].id, "tenant-id-constant");
+        assert_eq!(check(&one, true)[0].id, "tenant-id-constant");
+        // The same backlog after consumers took messages: other tenants may have been drained.
+        assert!(check(&one, false).is_empty());
+        let busy = TenantLayout::from_counts(&counts(&[("app", 500, 10)], 10), NOW);
+        assert!(check(&busy, true).is_empty(), "messages in flight");
         let hosts = TenantLayout::from_counts(
             &counts(&[("worker-12345", 50, 0), ("worker-23456", 50, 0)], 0),
             NOW,
         );
-        assert_eq!(check(&hosts)[0].id, "tenant-id-per-process");
+        assert_eq!(check(&hosts, true)[0].id, "tenant-id-per-process");
         let healthy = TenantLayout::from_counts(
             &counts(
                 &[("acme", 50, 12), ("globex", 40, 10), ("initech", 30, 8)],
@@ -419,8 +433,8 @@ mod tests {
             ),
             NOW,
         );
-        assert!(check(&healthy).is_empty());
+        assert!(check(&healthy, true).is_empty());
         let few = TenantLayout::from_counts(&counts(&[("acme", 50, 2), ("globex", 40, 1)], 3), NOW);
-        assert_eq!(check(&few)[0].severity, Severity::Info);
+        assert_eq!(check(&few, true)[0].severity, Severity::Info);
     }
 }

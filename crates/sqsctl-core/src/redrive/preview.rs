@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
 use super::plan::Plan;
-use crate::client::peek::{self, PeekError, PeekOptions, ReadCost};
+use crate::client::peek::{self, CountsCheck, PeekError, PeekOptions, ReadCost};
 use crate::client::{QueueAttributes, Sqs};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
@@ -60,12 +60,25 @@ pub struct Preview {
     pub dead_letter_depth: Option<crate::client::peek::DeadLetterDepth>,
     /// Messages `--where` could not be evaluated on: counted in `would_stay`.
     pub where_failed: Option<crate::select::WhereFailures>,
+    /// Whether the DLQ's counts covered what was read (`visible_at_start` holds the counts read
+    /// again after the read when they had lagged behind it; [`CountsCheck::describe`] says how).
+    pub counts: CountsCheck,
+    /// The DLQ is FIFO and its counts lagged behind the read: how many messages wait behind the
+    /// group heads seen is unknown (see [`peek::Scanned::unseen_unknown`]).
+    unseen_unknown: bool,
 }
 
 impl Preview {
-    /// Messages visible at the start that the read did not see.
-    pub fn unseen(&self) -> u64 {
-        self.visible_at_start.saturating_sub(self.seen)
+    /// Messages visible at the start that the read did not see; `None` when the DLQ's counts
+    /// still lagged behind what was read, so that nobody can tell.
+    pub fn unseen(&self) -> Option<u64> {
+        (!self.counts.lagging()).then(|| self.visible_at_start.saturating_sub(self.seen))
+    }
+
+    /// A FIFO DLQ whose counts lag behind the read: how many messages wait behind the group
+    /// heads it saw, and so how many would move, is unknown.
+    pub fn incomplete(&self) -> bool {
+        self.unseen_unknown
     }
 }
 
@@ -100,6 +113,7 @@ where
         max: None,
         hold_seconds: plan.visibility_timeout,
         force: false,
+        settle: peek::COUNTS_SETTLE,
     };
     let limit = plan.limit.unwrap_or(u64::MAX);
     let request = peek::ReadRequest {
@@ -149,6 +163,8 @@ where
         ControlFlow::Continue(())
     })
     .await?;
+    // A dry run reads the DLQ to its end: only a FIFO one hides messages behind what was read.
+    preview.unseen_unknown = preview.fifo && scanned.unseen_unknown(true);
     preview.visible_at_start = scanned.visible_at_start;
     preview.in_flight_at_start = scanned.in_flight_at_start;
     preview.release_failed = scanned.release_failed;
@@ -157,5 +173,6 @@ where
     preview.near_dead_letter = scanned.near_dead_letter;
     preview.dead_letter_depth = scanned.dead_letter_depth;
     preview.where_failed = selector.where_failures();
+    preview.counts = scanned.counts;
     Ok(preview)
 }
