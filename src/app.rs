@@ -105,18 +105,18 @@ fn client_threads(cli: &Cli) -> Option<usize> {
 }
 
 async fn run(cli: Cli) -> ExitStatus {
-    let mut settings =
-        match GlobalSettings::resolve(cli.aws, cli.global, Environment::read(), Terminal::detect())
-        {
-            Ok(settings) => settings,
-            Err(message) => {
-                eprintln!(
-                    "error: {}",
-                    crate::output::sanitize::for_terminal_lines(&message)
-                );
-                return ExitStatus::Usage;
-            }
-        };
+    let env = Environment::read();
+    let secrets = env.secrets.clone();
+    let mut settings = match GlobalSettings::resolve(cli.aws, cli.global, env, Terminal::detect()) {
+        Ok(settings) => settings,
+        Err(message) => {
+            eprintln!(
+                "error: {}",
+                crate::output::sanitize::for_terminal_lines(&secrets.redact(&message))
+            );
+            return ExitStatus::Usage;
+        }
+    };
     if let Some(cache) = &mut settings.aws.queue_url_cache {
         cache.serve = serves_cached_queue_urls(&cli.command);
     }

@@ -6,7 +6,9 @@
 use std::time::Duration;
 
 use crate::cli::{AwsArgs, GlobalArgs, values};
-use crate::client::{AwsEnvironment, AwsSettings, QueueUrlCacheSettings, SettingNames};
+use crate::client::{
+    AwsEnvironment, AwsSettings, KnownSecrets, QueueUrlCacheSettings, SettingNames,
+};
 use crate::output::query::Query;
 use crate::output::{Printer, Terminal};
 
@@ -26,6 +28,13 @@ pub const AWS_FLAGS: SettingNames = SettingNames {
     read_timeout: "--read-timeout",
 };
 
+/// The variables that hold credentials: their values are never printed.
+const CREDENTIAL_VARS: [&str; 3] = [
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+];
+
 /// What sqsctl reads from its environment, beside what the AWS SDK's chain reads for itself.
 #[derive(Debug, Clone, Default)]
 pub struct Environment {
@@ -41,6 +50,10 @@ pub struct Environment {
     /// URLs are remembered; `None` leaves them unremembered.
     pub cache_dir: Option<std::path::PathBuf>,
     pub aws: AwsEnvironment,
+    /// The credentials the environment holds (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
+    /// `AWS_SESSION_TOKEN`): left out of everything printed from the start, before the client
+    /// resolves the ones it uses (which it adds).
+    pub secrets: KnownSecrets,
 }
 
 impl Environment {
@@ -60,6 +73,15 @@ impl Environment {
             interrupt_grace: var(INTERRUPT_GRACE_ENV).filter(|v| !v.trim().is_empty()),
             cache_dir: None,
             aws: AwsEnvironment::from_lookup(&var),
+            secrets: {
+                let secrets = KnownSecrets::default();
+                for name in CREDENTIAL_VARS {
+                    if let Some(value) = var(name) {
+                        secrets.add(&value);
+                    }
+                }
+                secrets
+            },
         }
     }
 }
@@ -106,7 +128,8 @@ impl GlobalSettings {
             global.verbose,
             terminal,
             query,
-        )?;
+        )?
+        .with_secrets(env.secrets.clone());
         let grace = match &env.interrupt_grace {
             None => crate::interrupt::DEFAULT_GRACE,
             Some(text) => values::GRACE
@@ -129,6 +152,7 @@ impl GlobalSettings {
                     serve: false,
                 }),
                 names: AWS_FLAGS,
+                secrets: env.secrets,
             },
             grace,
         })

@@ -28,6 +28,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use parking_lot::Mutex;
 use serde::Serialize;
 
+use crate::client::KnownSecrets;
 pub use crate::output::document::{Document, Fields, Row, pairs_table};
 use crate::output::query::Query;
 pub use crate::output::table::{Column, Table};
@@ -152,6 +153,9 @@ pub struct Printer {
     terminal: Terminal,
     stdout: Mutex<BufWriter<io::Stdout>>,
     query: Option<Query>,
+    /// The values of the credentials in use: left out of every line written, on stdout and on
+    /// stderr, whoever echoed them.
+    secrets: KnownSecrets,
 }
 
 impl Printer {
@@ -197,7 +201,20 @@ impl Printer {
             terminal,
             stdout: Mutex::new(BufWriter::new(io::stdout())),
             query,
+            secrets: KnownSecrets::default(),
         })
+    }
+
+    /// The printer, leaving the values `secrets` holds (and those added to it later, once the
+    /// client resolved its credentials) out of everything it writes.
+    pub fn with_secrets(mut self, secrets: KnownSecrets) -> Printer {
+        self.secrets = secrets;
+        self
+    }
+
+    /// `text` without the values of the credentials in use: what every line written passes.
+    fn unsecret<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
+        self.secrets.redact(text)
     }
 
     /// Writes a command's result in the chosen format: `--query` applied to the JSON document
@@ -386,7 +403,8 @@ impl Printer {
     /// A line of text on stdout. The caller decides whether it needs [`Printer::display`]; on a
     /// terminal, whatever it holds is written without escape sequences (JSON stays valid JSON).
     pub fn line(&self, text: &str) -> io::Result<()> {
-        let text = self.on_stdout(text);
+        let text = self.unsecret(text);
+        let text = self.on_stdout(&text);
         let mut out = self.stdout.lock();
         out.write_all(text.as_bytes())?;
         out.write_all(b"\n")
@@ -424,14 +442,22 @@ impl Printer {
     /// Text on stdout as is, without a newline (for output streamed in pieces, such as a JSON
     /// array written one element at a time).
     pub fn write_raw(&self, text: &str) -> io::Result<()> {
-        let text = self.on_stdout(text);
+        let text = self.unsecret(text);
+        let text = self.on_stdout(&text);
         self.stdout.lock().write_all(text.as_bytes())
     }
 
     /// A table on stdout, fitted to the terminal. Cells that hold text from the service (message
     /// ids, queue names, error messages) are escaped by the table, whichever command filled them.
     pub fn table(&self, table: &Table) -> io::Result<()> {
-        let text = table.render(self.table_width());
+        // Cells are cleaned before the table cuts them: a cut value is no longer found whole.
+        let text = if self.secrets.is_empty() {
+            table.render(self.table_width())
+        } else {
+            table
+                .map_cells(|cell| self.unsecret(cell).into_owned())
+                .render(self.table_width())
+        };
         let mut out = self.stdout.lock();
         writeln!(out, "{text}")?;
         out.flush()
@@ -450,21 +476,26 @@ impl Printer {
     /// An informational line on stderr, unless `--quiet`.
     pub fn info(&self, message: impl AsRef<str>) {
         if !self.quiet {
-            stderr_line(sanitize::for_terminal_lines(message.as_ref()));
+            stderr_line(self.talk(message.as_ref()));
         }
+    }
+
+    /// Text for stderr: without the credentials in use, and without escape sequences.
+    fn talk(&self, text: &str) -> String {
+        sanitize::for_terminal_lines(&self.unsecret(text)).into_owned()
     }
 
     /// A line on stderr shown with `-v`.
     pub fn debug(&self, message: impl AsRef<str>) {
         if self.verbose > 0 {
-            let message = sanitize::for_terminal_lines(message.as_ref());
+            let message = self.talk(message.as_ref());
             stderr_line(format_args!("{} {message}", self.paint("debug:", "2")));
         }
     }
 
     /// A warning on stderr, shown even with `--quiet`.
     pub fn warn(&self, message: impl AsRef<str>) {
-        let message = sanitize::for_terminal_lines(message.as_ref());
+        let message = self.talk(message.as_ref());
         stderr_line(format_args!("{} {message}", self.paint("warning:", "1;33")));
     }
 
@@ -510,20 +541,20 @@ impl Printer {
 
     /// A `hint: ...` line on stderr after a warning, shown even with `--quiet`.
     pub fn hint(&self, message: impl AsRef<str>) {
-        let message = sanitize::for_terminal_lines(message.as_ref());
+        let message = self.talk(message.as_ref());
         stderr_line(format_args!("{} {message}", self.paint("hint:", "1;36")));
     }
 
     /// An error block: `error: ...`, each `Caused by: ...`, and an optional `hint: ...`.
     pub fn error(&self, message: &str, causes: &[String], hint: Option<&str>) {
-        let message = sanitize::for_terminal_lines(message);
+        let message = self.talk(message);
         stderr_line(format_args!("{} {message}", self.paint("error:", "1;31")));
         for cause in causes {
-            let cause = sanitize::for_terminal_lines(cause);
+            let cause = self.talk(cause);
             stderr_line(format_args!("  {} {cause}", self.paint("Caused by:", "1")));
         }
         if let Some(hint) = hint {
-            let hint = sanitize::for_terminal_lines(hint);
+            let hint = self.talk(hint);
             stderr_line(format_args!("{} {hint}", self.paint("hint:", "1;36")));
         }
     }
@@ -569,7 +600,7 @@ impl Printer {
             return Ok(Answer::NoTerminal);
         }
         let _open = OpenPrompt::new();
-        eprint!("{} [y/N] ", sanitize::for_terminal_lines(question));
+        eprint!("{} [y/N] ", self.talk(question));
         io::stderr().flush()?;
         let mut answer = String::new();
         let read = read_stdin_line(&mut answer)?;

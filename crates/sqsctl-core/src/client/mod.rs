@@ -38,7 +38,7 @@ pub use messages::{
 };
 pub use move_tasks::MoveTask;
 pub use queue::{QueueAttributes, QueueRef, QueueSpec, RedrivePolicy};
-pub use redact::redact_secrets;
+pub use redact::{KnownSecrets, redact_secrets};
 pub use retry::{BatchOutcome, EntryResult, RequestOutcome, RetryPolicy, backoff, is_transient};
 
 /// The access key id [`Sqs::for_endpoint`] signs with; the local server accepts any credentials.
@@ -66,6 +66,9 @@ pub struct AwsSettings {
     pub queue_url_cache: Option<QueueUrlCacheSettings>,
     /// What the program's users call these settings, for errors that point at one.
     pub names: SettingNames,
+    /// The values of the credentials in use, for whatever prints: the client adds the
+    /// credentials it resolves, and its errors leave them out.
+    pub secrets: KnownSecrets,
 }
 
 /// What the users of a program call the client's settings: an error that comes from one (a
@@ -253,6 +256,8 @@ pub struct Sqs {
     inspection: inspect::Inspection,
     /// Queue URLs remembered by name, and whether names resolve from them (`serve`).
     urls: Option<(std::sync::Arc<url_cache::UrlCache>, bool)>,
+    /// The values of the credentials this client signs with, left out of its errors.
+    secrets: KnownSecrets,
 }
 
 impl Sqs {
@@ -336,10 +341,16 @@ impl Sqs {
                 cache.serve,
             )
         });
-        let client = aws_sdk_sqs::Client::from_conf(with_call_limits(
-            aws_sdk_sqs::config::Builder::from(&config),
-        ));
+        let mut sdk_config = aws_sdk_sqs::config::Builder::from(&config);
+        if let Some(provider) = config.credentials_provider() {
+            sdk_config = sdk_config.credentials_provider(RecordedCredentials {
+                inner: provider,
+                secrets: settings.secrets.clone(),
+            });
+        }
+        let client = aws_sdk_sqs::Client::from_conf(with_call_limits(sdk_config));
         Ok(Sqs {
+            secrets: settings.secrets.clone(),
             urls,
             once: single_attempt(&client),
             client,
@@ -374,6 +385,7 @@ impl Sqs {
             throttled: std::sync::Arc::default(),
             inspection: inspect::Inspection::default(),
             urls: None,
+            secrets: KnownSecrets::default(),
         }
     }
 
@@ -479,6 +491,7 @@ impl Sqs {
             names: self.names,
             profile: self.profile.as_deref(),
             profile_files: &self.profile_files,
+            secrets: &self.secrets,
         };
         let error = ClientError::from_sdk(action, queue, &site, err.error)
             .with_cost(err.attempts, err.waited);
@@ -526,6 +539,34 @@ impl Sqs {
             },
             other => other,
         }
+    }
+}
+
+/// The chain's credentials provider, which tells [`KnownSecrets`] each set of credentials it
+/// resolves (the first, and each refreshed one), whatever their source: from then on their values
+/// are left out of everything printed, whoever echoes them.
+#[derive(Debug)]
+struct RecordedCredentials {
+    inner: aws_credential_types::provider::SharedCredentialsProvider,
+    secrets: KnownSecrets,
+}
+
+impl aws_credential_types::provider::ProvideCredentials for RecordedCredentials {
+    fn provide_credentials<'a>(
+        &'a self,
+    ) -> aws_credential_types::provider::future::ProvideCredentials<'a>
+    where
+        Self: 'a,
+    {
+        aws_credential_types::provider::future::ProvideCredentials::new(async move {
+            let credentials = self.inner.provide_credentials().await?;
+            self.secrets.add(credentials.access_key_id());
+            self.secrets.add(credentials.secret_access_key());
+            if let Some(token) = credentials.session_token() {
+                self.secrets.add(token);
+            }
+            Ok(credentials)
+        })
     }
 }
 
