@@ -8,7 +8,7 @@ use crate::cli::{Cli, Command};
 use crate::client::ClientError;
 use crate::client::peek::PeekError;
 use crate::commands::context::Context;
-use crate::error::{Cancelled, CommandHint, HintedError, UsageError};
+use crate::error::{Cancelled, CommandHint, Declined, HintedError, UsageError};
 use crate::exit::ExitStatus;
 use crate::interrupt::{Interrupt, StopSignal};
 use crate::output::{Printer, Terminal, stderr_line};
@@ -273,6 +273,11 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
     if err.chain().any(|cause| cause.is::<Cancelled>()) {
         printer.info(err.to_string());
         return ExitStatus::Interrupted;
+    }
+    // A "no" is an answer, not an error: said as such, with its own code.
+    if err.chain().any(|cause| cause.is::<Declined>()) {
+        printer.info(err.to_string());
+        return ExitStatus::Declined;
     }
     // Every line printed here may quote an endpoint (an SDK message, a foreign body): none may
     // carry a credential it echoed.
