@@ -27,8 +27,8 @@ end
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_needs_command" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_needs_command" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -64,8 +64,8 @@ complete -c sqsctl -n "__fish_sqsctl_needs_command" -f -a "help" -d 'Print this 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -82,8 +82,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -s h -l help -d 'P
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -108,8 +108,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -134,8 +134,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -153,8 +153,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -181,8 +181,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -206,8 +206,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -224,8 +224,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -242,8 +242,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_sub
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -274,8 +274,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l concurrency -d 'B
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -309,8 +309,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l newer-than -d 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -344,8 +344,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l newer-than -d 'On
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -381,8 +381,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l newer-than -d 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -402,8 +402,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l scan-limit -d '
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -423,8 +423,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -s h -l help -d 'P
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -444,8 +444,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l timeout -d 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -481,8 +481,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_se
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -505,8 +505,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_se
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -523,8 +523,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_s
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -543,8 +543,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_s
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from journals" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from journals" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from journals" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from journals" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from journals" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from journals" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from journals" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from journals" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -569,8 +569,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand groups" -l watch -d 'Read 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand groups" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand groups" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand groups" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand groups" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand groups" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand groups" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand groups" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand groups" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -588,8 +588,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand groups" -s h -l help -d 'P
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -612,8 +612,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subc
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -641,8 +641,8 @@ name\t'By name, A to Z'"
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -664,8 +664,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l watch -d 'Run
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -698,8 +698,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l count-lag -d 'Ho
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -720,8 +720,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l bind -d 'Address 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -740,8 +740,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l out-dir -d 'D
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'
@@ -758,8 +758,8 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -s h -l help -d 
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l profile -d 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l region -d 'AWS region (default: AWS_REGION or the profile\'s region)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l endpoint-url -d 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS\'s)' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h [default: 10s]' -r
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this [default: 30s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l connect-timeout -d 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l read-timeout -d 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll\'s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -s o -l output -d 'Output format: a table on a terminal and JSON Lines in a pipe by default' -r -f -a "auto\t'A table on a terminal, JSON Lines when piped'
 table\t'A table, also when piped'
 json\t'One JSON document'

@@ -19,6 +19,12 @@ pub const ASSUME_TTY_ENV: &str = "SQSCTL_ASSUME_TTY";
 /// The grace period's variable: how long requests in flight may finish after the first Ctrl-C.
 pub const INTERRUPT_GRACE_ENV: &str = "SQSCTL_INTERRUPT_GRACE";
 
+/// `--connect-timeout`'s variable.
+pub const CONNECT_TIMEOUT_ENV: &str = "SQSCTL_CONNECT_TIMEOUT";
+
+/// `--read-timeout`'s variable.
+pub const READ_TIMEOUT_ENV: &str = "SQSCTL_READ_TIMEOUT";
+
 /// The flags that set the client's settings, named by its errors (`(from --region)`, `no
 /// connection within 10s (--connect-timeout)`).
 pub const AWS_FLAGS: SettingNames = SettingNames {
@@ -46,6 +52,10 @@ pub struct Environment {
     pub no_color: bool,
     /// `SQSCTL_INTERRUPT_GRACE`, as set.
     pub interrupt_grace: Option<String>,
+    /// `SQSCTL_CONNECT_TIMEOUT`, as set.
+    pub connect_timeout: Option<String>,
+    /// `SQSCTL_READ_TIMEOUT`, as set.
+    pub read_timeout: Option<String>,
     /// The user's cache directory (`XDG_CACHE_HOME`, `~/.cache`, `~/Library/Caches`), where queue
     /// URLs are remembered; `None` leaves them unremembered.
     pub cache_dir: Option<std::path::PathBuf>,
@@ -71,6 +81,8 @@ impl Environment {
             columns: var("COLUMNS"),
             no_color: var("NO_COLOR").is_some_and(|v| !v.is_empty()),
             interrupt_grace: var(INTERRUPT_GRACE_ENV).filter(|v| !v.trim().is_empty()),
+            connect_timeout: var(CONNECT_TIMEOUT_ENV).filter(|v| !v.trim().is_empty()),
+            read_timeout: var(READ_TIMEOUT_ENV).filter(|v| !v.trim().is_empty()),
             cache_dir: None,
             aws: AwsEnvironment::from_lookup(&var),
             secrets: {
@@ -136,6 +148,35 @@ impl GlobalSettings {
                 .parse(text)
                 .map_err(|why| format!("{INTERRUPT_GRACE_ENV}={text:?}: {why}"))?,
         };
+        // A flag wins over its variable; an error about the value names the one it came from.
+        let mut names = AWS_FLAGS;
+        let timeout =
+            |flag: Option<Duration>, variable: &'static str, value: &Option<String>| match (
+                flag, value,
+            ) {
+                (Some(duration), _) => Ok((Some(duration), false)),
+                (None, None) => Ok((None, false)),
+                (None, Some(text)) => values::TIMEOUT
+                    .parse(text)
+                    .map(|duration| (Some(duration), true))
+                    .map_err(|why| format!("{variable}={text:?}: {why}")),
+            };
+        let (connect_timeout, from_env) = timeout(
+            aws.connect_timeout,
+            CONNECT_TIMEOUT_ENV,
+            &env.connect_timeout,
+        )?;
+        if from_env {
+            names.connect_timeout = CONNECT_TIMEOUT_ENV;
+        }
+        let (read_timeout, from_env) =
+            timeout(aws.read_timeout, READ_TIMEOUT_ENV, &env.read_timeout)?;
+        if from_env {
+            names.read_timeout = READ_TIMEOUT_ENV;
+        }
+        if aws.endpoint_url.is_none() {
+            check_endpoint_variables(&env.aws)?;
+        }
         Ok(GlobalSettings {
             printer,
             aws: AwsSettings {
@@ -143,19 +184,36 @@ impl GlobalSettings {
                 region: aws.region,
                 endpoint_url: aws.endpoint_url,
                 max_attempts: None,
-                connect_timeout: aws.connect_timeout,
-                read_timeout: aws.read_timeout,
+                connect_timeout,
+                read_timeout,
                 environment: env.aws,
                 // Kept current by every command; served only where `app` says so.
                 queue_url_cache: env.cache_dir.map(|dir| QueueUrlCacheSettings {
                     dir: dir.join("sqsctl"),
                     serve: false,
                 }),
-                names: AWS_FLAGS,
+                names,
                 secrets: env.secrets,
             },
             grace,
         })
+    }
+}
+
+/// Checks the endpoint the environment chooses (`AWS_ENDPOINT_URL_SQS`, else `AWS_ENDPOINT_URL`,
+/// as the SDK ranks them) when no `--endpoint-url` overrides it: one that is not a URL is an error
+/// naming the variable and its value, not a failed request naming neither.
+fn check_endpoint_variables(aws: &AwsEnvironment) -> Result<(), String> {
+    let in_effect = [
+        ("AWS_ENDPOINT_URL_SQS", &aws.endpoint_url_sqs),
+        ("AWS_ENDPOINT_URL", &aws.endpoint_url),
+    ]
+    .into_iter()
+    .find_map(|(name, value)| value.as_deref().map(|value| (name, value)));
+    match in_effect {
+        Some((name, value)) => crate::client::check_endpoint_url(value)
+            .map_err(|why| format!("{name}={:?}: {why}", crate::client::redact_url(value))),
+        None => Ok(()),
     }
 }
 
@@ -210,6 +268,50 @@ mod tests {
         );
         assert!(grace("-1").is_err());
         assert!(grace("2h").is_err());
+    }
+
+    #[test]
+    fn every_variable_sqsctl_reads_names_itself_and_its_value_when_it_is_wrong() {
+        for (name, value, expected) in [
+            (
+                READ_TIMEOUT_ENV,
+                "abc",
+                "SQSCTL_READ_TIMEOUT=\"abc\": expected seconds",
+            ),
+            (
+                CONNECT_TIMEOUT_ENV,
+                "0",
+                "SQSCTL_CONNECT_TIMEOUT=\"0\": must be more than 0s",
+            ),
+            (INTERRUPT_GRACE_ENV, "2h", "SQSCTL_INTERRUPT_GRACE=\"2h\": "),
+            (
+                "AWS_ENDPOINT_URL_SQS",
+                "garbage",
+                "AWS_ENDPOINT_URL_SQS=\"garbage\": not a valid endpoint URL",
+            ),
+            (
+                "AWS_ENDPOINT_URL",
+                "ftp://user:pw@host",
+                "AWS_ENDPOINT_URL=\"ftp://***@host\": not a valid endpoint URL",
+            ),
+        ] {
+            let err = resolve(&[(name, value)]).err().unwrap_or_default();
+            assert!(err.starts_with(expected), "{name}={value}: {err}");
+        }
+        // Values that are fine, and where the timeouts' errors then point.
+        let aws = resolve(&[(READ_TIMEOUT_ENV, "2.5"), (CONNECT_TIMEOUT_ENV, "3s")])
+            .map(|s| s.aws)
+            .ok();
+        assert_eq!(
+            aws.as_ref().and_then(|a| a.read_timeout),
+            Some(Duration::from_millis(2500))
+        );
+        assert_eq!(
+            aws.as_ref().and_then(|a| a.connect_timeout),
+            Some(Duration::from_secs(3))
+        );
+        assert_eq!(aws.map(|a| a.names.read_timeout), Some(READ_TIMEOUT_ENV));
+        assert!(resolve(&[("AWS_ENDPOINT_URL_SQS", "http://127.0.0.1:9324")]).is_ok());
     }
 
     #[test]
