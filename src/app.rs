@@ -310,7 +310,13 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
     let usage = |c: &(dyn std::error::Error + 'static)| {
         c.is::<UsageError>()
             || c.downcast_ref::<HintedError>().is_some_and(|h| h.usage)
-            || matches!(client_error(c), Some(ClientError::InvalidEndpoint { .. }))
+            || matches!(
+                client_error(c),
+                Some(
+                    ClientError::InvalidEndpoint { .. }
+                        | ClientError::InvalidEndpointVariable { .. }
+                )
+            )
     };
     if err.chain().any(usage) {
         ExitStatus::Usage

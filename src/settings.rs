@@ -174,9 +174,6 @@ impl GlobalSettings {
         if from_env {
             names.read_timeout = READ_TIMEOUT_ENV;
         }
-        if aws.endpoint_url.is_none() {
-            check_endpoint_variables(&env.aws)?;
-        }
         Ok(GlobalSettings {
             printer,
             aws: AwsSettings {
@@ -197,23 +194,6 @@ impl GlobalSettings {
             },
             grace,
         })
-    }
-}
-
-/// Checks the endpoint the environment chooses (`AWS_ENDPOINT_URL_SQS`, else `AWS_ENDPOINT_URL`,
-/// as the SDK ranks them) when no `--endpoint-url` overrides it: one that is not a URL is an error
-/// naming the variable and its value, not a failed request naming neither.
-fn check_endpoint_variables(aws: &AwsEnvironment) -> Result<(), String> {
-    let in_effect = [
-        ("AWS_ENDPOINT_URL_SQS", &aws.endpoint_url_sqs),
-        ("AWS_ENDPOINT_URL", &aws.endpoint_url),
-    ]
-    .into_iter()
-    .find_map(|(name, value)| value.as_deref().map(|value| (name, value)));
-    match in_effect {
-        Some((name, value)) => crate::client::check_endpoint_url(value)
-            .map_err(|why| format!("{name}={:?}: {why}", crate::client::redact_url(value))),
-        None => Ok(()),
     }
 }
 
@@ -284,16 +264,6 @@ mod tests {
                 "SQSCTL_CONNECT_TIMEOUT=\"0\": must be more than 0s",
             ),
             (INTERRUPT_GRACE_ENV, "2h", "SQSCTL_INTERRUPT_GRACE=\"2h\": "),
-            (
-                "AWS_ENDPOINT_URL_SQS",
-                "garbage",
-                "AWS_ENDPOINT_URL_SQS=\"garbage\": not a valid endpoint URL",
-            ),
-            (
-                "AWS_ENDPOINT_URL",
-                "ftp://user:pw@host",
-                "AWS_ENDPOINT_URL=\"ftp://***@host\": not a valid endpoint URL",
-            ),
         ] {
             let err = resolve(&[(name, value)]).err().unwrap_or_default();
             assert!(err.starts_with(expected), "{name}={value}: {err}");
@@ -311,7 +281,6 @@ mod tests {
             Some(Duration::from_secs(3))
         );
         assert_eq!(aws.map(|a| a.names.read_timeout), Some(READ_TIMEOUT_ENV));
-        assert!(resolve(&[("AWS_ENDPOINT_URL_SQS", "http://127.0.0.1:9324")]).is_ok());
     }
 
     #[test]

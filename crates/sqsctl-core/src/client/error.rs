@@ -121,6 +121,14 @@ pub enum ClientError {
     },
     #[error("`{url}` is not a valid endpoint URL")]
     InvalidEndpoint { url: String },
+    /// The endpoint the environment chooses is not a URL: the variable, its value (without
+    /// userinfo) and why.
+    #[error("{variable}={value:?}: {why}")]
+    InvalidEndpointVariable {
+        variable: &'static str,
+        value: String,
+        why: String,
+    },
     #[error("{0}")]
     InvalidInput(String),
 }

@@ -187,6 +187,30 @@ impl AwsEnvironment {
     }
 }
 
+impl AwsEnvironment {
+    /// Checks the endpoint the environment chooses (`AWS_ENDPOINT_URL_SQS`, else
+    /// `AWS_ENDPOINT_URL`, as the SDK ranks them): one that is not a URL is an error naming the
+    /// variable and its value, not a failed request that names neither.
+    pub fn check_endpoint(&self) -> Result<(), ClientError> {
+        let in_effect = [
+            ("AWS_ENDPOINT_URL_SQS", &self.endpoint_url_sqs),
+            ("AWS_ENDPOINT_URL", &self.endpoint_url),
+        ]
+        .into_iter()
+        .find_map(|(name, value)| value.as_deref().map(|value| (name, value)));
+        match in_effect {
+            Some((variable, value)) => {
+                check_endpoint_url(value).map_err(|why| ClientError::InvalidEndpointVariable {
+                    variable,
+                    value: redact_url(value),
+                    why,
+                })
+            }
+            None => Ok(()),
+        }
+    }
+}
+
 impl AwsSettings {
     /// Whether the endpoint in effect is known to be plain HTTP (`sqsctl local`, a test server):
     /// `--endpoint-url`, then the environment, as the SDK ranks them. An endpoint from a profile
@@ -267,6 +291,9 @@ impl Sqs {
     pub async fn connect(settings: &AwsSettings) -> Result<Sqs, ClientError> {
         let http = http_client(settings.plain_http_endpoint());
         let mut loader = aws_config::defaults(BehaviorVersion::latest()).http_client(http.clone());
+        if settings.endpoint_url.is_none() {
+            settings.environment.check_endpoint()?;
+        }
         if let Some(profile) = settings.selected_profile() {
             profiles::check_exists(profile, &settings.environment.profile_files).await?;
         }
@@ -742,4 +769,43 @@ fn single_attempt(client: &aws_sdk_sqs::Client) -> aws_sdk_sqs::Client {
         .retry_config(RetryConfig::disabled())
         .build();
     aws_sdk_sqs::Client::from_conf(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_endpoint_variable_that_is_not_a_url_names_itself_and_its_value() {
+        let env = |vars: &[(&str, &str)]| {
+            let vars: Vec<(String, String)> = vars
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect();
+            AwsEnvironment::from_lookup(move |name| {
+                vars.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+            })
+        };
+        let err = |vars: &[(&str, &str)]| env(vars).check_endpoint().err().map(|e| e.to_string());
+        assert_eq!(
+            err(&[("AWS_ENDPOINT_URL_SQS", "localhost:9324")]).as_deref(),
+            Some(
+                "AWS_ENDPOINT_URL_SQS=\"localhost:9324\": not a valid endpoint URL (no http:// or https://); expected e.g. http://127.0.0.1:9324 or https://sqs.us-east-1.amazonaws.com"
+            )
+        );
+        // The one the SDK uses is checked, and a password in it is not shown.
+        let global = err(&[("AWS_ENDPOINT_URL", "ftp://user:pw@host")]).unwrap_or_default();
+        assert!(
+            global.starts_with("AWS_ENDPOINT_URL=\"ftp://***@host\": not a valid endpoint URL"),
+            "{global}"
+        );
+        assert_eq!(
+            err(&[
+                ("AWS_ENDPOINT_URL_SQS", "http://127.0.0.1:9324"),
+                ("AWS_ENDPOINT_URL", "garbage")
+            ]),
+            None
+        );
+        assert_eq!(err(&[]), None);
+    }
 }
