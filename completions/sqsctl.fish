@@ -34,7 +34,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_needs_command" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_needs_command" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_needs_command" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -71,7 +71,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queues" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -89,7 +89,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and not __fish_seen_subcommand_from info create delete set url tag untag help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -115,7 +115,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from info" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -141,7 +141,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from create" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -160,7 +160,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from delete" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -188,7 +188,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from set" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -213,7 +213,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from url" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -231,7 +231,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from tag" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -249,7 +249,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand queue; and __fish_seen_subcommand_from untag" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -281,7 +281,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -316,7 +316,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -351,7 +351,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand peek" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -388,7 +388,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -409,7 +409,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand delete" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -430,7 +430,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand purge" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -451,7 +451,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -488,7 +488,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -512,7 +512,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from status" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -530,7 +530,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from cancel" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -550,7 +550,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from journals" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from journals" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and __fish_seen_subcommand_from journals" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -576,7 +576,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand groups" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand groups" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand groups" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -595,7 +595,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and not __fish_seen_subcommand_from groups help" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -619,7 +619,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand fifo; and __fish_seen_subcommand_from groups" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -648,7 +648,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand top" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -671,7 +671,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand diagnose" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -705,7 +705,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -727,7 +727,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand demo" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -747,7 +747,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand generate" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -765,7 +765,7 @@ table\t'A table, also when piped'
 json\t'One JSON document'
 jsonl\t'One JSON record per line, each `{"type": ..., "data": ...}`'
 text\t'Plain text: message bodies one per line, or tab-separated columns'"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l query -d 'JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l query -d 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI\'s text: a list of values is one tab-separated line. Not with `-o table`' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand consume-watchdog" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"

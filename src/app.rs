@@ -124,7 +124,7 @@ async fn run(cli: Cli) -> ExitStatus {
     spawn_signal_handler(interrupt.clone());
     let ctx = Context::new(settings.printer, settings.aws, interrupt);
     let result = crate::commands::dispatch(&ctx, cli.command).await;
-    let flushed = ctx.printer.flush();
+    let flushed = ctx.printer.finish();
     let status =
         match result.and_then(|status| flushed.map(|()| status).map_err(anyhow::Error::from)) {
             Ok(status) => status,

@@ -176,9 +176,10 @@ pub struct GlobalArgs {
         value_name = "FORMAT"
     )]
     pub output: OutputFormat,
-    /// JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with
-    /// `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI's
-    /// text: a list of values is one tab-separated line. Not with `-o table`
+    /// JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result
+    /// written as JSON on a terminal and in a pipe alike (per message for receive and peek; per
+    /// record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result
+    /// as the AWS CLI's text: a list of values is one tab-separated line. Not with `-o table`
     #[arg(long, global = true, value_name = "EXPR")]
     pub query: Option<String>,
     /// When to use colour on stderr (NO_COLOR is respected)

@@ -22,7 +22,7 @@ pub mod table;
 pub mod template;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use parking_lot::Mutex;
@@ -156,6 +156,9 @@ pub struct Printer {
     /// The values of the credentials in use: left out of every line written, on stdout and on
     /// stderr, whoever echoed them.
     secrets: KnownSecrets,
+    /// JSON Lines records `--query` was applied to, and those it found nothing in (left out).
+    queried_records: AtomicU64,
+    empty_records: AtomicU64,
 }
 
 impl Printer {
@@ -171,7 +174,8 @@ impl Printer {
         query: Option<Query>,
     ) -> Result<Printer, String> {
         // A query works on JSON, and its result is written as JSON or as text; `auto` then means
-        // JSON on a terminal and JSON Lines in a pipe.
+        // the JSON document, on a terminal and in a pipe alike, so that the expression sees the
+        // same document wherever the output goes.
         let format = match format_arg {
             OutputFormat::Table if query.is_some() => {
                 return Err(
@@ -180,7 +184,7 @@ impl Printer {
                         .to_string(),
                 );
             }
-            OutputFormat::Auto if query.is_some() && terminal.stdout_is_tty => Format::Json,
+            OutputFormat::Auto if query.is_some() => Format::Json,
             OutputFormat::Auto if terminal.stdout_is_tty => Format::Table,
             OutputFormat::Auto | OutputFormat::Jsonl => Format::Jsonl,
             OutputFormat::Table => Format::Table,
@@ -202,7 +206,28 @@ impl Printer {
             stdout: Mutex::new(BufWriter::new(io::stdout())),
             query,
             secrets: KnownSecrets::default(),
+            queried_records: AtomicU64::new(0),
+            empty_records: AtomicU64::new(0),
         })
+    }
+
+    /// Ends the run's output: flushes stdout, and says on stderr how many JSON Lines records
+    /// `--query` found nothing in, which were left out rather than written as `"data": null`.
+    pub fn finish(&self) -> io::Result<()> {
+        self.flush()?;
+        let empty = self.empty_records.load(Ordering::Relaxed);
+        if let Some(query) = &self.query
+            && empty > 0
+        {
+            let of = self.queried_records.load(Ordering::Relaxed);
+            self.info(format!(
+                "--query `{}` found nothing in {empty} of {}, left out: with -o jsonl it applies to \
+                 each record's data; -o json applies it to the whole document",
+                query.text(),
+                crate::text::plural(of, "record")
+            ));
+        }
+        Ok(())
     }
 
     /// The printer, leaving the values `secrets` holds (and those added to it later, once the
@@ -376,23 +401,30 @@ impl Printer {
 
     /// One JSON Lines record in the `{"type": kind, "data": ...}` envelope, `--query` applied to
     /// its data.
+    /// A record whose result is null is not written (see [`Printer::finish`]).
     pub fn record<T: Serialize>(&self, kind: &str, data: &T) -> io::Result<()> {
-        let data = match &self.query {
-            Some(query) => serde_json::to_string(&query.apply(data)?)?,
-            None => serde_json::to_string(data)?,
-        };
-        self.write_envelope(kind, &data)
+        match &self.query {
+            Some(query) => self.write_queried_record(kind, query.apply(data)?),
+            None => self.write_envelope(kind, &serde_json::to_string(data)?),
+        }
     }
 
     /// A record whose data is JSON text already; `--query` is applied here.
     fn write_raw_record(&self, kind: &str, data: &str) -> io::Result<()> {
         match &self.query {
-            Some(query) => {
-                let result = query.apply(&parse(data)?)?;
-                self.write_envelope(kind, &serde_json::to_string(&result)?)
-            }
+            Some(query) => self.write_queried_record(kind, query.apply(&parse(data)?)?),
             None => self.write_envelope(kind, data),
         }
+    }
+
+    /// A record's data as `--query` made it: written, unless the expression found nothing in it.
+    fn write_queried_record(&self, kind: &str, result: serde_json::Value) -> io::Result<()> {
+        self.queried_records.fetch_add(1, Ordering::Relaxed);
+        if result.is_null() {
+            self.empty_records.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        self.write_envelope(kind, &serde_json::to_string(&result)?)
     }
 
     fn write_envelope(&self, kind: &str, data: &str) -> io::Result<()> {

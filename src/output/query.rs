@@ -14,22 +14,30 @@ use crate::expression;
 /// A parsed `--query` expression.
 pub struct Query {
     expression: jmespath::Expression<'static>,
+    /// The expression as the user wrote it (the compiled one has its literals rewritten).
+    text: String,
 }
 
 impl std::fmt::Debug for Query {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("Query")
-            .field(&self.expression.as_str())
-            .finish()
+        f.debug_tuple("Query").field(&self.text).finish()
     }
 }
 
 impl Query {
+    /// The expression as the user wrote it.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// Parses an expression as the AWS CLI reads it (see [`expression::compile`]); the error
     /// names it and says where it stops making sense.
     pub fn parse(text: &str) -> Result<Query, String> {
         expression::compile(text)
-            .map(|expression| Query { expression })
+            .map(|expression| Query {
+                expression,
+                text: text.to_string(),
+            })
             .map_err(|e| {
                 format!(
                     "--query `{text}` is not a valid JMESPath expression: {} (at character {})",
@@ -44,11 +52,7 @@ impl Query {
     pub fn apply<T: Serialize>(&self, value: &T) -> std::io::Result<Value> {
         let value = serde_json::to_value(value).map_err(std::io::Error::other)?;
         let result = self.expression.search(value).map_err(|e| {
-            std::io::Error::other(format!(
-                "--query `{}` failed: {}",
-                self.expression.as_str(),
-                e.reason
-            ))
+            std::io::Error::other(format!("--query `{}` failed: {}", self.text, e.reason))
         })?;
         serde_json::to_value(&*result).map_err(std::io::Error::other)
     }
