@@ -50,6 +50,19 @@ pub fn main() -> std::process::ExitCode {
     if matches!(cli.command, Command::ConsumeWatchdog) {
         return crate::commands::consume::watchdog::serve().into();
     }
+    // Read before the runtime starts, which would panic on a value it cannot use.
+    let worker_threads = match crate::settings::worker_threads(
+        std::env::var(crate::settings::WORKER_THREADS_ENV).ok(),
+    ) {
+        Ok(threads) => threads,
+        Err(message) => {
+            eprintln!(
+                "error: {}",
+                crate::output::sanitize::for_terminal_lines(&message)
+            );
+            return ExitStatus::Usage.into();
+        }
+    };
     // A one-shot command runs on this thread alone: starting worker threads and handing the work
     // to them would cost more than the command itself.
     let one_shot = is_one_shot(&cli.command);
@@ -58,7 +71,7 @@ pub fn main() -> std::process::ExitCode {
     } else {
         tokio::runtime::Builder::new_multi_thread()
     };
-    if let Some(threads) = client_threads(&cli).filter(|_| !one_shot) {
+    if let Some(threads) = client_threads(&cli, worker_threads).filter(|_| !one_shot) {
         builder.worker_threads(threads);
     }
     let runtime = match builder.enable_all().build() {
@@ -92,12 +105,13 @@ pub fn main() -> std::process::ExitCode {
 const CLIENT_THREADS: usize = 4;
 
 /// The runtime threads of a command: `None` (one per core) for the local server, which serves
-/// whatever its clients send, and for an explicit `TOKIO_WORKER_THREADS`; at most
+/// whatever its clients send; an explicit `TOKIO_WORKER_THREADS` (`requested`); at most
 /// [`CLIENT_THREADS`] otherwise.
-fn client_threads(cli: &Cli) -> Option<usize> {
-    if matches!(cli.command, Command::Local(_))
-        || std::env::var_os("TOKIO_WORKER_THREADS").is_some()
-    {
+fn client_threads(cli: &Cli, requested: Option<usize>) -> Option<usize> {
+    if requested.is_some() {
+        return requested;
+    }
+    if matches!(cli.command, Command::Local(_)) {
         return None;
     }
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);

@@ -19,6 +19,23 @@ pub const ASSUME_TTY_ENV: &str = "SQSCTL_ASSUME_TTY";
 /// The grace period's variable: how long requests in flight may finish after the first Ctrl-C.
 pub const INTERRUPT_GRACE_ENV: &str = "SQSCTL_INTERRUPT_GRACE";
 
+/// The runtime's number of worker threads, which tokio reads too (and panics on a value it cannot
+/// use): checked by [`worker_threads`] before the runtime starts.
+pub const WORKER_THREADS_ENV: &str = "TOKIO_WORKER_THREADS";
+
+/// `TOKIO_WORKER_THREADS` as set (`None` when unset), checked: a whole number above 0.
+pub fn worker_threads(value: Option<String>) -> Result<Option<usize>, String> {
+    let Some(text) = value else {
+        return Ok(None);
+    };
+    match text.trim().parse::<usize>() {
+        Ok(threads) if threads > 0 => Ok(Some(threads)),
+        _ => Err(format!(
+            "{WORKER_THREADS_ENV}={text:?}: expected a whole number of threads, 1 or more"
+        )),
+    }
+}
+
 /// `--connect-timeout`'s variable.
 pub const CONNECT_TIMEOUT_ENV: &str = "SQSCTL_CONNECT_TIMEOUT";
 
@@ -44,8 +61,8 @@ const CREDENTIAL_VARS: [&str; 3] = [
 /// What sqsctl reads from its environment, beside what the AWS SDK's chain reads for itself.
 #[derive(Debug, Clone, Default)]
 pub struct Environment {
-    /// `SQSCTL_ASSUME_TTY=1`.
-    pub assume_tty: bool,
+    /// `SQSCTL_ASSUME_TTY`, as set.
+    pub assume_tty: Option<String>,
     /// `COLUMNS`, as set (a width the terminal does not tell).
     pub columns: Option<String>,
     /// `NO_COLOR`, set and not empty.
@@ -77,7 +94,7 @@ impl Environment {
     /// The same from any lookup of variables (tests give a map), without a cache directory.
     pub fn from_lookup(var: impl Fn(&str) -> Option<String>) -> Environment {
         Environment {
-            assume_tty: var(ASSUME_TTY_ENV).is_some_and(|v| v == "1"),
+            assume_tty: var(ASSUME_TTY_ENV),
             columns: var("COLUMNS"),
             no_color: var("NO_COLOR").is_some_and(|v| !v.is_empty()),
             interrupt_grace: var(INTERRUPT_GRACE_ENV).filter(|v| !v.trim().is_empty()),
@@ -115,10 +132,15 @@ impl GlobalSettings {
         env: Environment,
         detected: Terminal,
     ) -> Result<GlobalSettings, String> {
-        let terminal = if env.assume_tty {
-            Terminal::all()
-        } else {
-            detected
+        let terminal = match env.assume_tty.as_deref().map(str::trim) {
+            Some("1") => Terminal::all(),
+            None | Some("" | "0") => detected,
+            Some(_) => {
+                return Err(format!(
+                    "{ASSUME_TTY_ENV}={:?}: expected 1 (behave as on a terminal) or 0",
+                    env.assume_tty.unwrap_or_default()
+                ));
+            }
         };
         // `COLUMNS` stands in for a width the terminal does not tell (and for tests' forced
         // terminal); one that is not a width is ignored, as shells and other tools do.
@@ -264,6 +286,11 @@ mod tests {
                 "SQSCTL_CONNECT_TIMEOUT=\"0\": must be more than 0s",
             ),
             (INTERRUPT_GRACE_ENV, "2h", "SQSCTL_INTERRUPT_GRACE=\"2h\": "),
+            (
+                ASSUME_TTY_ENV,
+                "yes",
+                "SQSCTL_ASSUME_TTY=\"yes\": expected 1",
+            ),
         ] {
             let err = resolve(&[(name, value)]).err().unwrap_or_default();
             assert!(err.starts_with(expected), "{name}={value}: {err}");
@@ -281,6 +308,22 @@ mod tests {
             Some(Duration::from_secs(3))
         );
         assert_eq!(aws.map(|a| a.names.read_timeout), Some(READ_TIMEOUT_ENV));
+        let tty = |value: &str| {
+            resolve(&[(ASSUME_TTY_ENV, value)]).map(|s| s.printer.terminal().stdout_is_tty)
+        };
+        assert_eq!(tty("1"), Ok(true));
+        assert_eq!(tty("0"), Ok(false));
+        assert_eq!(worker_threads(None), Ok(None));
+        assert_eq!(worker_threads(Some("3".into())), Ok(Some(3)));
+        for bad in ["0", "abc", "-1", ""] {
+            let err = worker_threads(Some(bad.into())).err().unwrap_or_default();
+            assert!(
+                err.starts_with(&format!(
+                    "TOKIO_WORKER_THREADS={bad:?}: expected a whole number"
+                )),
+                "{err}"
+            );
+        }
     }
 
     #[test]

@@ -194,6 +194,8 @@ fn a_variable_that_is_not_a_value_names_itself_and_the_value() {
         ("SQSCTL_READ_TIMEOUT", "abc"),
         ("SQSCTL_CONNECT_TIMEOUT", "2h"),
         ("AWS_ENDPOINT_URL_SQS", "localhost:9324"),
+        ("TOKIO_WORKER_THREADS", "abc"),
+        ("SQSCTL_ASSUME_TTY", "yes"),
     ] {
         let run = Run::from_output(
             env.cmd()
