@@ -400,8 +400,7 @@ impl Printer {
     }
 
     /// One JSON Lines record in the `{"type": kind, "data": ...}` envelope, `--query` applied to
-    /// its data.
-    /// A record whose result is null is not written (see [`Printer::finish`]).
+    /// its data. A record whose result is null is not written (see [`Printer::finish`]).
     pub fn record<T: Serialize>(&self, kind: &str, data: &T) -> io::Result<()> {
         match &self.query {
             Some(query) => self.write_queried_record(kind, query.apply(data)?),
@@ -474,9 +473,16 @@ impl Printer {
     /// Text on stdout as is, without a newline (for output streamed in pieces, such as a JSON
     /// array written one element at a time).
     pub fn write_raw(&self, text: &str) -> io::Result<()> {
+        self.write_raw_counted(text).map(|_| ())
+    }
+
+    /// [`Printer::write_raw`], saying how many bytes went to stdout: what a reader at the other
+    /// end of a pipe must take, which is not `text`'s length where a credential was left out.
+    pub fn write_raw_counted(&self, text: &str) -> io::Result<u64> {
         let text = self.unsecret(text);
         let text = self.on_stdout(&text);
-        self.stdout.lock().write_all(text.as_bytes())
+        self.stdout.lock().write_all(text.as_bytes())?;
+        Ok(text.len() as u64)
     }
 
     /// A table on stdout, fitted to the terminal. Cells that hold text from the service (message
