@@ -13,6 +13,7 @@
 use std::borrow::Cow;
 use std::sync::{Arc, LazyLock};
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use parking_lot::RwLock;
 use regex::Regex;
 
@@ -69,14 +70,20 @@ pub const MIN_SECRET_CHARS: usize = 8;
 /// values are known, never one of them.
 #[derive(Clone, Default)]
 pub struct KnownSecrets {
-    /// Every form of every value, longest first (a value's encoded form before the value, so
-    /// that the longer match wins).
-    forms: Arc<RwLock<Vec<String>>>,
+    inner: Arc<RwLock<Forms>>,
+}
+
+/// Every form of every value, and one automaton that finds them all in a single pass over a text
+/// (the longest match wins where forms overlap: a value's encoded form over the value).
+#[derive(Default)]
+struct Forms {
+    forms: Vec<String>,
+    finder: Option<AhoCorasick>,
 }
 
 impl std::fmt::Debug for KnownSecrets {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "KnownSecrets({} forms)", self.forms.read().len())
+        write!(f, "KnownSecrets({} forms)", self.inner.read().forms.len())
     }
 }
 
@@ -95,30 +102,42 @@ impl KnownSecrets {
             percent_encode(value, false),
             value.replace('/', "\\/"),
         ];
-        let mut forms = self.forms.write();
+        let mut inner = self.inner.write();
+        let before = inner.forms.len();
         for form in candidates {
-            if !forms.contains(&form) {
-                forms.push(form);
+            if !inner.forms.contains(&form) {
+                inner.forms.push(form);
             }
         }
-        forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
+        if inner.forms.len() != before {
+            // The forms are plain strings, so building cannot fail; should it, the text
+            // patterns of [`redact_secrets`] are what is left.
+            inner.finder = AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(&inner.forms)
+                .ok();
+        }
     }
 
     /// Whether no value is known (nothing to remove).
     pub fn is_empty(&self) -> bool {
-        self.forms.read().is_empty()
+        self.inner.read().forms.is_empty()
     }
 
     /// `text` with every known value replaced by `[redacted]`. Borrowed when none was in it.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let forms = self.forms.read();
-        let mut out = Cow::Borrowed(text);
-        for form in forms.iter() {
-            if out.contains(form.as_str()) {
-                out = Cow::Owned(out.replace(form.as_str(), REDACTED));
+        let inner = self.inner.read();
+        match &inner.finder {
+            Some(finder) if finder.is_match(text) => {
+                let mut out = String::with_capacity(text.len());
+                finder.replace_all_with(text, &mut out, |_, _, out| {
+                    out.push_str(REDACTED);
+                    true
+                });
+                Cow::Owned(out)
             }
+            _ => Cow::Borrowed(text),
         }
-        out
     }
 
     /// [`KnownSecrets::redact`], then [`redact_secrets`]: for text an endpoint sent.
