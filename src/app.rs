@@ -8,7 +8,7 @@ use crate::cli::{Cli, Command};
 use crate::client::ClientError;
 use crate::client::peek::PeekError;
 use crate::commands::context::Context;
-use crate::error::{Cancelled, CommandHint, HintedError, UsageError};
+use crate::error::{Cancelled, CommandHint, Declined, HintedError, UsageError};
 use crate::exit::ExitStatus;
 use crate::interrupt::{Interrupt, StopSignal};
 use crate::output::{Printer, Terminal, stderr_line};
@@ -50,6 +50,19 @@ pub fn main() -> std::process::ExitCode {
     if matches!(cli.command, Command::ConsumeWatchdog) {
         return crate::commands::consume::watchdog::serve().into();
     }
+    // Read before the runtime starts, which would panic on a value it cannot use.
+    let worker_threads = match crate::settings::worker_threads(
+        std::env::var(crate::settings::WORKER_THREADS_ENV).ok(),
+    ) {
+        Ok(threads) => threads,
+        Err(message) => {
+            eprintln!(
+                "error: {}",
+                crate::output::sanitize::for_terminal_lines(&message)
+            );
+            return ExitStatus::Usage.into();
+        }
+    };
     // A one-shot command runs on this thread alone: starting worker threads and handing the work
     // to them would cost more than the command itself.
     let one_shot = is_one_shot(&cli.command);
@@ -58,7 +71,7 @@ pub fn main() -> std::process::ExitCode {
     } else {
         tokio::runtime::Builder::new_multi_thread()
     };
-    if let Some(threads) = client_threads(&cli).filter(|_| !one_shot) {
+    if let Some(threads) = client_threads(&cli, worker_threads).filter(|_| !one_shot) {
         builder.worker_threads(threads);
     }
     let runtime = match builder.enable_all().build() {
@@ -92,12 +105,13 @@ pub fn main() -> std::process::ExitCode {
 const CLIENT_THREADS: usize = 4;
 
 /// The runtime threads of a command: `None` (one per core) for the local server, which serves
-/// whatever its clients send, and for an explicit `TOKIO_WORKER_THREADS`; at most
+/// whatever its clients send; an explicit `TOKIO_WORKER_THREADS` (`requested`); at most
 /// [`CLIENT_THREADS`] otherwise.
-fn client_threads(cli: &Cli) -> Option<usize> {
-    if matches!(cli.command, Command::Local(_))
-        || std::env::var_os("TOKIO_WORKER_THREADS").is_some()
-    {
+fn client_threads(cli: &Cli, requested: Option<usize>) -> Option<usize> {
+    if requested.is_some() {
+        return requested;
+    }
+    if matches!(cli.command, Command::Local(_)) {
         return None;
     }
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
@@ -105,18 +119,18 @@ fn client_threads(cli: &Cli) -> Option<usize> {
 }
 
 async fn run(cli: Cli) -> ExitStatus {
-    let mut settings =
-        match GlobalSettings::resolve(cli.aws, cli.global, Environment::read(), Terminal::detect())
-        {
-            Ok(settings) => settings,
-            Err(message) => {
-                eprintln!(
-                    "error: {}",
-                    crate::output::sanitize::for_terminal_lines(&message)
-                );
-                return ExitStatus::Usage;
-            }
-        };
+    let env = Environment::read();
+    let secrets = env.secrets.clone();
+    let mut settings = match GlobalSettings::resolve(cli.aws, cli.global, env, Terminal::detect()) {
+        Ok(settings) => settings,
+        Err(message) => {
+            eprintln!(
+                "error: {}",
+                crate::output::sanitize::for_terminal_lines(&secrets.redact(&message))
+            );
+            return ExitStatus::Usage;
+        }
+    };
     if let Some(cache) = &mut settings.aws.queue_url_cache {
         cache.serve = serves_cached_queue_urls(&cli.command);
     }
@@ -124,7 +138,7 @@ async fn run(cli: Cli) -> ExitStatus {
     spawn_signal_handler(interrupt.clone());
     let ctx = Context::new(settings.printer, settings.aws, interrupt);
     let result = crate::commands::dispatch(&ctx, cli.command).await;
-    let flushed = ctx.printer.flush();
+    let flushed = ctx.printer.finish();
     let status =
         match result.and_then(|status| flushed.map(|()| status).map_err(anyhow::Error::from)) {
             Ok(status) => status,
@@ -274,6 +288,11 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
         printer.info(err.to_string());
         return ExitStatus::Interrupted;
     }
+    // A "no" is an answer, not an error: said as such, with its own code.
+    if err.chain().any(|cause| cause.is::<Declined>()) {
+        printer.info(err.to_string());
+        return ExitStatus::Declined;
+    }
     // Every line printed here may quote an endpoint (an SDK message, a foreign body): none may
     // carry a credential it echoed.
     let redacted = |text: String| crate::client::redact_secrets(&text).into_owned();
@@ -305,7 +324,13 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
     let usage = |c: &(dyn std::error::Error + 'static)| {
         c.is::<UsageError>()
             || c.downcast_ref::<HintedError>().is_some_and(|h| h.usage)
-            || matches!(client_error(c), Some(ClientError::InvalidEndpoint { .. }))
+            || matches!(
+                client_error(c),
+                Some(
+                    ClientError::InvalidEndpoint { .. }
+                        | ClientError::InvalidEndpointVariable { .. }
+                )
+            )
     };
     if err.chain().any(usage) {
         ExitStatus::Usage

@@ -40,11 +40,9 @@ fn names() -> Vec<String> {
         return Vec::new();
     };
     if let Some(path) = &cache {
-        // A cache that cannot be written only costs the next Tab a request.
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let _ = std::fs::write(path, names.join("\n"));
+        // A cache that cannot be written only costs the next Tab a request. The names are the
+        // user's business: the file and its directory are private.
+        let _ = crate::state_file::replace_private(path, &names.join("\n"));
     }
     names
 }

@@ -22,6 +22,8 @@ pub enum ExitStatus {
     /// A read (peek, diagnose, `fifo groups`, `delete --message-id`, a dry run) saw messages
     /// arrive in the queue's dead-letter queue while it ran: it most likely moved them there.
     ReadDeadLettered,
+    /// A confirmation prompt was answered with no: nothing was changed.
+    Declined,
     /// Stopped by Ctrl-C after finishing the work in flight (or cancelled at a prompt).
     Interrupted,
     /// Stopped by SIGTERM, as by Ctrl-C.
@@ -39,6 +41,7 @@ impl ExitStatus {
             ExitStatus::Partial => 3,
             ExitStatus::ProblemsFound => 4,
             ExitStatus::ReadDeadLettered => 5,
+            ExitStatus::Declined => 6,
             ExitStatus::Interrupted => 130,
             ExitStatus::Terminated => 143,
             ExitStatus::HungUp => 129,
@@ -56,7 +59,7 @@ impl ExitStatus {
     }
 
     /// The help text that documents the codes, shared by `--help` and the man page.
-    pub const HELP: &'static str = "Exit codes:\n  0    success\n  1    failure (see the error message)\n  2    usage error (bad arguments)\n  3    partially done: some messages were not sent, moved or deleted\n  4    diagnose found problems, or an answer is incomplete (a check did not run, or counts lagged)\n  5    a read moved messages to the dead-letter queue (see the warning)\n  129  stopped by SIGHUP (the terminal closed), as by Ctrl-C\n  130  interrupted by Ctrl-C (work in flight was finished first)\n  143  stopped by SIGTERM, as by Ctrl-C";
+    pub const HELP: &'static str = "Exit codes:\n  0    success\n  1    failure (see the error message)\n  2    usage error (bad arguments)\n  3    partially done: some messages were not sent, moved or deleted\n  4    diagnose found problems, or an answer is incomplete (a check did not run, or counts lagged)\n  5    a read moved messages to the dead-letter queue (see the warning)\n  6    declined: the answer at a confirmation prompt was no, and nothing was changed\n  129  stopped by SIGHUP (the terminal closed), as by Ctrl-C\n  130  interrupted by Ctrl-C (work in flight finished first; at a prompt, also end of input)\n  143  stopped by SIGTERM, as by Ctrl-C";
 }
 
 impl From<ExitStatus> for std::process::ExitCode {

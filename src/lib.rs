@@ -10,8 +10,8 @@
 pub use sqsctl_core::queues;
 /// The engines, from their own crate.
 pub use sqsctl_core::{
-    client, consume, diagnose, error, interrupt, message, read_ledger, redrive, select, send,
-    state_file, text,
+    client, consume, diagnose, error, expression, interrupt, message, read_ledger, redrive, select,
+    send, state_file, text,
 };
 pub use sqsctl_core::{delete, receive};
 pub mod app;

@@ -6,7 +6,9 @@
 use std::time::Duration;
 
 use crate::cli::{AwsArgs, GlobalArgs, values};
-use crate::client::{AwsEnvironment, AwsSettings, QueueUrlCacheSettings, SettingNames};
+use crate::client::{
+    AwsEnvironment, AwsSettings, KnownSecrets, QueueUrlCacheSettings, SettingNames,
+};
 use crate::output::query::Query;
 use crate::output::{Printer, Terminal};
 
@@ -17,6 +19,29 @@ pub const ASSUME_TTY_ENV: &str = "SQSCTL_ASSUME_TTY";
 /// The grace period's variable: how long requests in flight may finish after the first Ctrl-C.
 pub const INTERRUPT_GRACE_ENV: &str = "SQSCTL_INTERRUPT_GRACE";
 
+/// The runtime's number of worker threads, which tokio reads too (and panics on a value it cannot
+/// use): checked by [`worker_threads`] before the runtime starts.
+pub const WORKER_THREADS_ENV: &str = "TOKIO_WORKER_THREADS";
+
+/// `TOKIO_WORKER_THREADS` as set (`None` when unset), checked: a whole number above 0.
+pub fn worker_threads(value: Option<String>) -> Result<Option<usize>, String> {
+    let Some(text) = value else {
+        return Ok(None);
+    };
+    match text.trim().parse::<usize>() {
+        Ok(threads) if threads > 0 => Ok(Some(threads)),
+        _ => Err(format!(
+            "{WORKER_THREADS_ENV}={text:?}: expected a whole number of threads, 1 or more"
+        )),
+    }
+}
+
+/// `--connect-timeout`'s variable.
+pub const CONNECT_TIMEOUT_ENV: &str = "SQSCTL_CONNECT_TIMEOUT";
+
+/// `--read-timeout`'s variable.
+pub const READ_TIMEOUT_ENV: &str = "SQSCTL_READ_TIMEOUT";
+
 /// The flags that set the client's settings, named by its errors (`(from --region)`, `no
 /// connection within 10s (--connect-timeout)`).
 pub const AWS_FLAGS: SettingNames = SettingNames {
@@ -26,21 +51,36 @@ pub const AWS_FLAGS: SettingNames = SettingNames {
     read_timeout: "--read-timeout",
 };
 
+/// The variables that hold credentials: their values are never printed.
+const CREDENTIAL_VARS: [&str; 3] = [
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+];
+
 /// What sqsctl reads from its environment, beside what the AWS SDK's chain reads for itself.
 #[derive(Debug, Clone, Default)]
 pub struct Environment {
-    /// `SQSCTL_ASSUME_TTY=1`.
-    pub assume_tty: bool,
+    /// `SQSCTL_ASSUME_TTY`, as set.
+    pub assume_tty: Option<String>,
     /// `COLUMNS`, as set (a width the terminal does not tell).
     pub columns: Option<String>,
     /// `NO_COLOR`, set and not empty.
     pub no_color: bool,
     /// `SQSCTL_INTERRUPT_GRACE`, as set.
     pub interrupt_grace: Option<String>,
+    /// `SQSCTL_CONNECT_TIMEOUT`, as set.
+    pub connect_timeout: Option<String>,
+    /// `SQSCTL_READ_TIMEOUT`, as set.
+    pub read_timeout: Option<String>,
     /// The user's cache directory (`XDG_CACHE_HOME`, `~/.cache`, `~/Library/Caches`), where queue
     /// URLs are remembered; `None` leaves them unremembered.
     pub cache_dir: Option<std::path::PathBuf>,
     pub aws: AwsEnvironment,
+    /// The credentials the environment holds (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
+    /// `AWS_SESSION_TOKEN`): left out of everything printed from the start, before the client
+    /// resolves the ones it uses (which it adds).
+    pub secrets: KnownSecrets,
 }
 
 impl Environment {
@@ -54,12 +94,23 @@ impl Environment {
     /// The same from any lookup of variables (tests give a map), without a cache directory.
     pub fn from_lookup(var: impl Fn(&str) -> Option<String>) -> Environment {
         Environment {
-            assume_tty: var(ASSUME_TTY_ENV).is_some_and(|v| v == "1"),
+            assume_tty: var(ASSUME_TTY_ENV),
             columns: var("COLUMNS"),
             no_color: var("NO_COLOR").is_some_and(|v| !v.is_empty()),
             interrupt_grace: var(INTERRUPT_GRACE_ENV).filter(|v| !v.trim().is_empty()),
+            connect_timeout: var(CONNECT_TIMEOUT_ENV).filter(|v| !v.trim().is_empty()),
+            read_timeout: var(READ_TIMEOUT_ENV).filter(|v| !v.trim().is_empty()),
             cache_dir: None,
             aws: AwsEnvironment::from_lookup(&var),
+            secrets: {
+                let secrets = KnownSecrets::default();
+                for name in CREDENTIAL_VARS {
+                    if let Some(value) = var(name) {
+                        secrets.add(&value);
+                    }
+                }
+                secrets
+            },
         }
     }
 }
@@ -81,10 +132,15 @@ impl GlobalSettings {
         env: Environment,
         detected: Terminal,
     ) -> Result<GlobalSettings, String> {
-        let terminal = if env.assume_tty {
-            Terminal::all()
-        } else {
-            detected
+        let terminal = match env.assume_tty.as_deref().map(str::trim) {
+            Some("1") => Terminal::all(),
+            None | Some("" | "0") => detected,
+            Some(_) => {
+                return Err(format!(
+                    "{ASSUME_TTY_ENV}={:?}: expected 1 (behave as on a terminal) or 0",
+                    env.assume_tty.unwrap_or_default()
+                ));
+            }
         };
         // `COLUMNS` stands in for a width the terminal does not tell (and for tests' forced
         // terminal); one that is not a width is ignored, as shells and other tools do.
@@ -106,13 +162,40 @@ impl GlobalSettings {
             global.verbose,
             terminal,
             query,
-        )?;
+        )?
+        .with_secrets(env.secrets.clone());
         let grace = match &env.interrupt_grace {
             None => crate::interrupt::DEFAULT_GRACE,
             Some(text) => values::GRACE
                 .parse(text)
                 .map_err(|why| format!("{INTERRUPT_GRACE_ENV}={text:?}: {why}"))?,
         };
+        // A flag wins over its variable; an error about the value names the one it came from.
+        let mut names = AWS_FLAGS;
+        let timeout =
+            |flag: Option<Duration>, variable: &'static str, value: &Option<String>| match (
+                flag, value,
+            ) {
+                (Some(duration), _) => Ok((Some(duration), false)),
+                (None, None) => Ok((None, false)),
+                (None, Some(text)) => values::TIMEOUT
+                    .parse(text)
+                    .map(|duration| (Some(duration), true))
+                    .map_err(|why| format!("{variable}={text:?}: {why}")),
+            };
+        let (connect_timeout, from_env) = timeout(
+            aws.connect_timeout,
+            CONNECT_TIMEOUT_ENV,
+            &env.connect_timeout,
+        )?;
+        if from_env {
+            names.connect_timeout = CONNECT_TIMEOUT_ENV;
+        }
+        let (read_timeout, from_env) =
+            timeout(aws.read_timeout, READ_TIMEOUT_ENV, &env.read_timeout)?;
+        if from_env {
+            names.read_timeout = READ_TIMEOUT_ENV;
+        }
         Ok(GlobalSettings {
             printer,
             aws: AwsSettings {
@@ -120,15 +203,16 @@ impl GlobalSettings {
                 region: aws.region,
                 endpoint_url: aws.endpoint_url,
                 max_attempts: None,
-                connect_timeout: aws.connect_timeout,
-                read_timeout: aws.read_timeout,
+                connect_timeout,
+                read_timeout,
                 environment: env.aws,
                 // Kept current by every command; served only where `app` says so.
                 queue_url_cache: env.cache_dir.map(|dir| QueueUrlCacheSettings {
                     dir: dir.join("sqsctl"),
                     serve: false,
                 }),
-                names: AWS_FLAGS,
+                names,
+                secrets: env.secrets,
             },
             grace,
         })
@@ -186,6 +270,60 @@ mod tests {
         );
         assert!(grace("-1").is_err());
         assert!(grace("2h").is_err());
+    }
+
+    #[test]
+    fn every_variable_sqsctl_reads_names_itself_and_its_value_when_it_is_wrong() {
+        for (name, value, expected) in [
+            (
+                READ_TIMEOUT_ENV,
+                "abc",
+                "SQSCTL_READ_TIMEOUT=\"abc\": expected seconds",
+            ),
+            (
+                CONNECT_TIMEOUT_ENV,
+                "0",
+                "SQSCTL_CONNECT_TIMEOUT=\"0\": must be more than 0s",
+            ),
+            (INTERRUPT_GRACE_ENV, "2h", "SQSCTL_INTERRUPT_GRACE=\"2h\": "),
+            (
+                ASSUME_TTY_ENV,
+                "yes",
+                "SQSCTL_ASSUME_TTY=\"yes\": expected 1",
+            ),
+        ] {
+            let err = resolve(&[(name, value)]).err().unwrap_or_default();
+            assert!(err.starts_with(expected), "{name}={value}: {err}");
+        }
+        // Values that are fine, and where the timeouts' errors then point.
+        let aws = resolve(&[(READ_TIMEOUT_ENV, "2.5"), (CONNECT_TIMEOUT_ENV, "3s")])
+            .map(|s| s.aws)
+            .ok();
+        assert_eq!(
+            aws.as_ref().and_then(|a| a.read_timeout),
+            Some(Duration::from_millis(2500))
+        );
+        assert_eq!(
+            aws.as_ref().and_then(|a| a.connect_timeout),
+            Some(Duration::from_secs(3))
+        );
+        assert_eq!(aws.map(|a| a.names.read_timeout), Some(READ_TIMEOUT_ENV));
+        let tty = |value: &str| {
+            resolve(&[(ASSUME_TTY_ENV, value)]).map(|s| s.printer.terminal().stdout_is_tty)
+        };
+        assert_eq!(tty("1"), Ok(true));
+        assert_eq!(tty("0"), Ok(false));
+        assert_eq!(worker_threads(None), Ok(None));
+        assert_eq!(worker_threads(Some("3".into())), Ok(Some(3)));
+        for bad in ["0", "abc", "-1", ""] {
+            let err = worker_threads(Some(bad.into())).err().unwrap_or_default();
+            assert!(
+                err.starts_with(&format!(
+                    "TOKIO_WORKER_THREADS={bad:?}: expected a whole number"
+                )),
+                "{err}"
+            );
+        }
     }
 
     #[test]

@@ -128,16 +128,20 @@ pub struct AwsArgs {
     /// SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS's)
     #[arg(long, global = true, value_name = "URL", value_parser = parse_endpoint_url)]
     pub endpoint_url: Option<String>,
-    #[arg(long, global = true, value_name = "DURATION", env = "SQSCTL_CONNECT_TIMEOUT", value_parser = values::TIMEOUT, help = connect_timeout_help())]
+    // The variables are read by `settings`, not by clap: a value sqsctl cannot use is an error
+    // that names the variable, not the flag.
+    #[arg(long, global = true, value_name = "DURATION", value_parser = values::TIMEOUT, help = connect_timeout_help())]
     pub connect_timeout: Option<std::time::Duration>,
-    #[arg(long, global = true, value_name = "DURATION", env = "SQSCTL_READ_TIMEOUT", value_parser = values::TIMEOUT, help = read_timeout_help())]
+    #[arg(long, global = true, value_name = "DURATION", value_parser = values::TIMEOUT, help = read_timeout_help())]
     pub read_timeout: Option<std::time::Duration>,
 }
 
 fn connect_timeout_help() -> String {
     format!(
-        "How long to wait for a connection to the endpoint before giving up, {} [default: {}]",
+        "How long to wait for a connection to the endpoint before giving up, {}; {} sets it too \
+         [default: {}]",
         values::TIMEOUT.text(),
+        crate::settings::CONNECT_TIMEOUT_ENV,
         humantime::format_duration(crate::client::DEFAULT_CONNECT_TIMEOUT)
     )
 }
@@ -146,8 +150,9 @@ fn read_timeout_help() -> String {
     format!(
         "How long to wait for an answer to a request before giving up, {}; a long poll's wait \
          comes on top, and a request that timed out is tried once more, so a hung endpoint costs \
-         at most twice this [default: {}]",
+         at most twice this; {} sets it too [default: {}]",
         values::TIMEOUT.text(),
+        crate::settings::READ_TIMEOUT_ENV,
         humantime::format_duration(crate::client::DEFAULT_READ_TIMEOUT)
     )
 }
@@ -171,9 +176,10 @@ pub struct GlobalArgs {
         value_name = "FORMAT"
     )]
     pub output: OutputFormat,
-    /// JMESPath expression applied to the JSON output, as the AWS CLI reads it (per record with
-    /// `-o jsonl`, per message for receive and peek); with `-o text`, its result as the AWS CLI's
-    /// text: a list of values is one tab-separated line. Not with `-o table`
+    /// JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result
+    /// written as JSON on a terminal and in a pipe alike (per message for receive and peek; per
+    /// record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result
+    /// as the AWS CLI's text: a list of values is one tab-separated line. Not with `-o table`
     #[arg(long, global = true, value_name = "EXPR")]
     pub query: Option<String>,
     /// When to use colour on stderr (NO_COLOR is respected)

@@ -38,10 +38,11 @@ journaled as outcome unknown (--resume waits for them and may send them again). 
 stops at once: messages still held stay hidden in the DLQ until their visibility timeout, and the
 hint says how long --resume will wait for them before it moves each message the journal does not
 show as sent. SIGTERM and SIGHUP are handled as Ctrl-C. The question before a move names both queues, their account and the region; Ctrl-C
-or Ctrl-D at it cancels with nothing moved (exit 130).
+or Ctrl-D at it cancels with nothing moved (exit 130), and a no declines (exit 6).
 
 Exit codes: 0 every selected message moved (or the resumed run had completed); 3 some stayed in
-the DLQ (see the summary); 130 stopped by Ctrl-C (143 SIGTERM, 129 SIGHUP); 1 error; 2 usage.";
+the DLQ (see the summary); 6 declined at the question; 130 stopped by Ctrl-C (143 SIGTERM, 129
+SIGHUP); 1 error; 2 usage.";
 
 #[derive(Debug, Args)]
 #[command(
@@ -221,7 +222,7 @@ running) or stopped (messages stayed in the DLQ); the last two can be resumed wi
 removed. --prune removes completed runs only, unless --include-interrupted (which asks first,
 unless --yes).
 
-Exit codes: 0 done; 1 a journal could not be removed; 2 usage.";
+Exit codes: 0 done; 1 a journal could not be removed; 2 usage; 6 declined at the question.";
 
 #[derive(Debug, Args)]
 pub struct JournalsArgs {

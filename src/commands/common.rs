@@ -6,7 +6,7 @@ use anyhow::Context as _;
 
 use crate::client::{ClientError, QueueRef};
 use crate::commands::context::Context;
-use crate::error::{Cancelled, UsageError, hinted};
+use crate::error::{Cancelled, Declined, UsageError};
 use crate::output::{Answer, Printer};
 
 /// Resolves a queue given by name, URL or ARN; a name that does not exist comes back with the
@@ -28,8 +28,9 @@ pub async fn resolve_queue(ctx: &Context, text: &str) -> anyhow::Result<QueueRef
 }
 
 /// Asks before destructive work. `--yes` skips the question; without a terminal to ask on, the
-/// command refuses (usage error) unless `--yes` was given. A "no" answer is an error too, so a
-/// script never mistakes a declined run for a done one. `action` names the work for that error
+/// command refuses (usage error) unless `--yes` was given. A "no" answer ends the run with
+/// [`Declined`] (exit code 6), so a script never mistakes a declined run for a done one, nor for a
+/// failed one. `action` names the work for that error
 /// ("purging `orders`"); `dry_run_flag` says whether the command has `--dry-run` to offer.
 pub fn confirm_destructive(
     printer: &Printer,
@@ -46,10 +47,7 @@ pub fn confirm_destructive(
         .context("could not read the answer")?
     {
         Answer::Yes => Ok(()),
-        Answer::No => Err(hinted(
-            "cancelled: nothing was changed",
-            "answer `y` to go ahead, or pass --yes",
-        )),
+        Answer::No => Err(Declined.into()),
         Answer::Cancelled => Err(Cancelled.into()),
         Answer::NoTerminal => {
             let alternative = if dry_run_flag {

@@ -157,9 +157,12 @@ impl<'a> MessageWriter<'a> {
                 "{}\n",
                 self.batch_table(batch).render(printer.table_width())
             );
-            match printer.write_raw(&text).and_then(|()| printer.flush()) {
-                Ok(()) => {
-                    flushed.ends = vec![text.len() as u64; batch.len()];
+            match printer
+                .write_raw_counted(&text)
+                .and_then(|written| printer.flush().map(|()| written))
+            {
+                Ok(written) => {
+                    flushed.ends = vec![written; batch.len()];
                     self.written += batch.len() as u64;
                 }
                 Err(err) => flushed.error = Some(err),
@@ -175,11 +178,16 @@ impl<'a> MessageWriter<'a> {
                     break;
                 }
             };
-            if let Err(err) = printer.write_raw(&text).and_then(|()| printer.flush()) {
-                flushed.error = Some(err);
-                break;
+            match printer
+                .write_raw_counted(&text)
+                .and_then(|written| printer.flush().map(|()| written))
+            {
+                Ok(written) => bytes += written,
+                Err(err) => {
+                    flushed.error = Some(err);
+                    break;
+                }
             }
-            bytes += text.len() as u64;
             flushed.ends.push(bytes);
             self.written += 1;
         }

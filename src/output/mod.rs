@@ -22,12 +22,13 @@ pub mod table;
 pub mod template;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use parking_lot::Mutex;
 use serde::Serialize;
 
+use crate::client::KnownSecrets;
 pub use crate::output::document::{Document, Fields, Row, pairs_table};
 use crate::output::query::Query;
 pub use crate::output::table::{Column, Table};
@@ -152,6 +153,12 @@ pub struct Printer {
     terminal: Terminal,
     stdout: Mutex<BufWriter<io::Stdout>>,
     query: Option<Query>,
+    /// The values of the credentials in use: left out of every line written, on stdout and on
+    /// stderr, whoever echoed them.
+    secrets: KnownSecrets,
+    /// JSON Lines records `--query` was applied to, and those it found nothing in (left out).
+    queried_records: AtomicU64,
+    empty_records: AtomicU64,
 }
 
 impl Printer {
@@ -167,7 +174,8 @@ impl Printer {
         query: Option<Query>,
     ) -> Result<Printer, String> {
         // A query works on JSON, and its result is written as JSON or as text; `auto` then means
-        // JSON on a terminal and JSON Lines in a pipe.
+        // the JSON document, on a terminal and in a pipe alike, so that the expression sees the
+        // same document wherever the output goes.
         let format = match format_arg {
             OutputFormat::Table if query.is_some() => {
                 return Err(
@@ -176,7 +184,7 @@ impl Printer {
                         .to_string(),
                 );
             }
-            OutputFormat::Auto if query.is_some() && terminal.stdout_is_tty => Format::Json,
+            OutputFormat::Auto if query.is_some() => Format::Json,
             OutputFormat::Auto if terminal.stdout_is_tty => Format::Table,
             OutputFormat::Auto | OutputFormat::Jsonl => Format::Jsonl,
             OutputFormat::Table => Format::Table,
@@ -197,7 +205,41 @@ impl Printer {
             terminal,
             stdout: Mutex::new(BufWriter::new(io::stdout())),
             query,
+            secrets: KnownSecrets::default(),
+            queried_records: AtomicU64::new(0),
+            empty_records: AtomicU64::new(0),
         })
+    }
+
+    /// Ends the run's output: flushes stdout, and says on stderr how many JSON Lines records
+    /// `--query` found nothing in, which were left out rather than written as `"data": null`.
+    pub fn finish(&self) -> io::Result<()> {
+        self.flush()?;
+        let empty = self.empty_records.load(Ordering::Relaxed);
+        if let Some(query) = &self.query
+            && empty > 0
+        {
+            let of = self.queried_records.load(Ordering::Relaxed);
+            self.info(format!(
+                "--query `{}` found nothing in {empty} of {}, left out: with -o jsonl it applies to \
+                 each record's data; -o json applies it to the whole document",
+                query.text(),
+                crate::text::plural(of, "record")
+            ));
+        }
+        Ok(())
+    }
+
+    /// The printer, leaving the values `secrets` holds (and those added to it later, once the
+    /// client resolved its credentials) out of everything it writes.
+    pub fn with_secrets(mut self, secrets: KnownSecrets) -> Printer {
+        self.secrets = secrets;
+        self
+    }
+
+    /// `text` without the values of the credentials in use: what every line written passes.
+    fn unsecret<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
+        self.secrets.redact(text)
     }
 
     /// Writes a command's result in the chosen format: `--query` applied to the JSON document
@@ -358,24 +400,30 @@ impl Printer {
     }
 
     /// One JSON Lines record in the `{"type": kind, "data": ...}` envelope, `--query` applied to
-    /// its data.
+    /// its data. A record whose result is null is not written (see [`Printer::finish`]).
     pub fn record<T: Serialize>(&self, kind: &str, data: &T) -> io::Result<()> {
-        let data = match &self.query {
-            Some(query) => serde_json::to_string(&query.apply(data)?)?,
-            None => serde_json::to_string(data)?,
-        };
-        self.write_envelope(kind, &data)
+        match &self.query {
+            Some(query) => self.write_queried_record(kind, query.apply(data)?),
+            None => self.write_envelope(kind, &serde_json::to_string(data)?),
+        }
     }
 
     /// A record whose data is JSON text already; `--query` is applied here.
     fn write_raw_record(&self, kind: &str, data: &str) -> io::Result<()> {
         match &self.query {
-            Some(query) => {
-                let result = query.apply(&parse(data)?)?;
-                self.write_envelope(kind, &serde_json::to_string(&result)?)
-            }
+            Some(query) => self.write_queried_record(kind, query.apply(&parse(data)?)?),
             None => self.write_envelope(kind, data),
         }
+    }
+
+    /// A record's data as `--query` made it: written, unless the expression found nothing in it.
+    fn write_queried_record(&self, kind: &str, result: serde_json::Value) -> io::Result<()> {
+        self.queried_records.fetch_add(1, Ordering::Relaxed);
+        if result.is_null() {
+            self.empty_records.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        self.write_envelope(kind, &serde_json::to_string(&result)?)
     }
 
     fn write_envelope(&self, kind: &str, data: &str) -> io::Result<()> {
@@ -386,7 +434,8 @@ impl Printer {
     /// A line of text on stdout. The caller decides whether it needs [`Printer::display`]; on a
     /// terminal, whatever it holds is written without escape sequences (JSON stays valid JSON).
     pub fn line(&self, text: &str) -> io::Result<()> {
-        let text = self.on_stdout(text);
+        let text = self.unsecret(text);
+        let text = self.on_stdout(&text);
         let mut out = self.stdout.lock();
         out.write_all(text.as_bytes())?;
         out.write_all(b"\n")
@@ -424,14 +473,29 @@ impl Printer {
     /// Text on stdout as is, without a newline (for output streamed in pieces, such as a JSON
     /// array written one element at a time).
     pub fn write_raw(&self, text: &str) -> io::Result<()> {
-        let text = self.on_stdout(text);
-        self.stdout.lock().write_all(text.as_bytes())
+        self.write_raw_counted(text).map(|_| ())
+    }
+
+    /// [`Printer::write_raw`], saying how many bytes went to stdout: what a reader at the other
+    /// end of a pipe must take, which is not `text`'s length where a credential was left out.
+    pub fn write_raw_counted(&self, text: &str) -> io::Result<u64> {
+        let text = self.unsecret(text);
+        let text = self.on_stdout(&text);
+        self.stdout.lock().write_all(text.as_bytes())?;
+        Ok(text.len() as u64)
     }
 
     /// A table on stdout, fitted to the terminal. Cells that hold text from the service (message
     /// ids, queue names, error messages) are escaped by the table, whichever command filled them.
     pub fn table(&self, table: &Table) -> io::Result<()> {
-        let text = table.render(self.table_width());
+        // Cells are cleaned before the table cuts them: a cut value is no longer found whole.
+        let text = if self.secrets.is_empty() {
+            table.render(self.table_width())
+        } else {
+            table
+                .map_cells(|cell| self.unsecret(cell).into_owned())
+                .render(self.table_width())
+        };
         let mut out = self.stdout.lock();
         writeln!(out, "{text}")?;
         out.flush()
@@ -450,21 +514,26 @@ impl Printer {
     /// An informational line on stderr, unless `--quiet`.
     pub fn info(&self, message: impl AsRef<str>) {
         if !self.quiet {
-            stderr_line(sanitize::for_terminal_lines(message.as_ref()));
+            stderr_line(self.talk(message.as_ref()));
         }
+    }
+
+    /// Text for stderr: without the credentials in use, and without escape sequences.
+    fn talk(&self, text: &str) -> String {
+        sanitize::for_terminal_lines(&self.unsecret(text)).into_owned()
     }
 
     /// A line on stderr shown with `-v`.
     pub fn debug(&self, message: impl AsRef<str>) {
         if self.verbose > 0 {
-            let message = sanitize::for_terminal_lines(message.as_ref());
+            let message = self.talk(message.as_ref());
             stderr_line(format_args!("{} {message}", self.paint("debug:", "2")));
         }
     }
 
     /// A warning on stderr, shown even with `--quiet`.
     pub fn warn(&self, message: impl AsRef<str>) {
-        let message = sanitize::for_terminal_lines(message.as_ref());
+        let message = self.talk(message.as_ref());
         stderr_line(format_args!("{} {message}", self.paint("warning:", "1;33")));
     }
 
@@ -510,20 +579,20 @@ impl Printer {
 
     /// A `hint: ...` line on stderr after a warning, shown even with `--quiet`.
     pub fn hint(&self, message: impl AsRef<str>) {
-        let message = sanitize::for_terminal_lines(message.as_ref());
+        let message = self.talk(message.as_ref());
         stderr_line(format_args!("{} {message}", self.paint("hint:", "1;36")));
     }
 
     /// An error block: `error: ...`, each `Caused by: ...`, and an optional `hint: ...`.
     pub fn error(&self, message: &str, causes: &[String], hint: Option<&str>) {
-        let message = sanitize::for_terminal_lines(message);
+        let message = self.talk(message);
         stderr_line(format_args!("{} {message}", self.paint("error:", "1;31")));
         for cause in causes {
-            let cause = sanitize::for_terminal_lines(cause);
+            let cause = self.talk(cause);
             stderr_line(format_args!("  {} {cause}", self.paint("Caused by:", "1")));
         }
         if let Some(hint) = hint {
-            let hint = sanitize::for_terminal_lines(hint);
+            let hint = self.talk(hint);
             stderr_line(format_args!("{} {hint}", self.paint("hint:", "1;36")));
         }
     }
@@ -569,7 +638,7 @@ impl Printer {
             return Ok(Answer::NoTerminal);
         }
         let _open = OpenPrompt::new();
-        eprint!("{} [y/N] ", sanitize::for_terminal_lines(question));
+        eprint!("{} [y/N] ", self.talk(question));
         io::stderr().flush()?;
         let mut answer = String::new();
         let read = read_stdin_line(&mut answer)?;

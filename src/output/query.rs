@@ -4,31 +4,40 @@
 //! The [`Printer`](super::Printer) applies it, once, to every JSON document and to the `data` of
 //! every JSON Lines record; commands know nothing of it.
 
-use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::expression;
+
 /// A parsed `--query` expression.
 pub struct Query {
     expression: jmespath::Expression<'static>,
+    /// The expression as the user wrote it (the compiled one has its literals rewritten).
+    text: String,
 }
 
 impl std::fmt::Debug for Query {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("Query")
-            .field(&self.expression.as_str())
-            .finish()
+        f.debug_tuple("Query").field(&self.text).finish()
     }
 }
 
 impl Query {
-    /// Parses an expression as the AWS CLI reads it (see [`aws_cli_literals`]); the error names
-    /// it and says where it stops making sense.
+    /// The expression as the user wrote it.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Parses an expression as the AWS CLI reads it (see [`expression::compile`]); the error
+    /// names it and says where it stops making sense.
     pub fn parse(text: &str) -> Result<Query, String> {
-        jmespath::compile(&aws_cli_literals(text))
-            .map(|expression| Query { expression })
+        expression::compile(text)
+            .map(|expression| Query {
+                expression,
+                text: text.to_string(),
+            })
             .map_err(|e| {
                 format!(
                     "--query `{text}` is not a valid JMESPath expression: {} (at character {})",
@@ -43,78 +52,10 @@ impl Query {
     pub fn apply<T: Serialize>(&self, value: &T) -> std::io::Result<Value> {
         let value = serde_json::to_value(value).map_err(std::io::Error::other)?;
         let result = self.expression.search(value).map_err(|e| {
-            std::io::Error::other(format!(
-                "--query `{}` failed: {}",
-                self.expression.as_str(),
-                e.reason
-            ))
+            std::io::Error::other(format!("--query `{}` failed: {}", self.text, e.reason))
         })?;
         serde_json::to_value(&*result).map_err(std::io::Error::other)
     }
-}
-
-/// The expression with each backtick literal that is not JSON rewritten as the JSON string it
-/// stands for, as jmespath.py (the AWS CLI's JMESPath) reads it: `` [?name==`orders-dlq`] `` is the
-/// string `"orders-dlq"` there, and every AWS example is written that way, where the jmespath crate
-/// follows the specification and refuses it. jmespath.py wraps the literal's text (leading spaces
-/// dropped) in double quotes and decodes that; text that does not decode even so is taken as it is.
-/// Raw strings (`'...'`) and quoted identifiers (`"..."`) are copied untouched, backslash escapes
-/// (`` \` `` inside a literal, `\'` inside a raw string) included.
-pub fn aws_cli_literals(expression: &str) -> Cow<'_, str> {
-    if !expression.contains('`') {
-        return Cow::Borrowed(expression);
-    }
-    let mut out = String::with_capacity(expression.len() + 8);
-    let mut chars = expression.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' | '"' => {
-                out.push(c);
-                copy_delimited(&mut chars, c, &mut out);
-            }
-            '`' => {
-                let mut inside = String::new();
-                if !copy_delimited(&mut chars, '`', &mut inside) {
-                    // Unclosed: left for the parser to report.
-                    out.push('`');
-                    out.push_str(&inside);
-                    continue;
-                }
-                let literal = &inside[..inside.len() - 1];
-                let text = literal.replace("\\`", "`");
-                if serde_json::from_str::<Value>(&text).is_ok() {
-                    out.push('`');
-                    out.push_str(&inside);
-                    continue;
-                }
-                let text = text.trim_start();
-                let string = serde_json::from_str::<String>(&format!("\"{text}\""))
-                    .unwrap_or_else(|_| text.to_string());
-                let json = Value::String(string).to_string().replace('`', "\\u0060");
-                out.push('`');
-                out.push_str(&json);
-                out.push('`');
-            }
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// Copies what follows an opening `delimiter` up to and including its closing one into `out`,
-/// each backslash with the character it escapes; false when the text ends first.
-fn copy_delimited(chars: &mut std::str::Chars<'_>, delimiter: char, out: &mut String) -> bool {
-    while let Some(c) = chars.next() {
-        out.push(c);
-        if c == '\\' {
-            if let Some(escaped) = chars.next() {
-                out.push(escaped);
-            }
-        } else if c == delimiter {
-            return true;
-        }
-    }
-    false
 }
 
 /// A query's result as the AWS CLI's `--output text` shows it: nothing for null, a scalar on a
@@ -252,25 +193,6 @@ mod tests {
         assert_eq!(query.apply(&json!({})).unwrap(), json!(true));
         let query = Query::parse(r"`C:\temp` == 'C:\temp'").unwrap();
         assert_eq!(query.apply(&json!({})).unwrap(), json!(false));
-    }
-
-    #[test]
-    fn the_rewrite_touches_only_literals_that_are_not_json() {
-        for unchanged in [
-            "a.b",
-            "[?n > `1`]",
-            "`[1, 2]`",
-            "'`x`'",
-            "\"`x`\".y",
-            "`{\"a\": 1}`",
-        ] {
-            assert_eq!(aws_cli_literals(unchanged), unchanged);
-        }
-        assert_eq!(aws_cli_literals("[?a==`x`]"), "[?a==`\"x\"`]");
-        assert_eq!(aws_cli_literals("`a\\`b`"), "`\"a\\u0060b\"`");
-        // An unclosed literal is left for the parser to report.
-        assert_eq!(aws_cli_literals("[?a==`x"), "[?a==`x");
-        assert!(Query::parse("[?a==`x").is_err());
     }
 
     #[test]

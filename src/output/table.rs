@@ -126,6 +126,18 @@ impl Table {
         self.rows.is_empty()
     }
 
+    /// The same table with each cell replaced by what `f` makes of it.
+    pub fn map_cells(&self, f: impl Fn(&str) -> String) -> Table {
+        Table {
+            columns: self.columns.clone(),
+            rows: self
+                .rows
+                .iter()
+                .map(|row| row.iter().map(|cell| f(cell)).collect())
+                .collect(),
+        }
+    }
+
     /// Leaves out the columns that are empty in every row (no group on a standard queue).
     pub fn without_empty_columns(mut self) -> Table {
         let keep: Vec<bool> = (0..self.columns.len())

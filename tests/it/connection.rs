@@ -29,6 +29,14 @@ impl FakeEndpoint {
     fn start_seeing_headers(
         answer: impl Fn(&str, &str) -> Option<String> + Send + Sync + 'static,
     ) -> FakeEndpoint {
+        FakeEndpoint::start_seeing_requests(move |target, headers, _| answer(target, headers))
+    }
+
+    /// [`FakeEndpoint::start`] with an `answer` that sees the whole request: its `X-Amz-Target`,
+    /// its header lines as sent, and its body.
+    fn start_seeing_requests(
+        answer: impl Fn(&str, &str, &[u8]) -> Option<String> + Send + Sync + 'static,
+    ) -> FakeEndpoint {
         use std::io::{BufRead, BufReader, Read, Write};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
@@ -65,7 +73,7 @@ impl FakeEndpoint {
                         if reader.read_exact(&mut body).is_err() {
                             return;
                         }
-                        match answer(&target, &headers) {
+                        match answer(&target, &headers, &body) {
                             Some(response) => {
                                 if stream.write_all(response.as_bytes()).is_err() {
                                     return;
@@ -265,6 +273,196 @@ fn credentials_an_endpoint_echoes_never_reach_the_output() {
                 assert!(!all.contains(secret), "{secret} in: {all}");
             }
         }
+    }
+}
+
+/// The credentials of a run, distinctive enough that a match in the output can only be a leak;
+/// none starts as AWS's key ids do, so only their values can find them, not their shape.
+const KEY_ID: &str = "KeyIdOfTheLeakTest0042";
+const SECRET: &str = "SecretOfTheLeakTest/0042+sz9=";
+const TOKEN: &str = "TokenOfTheLeakTest/0042+abcdefghijklmnopqrstuvwxyz0123==";
+
+/// `value` percent-encoded, as a query string carries it.
+fn percent_encoded(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// What an endpoint that echoes a request says of it: its headers as a map of lists (as many web
+/// frameworks dump them), their values alone, and their values percent-encoded; and, as a
+/// misconfigured credential proxy might, the secret key it was given.
+fn echo_of(headers: &str) -> String {
+    let pairs: Vec<(String, String)> = headers
+        .lines()
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_string()))
+        .collect();
+    let map: serde_json::Map<String, serde_json::Value> = pairs
+        .iter()
+        .map(|(name, value)| (name.clone(), serde_json::json!([value])))
+        .collect();
+    let values: Vec<&str> = pairs.iter().map(|(_, value)| value.as_str()).collect();
+    let query: Vec<String> = pairs
+        .iter()
+        .map(|(name, value)| format!("{name}={}", percent_encoded(value)))
+        .collect();
+    format!(
+        "your request: {}; values: {}; as a query: {}; signed for the proxy with {SECRET}",
+        serde_json::Value::Object(map),
+        values.join(" "),
+        query.join("&")
+    )
+}
+
+/// Every kind of command, at `-vv`, against an endpoint that echoes each request into SQS-shaped
+/// answers: an error for a whole call, and for a batch call an answer whose entries failed with
+/// the echo as their message (which commands write on stdout). A queue's URL is answered, so that
+/// each command goes on to its own calls. Whatever shape the echo takes, the values of the
+/// credentials in use appear neither on stdout nor on stderr.
+#[test]
+fn no_command_prints_the_credentials_an_endpoint_echoes_at_any_verbosity() {
+    let env = TestEnv::start();
+    let endpoint = FakeEndpoint::start_seeing_requests(|target, headers, body| {
+        let request: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
+        let json = "application/x-amz-json-1.0";
+        let echo = echo_of(headers);
+        Some(match target {
+            "AmazonSQS.GetQueueUrl" => {
+                let host = headers
+                    .lines()
+                    .find_map(|l| {
+                        l.to_ascii_lowercase()
+                            .strip_prefix("host:")
+                            .map(|h| h.trim().to_string())
+                    })
+                    .unwrap_or_default();
+                let name = request["QueueName"].as_str().unwrap_or("q");
+                let url = format!("http://{host}/000000000000/{name}");
+                http(
+                    "200 OK",
+                    json,
+                    "",
+                    &serde_json::json!({ "QueueUrl": url }).to_string(),
+                )
+            }
+            "AmazonSQS.SendMessageBatch"
+            | "AmazonSQS.DeleteMessageBatch"
+            | "AmazonSQS.ChangeMessageVisibilityBatch" => {
+                let failed: Vec<serde_json::Value> = request["Entries"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|entry| {
+                        serde_json::json!({
+                            "Id": entry["Id"],
+                            "Code": "InvalidParameterValue",
+                            "Message": echo,
+                            "SenderFault": true,
+                        })
+                    })
+                    .collect();
+                let answer = serde_json::json!({ "Successful": [], "Failed": failed });
+                http("200 OK", json, "", &answer.to_string())
+            }
+            _ => {
+                let error = serde_json::json!({
+                    "__type": "com.amazonaws.sqs#InvalidParameterValue",
+                    "message": echo,
+                });
+                http(
+                    "400 Bad Request",
+                    json,
+                    "x-amzn-query-error: InvalidParameterValue;Sender\r\n",
+                    &error.to_string(),
+                )
+            }
+        })
+    });
+    let commands: [&[&str]; 20] = [
+        &["queues"],
+        &["queue", "info", "q"],
+        &["queue", "create", "q"],
+        &["queue", "delete", "q", "--yes"],
+        &["queue", "set", "q", "--visibility", "2m", "--yes"],
+        &["queue", "tag", "q", "team=a"],
+        &["queue", "untag", "q", "team"],
+        &["send", "q", "one"],
+        &["send", "q", "--lines"],
+        &["receive", "q", "--wait", "0"],
+        &["peek", "q"],
+        &["purge", "q", "--yes"],
+        &["delete", "q", "AQEBnot-a-real-handle", "--yes"],
+        &["delete", "q", "--message-id", "0c4f5c7e-0000", "--yes"],
+        &[
+            "visibility",
+            "q",
+            "AQEBnot-a-real-handle",
+            "--timeout",
+            "30",
+        ],
+        &["redrive", "q-dlq", "--to", "q", "--yes"],
+        &["diagnose", "q"],
+        &["groups", "q.fifo"],
+        &["top", "--count", "1"],
+        &["consume", "q", "--max", "1", "--", "true"],
+    ];
+    let run = |args: &[&str], from_profile: bool| {
+        let mut cmd = env.cmd();
+        if from_profile {
+            cmd.args(["--profile", "leak"]);
+        } else {
+            cmd.env("AWS_ACCESS_KEY_ID", KEY_ID)
+                .env("AWS_SECRET_ACCESS_KEY", SECRET)
+                .env("AWS_SESSION_TOKEN", TOKEN);
+        }
+        cmd.args(["-vv", "--endpoint-url", &endpoint.url])
+            .args(args);
+        let run = support::run_with_stdin(cmd, "two\nthree\n");
+        let all = format!("{}{}", run.stdout, run.stderr);
+        // The echo reached the output (so the command made its calls), without the values.
+        assert!(all.contains("[redacted]"), "{args:?}: {all}");
+        for value in [KEY_ID, SECRET, TOKEN] {
+            for form in [value.to_string(), percent_encoded(value)] {
+                assert!(
+                    !all.contains(&form),
+                    "{args:?} (profile: {from_profile}): {form} in:\n{all}"
+                );
+            }
+        }
+        run.stdout.contains("[redacted]")
+    };
+    let mut redacted_on_stdout = 0;
+    for args in commands {
+        if run(args, false) {
+            redacted_on_stdout += 1;
+        }
+    }
+    // Batch entries' failures are records on stdout: that path was taken too.
+    assert!(redacted_on_stdout >= 2, "{redacted_on_stdout}");
+
+    // Credentials from a profile (the environment's stand-ins lose to --profile) are left out
+    // as well, once the client has resolved them.
+    std::fs::write(
+        env.home().join("aws-config"),
+        "[profile leak]\nregion = us-east-1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        env.home().join("aws-credentials"),
+        format!(
+            "[leak]\naws_access_key_id = {KEY_ID}\naws_secret_access_key = {SECRET}\naws_session_token = {TOKEN}\n"
+        ),
+    )
+    .unwrap();
+    for args in [&commands[0], &commands[8], &commands[9]] {
+        run(args, true);
     }
 }
 

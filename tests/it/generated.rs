@@ -57,7 +57,14 @@ fn help_documents_exit_codes() {
         .output()
         .unwrap();
     let help = String::from_utf8(output.stdout).unwrap();
-    for needle in ["Exit codes:", "130", "143", "129", "partially done"] {
+    for needle in [
+        "Exit codes:",
+        "130",
+        "143",
+        "129",
+        "partially done",
+        "6    declined",
+    ] {
         assert!(help.contains(needle), "--help lacks {needle:?}:\n{help}");
     }
     let man = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("man/sqsctl.1"))

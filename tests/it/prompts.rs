@@ -1,5 +1,6 @@
 //! The confirmation prompt of every destructive command, through a real pseudo-terminal: it says
-//! where it acts, and Ctrl-C, end of input or a `no` leave everything as it was.
+//! where it acts, and Ctrl-C, end of input or a `no` leave everything as it was; a `no` is a
+//! declined run, with its own exit code, not an error.
 
 use crate::query::bodies;
 use crate::support::TestEnv;
@@ -55,11 +56,34 @@ fn end_of_input_at_a_prompt_cancels_like_ctrl_c() {
     assert_eq!(pty.wait(10), 130, "{}", pty.screen());
     assert_snapshot!(pty.screen());
     assert_eq!(env.depth(&queue), 5);
+}
 
-    // A `no` is a decline, not an interruption: exit 1, and still nothing changed.
-    let mut pty = env.pty(&["purge", "orders"], &[]);
-    pty.expect("[y/N]", 20);
-    pty.send("n\r");
-    assert_eq!(pty.wait(10), 1, "{}", pty.screen());
-    assert_eq!(env.depth(&queue), 5);
+#[test]
+fn a_no_at_any_prompt_declines_with_exit_code_6_and_nothing_changed() {
+    let env = TestEnv::start();
+    for args in prompts(&env) {
+        let mut pty = env.pty(&args, &[]);
+        pty.expect("[y/N]", 20);
+        pty.send("n\r");
+        let code = pty.wait(10);
+        let screen = pty.screen();
+        // Neither a failure (1) nor an interruption (130): a script tells the three apart.
+        assert_eq!(code, 6, "{args:?}: {screen}");
+        assert!(
+            screen.contains("declined: nothing was changed"),
+            "{args:?}: {screen}"
+        );
+        assert!(!screen.contains("error"), "{args:?}: {screen}");
+        if args == ["purge", "orders"] {
+            assert_snapshot!(name: "declined", screen);
+        }
+        let orders = env
+            .block_on(env.sqs().resolve("orders"))
+            .expect("orders still exists");
+        let dlq = env.block_on(env.sqs().resolve("orders-dlq")).unwrap();
+        assert_eq!(env.depth(&orders), 5, "{args:?}");
+        let settings = env.block_on(env.sqs().attributes(&orders)).unwrap();
+        assert_eq!(settings.get("VisibilityTimeout"), Some("30"), "{args:?}");
+        assert_eq!(env.depth(&dlq), 3, "{args:?}");
+    }
 }

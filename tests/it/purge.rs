@@ -28,5 +28,5 @@ fn purge_reports_the_depth_and_refuses_a_second_purge_within_a_minute() {
     run.assert_code(1);
     assert_snapshot!(name: "second_purge", run.stderr);
     let run = env.run_tty(&["purge", "trash"], "n\n");
-    run.assert_code(1);
+    run.assert_code(6);
 }

@@ -1,11 +1,13 @@
 //! `--query`, as the AWS CLI reads it, on every command: JMESPath with the AWS CLI's string
-//! literals, applied to each record of JSON Lines, and `-o text` rows as the AWS CLI writes them.
+//! literals, applied to the JSON document on a terminal and in a pipe alike (to each record of
+//! JSON Lines when asked for), and `-o text` rows as the AWS CLI writes them.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
 
 use sqsctl::message::MessageRecord;
 use support::TestEnv;
+use support::snapshot::assert_snapshot;
 
 pub(crate) fn bodies(count: usize) -> Vec<MessageRecord> {
     (0..count)
@@ -85,6 +87,58 @@ fn query_with_jsonl_applies_to_each_record() {
         .collect();
     names.sort_unstable();
     assert_eq!(names, ["a", "b"]);
+}
+
+/// The same query sees the same document on a terminal and in a pipe: the one `-o json` writes.
+#[test]
+fn a_query_sees_one_document_on_a_terminal_and_in_a_pipe() {
+    let env = TestEnv::start();
+    let busy = env.create_queue("busy", &[]);
+    env.create_queue("idle", &[]);
+    env.create_queue("quiet", &[]);
+    env.send(&busy, bodies(2));
+    let args = ["queues", "--query", "[?visible > `0`].name"];
+    let piped = env.run(&args);
+    let terminal = env.run_tty(&args, "");
+    for run in [&piped, &terminal] {
+        run.assert_code(0);
+        let names: serde_json::Value =
+            serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout));
+        assert_eq!(names, serde_json::json!(["busy"]));
+    }
+    assert_eq!(piped.stdout, terminal.stdout);
+    // A query that selects nothing is one null, not a null per queue.
+    let run = env.run(&["queues", "--query", "[?visible > `5`].name | [0]"]);
+    run.assert_code(0);
+    assert_eq!(run.stdout, "null\n");
+}
+
+/// Asked for by name, JSON Lines applies the query to each record's data; a record it finds
+/// nothing in is left out, and stderr says so, rather than a line of `"data": null` per record.
+#[test]
+fn with_jsonl_records_a_query_finds_nothing_in_are_left_out_and_counted() {
+    let env = TestEnv::start();
+    let busy = env.create_queue("busy", &[]);
+    env.create_queue("idle", &[]);
+    env.send(&busy, bodies(2));
+    let run = env.run(&["queues", "--query", "[?visible > `0`].name", "-o", "jsonl"]);
+    run.assert_code(0);
+    assert_eq!(run.stdout, "", "{}", run.stderr);
+    assert_snapshot!(run.stderr);
+    let run = env.run(&[
+        "queues",
+        "--query",
+        "visible > `0` && name || null",
+        "-o",
+        "jsonl",
+    ]);
+    run.assert_code(0);
+    assert_eq!(run.stdout, "{\"type\":\"queue\",\"data\":\"busy\"}\n");
+    assert!(
+        run.stderr.contains("found nothing in 1 of 2 records"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

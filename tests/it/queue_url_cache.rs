@@ -113,3 +113,27 @@ fn deleting_a_queue_forgets_it_and_other_credentials_do_not_share_the_cache() {
             .starts_with("tasks\t")
     }));
 }
+
+/// The names and URLs say which accounts and queues the user works with: the cache is the user's
+/// alone, also where an older version left it readable by everyone.
+#[cfg(unix)]
+#[test]
+fn the_cache_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    let env = TestEnv::start();
+    env.create_queue("orders", &[]);
+    let dir = env.home().join(".cache").join("sqsctl");
+    env.run(&["send", "orders", "one"]).assert_code(0);
+    let file = &cache_files(&env)[0];
+    assert_eq!(mode(&dir), 0o700);
+    assert_eq!(mode(file), 0o600);
+
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    // A send that finds the name remembered reads the file, and writes nothing.
+    env.run(&["send", "orders", "two"]).assert_code(0);
+    assert_eq!(mode(&dir), 0o700);
+    assert_eq!(mode(file), 0o600);
+}

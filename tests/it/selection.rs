@@ -135,3 +135,59 @@ fn bad_filters_are_usage_errors_before_anything_is_read() {
     assert_snapshot!(refusals.replace(&queue.name, "orders-[id]"));
     assert_eq!(counts(&env, &queue), (1, 0));
 }
+
+/// `--where` and `--count-by` read JMESPath as `--query` does, the AWS CLI's string literals in
+/// backticks included: `` `acme` `` is the string "acme" in all three.
+#[test]
+fn where_and_count_by_take_the_string_literals_query_takes() {
+    let env = TestEnv::start();
+    let queue = orders(&env, 6);
+    let acme = "message_attributes.tenant.value == `acme`";
+    let run = env.run(&["peek", &queue.name, "--where", acme]);
+    run.assert_code(0);
+    let mut shown = bodies(&run);
+    shown.sort();
+    assert_eq!(
+        shown,
+        ["{\"order\":1}", "{\"order\":3}", "{\"order\":5}"],
+        "{}",
+        run.stderr
+    );
+    // The same as the raw string literal.
+    let raw = env.run(&[
+        "peek",
+        &queue.name,
+        "--where",
+        "message_attributes.tenant.value == 'acme'",
+    ]);
+    let mut raw_shown = bodies(&raw);
+    raw_shown.sort();
+    assert_eq!(raw_shown, shown);
+
+    let run = env.run(&["peek", &queue.name, "--count-by", acme, "-o", "json"]);
+    run.assert_code(0);
+    let document: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let mut values: Vec<(bool, u64)> = document["counts"][0]["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["value"].as_bool().unwrap(), v["count"].as_u64().unwrap()))
+        .collect();
+    values.sort();
+    assert_eq!(values, [(false, 3), (true, 3)], "{}", run.stdout);
+    assert_eq!(document["counts"][0]["expr"], acme);
+
+    let run = env.run(&[
+        "peek",
+        &queue.name,
+        "--query",
+        &format!("[@][?{acme}].body | [0]"),
+        "-o",
+        "text",
+    ]);
+    run.assert_code(0);
+    let mut lines: Vec<&str> = run.stdout.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(lines, shown, "{}", run.stderr);
+    assert_eq!(counts(&env, &queue), (6, 0));
+}

@@ -182,6 +182,61 @@ fn a_grace_period_that_is_not_a_duration_is_a_usage_error_before_anything_runs()
     run.assert_code(0);
 }
 
+/// A variable sqsctl reads itself, set to what it cannot use, is a usage error that names the
+/// variable and its value (the flag it stands for was never typed), before anything runs; the
+/// flag, when given, wins over the variable.
+#[test]
+fn a_variable_that_is_not_a_value_names_itself_and_the_value() {
+    let env = TestEnv::start();
+    let work = env.create_queue("work", &[]);
+    let mut refusals = String::new();
+    for (name, value) in [
+        ("SQSCTL_READ_TIMEOUT", "abc"),
+        ("SQSCTL_CONNECT_TIMEOUT", "2h"),
+        ("AWS_ENDPOINT_URL_SQS", "localhost:9324"),
+        ("TOKIO_WORKER_THREADS", "abc"),
+        ("SQSCTL_ASSUME_TTY", "yes"),
+    ] {
+        let run = Run::from_output(
+            env.cmd()
+                .env(name, value)
+                .args(["send", "work", "hello"])
+                .output()
+                .expect("binary runs"),
+        );
+        run.assert_code(2);
+        assert!(
+            run.stderr.contains(&format!("{name}=\"{value}\"")),
+            "{}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("--"), "names no flag: {}", run.stderr);
+        refusals.push_str(&format!(
+            "$ {name}={value} sqsctl send work hello\n{}",
+            run.stderr
+        ));
+    }
+    assert_snapshot!(refusals);
+    assert_eq!(env.depth(&work), 0, "nothing was sent");
+    // A command that reaches no endpoint is not refused for one it would not use.
+    let run = Run::from_output(
+        env.cmd()
+            .env("AWS_ENDPOINT_URL_SQS", "localhost:9324")
+            .args(["redrive", "journals"])
+            .output()
+            .expect("binary runs"),
+    );
+    run.assert_code(0);
+    let run = Run::from_output(
+        env.cmd()
+            .env("SQSCTL_READ_TIMEOUT", "abc")
+            .args(["send", "work", "hello", "--read-timeout", "5"])
+            .output()
+            .expect("binary runs"),
+    );
+    run.assert_code(0);
+}
+
 #[test]
 fn bad_numbers_and_unknown_queues_get_clear_errors() {
     let env = TestEnv::start();

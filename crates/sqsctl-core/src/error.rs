@@ -13,6 +13,12 @@ pub struct UsageError(pub String);
 #[error("cancelled: nothing was changed")]
 pub struct Cancelled;
 
+/// A confirmation prompt was answered with no: nothing was changed, and the run ends with its own
+/// exit code (6), which is neither a failure nor an interruption.
+#[derive(Debug, thiserror::Error)]
+#[error("declined: nothing was changed")]
+pub struct Declined;
+
 /// An error with a next step for the user.
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]

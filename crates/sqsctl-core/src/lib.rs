@@ -10,6 +10,7 @@ pub mod consume;
 pub mod delete;
 pub mod diagnose;
 pub mod error;
+pub mod expression;
 pub mod interrupt;
 pub mod message;
 pub mod queues;

@@ -172,7 +172,7 @@ impl Selector {
             .where_expr
             .as_deref()
             .map(|expr| {
-                jmespath::compile(expr).map_err(|e| SelectionError::Where {
+                crate::expression::compile(expr).map_err(|e| SelectionError::Where {
                     expr: expr.to_string(),
                     reason: crate::text::jmespath_parse_reason(&e),
                     at: e.offset + 1,

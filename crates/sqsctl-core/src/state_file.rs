@@ -78,6 +78,63 @@ pub fn open(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
     options.open(path)
 }
 
+/// Makes `dir` private: creates it (and its missing ancestors) with mode 0700, and brings an
+/// existing one that others may read or enter down to 0700. Only `dir` itself is changed; the
+/// directories above it are the user's.
+pub fn private_dir(dir: &Path) -> io::Result<()> {
+    create_parent(&dir.join("_"))?;
+    tighten(dir, DIR_MODE)
+}
+
+/// Takes away every permission of the group and of others on `path`, when it exists and has some:
+/// `mode` (0600 for a file, 0700 for a directory) becomes its mode. Nothing is done elsewhere than
+/// on Unix.
+pub fn tighten(path: &Path, mode: u32) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = match std::fs::symlink_metadata(path) {
+            Ok(meta) => meta,
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(err) => return Err(err),
+        };
+        if !meta.file_type().is_symlink() && meta.permissions().mode() & 0o077 != 0 {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (path, mode);
+    Ok(())
+}
+
+/// Replaces the file at `path` with `text`, whole: written to a temporary file beside it (mode
+/// 0600, in a directory made private by [`private_dir`]) and renamed over it, so that a reader
+/// never sees half of it and the file is private whatever mode the one it replaces had.
+pub fn replace_private(path: &Path, text: &str) -> io::Result<()> {
+    use std::io::Write as _;
+    let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) else {
+        return Err(io::Error::other(format!(
+            "{} has no directory",
+            path.display()
+        )));
+    };
+    private_dir(dir)?;
+    let temporary = dir.join(format!(
+        ".{}.{}",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
+        std::process::id()
+    ));
+    // A temporary file left by a process that had this id is stale; it might have another mode.
+    let _ = std::fs::remove_file(&temporary);
+    let written = open(&temporary, OpenOptions::new().write(true).create_new(true))
+        .and_then(|mut file| file.write_all(text.as_bytes()))
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,5 +171,31 @@ mod tests {
         assert_eq!(mode(&path), FILE_MODE);
         assert_eq!(mode(&dir.path().join("a")), DIR_MODE);
         assert_eq!(mode(&dir.path().join("a").join("b")), DIR_MODE);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_and_its_directory_become_private_whatever_they_were() {
+        use std::os::unix::fs::PermissionsExt;
+        let home = tempfile::tempdir().expect("tempdir");
+        let dir = home.path().join("cache");
+        let path = dir.join("entries");
+        let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+        std::fs::set_permissions(home.path(), std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+        replace_private(&path, "a\n").expect("written");
+        assert_eq!(mode(&dir), DIR_MODE);
+        assert_eq!(mode(&path), FILE_MODE);
+        // As an older version left them: readable by everyone.
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        replace_private(&path, "b\n").expect("written");
+        assert_eq!(mode(&dir), DIR_MODE);
+        assert_eq!(mode(&path), FILE_MODE);
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "b\n");
+        // The user's own directory above is left as it was.
+        assert_eq!(mode(home.path()), 0o755);
+        let entries: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
+        assert_eq!(entries.len(), 1, "no temporary file is left");
     }
 }

@@ -18,7 +18,7 @@ use anyhow::Context as _;
 use crate::client::Sqs;
 use crate::commands::common::{account_region, queue_place};
 use crate::commands::context::Context;
-use crate::error::{Cancelled, HintedError, UsageError, hinted};
+use crate::error::{Cancelled, Declined, HintedError, UsageError, hinted};
 use crate::exit::ExitStatus;
 use crate::output::Answer;
 use crate::redrive::{
@@ -127,10 +127,7 @@ async fn start(ctx: &Context, settings: MoveSettings) -> anyhow::Result<ExitStat
             })?,
     };
     let depth = route.dlq_attrs.visible();
-    if !confirm(ctx, settings.yes, &plan, depth, sqs.region())? {
-        ctx.printer.info("nothing moved");
-        return Ok(ExitStatus::Failure);
-    }
+    confirm(ctx, settings.yes, &plan, depth, sqs.region())?;
     let journal = Journal::create(&path, &plan).map_err(|e| {
         if e.kind() == std::io::ErrorKind::AlreadyExists && path.exists() {
             hinted(
@@ -204,7 +201,7 @@ pub(super) fn confirm(
     plan: &Plan,
     depth: u64,
     region: &str,
-) -> anyhow::Result<bool> {
+) -> anyhow::Result<()> {
     let what = if plan.selection.is_all() {
         "every message".to_string()
     } else {
@@ -230,14 +227,15 @@ pub(super) fn confirm(
     )
 }
 
-/// Asks `question` unless `yes`; `no_terminal` is the refusal when there is no terminal to ask on.
-fn ask(ctx: &Context, yes: bool, question: &str, no_terminal: &str) -> anyhow::Result<bool> {
+/// Asks `question` unless `yes`; `no_terminal` is the refusal when there is no terminal to ask on,
+/// and a "no" ends the run with [`Declined`], nothing moved.
+fn ask(ctx: &Context, yes: bool, question: &str, no_terminal: &str) -> anyhow::Result<()> {
     if yes {
-        return Ok(true);
+        return Ok(());
     }
     match ctx.printer.confirm(question)? {
-        Answer::Yes => Ok(true),
-        Answer::No => Ok(false),
+        Answer::Yes => Ok(()),
+        Answer::No => Err(Declined.into()),
         Answer::Cancelled => Err(Cancelled.into()),
         Answer::NoTerminal => Err(usage(no_terminal)),
     }

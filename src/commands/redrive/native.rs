@@ -112,15 +112,12 @@ pub async fn start(
         "Start a native move task for every message of {} (about {depth}) to {destination_name}?",
         queue_place(dlq, sqs.region())
     );
-    if !ask(
+    ask(
         ctx,
         settings.yes,
         &question,
         "redrive moves messages, and without a terminal to ask on it needs --yes (or --dry-run, to see what would move)",
-    )? {
-        ctx.printer.info("nothing moved");
-        return Ok(ExitStatus::Failure);
-    }
+    )?;
     let started = std::time::Instant::now();
     let handle = move_task::start(sqs, &request).await?;
     ctx.printer.info(format!(

@@ -58,10 +58,7 @@ pub async fn run(ctx: &Context, settings: &ResumeSettings) -> anyhow::Result<Exi
             .info(format!("archive (from the journal): {}", archive.display()));
     }
     let attrs = sqs.attributes(&plan.source).await?;
-    if !confirm(ctx, settings.yes, &plan, attrs.visible(), sqs.region())? {
-        ctx.printer.info("nothing moved");
-        return Ok(ExitStatus::Failure);
-    }
+    confirm(ctx, settings.yes, &plan, attrs.visible(), sqs.region())?;
     if let Some(held) = HeldWait::needed(&plan, &state, &attrs, SystemTime::now()) {
         wait_for_held_messages(ctx, sqs, &plan, &held, path).await?;
     }

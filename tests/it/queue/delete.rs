@@ -14,7 +14,7 @@ fn queue_delete_asks_first_and_dry_run_changes_nothing() {
     run.assert_code(0);
     assert!(queue_exists(&env, "scratch"));
     let run = env.run_tty(&["queue", "delete", "scratch"], "no\n");
-    run.assert_code(1);
+    run.assert_code(6);
     assert!(queue_exists(&env, "scratch"));
     let run = env.run_tty(&["queue", "delete", "scratch"], "y\n");
     run.assert_code(0);

@@ -257,7 +257,7 @@ fn a_change_needs_a_yes_or_a_terminal_answer() {
     assert_eq!(attributes(&env, &queue), before);
 
     let run = env.run_tty(&["queue", "set", "orders", "--visibility", "1m"], "n\n");
-    assert_ne!(run.code, 0);
+    run.assert_code(6);
     assert!(run.stderr.contains("`orders` (account"), "{}", run.stderr);
     assert_eq!(attributes(&env, &queue), before);
 

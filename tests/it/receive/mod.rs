@@ -245,7 +245,7 @@ fn receive_delete_needs_yes_or_a_confirmation_on_a_terminal() {
     );
 
     let run = env.run_tty(&["receive", "guarded", "--delete"], "n\n");
-    run.assert_code(1);
+    run.assert_code(6);
     assert_snapshot!(name: "answered_no", run.stderr);
     assert_eq!(env.depth(&queue), 1);
 

@@ -214,7 +214,7 @@ fn without_a_terminal_it_needs_yes_and_on_a_terminal_it_asks() {
         child.wait_with_output().unwrap()
     };
     let no = answer("n\n");
-    assert_eq!(no.status.code(), Some(1));
+    assert_eq!(no.status.code(), Some(6));
     assert!(String::from_utf8_lossy(&no.stderr).contains("Move every message"));
     assert_eq!(visible(&env, &dlq).0, 5);
     let yes = answer("y\n");

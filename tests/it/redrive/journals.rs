@@ -196,7 +196,7 @@ fn completed_interrupted_and_killed_runs_are_listed_and_only_completed_ones_prun
     assert_eq!(files(&dir), ["broken.jsonl", "killed.jsonl"]);
     // On a terminal the question names the journal; "n" removes nothing.
     let run = env.run_tty(&all, "n\n");
-    run.assert_code(1);
+    run.assert_code(6);
     assert!(
         run.stderr.contains(&killed.display().to_string()),
         "{}",

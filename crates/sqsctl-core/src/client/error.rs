@@ -3,15 +3,16 @@
 //! Commands match on [`ClientError`] to choose exit codes and hints; the raw SDK error is kept as
 //! the source so `--verbose` can show it. Nothing here ever formats credentials or signatures: only
 //! error codes and the service's own messages are kept, and every text the endpoint sent (a message,
-//! a foreign body, a header) passes through [`redact_secrets`] first, since a proxy may echo the
-//! request's `Authorization` header or session token.
+//! a foreign body, a header) passes through [`KnownSecrets::redact_all`] first (the values of the
+//! credentials in use, and whatever looks like a credential), since a proxy may echo the request's
+//! `Authorization` header or session token.
 
 use std::time::Duration;
 
 use aws_sdk_sqs::error::{ProvideErrorMetadata, SdkError};
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 
-use super::redact::redact_secrets;
+use super::redact::KnownSecrets;
 
 /// Error codes SQS and the SDK use for throttling.
 const THROTTLE_CODES: &[&str] = &[
@@ -120,6 +121,14 @@ pub enum ClientError {
     },
     #[error("`{url}` is not a valid endpoint URL")]
     InvalidEndpoint { url: String },
+    /// The endpoint the environment chooses is not a URL: the variable, its value (without
+    /// userinfo) and why.
+    #[error("{variable}={value:?}: {why}")]
+    InvalidEndpointVariable {
+        variable: &'static str,
+        value: String,
+        why: String,
+    },
     #[error("{0}")]
     InvalidInput(String),
 }
@@ -220,7 +229,10 @@ impl ClientError {
                 // Every SQS error names its code; an answer without one came from something else.
                 return not_sqs(action, site, service.raw());
             };
-            let message = redact_secrets(service.err().message().unwrap_or("")).into_owned();
+            let message = site
+                .secrets
+                .redact_all(service.err().message().unwrap_or(""))
+                .into_owned();
             if QUEUE_NOT_FOUND_CODES.contains(&code.as_str()) {
                 return ClientError::QueueNotFound {
                     queue: queue.unwrap_or("?").to_string(),
@@ -244,7 +256,7 @@ impl ClientError {
         if let SdkError::ResponseError(response) = &err {
             return not_sqs(action, site, response.raw());
         }
-        let chain = redact_secrets(&error_chain(&err)).into_owned();
+        let chain = site.secrets.redact_all(&error_chain(&err)).into_owned();
         let timed_out = matches!(&err, SdkError::TimeoutError(_))
             || matches!(&err, SdkError::DispatchFailure(failure) if failure.is_timeout());
         if timed_out {
@@ -322,6 +334,8 @@ pub struct CallSite<'a> {
     pub profile: Option<&'a str>,
     /// The profile files, named with it.
     pub profile_files: &'a str,
+    /// The values of the credentials in use, left out of every text the endpoint sent.
+    pub secrets: &'a KnownSecrets,
 }
 
 impl CallSite<'_> {
@@ -349,18 +363,22 @@ const BODY_SCAN_BYTES: usize = 64 * 1024;
 
 /// An answer that is not SQS's: its status, its content type and the start of its body.
 fn not_sqs(action: &'static str, site: &CallSite<'_>, response: &HttpResponse) -> ClientError {
-    let content_type = redact_secrets(
-        response
-            .headers()
-            .get("content-type")
-            .unwrap_or("no content type"),
-    )
-    .into_owned();
+    let content_type = site
+        .secrets
+        .redact_all(
+            response
+                .headers()
+                .get("content-type")
+                .unwrap_or("no content type"),
+        )
+        .into_owned();
     let bytes = response.body().bytes().unwrap_or_default();
     let scanned = String::from_utf8_lossy(&bytes[..bytes.len().min(BODY_SCAN_BYTES)]);
     // Secrets are found on the lines as sent (a header's value ends at its line's end), then the
     // text is put on one line.
-    let words = redact_secrets(&scanned)
+    let words = site
+        .secrets
+        .redact_all(&scanned)
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");

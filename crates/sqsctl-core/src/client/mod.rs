@@ -38,7 +38,7 @@ pub use messages::{
 };
 pub use move_tasks::MoveTask;
 pub use queue::{QueueAttributes, QueueRef, QueueSpec, RedrivePolicy};
-pub use redact::redact_secrets;
+pub use redact::{KnownSecrets, redact_secrets};
 pub use retry::{BatchOutcome, EntryResult, RequestOutcome, RetryPolicy, backoff, is_transient};
 
 /// The access key id [`Sqs::for_endpoint`] signs with; the local server accepts any credentials.
@@ -66,6 +66,9 @@ pub struct AwsSettings {
     pub queue_url_cache: Option<QueueUrlCacheSettings>,
     /// What the program's users call these settings, for errors that point at one.
     pub names: SettingNames,
+    /// The values of the credentials in use, for whatever prints: the client adds the
+    /// credentials it resolves, and its errors leave them out.
+    pub secrets: KnownSecrets,
 }
 
 /// What the users of a program call the client's settings: an error that comes from one (a
@@ -184,6 +187,30 @@ impl AwsEnvironment {
     }
 }
 
+impl AwsEnvironment {
+    /// Checks the endpoint the environment chooses (`AWS_ENDPOINT_URL_SQS`, else
+    /// `AWS_ENDPOINT_URL`, as the SDK ranks them): one that is not a URL is an error naming the
+    /// variable and its value, not a failed request that names neither.
+    pub fn check_endpoint(&self) -> Result<(), ClientError> {
+        let in_effect = [
+            ("AWS_ENDPOINT_URL_SQS", &self.endpoint_url_sqs),
+            ("AWS_ENDPOINT_URL", &self.endpoint_url),
+        ]
+        .into_iter()
+        .find_map(|(name, value)| value.as_deref().map(|value| (name, value)));
+        match in_effect {
+            Some((variable, value)) => {
+                check_endpoint_url(value).map_err(|why| ClientError::InvalidEndpointVariable {
+                    variable,
+                    value: redact_url(value),
+                    why,
+                })
+            }
+            None => Ok(()),
+        }
+    }
+}
+
 impl AwsSettings {
     /// Whether the endpoint in effect is known to be plain HTTP (`sqsctl local`, a test server):
     /// `--endpoint-url`, then the environment, as the SDK ranks them. An endpoint from a profile
@@ -253,6 +280,8 @@ pub struct Sqs {
     inspection: inspect::Inspection,
     /// Queue URLs remembered by name, and whether names resolve from them (`serve`).
     urls: Option<(std::sync::Arc<url_cache::UrlCache>, bool)>,
+    /// The values of the credentials this client signs with, left out of its errors.
+    secrets: KnownSecrets,
 }
 
 impl Sqs {
@@ -262,6 +291,9 @@ impl Sqs {
     pub async fn connect(settings: &AwsSettings) -> Result<Sqs, ClientError> {
         let http = http_client(settings.plain_http_endpoint());
         let mut loader = aws_config::defaults(BehaviorVersion::latest()).http_client(http.clone());
+        if settings.endpoint_url.is_none() {
+            settings.environment.check_endpoint()?;
+        }
         if let Some(profile) = settings.selected_profile() {
             profiles::check_exists(profile, &settings.environment.profile_files).await?;
         }
@@ -336,10 +368,16 @@ impl Sqs {
                 cache.serve,
             )
         });
-        let client = aws_sdk_sqs::Client::from_conf(with_call_limits(
-            aws_sdk_sqs::config::Builder::from(&config),
-        ));
+        let mut sdk_config = aws_sdk_sqs::config::Builder::from(&config);
+        if let Some(provider) = config.credentials_provider() {
+            sdk_config = sdk_config.credentials_provider(RecordedCredentials {
+                inner: provider,
+                secrets: settings.secrets.clone(),
+            });
+        }
+        let client = aws_sdk_sqs::Client::from_conf(with_call_limits(sdk_config));
         Ok(Sqs {
+            secrets: settings.secrets.clone(),
             urls,
             once: single_attempt(&client),
             client,
@@ -374,6 +412,7 @@ impl Sqs {
             throttled: std::sync::Arc::default(),
             inspection: inspect::Inspection::default(),
             urls: None,
+            secrets: KnownSecrets::default(),
         }
     }
 
@@ -479,6 +518,7 @@ impl Sqs {
             names: self.names,
             profile: self.profile.as_deref(),
             profile_files: &self.profile_files,
+            secrets: &self.secrets,
         };
         let error = ClientError::from_sdk(action, queue, &site, err.error)
             .with_cost(err.attempts, err.waited);
@@ -526,6 +566,34 @@ impl Sqs {
             },
             other => other,
         }
+    }
+}
+
+/// The chain's credentials provider, which tells [`KnownSecrets`] each set of credentials it
+/// resolves (the first, and each refreshed one), whatever their source: from then on their values
+/// are left out of everything printed, whoever echoes them.
+#[derive(Debug)]
+struct RecordedCredentials {
+    inner: aws_credential_types::provider::SharedCredentialsProvider,
+    secrets: KnownSecrets,
+}
+
+impl aws_credential_types::provider::ProvideCredentials for RecordedCredentials {
+    fn provide_credentials<'a>(
+        &'a self,
+    ) -> aws_credential_types::provider::future::ProvideCredentials<'a>
+    where
+        Self: 'a,
+    {
+        aws_credential_types::provider::future::ProvideCredentials::new(async move {
+            let credentials = self.inner.provide_credentials().await?;
+            self.secrets.add(credentials.access_key_id());
+            self.secrets.add(credentials.secret_access_key());
+            if let Some(token) = credentials.session_token() {
+                self.secrets.add(token);
+            }
+            Ok(credentials)
+        })
     }
 }
 
@@ -701,4 +769,43 @@ fn single_attempt(client: &aws_sdk_sqs::Client) -> aws_sdk_sqs::Client {
         .retry_config(RetryConfig::disabled())
         .build();
     aws_sdk_sqs::Client::from_conf(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_endpoint_variable_that_is_not_a_url_names_itself_and_its_value() {
+        let env = |vars: &[(&str, &str)]| {
+            let vars: Vec<(String, String)> = vars
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect();
+            AwsEnvironment::from_lookup(move |name| {
+                vars.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+            })
+        };
+        let err = |vars: &[(&str, &str)]| env(vars).check_endpoint().err().map(|e| e.to_string());
+        assert_eq!(
+            err(&[("AWS_ENDPOINT_URL_SQS", "localhost:9324")]).as_deref(),
+            Some(
+                "AWS_ENDPOINT_URL_SQS=\"localhost:9324\": not a valid endpoint URL (no http:// or https://); expected e.g. http://127.0.0.1:9324 or https://sqs.us-east-1.amazonaws.com"
+            )
+        );
+        // The one the SDK uses is checked, and a password in it is not shown.
+        let global = err(&[("AWS_ENDPOINT_URL", "ftp://user:pw@host")]).unwrap_or_default();
+        assert!(
+            global.starts_with("AWS_ENDPOINT_URL=\"ftp://***@host\": not a valid endpoint URL"),
+            "{global}"
+        );
+        assert_eq!(
+            err(&[
+                ("AWS_ENDPOINT_URL_SQS", "http://127.0.0.1:9324"),
+                ("AWS_ENDPOINT_URL", "garbage")
+            ]),
+            None
+        );
+        assert_eq!(err(&[]), None);
+    }
 }

@@ -8,13 +8,17 @@
 //! *provisional* until a call on the queue succeeds: a call that finds no queue at a provisional URL
 //! is answered by looking the name up again ([`Sqs`](super::Sqs) does that), which also fixes or
 //! drops the entry. The cache is an optimization only: a file that cannot be read or written is
-//! ignored.
+//! ignored. Its directory and files are the user's alone (0700 and 0600, also where an older
+//! version left them readable by others): the names and URLs say which accounts and queues the user
+//! works with.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use parking_lot::Mutex;
 use sha2::{Digest, Sha256};
+
+use crate::state_file;
 
 /// Entries kept per file; the oldest go first.
 const MAX_ENTRIES: usize = 256;
@@ -137,6 +141,10 @@ fn key(name: &str, owner: Option<&str>) -> String {
 }
 
 fn read(file: &Path) -> Vec<(String, String)> {
+    if let Some(dir) = file.parent() {
+        let _ = state_file::tighten(dir, state_file::DIR_MODE);
+    }
+    let _ = state_file::tighten(file, state_file::FILE_MODE);
     let Ok(text) = std::fs::read_to_string(file) else {
         return Vec::new();
     };
@@ -146,29 +154,14 @@ fn read(file: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Writes the file whole through a temporary file and a rename, so a reader never sees half of it;
+/// Writes the file whole (see [`state_file::replace_private`]): a reader never sees half of it;
 /// two processes writing at once lose one's entry, no more.
 fn write(file: &Path, entries: &[(String, String)]) {
-    let Some(dir) = file.parent() else {
-        return;
-    };
     let text: String = entries
         .iter()
         .map(|(key, url)| format!("{key}\t{url}\n"))
         .collect();
-    let temporary = dir.join(format!(
-        ".{}.{}",
-        file.file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("queue-urls"),
-        std::process::id()
-    ));
-    let written = std::fs::create_dir_all(dir)
-        .and_then(|()| std::fs::write(&temporary, text))
-        .and_then(|()| std::fs::rename(&temporary, file));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
+    let _ = state_file::replace_private(file, &text);
 }
 
 #[cfg(test)]
@@ -220,6 +213,26 @@ mod tests {
             UrlCache::new(dir.path(), &["e"]).get("jobs", None, "jobs"),
             None
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_cache_is_private_also_where_it_was_not() {
+        use std::os::unix::fs::PermissionsExt;
+        let home = tempfile::tempdir().unwrap();
+        let dir = home.path().join("sqsctl");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let cache = UrlCache::new(&dir, &["e"]);
+        cache.put("jobs", None, "http://h/1/jobs");
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&cache.file), 0o600);
+        // Left readable by others (an older version, a restored backup): a read tightens it.
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(&cache.file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let again = UrlCache::new(&dir, &["e"]);
+        assert!(again.get("jobs", None, "jobs").is_some());
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&cache.file), 0o600);
     }
 
     #[test]

@@ -45,7 +45,7 @@ impl std::fmt::Debug for KeyTally {
 impl KeyTally {
     /// Compiles the expression; the error says why it is not valid JMESPath.
     pub fn compile(text: &str) -> Result<KeyTally, String> {
-        let expression = jmespath::compile(text).map_err(|e| {
+        let expression = crate::expression::compile(text).map_err(|e| {
             format!(
                 "`{text}` is not a valid JMESPath expression: {} (at character {})",
                 crate::text::jmespath_parse_reason(&e),

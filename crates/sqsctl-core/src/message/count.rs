@@ -82,7 +82,7 @@ impl Counter {
         let keys = expressions
             .iter()
             .map(|text| {
-                let expression = jmespath::compile(text).map_err(|e| BadExpression {
+                let expression = crate::expression::compile(text).map_err(|e| BadExpression {
                     text: text.clone(),
                     reason: crate::text::jmespath_parse_reason(&e),
                     at: e.offset + 1,
