@@ -465,9 +465,39 @@ impl Printer {
 
     /// Bytes on stdout exactly as given, flushed: another program's output passed through.
     pub fn write_bytes(&self, bytes: &[u8]) -> io::Result<()> {
+        let bytes = self.unsecret_bytes(bytes);
         let mut out = self.stdout.lock();
-        out.write_all(bytes)?;
+        out.write_all(&bytes)?;
         out.flush()
+    }
+
+    /// Bytes on stderr as they are (a worker command's own output), less the credentials in use.
+    pub fn write_err_bytes(&self, bytes: &[u8]) -> io::Result<()> {
+        let bytes = self.unsecret_bytes(bytes);
+        let mut err = io::stderr().lock();
+        err.write_all(&bytes)?;
+        err.flush()
+    }
+
+    /// [`Printer::unsecret`] for bytes that may not be text: bytes that are not UTF-8 pass as
+    /// they are (a credential is ASCII, but a line cut inside a character could hide one).
+    fn unsecret_bytes<'a>(&self, bytes: &'a [u8]) -> std::borrow::Cow<'a, [u8]> {
+        use std::borrow::Cow;
+        if self.secrets.is_empty() {
+            return Cow::Borrowed(bytes);
+        }
+        match String::from_utf8_lossy(bytes) {
+            Cow::Borrowed(text) => match self.unsecret(text) {
+                Cow::Borrowed(_) => Cow::Borrowed(bytes),
+                Cow::Owned(clean) => Cow::Owned(clean.into_bytes()),
+            },
+            // Not UTF-8 throughout: the valid text is checked, the bytes written as they came
+            // unless a credential was found in it.
+            Cow::Owned(lossy) => match self.unsecret(&lossy) {
+                Cow::Borrowed(_) => Cow::Borrowed(bytes),
+                Cow::Owned(clean) => Cow::Owned(clean.into_bytes()),
+            },
+        }
     }
 
     /// Text on stdout as is, without a newline (for output streamed in pieces, such as a JSON

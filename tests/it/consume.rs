@@ -1248,3 +1248,43 @@ fn on_a_like_sqs_server_every_message_runs_and_duplicate_deliveries_are_counted(
     );
     assert_eq!(attributes(&env, &queue), (0, 0));
 }
+
+/// What commands write passes through sqsctl when several run at once, and the credentials
+/// sqsctl uses are left out of it as out of everything else sqsctl prints: a worker that logs its
+/// environment does not put the secret key or the session token in the log. (One command at a
+/// time without a progress line writes to sqsctl's stdout and stderr itself, untouched.)
+#[test]
+fn a_commands_output_carries_no_credential_in_use() {
+    const SECRET: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    const TOKEN: &str = "IQoJb3JpZ2luX2VjEJr8SessionTokenOfTheConsumeTest0123456789";
+    let env = TestEnv::start();
+    let queue = env.create_queue(&support::unique_name("work"), &[]);
+    env.send(&queue, vec![MessageRecord::with_body("hello")]);
+    let output = env
+        .cmd()
+        .env("AWS_SECRET_ACCESS_KEY", SECRET)
+        .env("AWS_SESSION_TOKEN", TOKEN)
+        .args([
+            "consume",
+            &queue.name,
+            "--idle-exit",
+            "0s",
+            "--concurrency",
+            "2",
+            "--",
+            "sh",
+            "-c",
+            r#"echo "key=$AWS_SECRET_ACCESS_KEY"; echo "token=$AWS_SESSION_TOKEN" >&2"#,
+        ])
+        .output()
+        .unwrap();
+    let run = Run::from_output(output);
+    run.assert_code(0);
+    assert!(run.stdout.contains("key="), "{}", run.stdout);
+    assert!(run.stderr.contains("token="), "{}", run.stderr);
+    for secret in [SECRET, TOKEN] {
+        assert!(!run.stdout.contains(secret), "{secret} in: {}", run.stdout);
+        assert!(!run.stderr.contains(secret), "{secret} in: {}", run.stderr);
+    }
+    assert_eq!(attributes(&env, &queue), (0, 0));
+}

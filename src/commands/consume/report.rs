@@ -3,7 +3,7 @@
 //! record per message, the progress line on a terminal, and the summary, which says where failed
 //! messages went.
 
-use std::io::{self, Write};
+use std::io;
 
 use indicatif::ProgressBar;
 use serde::Serialize;
@@ -110,11 +110,7 @@ impl<'a> Report<'a> {
         }
         self.progress.suspend(|| match stream {
             Stream::Stdout => self.printer.write_bytes(&bytes),
-            Stream::Stderr => {
-                let mut err = io::stderr().lock();
-                err.write_all(&bytes)?;
-                err.flush()
-            }
+            Stream::Stderr => self.printer.write_err_bytes(&bytes),
         })
     }
 
