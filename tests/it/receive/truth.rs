@@ -152,3 +152,66 @@ fn until_empty_drains_a_queue_that_behaves_like_sqs() {
     ));
     assert_eq!(left.unwrap().len(), 0, "messages left behind");
 }
+
+/// Right after a burst SQS's counts lag and short polls sample: `--until-empty` without
+/// `--delete` still returns every message, each once, and ends on an empty long poll (the
+/// messages it returned are in flight, held by this run, not more to come).
+#[test]
+fn until_empty_without_delete_reads_a_whole_burst_on_a_queue_that_behaves_like_sqs() {
+    for seed in [1, 7, 42] {
+        let env = TestEnv::like_sqs(seed);
+        let name = unique_name("burst");
+        let queue = env.create_queue(&name, &[]);
+        let sent: Vec<_> = (0..50)
+            .map(|i| sqsctl::message::MessageRecord::with_body(format!("b{i:02}")))
+            .collect();
+        env.send(&queue, sent);
+        let run = env.run(&["receive", &name, "--until-empty", "-o", "jsonl"]);
+        run.assert_code(0);
+        let records = run.records_of("message");
+        let bodies: std::collections::BTreeSet<&str> = records
+            .iter()
+            .map(|r| r["body"].as_str().unwrap())
+            .collect();
+        assert_eq!(bodies.len(), 50, "seed {seed}: {}", run.stderr);
+        assert_eq!(records.len(), 50, "seed {seed}: a message written twice");
+        assert!(
+            run.stderr
+                .starts_with(&format!("received 50 messages from {name}")),
+            "seed {seed}: {}",
+            run.stderr
+        );
+        assert_eq!(
+            crate::receive::counts(&env, &queue),
+            (0, 50),
+            "seed {seed}: nothing deleted, every message held"
+        );
+    }
+}
+
+/// `--query` sees each message record, not the AWS CLI's `{"Messages": [...]}` answer: a query
+/// written for that is a usage error that shows the record's spelling, never empty output.
+#[test]
+fn a_query_written_for_the_aws_cli_answer_is_a_usage_error() {
+    let env = TestEnv::start();
+    let name = unique_name("aws-shape");
+    env.create_queue(&name, &[]);
+    env.run_stdin(&["send", &name, "--lines"], "one\n")
+        .assert_code(0);
+    let args = [
+        "receive",
+        &name,
+        "--query",
+        "Messages[*].Body",
+        "-o",
+        "text",
+    ];
+    let run = env.run(&args);
+    run.assert_code(2);
+    assert_snapshot!(name: "aws_cli_query", crate::support::snapshot::transcript(&args, &run), r"aws-shape-[0-9a-f]{12}" => "aws-shape-xxxxxxxxxxxx");
+    let run = env.run(&[
+        "receive", &name, "--query", "body", "-o", "text", "--wait", "1",
+    ]);
+    run.assert_code(0);
+    assert_eq!(run.stdout, "one\n");
+}
