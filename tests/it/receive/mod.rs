@@ -42,6 +42,26 @@ pub(crate) fn bodies(run: &Run) -> Vec<String> {
     )
 }
 
+/// Runs `bash -o pipefail -c SCRIPT` in the test's environment, with `$SQSCTL` the binary: the
+/// exit code is sqsctl's where the reader exits 0.
+pub(crate) fn shell(env: &TestEnv, script: &str) -> Run {
+    let template = env.cmd();
+    let mut cmd = std::process::Command::new("bash");
+    cmd.env_clear();
+    for (key, value) in template.get_envs() {
+        if let Some(value) = value {
+            cmd.env(key, value);
+        }
+    }
+    Run::from_output(
+        cmd.env("SQSCTL", support::BIN)
+            .args(["-o", "pipefail", "-c", script])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap(),
+    )
+}
+
 pub(crate) fn sorted(mut items: Vec<String>) -> Vec<String> {
     items.sort();
     items

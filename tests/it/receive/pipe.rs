@@ -3,30 +3,8 @@
 //! closed from the start and a full disk leave nothing deleted unread, and the summary's counts
 //! say what happened.
 
-use std::process::{Command, Stdio};
-
-use crate::receive::{counts, numbered, send_bodies};
-use crate::support::{BIN, Run, TestEnv, unique_name};
-
-/// Runs `bash -o pipefail -c SCRIPT` in the test's environment, with `$SQSCTL` the binary: the
-/// exit code is sqsctl's where the reader exits 0.
-fn shell(env: &TestEnv, script: &str) -> Run {
-    let template = env.cmd();
-    let mut cmd = Command::new("bash");
-    cmd.env_clear();
-    for (key, value) in template.get_envs() {
-        if let Some(value) = value {
-            cmd.env(key, value);
-        }
-    }
-    Run::from_output(
-        cmd.env("SQSCTL", BIN)
-            .args(["-o", "pipefail", "-c", script])
-            .stdin(Stdio::null())
-            .output()
-            .unwrap(),
-    )
-}
+use crate::receive::{counts, numbered, send_bodies, shell};
+use crate::support::{Run, TestEnv, unique_name};
 
 /// The counts of receive's summary line with --delete: (received, deleted, made visible again).
 fn summary_counts(stderr: &str, queue: &str) -> (u64, u64, u64) {

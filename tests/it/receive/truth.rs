@@ -1,11 +1,11 @@
 //! `receive` tells the truth about what a queue holds: it lets the queue's own long-poll setting
 //! apply, says what it could not receive, and deletes nothing it could not write.
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::support::snapshot::assert_snapshot;
-use crate::support::{BIN, Run, TestEnv, unique_name};
+use crate::support::{Run, TestEnv, unique_name};
 
 #[test]
 fn receive_without_wait_long_polls_as_the_queue_says_and_wait_0_does_not() {
@@ -66,21 +66,9 @@ fn receive_delete_with_stdout_closed_deletes_nothing() {
         .assert_code(0);
 
     // `sqsctl receive ... >&-`: the shell closes stdout before the binary starts.
-    let template = env.cmd();
-    let mut cmd = Command::new("sh");
-    cmd.env_clear();
-    for (key, value) in template.get_envs() {
-        if let Some(value) = value {
-            cmd.env(key, value);
-        }
-    }
-    let run = Run::from_output(
-        cmd.args(["-c", "exec \"$0\" \"$@\" >&-", BIN])
-            .args(["receive", &name, "--until-empty", "--delete", "--yes"])
-            .stdin(Stdio::null())
-            .stderr(Stdio::piped())
-            .output()
-            .unwrap(),
+    let run = crate::receive::shell(
+        &env,
+        &format!("exec \"$SQSCTL\" receive {name} --until-empty --delete --yes >&-"),
     );
     run.assert_code(1);
     assert_snapshot!(name: "stdout_closed", run.stderr, r"closed-[0-9a-f]{12}" => "closed-xxxxxxxxxxxx");
