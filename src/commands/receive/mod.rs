@@ -180,9 +180,13 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     if !pipe_closed || plan.delete {
         ctx.printer.info(summary);
     }
-    // A run without --delete stopped before it could see the queue's end (an empty long poll):
-    // it did not do what --until-empty asks.
-    let incomplete = plan.until_empty && report.hold_ran_short && !ctx.interrupt.is_set();
+    // A run without --delete that stopped before it could see the queue's end (an empty long
+    // poll) did not do what --until-empty asks.
+    // So did one that a receive which failed after SQS may have applied it (hiding messages)
+    // leaves unsure.
+    let incomplete = plan.until_empty
+        && !ctx.interrupt.is_set()
+        && (report.hold_ran_short || (!plan.delete && report.ambiguous_receives > 0));
     if report.hold_ran_short && !pipe_closed {
         ctx.printer.warn(format!(
             "stopped receiving before the first message returned could come back (its visibility timeout is {}): a second receive would raise its receive count again{}; a longer --visibility reads further",
@@ -190,7 +194,7 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
             if incomplete { ", so the queue may hold messages not read" } else { "" }
         ));
     }
-    warn(ctx, &report, &queue.name, pipe_closed);
+    warn(ctx, &report, &queue.name, pipe_closed, plan.delete);
     let dead_lettered = read_guard.finish(ctx, &queue, &report).await;
     if let Some(err) = report.write_error {
         return Err(anyhow::Error::new(err).context("could not write to stdout"));
@@ -328,9 +332,17 @@ fn aws_query_equivalent(text: &str) -> Option<String> {
 }
 
 /// The lines on stderr after the summary: what could not be put back or deleted.
-fn warn(ctx: &Context, report: &ReceiveReport, queue: &str, pipe_closed: bool) {
+fn warn(ctx: &Context, report: &ReceiveReport, queue: &str, pipe_closed: bool, delete: bool) {
     let ambiguous = report.ambiguous_receives;
-    if ambiguous > 0 && !pipe_closed && !ctx.interrupt.is_set() {
+    if ambiguous > 0 && !delete && !pipe_closed {
+        // A run that does not delete cannot wait for them: they come back when its own do.
+        ctx.printer.warn(format!(
+            "{} failed after SQS may have applied {}: the messages {} hid, if any, were not read (they come back after their visibility timeout)",
+            plural(ambiguous, "receive request"),
+            if ambiguous == 1 { "it" } else { "them" },
+            if ambiguous == 1 { "it" } else { "they" },
+        ));
+    } else if ambiguous > 0 && !pipe_closed && !ctx.interrupt.is_set() {
         ctx.printer.debug(format!(
             "{} failed after SQS may have applied {}; what {} hid returned after the visibility timeout",
             plural(ambiguous, "receive request"),

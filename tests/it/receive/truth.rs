@@ -203,3 +203,42 @@ fn a_query_written_for_the_aws_cli_answer_is_a_usage_error() {
     run.assert_code(0);
     assert_eq!(run.stdout, "one\n");
 }
+
+/// A receive that fails after the server applied it hides messages this run never sees: without
+/// `--delete` the run cannot wait for them (they come back when its own messages do), so
+/// `--until-empty` exits 0 only when it read every message, and says so otherwise (exit 3).
+#[test]
+fn until_empty_without_delete_under_faults_exits_0_only_when_it_read_everything() {
+    let env = TestEnv::start_with(sqsctl::local::ServerConfig {
+        inspection: false,
+        fault_rate: 0.2,
+        seed: Some(12),
+        ..sqsctl::local::ServerConfig::default()
+    });
+    let name = unique_name("faulty");
+    let queue = env.create_queue(&name, &[]);
+    let lines: String = (0..300).map(|i| format!("f{i:03}\n")).collect();
+    env.run_stdin(&["send", &name, "--lines"], &lines)
+        .assert_code(0);
+    // A send that failed after the server applied it was sent again: count what the queue holds.
+    let held = env.depth(&queue);
+    assert!(held >= 300, "{held}");
+    let run = env.run(&["receive", &name, "--until-empty", "--visibility", "120"]);
+    let records = run.records_of("message");
+    let ids: std::collections::BTreeSet<&str> = records
+        .iter()
+        .map(|r| r["message_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), records.len(), "a message written twice");
+    if (ids.len() as u64) < held {
+        run.assert_code(3);
+        assert!(
+            run.stderr.contains("failed after SQS may have applied")
+                && run.stderr.contains("were not read"),
+            "{}",
+            run.stderr
+        );
+    } else {
+        run.assert_code(0);
+    }
+}
