@@ -340,8 +340,8 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;receive' {
-            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Stop after this many messages (default 10, or no limit with --until-empty)')
-            [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Stop after this many messages (default 10, or no limit with --until-empty)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Stop after N messages (default 10; no limit with --until-empty)')
+            [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Stop after N messages (default 10; no limit with --until-empty)')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Long-poll wait per request, 0s-20s')
             [CompletionResult]::new('--visibility', '--visibility', [CompletionResultType]::ParameterName, 'Visibility timeout of the received messages, 0s-12h (default: the queue''s)')
             [CompletionResult]::new('--attributes', '--attributes', [CompletionResultType]::ParameterName, 'System attributes to show: All (default) or names')
@@ -364,12 +364,13 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
             [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI''s text: a list of values is one tab-separated line. Not with `-o table`')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
-            [CompletionResult]::new('--until-empty', '--until-empty', [CompletionResultType]::ParameterName, 'Keep receiving until the queue has no visible message left')
+            [CompletionResult]::new('--until-empty', '--until-empty', [CompletionResultType]::ParameterName, 'Keep receiving until a long poll comes back empty')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Keep long-polling and writing messages as they arrive, until Ctrl-C (or --max)')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep long-polling and writing messages as they arrive, until Ctrl-C (or --max)')
             [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Delete each message once written (asks first on a terminal)')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation of --delete')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation of --delete')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Without --delete, read what the read guard refuses')
             [CompletionResult]::new('--unwrap', '--unwrap', [CompletionResultType]::ParameterName, 'Write the inner message of SNS and EventBridge envelopes')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')

@@ -2265,7 +2265,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__receive)
-            opts="-n -f -y -V -o -q -v -h --max --wait --visibility --until-empty --follow --delete --yes --attributes --message-attributes --unwrap --count-by --concurrency --format --grep --grep-v --attr --where --older-than --newer-than --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            opts="-n -f -y -V -o -q -v -h --max --wait --visibility --until-empty --follow --delete --yes --force --attributes --message-attributes --unwrap --count-by --concurrency --format --grep --grep-v --attr --where --older-than --newer-than --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -292,7 +292,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s V -l version -d '
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s n -l max -d 'Stop after this many messages (default 10, or no limit with --until-empty)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s n -l max -d 'Stop after N messages (default 10; no limit with --until-empty)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l wait -d 'Long-poll wait per request, 0s-20s' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l visibility -d 'Visibility timeout of the received messages, 0s-12h (default: the queue\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l attributes -d 'System attributes to show: All (default) or names' -r
@@ -320,10 +320,11 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l query -d 'JMES
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l until-empty -d 'Keep receiving until the queue has no visible message left'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l until-empty -d 'Keep receiving until a long poll comes back empty'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s f -l follow -d 'Keep long-polling and writing messages as they arrive, until Ctrl-C (or --max)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l delete -d 'Delete each message once written (asks first on a terminal)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s y -l yes -d 'Do not ask for confirmation of --delete'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l force -d 'Without --delete, read what the read guard refuses'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -l unwrap -d 'Write the inner message of SNS and EventBridge envelopes'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand receive" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'

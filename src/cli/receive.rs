@@ -35,17 +35,27 @@ fn visibility_help() -> String {
   sqsctl redrive a --to b --yes                # to move messages between queues, not receive | send
 
 Received messages stay in the queue and come back after their visibility timeout unless --delete is \
-given; to look without receiving, use `sqsctl peek`. With --delete each message is deleted only after \
-its record was written to stdout and flushed; a closed pipe or Ctrl-C stops the run, and nothing \
-unwritten is deleted (it is made visible again at once, and never received again in the same run); \
-a stdout closed from the start (`>&-`) is refused before anything is received. \
-Into a pipe, --delete goes one batch at a time: each message is written and flushed on its own, the \
-pipe is shrunk to one page (on Linux), and a message is deleted only once the reader has taken it out \
-of the pipe; the next batch is received after that. So a reader that stops early (`| head -1`) leaves \
-at most one batch (10 messages) deleted unread; use --max to take only what you need. Taken is not \
-processed: what the next program does with a message is beyond sqsctl. With --until-empty --delete, \
-messages hidden by a receive that failed after SQS applied it are waited for (up to their visibility \
-timeout, when that is 2 minutes or less). Records are what `send --jsonl` reads.
+given; to look without receiving, use `sqsctl peek`. Without --delete a run reads each message once: \
+it stops receiving before a quarter of the visibility timeout is left (and says so; with --until-empty \
+that exits 3), and on a queue with a redrive policy it follows the read guard of `peek`: it says what \
+the read cost and which messages are now one receive away from the dead-letter queue, refuses a \
+maxReceiveCount of 1 or 2, or a queue the last read left at the limit, without --force, and exits 5 \
+when messages arrived in the dead-letter queue while it read. --follow without --delete on such a \
+queue is refused without --force: each message would come back and be received again until moved.
+
+With --delete each message is deleted only after its record was written to stdout and flushed; a \
+closed pipe or Ctrl-C stops the run, and nothing unwritten is deleted (it is made visible again at \
+once, and never received again in the same run); a stdout closed from the start (`>&-`) is refused \
+before anything is received. Into a pipe, --delete puts one message in the pipe at a time (shrunk to \
+one page, on Linux): each is written and flushed on its own, deleted only once the reader has taken \
+it out of the pipe, and the next is written after that. A reader takes what the pipe holds whole, \
+so a reader that stops early (`| head -1`) leaves nothing deleted unread; a table cannot go that way \
+(-o table is refused). Taken is not processed: what the next program does with a message is beyond \
+sqsctl. The summary counts distinct messages: received, deleted, not taken (or not written) and made \
+visible again, and duplicate deliveries apart. With --until-empty --delete, messages hidden by a \
+receive that failed after SQS applied it are waited for (up to their visibility timeout, when that is \
+2 minutes or less). Records are what `send --jsonl` reads; --query applies to each record \
+(`--query body`), not to the AWS CLI's {\"Messages\": [...]} answer.
 
 Without --wait a receive sends no wait, so the queue's ReceiveMessageWaitTimeSeconds applies, as \
 with the AWS CLI. A short poll (a wait of 0) asks only some of SQS's servers and can come back empty \
@@ -59,7 +69,7 @@ filter on the server: messages that do not match are received too, and made visi
 
 With --follow, receive long-polls (20 s per request unless --wait) and writes each message as it \
 arrives, until Ctrl-C (exit 130) or --max; with --delete each message is deleted once written, under \
-the same rules as above (into a pipe, one batch at a time, once the reader took it). A message that \
+the same rules as above (into a pipe, one message at a time, once the reader took it). A message that \
 does not match the filters and comes back is left hidden for its visibility timeout rather than \
 released again, so a follow reads it at most once per visibility timeout.
 
@@ -69,14 +79,14 @@ pub struct ReceiveArgs {
     /// Queue name, URL or ARN
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub queue: String,
-    /// Stop after this many messages (default 10, or no limit with --until-empty)
+    /// Stop after N messages (default 10; no limit with --until-empty)
     #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_count)]
     pub max: Option<u64>,
     #[arg(long, value_name = "DURATION", value_parser = super::values::WAIT, help = wait_help(), long_help = wait_long_help())]
     pub wait: Option<Duration>,
     #[arg(long, value_name = "DURATION", value_parser = super::values::VISIBILITY, help = visibility_help())]
     pub visibility: Option<Duration>,
-    /// Keep receiving until the queue has no visible message left
+    /// Keep receiving until a long poll comes back empty
     #[arg(long)]
     pub until_empty: bool,
     /// Keep long-polling and writing messages as they arrive, until Ctrl-C (or --max)
@@ -88,6 +98,13 @@ pub struct ReceiveArgs {
     /// Do not ask for confirmation of --delete
     #[arg(long, short = 'y')]
     pub yes: bool,
+    /// Without --delete, read what the read guard refuses
+    ///
+    /// A queue whose maxReceiveCount is 1 or 2, or whose last read left messages at their
+    /// maxReceiveCount, and --follow on a queue with a redrive policy; each receive counts toward
+    /// it
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
     pub shown: ShownArgs,
     /// Count messages per value of EXPR instead of writing them

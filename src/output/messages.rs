@@ -17,8 +17,8 @@ use crate::text::{format_millis, plural};
 /// Writes message records as they arrive, in the printer's format: a table per batch on a
 /// terminal, one enveloped record per line in a pipe, a single JSON array (streamed) with
 /// `-o json`, bodies only with `-o text`. Each batch is flushed before `write_batch` returns, so a
-/// caller may delete what was written; `write_each` flushes message by message and says how far it
-/// got, for pipes. With a `--format` template, each message is the template's text instead,
+/// caller may delete what was written; `pipe_pieces` hands out one message at a time, for a caller
+/// that writes into a pipe and waits for its reader. With a `--format` template, each message is the template's text instead,
 /// whatever the format.
 pub struct MessageWriter<'a> {
     printer: &'a Printer,
@@ -140,61 +140,24 @@ impl<'a> MessageWriter<'a> {
         printer.flush()
     }
 
-    /// Writes and flushes one message at a time, for a reader at the other end of a pipe: a write
-    /// that fails (the reader went away) leaves the messages before it written and that one and the
-    /// rest not. A table is written whole, so its messages are written together or not at all.
-    pub fn write_each(&mut self, batch: &[MessageRecord]) -> Flushed {
-        let printer = self.printer;
-        let mut flushed = Flushed {
-            ends: Vec::with_capacity(batch.len()),
-            error: None,
+    /// One message as it goes into a pipe, in the pieces its reader takes one at a time: with
+    /// `-o json` first the array's opening or the separator (which close the line before, so a
+    /// reader of lines takes no part of this message to finish the last one), then the message
+    /// itself; one piece in the other formats. The message counts as written.
+    pub fn pipe_pieces(&mut self, record: &MessageRecord) -> std::io::Result<Vec<String>> {
+        let pieces = if self.template.is_none() && self.format() == Format::Json {
+            // `[\n` or `,\n`, then the indented message.
+            let element = self.json_element(record)?;
+            let (lead, text) = element.split_at(2);
+            vec![lead.to_string(), text.to_string()]
+        } else {
+            vec![self.message_text(record)?]
         };
-        if batch.is_empty() {
-            return flushed;
-        }
-        if self.format() == Format::Table && self.template.is_none() {
-            let text = format!(
-                "{}\n",
-                self.batch_table(batch).render(printer.table_width())
-            );
-            match printer
-                .write_raw_counted(&text)
-                .and_then(|written| printer.flush().map(|()| written))
-            {
-                Ok(written) => {
-                    flushed.ends = vec![written; batch.len()];
-                    self.written += batch.len() as u64;
-                }
-                Err(err) => flushed.error = Some(err),
-            }
-            return flushed;
-        }
-        let mut bytes = 0u64;
-        for record in batch {
-            let text = match self.message_text(record) {
-                Ok(text) => text,
-                Err(err) => {
-                    flushed.error = Some(err);
-                    break;
-                }
-            };
-            match printer
-                .write_raw_counted(&text)
-                .and_then(|written| printer.flush().map(|()| written))
-            {
-                Ok(written) => bytes += written,
-                Err(err) => {
-                    flushed.error = Some(err);
-                    break;
-                }
-            }
-            flushed.ends.push(bytes);
-            self.written += 1;
-        }
-        flushed
+        self.written += 1;
+        Ok(pieces)
     }
 
-    /// One message as `write_each` writes it, its separator included.
+    /// One message as a pipe gets it, its separator included.
     fn message_text(&self, record: &MessageRecord) -> std::io::Result<String> {
         if let Some(template) = &self.template {
             return Ok(self.templated(template, record));
@@ -336,16 +299,6 @@ fn attributes_cell(record: &MessageRecord) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// What [`MessageWriter::write_each`] got through.
-#[derive(Debug)]
-pub struct Flushed {
-    /// For each message written and flushed, in order: the bytes of the batch written up to and
-    /// including it.
-    pub ends: Vec<u64>,
-    /// The error that stopped the writing, if one did.
-    pub error: Option<std::io::Error>,
 }
 
 impl Printer {

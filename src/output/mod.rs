@@ -332,6 +332,11 @@ impl Printer {
         }
     }
 
+    /// The `--query` that applies to what is written, if one does.
+    pub fn query(&self) -> Option<&Query> {
+        self.query.as_ref()
+    }
+
     /// Whether a `--query` applies to what is written.
     pub fn has_query(&self) -> bool {
         self.query.is_some()

@@ -1,7 +1,9 @@
 //! `receive --delete` into a pipe: what can be known of the reader at the other end. Whether stdout
 //! is a pipe at all, a pipe buffer shrunk so little sits unread in it, and how much of what was
-//! written the reader has taken out of the pipe, which is what may be deleted. Linux tells how full
-//! a pipe is; elsewhere what was written counts as taken.
+//! written the reader has taken out of the pipe, which is what may be deleted. A reader takes what
+//! the pipe holds in one read, whatever it then uses of it, so what was taken out says something of
+//! one message only while the pipe holds no other: the caller writes the next once the pipe is
+//! empty. Linux tells how full a pipe is; elsewhere what was written counts as taken.
 
 use std::time::Duration;
 

@@ -47,6 +47,21 @@ impl Query {
             })
     }
 
+    /// The field the expression starts from (`Messages` in `Messages[*].Body`), if it starts from
+    /// one: what a command checks against the shape of its records.
+    pub fn root_field(&self) -> Option<&str> {
+        use jmespath::ast::Ast;
+        let mut node = self.expression.as_ast();
+        loop {
+            node = match node {
+                Ast::Field { name, .. } => return Some(name),
+                Ast::Subexpr { lhs, .. } | Ast::Projection { lhs, .. } => lhs,
+                Ast::Flatten { node, .. } | Ast::ObjectValues { node, .. } => node,
+                _ => return None,
+            };
+        }
+    }
+
     /// The expression's result on a value, as JSON. An expression that fails on this value (a
     /// function given the wrong type) is an error for the caller to report.
     pub fn apply<T: Serialize>(&self, value: &T) -> std::io::Result<Value> {
@@ -128,6 +143,21 @@ mod tests {
             {"name": "c", "visible": 1}
         ]);
         assert_eq!(query.apply(&rows).unwrap(), json!(["a", "c"]));
+        assert_eq!(query.root_field(), None);
+        for (expression, root) in [
+            ("Messages[*].Body", Some("Messages")),
+            ("Messages[].Body", Some("Messages")),
+            ("Messages[0].Body", Some("Messages")),
+            ("body", Some("body")),
+            ("attributes.ApproximateReceiveCount", Some("attributes")),
+            ("{id: message_id}", None),
+        ] {
+            assert_eq!(
+                Query::parse(expression).unwrap().root_field(),
+                root,
+                "{expression}"
+            );
+        }
     }
 
     #[test]

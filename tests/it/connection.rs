@@ -542,6 +542,14 @@ fn text_from_the_endpoint_never_reaches_a_terminal_raw() {
                 "",
                 r#"{"QueueUrl":"http://127.0.0.1:1/000000000000/q"}"#,
             ),
+            // `receive` without --delete reads the queue's visibility timeout and redrive policy
+            // first.
+            "AmazonSQS.GetQueueAttributes" => http(
+                "200 OK",
+                json,
+                "",
+                r#"{"Attributes":{"VisibilityTimeout":"30"}}"#,
+            ),
             "AmazonSQS.ReceiveMessage" => http(
                 "200 OK",
                 json,

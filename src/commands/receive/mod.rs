@@ -1,11 +1,13 @@
 //! `sqsctl receive`: receive messages and write them as records, optionally deleting each one
 //! after its record reached stdout, through the engine in [`crate::receive`].
 //!
-//! Here: the settings, the confirmation, the choice to go one batch at a time (`--delete` into a
-//! pipe, where a reader that stops early loses what sits unread in between: the pipe is shrunk to
-//! one page and a message counts as written once the reader took it out), the [`sink`] that
-//! writes, and the summary.
+//! Here: the settings, the confirmation, the [read guard](guard) of a run without `--delete`, the
+//! choice to go one batch at a time (`--delete` into a pipe, where a reader that stops early loses
+//! what sits unread in between: the pipe is shrunk to one page, holds one message at a time, and a
+//! message counts as written once the reader took it out), the [`sink`] that writes, and the
+//! summary.
 
+mod guard;
 mod sink;
 
 use crate::cli::values::whole_seconds;
@@ -13,10 +15,13 @@ use crate::client::limits;
 
 use super::common::{confirm_destructive, queue_place, resolve_queue};
 use crate::cli::receive::ReceiveArgs;
+use crate::client::QueueRef;
 use crate::client::RetryPolicy;
 use crate::commands::context::Context;
+use crate::error::UsageError;
 use crate::exit::ExitStatus;
 use crate::message::shown::Shown;
+use crate::output::Format;
 use crate::output::messages::MessageWriter;
 use crate::output::pipe::{shrink_pipe, stdout_is_stream};
 use crate::output::template::Template;
@@ -29,6 +34,8 @@ pub struct ReceiveSettings {
     pub queue: String,
     pub plan: ReceivePlan,
     pub yes: bool,
+    /// Read what the read guard refuses.
+    pub force: bool,
     pub shown: Shown,
     pub selection: Selection,
     pub template: Option<Template>,
@@ -66,6 +73,7 @@ impl ReceiveSettings {
                 concurrency: usize::from(args.concurrency),
             },
             yes: args.yes,
+            force: args.force,
             shown: super::selection::shown(&args.shown)?,
             selection: super::selection::resolve(args.select, Vec::new())?,
             template: args.format,
@@ -78,13 +86,21 @@ impl ReceiveSettings {
 pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<ExitStatus> {
     ctx.printer.check_template(settings.template.as_ref())?;
     ctx.printer.check_unwrap(settings.unwrap)?;
+    check_query_shape(&ctx.printer)?;
     let plan = &settings.plan;
+    let into_pipe = plan.delete && !ctx.printer.stdout_is_terminal() && stdout_is_stream();
     if plan.delete {
         // Each message is deleted once its record is written: a stdout that takes writes into
         // nothing would delete every message unread.
         crate::output::check_stdout().map_err(|why| {
             anyhow::Error::new(why).context("receive --delete deletes each message once written to stdout, and nothing can be written there; nothing was received or deleted")
         })?;
+        if into_pipe && ctx.printer.format() == Format::Table && settings.template.is_none() {
+            return Err(UsageError(
+                "into a pipe, receive --delete deletes a message once the reader took it, and a table is written a batch at a time: use -o jsonl, -o json, -o text or --format".into(),
+            )
+            .into());
+        }
     }
     let queue = resolve_queue(ctx, &settings.queue).await?;
     if plan.delete {
@@ -100,8 +116,8 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
             settings.yes,
         )?;
     }
+    let read_guard = guard::ReadGuard::weigh(ctx, &queue, plan, settings.force).await?;
     let sqs = ctx.sqs().await?;
-    let into_pipe = plan.delete && !ctx.printer.stdout_is_terminal() && stdout_is_stream();
     if into_pipe {
         shrink_pipe();
     }
@@ -110,6 +126,7 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         plan: plan.clone(),
         one_batch_at_a_time: into_pipe,
         selector: super::selection::selector(&settings.selection)?,
+        read_cost: read_guard.cost.clone(),
         interrupt: ctx.interrupt.clone(),
     };
     let filtered = !settings.selection.is_all();
@@ -128,7 +145,7 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     };
     if into_pipe {
         ctx.printer.debug(
-            "stdout is a pipe: one batch at a time, each message deleted once the reader took it",
+            "stdout is a pipe: one batch at a time, one message in the pipe at a time, each deleted once the reader took it",
         );
     } else {
         ctx.printer.debug(format!(
@@ -153,9 +170,61 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
     {
         report.write_error = Some(err);
     }
-    let written = sink.written();
-    let received = written + report.unwritten;
-    let mut summary = if settings.selection.is_all() {
+    // A reader that went away (`| head`) is a normal end: without --delete no summary talks over
+    // it; with --delete the summary says what was deleted.
+    let pipe_closed = report
+        .write_error
+        .as_ref()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe);
+    let summary = summary(ctx, plan, &settings.selection, &queue, &report, into_pipe).await;
+    if !pipe_closed || plan.delete {
+        ctx.printer.info(summary);
+    }
+    // A run without --delete that stopped before it could see the queue's end (an empty long
+    // poll) did not do what --until-empty asks.
+    // So did one that a receive which failed after SQS may have applied it (hiding messages)
+    // leaves unsure.
+    let incomplete = plan.until_empty
+        && !ctx.interrupt.is_set()
+        && (report.hold_ran_short || (!plan.delete && report.ambiguous_receives > 0));
+    if report.hold_ran_short && !pipe_closed {
+        ctx.printer.warn(format!(
+            "stopped receiving before the first message returned could come back (its visibility timeout is {}): a second receive would raise its receive count again{}; a longer --visibility reads further",
+            crate::text::format_seconds(report.hold_seconds.unwrap_or(0)),
+            if incomplete { ", so the queue may hold messages not read" } else { "" }
+        ));
+    }
+    warn(ctx, &report, &queue.name, pipe_closed, plan.delete);
+    let dead_lettered = read_guard.finish(ctx, &queue, &report).await;
+    if let Some(err) = report.write_error {
+        return Err(anyhow::Error::new(err).context("could not write to stdout"));
+    }
+    if let Some(err) = report.receive_error {
+        return Err(err.into());
+    }
+    Ok(if ctx.interrupt.is_set() {
+        ExitStatus::Interrupted
+    } else if dead_lettered > 0 {
+        ExitStatus::ReadDeadLettered
+    } else if report.delete_failed > 0 || incomplete {
+        ExitStatus::Partial
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// The summary line: each count exact (distinct messages, as sqsctl saw them), duplicate
+/// deliveries counted apart.
+async fn summary(
+    ctx: &Context,
+    plan: &ReceivePlan,
+    selection: &Selection,
+    queue: &QueueRef,
+    report: &ReceiveReport,
+    into_pipe: bool,
+) -> String {
+    let received = report.received;
+    let mut summary = if selection.is_all() {
         format!(
             "received {} from {}",
             plural(received, "message"),
@@ -165,7 +234,7 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         format!(
             "received {} matching {} from {} ({} did not match and were made visible again)",
             plural(received, "message"),
-            super::selection::describe(&settings.selection).join(" "),
+            super::selection::describe(selection).join(" "),
             queue.name,
             report.passed_over
         )
@@ -185,47 +254,95 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         && report.write_error.is_none()
         && report.receive_error.is_none()
         && !ctx.interrupt.is_set()
+        && let Ok(sqs) = ctx.sqs().await
     {
         // "received 0" alone reads as "empty": say what the queue holds that no receive could
         // return now.
         let retry = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
-        if let Ok(attrs) = retry.request(|| sqs.attributes(&queue)).await.result {
+        if let Ok(attrs) = retry.request(|| sqs.attributes(queue)).await.result {
             summary.push_str(&nothing_received_because(&attrs, plan.wait_seconds));
         }
     }
     if plan.delete {
         summary.push_str(&format!(", deleted {}", report.deleted));
-    } else if written > 0 {
+        if report.unwritten > 0 {
+            summary.push_str(&format!(
+                "; {} {} made visible again",
+                report.unwritten,
+                if into_pipe {
+                    "not taken by the reader were"
+                } else {
+                    "not written were"
+                }
+            ));
+        }
+    } else if report.delivered > 0 {
         summary.push_str(" (not deleted: they become visible again after their visibility timeout; --delete consumes them)");
     }
-    // A reader that went away (`| head`) is a normal end: no summary to talk over it.
-    let pipe_closed = report
-        .write_error
-        .as_ref()
-        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe);
-    if !pipe_closed {
-        ctx.printer.info(summary);
+    summary
+}
+
+/// Refuses a `--query` written for the AWS CLI's answer (`Messages[*].Body`): it would find
+/// nothing in each record and write nothing, with exit 0.
+fn check_query_shape(printer: &crate::output::Printer) -> Result<(), UsageError> {
+    let Some(query) = printer.query() else {
+        return Ok(());
+    };
+    if query.root_field() != Some("Messages") {
+        return Ok(());
     }
-    warn(ctx, &report, &queue.name, pipe_closed);
-    if let Some(err) = report.write_error {
-        return Err(anyhow::Error::new(err).context("could not write to stdout"));
+    let equivalent = aws_query_equivalent(query.text()).map_or_else(
+        || "-o json writes the messages as one array".to_string(),
+        |q| format!("here `{}` is --query '{q}'", query.text()),
+    );
+    Err(UsageError(format!(
+        "--query applies to each message record (message_id, body, attributes, message_attributes, group_id, receipt_handle, ...), not to the AWS CLI's {{\"Messages\": [...]}} answer, so `{}` would find nothing: {equivalent}",
+        query.text()
+    )))
+}
+
+/// The per-record query of an AWS CLI query over `Messages[*]` (or `Messages[]`), with the AWS
+/// field names as the record spells them: `Messages[*].Body` is `body`.
+fn aws_query_equivalent(text: &str) -> Option<String> {
+    let rest = ["Messages[*].", "Messages[]."]
+        .iter()
+        .find_map(|prefix| text.trim().strip_prefix(prefix))?;
+    let mut spelled = String::new();
+    let mut word = String::new();
+    for c in rest.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        spelled.push_str(match word.as_str() {
+            "MessageId" => "message_id",
+            "ReceiptHandle" => "receipt_handle",
+            "Body" => "body",
+            "MessageAttributes" => "message_attributes",
+            "Attributes" => "attributes",
+            "StringValue" | "BinaryValue" => "value",
+            "DataType" => "type",
+            other => other,
+        });
+        word.clear();
+        spelled.push(c);
     }
-    if let Some(err) = report.receive_error {
-        return Err(err.into());
-    }
-    Ok(if ctx.interrupt.is_set() {
-        ExitStatus::Interrupted
-    } else if report.delete_failed > 0 {
-        ExitStatus::Partial
-    } else {
-        ExitStatus::Success
-    })
+    spelled.pop();
+    (!spelled.is_empty()).then_some(spelled)
 }
 
 /// The lines on stderr after the summary: what could not be put back or deleted.
-fn warn(ctx: &Context, report: &ReceiveReport, queue: &str, pipe_closed: bool) {
+fn warn(ctx: &Context, report: &ReceiveReport, queue: &str, pipe_closed: bool, delete: bool) {
     let ambiguous = report.ambiguous_receives;
-    if ambiguous > 0 && !pipe_closed && !ctx.interrupt.is_set() {
+    if ambiguous > 0 && !delete && !pipe_closed {
+        // A run that does not delete cannot wait for them: they come back when its own do.
+        ctx.printer.warn(format!(
+            "{} failed after SQS may have applied {}: the messages {} hid, if any, were not read (they come back after their visibility timeout)",
+            plural(ambiguous, "receive request"),
+            if ambiguous == 1 { "it" } else { "them" },
+            if ambiguous == 1 { "it" } else { "they" },
+        ));
+    } else if ambiguous > 0 && !pipe_closed && !ctx.interrupt.is_set() {
         ctx.printer.debug(format!(
             "{} failed after SQS may have applied {}; what {} hid returned after the visibility timeout",
             plural(ambiguous, "receive request"),

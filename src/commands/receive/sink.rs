@@ -1,7 +1,7 @@
 //! Where `receive` delivers: message records on stdout through the [`MessageWriter`], with the
-//! progress line stepping aside, and into a pipe each message flushed on its own and delivered
-//! only once the reader has taken it out of the pipe; or, with `--count-by`, counts by key
-//! written once the run ends.
+//! progress line stepping aside, and into a pipe one message at a time, each delivered only once
+//! the reader has taken it out of the pipe and written only after the one before was taken; or,
+//! with `--count-by`, counts by key written once the run ends.
 
 use indicatif::ProgressBar;
 
@@ -56,14 +56,6 @@ impl Counting {
 }
 
 impl Stdout<'_> {
-    /// Messages written (or counted).
-    pub fn written(&self) -> u64 {
-        match &self.counting {
-            Some(counting) => counting.counter.counted(),
-            None => self.writer.written(),
-        }
-    }
-
     /// Closes the output: the counts, or the end of the records.
     pub fn finish(&mut self, passed_over: u64) -> std::io::Result<()> {
         let Some(counting) = &self.counting else {
@@ -78,6 +70,56 @@ impl Stdout<'_> {
             counts: counting.counter.counts(),
         };
         self.printer.emit(&report.document())
+    }
+}
+
+impl Stdout<'_> {
+    /// Into a pipe, one message at a time: each piece is written, flushed and left alone until
+    /// the reader has taken it out of the pipe, before the next one goes in. A reader takes what
+    /// is in the pipe whole, whatever it then does with it (`head -1` reads a block and keeps one
+    /// line): with only one message in the pipe, what it took is that message, and a message
+    /// the reader did not take out is not delivered.
+    async fn deliver_into_pipe(&mut self, batch: &[MessageRecord]) -> Delivery {
+        let mut delivered = 0;
+        for record in batch {
+            let pieces = match self.writer.pipe_pieces(record) {
+                Ok(pieces) => pieces,
+                Err(err) => {
+                    return Delivery {
+                        delivered,
+                        error: Some(err),
+                    };
+                }
+            };
+            for piece in pieces {
+                // What reached the pipe, which is shorter than the piece where a credential in
+                // use was left out of it.
+                let written = self
+                    .printer
+                    .write_raw_counted(&piece)
+                    .and_then(|written| self.printer.flush().map(|()| written));
+                let written = match written {
+                    Ok(written) => written,
+                    Err(err) => {
+                        return Delivery {
+                            delivered,
+                            error: Some(err),
+                        };
+                    }
+                };
+                if taken_by_reader(&[written], &self.interrupt).await == 0 {
+                    return Delivery {
+                        delivered,
+                        error: None,
+                    };
+                }
+            }
+            delivered += 1;
+        }
+        Delivery {
+            delivered,
+            error: None,
+        }
     }
 }
 
@@ -98,11 +140,7 @@ impl Sink for Stdout<'_> {
             };
         }
         let delivery = if self.into_pipe {
-            let flushed = self.writer.write_each(batch);
-            Delivery {
-                delivered: taken_by_reader(&flushed.ends, &self.interrupt).await,
-                error: flushed.error,
-            }
+            self.deliver_into_pipe(batch).await
         } else {
             // A table goes to the terminal the progress line is on: the line steps aside while
             // it is written, or it would be left above the table.

@@ -21,6 +21,15 @@
 //!
 //! With a selector, the receivers keep only the messages that match and release the others at
 //! once; with `follow` they wait out empty long polls until Ctrl-C.
+//!
+//! A run that does not delete (and does not follow) receives each message at most once: every
+//! message it returned comes back when its visibility timeout ends, and a second receive would
+//! raise its receive count again (a step toward the dead-letter queue). So its requests are
+//! answered before a quarter of that timeout is left ([`ReceiveReport::hold_ran_short`] says when
+//! that stopped it), and only an empty long poll says the queue was read to its end
+//! ([`ReceiveReport::exhausted`]), never a count of what is visible (it lags on SQS). With a
+//! [`ReadCost`], the run counts the messages it left one receive (or none) away from the
+//! dead-letter queue.
 
 mod receivers;
 
@@ -29,11 +38,13 @@ use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 use parking_lot::Mutex;
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::{JoinError, JoinSet};
 
+use crate::client::peek::ReadCost;
 use crate::client::{ClientError, QueueRef, RetryPolicy, Sqs};
 use crate::interrupt::Interrupt;
 use crate::message::MessageRecord;
@@ -48,9 +59,8 @@ pub struct ReceivePlan {
     /// `None`: the queue's own `ReceiveMessageWaitTimeSeconds`.
     pub wait_seconds: Option<i32>,
     pub visibility_timeout: Option<i32>,
-    /// Receive until a long poll brings nothing. Without `delete`, at most what was visible when
-    /// the run started: every message comes back after its visibility timeout, so a queue that
-    /// takes longer than that to read would never look empty.
+    /// Receive until a long poll brings nothing. Without `delete`, only while no message returned
+    /// can have come back (see the module documentation).
     pub until_empty: bool,
     /// Receive until Ctrl-C (or `max`), waiting out empty long polls.
     pub follow: bool,
@@ -68,6 +78,9 @@ pub struct ReceiveRequest {
     pub one_batch_at_a_time: bool,
     /// Only the messages that match are delivered; `None` delivers every one.
     pub selector: Option<Selector>,
+    /// What each receive costs on a queue with a redrive policy: the run counts the messages it
+    /// leaves near the dead-letter queue.
+    pub read_cost: Option<ReadCost>,
     pub interrupt: Interrupt,
 }
 
@@ -93,6 +106,22 @@ pub struct Delivery {
 /// What a [`run`] did.
 #[derive(Debug, Default)]
 pub struct ReceiveReport {
+    /// Distinct messages received and handed to the sink (duplicate deliveries not included).
+    pub received: u64,
+    /// Of those, the messages the sink delivered (into a pipe: that its reader took).
+    pub delivered: u64,
+    /// A long poll came back empty: the queue had nothing more to deliver to this run.
+    pub exhausted: bool,
+    /// The run stopped receiving before the first message it returned could come back, without
+    /// an empty long poll (a run that does not delete).
+    pub hold_ran_short: bool,
+    /// The visibility timeout that bounded a run that does not delete, in seconds.
+    pub hold_seconds: Option<u64>,
+    /// With a [`ReadCost`]: messages received whose receive count is now at least
+    /// `maxReceiveCount - 1` (their next receive is their last before the dead-letter queue).
+    pub near_dead_letter: u64,
+    /// Of those, the messages at `maxReceiveCount`: the next receive moves them.
+    pub at_limit: u64,
     /// Messages received but not delivered (the writing failed, or the run stopped), made visible
     /// again.
     pub unwritten: u64,
@@ -133,20 +162,22 @@ pub async fn run<S: Sink>(
     let retry = RetryPolicy::default().stopped_by(interrupt.clone());
     let queue = request.queue.clone();
     let plan = request.plan;
-    let mut max = plan.max;
-    if plan.until_empty && !plan.delete {
-        // What was visible when the run started. That count is approximate (it lags on SQS): at
-        // least one batch is asked for when it says 0, so that an empty queue is still confirmed
-        // by a long poll.
-        let visible = retry
-            .request(|| sqs.attributes(&queue))
-            .await
-            .result?
-            .visible();
-        let visible = if visible == 0 { 10 } else { visible };
-        max = Some(max.map_or(visible, |m| m.min(visible)));
+    let max = plan.max;
+    // A run that gives back what it received reads each message once: its requests must be
+    // answered before the first message it returned can come back.
+    let mut hold = None;
+    if !plan.delete && !plan.follow {
+        let attrs = retry.request(|| sqs.attributes(&queue)).await.result?;
+        let seconds = plan
+            .visibility_timeout
+            .map(|v| v.max(0) as u64)
+            .or(attrs.visibility_timeout())
+            .unwrap_or(30);
+        let queue_wait = attrs.receive_wait_seconds().unwrap_or(0).min(20) as i32;
+        hold = Some((seconds, queue_wait));
     }
     let bounded = request.one_batch_at_a_time;
+    let read_cost = request.read_cost;
     let shared = Arc::new(Shared {
         sqs: sqs.clone(),
         queue: queue.clone(),
@@ -168,6 +199,13 @@ pub async fn run<S: Sink>(
         follow: plan.follow,
         held: Mutex::new(HashMap::new()),
         handed: Mutex::new(HashSet::new()),
+        read_once: hold.map(|(seconds, queue_wait)| receivers::ReadOnce {
+            // A quarter of the hold is kept in hand, as a scan keeps it.
+            answered_by: tokio::time::Instant::now() + Duration::from_millis(seconds * 750),
+            queue_wait,
+        }),
+        hold_ran_short: AtomicBool::new(false),
+        exhausted: AtomicBool::new(false),
     });
     let concurrency = if bounded { 1 } else { plan.concurrency.max(1) };
     let (tx, mut rx) = mpsc::channel::<Received>(concurrency);
@@ -186,12 +224,30 @@ pub async fn run<S: Sink>(
     // Ids delivered to the sink, and second deliveries whose first one is not (yet) delivered.
     let mut delivered_ids: HashSet<String> = HashSet::new();
     let mut pending_duplicates: Vec<MessageRecord> = Vec::new();
+    // The highest receive count seen of each message, for what the run leaves near the DLQ.
+    let mut receive_counts: HashMap<String, u64> = HashMap::new();
+    let mut note_counts = |messages: &[MessageRecord]| {
+        if read_cost.is_none() {
+            return;
+        }
+        for m in messages {
+            if let (Some(id), Some(count)) = (
+                m.message_id.as_ref(),
+                m.attribute_u64("ApproximateReceiveCount"),
+            ) {
+                let seen = receive_counts.entry(id.clone()).or_insert(0);
+                *seen = (*seen).max(count);
+            }
+        }
+    };
     while let Some(Received {
         batch,
         duplicates,
         turn,
     }) = rx.recv().await
     {
+        note_counts(&batch);
+        note_counts(&duplicates);
         if !duplicates.is_empty() {
             report.duplicates += duplicates.len() as u64;
             let (settled, pending): (Vec<_>, Vec<_>) = duplicates.into_iter().partition(|m| {
@@ -206,6 +262,7 @@ pub async fn run<S: Sink>(
             continue;
         }
         sink.received(batch.len());
+        report.received += batch.len() as u64;
         let mut handles = receipt_handles(&batch);
         if report.write_error.is_none() {
             let delivery = sink.deliver(&batch).await;
@@ -223,6 +280,7 @@ pub async fn run<S: Sink>(
                 report.count_deletes(result);
             }
             let delivered = delivery.delivered.min(batch.len());
+            report.delivered += delivered as u64;
             delivered_ids.extend(
                 batch[..delivered]
                     .iter()
@@ -285,6 +343,19 @@ pub async fn run<S: Sink>(
     while let Some(result) = deletes.join_next().await {
         report.count_deletes(result);
     }
+    if let Some(cost) = &read_cost {
+        for &count in receive_counts.values() {
+            if cost.leaves_near_dead_letter(count) {
+                report.near_dead_letter += 1;
+                if cost.leaves_at_limit(count) {
+                    report.at_limit += 1;
+                }
+            }
+        }
+    }
+    report.exhausted = shared.exhausted.load(Ordering::SeqCst);
+    report.hold_ran_short = !report.exhausted && shared.hold_ran_short.load(Ordering::SeqCst);
+    report.hold_seconds = hold.map(|(seconds, _)| seconds);
     report.passed_over = shared.passed_over.lock().len() as u64;
     report.pass_release_failed = shared.release_failed.load(Ordering::Relaxed);
     report.ambiguous_receives = shared.ambiguous_receives.load(Ordering::Relaxed);

@@ -61,6 +61,39 @@ pub(super) struct Shared {
     /// Ids of the messages handed to the writer so far: a standard queue delivers at least once,
     /// and a message that comes again is a duplicate delivery, not a new message.
     pub handed: Mutex<HashSet<String>>,
+    /// A run that gives back what it received: when its requests must be answered by.
+    pub read_once: Option<ReadOnce>,
+    /// The run stopped because no request could be answered in time ([`ReadOnce`]).
+    pub hold_ran_short: AtomicBool,
+    /// A long poll came back with nothing: the queue had nothing more for this run.
+    pub exhausted: AtomicBool,
+}
+
+/// How a run that does not delete reads each message once: every request is answered before
+/// `answered_by`, a quarter of the visibility timeout before the first message it returned could
+/// come back and be received a second time.
+pub(super) struct ReadOnce {
+    pub answered_by: Instant,
+    /// The queue's `ReceiveMessageWaitTimeSeconds`, the wait of a request that names none.
+    pub queue_wait: i32,
+}
+
+impl ReadOnce {
+    /// The wait a request may have that starts now and wants `wait`: `None` when no request can
+    /// start any more (or only a short poll could, where a long poll was wanted: a short poll
+    /// samples and says nothing of an empty queue).
+    fn wait_now(&self, wait: Option<i32>) -> Option<i32> {
+        let wanted = wait.unwrap_or(self.queue_wait).max(0);
+        let left = self.answered_by.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return None;
+        }
+        let fits = i32::try_from(left.as_secs()).unwrap_or(i32::MAX);
+        match wanted.min(fits) {
+            0 if wanted > 0 => None,
+            wait => Some(wait),
+        }
+    }
 }
 
 /// A batch on its way to the writer, with the turn its receiver took (one batch at a time).
@@ -209,10 +242,26 @@ pub(super) async fn receive_loop(
     tx: mpsc::Sender<Received>,
 ) -> Result<(), ClientError> {
     let mut wait = shared.wait_seconds;
+    let mut first = true;
     loop {
         if shared.stopped() {
             return Ok(());
         }
+        // A run that gives back what it received asks only what can be answered before the
+        // first message returned could come back; each receiver's first request always goes.
+        let request_wait = match &shared.read_once {
+            Some(read_once) if first => Some(wait.unwrap_or(read_once.queue_wait)),
+            Some(read_once) => match read_once.wait_now(wait) {
+                Some(wait) => Some(wait),
+                None => {
+                    shared.hold_ran_short.store(true, Ordering::SeqCst);
+                    shared.done.store(true, Ordering::SeqCst);
+                    return Ok(());
+                }
+            },
+            None => wait,
+        };
+        first = false;
         let turn = match &shared.turn {
             Some(turn) => tokio::select! {
                 permit = turn.clone().acquire_owned() => permit.ok(),
@@ -229,7 +278,7 @@ pub(super) async fn receive_loop(
         }
         let options = ReceiveOptions {
             max_messages: want as i32,
-            wait_seconds: wait,
+            wait_seconds: request_wait,
             visibility_timeout: shared.visibility_timeout,
         };
         // A short poll is left to finish on Ctrl-C or a closed pipe, so what it received is
@@ -244,7 +293,7 @@ pub(super) async fn receive_loop(
             &shared.retry,
         );
         tokio::pin!(request);
-        let outcome = if wait == Some(0) {
+        let outcome = if request_wait == Some(0) {
             request.await
         } else {
             tokio::select! {
@@ -281,11 +330,9 @@ pub(super) async fn receive_loop(
         };
         let (batch, duplicates) = shared.split_duplicates(batch);
         shared.give_back(want.saturating_sub(batch.len() as u64));
-        // Without `delete`, a message handed over that comes back had its visibility timeout
-        // run out: a batch of nothing else means the run has read what there was to read.
-        let came_round = batch.is_empty() && !duplicates.is_empty() && !shared.delete;
         if nothing_new && !shared.follow {
             // Every message received was passed over before: the queue has nothing new.
+            shared.exhausted.store(true, Ordering::SeqCst);
             shared.done.store(true, Ordering::SeqCst);
             return Ok(());
         }
@@ -299,17 +346,6 @@ pub(super) async fn receive_loop(
                 return Ok(());
             }
         }
-        if came_round && !shared.follow {
-            // A short poll samples some of SQS's servers, so the messages it brought back may
-            // have come round before the ones it missed were read: only a long poll that brings
-            // nothing new says the run has read what there was.
-            if wait.is_none_or(|w| w <= 0) {
-                wait = Some(1);
-                continue;
-            }
-            shared.done.store(true, Ordering::SeqCst);
-            return Ok(());
-        }
         if batch.is_empty() && received_some {
             // Only messages that do not match, or delivered before, came: the queue is not
             // empty, look again.
@@ -322,15 +358,12 @@ pub(super) async fn receive_loop(
             // A short poll samples some of SQS's servers and can come back empty from a queue
             // that holds messages: only a long poll that brings nothing says the queue is empty.
             // Without a wait the queue's own setting applied, which may have been a short poll.
-            if wait.is_none_or(|w| w <= 0) {
+            if request_wait.is_none_or(|w| w <= 0) {
                 wait = Some(1);
                 continue;
             }
-            if !shared.until_empty {
-                shared.done.store(true, Ordering::SeqCst);
-                return Ok(());
-            }
-            if shared.last_ambiguous_receive.lock().is_none() {
+            if !shared.until_empty || shared.last_ambiguous_receive.lock().is_none() {
+                shared.exhausted.store(true, Ordering::SeqCst);
                 shared.done.store(true, Ordering::SeqCst);
                 return Ok(());
             }
@@ -344,6 +377,7 @@ pub(super) async fn receive_loop(
                 // their visibility timeout ends: wait for them rather than leave them behind.
                 let hidden = shared.hidden_until(attrs.visibility_timeout());
                 if !(attrs.in_flight() > 0 && hidden.is_some_and(|until| Instant::now() < until)) {
+                    shared.exhausted.store(true, Ordering::SeqCst);
                     shared.done.store(true, Ordering::SeqCst);
                     return Ok(());
                 }
