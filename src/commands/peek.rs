@@ -75,6 +75,7 @@ fn group_heads_note(queue: &QueueRef, scanned: &peek::Scanned) -> Option<String>
 pub async fn run(ctx: &Context, settings: PeekSettings) -> anyhow::Result<ExitStatus> {
     ctx.printer.check_template(settings.template.as_ref())?;
     ctx.printer.check_unwrap(settings.unwrap)?;
+    ctx.printer.check_message_query()?;
     let queue = resolve_queue(ctx, &settings.queue).await?;
     let sqs = ctx.sqs().await?;
     let attrs = sqs.attributes(&queue).await?;

@@ -310,6 +310,26 @@ impl Printer {
 
     /// Refuses what cannot go with a `--format` template: a query, and a format other than text
     /// (the template's lines are the text).
+    /// Refuses a `--query` written for the AWS CLI's answer of a receive (`Messages[*].Body`) in
+    /// a command whose query sees each message record: it would find nothing in any record and
+    /// write nothing, with exit 0.
+    pub fn check_message_query(&self) -> Result<(), crate::error::UsageError> {
+        let Some(query) = &self.query else {
+            return Ok(());
+        };
+        if query.root_field() != Some("Messages") {
+            return Ok(());
+        }
+        let equivalent = query.aws_cli_equivalent().map_or_else(
+            || "-o json writes the messages as one array".to_string(),
+            |q| format!("here `{}` is --query '{q}'", query.text()),
+        );
+        Err(crate::error::UsageError(format!(
+            "--query applies to each message record (message_id, body, attributes, message_attributes, group_id, receipt_handle, ...), not to the AWS CLI's {{\"Messages\": [...]}} answer, so `{}` would find nothing: {equivalent}",
+            query.text()
+        )))
+    }
+
     pub fn check_template(
         &self,
         template: Option<&template::Template>,

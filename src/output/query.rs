@@ -62,6 +62,37 @@ impl Query {
         }
     }
 
+    /// The per-record query of an AWS CLI query over `Messages[*]` (or `Messages[]`), with the AWS
+    /// field names as the record spells them: `Messages[*].Body` is `body`.
+    pub fn aws_cli_equivalent(&self) -> Option<String> {
+        let text = self.text.as_str();
+        let rest = ["Messages[*].", "Messages[]."]
+            .iter()
+            .find_map(|prefix| text.trim().strip_prefix(prefix))?;
+        let mut spelled = String::new();
+        let mut word = String::new();
+        for c in rest.chars().chain(std::iter::once(' ')) {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                word.push(c);
+                continue;
+            }
+            spelled.push_str(match word.as_str() {
+                "MessageId" => "message_id",
+                "ReceiptHandle" => "receipt_handle",
+                "Body" => "body",
+                "MessageAttributes" => "message_attributes",
+                "Attributes" => "attributes",
+                "StringValue" | "BinaryValue" => "value",
+                "DataType" => "type",
+                other => other,
+            });
+            word.clear();
+            spelled.push(c);
+        }
+        spelled.pop();
+        (!spelled.is_empty()).then_some(spelled)
+    }
+
     /// The expression's result on a value, as JSON. An expression that fails on this value (a
     /// function given the wrong type) is an error for the caller to report.
     pub fn apply<T: Serialize>(&self, value: &T) -> std::io::Result<Value> {

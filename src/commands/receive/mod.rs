@@ -86,7 +86,7 @@ impl ReceiveSettings {
 pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<ExitStatus> {
     ctx.printer.check_template(settings.template.as_ref())?;
     ctx.printer.check_unwrap(settings.unwrap)?;
-    check_query_shape(&ctx.printer)?;
+    ctx.printer.check_message_query()?;
     let plan = &settings.plan;
     let into_pipe = plan.delete && !ctx.printer.stdout_is_terminal() && stdout_is_stream();
     if plan.delete {
@@ -280,55 +280,6 @@ async fn summary(
         summary.push_str(" (not deleted: they become visible again after their visibility timeout; --delete consumes them)");
     }
     summary
-}
-
-/// Refuses a `--query` written for the AWS CLI's answer (`Messages[*].Body`): it would find
-/// nothing in each record and write nothing, with exit 0.
-fn check_query_shape(printer: &crate::output::Printer) -> Result<(), UsageError> {
-    let Some(query) = printer.query() else {
-        return Ok(());
-    };
-    if query.root_field() != Some("Messages") {
-        return Ok(());
-    }
-    let equivalent = aws_query_equivalent(query.text()).map_or_else(
-        || "-o json writes the messages as one array".to_string(),
-        |q| format!("here `{}` is --query '{q}'", query.text()),
-    );
-    Err(UsageError(format!(
-        "--query applies to each message record (message_id, body, attributes, message_attributes, group_id, receipt_handle, ...), not to the AWS CLI's {{\"Messages\": [...]}} answer, so `{}` would find nothing: {equivalent}",
-        query.text()
-    )))
-}
-
-/// The per-record query of an AWS CLI query over `Messages[*]` (or `Messages[]`), with the AWS
-/// field names as the record spells them: `Messages[*].Body` is `body`.
-fn aws_query_equivalent(text: &str) -> Option<String> {
-    let rest = ["Messages[*].", "Messages[]."]
-        .iter()
-        .find_map(|prefix| text.trim().strip_prefix(prefix))?;
-    let mut spelled = String::new();
-    let mut word = String::new();
-    for c in rest.chars().chain(std::iter::once(' ')) {
-        if c.is_ascii_alphanumeric() || c == '_' {
-            word.push(c);
-            continue;
-        }
-        spelled.push_str(match word.as_str() {
-            "MessageId" => "message_id",
-            "ReceiptHandle" => "receipt_handle",
-            "Body" => "body",
-            "MessageAttributes" => "message_attributes",
-            "Attributes" => "attributes",
-            "StringValue" | "BinaryValue" => "value",
-            "DataType" => "type",
-            other => other,
-        });
-        word.clear();
-        spelled.push(c);
-    }
-    spelled.pop();
-    (!spelled.is_empty()).then_some(spelled)
 }
 
 /// The lines on stderr after the summary: what could not be put back or deleted.

@@ -257,3 +257,31 @@ fn peek_refuses_a_queue_with_a_redrive_policy_unless_forced() {
     let dlq = env.block_on(env.sqs().resolve("work-dlq")).unwrap();
     assert_eq!(env.depth(&dlq), 0);
 }
+
+/// `peek`'s `--query` sees each message record, as `receive`'s does: the AWS CLI's
+/// `Messages[*].Body` would find nothing and print nothing with exit 0, so it is a usage error
+/// that names the record's spelling, and that spelling works.
+#[test]
+fn peek_refuses_a_query_written_for_the_aws_cli_answer_and_names_the_record_query() {
+    let env = TestEnv::start();
+    let queue = env.create_queue("peek-aws-shape", &[]);
+    env.send(&queue, vec![MessageRecord::with_body("one")]);
+    let run = env.run(&[
+        "peek",
+        "peek-aws-shape",
+        "--query",
+        "Messages[*].Body",
+        "-o",
+        "text",
+    ]);
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("here `Messages[*].Body` is --query 'body'"),
+        "{}",
+        run.stderr
+    );
+    let run = env.run(&["peek", "peek-aws-shape", "--query", "body", "-o", "text"]);
+    run.assert_code(0);
+    assert_eq!(run.stdout, "one\n");
+}
