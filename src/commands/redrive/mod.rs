@@ -172,6 +172,7 @@ pub(super) async fn execute(
     let counters = Arc::new(Counters::default());
     let total = plan.limit.map_or(depth, |l| l.min(depth));
     let progress = report::Progress::start(ctx, counters.clone(), total);
+    let watched = counters.clone();
     let options = RunOptions {
         journal: Some(journal),
         archive,
@@ -180,7 +181,8 @@ pub(super) async fn execute(
         counters,
         interrupt: ctx.interrupt.clone(),
     };
-    let summary = redrive::run(sqs, plan, options).await;
+    let summary =
+        report::telling_waits(ctx, &progress, &watched, redrive::run(sqs, plan, options)).await;
     progress.finish();
     let summary = summary?;
     report::summary(ctx, &summary, &account_region(&plan.source, sqs.region()))?;

@@ -62,11 +62,50 @@ impl Progress {
         }
     }
 
+    /// Whether the bar is drawn (stderr is a terminal and not `--quiet`).
+    pub fn shown(&self) -> bool {
+        !self.bar.is_hidden()
+    }
+
     pub fn finish(self) {
         if let Some(ticker) = self.ticker {
             ticker.abort();
         }
         self.bar.finish_and_clear();
+    }
+}
+
+/// Runs `run` and, without a progress bar to show it, says on stderr when the end of the run
+/// waits for messages a receive without an answer may have hidden: a pipe would otherwise see a
+/// silence as long as a visibility timeout.
+pub async fn telling_waits<T>(
+    ctx: &Context,
+    progress: &Progress,
+    counters: &Counters,
+    run: impl std::future::Future<Output = T>,
+) -> T {
+    tokio::pin!(run);
+    if progress.shown() {
+        return run.await;
+    }
+    let mut told = 0;
+    loop {
+        tokio::select! {
+            output = &mut run => return output,
+            () = tokio::time::sleep(Duration::from_millis(250)) => {
+                let until = Counters::get(&counters.waiting_until_ms);
+                if until != 0 && until != told {
+                    told = until;
+                    let now = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_millis() as u64);
+                    ctx.printer.info(format!(
+                        "waiting {} s for messages a receive without an answer may have hidden, then looking again",
+                        until.saturating_sub(now).div_ceil(1000)
+                    ));
+                }
+            }
+        }
     }
 }
 
@@ -206,9 +245,8 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
     }
     if let Some(until_ms) = summary.hidden_until_ms {
         printer.warn(format!(
-            "{} got no answer or were given up: the messages {} may have hidden stay in {} until {}, after this run's last look; then run `sqsctl redrive --resume {}`",
-            plural(summary.lost_receives, "receive"),
-            if summary.lost_receives == 1 { "it" } else { "they" },
+            "a receive that got no answer (or was given up; {} in all) may have hidden messages in {} until {}, after this run's last look; then run `sqsctl redrive --resume {}`",
+            summary.lost_receives,
             summary.source,
             humantime::format_rfc3339_seconds(
                 std::time::UNIX_EPOCH + std::time::Duration::from_millis(until_ms)
