@@ -289,9 +289,9 @@ pub(super) async fn process(
             .chain(&delete_only)
             .map(|m| message_id(m).to_string())
             .collect(),
-        // The receive's answer came after SQS started the timeout: counted from before it.
+        // The receive's answer came after SQS started the timeout: counted a little earlier.
         deadline_ms: AtomicU64::new(
-            until.saturating_sub(POLL_WAIT.as_millis() as u64 + LAPSE_MARGIN_MS),
+            until.saturating_sub(lapse_margin_ms(shared.plan.visibility_timeout)),
         ),
         lapsed: Mutex::new(Vec::new()),
     };
@@ -488,16 +488,20 @@ pub(super) async fn extend(shared: &Shared, hidden: &Hidden, timeout: i32) {
     if every_one {
         // From before the calls were made: no later than SQS's own new deadline.
         let until = asked_at + u64::try_from(timeout).unwrap_or(0) * 1000;
-        hidden
-            .deadline_ms
-            .fetch_max(until.saturating_sub(LAPSE_MARGIN_MS), Ordering::Relaxed);
+        hidden.deadline_ms.fetch_max(
+            until.saturating_sub(lapse_margin_ms(timeout)),
+            Ordering::Relaxed,
+        );
     }
     journal_note(shared, lines.into_bytes());
 }
 
-/// How much earlier than its nominal end the run counts a hold as over, for the clocks and the
-/// time the calls took.
-const LAPSE_MARGIN_MS: u64 = 1_000;
+/// How much earlier than its nominal end the run counts a hold of `timeout` seconds as over, for
+/// the time the calls took: a second, or a quarter of a short timeout (extensions come at half of
+/// it, so a hold kept up to date never counts as lapsed).
+fn lapse_margin_ms(timeout: i32) -> u64 {
+    (u64::try_from(timeout).unwrap_or(0) * 1000 / 4).min(1_000)
+}
 
 /// Sends the selected messages (`outgoing[i]` is what `originals[i]` becomes); returns the journal
 /// lines of the outcomes and the originals that were confirmed. What failed is parked: hidden until
@@ -614,5 +618,20 @@ pub(super) async fn delete_twins(shared: &Shared, twins: &[(&str, &str)]) {
     }
     if !lines.is_empty() {
         journal_note(shared, lines.into_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lapse_margin_ms;
+
+    #[test]
+    fn a_hold_counts_as_lapsed_a_second_early_or_a_quarter_of_a_short_timeout() {
+        assert_eq!(lapse_margin_ms(60), 1_000);
+        assert_eq!(lapse_margin_ms(4), 1_000);
+        // Extensions come at half the timeout, before a quarter of it is left.
+        assert_eq!(lapse_margin_ms(1), 250);
+        assert_eq!(lapse_margin_ms(2), 500);
+        assert_eq!(lapse_margin_ms(0), 0);
     }
 }
