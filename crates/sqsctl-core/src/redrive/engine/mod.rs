@@ -137,60 +137,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
     let mut rounds_ended_ms;
     let mut end_waits = 0;
     let (left_visible, left_in_flight, found_more) = loop {
-        for _round in 0..MAX_ROUNDS {
-            let mut workers = tokio::task::JoinSet::new();
-            let mut spawned = 0;
-            let mut window = tokio::time::interval(ADAPTIVE_TICK);
-            window.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            let mut window_start = Instant::now();
-            let mut window_batches = shared.completions.load(Ordering::SeqCst);
-            loop {
-                let active = shared.active.load(Ordering::SeqCst);
-                while spawned < active {
-                    workers.spawn(worker(shared.clone(), spawned));
-                    spawned += 1;
-                }
-                tokio::select! {
-                    joined = workers.join_next() => match joined {
-                        None => break,
-                        Some(Err(err)) => shared.fail(format!("a worker stopped unexpectedly: {err}")),
-                        Some(Ok(())) => {}
-                    },
-                    _ = window.tick(), if adaptive.is_some() => {
-                        let Some(adaptive) = adaptive.as_mut() else { continue };
-                        let batches = shared.completions.load(Ordering::SeqCst);
-                        let elapsed = window_start.elapsed();
-                        if !adaptive.window_over(elapsed, batches - window_batches) {
-                            continue;
-                        }
-                        window_start = Instant::now();
-                        window_batches = batches;
-                        let seconds = elapsed.as_secs_f64();
-                        let received = Counters::get(&shared.counters.received);
-                        if let Some(workers) = adaptive.observe(seconds, Sample {
-                            received,
-                            batches,
-                            throttled: sqs.throttled(),
-                            rate_waits: shared.limiter.as_ref().map_or(0, RateLimiter::waits),
-                        }) {
-                            most_workers = most_workers.max(workers);
-                            shared.counters.workers.store(workers as u64, Ordering::Relaxed);
-                            shared.active.store(workers, Ordering::SeqCst);
-                            shared.wake.notify_waiters();
-                        }
-                    }
-                }
-            }
-            if shared.stopping() {
-                break;
-            }
-            // The workers saw an empty DLQ; another round only if messages showed up meanwhile (a
-            // batch finished as the last poll ran, and unblocked a FIFO group).
-            match shared.sqs.attributes(&shared.plan.source).await {
-                Ok(attrs) if attrs.visible() > 0 => shared.drained.store(false, Ordering::SeqCst),
-                _ => break,
-            }
-        }
+        rounds(sqs, &shared, &mut adaptive, &mut most_workers).await;
         rounds_ended_ms = now_ms();
         // Messages a lost receive hid come back when its visibility timeout ends: a run that can
         // still see them waits for them and looks again, a few times at most (under sustained faults
@@ -343,6 +290,70 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         }
     }
     Ok(summary)
+}
+
+/// Runs rounds of workers until one ends on an empty DLQ with no message showing up meanwhile (at
+/// most [`MAX_ROUNDS`]), or the run stops. An adaptive run's controller sets the workers as it goes.
+async fn rounds(
+    sqs: &Sqs,
+    shared: &Arc<Shared>,
+    adaptive: &mut Option<Adaptive>,
+    most_workers: &mut usize,
+) {
+    for _round in 0..MAX_ROUNDS {
+        let mut workers = tokio::task::JoinSet::new();
+        let mut spawned = 0;
+        let mut window = tokio::time::interval(ADAPTIVE_TICK);
+        window.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut window_start = Instant::now();
+        let mut window_batches = shared.completions.load(Ordering::SeqCst);
+        loop {
+            let active = shared.active.load(Ordering::SeqCst);
+            while spawned < active {
+                workers.spawn(worker(shared.clone(), spawned));
+                spawned += 1;
+            }
+            tokio::select! {
+                joined = workers.join_next() => match joined {
+                    None => break,
+                    Some(Err(err)) => shared.fail(format!("a worker stopped unexpectedly: {err}")),
+                    Some(Ok(())) => {}
+                },
+                _ = window.tick(), if adaptive.is_some() => {
+                    let Some(adaptive) = adaptive.as_mut() else { continue };
+                    let batches = shared.completions.load(Ordering::SeqCst);
+                    let elapsed = window_start.elapsed();
+                    if !adaptive.window_over(elapsed, batches - window_batches) {
+                        continue;
+                    }
+                    window_start = Instant::now();
+                    window_batches = batches;
+                    let seconds = elapsed.as_secs_f64();
+                    let received = Counters::get(&shared.counters.received);
+                    if let Some(workers) = adaptive.observe(seconds, Sample {
+                        received,
+                        batches,
+                        throttled: sqs.throttled(),
+                        rate_waits: shared.limiter.as_ref().map_or(0, RateLimiter::waits),
+                    }) {
+                        *most_workers = (*most_workers).max(workers);
+                        shared.counters.workers.store(workers as u64, Ordering::Relaxed);
+                        shared.active.store(workers, Ordering::SeqCst);
+                        shared.wake.notify_waiters();
+                    }
+                }
+            }
+        }
+        if shared.stopping() {
+            break;
+        }
+        // The workers saw an empty DLQ; another round only if messages showed up meanwhile (a
+        // batch finished as the last poll ran, and unblocked a FIFO group).
+        match shared.sqs.attributes(&shared.plan.source).await {
+            Ok(attrs) if attrs.visible() > 0 => shared.drained.store(false, Ordering::SeqCst),
+            _ => break,
+        }
+    }
 }
 
 /// What is left in the DLQ at the end, as (visible, in flight). SQS's counts are approximate and
