@@ -39,12 +39,9 @@ impl Progress {
                 shown.set_position(moved);
                 let waiting = Counters::get(&counters.waiting_until_ms);
                 if waiting > 0 {
-                    let now = std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(0, |d| d.as_millis() as u64);
                     shown.set_message(format!(
                         "moved; waiting {} s for messages a receive without an answer may have hidden",
-                        waiting.saturating_sub(now).div_ceil(1000)
+                        seconds_until(waiting)
                     ));
                     tokio::time::sleep(Duration::from_millis(200)).await;
                     continue;
@@ -75,6 +72,14 @@ impl Progress {
     }
 }
 
+/// Whole seconds from now until `until_ms` (ms since the epoch), 0 once it passed.
+fn seconds_until(until_ms: u64) -> u64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    until_ms.saturating_sub(now).div_ceil(1000)
+}
+
 /// Runs `run` and, without a progress bar to show it, says on stderr when the end of the run
 /// waits for messages a receive without an answer may have hidden: a pipe would otherwise see a
 /// silence as long as a visibility timeout.
@@ -96,12 +101,9 @@ pub async fn telling_waits<T>(
                 let until = Counters::get(&counters.waiting_until_ms);
                 if until != 0 && until != told {
                     told = until;
-                    let now = std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(0, |d| d.as_millis() as u64);
                     ctx.printer.info(format!(
                         "waiting {} s for messages a receive without an answer may have hidden, then looking again",
-                        until.saturating_sub(now).div_ceil(1000)
+                        seconds_until(until)
                     ));
                 }
             }

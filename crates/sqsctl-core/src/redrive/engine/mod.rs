@@ -32,7 +32,7 @@ use crate::select::Selector;
 use adaptive::{Adaptive, Sample};
 pub use adaptive::{CAP as ADAPTIVE_CAP, START as ADAPTIVE_START};
 use release::release_all;
-use state::Shared;
+use state::{Shared, now_ms};
 pub use summary::{Counters, FailedMessage, Summary, Workers};
 use worker::worker;
 
@@ -136,7 +136,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
     let mut release_failed = 0;
     let mut rounds_ended_ms;
     let mut end_waits = 0;
-    let (left_visible, left_in_flight, found_more) = loop {
+    let (left_visible, left_in_flight, maybe_left) = loop {
         rounds(sqs, &shared, &mut adaptive, &mut most_workers).await;
         rounds_ended_ms = now_ms();
         // Messages a lost receive hid come back when its visibility timeout ends: a run that can
@@ -183,8 +183,12 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
                 verifying = Some(found);
                 shared.drained.store(false, Ordering::SeqCst);
             }
-            Some(before) => break (visible, in_flight, found > before),
-            None => break (visible, in_flight, false),
+            // Counts that still show more than the run knowingly left, after a pass of long
+            // polls that found more: the DLQ may still hold messages of the selection.
+            Some(before) if found > before => {
+                break (visible, in_flight, visible.saturating_sub(knowingly_left));
+            }
+            _ => break (visible, in_flight, 0),
         }
     };
     let Ok(shared) = Arc::try_unwrap(shared) else {
@@ -207,17 +211,6 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
     let lost_until_ms = shared.lost_until_ms.load(Ordering::Relaxed);
     let last_polls_ms = rounds_ended_ms.saturating_sub(worker::POLL_WAIT.as_millis() as u64);
     let hidden_until_ms = (lost_until_ms > last_polls_ms).then_some(lost_until_ms);
-    // Counts that still show more than the run knowingly left after a pass of long polls that
-    // found more: the DLQ may still hold messages of the selection.
-    let knowingly_left = Counters::get(&counters.skipped)
-        + Counters::get(&counters.failed)
-        + Counters::get(&counters.arrived_later)
-        + release_failed;
-    let maybe_left = if found_more {
-        left_visible.saturating_sub(knowingly_left)
-    } else {
-        0
-    };
     let seconds = started.elapsed().as_secs_f64();
     let moved = Counters::get(&counters.moved);
     let (failures, _) = std::mem::take(&mut *shared.failures.lock());
@@ -376,12 +369,6 @@ async fn left_in_dlq(sqs: &Sqs, plan: &Plan, settle: bool) -> (u64, u64) {
         }
         tokio::time::sleep(COUNTS_SETTLE / 8).await;
     }
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// The journal's last line for this run: `completed` when every message the run was about moved

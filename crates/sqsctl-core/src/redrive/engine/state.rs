@@ -298,10 +298,14 @@ impl Held {
 /// When a message hidden now for `seconds` becomes visible again at the latest (ms since the
 /// epoch): taken after SQS was asked, so never earlier than SQS's own deadline.
 pub(super) fn hidden_until_ms(seconds: i32) -> u64 {
-    let now = std::time::SystemTime::now()
+    now_ms() + u64::try_from(seconds).unwrap_or(0) * 1000
+}
+
+/// The time now, in ms since the epoch: the clock of the journal's deadlines.
+pub(super) fn now_ms() -> u64 {
+    std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64);
-    now + u64::try_from(seconds).unwrap_or(0) * 1000
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 pub(super) fn message_id(message: &MessageRecord) -> &str {

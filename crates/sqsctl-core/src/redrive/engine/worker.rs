@@ -11,6 +11,7 @@ use parking_lot::Mutex;
 use super::commit::{Commit, record};
 use super::state::{
     Held, Shared, handle, hidden_until_ms, journal_note, journal_sync, journal_write, message_id,
+    now_ms,
 };
 use super::summary::{Counters, FailedMessage};
 use super::twins::Twin;
@@ -421,12 +422,6 @@ impl Hidden {
     fn past_deadline(&self) -> bool {
         now_ms() > self.deadline_ms.load(Ordering::Relaxed)
     }
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// Runs `work` while keeping the batch hidden in the DLQ: its visibility timeout is extended at
