@@ -7,10 +7,10 @@ use std::time::{Duration, UNIX_EPOCH};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use super::clock::Clock;
-use super::faults::Faults;
-use super::protocol::{Request, dispatch};
-use super::service::Service;
+use crate::api::{Request, dispatch};
+use crate::clock::Clock;
+use crate::faults::Faults;
+use crate::service::Service;
 
 const ACTIONS: &[&str] = &[
     "CreateQueue",
@@ -258,7 +258,7 @@ fn service() -> Arc<Service> {
         crate::DEFAULT_REGION.into(),
         "000000000000".into(),
         "http://127.0.0.1:1".into(),
-        super::hosts::HostPolicy::new(std::net::Ipv4Addr::LOCALHOST.into(), None),
+        crate::http::hosts::HostPolicy::new(std::net::Ipv4Addr::LOCALHOST.into(), None),
         clock,
         60_000,
         faults,

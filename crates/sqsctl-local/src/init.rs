@@ -14,11 +14,11 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::api_queues;
-use super::attrs::QueueAttributes;
-use super::error::ErrorKind;
-use super::protocol::{Call, Protocol};
-use super::service::Service;
+use crate::api::queues;
+use crate::api::{Call, Protocol};
+use crate::engine::attrs::QueueAttributes;
+use crate::error::ErrorKind;
+use crate::service::Service;
 
 /// A queue layout.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -209,7 +209,7 @@ fn apply_one(call: &Call, spec: &QueueSpec, report: &mut InitReport) -> Result<(
     }))
     .map_err(|e| invalid(&spec.name, e.to_string()))?;
     let existed = call.queue(&spec.name).is_some();
-    match api_queues::create_queue(call, input) {
+    match queues::create_queue(call, input) {
         Ok(_) => {}
         Err(err) if err.kind == ErrorKind::QueueNameExists => {
             return Err(differences(call.svc, spec, &attributes));

@@ -16,55 +16,26 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-mod api_messages;
-mod api_queues;
-mod api_receive;
-mod attempts;
-mod attrs;
+mod api;
 mod clock;
-mod conn_limits;
-mod disk;
 #[cfg(test)]
 mod dispatch_props;
+mod engine;
 mod error;
-mod fair;
-#[cfg(test)]
-mod fair_props;
 mod faults;
-mod fifo;
-mod hosts;
+mod http;
 mod init;
 mod inspect;
-mod inspect_groups;
-mod journal;
-mod limits;
-mod md5;
-mod message;
-mod origins;
-mod persist;
-mod protocol;
-mod query;
-mod query_decode;
-mod query_encode;
-mod query_shapes;
-mod queue;
-mod realism;
-mod receipt;
-mod recover;
-mod region;
 mod server;
 mod service;
-mod slab;
-mod store;
-mod tasks;
-mod validate;
-mod wal;
+mod storage;
+mod wire;
 
 pub use clock::Clock;
+pub use engine::limits::default_max_bytes;
+pub use engine::realism::{MAX_COUNT_LAG, MAX_REORDER_WINDOW, Realism, SMALL_QUEUE};
 pub use faults::Stats;
 pub use init::{AttributeValue, InitError, InitReport, InitSpec, QueueSpec};
-pub use limits::default_max_bytes;
-pub use persist::Restored;
-pub use realism::{MAX_COUNT_LAG, MAX_REORDER_WINDOW, Realism, SMALL_QUEUE};
-pub use recover::{Recovery, recover};
 pub use server::{DEFAULT_REGION, Ready, Server, ServerConfig, serve_until};
+pub use service::persist::Restored;
+pub use storage::recover::{Recovery, recover};

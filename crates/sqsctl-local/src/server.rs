@@ -2,7 +2,7 @@
 //! benchmarks start on an ephemeral port, and [`serve_until`] for running it as a process.
 //!
 //! A request's headers must arrive within their timeout; what else bounds what clients can hold
-//! is in [`super::conn_limits`]. With a data directory, a request is answered only once its
+//! is in [`crate::http::conn_limits`]. With a data directory, a request is answered only once its
 //! changes are on disk.
 
 use std::convert::Infallible;
@@ -22,22 +22,22 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-use super::clock::Clock;
-use super::conn_limits::{
+use crate::api::{self, Request, Response};
+use crate::clock::Clock;
+use crate::engine::journal::TaskRecord;
+use crate::engine::limits::Budget;
+use crate::engine::realism::{Chance, Realism};
+use crate::error::{ErrorKind, SqsError};
+use crate::faults::{Faults, Stats};
+use crate::http::conn_limits::{
     Activity, BodyError, InRequest, Limits, MAX_REQUEST_BYTES, body_error, declared_length,
     read_body,
 };
-use super::error::{ErrorKind, SqsError};
-use super::faults::{Faults, Stats};
-use super::hosts::HostPolicy;
-use super::init::{self, InitReport, InitSpec};
-use super::journal::TaskRecord;
-use super::limits::Budget;
-use super::origins::OriginPolicy;
-use super::persist::{self, Restored};
-use super::protocol::{self, Request, Response};
-use super::realism::{Chance, Realism};
-use super::service::Service;
+use crate::http::hosts::HostPolicy;
+use crate::http::origins::OriginPolicy;
+use crate::init::{self, InitReport, InitSpec};
+use crate::service::Service;
+use crate::service::persist::{self, Restored};
 
 /// How long a graceful shutdown waits for open requests.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
@@ -172,7 +172,7 @@ fn build_service(
     config: &ServerConfig,
     addr: SocketAddr,
 ) -> io::Result<(Arc<Service>, Vec<TaskRecord>, Ready)> {
-    if !super::region::is_region_name(&config.region) {
+    if !crate::http::region::is_region_name(&config.region) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(
@@ -269,15 +269,14 @@ async fn handle(
         fetch_site: header("sec-fetch-site"),
         body: Bytes::new(),
     };
-    let protocol =
-        protocol::protocol_of(request.content_type.as_deref(), request.target.as_deref());
+    let protocol = api::protocol_of(request.content_type.as_deref(), request.target.as_deref());
     if declared_length(&req).is_some_and(|length| length > MAX_REQUEST_BYTES as u64) {
         // Refused from the header, at once: waiting for a body that will be refused anyway
         // would hold the client until the body timeout. The unread body ends the connection.
         let refusal = Response::error(
             protocol,
             &body_error(BodyError::TooLarge),
-            protocol::new_request_id(),
+            api::new_request_id(),
         );
         let mut response = to_http(refusal);
         response.headers_mut().insert(
@@ -290,16 +289,16 @@ async fn handle(
         Ok((body, _permit)) => {
             request.body = body;
             // With a data directory, answered only once the request's changes are on disk.
-            match svc.journal.durable(protocol::dispatch(&svc, request)).await {
+            match svc.journal.durable(api::dispatch(&svc, request)).await {
                 Ok(response) => response,
                 Err(err) => Response::error(
                     protocol,
                     &SqsError::new(ErrorKind::InternalError, err.to_string()),
-                    protocol::new_request_id(),
+                    api::new_request_id(),
                 ),
             }
         }
-        Err(error) => Response::error(protocol, &body_error(error), protocol::new_request_id()),
+        Err(error) => Response::error(protocol, &body_error(error), api::new_request_id()),
     };
     Ok(to_http(response))
 }
@@ -424,7 +423,7 @@ impl Server {
             let _guard = runtime.enter();
             TcpListener::from_std(listener).and_then(|listener| {
                 let (service, tasks, ready) = build_service(&config, addr)?;
-                super::tasks::resume(&service, tasks);
+                crate::service::tasks::resume(&service, tasks);
                 Ok((listener, service, ready))
             })
         };
@@ -544,7 +543,7 @@ pub async fn serve_until(
     let addr = listener.local_addr()?;
     // Reading the data directory blocks, but nothing else runs on this server yet.
     let (service, tasks, ready) = build_service(&config, addr)?;
-    super::tasks::resume(&service, tasks);
+    crate::service::tasks::resume(&service, tasks);
     on_ready(&ready);
     accept_loop(listener, service.clone(), Limits::new(&config), shutdown).await;
     Ok(service.stats())

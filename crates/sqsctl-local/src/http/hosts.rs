@@ -1,0 +1,108 @@
+//! Which `Host` headers the server answers. A server bound to a loopback address is meant for this
+//! machine only, but a web page can still reach it through a name that resolves to 127.0.0.1 (DNS
+//! rebinding); such requests carry the page's host name, so they are refused unless the name is a
+//! loopback one or the `--hostname` the server was given. On other binds every host is accepted:
+//! the server is on the network by choice.
+
+use std::net::IpAddr;
+
+use crate::error::{ErrorKind, SqsError, excerpt};
+
+#[derive(Debug, Clone)]
+pub struct HostPolicy {
+    restricted: bool,
+    hostname: Option<String>,
+}
+
+impl HostPolicy {
+    pub fn new(bind: IpAddr, hostname: Option<&str>) -> Self {
+        HostPolicy {
+            restricted: bind.is_loopback(),
+            hostname: hostname.map(|h| h.trim_end_matches('.').to_ascii_lowercase()),
+        }
+    }
+
+    /// Whether a request with this `Host` header is answered. A request without one (HTTP/1.0)
+    /// is: browsers always send it.
+    pub fn allows(&self, host: Option<&str>) -> bool {
+        let Some(host) = host else {
+            return true;
+        };
+        if !self.restricted {
+            return true;
+        }
+        let name = name_of(host).trim_end_matches('.').to_ascii_lowercase();
+        is_loopback_name(&name) || self.hostname.as_deref() == Some(name.as_str())
+    }
+
+    pub fn refusal(&self, host: &str) -> SqsError {
+        SqsError::new(
+            ErrorKind::AccessDenied,
+            format!(
+                "Host {} is not served: this server listens on a loopback address and answers only loopback names{}.",
+                excerpt(host),
+                match &self.hostname {
+                    Some(name) => format!(" and {name}"),
+                    None => String::new(),
+                }
+            ),
+        )
+    }
+}
+
+/// The name or address of a `Host` header, without its port.
+fn name_of(host: &str) -> &str {
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or(rest);
+    }
+    match host.rsplit_once(':') {
+        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+        _ => host,
+    }
+}
+
+fn is_loopback_name(name: &str) -> bool {
+    name == "localhost"
+        || name.ends_with(".localhost")
+        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_binds_answer_loopback_names_and_the_configured_one() {
+        let policy = HostPolicy::new(
+            "127.0.0.1".parse().unwrap_or_else(|_| unreachable!()),
+            Some("sqs.test"),
+        );
+        for host in [
+            "127.0.0.1:9324",
+            "localhost:1",
+            "LOCALHOST",
+            "[::1]:9324",
+            "127.8.0.1",
+            "sqs.test:9324",
+            "app.localhost",
+        ] {
+            assert!(policy.allows(Some(host)), "{host}");
+        }
+        for host in [
+            "evil.example:1",
+            "10.0.0.1:9324",
+            "localhost.evil.example",
+            "[::2]:1",
+            "",
+        ] {
+            assert!(!policy.allows(Some(host)), "{host}");
+        }
+        assert!(policy.allows(None));
+    }
+
+    #[test]
+    fn other_binds_answer_every_host() {
+        let policy = HostPolicy::new("0.0.0.0".parse().unwrap_or_else(|_| unreachable!()), None);
+        assert!(policy.allows(Some("queue-host:9324")));
+    }
+}

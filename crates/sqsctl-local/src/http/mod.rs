@@ -1,0 +1,7 @@
+//! What is decided from HTTP alone: connection limits, allowed `Host` headers, web origins, and
+//! the region a request was signed for.
+
+pub mod conn_limits;
+pub mod hosts;
+pub mod origins;
+pub mod region;

@@ -1,0 +1,850 @@
+//! The data directory (`--data-dir`): one SQLite database in WAL mode, written by the journal's
+//! writer thread and read once at start-up.
+//!
+//! SQLite does the hard parts (atomic commits, recovery after a crash or `kill -9`, fsync on
+//! commit with `synchronous=FULL`); this module maps ops to statements and rows back to queues,
+//! messages, deduplication entries and move tasks. Messages are keyed by a row number that only
+//! grows, so new messages append at the end of the table and a commit touches few pages. The
+//! database is locked for the server's lifetime (`locking_mode=EXCLUSIVE`): a second server on
+//! the same directory is refused instead of corrupting what the first one keeps.
+//!
+//! Opening refuses damage instead of starting with less than was kept: a database file that is
+//! empty or not SQLite, a write-ahead log SQLite would drop (see [`crate::storage::wal`]), a log missing
+//! after a stop that was not clean (the `clean` flag in `meta`, cleared at start and set at a clean
+//! stop), and whatever SQLite's `quick_check` finds. Nothing is written before these checks pass,
+//! and SQLite never checkpoints on close, so a refused directory is left as it was for
+//! [`crate::storage::recover`]. The directory is created owner-only (0700) and its files are made 0600.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rusqlite::config::DbConfig;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::engine::attrs::QueueAttributes;
+use crate::engine::fifo::Original;
+use crate::engine::journal::{Op, QueueRecord, TaskRecord};
+use crate::engine::message::{AttributeValue, MessageAttribute, State, StoredMessage};
+use crate::storage::wal::{self, Damage};
+
+pub const FILE_NAME: &str = "sqsctl-local.db";
+pub const WAL_NAME: &str = "sqsctl-local.db-wal";
+/// Where a new database is set up before it is renamed into place, so that a database file that
+/// exists is never legitimately empty.
+const NEW_NAME: &str = "sqsctl-local.db.new";
+/// 2: queues have a region (a version-1 queue is of the server's default region).
+const SCHEMA_VERSION: i64 = 2;
+
+pub const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS queues (
+    row INTEGER PRIMARY KEY, name TEXT NOT NULL, fifo INTEGER NOT NULL, created_at INTEGER NOT NULL,
+    attributes TEXT NOT NULL, tags TEXT NOT NULL, last_modified INTEGER NOT NULL,
+    last_purge INTEGER, next_sequence INTEGER NOT NULL, region TEXT);
+CREATE TABLE IF NOT EXISTS messages (
+    row INTEGER PRIMARY KEY, queue INTEGER NOT NULL, id BLOB NOT NULL, body TEXT NOT NULL,
+    attributes TEXT, md5_body BLOB NOT NULL, md5_attributes BLOB, sent_at INTEGER NOT NULL,
+    first_received_at INTEGER, receive_count INTEGER NOT NULL, group_id TEXT,
+    sequence INTEGER NOT NULL, dedup_id TEXT, trace_header TEXT, dead_letter_source TEXT,
+    state INTEGER NOT NULL, until INTEGER NOT NULL, received_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS dedup (
+    expires INTEGER NOT NULL, queue INTEGER NOT NULL, key TEXT NOT NULL, message_id BLOB NOT NULL,
+    sequence TEXT, PRIMARY KEY (expires, queue, key)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tasks (
+    handle TEXT NOT NULL UNIQUE, source_arn TEXT NOT NULL, destination_arn TEXT, rate INTEGER,
+    started_at INTEGER NOT NULL, to_move INTEGER NOT NULL, moved INTEGER NOT NULL,
+    status TEXT NOT NULL, reason TEXT);
+";
+
+#[derive(Debug, thiserror::Error)]
+pub enum DiskError {
+    #[error("could not create the data directory {0}")]
+    CreateDir(PathBuf, #[source] std::io::Error),
+    #[error(
+        "the data directory {0} is in use by another server (stop it first, or give this one another --data-dir)"
+    )]
+    InUse(PathBuf),
+    #[error(
+        "the data directory {0} was written by a newer sqsctl (format {1}; this one reads {SCHEMA_VERSION})"
+    )]
+    NewerFormat(PathBuf, i64),
+    #[error("{0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("a stored {what} is damaged: {detail}")]
+    Damaged { what: &'static str, detail: String },
+    #[error("{} is damaged: {problem}", file.display())]
+    DamagedFile { file: PathBuf, problem: String },
+    #[error("could not set up {}", .0.display())]
+    Io(PathBuf, #[source] std::io::Error),
+}
+
+impl DiskError {
+    /// Whether the data directory holds something it should not, as opposed to not being
+    /// reachable or usable.
+    pub fn is_damage(&self) -> bool {
+        match self {
+            DiskError::Damaged { .. } | DiskError::DamagedFile { .. } => true,
+            DiskError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.code,
+                rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase
+            ),
+            _ => false,
+        }
+    }
+}
+
+pub fn damaged_file(file: &Path, damage: Damage) -> DiskError {
+    DiskError::DamagedFile {
+        file: file.to_path_buf(),
+        problem: damage.0,
+    }
+}
+
+/// An open data directory.
+#[derive(Debug)]
+pub struct Disk {
+    dir: PathBuf,
+    conn: Connection,
+    /// The mode of a directory the user made that others can read, to warn about.
+    exposed_mode: Option<u32>,
+}
+
+/// Everything a data directory holds, read back at start-up.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub next_queue_id: u64,
+    pub queues: Vec<QueueRecord>,
+    pub dedup: Vec<(u64, String, Original, u64)>,
+    pub tasks: Vec<TaskRecord>,
+    pub last_row: u64,
+}
+
+fn damaged(what: &'static str, detail: impl ToString) -> DiskError {
+    DiskError::Damaged {
+        what,
+        detail: detail.to_string(),
+    }
+}
+
+fn to_i64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+fn to_u64(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+impl Disk {
+    /// Opens (creating if needed) the database in `dir` and takes its lock, refusing damage.
+    pub fn open(dir: &Path) -> Result<Disk, DiskError> {
+        let exposed_mode = prepare_dir(dir)?;
+        let db = dir.join(FILE_NAME);
+        let wal_path = dir.join(WAL_NAME);
+        let page_size = if exists(&db)? {
+            Some(wal::database_page_size(&db).map_err(|d| damaged_file(&db, d))?)
+        } else if exists(&wal_path)? {
+            return Err(damaged_file(
+                &db,
+                Damage("it is missing, but its write-ahead log is there".into()),
+            ));
+        } else {
+            create(dir)?;
+            None
+        };
+        owner_only(&db)?;
+        let wal_existed = exists(&wal_path)?;
+        if wal_existed {
+            owner_only(&wal_path)?;
+        }
+        let conn = Self::open_checked(dir, &db, &wal_path, page_size, wal_existed)?;
+        owner_only(&wal_path)?;
+        Ok(Disk {
+            dir: dir.to_path_buf(),
+            conn,
+            exposed_mode,
+        })
+    }
+
+    /// Opens the database once its file looks like one, takes the lock, and checks it.
+    fn open_checked(
+        dir: &Path,
+        db: &Path,
+        wal_path: &Path,
+        page_size: Option<u32>,
+        wal_existed: bool,
+    ) -> Result<Connection, DiskError> {
+        let conn = Connection::open(db)?;
+        // A refused directory must stay as it is: closing would otherwise checkpoint what SQLite
+        // could read of the log into the database and delete the log.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
+        // EXCLUSIVE locking before WAL: the WAL index then lives in memory, not in a shared file.
+        conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+        let locked = conn.execute_batch("BEGIN EXCLUSIVE; COMMIT;");
+        if let Err(rusqlite::Error::SqliteFailure(e, _)) = &locked
+            && matches!(
+                e.code,
+                rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+            )
+        {
+            return Err(DiskError::InUse(dir.to_path_buf()));
+        }
+        let checked = locked
+            .map_err(DiskError::from)
+            .and_then(|()| Self::check(&conn, dir, db, wal_path, page_size, wal_existed));
+        if let Err(err) = &checked
+            && err.is_damage()
+            && !wal_existed
+        {
+            // SQLite made an empty log when it read the database: a refused directory is left as
+            // it was found, so that the next start finds the log missing too. Removed while the
+            // lock is held, so it cannot be the log of a server that starts meanwhile.
+            let made = std::fs::metadata(wal_path).is_ok_and(|m| m.len() == 0);
+            if made {
+                let _ = std::fs::remove_file(wal_path);
+            }
+        }
+        checked.map(|()| conn)
+    }
+
+    /// Checks, under the lock and before writing anything, the log, the database's integrity and
+    /// the clean flag; then prepares the database for the server.
+    fn check(
+        conn: &Connection,
+        dir: &Path,
+        db: &Path,
+        wal_path: &Path,
+        page_size: Option<u32>,
+        wal_existed: bool,
+    ) -> Result<(), DiskError> {
+        // Read under the lock, so a log another server is writing is never taken for damage.
+        if wal_existed {
+            wal::scan(wal_path, page_size).map_err(|d| damaged_file(wal_path, d))?;
+        }
+        check_integrity(conn, db)?;
+        let clean: Option<i64> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'clean'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if clean == Some(0) && !wal_existed {
+            return Err(damaged_file(
+                wal_path,
+                Damage(
+                    "it is missing, and the server did not stop cleanly: the changes it held are lost".into(),
+                ),
+            ));
+        }
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // FULL: a commit returns after the WAL is fsynced, so an acknowledged change survives a
+        // power cut, not only a crash of the process.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "cache_size", -65_536)?;
+        // Fewer, larger checkpoints: each one holds up the commits behind it.
+        conn.pragma_update(None, "wal_autocheckpoint", 10_000)?;
+        conn.execute_batch(SCHEMA)?;
+        let version: Option<i64> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        match version {
+            Some(v) if v > SCHEMA_VERSION => {
+                return Err(DiskError::NewerFormat(dir.to_path_buf(), v));
+            }
+            Some(_) | None => migrate(conn)?,
+        }
+        // Not clean until a clean stop says so; checkpointed into the database file itself, so
+        // that a log deleted from now on is noticed at the next start.
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('clean', 0) ON CONFLICT(key) DO UPDATE SET value = 0",
+            [],
+        )?;
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+
+    /// Records a clean stop, once every change is committed, and empties the log into the
+    /// database.
+    pub fn mark_clean(&mut self) -> Result<(), DiskError> {
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('clean', 1) ON CONFLICT(key) DO UPDATE SET value = 1",
+            [],
+        )?;
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+
+    /// The mode of the data directory when the user made it readable by others.
+    pub fn exposed_mode(&self) -> Option<u32> {
+        self.exposed_mode
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Reads queues, deduplication entries and tasks; messages come through `each_message`, in
+    /// row order, with the row of their queue.
+    pub fn load(
+        &self,
+        now: u64,
+        mut each_message: impl FnMut(u64, StoredMessage),
+    ) -> Result<Loaded, DiskError> {
+        let mut loaded = Loaded {
+            next_queue_id: self
+                .conn
+                .query_row(
+                    "SELECT value FROM meta WHERE key = 'next_queue_id'",
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )
+                .optional()?
+                .map_or(1, to_u64),
+            ..Loaded::default()
+        };
+        let mut queues = self.conn.prepare(
+            "SELECT row, name, fifo, created_at, attributes, tags, last_modified, last_purge, next_sequence, region FROM queues ORDER BY row",
+        )?;
+        let mut rows = queues.query([])?;
+        while let Some(r) = rows.next()? {
+            let fifo: bool = r.get(2)?;
+            let attributes: String = r.get(4)?;
+            let tags: String = r.get(5)?;
+            loaded.queues.push(QueueRecord {
+                row: to_u64(r.get(0)?),
+                region: r.get(9)?,
+                name: r.get(1)?,
+                fifo,
+                created_at: to_u64(r.get(3)?),
+                attributes: decode_queue_attributes(&attributes, fifo)?,
+                tags: serde_json::from_str(&tags).map_err(|e| damaged("queue's tags", e))?,
+                last_modified: to_u64(r.get(6)?),
+                last_purge: r.get::<_, Option<i64>>(7)?.map(to_u64),
+                next_sequence: to_u64(r.get(8)?),
+            });
+        }
+        let mut messages = self.conn.prepare(
+            "SELECT row, queue, id, body, attributes, md5_body, md5_attributes, sent_at, first_received_at, receive_count, group_id, sequence, dedup_id, trace_header, dead_letter_source, state, until, received_at FROM messages",
+        )?;
+        let mut rows = messages.query([])?;
+        while let Some(r) = rows.next()? {
+            let row = to_u64(r.get(0)?);
+            loaded.last_row = loaded.last_row.max(row);
+            let queue = to_u64(r.get(1)?);
+            each_message(queue, decode_message(r)?);
+        }
+        let mut dedup = self.conn.prepare(
+            "SELECT queue, key, message_id, sequence, expires FROM dedup WHERE expires > ?1 ORDER BY expires",
+        )?;
+        let mut rows = dedup.query([to_i64(now)])?;
+        while let Some(r) = rows.next()? {
+            let id: Vec<u8> = r.get(2)?;
+            let sequence: Option<String> = r.get(3)?;
+            let original = Original {
+                message_id: Uuid::from_slice(&id).map_err(|e| damaged("deduplication id", e))?,
+                sequence: sequence
+                    .map(|s| s.parse::<u128>())
+                    .transpose()
+                    .map_err(|e| damaged("deduplication id", e))?,
+            };
+            loaded
+                .dedup
+                .push((to_u64(r.get(0)?), r.get(1)?, original, to_u64(r.get(4)?)));
+        }
+        let mut tasks = self.conn.prepare(
+            "SELECT handle, source_arn, destination_arn, rate, started_at, to_move, moved, status, reason FROM tasks ORDER BY rowid",
+        )?;
+        let mut rows = tasks.query([])?;
+        while let Some(r) = rows.next()? {
+            loaded.tasks.push(TaskRecord {
+                handle: r.get(0)?,
+                source_arn: r.get(1)?,
+                destination_arn: r.get(2)?,
+                rate: r.get(3)?,
+                started_at: to_u64(r.get(4)?),
+                to_move: to_u64(r.get(5)?),
+                moved: to_u64(r.get(6)?),
+                status: r.get(7)?,
+                reason: r.get(8)?,
+            });
+        }
+        Ok(loaded)
+    }
+
+    /// Drops deduplication entries that expired, remembers the next queue id, and gives queues
+    /// kept from before queues had regions the server's default region for good (a later start
+    /// with another default region finds them where they were).
+    pub fn after_load(
+        &mut self,
+        now: u64,
+        next_queue_id: u64,
+        default_region: &str,
+    ) -> Result<(), DiskError> {
+        let tx = self.conn.transaction()?;
+        tx.execute("DELETE FROM dedup WHERE expires <= ?1", [to_i64(now)])?;
+        tx.execute(
+            "UPDATE queues SET region = ?1 WHERE region IS NULL",
+            [default_region],
+        )?;
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('next_queue_id', ?1) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)",
+            [to_i64(next_queue_id)],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Applies `ops` in one transaction: all of them are durable when this returns, or none.
+    pub fn apply(&mut self, ops: &[Op]) -> Result<(), DiskError> {
+        let tx = self.conn.transaction()?;
+        for op in ops {
+            apply_one(&tx, op)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+/// Brings a database of an older format to this one and records the format: version 1 kept no
+/// region of queues. A database recovered from a version-1 one has the column already.
+fn migrate(conn: &Connection) -> Result<(), DiskError> {
+    let has_region = conn
+        .prepare("SELECT name FROM pragma_table_info('queues') WHERE name = 'region'")?
+        .exists([])?;
+    if !has_region {
+        conn.execute("ALTER TABLE queues ADD COLUMN region TEXT", [])?;
+    }
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES ('schema', ?1) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        [SCHEMA_VERSION],
+    )?;
+    Ok(())
+}
+
+fn apply_one(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), DiskError> {
+    match op {
+        Op::PutQueue(q) => {
+            let attributes = encode_queue_attributes(&q.attributes, q.fifo);
+            let tags = serde_json::to_string(&q.tags).map_err(|e| damaged("queue's tags", e))?;
+            tx.prepare_cached(
+                "INSERT INTO queues (row, name, fifo, created_at, attributes, tags, last_modified, last_purge, next_sequence, region)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                 ON CONFLICT(row) DO UPDATE SET attributes = excluded.attributes, tags = excluded.tags,
+                   last_modified = excluded.last_modified, last_purge = excluded.last_purge,
+                   next_sequence = max(next_sequence, excluded.next_sequence)",
+            )?
+            .execute(params![
+                to_i64(q.row),
+                q.name,
+                q.fifo,
+                to_i64(q.created_at),
+                attributes,
+                tags,
+                to_i64(q.last_modified),
+                q.last_purge.map(to_i64),
+                to_i64(q.next_sequence),
+                q.region,
+            ])?;
+            tx.prepare_cached(
+                "INSERT INTO meta (key, value) VALUES ('next_queue_id', ?1) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)",
+            )?
+            .execute([to_i64(q.row + 1)])?;
+        }
+        Op::DeleteQueue { queue } => {
+            tx.prepare_cached("DELETE FROM queues WHERE row = ?1")?
+                .execute([to_i64(*queue)])?;
+            tx.prepare_cached("DELETE FROM messages WHERE queue = ?1")?
+                .execute([to_i64(*queue)])?;
+            tx.prepare_cached("DELETE FROM dedup WHERE queue = ?1")?
+                .execute([to_i64(*queue)])?;
+        }
+        Op::PutMessage { queue, message } => {
+            put_message(tx, *queue, message)?;
+            if message.sequence_offset() > 0 {
+                // FIFO sequence numbers only grow, even once every message is deleted.
+                tx.prepare_cached(
+                    "UPDATE queues SET next_sequence = max(next_sequence, ?2) WHERE row = ?1",
+                )?
+                .execute(params![to_i64(*queue), to_i64(message.sequence_offset())])?;
+            }
+        }
+        Op::MessageState {
+            row,
+            state,
+            receive_count,
+            first_received_at,
+        } => {
+            let (code, until, received_at) = encode_state(*state);
+            tx.prepare_cached(
+                "UPDATE messages SET state = ?2, until = ?3, received_at = ?4, receive_count = ?5, first_received_at = ?6 WHERE row = ?1",
+            )?
+            .execute(params![
+                to_i64(*row),
+                code,
+                to_i64(until),
+                to_i64(received_at),
+                receive_count,
+                first_received_at.map(to_i64),
+            ])?;
+        }
+        Op::DeleteMessage { row } => {
+            tx.prepare_cached("DELETE FROM messages WHERE row = ?1")?
+                .execute([to_i64(*row)])?;
+        }
+        Op::Purge { queue } => {
+            tx.prepare_cached("DELETE FROM messages WHERE queue = ?1")?
+                .execute([to_i64(*queue)])?;
+        }
+        Op::Dedup {
+            queue,
+            key,
+            original,
+            expires,
+        } => {
+            tx.prepare_cached(
+                "INSERT OR REPLACE INTO dedup (expires, queue, key, message_id, sequence) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                to_i64(*expires),
+                to_i64(*queue),
+                key,
+                original.message_id.as_bytes().as_slice(),
+                original.sequence.map(|s| s.to_string()),
+            ])?;
+        }
+        Op::PutTask(t) => {
+            tx.prepare_cached(
+                "INSERT INTO tasks (handle, source_arn, destination_arn, rate, started_at, to_move, moved, status, reason)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                 ON CONFLICT(handle) DO UPDATE SET moved = excluded.moved, status = excluded.status, reason = excluded.reason",
+            )?
+            .execute(params![
+                t.handle,
+                t.source_arn,
+                t.destination_arn,
+                t.rate,
+                to_i64(t.started_at),
+                to_i64(t.to_move),
+                to_i64(t.moved),
+                t.status,
+                t.reason,
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+fn encode_state(state: State) -> (i64, u64, u64) {
+    match state {
+        State::Visible => (0, 0, 0),
+        State::Delayed { until } => (1, until, 0),
+        State::InFlight { until, received_at } => (2, until, received_at),
+    }
+}
+
+fn decode_state(code: i64, until: u64, received_at: u64) -> Result<State, DiskError> {
+    match code {
+        0 => Ok(State::Visible),
+        1 => Ok(State::Delayed { until }),
+        2 => Ok(State::InFlight { until, received_at }),
+        other => Err(damaged("message state", other)),
+    }
+}
+
+fn put_message(
+    tx: &rusqlite::Transaction<'_>,
+    queue: u64,
+    m: &StoredMessage,
+) -> Result<(), DiskError> {
+    let (state, until, received_at) = encode_state(m.state);
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO messages (row, queue, id, body, attributes, md5_body, md5_attributes, sent_at, first_received_at, receive_count, group_id, sequence, dedup_id, trace_header, dead_letter_source, state, until, received_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+    )?
+    .execute(params![
+        to_i64(m.row),
+        to_i64(queue),
+        m.id.as_bytes().as_slice(),
+        &*m.body,
+        encode_attributes(m.attributes()),
+        m.md5_of_body.as_slice(),
+        m.md5_of_attributes.as_ref().map(|d| d.as_slice()),
+        to_i64(m.sent_at),
+        m.first_received_at().map(to_i64),
+        m.receive_count,
+        m.group_id.as_deref(),
+        to_i64(m.sequence_offset()),
+        m.dedup_id(),
+        m.trace_header(),
+        m.dead_letter_source(),
+        state,
+        to_i64(until),
+        to_i64(received_at),
+    ])?;
+    Ok(())
+}
+
+pub fn decode_message(r: &rusqlite::Row<'_>) -> Result<StoredMessage, DiskError> {
+    let id: Vec<u8> = r.get(2)?;
+    let attributes: Option<String> = r.get(4)?;
+    let md5_body: Vec<u8> = r.get(5)?;
+    let md5_attributes: Option<Vec<u8>> = r.get(6)?;
+    let digest = |bytes: Vec<u8>| -> Result<[u8; 16], DiskError> {
+        bytes
+            .try_into()
+            .map_err(|_| damaged("message digest", "not 16 bytes"))
+    };
+    let state = decode_state(r.get(15)?, to_u64(r.get(16)?), to_u64(r.get(17)?))?;
+    let mut message = StoredMessage::new(
+        Uuid::from_slice(&id).map_err(|e| damaged("message id", e))?,
+        r.get(3)?,
+        attributes
+            .as_deref()
+            .map(decode_attributes)
+            .transpose()?
+            .unwrap_or_default(),
+        digest(md5_body)?,
+        md5_attributes.map(digest).transpose()?,
+        to_u64(r.get(7)?),
+        r.get(10)?,
+        state,
+    );
+    message.row = to_u64(r.get(0)?);
+    message.restore_first_received(r.get::<_, Option<i64>>(8)?.map(to_u64));
+    message.receive_count = r.get(9)?;
+    message.set_sequence(to_u64(r.get(11)?));
+    message.set_dedup_id(r.get::<_, Option<String>>(12)?.map(Into::into));
+    message.set_trace_header(r.get::<_, Option<String>>(13)?.map(Into::into));
+    message.set_dead_letter_source(r.get::<_, Option<String>>(14)?.map(Into::into));
+    Ok(message)
+}
+
+/// Message attributes as a JSON array of `[name, type, value]`, binary values in base64 under a
+/// `B` tag: `[["k","String","S","v"], ["b","Binary","B","AAE="]]`.
+fn encode_attributes(attributes: &[MessageAttribute]) -> Option<String> {
+    if attributes.is_empty() {
+        return None;
+    }
+    let list: Vec<Value> = attributes
+        .iter()
+        .map(|a| {
+            let (tag, value) = match &a.value {
+                AttributeValue::String(s) => ("S", s.clone()),
+                AttributeValue::Binary(b) => ("B", STANDARD.encode(b)),
+            };
+            serde_json::json!([a.name, a.data_type, tag, value])
+        })
+        .collect();
+    Some(Value::Array(list).to_string())
+}
+
+fn decode_attributes(text: &str) -> Result<Vec<MessageAttribute>, DiskError> {
+    let list: Vec<(String, String, String, String)> =
+        serde_json::from_str(text).map_err(|e| damaged("message attribute", e))?;
+    list.into_iter()
+        .map(|(name, data_type, tag, value)| {
+            let value = match tag.as_str() {
+                "S" => AttributeValue::String(value),
+                "B" => AttributeValue::Binary(
+                    STANDARD
+                        .decode(value)
+                        .map_err(|e| damaged("message attribute", e))?,
+                ),
+                other => return Err(damaged("message attribute", other)),
+            };
+            Ok(MessageAttribute {
+                name,
+                data_type,
+                value,
+            })
+        })
+        .collect()
+}
+
+/// Queue attributes as the JSON object of their rendered values, read back through the same
+/// validation CreateQueue uses.
+fn encode_queue_attributes(attributes: &QueueAttributes, fifo: bool) -> String {
+    let rendered: BTreeMap<&str, String> = attributes.render(fifo);
+    serde_json::to_string(&rendered).unwrap_or_else(|_| "{}".into())
+}
+
+fn decode_queue_attributes(text: &str, fifo: bool) -> Result<QueueAttributes, DiskError> {
+    let map: BTreeMap<String, String> =
+        serde_json::from_str(text).map_err(|e| damaged("queue's attributes", e))?;
+    let mut attributes = QueueAttributes::default();
+    for (name, value) in &map {
+        attributes
+            .apply(name, value, fifo, true)
+            .map_err(|e| damaged("queue's attributes", e))?;
+    }
+    Ok(attributes)
+}
+
+/// Runs SQLite's `quick_check` (every page and record well formed; indexes are not compared with
+/// their tables), a damaged database being refused with what it found.
+pub fn check_integrity(conn: &Connection, db: &Path) -> Result<(), DiskError> {
+    let mut statement = conn.prepare("PRAGMA quick_check(5)")?;
+    let found: Vec<String> = statement
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<Result<_, _>>()
+        .or_else(|err| match err {
+            rusqlite::Error::SqliteFailure(e, _)
+                if matches!(
+                    e.code,
+                    rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase
+                ) =>
+            {
+                Ok(vec![err.to_string()])
+            }
+            other => Err(other),
+        })?;
+    if found.len() == 1 && found[0] == "ok" {
+        return Ok(());
+    }
+    Err(damaged_file(
+        db,
+        Damage(format!(
+            "SQLite's integrity check found: {}",
+            found.join("; ")
+        )),
+    ))
+}
+
+fn exists(path: &Path) -> Result<bool, DiskError> {
+    path.try_exists()
+        .map_err(|e| DiskError::Io(path.to_path_buf(), e))
+}
+
+/// Creates the data directory owner-only (0700) when it does not exist. One the user made is
+/// left as it is: its mode is returned when others can read it, to warn about.
+fn prepare_dir(dir: &Path) -> Result<Option<u32>, DiskError> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(exposed(&meta)),
+        Ok(_) => Err(DiskError::CreateDir(
+            dir.to_path_buf(),
+            std::io::Error::other("it exists and is not a directory"),
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let mut builder = std::fs::DirBuilder::new();
+            builder.recursive(true);
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+            builder
+                .create(dir)
+                .map_err(|e| DiskError::CreateDir(dir.to_path_buf(), e))?;
+            // The umask may have taken bits from 0700; what it cannot add, nothing else needs.
+            set_mode(dir, 0o700).map_err(|e| DiskError::CreateDir(dir.to_path_buf(), e))?;
+            Ok(None)
+        }
+        Err(e) => Err(DiskError::CreateDir(dir.to_path_buf(), e)),
+    }
+}
+
+#[cfg(unix)]
+fn exposed(meta: &std::fs::Metadata) -> Option<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = meta.permissions().mode() & 0o777;
+    (mode & 0o077 != 0).then_some(mode)
+}
+
+#[cfg(not(unix))]
+fn exposed(_: &std::fs::Metadata) -> Option<u32> {
+    None
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+}
+
+#[cfg(not(unix))]
+fn set_mode(_: &Path, _: u32) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// Makes one of the data directory's files 0600, whatever the umask was when it was created
+/// (SQLite gives its log the database file's mode).
+pub fn owner_only(path: &Path) -> Result<(), DiskError> {
+    match set_mode(path, 0o600) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(DiskError::Io(path.to_path_buf(), e))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DiskError {
+    let path = path.to_path_buf();
+    move |e| DiskError::Io(path, e)
+}
+
+/// Creates an empty database with its schema under a temporary name, then renames it into place.
+fn create(dir: &Path) -> Result<(), DiskError> {
+    let new = dir.join(NEW_NAME);
+    create_at(&new)?;
+    install(&new, dir)
+}
+
+/// Renames a database built at `new` into place in `dir`, durably.
+pub fn install(new: &Path, dir: &Path) -> Result<(), DiskError> {
+    std::fs::File::open(new)
+        .and_then(|f| f.sync_all())
+        .map_err(io_error(new))?;
+    let db = dir.join(FILE_NAME);
+    std::fs::rename(new, &db).map_err(io_error(&db))?;
+    sync_dir(dir);
+    Ok(())
+}
+
+/// Removes a file the server made for itself and that holds nothing of the user's (a database
+/// being set up, a working copy), with its log, if it is there.
+pub fn remove_scratch(path: &Path) -> Result<(), DiskError> {
+    let mut log = path.as_os_str().to_owned();
+    log.push("-wal");
+    for file in [path.to_path_buf(), PathBuf::from(log)] {
+        if exists(&file)? {
+            std::fs::remove_file(&file).map_err(io_error(&file))?;
+        }
+    }
+    Ok(())
+}
+
+/// Creates an empty database with its schema, marked clean, at `new` (0600).
+pub fn create_at(new: &Path) -> Result<(), DiskError> {
+    let io = io_error;
+    // A leftover of a start killed while creating: it never held anything.
+    remove_scratch(new)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    drop(options.open(new).map_err(io(new))?);
+    owner_only(new)?;
+    {
+        let conn = Connection::open(new)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.execute_batch(SCHEMA)?;
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('schema', ?1), ('clean', 1)",
+            [SCHEMA_VERSION],
+        )?;
+        // Closing checkpoints the log into the file and deletes the log.
+    }
+    Ok(())
+}
+
+/// Makes a rename in `dir` durable. Not every platform can open a directory; a rename there is
+/// as durable as the platform makes it.
+pub fn sync_dir(dir: &Path) {
+    if let Ok(handle) = std::fs::File::open(dir) {
+        let _ = handle.sync_all();
+    }
+}
