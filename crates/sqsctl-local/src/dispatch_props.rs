@@ -7,9 +7,10 @@ use std::time::{Duration, UNIX_EPOCH};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::api::{Request, dispatch};
+use crate::api::Request;
 use crate::clock::Clock;
 use crate::faults::Faults;
+use crate::router::dispatch;
 use crate::service::Service;
 
 const ACTIONS: &[&str] = &[

@@ -26,6 +26,7 @@ mod faults;
 mod http;
 mod init;
 mod inspect;
+mod router;
 mod server;
 mod service;
 mod storage;

@@ -30,7 +30,7 @@ use crate::engine::realism::{Chance, Realism};
 use crate::error::{ErrorKind, SqsError};
 use crate::faults::{Faults, Stats};
 use crate::http::conn_limits::{
-    Activity, BodyError, InRequest, Limits, MAX_REQUEST_BYTES, body_error, declared_length,
+    self, Activity, BodyError, InRequest, Limits, MAX_REQUEST_BYTES, body_error, declared_length,
     read_body,
 };
 use crate::http::hosts::HostPolicy;
@@ -116,6 +116,17 @@ pub struct Ready {
     pub restored: Option<Restored>,
     /// What the start-up queues did, when there are some.
     pub init: Option<InitReport>,
+}
+
+impl ServerConfig {
+    fn connection_limits(&self) -> conn_limits::Settings {
+        conn_limits::Settings {
+            header_timeout: self.header_timeout,
+            body_timeout: self.body_timeout,
+            max_pending_body_bytes: self.max_pending_body_bytes,
+            max_connections: self.max_connections,
+        }
+    }
 }
 
 impl Default for ServerConfig {
@@ -289,7 +300,11 @@ async fn handle(
         Ok((body, _permit)) => {
             request.body = body;
             // With a data directory, answered only once the request's changes are on disk.
-            match svc.journal.durable(api::dispatch(&svc, request)).await {
+            match svc
+                .journal
+                .durable(crate::router::dispatch(&svc, request))
+                .await
+            {
                 Ok(response) => response,
                 Err(err) => Response::error(
                     protocol,
@@ -435,7 +450,7 @@ impl Server {
                 return Err(err);
             }
         };
-        let limits = Limits::new(&config);
+        let limits = Limits::new(config.connection_limits());
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
         let svc = service.clone();
@@ -545,7 +560,13 @@ pub async fn serve_until(
     let (service, tasks, ready) = build_service(&config, addr)?;
     crate::service::tasks::resume(&service, tasks);
     on_ready(&ready);
-    accept_loop(listener, service.clone(), Limits::new(&config), shutdown).await;
+    accept_loop(
+        listener,
+        service.clone(),
+        Limits::new(config.connection_limits()),
+        shutdown,
+    )
+    .await;
     Ok(service.stats())
 }
 

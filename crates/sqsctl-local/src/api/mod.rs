@@ -1,11 +1,7 @@
 //! The two wire protocols of SQS and the one action table behind them: AWS JSON 1.0
 //! (`X-Amz-Target: AmazonSQS.<Action>`) and the Query protocol (`Action=<Action>` form parameters,
 //! XML answers; see [`crate::wire::query`]). Each request is decoded by its protocol's codec into the
-//! same input structs, runs through the same handler, and is answered in its own protocol. Faults
-//! and latency are injected here too.
-//!
-//! [`dispatch`] is independent of HTTP so it can be driven directly (the property tests feed it
-//! arbitrary input); the server module only moves bytes between hyper and here.
+//! same input structs, runs through the same handler, and is answered in its own protocol.
 
 pub mod messages;
 pub mod queues;
@@ -18,10 +14,6 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::error::{ErrorKind, SqsError, SqsResult};
-use crate::faults::Fault;
-use crate::http::origins::{BrowserHeaders, OriginPolicy};
-use crate::inspect;
-use crate::inspect::groups as inspect_groups;
 use crate::service::Service;
 use crate::service::tasks;
 use crate::wire::query;
@@ -128,7 +120,7 @@ pub struct Response {
 }
 
 impl Response {
-    fn ok(protocol: Protocol, body: Vec<u8>, request_id: String) -> Self {
+    pub fn ok(protocol: Protocol, body: Vec<u8>, request_id: String) -> Self {
         Response {
             status: 200,
             content_type: match protocol {
@@ -178,7 +170,7 @@ pub fn new_request_id() -> String {
 
 /// Actions that change state: an injected "ambiguous" failure applies them, then answers 500, and
 /// they are refused through GET. ReceiveMessage is one: it changes visibility and receive counts.
-fn is_mutating(action: &str) -> bool {
+pub fn is_mutating(action: &str) -> bool {
     !matches!(
         action,
         "GetQueueUrl"
@@ -192,7 +184,7 @@ fn is_mutating(action: &str) -> bool {
 
 /// How many messages a successful answer says were sent and received (for the ambiguous-failure
 /// counters).
-fn answered_messages(protocol: Protocol, action: &str, body: &[u8]) -> (u64, u64) {
+pub fn answered_messages(protocol: Protocol, action: &str, body: &[u8]) -> (u64, u64) {
     let entries = |json_key: &str, xml_tag: &[u8]| match protocol {
         Protocol::Json => serde_json::from_slice::<Value>(body)
             .ok()
@@ -235,7 +227,7 @@ fn reply(call: &Call, value: SqsResult<Value>) -> Reply {
 }
 
 /// The one action table, for both protocols.
-async fn run(call: &Call<'_>, body: Input<'_>) -> Reply {
+pub async fn run(call: &Call<'_>, body: Input<'_>) -> Reply {
     let action = call.action;
     match action {
         "CreateQueue" => reply(call, queues::create_queue(call, parse(body)?)),
@@ -261,9 +253,9 @@ async fn run(call: &Call<'_>, body: Input<'_>) -> Reply {
         "ChangeMessageVisibilityBatch" => {
             messages::change_message_visibility_batch(call, parse(body)?)
         }
-        "StartMessageMoveTask" => reply(call, tasks::start(call, parse(body)?)),
-        "ListMessageMoveTasks" => reply(call, tasks::list(call, parse(body)?)),
-        "CancelMessageMoveTask" => reply(call, tasks::cancel(call, parse(body)?)),
+        "StartMessageMoveTask" => reply(call, tasks::start(call.svc, call.region, parse(body)?)),
+        "ListMessageMoveTasks" => reply(call, tasks::list(call.svc, call.region, parse(body)?)),
+        "CancelMessageMoveTask" => reply(call, tasks::cancel(call.svc, call.region, parse(body)?)),
         "AddPermission" | "RemovePermission" => Err(SqsError::new(
             ErrorKind::UnsupportedOperation,
             format!(
@@ -314,7 +306,7 @@ fn unknown_action(action: &str) -> SqsError {
 }
 
 /// Which protocol a request speaks, its action and its input.
-fn read_call(req: &Request) -> Result<(Protocol, String, Input<'_>), (Protocol, SqsError)> {
+pub fn read_call(req: &Request) -> Result<(Protocol, String, Input<'_>), (Protocol, SqsError)> {
     if let Some(target) = req.target.as_deref() {
         return match target.strip_prefix("AmazonSQS.") {
             Some(action) => Ok((
@@ -359,130 +351,10 @@ pub fn protocol_of(content_type: Option<&str>, target: Option<&str>) -> Protocol
 }
 
 /// The protocol to refuse a request in before its action is read.
-fn apparent_protocol(req: &Request) -> Protocol {
+pub fn apparent_protocol(req: &Request) -> Protocol {
     if req.target.is_none() && is_query_protocol(req) {
         Protocol::Query
     } else {
         Protocol::Json
-    }
-}
-
-/// Answers one request. Never panics, whatever the input.
-pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
-    if !svc.hosts.allows(req.host.as_deref()) {
-        let refusal = svc.hosts.refusal(req.host.as_deref().unwrap_or_default());
-        return Response::error(apparent_protocol(&req), &refusal, new_request_id());
-    }
-    let browser = BrowserHeaders {
-        origin: req.origin.as_deref(),
-        fetch_site: req.fetch_site.as_deref(),
-    };
-    let cors_origin = match svc.origins.check(browser) {
-        Ok(origin) => origin.map(String::from),
-        Err(refusal) => {
-            return Response::error(apparent_protocol(&req), &refusal, new_request_id());
-        }
-    };
-    let Some(origin) = cors_origin else {
-        return answer(svc, req).await;
-    };
-    if req.method == "OPTIONS" {
-        return Response {
-            status: 204,
-            content_type: "text/plain",
-            headers: OriginPolicy::preflight_headers(&origin),
-            request_id: new_request_id(),
-            body: Vec::new(),
-        };
-    }
-    let mut response = answer(svc, req).await;
-    response.headers.extend(OriginPolicy::cors_headers(&origin));
-    response
-}
-
-/// Answers a request the browser checks let through.
-async fn answer(svc: &Arc<Service>, req: Request) -> Response {
-    if req.method == "GET" && req.path == "/_sqsctl/stats" {
-        let body = serde_json::to_vec(&svc.stats()).unwrap_or_default();
-        return Response::plain_json(body);
-    }
-    if req.method == "GET" && req.path == "/_sqsctl/health" {
-        return Response::plain_json(br#"{"status":"ok"}"#.to_vec());
-    }
-    match (req.method.as_str(), req.path.as_str()) {
-        (_, inspect::INFO_PATH | inspect::MESSAGES_PATH | inspect::GROUPS_PATH)
-            if !svc.inspection =>
-        {
-            return inspect::turned_off();
-        }
-        ("GET", inspect::INFO_PATH) => return inspect::info(),
-        ("GET", inspect::MESSAGES_PATH) => return inspect::messages(svc, req.query.as_deref()),
-        ("GET", inspect::GROUPS_PATH) => {
-            return inspect_groups::groups(svc, req.query.as_deref());
-        }
-        (method, inspect::INFO_PATH | inspect::MESSAGES_PATH | inspect::GROUPS_PATH) => {
-            return inspect::wrong_method(method);
-        }
-        _ => {}
-    }
-    let request_id = new_request_id();
-    let (protocol, action, input) = match read_call(&req) {
-        Ok(call) => call,
-        Err((protocol, err)) => return Response::error(protocol, &err, request_id),
-    };
-    let action = action.as_str();
-    let region = match crate::http::region::signed_region(
-        req.authorization.as_deref(),
-        req.query.as_deref(),
-    ) {
-        Ok(region) => region,
-        Err(err) => return Response::error(protocol, &err, request_id),
-    };
-    // A GET is what an `<img>` or a link sends, with no preflight and no Origin. (An unknown
-    // action is left to the action table, which names it unknown.)
-    if req.method != "POST" && query_shapes::action(action).is_some() && is_mutating(action) {
-        let refusal = SqsError::new(
-            ErrorKind::AccessDenied,
-            format!(
-                "{action} changes state and is refused through {}: send it with POST.",
-                crate::error::excerpt(&req.method)
-            ),
-        );
-        return Response::error(protocol, &refusal, request_id);
-    }
-    let latency = svc.faults.latency;
-    if !latency.is_zero() {
-        tokio::time::sleep(latency).await;
-    }
-    let fault = svc.faults.decide(is_mutating(action));
-    match fault {
-        Fault::Throttle => {
-            svc.faults.count_injected(fault);
-            let err = SqsError::new(ErrorKind::RequestThrottled, "Rate exceeded");
-            return Response::error(protocol, &err, request_id);
-        }
-        Fault::Internal => {
-            svc.faults.count_injected(fault);
-            return Response::error(protocol, &SqsError::internal(), request_id);
-        }
-        Fault::Ambiguous | Fault::None => {}
-    }
-    let call = Call {
-        svc,
-        protocol,
-        action,
-        request_id: &request_id,
-        region: region.as_deref().unwrap_or(&svc.region),
-    };
-    let outcome = run(&call, input).await;
-    match outcome {
-        Ok(body) if fault == Fault::Ambiguous => {
-            svc.faults.count_injected(fault);
-            let (sent, received) = answered_messages(protocol, action, &body);
-            svc.faults.count_ambiguous_messages(sent, received);
-            Response::error(protocol, &SqsError::internal(), request_id)
-        }
-        Ok(body) => Response::ok(protocol, body, request_id),
-        Err(err) => Response::error(protocol, &err, request_id),
     }
 }

@@ -31,7 +31,6 @@ use tokio::sync::watch;
 use crate::engine::attrs::QueueAttributes;
 use crate::engine::fifo::Original;
 use crate::engine::message::{State, StoredMessage};
-use crate::storage::disk::{Disk, DiskError};
 
 /// A queue as it is stored: its identity, settings and counters.
 #[derive(Debug, Clone)]
@@ -148,14 +147,9 @@ impl Journal {
         Journal::default()
     }
 
-    /// Starts the writer thread on an opened data directory; rows of new messages start after
-    /// `last_row`.
-    pub fn start(disk: Disk, last_row: u64) -> std::io::Result<Self> {
-        let dir = disk.dir().to_path_buf();
-        Self::start_on(disk, dir, last_row)
-    }
-
-    fn start_on(sink: impl Sink, dir: PathBuf, last_row: u64) -> std::io::Result<Self> {
+    /// Starts the writer thread that commits to `sink`, which writes the data directory `dir`;
+    /// rows of new messages start after `last_row`.
+    pub fn start(sink: impl Sink, dir: PathBuf, last_row: u64) -> std::io::Result<Self> {
         let (progress, _) = watch::channel(Progress::default());
         let writer = Arc::new(Writer {
             pending: Mutex::new(Pending::default()),
@@ -315,21 +309,12 @@ impl Writer {
 }
 
 /// Where the writer commits: the data directory, or in tests a recorder of the batches.
-trait Sink: Send + 'static {
+pub trait Sink: Send + 'static {
+    type Error: std::fmt::Display;
     /// Commits `ops` in one transaction: all of them or none.
-    fn apply(&mut self, ops: &[Op]) -> Result<(), DiskError>;
+    fn apply(&mut self, ops: &[Op]) -> Result<(), Self::Error>;
     /// Called once everything is committed at a clean stop.
-    fn finish(&mut self) -> Result<(), DiskError>;
-}
-
-impl Sink for Disk {
-    fn apply(&mut self, ops: &[Op]) -> Result<(), DiskError> {
-        Disk::apply(self, ops)
-    }
-
-    fn finish(&mut self) -> Result<(), DiskError> {
-        self.mark_clean()
-    }
+    fn finish(&mut self) -> Result<(), Self::Error>;
 }
 
 fn write_loop(writer: &Writer, mut disk: impl Sink) {
@@ -374,17 +359,6 @@ fn write_loop(writer: &Writer, mut disk: impl Sink) {
     }
 }
 
-impl From<DiskError> for std::io::Error {
-    fn from(err: DiskError) -> Self {
-        // Damage is told apart by its kind, so the command line can say how to recover.
-        if err.is_damage() {
-            std::io::Error::new(std::io::ErrorKind::InvalidData, err)
-        } else {
-            std::io::Error::other(err)
-        }
-    }
-}
-
 #[cfg(test)]
 pub mod testing {
     //! A journal whose writer keeps, instead of committing, what each commit would have held.
@@ -393,7 +367,7 @@ pub mod testing {
 
     use parking_lot::Mutex;
 
-    use super::{DiskError, Journal, Op, Sink};
+    use super::{Journal, Op, Sink};
 
     /// One op as a commit would hold it: its kind and the message it names, if any.
     #[derive(Debug, Clone, PartialEq, Eq)]
@@ -412,7 +386,9 @@ pub mod testing {
     struct Recorder(Commits, Gate);
 
     impl Sink for Recorder {
-        fn apply(&mut self, ops: &[Op]) -> Result<(), DiskError> {
+        type Error = std::convert::Infallible;
+
+        fn apply(&mut self, ops: &[Op]) -> Result<(), Self::Error> {
             let (closed, opened) = &*self.1;
             let mut closed = closed.lock();
             while *closed {
@@ -430,7 +406,7 @@ pub mod testing {
             Ok(())
         }
 
-        fn finish(&mut self) -> Result<(), DiskError> {
+        fn finish(&mut self) -> Result<(), Self::Error> {
             Ok(())
         }
     }
@@ -444,7 +420,7 @@ pub mod testing {
     pub fn gated() -> (Journal, Commits, Gate) {
         let commits = Commits::default();
         let gate = Gate::default();
-        let journal = Journal::start_on(Recorder(commits.clone(), gate.clone()), "test".into(), 0)
+        let journal = Journal::start(Recorder(commits.clone(), gate.clone()), "test".into(), 0)
             .unwrap_or_else(|e| panic!("{e}"));
         (journal, commits, gate)
     }

@@ -16,7 +16,6 @@ use parking_lot::Mutex;
 use tokio::sync::{Notify, Semaphore, SemaphorePermit};
 
 use crate::error::{ErrorKind, SqsError};
-use crate::server::ServerConfig;
 
 /// Request bodies above this are refused before parsing: a 1 MiB batch is at most a few MiB of
 /// escaped JSON or form encoding.
@@ -45,13 +44,22 @@ pub struct Activity {
     pub close: Notify,
 }
 
+/// The server settings the limits read (see `ServerConfig`).
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    pub header_timeout: Duration,
+    pub body_timeout: Duration,
+    pub max_pending_body_bytes: usize,
+    pub max_connections: usize,
+}
+
 impl Limits {
-    pub fn new(config: &ServerConfig) -> Arc<Limits> {
+    pub fn new(settings: Settings) -> Arc<Limits> {
         Arc::new(Limits {
-            header_timeout: config.header_timeout,
-            body_timeout: config.body_timeout,
-            body_bytes: Semaphore::new(config.max_pending_body_bytes.min(Semaphore::MAX_PERMITS)),
-            connections: Arc::new(Semaphore::new(config.max_connections.max(1))),
+            header_timeout: settings.header_timeout,
+            body_timeout: settings.body_timeout,
+            body_bytes: Semaphore::new(settings.max_pending_body_bytes.min(Semaphore::MAX_PERMITS)),
+            connections: Arc::new(Semaphore::new(settings.max_connections.max(1))),
             open: Mutex::new(HashMap::new()),
             next_connection: AtomicU64::new(0),
             started: Instant::now(),

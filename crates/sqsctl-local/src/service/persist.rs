@@ -35,8 +35,9 @@ pub fn open(svc: &mut Service, dir: &Path) -> Result<(Vec<TaskRecord>, Restored)
     disk.after_load(now, first_id + loaded.queues.len() as u64, &svc.region)?;
     svc.reserve_ids_below(first_id);
     let exposed_dir_mode = disk.exposed_mode();
-    let journal =
-        Journal::start(disk, loaded.last_row).map_err(|e| DiskError::Io(dir.to_path_buf(), e))?;
+    let written = disk.dir().to_path_buf();
+    let journal = Journal::start(disk, written, loaded.last_row)
+        .map_err(|e| DiskError::Io(dir.to_path_buf(), e))?;
     svc.journal = journal.clone();
 
     let mut dedup: HashMap<u64, Vec<_>> = HashMap::new();

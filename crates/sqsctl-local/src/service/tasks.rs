@@ -15,7 +15,6 @@ use parking_lot::Mutex;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::api::Call;
 use crate::engine::journal::{Op, TaskRecord};
 use crate::engine::message::StoredMessage;
 use crate::engine::validate;
@@ -151,15 +150,14 @@ fn not_found(what: &str) -> SqsError {
     Service::resource_not_found(what)
 }
 
-pub fn start(call: &Call, input: TaskInput) -> SqsResult<Value> {
-    let svc = call.svc;
+pub fn start(svc: &Arc<Service>, region: &str, input: TaskInput) -> SqsResult<Value> {
     let source_arn = input
         .source_arn
         .ok_or_else(|| SqsError::missing("SourceArn"))?;
-    let source = call.queue_by_arn(&source_arn).ok_or_else(|| {
+    let source = svc.queue_by_arn_in(region, &source_arn).ok_or_else(|| {
         not_found("The resource that you specified for the SourceArn parameter doesn't exist.")
     })?;
-    let is_dead_letter_queue = call.list_queues("", None).iter().any(|q| {
+    let is_dead_letter_queue = svc.list_queues(region, "", None).iter().any(|q| {
         q.state
             .lock()
             .attrs
@@ -173,7 +171,7 @@ pub fn start(call: &Call, input: TaskInput) -> SqsResult<Value> {
         ));
     }
     if let Some(destination) = &input.destination_arn {
-        let target = call.queue_by_arn(destination).ok_or_else(|| {
+        let target = svc.queue_by_arn_in(region, destination).ok_or_else(|| {
             not_found(
                 "The resource that you specified for the DestinationArn parameter doesn't exist.",
             )
@@ -334,11 +332,11 @@ async fn run(svc: Arc<Service>, task: Arc<Task>) {
     }
 }
 
-pub fn list(call: &Call, input: TaskInput) -> SqsResult<Value> {
+pub fn list(svc: &Arc<Service>, region: &str, input: TaskInput) -> SqsResult<Value> {
     let source_arn = input
         .source_arn
         .ok_or_else(|| SqsError::missing("SourceArn"))?;
-    if call.queue_by_arn(&source_arn).is_none() {
+    if svc.queue_by_arn_in(region, &source_arn).is_none() {
         return Err(not_found(
             "The resource that you specified for the SourceArn parameter doesn't exist.",
         ));
@@ -348,7 +346,7 @@ pub fn list(call: &Call, input: TaskInput) -> SqsResult<Value> {
         .map(|m| validate::in_range("MaxResults", m, 1, 10))
         .transpose()?
         .unwrap_or(1) as usize;
-    let tasks = call.svc.tasks.tasks.lock();
+    let tasks = svc.tasks.tasks.lock();
     let results: Vec<Value> = tasks
         .iter()
         .rev()
@@ -383,7 +381,7 @@ pub fn list(call: &Call, input: TaskInput) -> SqsResult<Value> {
     Ok(json!({ "Results": results }))
 }
 
-pub fn cancel(call: &Call, input: TaskInput) -> SqsResult<Value> {
+pub fn cancel(svc: &Arc<Service>, region: &str, input: TaskInput) -> SqsResult<Value> {
     let handle = input
         .task_handle
         .ok_or_else(|| SqsError::missing("TaskHandle"))?;
@@ -397,11 +395,11 @@ pub fn cancel(call: &Call, input: TaskInput) -> SqsResult<Value> {
             "Value for parameter TaskHandle is invalid.",
         ));
     }
-    let tasks = call.svc.tasks.tasks.lock();
+    let tasks = svc.tasks.tasks.lock();
     let task = tasks
         .iter()
         // A task of another region's queue is out of the request's reach, as on SQS.
-        .find(|t| t.handle == handle && t.source_arn.split(':').nth(3) == Some(call.region))
+        .find(|t| t.handle == handle && t.source_arn.split(':').nth(3) == Some(region))
         .ok_or_else(|| not_found("Task does not exist."))?;
     let mut outcome = task.outcome.lock();
     if outcome.0 != Status::Running {
@@ -412,6 +410,6 @@ pub fn cancel(call: &Call, input: TaskInput) -> SqsResult<Value> {
     outcome.0 = Status::Cancelling;
     drop(outcome);
     task.cancel.store(true, Ordering::SeqCst);
-    task.save(call.svc);
+    task.save(svc);
     Ok(json!({ "ApproximateNumberOfMessagesMoved": task.moved.load(Ordering::SeqCst) }))
 }

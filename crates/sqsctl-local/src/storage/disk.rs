@@ -28,7 +28,7 @@ use uuid::Uuid;
 
 use crate::engine::attrs::QueueAttributes;
 use crate::engine::fifo::Original;
-use crate::engine::journal::{Op, QueueRecord, TaskRecord};
+use crate::engine::journal::{Op, QueueRecord, Sink, TaskRecord};
 use crate::engine::message::{AttributeValue, MessageAttribute, State, StoredMessage};
 use crate::storage::wal::{self, Damage};
 
@@ -846,5 +846,29 @@ pub fn create_at(new: &Path) -> Result<(), DiskError> {
 pub fn sync_dir(dir: &Path) {
     if let Ok(handle) = std::fs::File::open(dir) {
         let _ = handle.sync_all();
+    }
+}
+
+/// The journal's writer commits to the data directory.
+impl Sink for Disk {
+    type Error = DiskError;
+
+    fn apply(&mut self, ops: &[Op]) -> Result<(), DiskError> {
+        Disk::apply(self, ops)
+    }
+
+    fn finish(&mut self) -> Result<(), DiskError> {
+        self.mark_clean()
+    }
+}
+
+impl From<DiskError> for std::io::Error {
+    fn from(err: DiskError) -> Self {
+        // Damage is told apart by its kind, so the command line can say how to recover.
+        if err.is_damage() {
+            std::io::Error::new(std::io::ErrorKind::InvalidData, err)
+        } else {
+            std::io::Error::other(err)
+        }
     }
 }
