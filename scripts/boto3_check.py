@@ -17,6 +17,7 @@ the Query protocol (`Action=...` form bodies, XML answers), current ones AWS JSO
 import hashlib
 import sys
 import time
+import urllib.request
 import uuid
 
 import boto3
@@ -76,15 +77,44 @@ def check(condition, what):
         raise AssertionError(what)
 
 
+def is_localstack(endpoint):
+    """Whether the endpoint is LocalStack, which answers its own health check."""
+    try:
+        with urllib.request.urlopen(endpoint.rstrip("/") + "/_localstack/health", timeout=5) as answer:
+            return answer.status == 200
+    except Exception:
+        return False
+
+
+LOCALSTACK = False
+
+
+def check_sqs(condition, what):
+    """A check of what SQS was recorded doing, where LocalStack is known to differ: on LocalStack
+    a difference is printed, not failed."""
+    if LOCALSTACK and not condition:
+        print(f"note: LocalStack differs from SQS: {what}")
+        return
+    check(condition, what)
+
+
 def error_code(call, *args, **kwargs):
+    return error_of(call, *args, **kwargs)[0]
+
+
+def error_of(call, *args, **kwargs):
+    """The code, HTTP status and message of the error a call fails with."""
     try:
         call(*args, **kwargs)
     except ClientError as e:
-        return e.response["Error"]["Code"]
+        error = e.response["Error"]
+        return error["Code"], e.response["ResponseMetadata"]["HTTPStatusCode"], error.get("Message")
     raise AssertionError(f"{call.__name__} succeeded where an error was expected")
 
 
 def main(endpoint, expect_protocol=None):
+    global LOCALSTACK
+    LOCALSTACK = is_localstack(endpoint)
     sqs = client(endpoint, expect_protocol)
     run = uuid.uuid4().hex[:8]
     done = []
@@ -148,6 +178,8 @@ def main(endpoint, expect_protocol=None):
         QueueUrl=url, Entries=[{"Id": str(i), "MessageBody": f"b{i}"} for i in range(3)]
     )
     check(len(batch.get("Successful", [])) == 3, "SendMessageBatch")
+    # SQS leaves an empty list out: code that reads batch["Failed"] breaks on SQS.
+    check("Failed" not in batch, "a SendMessageBatch without failures has no Failed key")
     ok("SendMessageBatch")
 
     received = []
@@ -178,6 +210,8 @@ def main(endpoint, expect_protocol=None):
         Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"], "VisibilityTimeout": 60} for i, m in enumerate(others)],
     )
     check(len(changed.get("Successful", [])) == len(others), "ChangeMessageVisibilityBatch")
+    # LocalStack differs: its JSON answer has "Failed": [].
+    check_sqs("Failed" not in changed, "a ChangeMessageVisibilityBatch without failures has no Failed key")
     ok("ChangeMessageVisibilityBatch")
 
     sqs.delete_message(QueueUrl=url, ReceiptHandle=first["ReceiptHandle"])
@@ -186,6 +220,8 @@ def main(endpoint, expect_protocol=None):
         QueueUrl=url, Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(others)]
     )
     check(len(deleted.get("Successful", [])) == len(others), "DeleteMessageBatch")
+    # LocalStack differs: its JSON answer has "Failed": [].
+    check_sqs("Failed" not in deleted, "a DeleteMessageBatch without failures has no Failed key")
     ok("DeleteMessageBatch")
 
     sqs.send_message(QueueUrl=fifo_url, MessageBody="f1", MessageGroupId="g")
@@ -193,8 +229,18 @@ def main(endpoint, expect_protocol=None):
     fifo_depth = sqs.get_queue_attributes(QueueUrl=fifo_url, AttributeNames=["ApproximateNumberOfMessages"])
     check(fifo_depth["Attributes"]["ApproximateNumberOfMessages"] == "1", "content-based deduplication")
     check(
-        error_code(sqs.send_message, QueueUrl=fifo_url, MessageBody="no group") == "MissingParameter",
+        error_of(sqs.send_message, QueueUrl=fifo_url, MessageBody="no group")
+        == ("MissingParameter", 400, "The request must contain the parameter MessageGroupId."),
         "FIFO send without a group id",
+    )
+    check(
+        error_of(sqs.receive_message, QueueUrl=fifo_url, MaxNumberOfMessages=11)
+        == (
+            "InvalidParameterValue",
+            400,
+            "Value 11 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.",
+        ),
+        "ReceiveMessage of 11 messages",
     )
 
     # Two receives with maxReceiveCount 1 put a message into the dead-letter queue.
@@ -223,10 +269,10 @@ def main(endpoint, expect_protocol=None):
     ok("CancelMessageMoveTask")
 
     sqs.purge_queue(QueueUrl=fifo_url)
+    code, status, _ = error_of(sqs.purge_queue, QueueUrl=fifo_url)
     check(
-        error_code(sqs.purge_queue, QueueUrl=fifo_url)
-        in ("AWS.SimpleQueueService.PurgeQueueInProgress", "PurgeQueueInProgress"),
-        "second purge within 60 s",
+        code in ("AWS.SimpleQueueService.PurgeQueueInProgress", "PurgeQueueInProgress") and status == 403,
+        f"second purge within 60 s: {code}, HTTP {status} (SQS: 403)",
     )
     ok("PurgeQueue")
 

@@ -39,7 +39,9 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
-    /// The shape name that follows `com.amazonaws.sqs#` in `__type`.
+    /// The shape name that follows the namespace in `__type`: the SQS model's error shape, or for
+    /// the errors common to AWS services the `...Exception` name SQS answers with (recorded:
+    /// `InvalidParameterValueException`, `MissingRequiredParameterException`).
     pub fn shape(self) -> &'static str {
         match self {
             ErrorKind::QueueDoesNotExist => "QueueDoesNotExist",
@@ -56,8 +58,8 @@ impl ErrorKind {
             ErrorKind::InvalidAttributeName => "InvalidAttributeName",
             ErrorKind::InvalidAttributeValue => "InvalidAttributeValue",
             ErrorKind::InvalidMessageContents => "InvalidMessageContents",
-            ErrorKind::InvalidParameterValue => "InvalidParameterValue",
-            ErrorKind::MissingParameter => "MissingParameter",
+            ErrorKind::InvalidParameterValue => "InvalidParameterValueException",
+            ErrorKind::MissingParameter => "MissingRequiredParameterException",
             ErrorKind::ResourceNotFound => "ResourceNotFoundException",
             ErrorKind::UnsupportedOperation => "UnsupportedOperation",
             ErrorKind::OverLimit => "OverLimit",
@@ -124,14 +126,30 @@ impl ErrorKind {
         }
     }
 
+    /// The `Code` of a failed batch entry: SQS's own error shapes by name, the common errors by
+    /// their Query code (SQS answered `"Code": "InvalidParameterValue"` in a JSON batch).
+    pub fn entry_code(self) -> &'static str {
+        match self {
+            ErrorKind::InvalidParameterValue | ErrorKind::MissingParameter => self.query_code(),
+            _ => self.shape(),
+        }
+    }
+
     /// Whether the caller is at fault (HTTP 400, `;Sender`) or the server (HTTP 500, `;Receiver`).
     pub fn sender_fault(self) -> bool {
         !matches!(self, ErrorKind::InternalError)
     }
 
+    /// The HTTP status of SQS's model (`awsQueryError` codes): 403 for a purge within the minute,
+    /// throttling and the in-flight limit, 404 for a receipt handle or move-task resource that does
+    /// not exist, 400 for every other fault of the caller, 500 for the server's.
     pub fn http_status(self) -> u16 {
         match self {
-            ErrorKind::AccessDenied => 403,
+            ErrorKind::AccessDenied
+            | ErrorKind::PurgeQueueInProgress
+            | ErrorKind::OverLimit
+            | ErrorKind::RequestThrottled => 403,
+            ErrorKind::ResourceNotFound | ErrorKind::ReceiptHandleIsInvalid => 404,
             _ if self.sender_fault() => 400,
             _ => 500,
         }
@@ -232,9 +250,11 @@ impl SqsError {
     pub fn body(&self) -> String {
         // Protocol-level errors come from the service framework, not the SQS model.
         let namespace = match self.kind {
-            ErrorKind::InvalidAction | ErrorKind::SerializationError | ErrorKind::AccessDenied => {
-                "com.amazon.coral.service"
-            }
+            ErrorKind::InvalidAction
+            | ErrorKind::SerializationError
+            | ErrorKind::AccessDenied
+            | ErrorKind::InvalidParameterValue
+            | ErrorKind::MissingParameter => "com.amazon.coral.service",
             _ => "com.amazonaws.sqs",
         };
         serde_json::json!({
@@ -258,11 +278,12 @@ impl SqsError {
 pub type SqsResult<T> = Result<T, SqsError>;
 
 /// The longest error message sent, a net under the excerpts of the messages that quote input.
-pub const MAX_MESSAGE_BYTES: usize = 1024;
+pub const MAX_MESSAGE_BYTES: usize = 8192;
 
 /// At most this many characters of a client's input are quoted back in an error message, so a
-/// megabyte of garbage is not echoed back.
-pub const EXCERPT_CHARS: usize = 64;
+/// megabyte of garbage is not echoed back. Enough for what SQS quotes whole: a receipt handle, a
+/// group id past its 128 characters.
+pub const EXCERPT_CHARS: usize = 1024;
 
 /// A bounded prefix of client input, for error messages.
 pub fn excerpt(text: &str) -> Cow<'_, str> {

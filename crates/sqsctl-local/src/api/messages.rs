@@ -54,11 +54,12 @@ pub struct Failure {
 
 impl Failure {
     fn new(id: &str, error: &SqsError) -> Self {
+        let error = crate::engine::validate::in_batch(error.clone());
         Failure {
             id: id.to_string(),
             sender_fault: error.kind.sender_fault(),
-            code: error.kind.shape(),
-            message: error.message.clone(),
+            code: error.kind.entry_code(),
+            message: error.message,
         }
     }
 }
@@ -151,10 +152,14 @@ pub fn send_message(call: &Call, input: SendInput) -> Reply {
     call.encode(&SendResult::new(None, receipt))
 }
 
+/// A batch's answer. SQS leaves an empty list out of a JSON answer (a batch without failures has
+/// no `Failed`), so code that reads a key it did not check breaks here as it would on SQS.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
 struct BatchOutput<T> {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     successful: Vec<T>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     failed: Vec<Failure>,
 }
 

@@ -142,20 +142,20 @@ pub fn create_queue(call: &Call, input: CreateQueueInput) -> SqsResult<Value> {
     );
     if let Err(existing) = call.svc.insert_queue(queue)? {
         let current = existing.state.lock().attrs.clone();
-        let mut wanted = current.clone();
+        // SQS names one attribute: the first whose value differs.
+        let mut differing = (existing.fifo != fifo).then_some("FifoQueue");
         for key in &names {
+            let mut wanted = current.clone();
             wanted.apply(key, &given[*key], fifo, true)?;
+            if wanted != current && differing.is_none() {
+                differing = Some(key.as_str());
+            }
         }
-        if existing.fifo != fifo || wanted != current {
+        if let Some(attribute) = differing {
             return Err(SqsError::new(
                 ErrorKind::QueueNameExists,
                 format!(
-                    "A queue already exists with the same name and a different value for attribute(s) {}",
-                    names
-                        .iter()
-                        .map(|s| s.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "A queue already exists with the same name and a different value for attribute {attribute}"
                 ),
             ));
         }
@@ -247,11 +247,7 @@ pub fn list_dead_letter_source_queues(call: &Call, input: QueueUrlInput) -> SqsR
                 .is_some_and(|p| p.dead_letter_arn == target.arn)
         })
         .collect();
-    let mut out = page(call, sources, limit, "queueUrls");
-    if let Value::Object(map) = &mut out {
-        map.entry("queueUrls").or_insert_with(|| json!([]));
-    }
-    Ok(out)
+    Ok(page(call, sources, limit, "queueUrls"))
 }
 
 pub fn get_queue_attributes(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {

@@ -222,11 +222,17 @@ impl QueueAttributes {
             }
             "RedrivePolicy" => self.redrive_policy = parse_redrive_policy(value)?,
             "RedriveAllowPolicy" => self.redrive_allow = parse_redrive_allow(value)?,
-            "FifoQueue" if fifo => {
-                if !creating || !boolean(name, value)? {
-                    return Err(SqsError::invalid_attribute_value(name));
+            // Setting a FIFO queue's FifoQueue to true again changes nothing, as on SQS.
+            "FifoQueue" if fifo => match boolean(name, value)? {
+                true => {}
+                false if creating => return Err(SqsError::invalid_attribute_value(name)),
+                false => {
+                    return Err(SqsError::new(
+                        crate::error::ErrorKind::InvalidAttributeValue,
+                        "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
+                    ));
                 }
-            }
+            },
             // SQS refuses the attribute on standard queues, even as "false".
             "FifoQueue" if creating => return Err(SqsError::invalid_attribute_name(name)),
             "ContentBasedDeduplication" if fifo => self.content_based_dedup = boolean(name, value)?,
@@ -243,6 +249,12 @@ impl QueueAttributes {
                     "perQueue" => false,
                     _ => return Err(SqsError::invalid_attribute_value(name)),
                 }
+            }
+            "DeduplicationScope" | "FifoThroughputLimit" if creating => {
+                return Err(SqsError::new(
+                    crate::error::ErrorKind::InvalidAttributeName,
+                    format!("You can specify the {name} only when FifoQueue is set to true."),
+                ));
             }
             _ => return Err(SqsError::invalid_attribute_name(name)),
         }
@@ -381,7 +393,9 @@ mod tests {
                 .apply("ContentBasedDeduplication", "true", true, true)
                 .is_ok()
         );
-        assert!(attrs.apply("FifoQueue", "true", true, false).is_err());
+        // SQS accepts FifoQueue=true on a FIFO queue and refuses to turn it into a standard one.
+        assert!(attrs.apply("FifoQueue", "true", true, false).is_ok());
+        assert!(attrs.apply("FifoQueue", "false", true, false).is_err());
         assert!(attrs.apply("Bogus", "1", false, true).is_err());
     }
 }

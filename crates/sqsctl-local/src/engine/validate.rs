@@ -245,7 +245,7 @@ pub fn attribute_value(name: String, value: AttributeValueInput) -> SqsResult<Me
             let text = value.string_value.unwrap_or_default();
             if text.is_empty() {
                 return Err(SqsError::invalid_parameter(format!(
-                    "The message attribute '{name}' must contain non-empty message attribute value for message attribute type '{base}'."
+                    "Message (user) attribute '{name}' must contain a non-empty value of type '{base}'."
                 )));
             }
             if !text.chars().all(allowed_char) {
@@ -272,7 +272,7 @@ pub fn attribute_value(name: String, value: AttributeValueInput) -> SqsResult<Me
                 })?;
             if bytes.is_empty() {
                 return Err(SqsError::invalid_parameter(format!(
-                    "The message attribute '{name}' must contain non-empty message attribute value for message attribute type 'Binary'."
+                    "Message (user) attribute '{name}' must contain a non-empty value of type 'Binary'."
                 )));
             }
             AttributeValue::Binary(bytes)
@@ -290,12 +290,25 @@ pub fn attribute_value(name: String, value: AttributeValueInput) -> SqsResult<Me
     })
 }
 
+const TOO_LARGE: &str = "One or more parameters are invalid. Reason: Message must be shorter than";
+
+/// A batch entry's error in the words SQS uses for one: a message too large "cannot be
+/// validated" there, where a SendMessage's "is invalid".
+pub fn in_batch(mut err: SqsError) -> SqsError {
+    if let Some(rest) = err.message.strip_prefix(TOO_LARGE) {
+        err.message = format!(
+            "One or more parameters cannot be validated. Reason: Message must be shorter than{rest}"
+        );
+    }
+    err
+}
+
 /// The size check of a message: body plus every attribute's name, type and value.
 pub fn message_size(body: &str, attributes: &[MessageAttribute], limit: usize) -> SqsResult<()> {
     let total = body.len() + attributes.iter().map(MessageAttribute::size).sum::<usize>();
     if total > limit {
         return Err(SqsError::invalid_parameter(format!(
-            "One or more parameters are invalid. Reason: Message must be shorter than {limit} bytes."
+            "{TOO_LARGE} {limit} bytes."
         )));
     }
     Ok(())

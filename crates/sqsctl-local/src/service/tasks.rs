@@ -378,6 +378,10 @@ pub fn list(svc: &Arc<Service>, region: &str, input: TaskInput) -> SqsResult<Val
             Value::Object(entry)
         })
         .collect();
+    if results.is_empty() {
+        // As SQS answers every list that is empty: without the key.
+        return Ok(json!({}));
+    }
     Ok(json!({ "Results": results }))
 }
 

@@ -298,7 +298,7 @@ async fn unknown_queues_and_bad_parameters_get_json_errors() -> TestResult {
             "{extra}"
         );
         assert!(
-            body.contains("com.amazonaws.sqs#InvalidParameterValue"),
+            body.contains("com.amazon.coral.service#InvalidParameterValueException"),
             "{extra}: {body}"
         );
     }

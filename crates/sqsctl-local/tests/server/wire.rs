@@ -1,0 +1,220 @@
+//! The wire details SQS was recorded answering with, on our server alone, over raw HTTP since the
+//! SDK smooths them over: the keys a JSON answer leaves out when their list or map is empty, the
+//! HTTP status and `__type` of each error.
+//! `tests/it/conformance/wire.rs` runs the same checks against LocalStack too.
+
+use serde_json::{Value, json};
+use sqsctl_local::{Server, ServerConfig};
+
+use super::{TestResult, client, create, manual_server, post, raw};
+
+/// One AWS JSON 1.0 call: its status, head and body (`Value::Null` when not JSON).
+async fn call(server: &Server, action: &str, input: Value) -> (u16, String, Value) {
+    let request = post(
+        Some(&format!("AmazonSQS.{action}")),
+        "application/x-amz-json-1.0",
+        &input.to_string(),
+    );
+    let answer = raw(server, request).await;
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = serde_json::from_str(body).unwrap_or(Value::Null);
+    (status, head.to_string(), body)
+}
+
+/// The body of a call that must succeed.
+async fn ok(server: &Server, action: &str, input: Value) -> Value {
+    let (status, _, body) = call(server, action, input).await;
+    assert_eq!(status, 200, "{action}: {body}");
+    body
+}
+
+#[tokio::test]
+async fn json_answers_leave_out_empty_lists_and_maps() -> TestResult {
+    let server = Server::start(ServerConfig::default())?;
+    let sqs = client(&server);
+    let url = create(&sqs, "empties", &[]).await;
+    let dlq = create(&sqs, "empties-dlq", &[]).await;
+
+    // Recorded on SQS: a SendMessageBatch without failures has no `Failed` key.
+    let sent = ok(
+        &server,
+        "SendMessageBatch",
+        json!({"QueueUrl": url, "Entries": [{"Id": "a", "MessageBody": "one"}, {"Id": "b", "MessageBody": "two"}]}),
+    )
+    .await;
+    assert_eq!(sent["Successful"].as_array().map(Vec::len), Some(2));
+    assert!(sent.get("Failed").is_none(), "{sent}");
+
+    let received = ok(
+        &server,
+        "ReceiveMessage",
+        json!({"QueueUrl": url, "MaxNumberOfMessages": 10, "VisibilityTimeout": 30}),
+    )
+    .await;
+    let handles: Vec<&str> = received["Messages"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .filter_map(|m| m["ReceiptHandle"].as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(handles.len(), 2, "{received}");
+    let changes: Vec<Value> = handles
+        .iter()
+        .enumerate()
+        .map(|(i, h)| json!({"Id": format!("c{i}"), "ReceiptHandle": h, "VisibilityTimeout": 5}))
+        .collect();
+    let changed = ok(
+        &server,
+        "ChangeMessageVisibilityBatch",
+        json!({"QueueUrl": url, "Entries": changes}),
+    )
+    .await;
+    assert!(
+        changed.get("Successful").is_some() && changed.get("Failed").is_none(),
+        "{changed}"
+    );
+    let deletes: Vec<Value> = handles
+        .iter()
+        .enumerate()
+        .map(|(i, h)| json!({"Id": format!("d{i}"), "ReceiptHandle": h}))
+        .collect();
+    let deleted = ok(
+        &server,
+        "DeleteMessageBatch",
+        json!({"QueueUrl": url, "Entries": deletes}),
+    )
+    .await;
+    assert!(
+        deleted.get("Successful").is_some() && deleted.get("Failed").is_none(),
+        "{deleted}"
+    );
+    // Every entry failed: no `Successful`.
+    let failed = ok(
+        &server,
+        "DeleteMessageBatch",
+        json!({"QueueUrl": url, "Entries": [{"Id": "x", "ReceiptHandle": "garbage"}]}),
+    )
+    .await;
+    assert!(
+        failed.get("Successful").is_none() && failed.get("Failed").is_some(),
+        "{failed}"
+    );
+    assert_eq!(failed["Failed"][0]["Code"], "ReceiptHandleIsInvalid");
+
+    // Recorded on SQS: an empty receive, a queue without tags, a Policy that is not set and a
+    // prefix no queue has answer without the key.
+    let empty = json!({});
+    for (action, input) in [
+        ("ReceiveMessage", json!({"QueueUrl": url})),
+        ("ListQueueTags", json!({"QueueUrl": url})),
+        (
+            "GetQueueAttributes",
+            json!({"QueueUrl": url, "AttributeNames": ["Policy"]}),
+        ),
+        ("ListQueues", json!({"QueueNamePrefix": "nothing-here"})),
+        // Not recorded, decided as SQS answers every other empty list: without the key.
+        ("ListDeadLetterSourceQueues", json!({"QueueUrl": dlq})),
+        (
+            "ListMessageMoveTasks",
+            json!({"SourceArn": server.queue_arn("empties-dlq")}),
+        ),
+    ] {
+        assert_eq!(ok(&server, action, input).await, empty, "{action}");
+    }
+    server.shutdown().await;
+    Ok(())
+}
+
+#[tokio::test]
+async fn errors_have_the_status_and_type_sqs_answers_with() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let url = create(&sqs, "statuses", &[]).await;
+
+    ok(&server, "PurgeQueue", json!({"QueueUrl": url})).await;
+    let (status, head, body) = call(&server, "PurgeQueue", json!({"QueueUrl": url})).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(
+        head.contains("x-amzn-query-error: AWS.SimpleQueueService.PurgeQueueInProgress;Sender")
+    );
+    assert_eq!(
+        body["message"],
+        "Only one PurgeQueue operation on statuses is allowed every 60 seconds."
+    );
+
+    let missing_arn = server.queue_arn("statuses").replace("statuses", "gone");
+    let (status, head, body) = call(
+        &server,
+        "StartMessageMoveTask",
+        json!({"SourceArn": missing_arn}),
+    )
+    .await;
+    assert_eq!(status, 404, "{body}");
+    assert!(head.contains("x-amzn-query-error: ResourceNotFoundException;Sender"));
+    assert_eq!(
+        body["message"],
+        "The resource that you specified for the SourceArn parameter doesn't exist."
+    );
+
+    let (status, _, body) = call(
+        &server,
+        "DeleteMessage",
+        json!({"QueueUrl": url, "ReceiptHandle": "garbage"}),
+    )
+    .await;
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(body["__type"], "com.amazonaws.sqs#ReceiptHandleIsInvalid");
+
+    // The errors common to AWS services have their `...Exception` names in `__type`, beside the
+    // Query code in the header.
+    let (status, head, body) = call(
+        &server,
+        "ReceiveMessage",
+        json!({"QueueUrl": url, "MaxNumberOfMessages": 11}),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(head.contains("x-amzn-query-error: InvalidParameterValue;Sender"));
+    assert_eq!(
+        body,
+        json!({
+            "__type": "com.amazon.coral.service#InvalidParameterValueException",
+            "message": "Value 11 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.",
+        })
+    );
+    let (status, head, body) = call(&server, "SendMessage", json!({"QueueUrl": url})).await;
+    assert_eq!(status, 400);
+    assert!(head.contains("x-amzn-query-error: MissingParameter;Sender"));
+    assert_eq!(
+        body["__type"],
+        "com.amazon.coral.service#MissingRequiredParameterException"
+    );
+    assert_eq!(
+        body["message"],
+        "The request must contain the parameter MessageBody."
+    );
+
+    let stored = Server::start(ServerConfig {
+        max_bytes: Some(1024),
+        ..ServerConfig::default()
+    })?;
+    let full = create(&client(&stored), "full", &[]).await;
+    let (status, head, _) = call(
+        &stored,
+        "SendMessage",
+        json!({"QueueUrl": full, "MessageBody": "x".repeat(2000)}),
+    )
+    .await;
+    assert_eq!(status, 403);
+    assert!(head.contains("x-amzn-query-error: OverLimit;Sender"));
+    stored.shutdown().await;
+    server.shutdown().await;
+    Ok(())
+}

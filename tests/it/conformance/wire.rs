@@ -1,0 +1,407 @@
+//! Scenarios for the wire details SQS was recorded answering with (LocalStack's snapshot tests,
+//! recorded against AWS): the keys a JSON answer leaves out when their list is empty, the HTTP
+//! status of each error, the `__type` of the errors common to AWS services, and the exact text of
+//! the error messages. What the SDK smooths over (a missing key, a `__type`) is read over raw HTTP.
+
+use super::*;
+
+/// One raw AWS JSON 1.0 call: status, `x-amzn-query-error` and the body as JSON.
+async fn json_call(endpoint: &str, action: &str, input: serde_json::Value) -> RawAnswer {
+    let authority = endpoint
+        .split_once("://")
+        .map_or(endpoint, |(_, rest)| rest)
+        .trim_end_matches('/');
+    let body = input.to_string();
+    let mut stream = tokio::net::TcpStream::connect(authority)
+        .await
+        .expect("connect to the endpoint");
+    // A signature's credential scope says the region; LocalStack reads it, ours too.
+    let request = format!(
+        "POST / HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/x-amz-json-1.0\r\n\
+         X-Amz-Target: AmazonSQS.{action}\r\nx-amzn-query-mode: true\r\n\
+         Authorization: AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=0\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let response = String::from_utf8_lossy(&response);
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let query_error = head
+        .lines()
+        .filter_map(|l| l.split_once(':'))
+        .find(|(k, _)| k.trim().eq_ignore_ascii_case("x-amzn-query-error"))
+        .map(|(_, v)| v.trim().to_owned())
+        .unwrap_or_default();
+    RawAnswer {
+        status,
+        query_error,
+        body: serde_json::from_str(body).unwrap_or(serde_json::Value::Null),
+    }
+}
+
+struct RawAnswer {
+    status: u16,
+    query_error: String,
+    body: serde_json::Value,
+}
+
+impl RawAnswer {
+    /// The `__type` without its namespace, as clients read it.
+    fn error_type(&self) -> &str {
+        let full = self.body["__type"].as_str().unwrap_or_default();
+        full.rsplit_once('#').map_or(full, |(_, name)| name)
+    }
+}
+
+/// The HTTP status of a failed SDK call (0 when it succeeded or has no response).
+fn status<T, E>(result: &Result<T, SdkError<E, aws_sdk_sqs::config::http::HttpResponse>>) -> u16 {
+    match result {
+        Err(e) => e.raw_response().map_or(0, |r| r.status().as_u16()),
+        Ok(_) => 0,
+    }
+}
+
+/// The message of a failed SDK call.
+fn message<T, E: ProvideErrorMetadata, R>(result: &Result<T, SdkError<E, R>>) -> String {
+    match result {
+        Err(e) => e.message().unwrap_or_default().to_owned(),
+        Ok(_) => "ok".to_owned(),
+    }
+}
+
+/// SQS leaves an empty list or map out of a JSON answer: a SendMessageBatch without failures has
+/// no `Failed`, an empty receive no `Messages`, a queue without tags no `Tags`, a prefix that no
+/// queue has no `QueueUrls` (all recorded). Unrecorded, decided the same way for the rest:
+/// `ListDeadLetterSourceQueues` and `ListMessageMoveTasks` with nothing to list.
+pub(super) async fn empty_lists_are_left_out(t: Arc<Target>) {
+    let mut checks = Checks::new(&t);
+    let q = t.standard_queue("cf-empties", &[]).await;
+    let sent = json_call(
+        &t.endpoint,
+        "SendMessageBatch",
+        serde_json::json!({"QueueUrl": q.url, "Entries": [{"Id": "a", "MessageBody": "one"}]}),
+    )
+    .await;
+    checks.check(
+        "a SendMessageBatch without failures has no Failed",
+        sent.status == 200 && sent.body.get("Failed").is_none(),
+        || format!("{} {}", sent.status, sent.body),
+    );
+    let received = t.receive(&q.url, 10, Some(30), 0).await;
+    checks.check("the message arrives", received.len() == 1, || {
+        format!("{received:?}")
+    });
+    let empty = serde_json::json!({});
+    for (case, action, input) in [
+        (
+            "an empty ReceiveMessage",
+            "ReceiveMessage",
+            serde_json::json!({"QueueUrl": q.url}),
+        ),
+        (
+            "ListQueueTags of a queue without tags",
+            "ListQueueTags",
+            serde_json::json!({"QueueUrl": q.url}),
+        ),
+        (
+            "ListQueues with a prefix no queue has",
+            "ListQueues",
+            serde_json::json!({"QueueNamePrefix": support::unique_name("cf-none")}),
+        ),
+    ] {
+        let got = json_call(&t.endpoint, action, input).await;
+        checks.check(case, got.status == 200 && got.body == empty, || {
+            format!("{} {}", got.status, got.body)
+        });
+    }
+    // LocalStack differs: it sends `"queueUrls": []` and `"Results": []`. SQS was not recorded
+    // for these two; every list it was recorded with is left out when empty.
+    for (case, action, input) in [
+        (
+            "ListDeadLetterSourceQueues of a queue that is nobody's DLQ",
+            "ListDeadLetterSourceQueues",
+            serde_json::json!({"QueueUrl": q.url}),
+        ),
+        (
+            "ListMessageMoveTasks of a queue without tasks",
+            "ListMessageMoveTasks",
+            serde_json::json!({"SourceArn": q.arn}),
+        ),
+    ] {
+        let got = json_call(&t.endpoint, action, input).await;
+        match t.kind {
+            Kind::Ours => checks.check(case, got.status == 200 && got.body == empty, || {
+                format!("{} {}", got.status, got.body)
+            }),
+            Kind::LocalStack => eprintln!("note: LocalStack differs: {case}: {}", got.body),
+        }
+    }
+    checks.finish();
+}
+
+/// The HTTP status and `__type` of errors, as SQS answers them: PurgeQueueInProgress 403, a move
+/// task's missing resource 404, an invalid receipt handle 404; the common errors'
+/// `InvalidParameterValueException` and `MissingRequiredParameterException` beside their Query
+/// codes in `x-amzn-query-error`.
+pub(super) async fn error_statuses_and_types(t: Arc<Target>) {
+    let mut checks = Checks::new(&t);
+    let q = t.standard_queue("cf-status", &[]).await;
+    t.client
+        .purge_queue()
+        .queue_url(&q.url)
+        .send()
+        .await
+        .unwrap();
+    // LocalStack answers this only with SQS_DELAY_PURGE_RETRY=1 (scripts/localstack.sh sets it).
+    let again = t.client.purge_queue().queue_url(&q.url).send().await;
+    checks.check("a second PurgeQueue is 403", status(&again) == 403, || {
+        format!("got {}", status(&again))
+    });
+    let missing_arn = q.arn.replace(&q.name, &support::unique_name("cf-missing"));
+    let no_source = t
+        .client
+        .start_message_move_task()
+        .source_arn(&missing_arn)
+        .send()
+        .await;
+    checks.check(
+        "StartMessageMoveTask from a missing queue is 404",
+        status(&no_source) == 404,
+        || format!("got {}", status(&no_source)),
+    );
+    let stale = t
+        .client
+        .delete_message()
+        .queue_url(&q.url)
+        .receipt_handle("garbage")
+        .send()
+        .await;
+    match t.kind {
+        Kind::Ours => checks.check(
+            "DeleteMessage with an invalid receipt handle is 404",
+            status(&stale) == 404,
+            || format!("got {}", status(&stale)),
+        ),
+        // LocalStack differs: 400. SQS's model gives ReceiptHandleIsInvalid HTTP 404.
+        Kind::LocalStack => eprintln!(
+            "note: LocalStack differs: an invalid receipt handle: HTTP {}",
+            status(&stale)
+        ),
+    }
+
+    let too_many = json_call(
+        &t.endpoint,
+        "ReceiveMessage",
+        serde_json::json!({"QueueUrl": q.url, "MaxNumberOfMessages": 11}),
+    )
+    .await;
+    checks.check(
+        "MaxNumberOfMessages 11",
+        (
+            too_many.status,
+            too_many.error_type(),
+            too_many.query_error.as_str(),
+        ) == (
+            400,
+            "InvalidParameterValueException",
+            "InvalidParameterValue;Sender",
+        ),
+        || {
+            format!(
+                "{} {} {}",
+                too_many.status, too_many.query_error, too_many.body
+            )
+        },
+    );
+    let no_body = json_call(
+        &t.endpoint,
+        "SendMessage",
+        serde_json::json!({"QueueUrl": q.url, "MessageBody": ""}),
+    )
+    .await;
+    checks.check(
+        "an empty MessageBody",
+        (
+            no_body.status,
+            no_body.error_type(),
+            no_body.query_error.as_str(),
+        ) == (
+            400,
+            "MissingRequiredParameterException",
+            "MissingParameter;Sender",
+        ),
+        || {
+            format!(
+                "{} {} {}",
+                no_body.status, no_body.query_error, no_body.body
+            )
+        },
+    );
+    checks.finish();
+}
+
+/// Error messages in SQS's words, where a recorded answer shows them: one attribute named, values
+/// quoted whole, a batch entry's own wording.
+pub(super) async fn recorded_error_messages(t: Arc<Target>) {
+    let mut checks = Checks::new(&t);
+    let mut expect = |case: &str, got: String, want: &str| {
+        checks.check(case, got == want, || {
+            format!("expected {want:?}, got {got:?}")
+        });
+    };
+    let q = t
+        .standard_queue("cf-words", &[(QueueAttributeName::DelaySeconds, "1")])
+        .await;
+    let again = t
+        .client
+        .create_queue()
+        .queue_name(&q.name)
+        .attributes(QueueAttributeName::DelaySeconds, "2")
+        .attributes(QueueAttributeName::VisibilityTimeout, "30")
+        .send()
+        .await;
+    expect(
+        "CreateQueue again with another DelaySeconds",
+        message(&again),
+        "A queue already exists with the same name and a different value for attribute DelaySeconds",
+    );
+    let fifo = t
+        .fifo_queue(
+            "cf-words",
+            &[(QueueAttributeName::ContentBasedDeduplication, "true")],
+        )
+        .await;
+    let again = t
+        .client
+        .create_queue()
+        .queue_name(&fifo.name)
+        .attributes(QueueAttributeName::FifoQueue, "true")
+        .attributes(QueueAttributeName::ContentBasedDeduplication, "false")
+        .send()
+        .await;
+    expect(
+        "CreateQueue again with another ContentBasedDeduplication",
+        message(&again),
+        "A queue already exists with the same name and a different value for attribute ContentBasedDeduplication",
+    );
+    let same_type = t
+        .client
+        .set_queue_attributes()
+        .queue_url(&fifo.url)
+        .attributes(QueueAttributeName::FifoQueue, "true")
+        .send()
+        .await;
+    expect(
+        "SetQueueAttributes FifoQueue=true on a FIFO queue",
+        message(&same_type),
+        "ok",
+    );
+    let to_standard = t
+        .client
+        .set_queue_attributes()
+        .queue_url(&fifo.url)
+        .attributes(QueueAttributeName::FifoQueue, "false")
+        .send()
+        .await;
+    expect(
+        "SetQueueAttributes FifoQueue=false on a FIFO queue",
+        message(&to_standard),
+        "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
+    );
+    for (attribute, value) in [
+        (QueueAttributeName::DeduplicationScope, "queue"),
+        (QueueAttributeName::FifoThroughputLimit, "perQueue"),
+    ] {
+        let name = support::unique_name("cf-words");
+        let created = t
+            .client
+            .create_queue()
+            .queue_name(&name)
+            .attributes(attribute.clone(), value)
+            .send()
+            .await;
+        if let Ok(out) = &created
+            && let Some(url) = out.queue_url()
+        {
+            t.created.lock().unwrap().push(url.to_owned());
+        }
+        expect(
+            &format!("CreateQueue of a standard queue with {attribute}"),
+            message(&created),
+            &format!("You can specify the {attribute} only when FifoQueue is set to true."),
+        );
+    }
+    let empty_attribute = t
+        .client
+        .send_message()
+        .queue_url(&q.url)
+        .message_body("x")
+        .message_attributes(
+            "ErrorDetails",
+            MessageAttributeValue::builder()
+                .data_type("String")
+                .string_value("")
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await;
+    expect(
+        "a String message attribute with an empty value",
+        message(&empty_attribute),
+        "Message (user) attribute 'ErrorDetails' must contain a non-empty value of type 'String'.",
+    );
+    let long_group = "a".repeat(129);
+    let grouped = t
+        .client
+        .send_message()
+        .queue_url(&q.url)
+        .message_body("x")
+        .message_group_id(&long_group)
+        .send()
+        .await;
+    expect(
+        "a 129-character MessageGroupId, quoted whole",
+        message(&grouped),
+        &format!(
+            "Value {long_group} for parameter MessageGroupId is invalid. Reason: MessageGroupId can only include alphanumeric and punctuation characters. 1 to 128 in length."
+        ),
+    );
+    let small = t
+        .standard_queue(
+            "cf-words-small",
+            &[(QueueAttributeName::MaximumMessageSize, "1024")],
+        )
+        .await;
+    let batch = t
+        .client
+        .send_message_batch()
+        .queue_url(&small.url)
+        .entries(batch_entry("big", &"a".repeat(1025)))
+        .entries(batch_entry("small", "a"))
+        .send()
+        .await
+        .unwrap();
+    let entry_message = batch
+        .failed()
+        .first()
+        .and_then(|f| f.message())
+        .unwrap_or_default()
+        .to_owned();
+    let want = "One or more parameters cannot be validated. Reason: Message must be shorter than 1024 bytes.";
+    match t.kind {
+        Kind::Ours => expect("a batch entry over MaximumMessageSize", entry_message, want),
+        // LocalStack differs: it words the entry as SendMessage words the request ("are invalid").
+        Kind::LocalStack => eprintln!(
+            "note: LocalStack differs: a batch entry over MaximumMessageSize: {entry_message:?}"
+        ),
+    }
+    checks.finish();
+}
