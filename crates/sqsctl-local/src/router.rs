@@ -8,8 +8,8 @@
 use std::sync::Arc;
 
 use crate::api::{
-    Call, Request, Response, answered_messages, apparent_protocol, is_mutating, new_request_id,
-    read_call, run,
+    Call, Request, Response, answered_messages, apparent_protocol, is_mutating, names_no_action,
+    new_request_id, read_call, run,
 };
 use crate::error::{ErrorKind, SqsError};
 use crate::faults::Fault;
@@ -25,11 +25,7 @@ pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
         let refusal = svc.hosts.refusal(req.host.as_deref().unwrap_or_default());
         return Response::error(apparent_protocol(&req), &refusal, new_request_id());
     }
-    let browser = BrowserHeaders {
-        origin: req.origin.as_deref(),
-        fetch_site: req.fetch_site.as_deref(),
-    };
-    let cors_origin = match svc.origins.check(browser) {
+    let cors_origin = match svc.origins.check(browser_headers(&req)) {
         Ok(origin) => origin.map(String::from),
         Err(refusal) => {
             return Response::error(apparent_protocol(&req), &refusal, new_request_id());
@@ -50,6 +46,15 @@ pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
     let mut response = answer(svc, req).await;
     response.headers.extend(OriginPolicy::cors_headers(&origin));
     response
+}
+
+fn browser_headers(req: &Request) -> BrowserHeaders<'_> {
+    BrowserHeaders {
+        origin: req.origin.as_deref(),
+        fetch_site: req.fetch_site.as_deref(),
+        fetch_mode: req.fetch_mode.as_deref(),
+        fetch_dest: req.fetch_dest.as_deref(),
+    }
 }
 
 /// Answers a request the browser checks let through.
@@ -77,6 +82,9 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
         }
         _ => {}
     }
+    if req.method == "GET" && names_no_action(&req) {
+        return Response::unknown_operation();
+    }
     let request_id = new_request_id();
     let (protocol, action, input) = match read_call(&req) {
         Ok(call) => call,
@@ -90,17 +98,20 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
         Ok(region) => region,
         Err(err) => return Response::error(protocol, &err, request_id),
     };
-    // A GET is what an `<img>` or a link sends, with no preflight and no Origin. (An unknown
-    // action is left to the action table, which names it unknown.)
+    // SQS serves state changes through GET, and so do we for programs; a browser's navigations
+    // and fetches for a page's content are what a page or a link can send without a preflight.
+    // (An unknown action is left to the action table, which names it unknown.)
     if req.method != "POST" && query_shapes::action(action).is_some() && is_mutating(action) {
-        let refusal = SqsError::new(
-            ErrorKind::AccessDenied,
-            format!(
-                "{action} changes state and is refused through {}: send it with POST.",
-                crate::error::excerpt(&req.method)
-            ),
-        );
-        return Response::error(protocol, &refusal, request_id);
+        if let Some(mark) = OriginPolicy::browser_fetch(browser_headers(&req)) {
+            let refusal = SqsError::new(
+                ErrorKind::AccessDenied,
+                format!(
+                    "{action} changes state and is refused through {} when a browser sends it for a page or a link ({mark}): send it with POST, or from a program.",
+                    crate::error::excerpt(&req.method)
+                ),
+            );
+            return Response::error(protocol, &refusal, request_id);
+        }
     }
     let latency = svc.faults.latency;
     if !latency.is_zero() {

@@ -278,6 +278,9 @@ async fn handle(
         authorization: header("authorization"),
         origin: header("origin"),
         fetch_site: header("sec-fetch-site"),
+        fetch_mode: header("sec-fetch-mode"),
+        fetch_dest: header("sec-fetch-dest"),
+        accept: header("accept"),
         body: Bytes::new(),
     };
     let protocol = api::protocol_of(request.content_type.as_deref(), request.target.as_deref());

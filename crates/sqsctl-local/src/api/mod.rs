@@ -29,6 +29,9 @@ pub type Reply = SqsResult<Vec<u8>>;
 pub enum Protocol {
     Json,
     Query,
+    /// The Query protocol answered in JSON: what SQS does for a GET that asks for
+    /// `Accept: application/json`.
+    QueryJson,
 }
 
 /// What a handler needs from the request besides its input.
@@ -81,6 +84,10 @@ impl Call<'_> {
                 let output = query_shapes::action(self.action).map_or(&[][..], |a| a.output);
                 query::encode_reply(self.action, output, value, self.request_id)
             }
+            Protocol::QueryJson => {
+                let output = query_shapes::action(self.action).map_or(&[][..], |a| a.output);
+                query::encode_json_reply(self.action, output, value, self.request_id)
+            }
         }
     }
 }
@@ -104,9 +111,14 @@ pub struct Request {
     pub host: Option<String>,
     /// The `Authorization` header, whose SigV4 credential scope names the request's region.
     pub authorization: Option<String>,
-    /// `Origin` and `Sec-Fetch-Site`: what says a request comes from a web page.
+    /// `Origin` and the `Sec-Fetch-*` headers: what says a request comes from a web page, and
+    /// what the browser fetches it for.
     pub origin: Option<String>,
     pub fetch_site: Option<String>,
+    pub fetch_mode: Option<String>,
+    pub fetch_dest: Option<String>,
+    /// The `Accept` header: a Query-protocol GET may ask for JSON.
+    pub accept: Option<String>,
     pub body: bytes::Bytes,
 }
 
@@ -126,6 +138,7 @@ impl Response {
             content_type: match protocol {
                 Protocol::Json => JSON_CONTENT_TYPE,
                 Protocol::Query => query::XML_CONTENT_TYPE,
+                Protocol::QueryJson => query::JSON_CONTENT_TYPE,
             },
             headers: Vec::new(),
             request_id,
@@ -142,6 +155,10 @@ impl Response {
                 query::XML_CONTENT_TYPE,
                 query::encode_error(err, &request_id),
             ),
+            Protocol::QueryJson => (
+                query::JSON_CONTENT_TYPE,
+                query::encode_json_error(err, &request_id),
+            ),
         };
         Response {
             status: err.kind.http_status(),
@@ -149,6 +166,18 @@ impl Response {
             headers: vec![("x-amzn-query-error", err.query_header())],
             request_id,
             body,
+        }
+    }
+
+    /// SQS's answer to a GET that names no action (a queue URL opened in a browser): 404 with
+    /// `<UnknownOperationException/>`, whatever the `Accept` header asks for.
+    pub fn unknown_operation() -> Self {
+        Response {
+            status: 404,
+            content_type: query::XML_CONTENT_TYPE,
+            headers: Vec::new(),
+            request_id: new_request_id(),
+            body: b"<UnknownOperationException/>".to_vec(),
         }
     }
 
@@ -169,7 +198,8 @@ pub fn new_request_id() -> String {
 }
 
 /// Actions that change state: an injected "ambiguous" failure applies them, then answers 500, and
-/// they are refused through GET. ReceiveMessage is one: it changes visibility and receive counts.
+/// a browser's navigations and fetches for a page's content cannot send them through GET.
+/// ReceiveMessage is one: it changes visibility and receive counts.
 pub fn is_mutating(action: &str) -> bool {
     !matches!(
         action,
@@ -189,6 +219,16 @@ pub fn answered_messages(protocol: Protocol, action: &str, body: &[u8]) -> (u64,
         Protocol::Json => serde_json::from_slice::<Value>(body)
             .ok()
             .and_then(|v| v.get(json_key).and_then(|s| s.as_array()).map(Vec::len))
+            .map_or(0, |n| n as u64),
+        Protocol::QueryJson => serde_json::from_slice::<Value>(body)
+            .ok()
+            .and_then(|v| {
+                let result = v
+                    .get(format!("{action}Response"))?
+                    .get(format!("{action}Result"))?;
+                let list = result.get(json_key).or_else(|| result.get("messages"))?;
+                list.as_array().map(Vec::len)
+            })
             .map_or(0, |n| n as u64),
         Protocol::Query => body
             .windows(xml_tag.len())
@@ -289,7 +329,12 @@ fn read_query(req: &Request) -> SqsResult<(String, Input<'_>)> {
     // Older SDKs post to the queue's URL; its path (`[region/]account/name`) then names the
     // queue.
     let path = req.path.trim_matches('/');
-    if params.get("QueueUrl").is_none() && matches!(path.split('/').count(), 2 | 3) {
+    let queue_path = !path.is_empty() && matches!(path.split('/').count(), 2 | 3);
+    if queue_path && action == "ListQueues" {
+        // SQS lists queues at its endpoint only.
+        return Err(unknown_action(&action));
+    }
+    if params.get("QueueUrl").is_none() && queue_path {
         params.set("QueueUrl", format!("/{path}"));
     }
     Ok((action, Input::Query(params, shapes.input)))
@@ -327,9 +372,10 @@ pub fn read_call(req: &Request) -> Result<(Protocol, String, Input<'_>), (Protoc
         };
     }
     if is_query_protocol(req) {
+        let protocol = query_protocol(req);
         return read_query(req)
-            .map(|(action, input)| (Protocol::Query, action, input))
-            .map_err(|err| (Protocol::Query, err));
+            .map(|(action, input)| (protocol, action, input))
+            .map_err(|err| (protocol, err));
     }
     Err((
         Protocol::Json,
@@ -338,6 +384,28 @@ pub fn read_call(req: &Request) -> Result<(Protocol, String, Input<'_>), (Protoc
             "No action given: send X-Amz-Target: AmazonSQS.<Action> with Content-Type application/x-amz-json-1.0 (AWS JSON 1.0), or Action=<Action> as form parameters (the Query protocol).",
         ),
     ))
+}
+
+/// A Query-protocol request is answered in XML, or in JSON when it is a GET that accepts
+/// `application/json` (as SQS answers such GETs).
+fn query_protocol(req: &Request) -> Protocol {
+    let wants_json = req.accept.as_deref().is_some_and(|accept| {
+        accept.split(',').any(|t| {
+            t.split(';')
+                .next()
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+        })
+    });
+    if req.method == "GET" && wants_json {
+        Protocol::QueryJson
+    } else {
+        Protocol::Query
+    }
+}
+
+/// Whether a request names no action in either protocol: no `X-Amz-Target` and no `Action`.
+pub fn names_no_action(req: &Request) -> bool {
+    req.target.is_none() && !is_query_protocol(req)
 }
 
 /// The protocol a request seems to speak, for answering it before it is read.
@@ -353,7 +421,7 @@ pub fn protocol_of(content_type: Option<&str>, target: Option<&str>) -> Protocol
 /// The protocol to refuse a request in before its action is read.
 pub fn apparent_protocol(req: &Request) -> Protocol {
     if req.target.is_none() && is_query_protocol(req) {
-        Protocol::Query
+        query_protocol(req)
     } else {
         Protocol::Json
     }

@@ -1,12 +1,14 @@
 //! Which requests a web page may make. The server checks no credentials, so any page open in a
-//! browser on this machine could drive it: an `<img>` or a form sends a GET query string or a form
-//! POST without a CORS preflight, and the Query protocol reads both. SDKs and command-line clients
-//! send neither `Origin` nor `Sec-Fetch-Site`; browsers send `Origin` on every cross-origin POST and
-//! `Sec-Fetch-Site` on everything. So a request is refused when it carries an `Origin` that
-//! `--allow-origin` does not name, or says it comes from another site; an allowed origin gets the
-//! CORS headers it needs to read the answers. What is refused on the grounds of the request itself
-//! (state-changing actions through GET, repeated parameters) is decided in [`crate::api`] and
-//! [`crate::wire::query_decode`]; the `Host` header in [`crate::http::hosts`].
+//! browser on this machine could drive it: an `<img>`, a link or a form sends a GET query string or
+//! a form POST without a CORS preflight, and the Query protocol reads both. SDKs and command-line
+//! clients send neither `Origin` nor `Sec-Fetch-*`; browsers send `Origin` on every cross-origin
+//! POST and the `Sec-Fetch-*` headers on whatever they fetch from a loopback address or over
+//! HTTPS. So a request is refused when it carries an `Origin` that `--allow-origin` does not name,
+//! or says it comes from another site; an allowed origin gets the CORS headers it needs to read the
+//! answers. A state change through GET is served, as SQS serves it, unless a browser sends it as a
+//! navigation or for a page's content ([`OriginPolicy::browser_fetch`]): a link opened from a mail
+//! says `Sec-Fetch-Site: none`, but also `Sec-Fetch-Mode: navigate`. Repeated parameters are
+//! refused in [`crate::wire::query_decode`]; the `Host` header is checked in [`crate::http::hosts`].
 
 use crate::error::{ErrorKind, SqsError, excerpt};
 
@@ -24,6 +26,8 @@ pub struct OriginPolicy {
 pub struct BrowserHeaders<'a> {
     pub origin: Option<&'a str>,
     pub fetch_site: Option<&'a str>,
+    pub fetch_mode: Option<&'a str>,
+    pub fetch_dest: Option<&'a str>,
 }
 
 /// Origins compare case-insensitively on scheme and host, and without a trailing slash.
@@ -69,6 +73,26 @@ impl OriginPolicy {
         }
     }
 
+    /// What makes a request a browser's navigation or a fetch for a page's content (an image, a
+    /// frame, a script, a form's target), as `Sec-Fetch-Mode: navigate` or `Sec-Fetch-Dest: image`;
+    /// `None` for a request no browser marked so (a program's, or a page's `fetch`, which the
+    /// `Origin` check covers). A state change through GET is refused on it: such requests are what
+    /// a page or a link can make a browser send, with no `Origin` and, from a link opened outside
+    /// the browser, `Sec-Fetch-Site: none`.
+    pub fn browser_fetch(headers: BrowserHeaders<'_>) -> Option<String> {
+        let mode = headers.fetch_mode.map(str::to_ascii_lowercase);
+        if let Some(mode @ ("navigate" | "nested-navigate" | "no-cors" | "websocket")) =
+            mode.as_deref()
+        {
+            return Some(format!("Sec-Fetch-Mode: {mode}"));
+        }
+        let dest = headers.fetch_dest.map(str::to_ascii_lowercase);
+        match dest.as_deref() {
+            None | Some("empty") => None,
+            Some(dest) => Some(format!("Sec-Fetch-Dest: {}", excerpt(dest))),
+        }
+    }
+
     /// The headers that let a page of an allowed origin read an answer.
     pub fn cors_headers(origin: &str) -> Vec<(&'static str, String)> {
         vec![
@@ -103,6 +127,7 @@ mod tests {
             .check(BrowserHeaders {
                 origin,
                 fetch_site: site,
+                ..BrowserHeaders::default()
             })
             .is_ok()
     }
@@ -128,5 +153,24 @@ mod tests {
             Some("http://localhost:3000"),
             None
         ));
+    }
+
+    #[test]
+    fn navigations_and_subresources_are_what_browsers_mark() {
+        let fetch = |mode: Option<&str>, dest: Option<&str>| {
+            OriginPolicy::browser_fetch(BrowserHeaders {
+                fetch_mode: mode,
+                fetch_dest: dest,
+                ..BrowserHeaders::default()
+            })
+        };
+        assert_eq!(fetch(None, None), None);
+        assert_eq!(fetch(Some("cors"), Some("empty")), None);
+        assert_eq!(fetch(Some("same-origin"), None), None);
+        assert!(fetch(Some("navigate"), Some("document")).is_some());
+        assert!(fetch(Some("Nested-Navigate"), None).is_some());
+        assert!(fetch(Some("no-cors"), Some("image")).is_some());
+        assert!(fetch(None, Some("iframe")).is_some());
+        assert!(fetch(Some("cors"), Some("script")).is_some());
     }
 }

@@ -6,13 +6,16 @@
 //! one action table in [`crate::api`], for both protocols.
 
 use serde::Serialize;
+use serde_json::{Map, Value, json};
 
-use crate::error::{SqsError, SqsResult};
+use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::wire::query_encode::{self, close, open, text_element};
 use crate::wire::query_shapes::{Member, Shape};
 
 pub const XML_NAMESPACE: &str = "http://queue.amazonaws.com/doc/2012-11-05/";
 pub const XML_CONTENT_TYPE: &str = "text/xml";
+/// The content type of Query-protocol answers given in JSON.
+pub const JSON_CONTENT_TYPE: &str = "application/json";
 
 const DECLARATION: &str = r#"<?xml version="1.0" encoding="UTF-8"?>"#;
 
@@ -48,6 +51,16 @@ pub fn encode_reply<T: Serialize + ?Sized>(
     Ok(out)
 }
 
+/// An error's message in the Query protocol, where SQS words a missing queue its own way.
+fn query_message(err: &SqsError) -> &str {
+    match err.kind {
+        ErrorKind::QueueDoesNotExist if err.message == SqsError::queue_does_not_exist().message => {
+            "The specified queue does not exist for this wsdl version."
+        }
+        _ => &err.message,
+    }
+}
+
 /// `<ErrorResponse><Error><Type/><Code/><Message/><Detail/></Error><RequestId/></ErrorResponse>`.
 pub fn encode_error(err: &SqsError, request_id: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(512);
@@ -60,12 +73,66 @@ pub fn encode_error(err: &SqsError, request_id: &str) -> Vec<u8> {
     };
     text_element(&mut out, "Type", fault);
     text_element(&mut out, "Code", err.kind.query_code());
-    text_element(&mut out, "Message", &err.message);
+    text_element(&mut out, "Message", query_message(err));
     out.extend_from_slice(b"<Detail/>");
     close(&mut out, "Error");
     text_element(&mut out, "RequestId", request_id);
     close(&mut out, "ErrorResponse");
     out
+}
+
+/// The JSON form of a Query answer, which SQS gives a GET that accepts `application/json`:
+/// `{"{Action}Response": {"{Action}Result": {...}, "ResponseMetadata": {"RequestId": ...}}}`.
+/// The result is the AWS JSON 1.0 answer under the names SQS was recorded using there: the list
+/// of received messages is `messages`, and queue attributes are a list of `Name`/`Value` pairs,
+/// as in the XML.
+pub fn encode_json_reply<T: Serialize + ?Sized>(
+    action: &str,
+    output: &'static [Member],
+    value: &T,
+    request_id: &str,
+) -> SqsResult<Vec<u8>> {
+    let mut response = Map::new();
+    if !output.is_empty() {
+        let mut result = serde_json::to_value(value).map_err(|_| SqsError::internal())?;
+        if let Value::Object(members) = &mut result {
+            if let Some(messages) = members.remove("Messages") {
+                members.insert("messages".into(), messages);
+            }
+            if let (Some(Value::Object(attributes)), "GetQueueAttributes") =
+                (members.remove("Attributes"), action)
+            {
+                let pairs = attributes
+                    .into_iter()
+                    .map(|(name, value)| json!({"Name": name, "Value": value}))
+                    .collect();
+                members.insert("Attributes".into(), Value::Array(pairs));
+            }
+        }
+        response.insert(format!("{action}Result"), result);
+    }
+    response.insert(
+        "ResponseMetadata".into(),
+        json!({ "RequestId": request_id }),
+    );
+    let mut root = Map::new();
+    root.insert(format!("{action}Response"), Value::Object(response));
+    serde_json::to_vec(&root).map_err(|_| SqsError::internal())
+}
+
+/// The JSON form of `<ErrorResponse>`: `{"Error": {"Type", "Code", "Message"}, "RequestId"}`.
+pub fn encode_json_error(err: &SqsError, request_id: &str) -> Vec<u8> {
+    let fault = if err.kind.sender_fault() {
+        "Sender"
+    } else {
+        "Receiver"
+    };
+    json!({
+        "Error": {"Type": fault, "Code": err.kind.query_code(), "Message": query_message(err)},
+        "RequestId": request_id,
+    })
+    .to_string()
+    .into_bytes()
 }
 
 #[cfg(test)]
@@ -158,6 +225,6 @@ mod tests {
         assert!(xml.contains("<GetQueueAttributesResponse xmlns=\"http://queue.amazonaws.com/doc/2012-11-05/\"><GetQueueAttributesResult><Attribute><Name>DelaySeconds</Name><Value>0</Value></Attribute></GetQueueAttributesResult><ResponseMetadata><RequestId>rid</RequestId></ResponseMetadata></GetQueueAttributesResponse>"), "{xml}");
         let err = String::from_utf8(encode_error(&SqsError::queue_does_not_exist(), "rid"))
             .unwrap_or_default();
-        assert!(err.contains("<Error><Type>Sender</Type><Code>AWS.SimpleQueueService.NonExistentQueue</Code><Message>The specified queue does not exist.</Message><Detail/></Error><RequestId>rid</RequestId></ErrorResponse>"), "{err}");
+        assert!(err.contains("<Error><Type>Sender</Type><Code>AWS.SimpleQueueService.NonExistentQueue</Code><Message>The specified queue does not exist for this wsdl version.</Message><Detail/></Error><RequestId>rid</RequestId></ErrorResponse>"), "{err}");
     }
 }

@@ -1,6 +1,7 @@
 //! What a web page open in a browser can make the server do: the requests browsers send without a
-//! CORS preflight (`<img>` GETs, form POSTs, `fetch` with `no-cors`) are refused unless their origin
-//! is allowed, while SDK-shaped requests, which carry no `Origin`, are served. Also the Query
+//! CORS preflight (`<img>` GETs, links, frames, form POSTs, `fetch` with `no-cors`) are refused
+//! unless their origin is allowed, while SDK-shaped requests, which carry no `Origin` and no
+//! `Sec-Fetch-*`, are served, state changes through GET included, as SQS serves them. Also the Query
 //! protocol's strictness on what a page could smuggle in: repeated parameters and text that is not
 //! UTF-8.
 
@@ -51,14 +52,45 @@ async fn pages_cannot_delete_queues_through_img_tags_forms_or_repeated_actions()
     assert_error(&img, 403, "AccessDenied");
     assert!(img.text("Message").contains("Sec-Fetch-Site: cross-site"));
 
-    // The same GET from something that is not a browser: a state change through GET is refused
-    // whoever sends it, since older browsers send no Sec-Fetch-Site.
-    let get = Answer::parse(&raw(&server, request("GET", &format!("/?{delete}"), "", "")).await);
-    assert_error(&get, 403, "AccessDenied");
+    // A link to the same URL, opened from a mail or a chat: the browser says the request comes
+    // from no site (`none`), as for a URL typed in, but also that it is a navigation.
+    let link = Answer::parse(
+        &raw(
+            &server,
+            request(
+                "GET",
+                &format!("/?{delete}"),
+                "Sec-Fetch-Site: none\r\nSec-Fetch-Mode: navigate\r\nSec-Fetch-User: ?1\r\nSec-Fetch-Dest: document\r\n",
+                "",
+            ),
+        )
+        .await,
+    );
+    assert_error(&link, 403, "AccessDenied");
     assert!(
-        get.text("Message").contains("send it with POST"),
+        link.text("Message")
+            .contains("DeleteQueue changes state and is refused through GET when a browser sends it for a page or a link (Sec-Fetch-Mode: navigate)"),
         "{}",
-        get.body
+        link.body
+    );
+    // A frame or an image whose browser sends only the destination is refused the same way.
+    let frame = Answer::parse(
+        &raw(
+            &server,
+            request(
+                "GET",
+                &format!("/?{delete}"),
+                "Sec-Fetch-Site: same-origin\r\nSec-Fetch-Dest: iframe\r\n",
+                "",
+            ),
+        )
+        .await,
+    );
+    assert_error(&frame, 403, "AccessDenied");
+    assert!(
+        frame.text("Message").contains("Sec-Fetch-Dest: iframe"),
+        "{}",
+        frame.body
     );
 
     // An auto-submitted `<form method=post>` carries its page's Origin.
@@ -192,6 +224,52 @@ async fn clients_without_an_origin_and_read_only_gets_are_served() -> TestResult
         ("MessageBody", "hi"),
     ]);
     post_one_message(&server, &sqs, &url, &body).await;
+    server.shutdown().await;
+    Ok(())
+}
+
+#[tokio::test]
+async fn programs_change_state_through_get_as_sqs_serves_them() -> TestResult {
+    let (server, sqs, url) = server_with_queue("by-get").await?;
+    // curl, an SDK's presigned URL, a script: no Origin, no Sec-Fetch-*.
+    let send = encode(&[
+        ("Action", "SendMessage"),
+        ("QueueUrl", &url),
+        ("MessageBody", "sent by GET"),
+    ]);
+    let sent = Answer::parse(&raw(&server, request("GET", &format!("/?{send}"), "", "")).await);
+    assert_eq!(sent.status, 200, "{}", sent.body);
+    assert_eq!(
+        attribute(&sqs, &url, "ApproximateNumberOfMessages").await,
+        "1"
+    );
+    // A page's fetch() is no navigation: from an origin --allow-origin names, it is served.
+    let page = Server::start(ServerConfig {
+        allowed_origins: vec!["http://localhost:3000".into()],
+        ..ServerConfig::default()
+    })?;
+    let page_url = create(&client(&page), "from-fetch", &[]).await;
+    let purge = encode(&[("Action", "PurgeQueue"), ("QueueUrl", &page_url)]);
+    let fetched = Answer::parse(
+        &raw(
+            &page,
+            request(
+                "GET",
+                &format!("/?{purge}"),
+                "Origin: http://localhost:3000\r\nSec-Fetch-Site: same-site\r\nSec-Fetch-Mode: cors\r\nSec-Fetch-Dest: empty\r\n",
+                "",
+            ),
+        )
+        .await,
+    );
+    assert_eq!(fetched.status, 200, "{}", fetched.body);
+    // DeleteQueue by GET, the state change a page must never make, from a program.
+    let delete = encode(&[("Action", "DeleteQueue"), ("QueueUrl", &url)]);
+    let deleted =
+        Answer::parse(&raw(&server, request("GET", &format!("/?{delete}"), "", "")).await);
+    assert_eq!(deleted.status, 200, "{}", deleted.body);
+    assert!(!queue_exists(&server, "by-get").await);
+    page.shutdown().await;
     server.shutdown().await;
     Ok(())
 }

@@ -1,11 +1,13 @@
 //! The wire details SQS was recorded answering with, on our server alone, over raw HTTP since the
 //! SDK smooths them over: the keys a JSON answer leaves out when their list or map is empty, the
-//! HTTP status and `__type` of each error.
+//! HTTP status and `__type` of each error, and the Query protocol's GETs (answers in JSON on
+//! `Accept: application/json`, `ListQueues` at a queue's URL, a GET that names no action).
 //! `tests/it/conformance/wire.rs` runs the same checks against LocalStack too.
 
 use serde_json::{Value, json};
 use sqsctl_local::{Server, ServerConfig};
 
+use super::query_protocol::{Answer, encode};
 use super::{TestResult, client, create, manual_server, post, raw};
 
 /// One AWS JSON 1.0 call: its status, head and body (`Value::Null` when not JSON).
@@ -215,6 +217,123 @@ async fn errors_have_the_status_and_type_sqs_answers_with() -> TestResult {
     assert_eq!(status, 403);
     assert!(head.contains("x-amzn-query-error: OverLimit;Sender"));
     stored.shutdown().await;
+    server.shutdown().await;
+    Ok(())
+}
+
+/// A GET with `headers` (each line ending in `\r\n`).
+async fn get(server: &Server, path_and_query: &str, headers: &str) -> Answer {
+    Answer::parse(
+        &raw(
+            server,
+            format!(
+                "GET {path_and_query} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{headers}\r\n"
+            ),
+        )
+        .await,
+    )
+}
+
+const ACCEPT_JSON: &str = "Accept: application/json\r\n";
+
+#[tokio::test]
+async fn query_gets_that_accept_json_are_answered_in_json() -> TestResult {
+    let server = Server::start(ServerConfig::default())?;
+    let sqs = client(&server);
+    let url = create(&sqs, "negotiated", &[]).await;
+    let path = url
+        .split_once("//")
+        .and_then(|(_, rest)| rest.split_once('/'))
+        .map(|(_, path)| format!("/{path}"))
+        .unwrap_or_default();
+
+    let listed = get(
+        &server,
+        "/?Action=ListQueues&Version=2012-11-05",
+        ACCEPT_JSON,
+    )
+    .await;
+    assert_eq!(listed.status, 200, "{}", listed.body);
+    assert_eq!(listed.content_type, "application/json");
+    let listed: Value = serde_json::from_str(&listed.body)?;
+    assert!(listed.get("ListQueuesResponse").is_some(), "{listed}");
+    assert_eq!(
+        listed["ListQueuesResponse"]["ListQueuesResult"]["QueueUrls"][0],
+        url.as_str()
+    );
+    // Without the header, XML as ever.
+    let xml = get(&server, "/?Action=ListQueues&Version=2012-11-05", "").await;
+    assert!(xml.body.contains("<ListQueuesResponse"), "{}", xml.body);
+
+    let send = encode(&[
+        ("Action", "SendMessage"),
+        ("MessageBody", "negotiated body"),
+    ]);
+    assert_eq!(
+        get(&server, &format!("{path}?{send}"), "").await.status,
+        200
+    );
+    let receive = encode(&[
+        ("Action", "ReceiveMessage"),
+        ("QueueUrl", &url),
+        ("VisibilityTimeout", "0"),
+    ]);
+    let received = get(&server, &format!("/?{receive}"), ACCEPT_JSON).await;
+    let received: Value = serde_json::from_str(&received.body)?;
+    assert_eq!(
+        received["ReceiveMessageResponse"]["ReceiveMessageResult"]["messages"][0]["Body"],
+        "negotiated body",
+        "{received}"
+    );
+    let attributes = encode(&[("Action", "GetQueueAttributes"), ("AttributeName.1", "All")]);
+    let attributes = get(&server, &format!("{path}?{attributes}"), ACCEPT_JSON).await;
+    let attributes: Value = serde_json::from_str(&attributes.body)?;
+    let pairs = &attributes["GetQueueAttributesResponse"]["GetQueueAttributesResult"]["Attributes"];
+    let arn = pairs
+        .as_array()
+        .and_then(|pairs| pairs.iter().find(|p| p["Name"] == "QueueArn"))
+        .map(|p| p["Value"].clone());
+    assert_eq!(
+        arn,
+        Some(json!(server.queue_arn("negotiated"))),
+        "{attributes}"
+    );
+
+    // Recorded on SQS: ListQueues sent to a queue's URL is InvalidAction, here in JSON.
+    let at_queue = get(&server, &format!("{path}?Action=ListQueues"), ACCEPT_JSON).await;
+    assert_eq!(at_queue.status, 400);
+    let at_queue: Value = serde_json::from_str(&at_queue.body)?;
+    assert_eq!(at_queue["Error"]["Code"], "InvalidAction");
+    assert_eq!(
+        at_queue["Error"]["Message"],
+        "The action ListQueues is not valid for this endpoint."
+    );
+
+    // Recorded on SQS: the Query protocol words a missing queue its own way.
+    let gone = encode(&[
+        ("Action", "GetQueueAttributes"),
+        ("QueueUrl", &url.replace("negotiated", "gone")),
+    ]);
+    let gone = get(&server, &format!("/?{gone}"), "").await;
+    assert_eq!(gone.status, 400);
+    assert_eq!(
+        gone.text("Message"),
+        "The specified queue does not exist for this wsdl version."
+    );
+
+    // A GET that names no action is a 404 in XML, whatever it accepts; the server's own paths
+    // still answer.
+    for (target, headers) in [
+        (path.as_str(), ACCEPT_JSON),
+        ("/", ""),
+        ("/?Version=2012-11-05", ""),
+    ] {
+        let nothing = get(&server, target, headers).await;
+        assert_eq!(nothing.status, 404, "{target}");
+        assert_eq!(nothing.body, "<UnknownOperationException/>");
+        assert_eq!(nothing.content_type, "text/xml");
+    }
+    assert_eq!(get(&server, "/_sqsctl/health", "").await.status, 200);
     server.shutdown().await;
     Ok(())
 }
