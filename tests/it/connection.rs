@@ -283,7 +283,7 @@ const SECRET: &str = "SecretOfTheLeakTest/0042+sz9=";
 const TOKEN: &str = "TokenOfTheLeakTest/0042+abcdefghijklmnopqrstuvwxyz0123==";
 
 /// `value` percent-encoded, as a query string carries it.
-fn percent_encoded(value: &str) -> String {
+pub(crate) fn percent_encoded(value: &str) -> String {
     value
         .bytes()
         .map(|b| match b {

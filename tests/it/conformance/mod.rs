@@ -48,7 +48,9 @@ use fidelity::{
     receive_request_attempt_id, throughput_limit_needs_message_group_scope,
 };
 mod wire;
-use wire::{empty_lists_are_left_out, error_statuses_and_types, recorded_error_messages};
+use wire::{
+    empty_lists_are_left_out, error_statuses_and_types, query_gets, recorded_error_messages,
+};
 
 /// A scenario that has not finished by then has hung; LocalStack's slowest (the message move task)
 /// takes a few seconds.
@@ -1532,4 +1534,5 @@ scenarios!(
     empty_lists_are_left_out,
     error_statuses_and_types,
     recorded_error_messages,
+    query_gets,
 );

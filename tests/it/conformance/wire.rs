@@ -405,3 +405,107 @@ pub(super) async fn recorded_error_messages(t: Arc<Target>) {
     }
     checks.finish();
 }
+
+/// One raw GET: status, content type and body.
+async fn raw_get(endpoint: &str, path_and_query: &str, accept_json: bool) -> (u16, String, String) {
+    let authority = endpoint
+        .split_once("://")
+        .map_or(endpoint, |(_, rest)| rest)
+        .trim_end_matches('/');
+    let accept = if accept_json {
+        "Accept: application/json\r\n"
+    } else {
+        ""
+    };
+    let mut stream = tokio::net::TcpStream::connect(authority)
+        .await
+        .expect("connect to the endpoint");
+    let request = format!(
+        "GET {path_and_query} HTTP/1.1\r\nHost: {authority}\r\n{accept}Connection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let response = String::from_utf8_lossy(&response);
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let content_type = head
+        .lines()
+        .filter_map(|l| l.split_once(':'))
+        .find(|(k, _)| k.trim().eq_ignore_ascii_case("content-type"))
+        .map(|(_, v)| v.trim().to_owned())
+        .unwrap_or_default();
+    (status, content_type, body.to_owned())
+}
+
+/// The Query protocol's GETs as SQS was recorded answering them: JSON when asked for with
+/// `Accept: application/json`, `InvalidAction` for ListQueues at a queue's URL, 404
+/// `<UnknownOperationException/>` for a GET that names no action, and a state change through a
+/// plain GET served.
+pub(super) async fn query_gets(t: Arc<Target>) {
+    let mut checks = Checks::new(&t);
+    let q = t.standard_queue("cf-get", &[]).await;
+    let path = q
+        .url
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split_once('/'))
+        .map(|(_, path)| format!("/{path}"))
+        .unwrap_or_default();
+
+    let (status, content_type, body) =
+        raw_get(&t.endpoint, "/?Action=ListQueues&Version=2012-11-05", true).await;
+    let listed: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+    checks.check(
+        "a GET ListQueues that accepts JSON",
+        status == 200
+            && content_type.starts_with("application/json")
+            && listed.get("ListQueuesResponse").is_some(),
+        || format!("{status} {content_type} {body}"),
+    );
+
+    let (status, _, body) = raw_get(&t.endpoint, &format!("{path}?Action=ListQueues"), true).await;
+    let error: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+    match t.kind {
+        Kind::Ours => checks.check(
+            "ListQueues at a queue's URL",
+            status == 400
+                && error["Error"]["Code"] == "InvalidAction"
+                && error["Error"]["Message"]
+                    == "The action ListQueues is not valid for this endpoint.",
+            || format!("{status} {body}"),
+        ),
+        // LocalStack differs: the same error, wrapped in an "ErrorResponse" key that SQS's has not.
+        Kind::LocalStack => checks.check(
+            "ListQueues at a queue's URL",
+            status == 400 && error["ErrorResponse"]["Error"]["Code"] == "InvalidAction",
+            || format!("{status} {body}"),
+        ),
+    }
+
+    let (status, _, body) = raw_get(&t.endpoint, &path, true).await;
+    checks.check(
+        "a GET that names no action",
+        status == 404 && body == "<UnknownOperationException/>",
+        || format!("{status} {body}"),
+    );
+
+    let send = format!(
+        "Action=SendMessage&QueueUrl={}&MessageBody={}",
+        crate::connection::percent_encoded(&q.url),
+        crate::connection::percent_encoded("sent by GET")
+    );
+    let (status, _, body) = raw_get(&t.endpoint, &format!("/?{send}"), false).await;
+    checks.check("SendMessage through a plain GET", status == 200, || {
+        format!("{status} {body}")
+    });
+    checks.check(
+        "the message sent through GET arrives",
+        bodies(&t.receive(&q.url, 10, None, 1).await) == ["sent by GET"],
+        || "nothing arrived".to_owned(),
+    );
+    checks.finish();
+}
