@@ -170,7 +170,10 @@ impl<T> BatchOutput<T> {
 pub fn send_message_batch(call: &Call, input: BatchInput<SendInput>) -> Reply {
     let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let entries = input.entries.unwrap_or_default();
-    validate::batch_ids(entries.iter().map(|e| e.id.as_deref()))?;
+    validate::batch_ids(
+        "SendMessageBatchRequestEntry",
+        entries.iter().map(|e| e.id.as_deref()),
+    )?;
     let total: usize = entries
         .iter()
         .map(|e| {
@@ -283,11 +286,12 @@ struct IdOnly {
 fn handle_batch(
     call: &Call,
     input: BatchInput<HandleInput>,
+    entry_shape: &str,
     apply: impl Fn(&Queue, &HandleInput) -> SqsResult<()>,
 ) -> Reply {
     let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let entries = input.entries.unwrap_or_default();
-    validate::batch_ids(entries.iter().map(|e| e.id.as_deref()))?;
+    validate::batch_ids(entry_shape, entries.iter().map(|e| e.id.as_deref()))?;
     let mut output = BatchOutput::new();
     for entry in &entries {
         let id = entry.id.clone().unwrap_or_default();
@@ -305,11 +309,19 @@ fn handle_batch(
 }
 
 pub fn delete_message_batch(call: &Call, input: BatchInput<HandleInput>) -> Reply {
-    handle_batch(call, input, |queue, entry| {
-        delete_one(queue, entry).map(|_| ())
-    })
+    handle_batch(
+        call,
+        input,
+        "DeleteMessageBatchRequestEntry",
+        |queue, entry| delete_one(queue, entry).map(|_| ()),
+    )
 }
 
 pub fn change_message_visibility_batch(call: &Call, input: BatchInput<HandleInput>) -> Reply {
-    handle_batch(call, input, |queue, entry| change_one(call, queue, entry))
+    handle_batch(
+        call,
+        input,
+        "ChangeMessageVisibilityBatchRequestEntry",
+        |queue, entry| change_one(call, queue, entry),
+    )
 }

@@ -119,12 +119,15 @@ pub fn batch_entry_id(id: &str) -> SqsResult<()> {
 }
 
 /// Common checks of batch requests, in the order SQS applies them.
-pub fn batch_ids<'a>(ids: impl ExactSizeIterator<Item = Option<&'a str>>) -> SqsResult<()> {
+pub fn batch_ids<'a>(
+    entry_shape: &str,
+    ids: impl ExactSizeIterator<Item = Option<&'a str>>,
+) -> SqsResult<()> {
     let count = ids.len();
     if count == 0 {
         return Err(SqsError::new(
             ErrorKind::EmptyBatchRequest,
-            "There should be at least one entry in the request.",
+            format!("There should be at least one {entry_shape} in the request."),
         ));
     }
     if count > MAX_BATCH_ENTRIES {
@@ -333,7 +336,11 @@ mod tests {
 
     #[test]
     fn batch_rules_in_order() {
-        let kind = |ids: Vec<Option<&str>>| batch_ids(ids.into_iter()).err().map(|e| e.kind);
+        let kind = |ids: Vec<Option<&str>>| {
+            batch_ids("SendMessageBatchRequestEntry", ids.into_iter())
+                .err()
+                .map(|e| e.kind)
+        };
         assert_eq!(kind(vec![]), Some(ErrorKind::EmptyBatchRequest));
         assert_eq!(
             kind(vec![Some("a"); 11]),

@@ -1,0 +1,71 @@
+//! Scenarios for what SQS answered about messages, batches and FIFO settings (issue 38): visibility
+//! changes with old receipt handles, the `X-Amzn-Trace-Id` header, attribute name filters and
+//! characters, empty batches, FIFO batch entries without ids, and deduplication across a purge and
+//! a change of `DeduplicationScope`. Each states the answer recorded against SQS.
+
+use super::*;
+
+use aws_sdk_sqs::types::DeleteMessageBatchRequestEntry;
+
+/// A batch of no entries: `EmptyBatchRequest`, with a message naming the entry type of the action.
+pub(super) async fn empty_batches(t: Arc<Target>) {
+    let q = t.standard_queue("cf-emptybatch", &[]).await;
+    let mut checks = Checks::new(&t);
+    // LocalStack differs: its EmptyBatchRequest has no message, so only the code is compared there.
+    let ours = t.is_ours();
+    let mut expect = |action: &str, result: Option<(String, String)>, entry: &str| {
+        let wanted = format!("There should be at least one {entry} in the request.");
+        checks.check(
+            &format!("{action} of no entries"),
+            result.as_ref().is_some_and(|(code, message)| {
+                code == "AWS.SimpleQueueService.EmptyBatchRequest" && (!ours || *message == wanted)
+            }),
+            || format!("expected EmptyBatchRequest {wanted:?}, got {result:?}"),
+        );
+    };
+    fn failure<T, E: ProvideErrorMetadata>(result: Result<T, E>) -> Option<(String, String)> {
+        result.err().map(|e| {
+            (
+                e.code().unwrap_or_default().to_owned(),
+                e.message().unwrap_or_default().to_owned(),
+            )
+        })
+    }
+    let send = t
+        .client
+        .send_message_batch()
+        .queue_url(&q.url)
+        .set_entries(Some(Vec::new()))
+        .send()
+        .await;
+    expect(
+        "SendMessageBatch",
+        failure(send),
+        "SendMessageBatchRequestEntry",
+    );
+    let delete = t
+        .client
+        .delete_message_batch()
+        .queue_url(&q.url)
+        .set_entries(Some(Vec::<DeleteMessageBatchRequestEntry>::new()))
+        .send()
+        .await;
+    expect(
+        "DeleteMessageBatch",
+        failure(delete),
+        "DeleteMessageBatchRequestEntry",
+    );
+    let change = t
+        .client
+        .change_message_visibility_batch()
+        .queue_url(&q.url)
+        .set_entries(Some(Vec::new()))
+        .send()
+        .await;
+    expect(
+        "ChangeMessageVisibilityBatch",
+        failure(change),
+        "ChangeMessageVisibilityBatchRequestEntry",
+    );
+    checks.finish();
+}
