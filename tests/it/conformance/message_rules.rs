@@ -69,3 +69,56 @@ pub(super) async fn empty_batches(t: Arc<Target>) {
     );
     checks.finish();
 }
+
+/// `FifoQueue=true` on a FIFO queue is accepted and changes nothing; `false` there is
+/// `InvalidAttributeValue`, and either value on a standard queue `InvalidAttributeName`
+/// (LocalStack's validated `test_set_unsupported_attribute_fifo` and `_standard`).
+pub(super) async fn fifo_queue_attribute_set_again(t: Arc<Target>) {
+    let fifo = t.fifo_queue("cf-fifoagain", &[]).await;
+    let standard = t.standard_queue("cf-notfifo", &[]).await;
+    let set = |url: &str, value: &str| {
+        t.client
+            .set_queue_attributes()
+            .queue_url(url)
+            .attributes(QueueAttributeName::FifoQueue, value)
+            .send()
+    };
+    let mut checks = Checks::new(&t);
+    checks.ok(
+        "FifoQueue=true on a FIFO queue",
+        set(&fifo.url, "true").await,
+    );
+    let refused = set(&fifo.url, "false").await;
+    let message = refused
+        .as_ref()
+        .err()
+        .and_then(|e| e.message())
+        .unwrap_or_default()
+        .to_owned();
+    checks.code(
+        "FifoQueue=false on a FIFO queue",
+        refused,
+        "InvalidAttributeValue",
+    );
+    checks.check(
+        "the message for FifoQueue=false on a FIFO queue",
+        message
+            == "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
+        || format!("got {message:?}"),
+    );
+    for value in ["true", "false"] {
+        checks.code(
+            &format!("FifoQueue={value} on a standard queue"),
+            set(&standard.url, value).await,
+            "InvalidAttributeName",
+        );
+    }
+    checks.check(
+        "the FIFO queue is still FIFO",
+        t.queue_attribute(&fifo.url, QueueAttributeName::FifoQueue)
+            .await
+            == "true",
+        || "FifoQueue is no longer true".into(),
+    );
+    checks.finish();
+}

@@ -48,7 +48,7 @@ use fidelity::{
     receive_request_attempt_id, throughput_limit_needs_message_group_scope,
 };
 mod message_rules;
-use message_rules::empty_batches;
+use message_rules::{empty_batches, fifo_queue_attribute_set_again};
 
 /// A scenario that has not finished by then has hung; LocalStack's slowest (the message move task)
 /// takes a few seconds.
@@ -1530,4 +1530,5 @@ scenarios!(
     throughput_limit_needs_message_group_scope,
     deleted_name_reused_within_a_minute,
     empty_batches,
+    fifo_queue_attribute_set_again,
 );
