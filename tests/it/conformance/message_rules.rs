@@ -7,6 +7,51 @@ use super::*;
 
 use aws_sdk_sqs::types::DeleteMessageBatchRequestEntry;
 
+/// Attribute names may hold letters beyond ASCII (SQS accepted `attr.1øßä`); a String value with
+/// control characters is `InvalidParameterValue`, not `InvalidMessageContents` (LocalStack's
+/// validated `test_send_message_with_invalid_string_attributes`).
+pub(super) async fn attribute_characters(t: Arc<Target>) {
+    let q = t.standard_queue("cf-attrchars", &[]).await;
+    let mut checks = Checks::new(&t);
+    let send = |name: &str, value: &str| {
+        t.client
+            .send_message()
+            .queue_url(&q.url)
+            .message_body("test")
+            .message_attributes(name, string_attribute(value))
+            .send()
+    };
+    checks.ok(
+        "an attribute named attr.1øßä",
+        send("attr.1øßä", "Valida").await,
+    );
+    let control = send("attr1", "Invalid-\u{8},\u{b}").await;
+    let message = control
+        .as_ref()
+        .err()
+        .and_then(|e| e.message())
+        .unwrap_or_default()
+        .to_owned();
+    checks.code(
+        "a String value with control characters",
+        control,
+        "InvalidParameterValue",
+    );
+    checks.check(
+        "the message of a String value with control characters",
+        message.starts_with("Invalid characters found."),
+        || format!("got {message:?}"),
+    );
+    for name in ["Invalid-!-attr", "Invalid-§-attr", "Invalid-?-attr"] {
+        checks.code(
+            &format!("an attribute named {name}"),
+            send(name, "Valid").await,
+            "InvalidParameterValue",
+        );
+    }
+    checks.finish();
+}
+
 /// A batch of no entries: `EmptyBatchRequest`, with a message naming the entry type of the action.
 pub(super) async fn empty_batches(t: Arc<Target>) {
     let q = t.standard_queue("cf-emptybatch", &[]).await;

@@ -48,7 +48,7 @@ use fidelity::{
     receive_request_attempt_id, throughput_limit_needs_message_group_scope,
 };
 mod message_rules;
-use message_rules::{empty_batches, fifo_queue_attribute_set_again};
+use message_rules::{attribute_characters, empty_batches, fifo_queue_attribute_set_again};
 
 /// A scenario that has not finished by then has hung; LocalStack's slowest (the message move task)
 /// takes a few seconds.
@@ -1529,6 +1529,7 @@ scenarios!(
     receive_request_attempt_id,
     throughput_limit_needs_message_group_scope,
     deleted_name_reused_within_a_minute,
+    attribute_characters,
     empty_batches,
     fifo_queue_attribute_set_again,
 );
