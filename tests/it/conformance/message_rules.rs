@@ -7,6 +7,99 @@ use super::*;
 
 use aws_sdk_sqs::types::DeleteMessageBatchRequestEntry;
 
+/// `MessageAttributeNames`: `All`, `*` and `.*` return every attribute, `Hel.*` the names that
+/// start with `Hel`, names that exist themselves; MD5OfMessageAttributes covers what is returned
+/// (the digests SQS answered, LocalStack's validated
+/// `test_receive_message_message_attribute_names_filters`).
+pub(super) async fn message_attribute_name_filters(t: Arc<Target>) {
+    let q = t.standard_queue("cf-attrnames", &[]).await;
+    let sent = t
+        .client
+        .send_message()
+        .queue_url(&q.url)
+        .message_body("msg")
+        .message_attributes("Help.Me", string_attribute("Me"))
+        .message_attributes("Hello", string_attribute("There"))
+        .message_attributes("General", string_attribute("Kenobi"))
+        .send()
+        .await
+        .expect("SendMessage with three attributes");
+    assert_eq!(
+        sent.md5_of_message_attributes(),
+        Some("4c360f3fdafd970e05fae2f149d997f5")
+    );
+    let mut checks = Checks::new(&t);
+    let cases: [(&[&str], &[&str], Option<&str>); 7] = [
+        (
+            &["All"],
+            &["General", "Hello", "Help.Me"],
+            Some("4c360f3fdafd970e05fae2f149d997f5"),
+        ),
+        (
+            &["*"],
+            &["General", "Hello", "Help.Me"],
+            Some("4c360f3fdafd970e05fae2f149d997f5"),
+        ),
+        (
+            &[".*"],
+            &["General", "Hello", "Help.Me"],
+            Some("4c360f3fdafd970e05fae2f149d997f5"),
+        ),
+        (
+            &["Hel.*"],
+            &["Hello", "Help.Me"],
+            Some("83fee93c1bcd8b9a5a923ffacdc636c7"),
+        ),
+        (
+            &["Hello", "General"],
+            &["General", "Hello"],
+            Some("fca026605781cb4126a1e9044df24232"),
+        ),
+        (
+            &["Foo", "Hello"],
+            &["Hello"],
+            Some("a311262e065454b75da111d535b8dacd"),
+        ),
+        (&["Foo", "Help"], &[], None),
+    ];
+    for (filter, names, md5) in cases {
+        let mut request = t
+            .client
+            .receive_message()
+            .queue_url(&q.url)
+            .wait_time_seconds(1)
+            .visibility_timeout(0);
+        for name in filter {
+            request = request.message_attribute_names(*name);
+        }
+        let out = request.send().await.expect("ReceiveMessage");
+        let Some(message) = out.messages().first() else {
+            checks.check(&format!("{filter:?}"), false, || "no message".into());
+            continue;
+        };
+        let got: BTreeSet<&str> = message
+            .message_attributes()
+            .map(|a| a.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        checks.check(
+            &format!("names returned for {filter:?}"),
+            got.iter().copied().eq(names.iter().copied()),
+            || format!("expected {names:?}, got {got:?}"),
+        );
+        checks.check(
+            &format!("MD5OfMessageAttributes for {filter:?}"),
+            message.md5_of_message_attributes() == md5,
+            || {
+                format!(
+                    "expected {md5:?}, got {:?}",
+                    message.md5_of_message_attributes()
+                )
+            },
+        );
+    }
+    checks.finish();
+}
+
 /// Attribute names may hold letters beyond ASCII (SQS accepted `attr.1øßä`); a String value with
 /// control characters is `InvalidParameterValue`, not `InvalidMessageContents` (LocalStack's
 /// validated `test_send_message_with_invalid_string_attributes`).

@@ -48,7 +48,10 @@ use fidelity::{
     receive_request_attempt_id, throughput_limit_needs_message_group_scope,
 };
 mod message_rules;
-use message_rules::{attribute_characters, empty_batches, fifo_queue_attribute_set_again};
+use message_rules::{
+    attribute_characters, empty_batches, fifo_queue_attribute_set_again,
+    message_attribute_name_filters,
+};
 
 /// A scenario that has not finished by then has hung; LocalStack's slowest (the message move task)
 /// takes a few seconds.
@@ -1529,6 +1532,7 @@ scenarios!(
     receive_request_attempt_id,
     throughput_limit_needs_message_group_scope,
     deleted_name_reused_within_a_minute,
+    message_attribute_name_filters,
     attribute_characters,
     empty_batches,
     fifo_queue_attribute_set_again,

@@ -83,14 +83,15 @@ impl Selection {
         self.system.iter().any(|n| n == "All" || n == name)
     }
 
+    /// `All`, `*` and `.*` ask for every attribute; `prefix.*` for the names that start with the
+    /// prefix (SQS answered `Hel.*` with `Hello` and `Help.Me`); any other name for itself.
     fn wants_message(&self, name: &str) -> bool {
         self.message.iter().any(|pattern| {
-            pattern == "All"
-                || pattern == ".*"
+            matches!(pattern.as_str(), "All" | "*" | ".*")
                 || pattern == name
-                || pattern.strip_suffix(".*").is_some_and(|prefix| {
-                    name.starts_with(prefix) && name[prefix.len()..].starts_with('.')
-                })
+                || pattern
+                    .strip_suffix(".*")
+                    .is_some_and(|prefix| name.starts_with(prefix))
         })
     }
 }
@@ -427,13 +428,21 @@ mod tests {
             message: vec!["order.*".into(), "exact".into()],
         };
         assert!(selection.wants_message("order.id"));
+        assert!(selection.wants_message("orders"));
         assert!(selection.wants_message("exact"));
-        assert!(!selection.wants_message("orderx"));
+        assert!(!selection.wants_message("exactly"));
         assert!(!selection.wants_message("other"));
         let all = Selection {
             system: vec!["All".into()],
             message: vec![".*".into()],
         };
         assert!(all.wants_message("anything") && all.wants_system("SentTimestamp"));
+        for every in ["All", "*", ".*"] {
+            let selection = Selection {
+                system: vec![],
+                message: vec![every.into()],
+            };
+            assert!(selection.wants_message("Help.Me"), "{every}");
+        }
     }
 }
