@@ -7,6 +7,108 @@ use super::*;
 
 use aws_sdk_sqs::types::DeleteMessageBatchRequestEntry;
 
+/// Waits until the queue counts `n` visible messages (LocalStack's expiry can be a second late).
+async fn wait_visible(t: &Target, url: &str, n: u64) {
+    let deadline = Instant::now() + VISIBILITY_GRACE;
+    while t.visible_count(url).await != n {
+        assert!(Instant::now() < deadline, "{url} never counted {n} visible");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn change_visibility_by_handle(
+    t: &Target,
+    url: &str,
+    handle: &str,
+    seconds: i32,
+) -> Result<(), String> {
+    t.client
+        .change_message_visibility()
+        .queue_url(url)
+        .receipt_handle(handle)
+        .visibility_timeout(seconds)
+        .send()
+        .await
+        .map(|_| ())
+        .map_err(|e| DisplayErrorContext(&e).to_string())
+}
+
+/// A handle whose visibility timeout ran out is accepted (200) and leaves the visible message
+/// visible; a handle that a later receive replaced is accepted and changes the timeout of that
+/// later receive. Both, single and batched. (SQS: LocalStack's validated
+/// `test_change_message_visibility_after_visibility_timeout_expiration`, and moto's AWS-verified
+/// `test_change_message_visibility_on_old_message`.)
+pub(super) async fn visibility_change_with_an_old_handle(t: Arc<Target>) {
+    let q = t.standard_queue("cf-oldhandle", &[]).await;
+    t.send(&q.url, "m").await;
+    let first = t.receive(&q.url, 1, Some(1), 0).await;
+    let old = first[0].receipt_handle().unwrap().to_owned();
+    wait_visible(&t, &q.url, 1).await;
+
+    change_visibility_by_handle(&t, &q.url, &old, 30)
+        .await
+        .expect("a handle whose timeout ran out is accepted");
+    let batch = t
+        .client
+        .change_message_visibility_batch()
+        .queue_url(&q.url)
+        .entries(
+            ChangeMessageVisibilityBatchRequestEntry::builder()
+                .id("expired")
+                .receipt_handle(&old)
+                .visibility_timeout(30)
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .expect("ChangeMessageVisibilityBatch with an expired handle");
+    assert!(batch.failed().is_empty(), "{:?}", batch.failed());
+    assert_eq!(
+        t.visible_count(&q.url).await,
+        1,
+        "the message stays visible"
+    );
+
+    // Received again: the old handle now stands for this receive.
+    let second = t.receive(&q.url, 1, Some(1), 0).await;
+    assert_eq!(bodies(&second), ["m"]);
+    change_visibility_by_handle(&t, &q.url, &old, 30)
+        .await
+        .expect("a handle a later receive replaced is accepted");
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(
+        bodies(&t.receive(&q.url, 1, None, 0).await),
+        Vec::<&str>::new(),
+        "the old handle extended the second receive's timeout past its 1 s"
+    );
+    let batch = t
+        .client
+        .change_message_visibility_batch()
+        .queue_url(&q.url)
+        .entries(
+            ChangeMessageVisibilityBatchRequestEntry::builder()
+                .id("replaced")
+                .receipt_handle(&old)
+                .visibility_timeout(0)
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .expect("ChangeMessageVisibilityBatch with a replaced handle");
+    assert!(batch.failed().is_empty(), "{:?}", batch.failed());
+    let third = t
+        .receive_within(&q.url, 1, Some(30), VISIBILITY_GRACE)
+        .await;
+    assert_eq!(
+        bodies(&third),
+        ["m"],
+        "the old handle ended the timeout too"
+    );
+    t.delete(&q.url, &third[0]).await;
+}
+
 /// `MessageAttributeNames`: `All`, `*` and `.*` return every attribute, `Hel.*` the names that
 /// start with `Hel`, names that exist themselves; MD5OfMessageAttributes covers what is returned
 /// (the digests SQS answered, LocalStack's validated

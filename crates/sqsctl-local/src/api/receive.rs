@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::{Call, Reply};
 use crate::engine::md5;
-use crate::engine::message::{AttributeValue, MessageAttribute, StoredMessage};
+use crate::engine::message::{AttributeValue, MessageAttribute, State, StoredMessage};
 use crate::engine::queue::Queue;
 use crate::engine::receipt::Receipt;
 use crate::engine::store::{Ask, VisibilityChange};
@@ -405,7 +405,11 @@ fn renew(
     // Through the queue state, not its messages, so that the new deadline reaches the data
     // directory too.
     messages.iter().all(|(key, message)| {
-        state
+        // A visibility change accepts older handles too; a retried attempt must not.
+        let held = state.messages.get(*key).is_some_and(|m| {
+            m.receive_count == message.receive_count && matches!(m.state, State::InFlight { .. })
+        });
+        held && state
             .change_visibility(VisibilityChange {
                 key: *key,
                 generation: message.receive_count,
