@@ -5,7 +5,11 @@
 
 use super::*;
 
-use aws_sdk_sqs::types::DeleteMessageBatchRequestEntry;
+use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, MessageSystemAttributeValue};
+
+const TRACE: &str = "Root=1-3152b799-8954dae64eda91bc9a23a7e8;Parent=7fa8c0f79203be72;Sampled=1";
+const OWN_TRACE: &str =
+    "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1";
 
 /// Waits until the queue counts `n` visible messages (LocalStack's expiry can be a second late).
 async fn wait_visible(t: &Target, url: &str, n: u64) {
@@ -107,6 +111,109 @@ pub(super) async fn visibility_change_with_an_old_handle(t: Arc<Target>) {
         "the old handle ended the timeout too"
     );
     t.delete(&q.url, &third[0]).await;
+}
+
+/// The `X-Amzn-Trace-Id` header of a send becomes each message's `AWSTraceHeader`, for
+/// SendMessage and every entry of SendMessageBatch; an entry's own `AWSTraceHeader` system
+/// attribute overrides the header (the X-Ray developer guide). It is returned when asked for by
+/// name or with All, and only then.
+pub(super) async fn trace_header_from_the_http_header(t: Arc<Target>) {
+    let q = t.standard_queue("cf-trace", &[]).await;
+    t.client
+        .send_message()
+        .queue_url(&q.url)
+        .message_body("single")
+        .customize()
+        .mutate_request(|req| {
+            req.headers_mut().insert("X-Amzn-Trace-Id", TRACE);
+        })
+        .send()
+        .await
+        .expect("SendMessage with X-Amzn-Trace-Id");
+    let own = MessageSystemAttributeValue::builder()
+        .data_type("String")
+        .string_value(OWN_TRACE)
+        .build()
+        .unwrap();
+    let with_own = SendMessageBatchRequestEntry::builder()
+        .id("own")
+        .message_body("own")
+        .message_system_attributes(
+            aws_sdk_sqs::types::MessageSystemAttributeNameForSends::AwsTraceHeader,
+            own,
+        )
+        .build()
+        .unwrap();
+    t.client
+        .send_message_batch()
+        .queue_url(&q.url)
+        .entries(batch_entry("plain", "batched"))
+        .entries(with_own)
+        .customize()
+        .mutate_request(|req| {
+            req.headers_mut().insert("X-Amzn-Trace-Id", TRACE);
+        })
+        .send()
+        .await
+        .expect("SendMessageBatch with X-Amzn-Trace-Id");
+
+    let mut checks = Checks::new(&t);
+    let mut traces = HashMap::new();
+    let deadline = Instant::now() + VISIBILITY_GRACE;
+    while traces.len() < 3 && Instant::now() < deadline {
+        let out = t
+            .client
+            .receive_message()
+            .queue_url(&q.url)
+            .max_number_of_messages(10)
+            .wait_time_seconds(1)
+            .visibility_timeout(0)
+            .message_system_attribute_names(MessageSystemAttributeName::AwsTraceHeader)
+            .send()
+            .await
+            .expect("ReceiveMessage AWSTraceHeader");
+        for m in out.messages() {
+            let trace = system_attribute(m, MessageSystemAttributeName::AwsTraceHeader);
+            traces.insert(
+                m.body().unwrap_or_default().to_owned(),
+                trace.map(str::to_owned),
+            );
+        }
+    }
+    for (body, expected) in [("single", TRACE), ("batched", TRACE), ("own", OWN_TRACE)] {
+        let got = traces.get(body).cloned().flatten();
+        checks.check(
+            &format!("AWSTraceHeader of {body}"),
+            got.as_deref() == Some(expected),
+            || format!("got {got:?}"),
+        );
+    }
+    let all = t.receive(&q.url, 10, Some(0), 0).await;
+    checks.check(
+        "AWSTraceHeader with MessageSystemAttributeNames All",
+        all.iter()
+            .all(|m| system_attribute(m, MessageSystemAttributeName::AwsTraceHeader).is_some()),
+        || format!("{all:?}"),
+    );
+    let only_sent = t
+        .client
+        .receive_message()
+        .queue_url(&q.url)
+        .max_number_of_messages(10)
+        .visibility_timeout(0)
+        .message_system_attribute_names(MessageSystemAttributeName::SentTimestamp)
+        .send()
+        .await
+        .expect("ReceiveMessage SentTimestamp");
+    checks.check(
+        "no AWSTraceHeader unless asked for",
+        only_sent
+            .messages()
+            .iter()
+            .all(|m| system_attribute(m, MessageSystemAttributeName::AwsTraceHeader).is_none()),
+        || format!("{:?}", only_sent.messages()),
+    );
+    checks.finish();
 }
 
 /// `MessageAttributeNames`: `All`, `*` and `.*` return every attribute, `Hel.*` the names that

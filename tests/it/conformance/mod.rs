@@ -50,7 +50,8 @@ use fidelity::{
 mod message_rules;
 use message_rules::{
     attribute_characters, empty_batches, fifo_queue_attribute_set_again,
-    message_attribute_name_filters, visibility_change_with_an_old_handle,
+    message_attribute_name_filters, trace_header_from_the_http_header,
+    visibility_change_with_an_old_handle,
 };
 
 /// A scenario that has not finished by then has hung; LocalStack's slowest (the message move task)
@@ -1532,6 +1533,7 @@ scenarios!(
     throughput_limit_needs_message_group_scope,
     deleted_name_reused_within_a_minute,
     visibility_change_with_an_old_handle,
+    trace_header_from_the_http_header,
     message_attribute_name_filters,
     attribute_characters,
     empty_batches,

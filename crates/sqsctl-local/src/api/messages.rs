@@ -137,8 +137,19 @@ fn to_new_message(input: SendInput) -> SqsResult<NewMessage> {
     })
 }
 
+/// A send's message, checked and digested. Without an `AWSTraceHeader` system attribute of its
+/// own it carries the request's `X-Amzn-Trace-Id` header: SQS documents that the attribute
+/// overrides the header. The digest of system attributes covers only what the client sent.
+fn prepare(call: &Call, input: SendInput) -> SqsResult<Prepared> {
+    let mut prepared = Prepared::new(to_new_message(input)?)?;
+    if prepared.message.trace_header.is_none() {
+        prepared.message.trace_header = call.trace_header.map(String::from);
+    }
+    Ok(prepared)
+}
+
 fn send_one(call: &Call, queue: &Queue, input: SendInput) -> SqsResult<SendReceipt> {
-    let prepared = Prepared::new(to_new_message(input)?)?;
+    let prepared = prepare(call, input)?;
     let now = call.svc.now();
     let receipt = queue.state.lock().send(prepared, queue.fifo, now)?;
     Ok(receipt)
@@ -207,7 +218,7 @@ pub fn send_message_batch(call: &Call, input: BatchInput<SendInput>) -> Reply {
             output.failed.push(Failure::new(&id, &SqsError::internal()));
             continue;
         }
-        match to_new_message(entry).and_then(Prepared::new) {
+        match prepare(call, entry) {
             Ok(prepared) => ready.push((id, prepared)),
             Err(err) => output.failed.push(Failure::new(&id, &err)),
         }
