@@ -417,6 +417,24 @@ pub(super) async fn empty_batches(t: Arc<Target>) {
     checks.finish();
 }
 
+/// A purge ends the deduplication window: a message sent again with the same deduplication id
+/// after a purge is delivered (LocalStack's `test_purge_queue_clears_fifo_deduplication_cache`).
+pub(super) async fn purge_clears_deduplication(t: Arc<Target>) {
+    let q = t.fifo_queue("cf-purgededup", &[]).await;
+    t.send_to_group(&q.url, "before", Some("g"), Some("same"))
+        .await;
+    t.client
+        .purge_queue()
+        .queue_url(&q.url)
+        .send()
+        .await
+        .expect("PurgeQueue");
+    t.send_to_group(&q.url, "after", Some("g"), Some("same"))
+        .await;
+    let got = t.receive_within(&q.url, 10, None, VISIBILITY_GRACE).await;
+    assert_eq!(bodies(&got), ["after"]);
+}
+
 /// `FifoQueue=true` on a FIFO queue is accepted and changes nothing; `false` there is
 /// `InvalidAttributeValue`, and either value on a standard queue `InvalidAttributeName`
 /// (LocalStack's validated `test_set_unsupported_attribute_fifo` and `_standard`).

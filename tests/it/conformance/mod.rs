@@ -50,7 +50,7 @@ use fidelity::{
 mod message_rules;
 use message_rules::{
     attribute_characters, empty_batches, fifo_queue_attribute_set_again,
-    message_attribute_name_filters, trace_header_from_the_http_header,
+    message_attribute_name_filters, purge_clears_deduplication, trace_header_from_the_http_header,
     visibility_change_with_an_old_handle,
 };
 
@@ -1537,5 +1537,6 @@ scenarios!(
     message_attribute_name_filters,
     attribute_characters,
     empty_batches,
+    purge_clears_deduplication,
     fifo_queue_attribute_set_again,
 );

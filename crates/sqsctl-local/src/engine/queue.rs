@@ -280,9 +280,11 @@ impl QueueState {
         Ok(())
     }
 
-    /// Deletes every message and remembers when, both in one commit.
+    /// Deletes every message and the deduplication ids seen (SQS accepts a purged message sent
+    /// again with its id), and remembers when, all in one commit.
     pub fn purge(&mut self, queue: &Queue, now: u64) {
         self.messages.purge();
+        self.dedup = Dedup::default();
         self.last_purge = Some(now);
         if self.journal.is_on() {
             self.journal.record_all([
