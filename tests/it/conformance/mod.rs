@@ -49,9 +49,9 @@ use fidelity::{
 };
 mod message_rules;
 use message_rules::{
-    attribute_characters, empty_batches, fifo_queue_attribute_set_again,
-    message_attribute_name_filters, purge_clears_deduplication, trace_header_from_the_http_header,
-    visibility_change_with_an_old_handle,
+    attribute_characters, dedup_scope_change_keeps_seen_ids, empty_batches,
+    fifo_queue_attribute_set_again, message_attribute_name_filters, purge_clears_deduplication,
+    trace_header_from_the_http_header, visibility_change_with_an_old_handle,
 };
 
 /// A scenario that has not finished by then has hung; LocalStack's slowest (the message move task)
@@ -1538,5 +1538,6 @@ scenarios!(
     attribute_characters,
     empty_batches,
     purge_clears_deduplication,
+    dedup_scope_change_keeps_seen_ids,
     fifo_queue_attribute_set_again,
 );
