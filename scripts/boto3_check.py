@@ -197,6 +197,66 @@ def main(endpoint, expect_protocol=None):
         "FIFO send without a group id",
     )
 
+    # SQS refuses a FIFO batch whose entry lacks a group id as a whole, and names the entry type of
+    # an empty batch.
+    check(
+        error_code(sqs.send_message_batch, QueueUrl=fifo_url, Entries=[{"Id": "a", "MessageBody": "x"}])
+        == "InvalidParameterValue",
+        "FIFO batch entry without a group id",
+    )
+    try:
+        sqs.send_message_batch(QueueUrl=url, Entries=[])
+        raise AssertionError("an empty SendMessageBatch succeeded")
+    except ClientError as e:
+        check(
+            e.response["Error"]["Message"]
+            == "There should be at least one SendMessageBatchRequestEntry in the request.",
+            f"empty batch: {e.response['Error']}",
+        )
+
+    # The X-Amzn-Trace-Id header of a send becomes each message's AWSTraceHeader; MessageAttributeNames
+    # `Hel.*` returns the names starting with Hel, with their own MD5 (the digest SQS answered).
+    trace = "Root=1-3152b799-8954dae64eda91bc9a23a7e8;Parent=7fa8c0f79203be72;Sampled=1"
+
+    def add_trace(request, **_):
+        request.headers["X-Amzn-Trace-Id"] = trace
+
+    traced_url = sqs.create_queue(QueueName=f"py-{run}-traced")["QueueUrl"]
+    for action in ("SendMessage", "SendMessageBatch"):
+        sqs.meta.events.register(f"before-send.sqs.{action}", add_trace)
+    try:
+        sqs.send_message(
+            QueueUrl=traced_url,
+            MessageBody="traced",
+            MessageAttributes={
+                name: {"DataType": "String", "StringValue": value}
+                for name, value in (("Help.Me", "Me"), ("Hello", "There"), ("General", "Kenobi"))
+            },
+        )
+        sqs.send_message_batch(QueueUrl=traced_url, Entries=[{"Id": "b", "MessageBody": "traced in a batch"}])
+    finally:
+        for action in ("SendMessage", "SendMessageBatch"):
+            sqs.meta.events.unregister(f"before-send.sqs.{action}", add_trace)
+    traced = {}
+    deadline = time.time() + 10
+    while len(traced) < 2 and time.time() < deadline:
+        got = sqs.receive_message(
+            QueueUrl=traced_url,
+            MaxNumberOfMessages=10,
+            WaitTimeSeconds=1,
+            MessageAttributeNames=["Hel.*"],
+            **system_attribute_names(sqs, ["AWSTraceHeader"]),
+        )
+        traced.update((m["Body"], m) for m in got.get("Messages", []))
+    check(
+        all(m.get("Attributes", {}).get("AWSTraceHeader") == trace for m in traced.values()) and len(traced) == 2,
+        f"AWSTraceHeader from X-Amzn-Trace-Id: {traced}",
+    )
+    named = traced.get("traced", {})
+    check(sorted(named.get("MessageAttributes", {})) == ["Hello", "Help.Me"], f"MessageAttributeNames Hel.*: {named}")
+    check(named.get("MD5OfMessageAttributes") == "83fee93c1bcd8b9a5a923ffacdc636c7", "MD5 of the attributes returned")
+    sqs.delete_queue(QueueUrl=traced_url)
+
     # Two receives with maxReceiveCount 1 put a message into the dead-letter queue.
     sqs.send_message(QueueUrl=url, MessageBody="poison")
     sqs.receive_message(QueueUrl=url, VisibilityTimeout=0, WaitTimeSeconds=1)

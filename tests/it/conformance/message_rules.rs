@@ -417,6 +417,73 @@ pub(super) async fn empty_batches(t: Arc<Target>) {
     checks.finish();
 }
 
+/// On a FIFO queue a SendMessageBatch entry without `MessageGroupId`, or without
+/// `MessageDeduplicationId` where the queue has no content-based deduplication, fails the whole
+/// request with 400 `InvalidParameterValue`, and no entry is sent (LocalStack's validated
+/// `test_send_batch_missing_*_for_fifo_queue`).
+pub(super) async fn fifo_batch_entries_without_ids(t: Arc<Target>) {
+    let q = t.fifo_queue("cf-fifobatch", &[]).await;
+    let complete = SendMessageBatchRequestEntry::builder()
+        .id("complete")
+        .message_body("complete")
+        .message_group_id("g")
+        .message_deduplication_id("d1")
+        .build()
+        .unwrap();
+    let no_group = SendMessageBatchRequestEntry::builder()
+        .id("nogroup")
+        .message_body("no group")
+        .message_deduplication_id("d2")
+        .build()
+        .unwrap();
+    let no_dedup = SendMessageBatchRequestEntry::builder()
+        .id("nodedup")
+        .message_body("no dedup")
+        .message_group_id("g")
+        .build()
+        .unwrap();
+    let mut checks = Checks::new(&t);
+    for (case, entry, wanted) in [
+        (
+            "an entry without MessageGroupId",
+            no_group,
+            "The request must contain the parameter MessageGroupId.",
+        ),
+        (
+            "an entry without MessageDeduplicationId",
+            no_dedup,
+            "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
+        ),
+    ] {
+        let result = t
+            .client
+            .send_message_batch()
+            .queue_url(&q.url)
+            .entries(complete.clone())
+            .entries(entry)
+            .send()
+            .await;
+        let message = result
+            .as_ref()
+            .err()
+            .and_then(|e| e.message())
+            .unwrap_or_default()
+            .to_owned();
+        checks.code(case, result, "InvalidParameterValue");
+        checks.check(
+            &format!("the message for {case}"),
+            message == wanted,
+            || format!("got {message:?}"),
+        );
+    }
+    checks.check(
+        "no entry of a refused batch was sent",
+        t.receive(&q.url, 10, None, 1).await.is_empty(),
+        || "the queue has messages".into(),
+    );
+    checks.finish();
+}
+
 /// A purge ends the deduplication window: a message sent again with the same deduplication id
 /// after a purge is delivered (LocalStack's `test_purge_queue_clears_fifo_deduplication_cache`).
 pub(super) async fn purge_clears_deduplication(t: Arc<Target>) {

@@ -50,8 +50,9 @@ use fidelity::{
 mod message_rules;
 use message_rules::{
     attribute_characters, dedup_scope_change_keeps_seen_ids, empty_batches,
-    fifo_queue_attribute_set_again, message_attribute_name_filters, purge_clears_deduplication,
-    trace_header_from_the_http_header, visibility_change_with_an_old_handle,
+    fifo_batch_entries_without_ids, fifo_queue_attribute_set_again, message_attribute_name_filters,
+    purge_clears_deduplication, trace_header_from_the_http_header,
+    visibility_change_with_an_old_handle,
 };
 
 /// A scenario that has not finished by then has hung; LocalStack's slowest (the message move task)
@@ -1537,6 +1538,7 @@ scenarios!(
     message_attribute_name_filters,
     attribute_characters,
     empty_batches,
+    fifo_batch_entries_without_ids,
     purge_clears_deduplication,
     dedup_scope_change_keeps_seen_ids,
     fifo_queue_attribute_set_again,

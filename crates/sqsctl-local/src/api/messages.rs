@@ -210,6 +210,9 @@ pub fn send_message_batch(call: &Call, input: BatchInput<SendInput>) -> Reply {
             ),
         ));
     }
+    if queue.fifo {
+        fifo_ids_given(&queue, &entries)?;
+    }
     let mut output = BatchOutput::new();
     let mut ready = Vec::with_capacity(entries.len());
     for mut entry in entries {
@@ -236,6 +239,25 @@ pub fn send_message_batch(call: &Call, input: BatchInput<SendInput>) -> Reply {
         queue.changed.notify_waiters();
     }
     call.encode(&output)
+}
+
+/// On a FIFO queue, an entry without a group id, or without a deduplication id where the queue
+/// does not derive one from the body, fails the whole batch (SQS answers 400 and sends none).
+fn fifo_ids_given(queue: &Queue, entries: &[SendInput]) -> SqsResult<()> {
+    let content_based = queue.state.lock().attrs.content_based_dedup;
+    for entry in entries {
+        if entry.message_group_id.is_none() {
+            return Err(SqsError::invalid_parameter(
+                "The request must contain the parameter MessageGroupId.",
+            ));
+        }
+        if entry.message_deduplication_id.is_none() && !content_based {
+            return Err(SqsError::invalid_parameter(
+                "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Decodes a handle and checks it belongs to this queue.
