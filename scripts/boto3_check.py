@@ -71,6 +71,22 @@ def system_attribute_names(sqs, names):
     return {"AttributeNames": names}
 
 
+def receive_until(sqs, url, count, message_attribute_names, system_names):
+    """Receives until `count` messages came (each kept in flight) or 10 seconds passed."""
+    received = []
+    deadline = time.time() + 10
+    while len(received) < count and time.time() < deadline:
+        got = sqs.receive_message(
+            QueueUrl=url,
+            MaxNumberOfMessages=10,
+            WaitTimeSeconds=1,
+            MessageAttributeNames=message_attribute_names,
+            **system_attribute_names(sqs, system_names),
+        )
+        received.extend(got.get("Messages", []))
+    return received
+
+
 def check(condition, what):
     if not condition:
         raise AssertionError(what)
@@ -150,17 +166,7 @@ def main(endpoint, expect_protocol=None):
     check(len(batch.get("Successful", [])) == 3, "SendMessageBatch")
     ok("SendMessageBatch")
 
-    received = []
-    deadline = time.time() + 10
-    while len(received) < 4 and time.time() < deadline:
-        got = sqs.receive_message(
-            QueueUrl=url,
-            MaxNumberOfMessages=10,
-            WaitTimeSeconds=1,
-            MessageAttributeNames=["All"],
-            **system_attribute_names(sqs, ["ApproximateReceiveCount", "SentTimestamp"]),
-        )
-        received.extend(got.get("Messages", []))
+    received = receive_until(sqs, url, 4, ["All"], ["ApproximateReceiveCount", "SentTimestamp"])
     check(len(received) == 4, f"ReceiveMessage got {len(received)} of 4")
     first = next(m for m in received if m["Body"] == body)
     check(first["MessageAttributes"]["kind"]["StringValue"] == "greeting", "message attributes")
@@ -208,10 +214,12 @@ def main(endpoint, expect_protocol=None):
         sqs.send_message_batch(QueueUrl=url, Entries=[])
         raise AssertionError("an empty SendMessageBatch succeeded")
     except ClientError as e:
+        error = e.response["Error"]
+        # LocalStack differs: its EmptyBatchRequest has no message.
         check(
-            e.response["Error"]["Message"]
-            == "There should be at least one SendMessageBatchRequestEntry in the request.",
-            f"empty batch: {e.response['Error']}",
+            error["Code"] in ("AWS.SimpleQueueService.EmptyBatchRequest", "EmptyBatchRequest")
+            and error.get("Message", "") in ("", "There should be at least one SendMessageBatchRequestEntry in the request."),
+            f"empty batch: {error}",
         )
 
     # The X-Amzn-Trace-Id header of a send becomes each message's AWSTraceHeader; MessageAttributeNames
@@ -237,17 +245,7 @@ def main(endpoint, expect_protocol=None):
     finally:
         for action in ("SendMessage", "SendMessageBatch"):
             sqs.meta.events.unregister(f"before-send.sqs.{action}", add_trace)
-    traced = {}
-    deadline = time.time() + 10
-    while len(traced) < 2 and time.time() < deadline:
-        got = sqs.receive_message(
-            QueueUrl=traced_url,
-            MaxNumberOfMessages=10,
-            WaitTimeSeconds=1,
-            MessageAttributeNames=["Hel.*"],
-            **system_attribute_names(sqs, ["AWSTraceHeader"]),
-        )
-        traced.update((m["Body"], m) for m in got.get("Messages", []))
+    traced = {m["Body"]: m for m in receive_until(sqs, traced_url, 2, ["Hel.*"], ["AWSTraceHeader"])}
     check(
         all(m.get("Attributes", {}).get("AWSTraceHeader") == trace for m in traced.values()) and len(traced) == 2,
         f"AWSTraceHeader from X-Amzn-Trace-Id: {traced}",

@@ -37,6 +37,25 @@ async fn change_visibility_by_handle(
         .map_err(|e| DisplayErrorContext(&e).to_string())
 }
 
+/// ChangeMessageVisibilityBatch of one entry, which must succeed.
+async fn change_visibility_in_a_batch(t: &Target, url: &str, handle: &str, seconds: i32) {
+    let entry = ChangeMessageVisibilityBatchRequestEntry::builder()
+        .id("only")
+        .receipt_handle(handle)
+        .visibility_timeout(seconds)
+        .build()
+        .unwrap();
+    let out = t
+        .client
+        .change_message_visibility_batch()
+        .queue_url(url)
+        .entries(entry)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("ChangeMessageVisibilityBatch: {}", DisplayErrorContext(&e)));
+    assert!(out.failed().is_empty(), "{:?}", out.failed());
+}
+
 /// A handle whose visibility timeout ran out is accepted (200) and leaves the visible message
 /// visible; a handle that a later receive replaced is accepted and changes the timeout of that
 /// later receive. Both, single and batched. (SQS: LocalStack's validated
@@ -52,22 +71,7 @@ pub(super) async fn visibility_change_with_an_old_handle(t: Arc<Target>) {
     change_visibility_by_handle(&t, &q.url, &old, 30)
         .await
         .expect("a handle whose timeout ran out is accepted");
-    let batch = t
-        .client
-        .change_message_visibility_batch()
-        .queue_url(&q.url)
-        .entries(
-            ChangeMessageVisibilityBatchRequestEntry::builder()
-                .id("expired")
-                .receipt_handle(&old)
-                .visibility_timeout(30)
-                .build()
-                .unwrap(),
-        )
-        .send()
-        .await
-        .expect("ChangeMessageVisibilityBatch with an expired handle");
-    assert!(batch.failed().is_empty(), "{:?}", batch.failed());
+    change_visibility_in_a_batch(&t, &q.url, &old, 30).await;
     assert_eq!(
         t.visible_count(&q.url).await,
         1,
@@ -86,22 +90,7 @@ pub(super) async fn visibility_change_with_an_old_handle(t: Arc<Target>) {
         Vec::<&str>::new(),
         "the old handle extended the second receive's timeout past its 1 s"
     );
-    let batch = t
-        .client
-        .change_message_visibility_batch()
-        .queue_url(&q.url)
-        .entries(
-            ChangeMessageVisibilityBatchRequestEntry::builder()
-                .id("replaced")
-                .receipt_handle(&old)
-                .visibility_timeout(0)
-                .build()
-                .unwrap(),
-        )
-        .send()
-        .await
-        .expect("ChangeMessageVisibilityBatch with a replaced handle");
-    assert!(batch.failed().is_empty(), "{:?}", batch.failed());
+    change_visibility_in_a_batch(&t, &q.url, &old, 0).await;
     let third = t
         .receive_within(&q.url, 1, Some(30), VISIBILITY_GRACE)
         .await;
@@ -111,6 +100,27 @@ pub(super) async fn visibility_change_with_an_old_handle(t: Arc<Target>) {
         "the old handle ended the timeout too"
     );
     t.delete(&q.url, &third[0]).await;
+}
+
+/// Up to 10 messages with the system attribute `name`, left visible (visibility timeout 0).
+async fn peek_system(
+    t: &Target,
+    url: &str,
+    name: MessageSystemAttributeName,
+    wait: i32,
+) -> Vec<Message> {
+    let out = t
+        .client
+        .receive_message()
+        .queue_url(url)
+        .max_number_of_messages(10)
+        .wait_time_seconds(wait)
+        .visibility_timeout(0)
+        .message_system_attribute_names(name.clone())
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("ReceiveMessage {name:?}: {}", DisplayErrorContext(&e)));
+    out.messages().to_vec()
 }
 
 /// The `X-Amzn-Trace-Id` header of a send becomes each message's `AWSTraceHeader`, for
@@ -161,18 +171,8 @@ pub(super) async fn trace_header_from_the_http_header(t: Arc<Target>) {
     let mut traces = HashMap::new();
     let deadline = Instant::now() + VISIBILITY_GRACE;
     while traces.len() < 3 && Instant::now() < deadline {
-        let out = t
-            .client
-            .receive_message()
-            .queue_url(&q.url)
-            .max_number_of_messages(10)
-            .wait_time_seconds(1)
-            .visibility_timeout(0)
-            .message_system_attribute_names(MessageSystemAttributeName::AwsTraceHeader)
-            .send()
-            .await
-            .expect("ReceiveMessage AWSTraceHeader");
-        for m in out.messages() {
+        let got = peek_system(&t, &q.url, MessageSystemAttributeName::AwsTraceHeader, 1).await;
+        for m in &got {
             let trace = system_attribute(m, MessageSystemAttributeName::AwsTraceHeader);
             traces.insert(
                 m.body().unwrap_or_default().to_owned(),
@@ -195,23 +195,13 @@ pub(super) async fn trace_header_from_the_http_header(t: Arc<Target>) {
             .all(|m| system_attribute(m, MessageSystemAttributeName::AwsTraceHeader).is_some()),
         || format!("{all:?}"),
     );
-    let only_sent = t
-        .client
-        .receive_message()
-        .queue_url(&q.url)
-        .max_number_of_messages(10)
-        .visibility_timeout(0)
-        .message_system_attribute_names(MessageSystemAttributeName::SentTimestamp)
-        .send()
-        .await
-        .expect("ReceiveMessage SentTimestamp");
+    let only_sent = peek_system(&t, &q.url, MessageSystemAttributeName::SentTimestamp, 0).await;
     checks.check(
         "no AWSTraceHeader unless asked for",
         only_sent
-            .messages()
             .iter()
             .all(|m| system_attribute(m, MessageSystemAttributeName::AwsTraceHeader).is_none()),
-        || format!("{:?}", only_sent.messages()),
+        || format!("{only_sent:?}"),
     );
     checks.finish();
 }
