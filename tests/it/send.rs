@@ -172,18 +172,26 @@ fn fifo_send_without_dedup_ids_is_refused_up_front_with_the_auto_hint() {
     run.assert_code(1);
     assert_snapshot!(name: "no_group_id", run.stderr);
     assert_eq!(env.depth(&queue), 0);
-    // JSON records may carry their own ids: failures are reported per line, with the hint once.
+    // JSON records may carry their own ids, so they reach SQS, which refuses the whole batch (an
+    // entry without a dedup id fails the request): the run stops, each line is reported failed
+    // (definitely not sent, not unknown), with the hint once.
     let run = env.run_stdin(
         &["send", "nodedup.fifo", "--jsonl", "--group-id", "g"],
         "{\"body\":\"a\"}\n{\"body\":\"b\"}\n",
     );
-    run.assert_code(3);
+    run.assert_code(1);
     assert_eq!(
         run.stderr.matches("--dedup-id auto").count(),
         1,
         "{}",
         run.stderr
     );
+    assert!(
+        run.stdout.contains(r#""sent":0,"failed":2,"unknown":0"#),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(env.depth(&queue), 0);
     let run = env.run_stdin(
         &[
             "send",

@@ -278,6 +278,7 @@ async fn handle(
         authorization: header("authorization"),
         origin: header("origin"),
         fetch_site: header("sec-fetch-site"),
+        trace_header: header("x-amzn-trace-id"),
         body: Bytes::new(),
     };
     let protocol = api::protocol_of(request.content_type.as_deref(), request.target.as_deref());

@@ -39,6 +39,8 @@ pub struct Call<'a> {
     pub request_id: &'a str,
     /// The region the request was signed for, or the server's default region.
     pub region: &'a str,
+    /// The `X-Amzn-Trace-Id` header: the X-Ray trace header of the messages a send carries.
+    pub trace_header: Option<&'a str>,
 }
 
 impl Call<'_> {
@@ -107,6 +109,8 @@ pub struct Request {
     /// `Origin` and `Sec-Fetch-Site`: what says a request comes from a web page.
     pub origin: Option<String>,
     pub fetch_site: Option<String>,
+    /// `X-Amzn-Trace-Id`, which a send keeps as its messages' `AWSTraceHeader`.
+    pub trace_header: Option<String>,
     pub body: bytes::Bytes,
 }
 

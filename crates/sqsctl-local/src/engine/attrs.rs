@@ -222,11 +222,17 @@ impl QueueAttributes {
             }
             "RedrivePolicy" => self.redrive_policy = parse_redrive_policy(value)?,
             "RedriveAllowPolicy" => self.redrive_allow = parse_redrive_allow(value)?,
-            "FifoQueue" if fifo => {
-                if !creating || !boolean(name, value)? {
-                    return Err(SqsError::invalid_attribute_value(name));
+            // "true" again is accepted and changes nothing, at creation or later.
+            "FifoQueue" if fifo => match boolean(name, value)? {
+                true => {}
+                false if creating => return Err(SqsError::invalid_attribute_value(name)),
+                false => {
+                    return Err(SqsError::new(
+                        crate::error::ErrorKind::InvalidAttributeValue,
+                        "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
+                    ));
                 }
-            }
+            },
             // SQS refuses the attribute on standard queues, even as "false".
             "FifoQueue" if creating => return Err(SqsError::invalid_attribute_name(name)),
             "ContentBasedDeduplication" if fifo => self.content_based_dedup = boolean(name, value)?,
@@ -381,7 +387,9 @@ mod tests {
                 .apply("ContentBasedDeduplication", "true", true, true)
                 .is_ok()
         );
-        assert!(attrs.apply("FifoQueue", "true", true, false).is_err());
+        assert!(attrs.apply("FifoQueue", "true", true, false).is_ok());
+        assert!(attrs.apply("FifoQueue", "false", true, false).is_err());
+        assert!(attrs.apply("FifoQueue", "true", false, false).is_err());
         assert!(attrs.apply("Bogus", "1", false, true).is_err());
     }
 }
