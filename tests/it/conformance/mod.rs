@@ -47,6 +47,8 @@ use fidelity::{
     deleted_name_reused_within_a_minute, fifo_queue_false_on_a_standard_queue,
     receive_request_attempt_id, throughput_limit_needs_message_group_scope,
 };
+mod permissions;
+use permissions::{permission_errors, permission_lifecycle};
 
 /// A scenario that has not finished by then has hung; LocalStack's slowest (the message move task)
 /// takes a few seconds.
@@ -1527,4 +1529,6 @@ scenarios!(
     receive_request_attempt_id,
     throughput_limit_needs_message_group_scope,
     deleted_name_reused_within_a_minute,
+    permission_lifecycle,
+    permission_errors,
 );
