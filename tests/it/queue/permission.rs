@@ -29,6 +29,20 @@ fn labels(env: &TestEnv, queue: &sqsctl::client::QueueRef) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// `queue permission add` of one account and action on `orders`, without `--yes`.
+const ADD_BILLING: [&str; 10] = [
+    "queue",
+    "permission",
+    "add",
+    "orders",
+    "--label",
+    "billing",
+    "--account",
+    "111122223333",
+    "--action",
+    "SendMessage",
+];
+
 #[test]
 fn add_list_and_remove_by_label() {
     let env = TestEnv::start();
@@ -143,19 +157,7 @@ fn add_list_and_remove_by_label() {
 fn a_dry_run_shows_the_statement_and_changes_nothing() {
     let env = TestEnv::start();
     let queue = env.create_queue("orders", &[]);
-    let add = [
-        "queue",
-        "permission",
-        "add",
-        "orders",
-        "--label",
-        "billing",
-        "--account",
-        "111122223333",
-        "--action",
-        "SendMessage",
-        "--dry-run",
-    ];
+    let add = [&ADD_BILLING[..], &["--dry-run"]].concat();
     let run = env.run(&add);
     run.assert_code(0);
     assert_eq!(
@@ -194,18 +196,7 @@ fn a_dry_run_shows_the_statement_and_changes_nothing() {
 fn a_change_needs_a_yes_or_a_terminal_answer() {
     let env = TestEnv::start();
     let queue = env.create_queue("orders", &[]);
-    let add = [
-        "queue",
-        "permission",
-        "add",
-        "orders",
-        "--label",
-        "billing",
-        "--account",
-        "111122223333",
-        "--action",
-        "SendMessage",
-    ];
+    let add = ADD_BILLING;
     let run = env.run(&add);
     run.assert_code(2);
     assert!(run.stderr.contains("pass --yes"), "{}", run.stderr);
