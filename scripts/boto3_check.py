@@ -15,6 +15,7 @@ the Query protocol (`Action=...` form bodies, XML answers), current ones AWS JSO
 """
 
 import hashlib
+import json
 import sys
 import time
 import uuid
@@ -146,6 +147,32 @@ def main(endpoint, expect_protocol=None):
     ok("UntagQueue")
     check(sqs.list_queue_tags(QueueUrl=url)["Tags"] == {"team": "payments"}, "ListQueueTags")
     ok("ListQueueTags")
+
+    # A permission is a statement of the queue's Policy, its label the Sid (SQS writes the actions
+    # with the SQS: prefix, the accounts as root ARNs).
+    share = dict(QueueUrl=url, Label="py-share", AWSAccountIds=["111122223333"])
+    sqs.add_permission(**share, Actions=["SendMessage", "ReceiveMessage"])
+    policy = json.loads(sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["Policy"])["Attributes"]["Policy"])
+    statement = policy["Statement"][0]
+    check(
+        statement["Sid"] == "py-share"
+        and statement["Action"] == ["SQS:SendMessage", "SQS:ReceiveMessage"]
+        and statement["Principal"] == {"AWS": "arn:aws:iam::111122223333:root"},
+        f"AddPermission wrote {statement}",
+    )
+    check(
+        error_code(sqs.add_permission, **share, Actions=["SendMessage"]) == "InvalidParameterValue",
+        "a label used twice",
+    )
+    ok("AddPermission")
+    sqs.remove_permission(QueueUrl=url, Label="py-share")
+    after = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["Policy"]).get("Attributes", {})
+    check("Policy" not in after, "no Policy once its last statement is removed")
+    check(
+        error_code(sqs.remove_permission, QueueUrl=url, Label="py-share") == "InvalidParameterValue",
+        "RemovePermission of an unknown label",
+    )
+    ok("RemovePermission")
 
     # A carriage return and markup survive XML answers only when escaped; the MD5s must still match.
     body = "héllo\r\n<b>&amp;</b>"

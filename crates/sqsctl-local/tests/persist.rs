@@ -973,3 +973,56 @@ async fn queues_kept_before_regions_belong_to_the_default_region_for_good() -> T
     server.shutdown().await;
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_keeps_permissions_and_their_removal() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let start = UNIX_EPOCH + Duration::from_secs(START);
+    let url;
+    let policy;
+    {
+        let server = Server::start(config(dir.path(), start))?;
+        let sqs = client(&server);
+        url = server.queue_url("shared");
+        sqs.create_queue().queue_name("shared").send().await?;
+        server.clock().advance(Duration::from_secs(30));
+        for label in ["senders", "readers"] {
+            sqs.add_permission()
+                .queue_url(&url)
+                .label(label)
+                .aws_account_ids("111122223333")
+                .actions("SendMessage")
+                .send()
+                .await?;
+        }
+        policy = queue_attribute(&sqs, &url, QueueAttributeName::Policy).await?;
+        assert!(policy.as_deref().is_some_and(|p| p.contains("readers")));
+        server.shutdown().await;
+    }
+    let server = Server::start(config(dir.path(), start))?;
+    let sqs = client(&server);
+    assert_eq!(
+        queue_attribute(&sqs, &url, QueueAttributeName::Policy).await?,
+        policy
+    );
+    assert_eq!(
+        queue_attribute(&sqs, &url, QueueAttributeName::LastModifiedTimestamp).await?,
+        Some((START + 30).to_string())
+    );
+    for label in ["senders", "readers"] {
+        sqs.remove_permission()
+            .queue_url(&url)
+            .label(label)
+            .send()
+            .await?;
+    }
+    server.shutdown().await;
+    let server = Server::start(config(dir.path(), start))?;
+    let sqs = client(&server);
+    assert_eq!(
+        queue_attribute(&sqs, &url, QueueAttributeName::Policy).await?,
+        None
+    );
+    server.shutdown().await;
+    Ok(())
+}

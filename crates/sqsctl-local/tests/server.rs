@@ -1117,6 +1117,9 @@ mod like_sqs;
 #[path = "server/fair.rs"]
 mod fair;
 
+#[path = "server/permissions.rs"]
+mod permissions;
+
 /// A raw HTTP/1.1 exchange, for what the SDK cannot send.
 async fn raw(server: &Server, request: impl AsRef<[u8]>) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

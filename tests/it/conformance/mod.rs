@@ -54,6 +54,8 @@ use message_rules::{
     purge_clears_deduplication, trace_header_from_the_http_header,
     visibility_change_with_an_old_handle,
 };
+mod permissions;
+use permissions::{permission_errors, permission_lifecycle};
 
 /// A scenario that has not finished by then has hung; LocalStack's slowest (the message move task)
 /// takes a few seconds.
@@ -1542,4 +1544,6 @@ scenarios!(
     purge_clears_deduplication,
     dedup_scope_change_keeps_seen_ids,
     fifo_queue_attribute_set_again,
+    permission_lifecycle,
+    permission_errors,
 );

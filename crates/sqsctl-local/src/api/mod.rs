@@ -4,6 +4,7 @@
 //! same input structs, runs through the same handler, and is answered in its own protocol.
 
 pub mod messages;
+pub mod permissions;
 pub mod queues;
 pub mod receive;
 
@@ -260,12 +261,8 @@ pub async fn run(call: &Call<'_>, body: Input<'_>) -> Reply {
         "StartMessageMoveTask" => reply(call, tasks::start(call.svc, call.region, parse(body)?)),
         "ListMessageMoveTasks" => reply(call, tasks::list(call.svc, call.region, parse(body)?)),
         "CancelMessageMoveTask" => reply(call, tasks::cancel(call.svc, call.region, parse(body)?)),
-        "AddPermission" | "RemovePermission" => Err(SqsError::new(
-            ErrorKind::UnsupportedOperation,
-            format!(
-                "{action} is not supported by the local server; set the Policy attribute instead."
-            ),
-        )),
+        "AddPermission" => reply(call, permissions::add_permission(call, parse(body)?)),
+        "RemovePermission" => reply(call, permissions::remove_permission(call, parse(body)?)),
         _ => Err(unknown_action(action)),
     }
 }
