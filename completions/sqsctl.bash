@@ -154,6 +154,9 @@ _sqsctl() {
             sqsctl__subcmd__help__subcmd__queue,info)
                 cmd="sqsctl__subcmd__help__subcmd__queue__subcmd__info"
                 ;;
+            sqsctl__subcmd__help__subcmd__queue,permission)
+                cmd="sqsctl__subcmd__help__subcmd__queue__subcmd__permission"
+                ;;
             sqsctl__subcmd__help__subcmd__queue,set)
                 cmd="sqsctl__subcmd__help__subcmd__queue__subcmd__set"
                 ;;
@@ -165,6 +168,15 @@ _sqsctl() {
                 ;;
             sqsctl__subcmd__help__subcmd__queue,url)
                 cmd="sqsctl__subcmd__help__subcmd__queue__subcmd__url"
+                ;;
+            sqsctl__subcmd__help__subcmd__queue__subcmd__permission,add)
+                cmd="sqsctl__subcmd__help__subcmd__queue__subcmd__permission__subcmd__add"
+                ;;
+            sqsctl__subcmd__help__subcmd__queue__subcmd__permission,list)
+                cmd="sqsctl__subcmd__help__subcmd__queue__subcmd__permission__subcmd__list"
+                ;;
+            sqsctl__subcmd__help__subcmd__queue__subcmd__permission,remove)
+                cmd="sqsctl__subcmd__help__subcmd__queue__subcmd__permission__subcmd__remove"
                 ;;
             sqsctl__subcmd__help__subcmd__redrive,cancel)
                 cmd="sqsctl__subcmd__help__subcmd__redrive__subcmd__cancel"
@@ -186,6 +198,9 @@ _sqsctl() {
                 ;;
             sqsctl__subcmd__queue,info)
                 cmd="sqsctl__subcmd__queue__subcmd__info"
+                ;;
+            sqsctl__subcmd__queue,permission)
+                cmd="sqsctl__subcmd__queue__subcmd__permission"
                 ;;
             sqsctl__subcmd__queue,set)
                 cmd="sqsctl__subcmd__queue__subcmd__set"
@@ -211,6 +226,9 @@ _sqsctl() {
             sqsctl__subcmd__queue__subcmd__help,info)
                 cmd="sqsctl__subcmd__queue__subcmd__help__subcmd__info"
                 ;;
+            sqsctl__subcmd__queue__subcmd__help,permission)
+                cmd="sqsctl__subcmd__queue__subcmd__help__subcmd__permission"
+                ;;
             sqsctl__subcmd__queue__subcmd__help,set)
                 cmd="sqsctl__subcmd__queue__subcmd__help__subcmd__set"
                 ;;
@@ -222,6 +240,39 @@ _sqsctl() {
                 ;;
             sqsctl__subcmd__queue__subcmd__help,url)
                 cmd="sqsctl__subcmd__queue__subcmd__help__subcmd__url"
+                ;;
+            sqsctl__subcmd__queue__subcmd__help__subcmd__permission,add)
+                cmd="sqsctl__subcmd__queue__subcmd__help__subcmd__permission__subcmd__add"
+                ;;
+            sqsctl__subcmd__queue__subcmd__help__subcmd__permission,list)
+                cmd="sqsctl__subcmd__queue__subcmd__help__subcmd__permission__subcmd__list"
+                ;;
+            sqsctl__subcmd__queue__subcmd__help__subcmd__permission,remove)
+                cmd="sqsctl__subcmd__queue__subcmd__help__subcmd__permission__subcmd__remove"
+                ;;
+            sqsctl__subcmd__queue__subcmd__permission,add)
+                cmd="sqsctl__subcmd__queue__subcmd__permission__subcmd__add"
+                ;;
+            sqsctl__subcmd__queue__subcmd__permission,help)
+                cmd="sqsctl__subcmd__queue__subcmd__permission__subcmd__help"
+                ;;
+            sqsctl__subcmd__queue__subcmd__permission,list)
+                cmd="sqsctl__subcmd__queue__subcmd__permission__subcmd__list"
+                ;;
+            sqsctl__subcmd__queue__subcmd__permission,remove)
+                cmd="sqsctl__subcmd__queue__subcmd__permission__subcmd__remove"
+                ;;
+            sqsctl__subcmd__queue__subcmd__permission__subcmd__help,add)
+                cmd="sqsctl__subcmd__queue__subcmd__permission__subcmd__help__subcmd__add"
+                ;;
+            sqsctl__subcmd__queue__subcmd__permission__subcmd__help,help)
+                cmd="sqsctl__subcmd__queue__subcmd__permission__subcmd__help__subcmd__help"
+                ;;
+            sqsctl__subcmd__queue__subcmd__permission__subcmd__help,list)
+                cmd="sqsctl__subcmd__queue__subcmd__permission__subcmd__help__subcmd__list"
+                ;;
+            sqsctl__subcmd__queue__subcmd__permission__subcmd__help,remove)
+                cmd="sqsctl__subcmd__queue__subcmd__permission__subcmd__help__subcmd__remove"
                 ;;
             sqsctl__subcmd__redrive,cancel)
                 cmd="sqsctl__subcmd__redrive__subcmd__cancel"
@@ -1121,7 +1172,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help__subcmd__queue)
-            opts="info create delete set url tag untag"
+            opts="info create delete set url tag untag permission"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1165,6 +1216,62 @@ _sqsctl() {
         sqsctl__subcmd__help__subcmd__queue__subcmd__info)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__help__subcmd__queue__subcmd__permission)
+            opts="list add remove"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__help__subcmd__queue__subcmd__permission__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__help__subcmd__queue__subcmd__permission__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__help__subcmd__queue__subcmd__permission__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1621,7 +1728,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue)
-            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help info create delete set url tag untag help"
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help info create delete set url tag untag permission help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1803,7 +1910,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__queue__subcmd__help)
-            opts="info create delete set url tag untag help"
+            opts="info create delete set url tag untag permission help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1861,6 +1968,62 @@ _sqsctl() {
         sqsctl__subcmd__queue__subcmd__help__subcmd__info)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__help__subcmd__permission)
+            opts="list add remove"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__help__subcmd__permission__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__help__subcmd__permission__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__help__subcmd__permission__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1935,6 +2098,292 @@ _sqsctl() {
                 return 0
             fi
             case "${prev}" in
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__permission)
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help list add remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__permission__subcmd__add)
+            opts="-y -V -o -q -v -h --label --account --action --dry-run --yes --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --account)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --action)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__permission__subcmd__help)
+            opts="list add remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__permission__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__permission__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__permission__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__permission__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__permission__subcmd__list)
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__queue__subcmd__permission__subcmd__remove)
+            opts="-y -V -o -q -v -h --label --dry-run --yes --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -99,6 +99,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand url 'Print the URL of a queue'
             cand tag 'Add tags to a queue, or change their values'
             cand untag 'Remove tags from a queue'
+            cand permission 'Let other AWS accounts use a queue: list, add or remove permissions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sqsctl;queue;info'= {
@@ -262,6 +263,110 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'sqsctl;queue;permission'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]'
+            cand --read-timeout 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll''s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI''s text: a list of values is one tab-separated line. Not with `-o table`'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand list 'List the statements of a queue''s policy: the permissions added, and any others'
+            cand add 'Allow other AWS accounts actions on a queue (AddPermission)'
+            cand remove 'Remove a permission by its label (RemovePermission)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sqsctl;queue;permission;list'= {
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]'
+            cand --read-timeout 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll''s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI''s text: a list of values is one tab-separated line. Not with `-o table`'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sqsctl;queue;permission;add'= {
+            cand --label 'Name of the permission (the statement''s Sid): 1-80 letters, digits, - and _'
+            cand --account 'AWS account allowed, 12 digits (repeatable, or comma-separated)'
+            cand --action 'Action allowed, e.g. SendMessage, or * for all (repeatable, or comma-separated)'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]'
+            cand --read-timeout 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll''s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI''s text: a list of values is one tab-separated line. Not with `-o table`'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --dry-run 'Show what would change, change nothing'
+            cand -y 'Do not ask for confirmation (needed when not on a terminal)'
+            cand --yes 'Do not ask for confirmation (needed when not on a terminal)'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sqsctl;queue;permission;remove'= {
+            cand --label 'Label of the permission to remove (its Sid; `queue permission list` shows them)'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]'
+            cand --read-timeout 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll''s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI''s text: a list of values is one tab-separated line. Not with `-o table`'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --dry-run 'Show what would change, change nothing'
+            cand -y 'Do not ask for confirmation (needed when not on a terminal)'
+            cand --yes 'Do not ask for confirmation (needed when not on a terminal)'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sqsctl;queue;permission;help'= {
+            cand list 'List the statements of a queue''s policy: the permissions added, and any others'
+            cand add 'Allow other AWS accounts actions on a queue (AddPermission)'
+            cand remove 'Remove a permission by its label (RemovePermission)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sqsctl;queue;permission;help;list'= {
+        }
+        &'sqsctl;queue;permission;help;add'= {
+        }
+        &'sqsctl;queue;permission;help;remove'= {
+        }
+        &'sqsctl;queue;permission;help;help'= {
+        }
         &'sqsctl;queue;help'= {
             cand info 'Show every attribute of a queue, its redrive policy decoded, its DLQ and its sources'
             cand create 'Create a queue (optionally FIFO, optionally with a dead-letter queue)'
@@ -270,6 +375,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand url 'Print the URL of a queue'
             cand tag 'Add tags to a queue, or change their values'
             cand untag 'Remove tags from a queue'
+            cand permission 'Let other AWS accounts use a queue: list, add or remove permissions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sqsctl;queue;help;info'= {
@@ -285,6 +391,17 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;queue;help;tag'= {
         }
         &'sqsctl;queue;help;untag'= {
+        }
+        &'sqsctl;queue;help;permission'= {
+            cand list 'List the statements of a queue''s policy: the permissions added, and any others'
+            cand add 'Allow other AWS accounts actions on a queue (AddPermission)'
+            cand remove 'Remove a permission by its label (RemovePermission)'
+        }
+        &'sqsctl;queue;help;permission;list'= {
+        }
+        &'sqsctl;queue;help;permission;add'= {
+        }
+        &'sqsctl;queue;help;permission;remove'= {
         }
         &'sqsctl;queue;help;help'= {
         }
@@ -860,6 +977,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand url 'Print the URL of a queue'
             cand tag 'Add tags to a queue, or change their values'
             cand untag 'Remove tags from a queue'
+            cand permission 'Let other AWS accounts use a queue: list, add or remove permissions'
         }
         &'sqsctl;help;queue;info'= {
         }
@@ -874,6 +992,17 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         &'sqsctl;help;queue;tag'= {
         }
         &'sqsctl;help;queue;untag'= {
+        }
+        &'sqsctl;help;queue;permission'= {
+            cand list 'List the statements of a queue''s policy: the permissions added, and any others'
+            cand add 'Allow other AWS accounts actions on a queue (AddPermission)'
+            cand remove 'Remove a permission by its label (RemovePermission)'
+        }
+        &'sqsctl;help;queue;permission;list'= {
+        }
+        &'sqsctl;help;queue;permission;add'= {
+        }
+        &'sqsctl;help;queue;permission;remove'= {
         }
         &'sqsctl;help;send'= {
         }

@@ -15,6 +15,7 @@ the Query protocol (`Action=...` form bodies, XML answers), current ones AWS JSO
 """
 
 import hashlib
+import json
 import sys
 import time
 import urllib.request
@@ -70,6 +71,22 @@ def system_attribute_names(sqs, names):
     if "MessageSystemAttributeNames" in members:
         return {"MessageSystemAttributeNames": names}
     return {"AttributeNames": names}
+
+
+def receive_until(sqs, url, count, message_attribute_names, system_names):
+    """Receives until `count` messages came (each kept in flight) or 10 seconds passed."""
+    received = []
+    deadline = time.time() + 10
+    while len(received) < count and time.time() < deadline:
+        got = sqs.receive_message(
+            QueueUrl=url,
+            MaxNumberOfMessages=10,
+            WaitTimeSeconds=1,
+            MessageAttributeNames=message_attribute_names,
+            **system_attribute_names(sqs, system_names),
+        )
+        received.extend(got.get("Messages", []))
+    return received
 
 
 def check(condition, what):
@@ -161,6 +178,32 @@ def main(endpoint, expect_protocol=None):
     check(sqs.list_queue_tags(QueueUrl=url)["Tags"] == {"team": "payments"}, "ListQueueTags")
     ok("ListQueueTags")
 
+    # A permission is a statement of the queue's Policy, its label the Sid (SQS writes the actions
+    # with the SQS: prefix, the accounts as root ARNs).
+    share = dict(QueueUrl=url, Label="py-share", AWSAccountIds=["111122223333"])
+    sqs.add_permission(**share, Actions=["SendMessage", "ReceiveMessage"])
+    policy = json.loads(sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["Policy"])["Attributes"]["Policy"])
+    statement = policy["Statement"][0]
+    check(
+        statement["Sid"] == "py-share"
+        and statement["Action"] == ["SQS:SendMessage", "SQS:ReceiveMessage"]
+        and statement["Principal"] == {"AWS": "arn:aws:iam::111122223333:root"},
+        f"AddPermission wrote {statement}",
+    )
+    check(
+        error_code(sqs.add_permission, **share, Actions=["SendMessage"]) == "InvalidParameterValue",
+        "a label used twice",
+    )
+    ok("AddPermission")
+    sqs.remove_permission(QueueUrl=url, Label="py-share")
+    after = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["Policy"]).get("Attributes", {})
+    check("Policy" not in after, "no Policy once its last statement is removed")
+    check(
+        error_code(sqs.remove_permission, QueueUrl=url, Label="py-share") == "InvalidParameterValue",
+        "RemovePermission of an unknown label",
+    )
+    ok("RemovePermission")
+
     # A carriage return and markup survive XML answers only when escaped; the MD5s must still match.
     body = "héllo\r\n<b>&amp;</b>"
     sent = sqs.send_message(
@@ -182,17 +225,7 @@ def main(endpoint, expect_protocol=None):
     check("Failed" not in batch, "a SendMessageBatch without failures has no Failed key")
     ok("SendMessageBatch")
 
-    received = []
-    deadline = time.time() + 10
-    while len(received) < 4 and time.time() < deadline:
-        got = sqs.receive_message(
-            QueueUrl=url,
-            MaxNumberOfMessages=10,
-            WaitTimeSeconds=1,
-            MessageAttributeNames=["All"],
-            **system_attribute_names(sqs, ["ApproximateReceiveCount", "SentTimestamp"]),
-        )
-        received.extend(got.get("Messages", []))
+    received = receive_until(sqs, url, 4, ["All"], ["ApproximateReceiveCount", "SentTimestamp"])
     check(len(received) == 4, f"ReceiveMessage got {len(received)} of 4")
     first = next(m for m in received if m["Body"] == body)
     check(first["MessageAttributes"]["kind"]["StringValue"] == "greeting", "message attributes")
@@ -242,6 +275,58 @@ def main(endpoint, expect_protocol=None):
         ),
         "ReceiveMessage of 11 messages",
     )
+
+    # SQS refuses a FIFO batch whose entry lacks a group id as a whole, and names the entry type of
+    # an empty batch.
+    check(
+        error_code(sqs.send_message_batch, QueueUrl=fifo_url, Entries=[{"Id": "a", "MessageBody": "x"}])
+        == "InvalidParameterValue",
+        "FIFO batch entry without a group id",
+    )
+    try:
+        sqs.send_message_batch(QueueUrl=url, Entries=[])
+        raise AssertionError("an empty SendMessageBatch succeeded")
+    except ClientError as e:
+        error = e.response["Error"]
+        # LocalStack differs: its EmptyBatchRequest has no message.
+        check(
+            error["Code"] in ("AWS.SimpleQueueService.EmptyBatchRequest", "EmptyBatchRequest")
+            and error.get("Message", "") in ("", "There should be at least one SendMessageBatchRequestEntry in the request."),
+            f"empty batch: {error}",
+        )
+
+    # The X-Amzn-Trace-Id header of a send becomes each message's AWSTraceHeader; MessageAttributeNames
+    # `Hel.*` returns the names starting with Hel, with their own MD5 (the digest SQS answered).
+    trace = "Root=1-3152b799-8954dae64eda91bc9a23a7e8;Parent=7fa8c0f79203be72;Sampled=1"
+
+    def add_trace(request, **_):
+        request.headers["X-Amzn-Trace-Id"] = trace
+
+    traced_url = sqs.create_queue(QueueName=f"py-{run}-traced")["QueueUrl"]
+    for action in ("SendMessage", "SendMessageBatch"):
+        sqs.meta.events.register(f"before-send.sqs.{action}", add_trace)
+    try:
+        sqs.send_message(
+            QueueUrl=traced_url,
+            MessageBody="traced",
+            MessageAttributes={
+                name: {"DataType": "String", "StringValue": value}
+                for name, value in (("Help.Me", "Me"), ("Hello", "There"), ("General", "Kenobi"))
+            },
+        )
+        sqs.send_message_batch(QueueUrl=traced_url, Entries=[{"Id": "b", "MessageBody": "traced in a batch"}])
+    finally:
+        for action in ("SendMessage", "SendMessageBatch"):
+            sqs.meta.events.unregister(f"before-send.sqs.{action}", add_trace)
+    traced = {m["Body"]: m for m in receive_until(sqs, traced_url, 2, ["Hel.*"], ["AWSTraceHeader"])}
+    check(
+        all(m.get("Attributes", {}).get("AWSTraceHeader") == trace for m in traced.values()) and len(traced) == 2,
+        f"AWSTraceHeader from X-Amzn-Trace-Id: {traced}",
+    )
+    named = traced.get("traced", {})
+    check(sorted(named.get("MessageAttributes", {})) == ["Hello", "Help.Me"], f"MessageAttributeNames Hel.*: {named}")
+    check(named.get("MD5OfMessageAttributes") == "83fee93c1bcd8b9a5a923ffacdc636c7", "MD5 of the attributes returned")
+    sqs.delete_queue(QueueUrl=traced_url)
 
     # Two receives with maxReceiveCount 1 put a message into the dead-letter queue.
     sqs.send_message(QueueUrl=url, MessageBody="poison")

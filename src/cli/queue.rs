@@ -1,4 +1,4 @@
-//! Arguments of `sqsctl queue info|create|delete|set|url`.
+//! Arguments of `sqsctl queue info|create|delete|set|url|tag|untag|permission`.
 
 use std::time::Duration;
 
@@ -49,6 +49,9 @@ pub enum QueueCommand {
     Tag(QueueTagArgs),
     /// Remove tags from a queue
     Untag(QueueUntagArgs),
+    /// Let other AWS accounts use a queue: list, add or remove permissions
+    #[command(subcommand)]
+    Permission(PermissionCommand),
 }
 
 #[derive(Debug, clap::Args)]
@@ -190,4 +193,85 @@ pub struct QueueUntagArgs {
     /// Keys of the tags to remove
     #[arg(value_name = "KEY", required = true)]
     pub keys: Vec<String>,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum PermissionCommand {
+    /// List the statements of a queue's policy: the permissions added, and any others
+    List(PermissionListArgs),
+    /// Allow other AWS accounts actions on a queue (AddPermission)
+    Add(PermissionAddArgs),
+    /// Remove a permission by its label (RemovePermission)
+    Remove(PermissionRemoveArgs),
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  sqsctl queue permission list orders
+  sqsctl queue permission list orders -o json
+
+Each row is one statement of the queue's policy (the Policy attribute): its label (Sid), its \
+effect, the accounts or principals it names and the actions it allows. `sqsctl queue info` shows \
+the policy as written.")]
+pub struct PermissionListArgs {
+    /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
+    pub queue: String,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  sqsctl queue permission add orders --label billing-send --account 111122223333 --action SendMessage
+  sqsctl queue permission add orders --label audit --account 444455556666 --action ReceiveMessage,GetQueueAttributes --dry-run
+
+SQS adds one statement to the queue's policy: the label is its Sid, each account is allowed as \
+arn:aws:iam::ACCOUNT:root, each action is written SQS:ACTION. Actions a permission can allow: \
+SendMessage, ReceiveMessage, DeleteMessage, ChangeMessageVisibility (each with its batch \
+action), GetQueueAttributes, GetQueueUrl, ListDeadLetterSourceQueues, PurgeQueue, or * for all \
+of them; at most 7. Labels, account ids and action names are checked before any call. The \
+question names the queue, its account and the region; without a terminal it needs --yes.")]
+pub struct PermissionAddArgs {
+    /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
+    pub queue: String,
+    /// Name of the permission (the statement's Sid): 1-80 letters, digits, - and _
+    #[arg(long, value_name = "LABEL")]
+    pub label: String,
+    /// AWS account allowed, 12 digits (repeatable, or comma-separated)
+    #[arg(
+        long = "account",
+        value_name = "ID",
+        required = true,
+        value_delimiter = ','
+    )]
+    pub accounts: Vec<String>,
+    /// Action allowed, e.g. SendMessage, or * for all (repeatable, or comma-separated)
+    #[arg(
+        long = "action",
+        value_name = "NAME",
+        required = true,
+        value_delimiter = ','
+    )]
+    pub actions: Vec<String>,
+    #[command(flatten)]
+    pub confirm: super::ConfirmArgs,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  sqsctl queue permission remove orders --label billing-send
+  sqsctl queue permission remove orders --label audit --dry-run
+
+The statement labelled LABEL leaves the queue's policy; once the last one goes, the queue has no \
+policy. The question names the queue, its account and the region; without a terminal it needs \
+--yes.")]
+pub struct PermissionRemoveArgs {
+    /// Queue name, URL or ARN
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
+    pub queue: String,
+    /// Label of the permission to remove (its Sid; `queue permission list` shows them)
+    #[arg(long, value_name = "LABEL")]
+    pub label: String,
+    #[command(flatten)]
+    pub confirm: super::ConfirmArgs,
 }

@@ -116,6 +116,17 @@ const WRONG_NAMES: &[(&[&str], &str)] = &[
         "`sqsctl queue tag QUEUE KEY=VALUE` and `sqsctl queue untag QUEUE KEY` change tags; `sqsctl queue info QUEUE` lists them",
     ),
     (
+        &[
+            "permission",
+            "permissions",
+            "add-permission",
+            "remove-permission",
+            "grant",
+            "share",
+        ],
+        "`sqsctl queue permission add QUEUE --label L --account ID --action SendMessage` lets another account use a queue; `sqsctl queue permission list QUEUE` lists permissions",
+    ),
+    (
         &["worker", "work", "run", "process", "exec", "handle"],
         "`sqsctl consume QUEUE -- COMMAND` runs a command per message and deletes it on success",
     ),

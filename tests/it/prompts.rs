@@ -19,6 +19,18 @@ fn prompts(env: &TestEnv) -> Vec<Vec<&'static str>> {
         vec!["redrive", "orders-dlq", "--to", "orders"],
         vec!["queue", "set", "orders", "--visibility", "2m"],
         vec!["delete", "orders", "AQEBnot-a-real-handle"],
+        vec![
+            "queue",
+            "permission",
+            "add",
+            "orders",
+            "--label",
+            "l",
+            "--account",
+            "111122223333",
+            "--action",
+            "SendMessage",
+        ],
     ]
 }
 
@@ -41,6 +53,7 @@ fn ctrl_c_at_any_prompt_cancels_at_once_with_nothing_changed() {
         assert_eq!(env.depth(&orders), 5, "{args:?}");
         let settings = env.block_on(env.sqs().attributes(&orders)).unwrap();
         assert_eq!(settings.get("VisibilityTimeout"), Some("30"), "{args:?}");
+        assert_eq!(settings.get("Policy"), None, "{args:?}");
         assert_eq!(env.depth(&dlq), 3, "{args:?}");
     }
 }
@@ -84,6 +97,7 @@ fn a_no_at_any_prompt_declines_with_exit_code_6_and_nothing_changed() {
         assert_eq!(env.depth(&orders), 5, "{args:?}");
         let settings = env.block_on(env.sqs().attributes(&orders)).unwrap();
         assert_eq!(settings.get("VisibilityTimeout"), Some("30"), "{args:?}");
+        assert_eq!(settings.get("Policy"), None, "{args:?}");
         assert_eq!(env.depth(&dlq), 3, "{args:?}");
     }
 }

@@ -36,6 +36,7 @@ const ACTIONS: &[&str] = &[
     "ListMessageMoveTasks",
     "CancelMessageMoveTask",
     "AddPermission",
+    "RemovePermission",
     "Nope",
 ];
 
@@ -51,6 +52,7 @@ const STRING_KEYS: &[&str] = &[
     "TaskHandle",
     "NextToken",
     "QueueNamePrefix",
+    "Label",
 ];
 const NUMBER_KEYS: &[&str] = &[
     "VisibilityTimeout",
@@ -65,6 +67,8 @@ const LIST_KEYS: &[&str] = &[
     "TagKeys",
     "MessageAttributeNames",
     "MessageSystemAttributeNames",
+    "AWSAccountIds",
+    "Actions",
 ];
 const MAP_KEYS: &[&str] = &["Attributes", "Tags", "tags"];
 const ATTRIBUTE_NAMES: &[&str] = &[

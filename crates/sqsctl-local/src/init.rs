@@ -161,6 +161,7 @@ pub fn apply(svc: &Arc<Service>, spec: &InitSpec) -> Result<InitReport, InitErro
         action: "CreateQueue",
         request_id: "",
         region: &svc.region,
+        trace_header: None,
     };
     let mut report = InitReport::default();
     let mut pending: Vec<&QueueSpec> = spec.queues.iter().collect();

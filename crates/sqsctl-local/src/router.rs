@@ -136,6 +136,7 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
         action,
         request_id: &request_id,
         region: region.as_deref().unwrap_or(&svc.region),
+        trace_header: req.trace_header.as_deref(),
     };
     let outcome = run(&call, input).await;
     match outcome {

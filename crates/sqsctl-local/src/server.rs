@@ -281,6 +281,7 @@ async fn handle(
         fetch_mode: header("sec-fetch-mode"),
         fetch_dest: header("sec-fetch-dest"),
         accept: header("accept"),
+        trace_header: header("x-amzn-trace-id"),
         body: Bytes::new(),
     };
     let protocol = api::protocol_of(request.content_type.as_deref(), request.target.as_deref());

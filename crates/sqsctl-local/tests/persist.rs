@@ -295,6 +295,74 @@ async fn deletes_purges_and_queue_deletions_stay_done() -> TestResult {
     Ok(())
 }
 
+/// A purge ends the deduplication window for good: after a restart a message sent again with an
+/// id seen before the purge is delivered (SQS accepts it). The `X-Amzn-Trace-Id` header a send
+/// carried is kept as the message's `AWSTraceHeader` like any system attribute.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_purge_forgets_dedup_ids_and_trace_headers_are_kept_across_a_restart() -> TestResult {
+    const TRACE: &str =
+        "Root=1-3152b799-8954dae64eda91bc9a23a7e8;Parent=7fa8c0f79203be72;Sampled=1";
+    let dir = tempfile::tempdir()?;
+    let start = UNIX_EPOCH + Duration::from_secs(START);
+    {
+        let server = Server::start(config(dir.path(), start))?;
+        let sqs = client(&server);
+        let url = create_fifo(&sqs, "purged.fifo").await?;
+        for body in ["before", "also before"] {
+            sqs.send_message()
+                .queue_url(&url)
+                .message_body(body)
+                .message_group_id("g")
+                .message_deduplication_id(body.replace(' ', "-"))
+                .send()
+                .await?;
+        }
+        sqs.purge_queue().queue_url(&url).send().await?;
+        let traced = sqs.create_queue().queue_name("traced").send().await?;
+        sqs.send_message()
+            .queue_url(traced.queue_url().unwrap_or_default())
+            .message_body("traced")
+            .customize()
+            .mutate_request(|req| {
+                req.headers_mut().insert("X-Amzn-Trace-Id", TRACE);
+            })
+            .send()
+            .await?;
+        server.shutdown().await;
+    }
+    let server = Server::start(config(dir.path(), start))?;
+    let sqs = client(&server);
+    let url = server.queue_url("purged.fifo");
+    sqs.send_message()
+        .queue_url(&url)
+        .message_body("after")
+        .message_group_id("g")
+        .message_deduplication_id("before")
+        .send()
+        .await?;
+    let got: Vec<String> = receive_all(&sqs, &url)
+        .await?
+        .into_iter()
+        .map(|(body, _)| body)
+        .collect();
+    assert_eq!(got, ["after"]);
+    let traced = sqs
+        .receive_message()
+        .queue_url(server.queue_url("traced"))
+        .message_system_attribute_names(MessageSystemAttributeName::AwsTraceHeader)
+        .send()
+        .await?;
+    let trace = traced
+        .messages()
+        .first()
+        .and_then(|m| m.attributes())
+        .and_then(|a| a.get(&MessageSystemAttributeName::AwsTraceHeader))
+        .cloned();
+    assert_eq!(trace.as_deref(), Some(TRACE));
+    server.shutdown().await;
+    Ok(())
+}
+
 /// The bodies one receive of up to `max` messages brings, kept in flight for an hour.
 async fn take(
     sqs: &Client,
@@ -902,6 +970,59 @@ async fn queues_kept_before_regions_belong_to_the_default_region_for_good() -> T
     let server = Server::start(in_region(damaged.path(), "ap-south-1"))?;
     let sqs = client_in(&server, "ap-south-1");
     assert_eq!(counts(&sqs, &server.queue_url("jobs")).await?, (2, 0, 0));
+    server.shutdown().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_keeps_permissions_and_their_removal() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let start = UNIX_EPOCH + Duration::from_secs(START);
+    let url;
+    let policy;
+    {
+        let server = Server::start(config(dir.path(), start))?;
+        let sqs = client(&server);
+        url = server.queue_url("shared");
+        sqs.create_queue().queue_name("shared").send().await?;
+        server.clock().advance(Duration::from_secs(30));
+        for label in ["senders", "readers"] {
+            sqs.add_permission()
+                .queue_url(&url)
+                .label(label)
+                .aws_account_ids("111122223333")
+                .actions("SendMessage")
+                .send()
+                .await?;
+        }
+        policy = queue_attribute(&sqs, &url, QueueAttributeName::Policy).await?;
+        assert!(policy.as_deref().is_some_and(|p| p.contains("readers")));
+        server.shutdown().await;
+    }
+    let server = Server::start(config(dir.path(), start))?;
+    let sqs = client(&server);
+    assert_eq!(
+        queue_attribute(&sqs, &url, QueueAttributeName::Policy).await?,
+        policy
+    );
+    assert_eq!(
+        queue_attribute(&sqs, &url, QueueAttributeName::LastModifiedTimestamp).await?,
+        Some((START + 30).to_string())
+    );
+    for label in ["senders", "readers"] {
+        sqs.remove_permission()
+            .queue_url(&url)
+            .label(label)
+            .send()
+            .await?;
+    }
+    server.shutdown().await;
+    let server = Server::start(config(dir.path(), start))?;
+    let sqs = client(&server);
+    assert_eq!(
+        queue_attribute(&sqs, &url, QueueAttributeName::Policy).await?,
+        None
+    );
     server.shutdown().await;
     Ok(())
 }

@@ -1,9 +1,10 @@
-//! `sqsctl queue info|create|delete|set|url|tag|untag`: the settings each subcommand runs with, and the dispatch to
+//! `sqsctl queue info|create|delete|set|url|tag|untag|permission`: the settings each subcommand runs with, and the dispatch to
 //! the file of each.
 
 mod create;
 mod delete;
 mod info;
+mod permission;
 mod set;
 mod tag;
 mod url;
@@ -14,6 +15,7 @@ use crate::cli::queue::QueueCommand;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 pub use create::CreateSettings;
+pub use permission::PermissionSettings;
 pub use set::SetSettings;
 
 #[derive(Debug)]
@@ -40,6 +42,7 @@ pub enum QueueSettings {
         queue: String,
         keys: Vec<String>,
     },
+    Permission(PermissionSettings),
 }
 
 /// Adds the duration flags of `queue create` and `queue set` to `attributes` (as the seconds SQS
@@ -84,6 +87,9 @@ impl QueueSettings {
                 queue: args.queue,
                 keys: args.keys,
             },
+            QueueCommand::Permission(command) => {
+                QueueSettings::Permission(PermissionSettings::resolve(command)?)
+            }
         })
     }
 }
@@ -101,6 +107,7 @@ pub async fn run(ctx: &Context, settings: QueueSettings) -> anyhow::Result<ExitS
         QueueSettings::Url { name, account } => url::url(ctx, &name, account).await,
         QueueSettings::Tag { queue, tags } => tag::tag(ctx, &queue, tags).await,
         QueueSettings::Untag { queue, keys } => tag::untag(ctx, &queue, keys).await,
+        QueueSettings::Permission(settings) => permission::run(ctx, settings).await,
     }
 }
 

@@ -291,30 +291,6 @@ pub(super) async fn recorded_error_messages(t: Arc<Target>) {
         message(&again),
         "A queue already exists with the same name and a different value for attribute ContentBasedDeduplication",
     );
-    let same_type = t
-        .client
-        .set_queue_attributes()
-        .queue_url(&fifo.url)
-        .attributes(QueueAttributeName::FifoQueue, "true")
-        .send()
-        .await;
-    expect(
-        "SetQueueAttributes FifoQueue=true on a FIFO queue",
-        message(&same_type),
-        "ok",
-    );
-    let to_standard = t
-        .client
-        .set_queue_attributes()
-        .queue_url(&fifo.url)
-        .attributes(QueueAttributeName::FifoQueue, "false")
-        .send()
-        .await;
-    expect(
-        "SetQueueAttributes FifoQueue=false on a FIFO queue",
-        message(&to_standard),
-        "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
-    );
     for (attribute, value) in [
         (QueueAttributeName::DeduplicationScope, "queue"),
         (QueueAttributeName::FifoThroughputLimit, "perQueue"),

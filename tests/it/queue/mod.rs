@@ -1,10 +1,11 @@
-//! `queue create|set|info|tag|untag|url|delete`, one submodule per subcommand, through the real
+//! `queue create|set|info|tag|untag|url|delete|permission`, one submodule per subcommand, through the real
 //! binary against the local server.
 
 use crate::support::TestEnv;
 
 mod create;
 mod delete;
+mod permission;
 mod set;
 mod tag;
 mod url;

@@ -385,4 +385,43 @@ impl Sqs {
             .map_err(|e| self.err_on("UntagQueue", queue, e))?;
         Ok(())
     }
+
+    /// Allows `accounts` the `actions` (names as in the API, without `SQS:`) on a queue, as the
+    /// statement labelled `label` of its policy.
+    pub async fn add_permission(
+        &self,
+        queue: &QueueRef,
+        label: &str,
+        accounts: &[String],
+        actions: &[&str],
+    ) -> Result<(), ClientError> {
+        self.client
+            .add_permission()
+            .queue_url(&queue.url)
+            .label(label)
+            .set_aws_account_ids(Some(accounts.to_vec()))
+            .set_actions(Some(actions.iter().map(|a| a.to_string()).collect()))
+            .send()
+            .timed()
+            .await
+            .map_err(|e| self.err_on("AddPermission", queue, e))?;
+        Ok(())
+    }
+
+    /// Removes the permission labelled `label` from a queue's policy.
+    pub async fn remove_permission(
+        &self,
+        queue: &QueueRef,
+        label: &str,
+    ) -> Result<(), ClientError> {
+        self.client
+            .remove_permission()
+            .queue_url(&queue.url)
+            .label(label)
+            .send()
+            .timed()
+            .await
+            .map_err(|e| self.err_on("RemovePermission", queue, e))?;
+        Ok(())
+    }
 }

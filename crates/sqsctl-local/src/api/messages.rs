@@ -138,8 +138,19 @@ fn to_new_message(input: SendInput) -> SqsResult<NewMessage> {
     })
 }
 
+/// A send's message, checked and digested. Without an `AWSTraceHeader` system attribute of its
+/// own it carries the request's `X-Amzn-Trace-Id` header: SQS documents that the attribute
+/// overrides the header. The digest of system attributes covers only what the client sent.
+fn prepare(call: &Call, input: SendInput) -> SqsResult<Prepared> {
+    let mut prepared = Prepared::new(to_new_message(input)?)?;
+    if prepared.message.trace_header.is_none() {
+        prepared.message.trace_header = call.trace_header.map(String::from);
+    }
+    Ok(prepared)
+}
+
 fn send_one(call: &Call, queue: &Queue, input: SendInput) -> SqsResult<SendReceipt> {
-    let prepared = Prepared::new(to_new_message(input)?)?;
+    let prepared = prepare(call, input)?;
     let now = call.svc.now();
     let receipt = queue.state.lock().send(prepared, queue.fifo, now)?;
     Ok(receipt)
@@ -175,7 +186,10 @@ impl<T> BatchOutput<T> {
 pub fn send_message_batch(call: &Call, input: BatchInput<SendInput>) -> Reply {
     let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let entries = input.entries.unwrap_or_default();
-    validate::batch_ids(entries.iter().map(|e| e.id.as_deref()))?;
+    validate::batch_ids(
+        "SendMessageBatchRequestEntry",
+        entries.iter().map(|e| e.id.as_deref()),
+    )?;
     let total: usize = entries
         .iter()
         .map(|e| {
@@ -201,6 +215,9 @@ pub fn send_message_batch(call: &Call, input: BatchInput<SendInput>) -> Reply {
             ),
         ));
     }
+    if queue.fifo {
+        fifo_ids_given(&queue, &entries)?;
+    }
     let mut output = BatchOutput::new();
     let mut ready = Vec::with_capacity(entries.len());
     for mut entry in entries {
@@ -209,7 +226,7 @@ pub fn send_message_batch(call: &Call, input: BatchInput<SendInput>) -> Reply {
             output.failed.push(Failure::new(&id, &SqsError::internal()));
             continue;
         }
-        match to_new_message(entry).and_then(Prepared::new) {
+        match prepare(call, entry) {
             Ok(prepared) => ready.push((id, prepared)),
             Err(err) => output.failed.push(Failure::new(&id, &err)),
         }
@@ -227,6 +244,25 @@ pub fn send_message_batch(call: &Call, input: BatchInput<SendInput>) -> Reply {
         queue.changed.notify_waiters();
     }
     call.encode(&output)
+}
+
+/// On a FIFO queue, an entry without a group id, or without a deduplication id where the queue
+/// does not derive one from the body, fails the whole batch (SQS answers 400 and sends none).
+fn fifo_ids_given(queue: &Queue, entries: &[SendInput]) -> SqsResult<()> {
+    let content_based = queue.state.lock().attrs.content_based_dedup;
+    for entry in entries {
+        if entry.message_group_id.is_none() {
+            return Err(SqsError::invalid_parameter(
+                "The request must contain the parameter MessageGroupId.",
+            ));
+        }
+        if entry.message_deduplication_id.is_none() && !content_based {
+            return Err(SqsError::invalid_parameter(
+                "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Decodes a handle and checks it belongs to this queue.
@@ -288,11 +324,12 @@ struct IdOnly {
 fn handle_batch(
     call: &Call,
     input: BatchInput<HandleInput>,
+    entry_shape: &str,
     apply: impl Fn(&Queue, &HandleInput) -> SqsResult<()>,
 ) -> Reply {
     let queue = call.queue_by_url(input.queue_url.as_deref())?;
     let entries = input.entries.unwrap_or_default();
-    validate::batch_ids(entries.iter().map(|e| e.id.as_deref()))?;
+    validate::batch_ids(entry_shape, entries.iter().map(|e| e.id.as_deref()))?;
     let mut output = BatchOutput::new();
     for entry in &entries {
         let id = entry.id.clone().unwrap_or_default();
@@ -310,11 +347,19 @@ fn handle_batch(
 }
 
 pub fn delete_message_batch(call: &Call, input: BatchInput<HandleInput>) -> Reply {
-    handle_batch(call, input, |queue, entry| {
-        delete_one(queue, entry).map(|_| ())
-    })
+    handle_batch(
+        call,
+        input,
+        "DeleteMessageBatchRequestEntry",
+        |queue, entry| delete_one(queue, entry).map(|_| ()),
+    )
 }
 
 pub fn change_message_visibility_batch(call: &Call, input: BatchInput<HandleInput>) -> Reply {
-    handle_batch(call, input, |queue, entry| change_one(call, queue, entry))
+    handle_batch(
+        call,
+        input,
+        "ChangeMessageVisibilityBatchRequestEntry",
+        |queue, entry| change_one(call, queue, entry),
+    )
 }

@@ -4,6 +4,7 @@
 //! same input structs, runs through the same handler, and is answered in its own protocol.
 
 pub mod messages;
+pub mod permissions;
 pub mod queues;
 pub mod receive;
 
@@ -42,6 +43,8 @@ pub struct Call<'a> {
     pub request_id: &'a str,
     /// The region the request was signed for, or the server's default region.
     pub region: &'a str,
+    /// The `X-Amzn-Trace-Id` header: the X-Ray trace header of the messages a send carries.
+    pub trace_header: Option<&'a str>,
 }
 
 impl Call<'_> {
@@ -119,6 +122,8 @@ pub struct Request {
     pub fetch_dest: Option<String>,
     /// The `Accept` header: a Query-protocol GET may ask for JSON.
     pub accept: Option<String>,
+    /// `X-Amzn-Trace-Id`, which a send keeps as its messages' `AWSTraceHeader`.
+    pub trace_header: Option<String>,
     pub body: bytes::Bytes,
 }
 
@@ -296,12 +301,8 @@ pub async fn run(call: &Call<'_>, body: Input<'_>) -> Reply {
         "StartMessageMoveTask" => reply(call, tasks::start(call.svc, call.region, parse(body)?)),
         "ListMessageMoveTasks" => reply(call, tasks::list(call.svc, call.region, parse(body)?)),
         "CancelMessageMoveTask" => reply(call, tasks::cancel(call.svc, call.region, parse(body)?)),
-        "AddPermission" | "RemovePermission" => Err(SqsError::new(
-            ErrorKind::UnsupportedOperation,
-            format!(
-                "{action} is not supported by the local server; set the Policy attribute instead."
-            ),
-        )),
+        "AddPermission" => reply(call, permissions::add_permission(call, parse(body)?)),
+        "RemovePermission" => reply(call, permissions::remove_permission(call, parse(body)?)),
         _ => Err(unknown_action(action)),
     }
 }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::{Call, Reply};
 use crate::engine::md5;
-use crate::engine::message::{AttributeValue, MessageAttribute, StoredMessage};
+use crate::engine::message::{AttributeValue, MessageAttribute, State, StoredMessage};
 use crate::engine::queue::Queue;
 use crate::engine::receipt::Receipt;
 use crate::engine::store::{Ask, VisibilityChange};
@@ -83,14 +83,15 @@ impl Selection {
         self.system.iter().any(|n| n == "All" || n == name)
     }
 
+    /// `All`, `*` and `.*` ask for every attribute; `prefix.*` for the names that start with the
+    /// prefix (SQS answered `Hel.*` with `Hello` and `Help.Me`); any other name for itself.
     fn wants_message(&self, name: &str) -> bool {
         self.message.iter().any(|pattern| {
-            pattern == "All"
-                || pattern == ".*"
+            matches!(pattern.as_str(), "All" | "*" | ".*")
                 || pattern == name
-                || pattern.strip_suffix(".*").is_some_and(|prefix| {
-                    name.starts_with(prefix) && name[prefix.len()..].starts_with('.')
-                })
+                || pattern
+                    .strip_suffix(".*")
+                    .is_some_and(|prefix| name.starts_with(prefix))
         })
     }
 }
@@ -404,7 +405,11 @@ fn renew(
     // Through the queue state, not its messages, so that the new deadline reaches the data
     // directory too.
     messages.iter().all(|(key, message)| {
-        state
+        // A visibility change accepts older handles too; a retried attempt must not.
+        let held = state.messages.get(*key).is_some_and(|m| {
+            m.receive_count == message.receive_count && matches!(m.state, State::InFlight { .. })
+        });
+        held && state
             .change_visibility(VisibilityChange {
                 key: *key,
                 generation: message.receive_count,
@@ -427,13 +432,21 @@ mod tests {
             message: vec!["order.*".into(), "exact".into()],
         };
         assert!(selection.wants_message("order.id"));
+        assert!(selection.wants_message("orders"));
         assert!(selection.wants_message("exact"));
-        assert!(!selection.wants_message("orderx"));
+        assert!(!selection.wants_message("exactly"));
         assert!(!selection.wants_message("other"));
         let all = Selection {
             system: vec!["All".into()],
             message: vec![".*".into()],
         };
         assert!(all.wants_message("anything") && all.wants_system("SentTimestamp"));
+        for every in ["All", "*", ".*"] {
+            let selection = Selection {
+                system: vec![],
+                message: vec![every.into()],
+            };
+            assert!(selection.wants_message("Help.Me"), "{every}");
+        }
     }
 }

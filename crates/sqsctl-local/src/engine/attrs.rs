@@ -222,7 +222,7 @@ impl QueueAttributes {
             }
             "RedrivePolicy" => self.redrive_policy = parse_redrive_policy(value)?,
             "RedriveAllowPolicy" => self.redrive_allow = parse_redrive_allow(value)?,
-            // Setting a FIFO queue's FifoQueue to true again changes nothing, as on SQS.
+            // "true" again is accepted and changes nothing, at creation or later.
             "FifoQueue" if fifo => match boolean(name, value)? {
                 true => {}
                 false if creating => return Err(SqsError::invalid_attribute_value(name)),
@@ -393,9 +393,9 @@ mod tests {
                 .apply("ContentBasedDeduplication", "true", true, true)
                 .is_ok()
         );
-        // SQS accepts FifoQueue=true on a FIFO queue and refuses to turn it into a standard one.
         assert!(attrs.apply("FifoQueue", "true", true, false).is_ok());
         assert!(attrs.apply("FifoQueue", "false", true, false).is_err());
+        assert!(attrs.apply("FifoQueue", "true", false, false).is_err());
         assert!(attrs.apply("Bogus", "1", false, true).is_err());
     }
 }

@@ -9,8 +9,8 @@
 //! is one branch, and nothing waits.
 //!
 //! A change made of several ops (a FIFO send: its deduplication entry and its message; a purge:
-//! the messages and the queue's purge time; a move task's step: the messages and the task's
-//! count) is recorded with [`Journal::record_all`], under one lock of the pending list, so the
+//! the messages, the deduplication entries and the queue's purge time; a move task's step: the
+//! messages and the task's count) is recorded with [`Journal::record_all`], under one lock of the pending list, so the
 //! writer takes all of it or none of it into a commit: a crash never keeps half of a change. An
 //! answer that rests on another request's change (a FIFO retry answered from the deduplication
 //! cache) waits with [`Journal::await_recorded`] for everything recorded so far.
@@ -85,6 +85,7 @@ pub enum Op {
     DeleteMessage {
         row: u64,
     },
+    /// Deletes the queue's messages and its deduplication entries.
     Purge {
         queue: u64,
     },

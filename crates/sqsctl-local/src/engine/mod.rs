@@ -1,6 +1,7 @@
 //! The queue engine: messages and where they are (visible, in flight, delayed), FIFO groups and
 //! deduplication, fair delivery, the departures of `--like-sqs`, queue settings and their
-//! validation, the memory bound, and the journal of changes that persistence writes.
+//! validation (the `Policy` statements of AddPermission and RemovePermission too), the memory
+//! bound, and the journal of changes that persistence writes.
 
 pub mod attempts;
 pub mod attrs;
@@ -12,6 +13,7 @@ pub mod journal;
 pub mod limits;
 pub mod md5;
 pub mod message;
+pub mod policy;
 pub mod queue;
 pub mod realism;
 pub mod receipt;

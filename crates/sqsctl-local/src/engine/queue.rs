@@ -280,9 +280,11 @@ impl QueueState {
         Ok(())
     }
 
-    /// Deletes every message and remembers when, both in one commit.
+    /// Deletes every message and the deduplication ids seen (SQS accepts a purged message sent
+    /// again with its id), and remembers when, all in one commit.
     pub fn purge(&mut self, queue: &Queue, now: u64) {
         self.messages.purge();
+        self.dedup = Dedup::default();
         self.last_purge = Some(now);
         if self.journal.is_on() {
             self.journal.record_all([
@@ -349,7 +351,13 @@ impl QueueState {
                 }
             };
             let key = Dedup::scoped_key(self.attrs.dedup_per_group, group, &id);
-            if let Some(original) = self.dedup.lookup(&key, now) {
+            // Ids seen while the scope was the whole queue still count, in any group, until
+            // their window ends: SQS keeps them when the scope changes to messageGroup.
+            let seen = match self.dedup.lookup(&key, now) {
+                None if self.attrs.dedup_per_group => self.dedup.lookup(&id, now),
+                seen => seen,
+            };
+            if let Some(original) = seen {
                 // The original send may not be durable yet: this answer must not overtake it.
                 self.journal.await_recorded();
                 return Ok(receipt(original.message_id, original.sequence));

@@ -19,7 +19,7 @@ use crate::engine::limits::{Budget, Usage};
 use crate::engine::message::{State, StoredMessage};
 use crate::engine::realism::Draw;
 pub use crate::engine::slab::MessageMap;
-use crate::error::{ErrorKind, SqsError, SqsResult};
+use crate::error::{SqsError, SqsResult};
 
 #[derive(Debug)]
 enum Order {
@@ -489,6 +489,11 @@ impl Messages {
         }
     }
 
+    /// Changes the visibility timeout of the message's current delivery. As on SQS, any handle the
+    /// message was received with acts on it: one that a later receive replaced changes the
+    /// timeout of that later receive, and one whose timeout ran out (the message is visible, or
+    /// delayed, again) is answered with success and changes nothing. A handle of a deleted
+    /// message, or of a receive the message never had, is refused.
     pub fn change_visibility(&mut self, change: VisibilityChange<'_>) -> SqsResult<()> {
         let VisibilityChange {
             key,
@@ -497,22 +502,19 @@ impl Messages {
             now,
             handle,
         } = change;
-        let current = self
+        let message = self
             .map
-            .get(&key)
-            .is_some_and(|m| self.handle_is_current(key, m, generation));
-        let message = self.map.get_mut(&key).filter(|_| current).ok_or_else(|| {
-            SqsError::invalid_value(
-                "ReceiptHandle",
-                handle,
-                "Message does not exist or is not available for visibility timeout change.",
-            )
-        })?;
+            .get_mut(&key)
+            .filter(|m| generation <= m.receive_count)
+            .ok_or_else(|| {
+                SqsError::invalid_value(
+                    "ReceiptHandle",
+                    handle,
+                    "Message does not exist or is not available for visibility timeout change.",
+                )
+            })?;
         let State::InFlight { received_at, .. } = message.state else {
-            return Err(SqsError::new(
-                ErrorKind::MessageNotInflight,
-                "The message referred to isn't in flight.",
-            ));
+            return Ok(());
         };
         let elapsed_secs = now.saturating_sub(received_at) / 1000;
         if elapsed_secs + u64::from(timeout_secs) > 43_200 {

@@ -58,6 +58,9 @@ pub fn allowed_char(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
+/// SQS's answer to a body or string attribute value with a character outside [`allowed_char`].
+const INVALID_CHARACTERS: &str = "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF";
+
 pub fn message_body(body: &str) -> SqsResult<()> {
     if body.is_empty() {
         return Err(SqsError::missing("MessageBody"));
@@ -69,7 +72,7 @@ pub fn message_body(body: &str) -> SqsResult<()> {
     if !plain_ascii && !body.chars().all(allowed_char) {
         return Err(SqsError::new(
             ErrorKind::InvalidMessageContents,
-            "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
+            INVALID_CHARACTERS,
         ));
     }
     Ok(())
@@ -119,12 +122,15 @@ pub fn batch_entry_id(id: &str) -> SqsResult<()> {
 }
 
 /// Common checks of batch requests, in the order SQS applies them.
-pub fn batch_ids<'a>(ids: impl ExactSizeIterator<Item = Option<&'a str>>) -> SqsResult<()> {
+pub fn batch_ids<'a>(
+    entry_shape: &str,
+    ids: impl ExactSizeIterator<Item = Option<&'a str>>,
+) -> SqsResult<()> {
     let count = ids.len();
     if count == 0 {
         return Err(SqsError::new(
             ErrorKind::EmptyBatchRequest,
-            "There should be at least one entry in the request.",
+            format!("There should be at least one {entry_shape} in the request."),
         ));
     }
     if count > MAX_BATCH_ENTRIES {
@@ -149,9 +155,10 @@ pub fn batch_ids<'a>(ids: impl ExactSizeIterator<Item = Option<&'a str>>) -> Sqs
 
 fn attribute_name(name: &str) -> SqsResult<()> {
     let lower = name.to_ascii_lowercase();
+    // Letters beyond ASCII count as alphanumerics: SQS accepted `attr.1øßä`.
     let chars_ok = name
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'));
     let ok = !name.is_empty()
         && name.len() <= 256
         && chars_ok
@@ -248,11 +255,10 @@ pub fn attribute_value(name: String, value: AttributeValueInput) -> SqsResult<Me
                     "Message (user) attribute '{name}' must contain a non-empty value of type '{base}'."
                 )));
             }
+            // The body's rule, but SQS answers InvalidParameterValue here, not
+            // InvalidMessageContents.
             if !text.chars().all(allowed_char) {
-                return Err(SqsError::new(
-                    ErrorKind::InvalidMessageContents,
-                    format!("The message attribute '{name}' contains invalid characters."),
-                ));
+                return Err(SqsError::invalid_parameter(INVALID_CHARACTERS));
             }
             if base == "Number" && !valid_number(&text) {
                 return Err(SqsError::invalid_parameter(format!(
@@ -346,7 +352,11 @@ mod tests {
 
     #[test]
     fn batch_rules_in_order() {
-        let kind = |ids: Vec<Option<&str>>| batch_ids(ids.into_iter()).err().map(|e| e.kind);
+        let kind = |ids: Vec<Option<&str>>| {
+            batch_ids("SendMessageBatchRequestEntry", ids.into_iter())
+                .err()
+                .map(|e| e.kind)
+        };
         assert_eq!(kind(vec![]), Some(ErrorKind::EmptyBatchRequest));
         assert_eq!(
             kind(vec![Some("a"); 11]),
@@ -405,6 +415,25 @@ mod tests {
         assert!(attribute_name("AWS.thing").is_err());
         assert!(attribute_name("a..b").is_err());
         assert!(attribute_name("ok.name-1").is_ok());
+        assert!(attribute_name("attr.1øßä").is_ok());
+        for refused in [
+            "Invalid-§-attr",
+            "Invalid-!-attr",
+            "Invalid-(-attr",
+            "Invalid-?-attr",
+        ] {
+            assert!(attribute_name(refused).is_err(), "{refused}");
+        }
+        let control = AttributeValueInput {
+            data_type: Some("String".into()),
+            string_value: Some("Invalid-\u{8},\u{b}".into()),
+            ..Default::default()
+        };
+        let err = attribute_value("attr1".into(), control).err();
+        assert_eq!(
+            err.map(|e| (e.kind, e.message)),
+            Some((ErrorKind::InvalidParameterValue, INVALID_CHARACTERS.into()))
+        );
     }
 
     #[test]

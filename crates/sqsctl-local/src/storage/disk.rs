@@ -500,6 +500,9 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), DiskError> {
         Op::Purge { queue } => {
             tx.prepare_cached("DELETE FROM messages WHERE queue = ?1")?
                 .execute([to_i64(*queue)])?;
+            // A purge ends the deduplication window too.
+            tx.prepare_cached("DELETE FROM dedup WHERE queue = ?1")?
+                .execute([to_i64(*queue)])?;
         }
         Op::Dedup {
             queue,

@@ -383,7 +383,19 @@ const ACTIONS: &[(&[&str], Action)] = &[
         },
     ),
     (
-        &["AddPermission", "RemovePermission"],
+        &["AddPermission"],
+        Action {
+            input: &[
+                QUEUE_URL,
+                m("Label", Shape::Str),
+                named("AWSAccountIds", "AWSAccountId", Shape::List(&STR)),
+                named("Actions", "ActionName", Shape::List(&STR)),
+            ],
+            output: &[],
+        },
+    ),
+    (
+        &["RemovePermission"],
         Action {
             input: &[QUEUE_URL, m("Label", Shape::Str)],
             output: &[],
