@@ -547,6 +547,40 @@ async fn fifo_deduplication_window_is_five_minutes_even_after_delete() -> TestRe
     Ok(())
 }
 
+/// SQS goes on deduplicating under the old `DeduplicationScope` for a deduplication window after
+/// the attribute changes (as recorded); then the new scope applies.
+#[tokio::test]
+async fn a_deduplication_scope_change_applies_after_the_window() -> TestResult {
+    let server = manual_server();
+    let sqs = client(&server);
+    let clock = server.clock().clone();
+    let url = create(&sqs, "rescoped.fifo", &[("FifoQueue", "true")]).await;
+    sqs.set_queue_attributes()
+        .queue_url(&url)
+        .attributes(QueueAttributeName::DeduplicationScope, "messageGroup")
+        .attributes(QueueAttributeName::FifoThroughputLimit, "perMessageGroupId")
+        .send()
+        .await?;
+    clock.advance(Duration::from_secs(200));
+    let a = send_fifo(&sqs, &url, "g1", "a", Some("late")).await;
+    let b = send_fifo(&sqs, &url, "g2", "b", Some("late")).await;
+    assert_eq!(
+        b.message_id, a.message_id,
+        "still the queue scope 200 s after the change"
+    );
+    clock.advance(Duration::from_secs(100));
+    let c = send_fifo(&sqs, &url, "g1", "c", Some("fresh")).await;
+    let d = send_fifo(&sqs, &url, "g2", "d", Some("fresh")).await;
+    assert_ne!(
+        d.message_id, c.message_id,
+        "per group once 300 s have passed"
+    );
+    // An id seen under the queue scope is still seen, in any group, until its own window ends.
+    let e = send_fifo(&sqs, &url, "g3", "e", Some("late")).await;
+    assert_eq!(e.message_id, a.message_id);
+    Ok(())
+}
+
 fn redrive(server: &Server, dlq: &str, max: &str) -> String {
     format!(
         r#"{{"deadLetterTargetArn":"{}","maxReceiveCount":{max}}}"#,

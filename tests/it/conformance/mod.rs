@@ -1418,6 +1418,32 @@ async fn move_task_errors(t: Arc<Target>) {
             .await,
         "ResourceNotFoundException",
     );
+    // A handle is base64 of the task's id and source queue; SQS looks the queue up first.
+    use base64::Engine as _;
+    let handle_of_missing = base64::engine::general_purpose::STANDARD.encode(format!(
+        r#"{{"taskId":"10f57157-fc38-4da9-a113-4de7e12d05dd","sourceArn":"{missing_arn}"}}"#
+    ));
+    let cancelled = t
+        .client
+        .cancel_message_move_task()
+        .task_handle(&handle_of_missing)
+        .send()
+        .await;
+    let message = cancelled
+        .as_ref()
+        .err()
+        .and_then(|e| e.message().map(str::to_owned));
+    checks.code(
+        "CancelMessageMoveTask with a handle of a missing queue",
+        cancelled,
+        "ResourceNotFoundException",
+    );
+    checks.check(
+        "the message of a handle naming a missing queue",
+        message.as_deref()
+            == Some("The resource that you specified for the SourceArn parameter doesn't exist."),
+        || format!("{message:?}"),
+    );
     checks.finish();
 }
 

@@ -317,7 +317,7 @@ pub fn set_queue_attributes(call: &Call, input: QueueUrlInput) -> SqsResult<Valu
         next.apply(name, &given[name], queue.fifo, false)?;
     }
     next.check_combination()?;
-    state.attrs = next;
+    state.set_attributes(next, now);
     state.last_modified = now;
     state.save(&queue);
     drop(state);

@@ -43,8 +43,10 @@ pub enum State {
 /// index entries), counted by the memory bound so that many small messages are bounded too.
 pub const BOOKKEEPING_BYTES: u64 = 200;
 
-/// SQS sequence numbers are 20-digit decimal strings that only grow; messages store the offset.
-pub const FIRST_SEQUENCE: u128 = 18_000_000_000_000_000_000;
+/// SQS sequence numbers are 20-digit decimal strings that only grow; messages store the offset
+/// from this base, a number of the size SQS gives (without runs of zeros, which could read as other
+/// values, such as the account id, inside it). A u64 offset keeps it at 20 digits.
+pub const FIRST_SEQUENCE: u128 = 18_849_496_460_467_696_128;
 
 /// Fields most messages do not have, kept behind one pointer so the common message stays small.
 #[derive(Debug, Clone, Default)]

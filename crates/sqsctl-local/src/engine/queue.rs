@@ -46,6 +46,10 @@ pub struct QueueState {
     pub dedup: Dedup,
     pub last_modified: u64,
     pub last_purge: Option<u64>,
+    /// The deduplication scope before the last change of `DeduplicationScope`, and when it
+    /// changed: SQS goes on deduplicating under the old scope for a deduplication window. Kept in
+    /// memory only.
+    scope_change: Option<(bool, u64)>,
     next_sequence: u64,
     /// The counts `GetQueueAttributes` last reported and when they were taken, under a count
     /// lag (see [`crate::Realism::count_lag`]).
@@ -141,6 +145,7 @@ impl QueueState {
             dedup: Dedup::default(),
             last_modified: now,
             last_purge: None,
+            scope_change: None,
             next_sequence: 0,
             reported: None,
             journal: Journal::off(),
@@ -294,6 +299,24 @@ impl QueueState {
         }
     }
 
+    /// Whether deduplication is per message group at `now`: the scope of the queue's attributes,
+    /// or the one before its last change for the deduplication window after it.
+    pub fn dedup_per_group(&self, now: u64) -> bool {
+        match self.scope_change {
+            Some((before, at)) if now < at.saturating_add(DEDUP_WINDOW_MS) => before,
+            _ => self.attrs.dedup_per_group,
+        }
+    }
+
+    /// Replaces the queue's attributes; a change of `DeduplicationScope` applies to deduplication
+    /// only once a deduplication window has passed, as on SQS.
+    pub fn set_attributes(&mut self, attrs: QueueAttributes, now: u64) {
+        if attrs.dedup_per_group != self.attrs.dedup_per_group {
+            self.scope_change = Some((self.dedup_per_group(now), now));
+        }
+        self.attrs = attrs;
+    }
+
     /// The next sequence offset (see [`FIRST_SEQUENCE`]).
     fn sequence(&mut self) -> u64 {
         self.next_sequence += 1;
@@ -350,11 +373,12 @@ impl QueueState {
                     ));
                 }
             };
-            let key = Dedup::scoped_key(self.attrs.dedup_per_group, group, &id);
+            let per_group = self.dedup_per_group(now);
+            let key = Dedup::scoped_key(per_group, group, &id);
             // Ids seen while the scope was the whole queue still count, in any group, until
             // their window ends: SQS keeps them when the scope changes to messageGroup.
             let seen = match self.dedup.lookup(&key, now) {
-                None if self.attrs.dedup_per_group => self.dedup.lookup(&id, now),
+                None if per_group => self.dedup.lookup(&id, now),
                 seen => seen,
             };
             if let Some(original) = seen {

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
 use parking_lot::Mutex;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -389,14 +389,25 @@ pub fn cancel(svc: &Arc<Service>, region: &str, input: TaskInput) -> SqsResult<V
     let handle = input
         .task_handle
         .ok_or_else(|| SqsError::missing("TaskHandle"))?;
-    let readable = URL_SAFE_NO_PAD
-        .decode(handle.trim_end_matches('=').as_bytes())
+    // SQS's handles are base64 with padding; ours are URL-safe without: either is read.
+    let unpadded = handle.trim_end_matches('=').as_bytes();
+    let decoded = URL_SAFE_NO_PAD
+        .decode(unpadded)
+        .or_else(|_| STANDARD_NO_PAD.decode(unpadded))
         .ok()
         .and_then(|raw| serde_json::from_slice::<Value>(&raw).ok())
-        .is_some_and(|v| v.get("taskId").is_some());
-    if !readable {
+        .filter(|v| v.get("taskId").is_some());
+    let Some(decoded) = decoded else {
         return Err(SqsError::invalid_parameter(
             "Value for parameter TaskHandle is invalid.",
+        ));
+    };
+    // A handle names its source queue; SQS looks that up before the task.
+    if let Some(source) = decoded.get("sourceArn").and_then(Value::as_str)
+        && svc.queue_by_arn_in(region, source).is_none()
+    {
+        return Err(not_found(
+            "The resource that you specified for the SourceArn parameter doesn't exist.",
         ));
     }
     let tasks = svc.tasks.tasks.lock();
