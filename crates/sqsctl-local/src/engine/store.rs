@@ -208,10 +208,7 @@ impl Messages {
             Order::Fair(order) => order.inserted(group.as_ref(), key, state, sent_at),
             Order::Fifo(order) => {
                 if let Some(group) = &group {
-                    order.push(group, key, visible);
-                    if matches!(state, State::InFlight { .. }) {
-                        order.started_flight(group);
-                    }
+                    order.push(&self.map, group, key);
                 }
             }
         }
@@ -256,9 +253,6 @@ impl Messages {
             }
             State::InFlight { .. } => {
                 self.counts.in_flight = self.counts.in_flight.saturating_sub(1);
-                if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
-                    order.ended_flight(group);
-                }
                 true
             }
             State::Visible => return,
@@ -268,14 +262,19 @@ impl Messages {
         if !self.twin_handles.is_empty() {
             self.twin_handles.remove(&key);
         }
+        let group = message.group_id.clone();
         match &mut self.order {
             Order::Standard(deque) => deque.push_back(key),
             Order::Fair(order) => {
-                order.became_visible(message.group_id.as_ref(), key, was_in_flight);
+                order.became_visible(group.as_ref(), key, was_in_flight);
             }
             Order::Fifo(order) => {
-                if let Some(group) = &message.group_id {
-                    order.mark_ready(group);
+                if let Some(group) = &group {
+                    if was_in_flight {
+                        order.returned(&self.map, group, key);
+                    } else {
+                        order.refresh(&self.map, group);
+                    }
                 }
             }
         }
@@ -291,20 +290,16 @@ impl Messages {
             order.removed(message.group_id.as_ref(), message.state);
         }
         match message.state {
-            State::Visible => {
-                self.counts.visible = self.counts.visible.saturating_sub(1);
-                // The group may have been taken off the ready line to deliver this message.
-                if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
-                    order.mark_ready(group);
-                }
-            }
+            State::Visible => self.counts.visible = self.counts.visible.saturating_sub(1),
             State::Delayed { .. } => self.counts.delayed = self.counts.delayed.saturating_sub(1),
             State::InFlight { .. } => {
                 self.counts.in_flight = self.counts.in_flight.saturating_sub(1);
-                if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
-                    order.ended_flight(group);
-                }
             }
+        }
+        // The group's head may have changed, or the group may have been taken off the ready
+        // line to deliver this message.
+        if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
+            order.refresh(&self.map, group);
         }
         Some(message)
     }
@@ -392,12 +387,15 @@ impl Messages {
                 self.counts.visible = self.counts.visible.saturating_sub(1);
                 self.counts.in_flight += 1;
                 self.deadlines.push(Reverse((until, key)));
+                received.messages.push((key, message.clone()));
                 match (&mut self.order, &message.group_id) {
-                    (Order::Fifo(order), Some(group)) => order.started_flight(group),
+                    (Order::Fifo(order), Some(group)) => {
+                        let group = group.clone();
+                        order.refresh(&self.map, &group);
+                    }
                     (Order::Fair(order), group) => order.started_flight(group.as_ref()),
                     _ => {}
                 }
-                received.messages.push((key, message.clone()));
             }
             if received.messages.len() >= max {
                 break;
