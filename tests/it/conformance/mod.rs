@@ -43,9 +43,17 @@ use sha2::Digest;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 mod fidelity;
+mod fifo_groups;
 use fidelity::{
     deleted_name_reused_within_a_minute, fifo_queue_false_on_a_standard_queue,
     receive_request_attempt_id, throughput_limit_needs_message_group_scope,
+};
+use fifo_groups::{
+    delete_with_a_receipt_handle_whose_timeout_ran_out,
+    fifo_delete_that_frees_a_group_answers_a_waiting_long_poll,
+    fifo_group_waits_behind_its_first_message_in_flight,
+    fifo_groups_take_turns_by_when_their_head_became_receivable,
+    fifo_head_made_visible_again_is_received_before_the_rest,
 };
 
 /// A scenario that has not finished by then has hung; LocalStack's slowest (the message move task)
@@ -1527,4 +1535,9 @@ scenarios!(
     receive_request_attempt_id,
     throughput_limit_needs_message_group_scope,
     deleted_name_reused_within_a_minute,
+    fifo_group_waits_behind_its_first_message_in_flight,
+    fifo_head_made_visible_again_is_received_before_the_rest,
+    fifo_groups_take_turns_by_when_their_head_became_receivable,
+    fifo_delete_that_frees_a_group_answers_a_waiting_long_poll,
+    delete_with_a_receipt_handle_whose_timeout_ran_out,
 );

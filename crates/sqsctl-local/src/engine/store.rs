@@ -43,6 +43,9 @@ pub enum DeleteOutcome {
     /// The handle is from an earlier receive: SQS answers success without deleting.
     Stale,
     Gone,
+    /// A FIFO message whose visibility timeout ran out since the handle's receive: SQS refuses
+    /// the handle ("The receipt handle has expired.") and keeps the message.
+    Expired,
 }
 
 /// A new visibility timeout for the in-flight message `key`, asked with a handle from its
@@ -476,10 +479,28 @@ impl Messages {
         out
     }
 
+    #[cfg(test)]
     pub fn delete(&mut self, key: u64, generation: u32) -> DeleteOutcome {
+        self.delete_at(key, generation, 0)
+    }
+
+    /// Deletes with a handle from the `generation`th receive at `now`. On a FIFO queue a handle
+    /// whose message came back from flight (its timeout ran out, or was changed to 0) and was
+    /// not received again has expired; on a standard queue it still deletes.
+    pub fn delete_at(&mut self, key: u64, generation: u32, now: u64) -> DeleteOutcome {
         match self.map.get(&key) {
             None => DeleteOutcome::Gone,
             Some(m) if !self.handle_is_current(key, m, generation) => DeleteOutcome::Stale,
+            Some(m)
+                if matches!(self.order, Order::Fifo(_))
+                    && match m.state {
+                        State::InFlight { until, .. } => until <= now,
+                        State::Visible => true,
+                        State::Delayed { .. } => false,
+                    } =>
+            {
+                DeleteOutcome::Expired
+            }
             Some(_) => {
                 self.remove(key);
                 DeleteOutcome::Deleted
