@@ -314,3 +314,18 @@ pub(super) async fn delete_with_a_receipt_handle_whose_timeout_ran_out(t: Arc<Ta
         "the standard queue's message was deleted"
     );
 }
+
+/// On a standard queue a message back from its visibility timeout is received before a message
+/// sent while it was in flight (test_inflight_message_requeue).
+pub(super) async fn standard_message_back_from_its_timeout_comes_before_newer_ones(t: Arc<Target>) {
+    let q = t.standard_queue("cf-requeue", &[]).await;
+    t.send(&q.url, "test1").await;
+    let first = t.receive(&q.url, 1, Some(2), 0).await;
+    assert_eq!(bodies(&first), ["test1"]);
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    t.send(&q.url, "test2").await;
+    // LocalStack's expiry can be a second late.
+    tokio::time::sleep(Duration::from_millis(3_000)).await;
+    let second = t.receive(&q.url, 1, Some(2), 0).await;
+    assert_eq!(bodies(&second), ["test1"]);
+}

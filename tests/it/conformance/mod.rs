@@ -54,6 +54,7 @@ use fifo_groups::{
     fifo_group_waits_behind_its_first_message_in_flight,
     fifo_groups_take_turns_by_when_their_head_became_receivable,
     fifo_head_made_visible_again_is_received_before_the_rest,
+    standard_message_back_from_its_timeout_comes_before_newer_ones,
 };
 
 /// A scenario that has not finished by then has hung; LocalStack's slowest (the message move task)
@@ -1540,4 +1541,5 @@ scenarios!(
     fifo_groups_take_turns_by_when_their_head_became_receivable,
     fifo_delete_that_frees_a_group_answers_a_waiting_long_poll,
     delete_with_a_receipt_handle_whose_timeout_ran_out,
+    standard_message_back_from_its_timeout_comes_before_newer_ones,
 );

@@ -1,5 +1,5 @@
 //! The queue engine: messages and where they are (visible, in flight, delayed), FIFO groups and
-//! deduplication, fair delivery, the departures of `--like-sqs`, queue settings and their
+//! deduplication, the order of standard queues, fair delivery, the departures of `--like-sqs`, queue settings and their
 //! validation, the memory bound, and the journal of changes that persistence writes.
 
 pub mod attempts;
@@ -16,5 +16,6 @@ pub mod queue;
 pub mod realism;
 pub mod receipt;
 pub mod slab;
+pub mod standard;
 pub mod store;
 pub mod validate;

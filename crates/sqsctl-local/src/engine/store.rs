@@ -1,7 +1,7 @@
 //! The messages of one queue and the indexes that keep every operation's cost independent of depth.
 //!
-//! Messages live in a map by key. Standard queues keep a deque of visible keys, or [`FairOrder`]
-//! once a message with a group id arrives; FIFO queues keep [`FifoOrder`]. Delays and visibility
+//! Messages live in a map by key. Standard queues keep [`StandardOrder`] (send order), or
+//! [`FairOrder`] once a message with a group id arrives; FIFO queues keep [`FifoOrder`]. Delays and visibility
 //! deadlines sit in a min-heap and retention in another; both are invalidated lazily (an entry
 //! counts only if it still matches the message) and compacted when stale entries outnumber live
 //! ones, so memory stays proportional to what is stored.
@@ -19,11 +19,12 @@ use crate::engine::limits::{Budget, Usage};
 use crate::engine::message::{State, StoredMessage};
 use crate::engine::realism::Draw;
 pub use crate::engine::slab::MessageMap;
+use crate::engine::standard::StandardOrder;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
 #[derive(Debug)]
 enum Order {
-    Standard(VecDeque<u64>),
+    Standard(StandardOrder),
     /// A standard queue since its first message with a group id: fair delivery.
     Fair(Box<FairOrder>),
     Fifo(FifoOrder),
@@ -132,7 +133,7 @@ impl Messages {
             order: if fifo {
                 Order::Fifo(FifoOrder::default())
             } else {
-                Order::Standard(VecDeque::new())
+                Order::Standard(StandardOrder::default())
             },
             deadlines: BinaryHeap::new(),
             retention: BinaryHeap::new(),
@@ -182,7 +183,7 @@ impl Messages {
         let key = self.map.insert(message);
         self.retention.push(Reverse((sent_at, key)));
         if let (Order::Standard(line), Some(_)) = (&mut self.order, &group) {
-            let line = std::mem::take(line);
+            let line = std::mem::take(line).into_line(&self.map);
             self.order = Order::Fair(Box::new(FairOrder::from_line(line)));
         }
         let visible = match state {
@@ -203,9 +204,9 @@ impl Messages {
             }
         };
         match &mut self.order {
-            Order::Standard(deque) => {
+            Order::Standard(line) => {
                 if visible {
-                    deque.push_back(key);
+                    line.push(key);
                 }
             }
             Order::Fair(order) => order.inserted(group.as_ref(), key, state, sent_at),
@@ -267,7 +268,8 @@ impl Messages {
         }
         let group = message.group_id.clone();
         match &mut self.order {
-            Order::Standard(deque) => deque.push_back(key),
+            Order::Standard(line) if was_in_flight => line.returned(&self.map, key),
+            Order::Standard(line) => line.push(key),
             Order::Fair(order) => {
                 order.became_visible(group.as_ref(), key, was_in_flight);
             }
@@ -308,30 +310,12 @@ impl Messages {
     }
 
     /// Keys of up to `max` messages that may be delivered now, in delivery order: send order on a
-    /// standard queue, unless `draw` picks within its window. A fair queue gives one key at a
+    /// standard queue (a message back from flight by when it was sent), unless `draw` picks within
+    /// its window. A fair queue gives one key at a
     /// time, since each delivery changes whom the next one favours.
-    fn candidates(&mut self, max: usize, now: u64, mut draw: Option<&mut Draw>) -> Vec<u64> {
+    fn candidates(&mut self, max: usize, now: u64, draw: Option<&mut Draw>) -> Vec<u64> {
         match &mut self.order {
-            Order::Standard(deque) => {
-                let mut out = Vec::with_capacity(max);
-                while out.len() < max {
-                    let next = match draw.as_deref_mut() {
-                        Some(draw) => deque.swap_remove_front(draw.pick(deque.len())),
-                        None => deque.pop_front(),
-                    };
-                    let Some(key) = next else {
-                        break;
-                    };
-                    if self
-                        .map
-                        .get(&key)
-                        .is_some_and(|m| m.state == State::Visible)
-                    {
-                        out.push(key);
-                    }
-                }
-                out
-            }
+            Order::Standard(line) => line.candidates(&self.map, max, draw),
             Order::Fair(order) => order
                 .next(&self.map, self.counts.in_flight, now, draw)
                 .into_iter()
@@ -583,10 +567,7 @@ impl Messages {
                 .retain(|Reverse((s, k))| map.get(k).is_some_and(|m| m.sent_at == *s));
         }
         match &mut self.order {
-            Order::Standard(deque) if deque.len() > limit => {
-                let map = &self.map;
-                deque.retain(|k| map.get(k).is_some_and(|m| m.state == State::Visible));
-            }
+            Order::Standard(line) => line.compact(&self.map, limit),
             Order::Fair(order) => order.compact(&self.map, limit),
             _ => {}
         }
