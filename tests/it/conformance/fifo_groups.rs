@@ -227,8 +227,8 @@ pub(super) async fn fifo_delete_that_frees_a_group_answers_a_waiting_long_poll(t
 }
 
 /// A delete with the handle of a receive whose visibility timeout ran out: on a FIFO queue 400
-/// InvalidParameterValue, "The receipt handle has expired." (test_fifo_delete_after_visibility_timeout),
-/// and in the batch too; extended before it ran out, the handle still deletes
+/// InvalidParameterValue, "The receipt handle has expired."
+/// (test_fifo_delete_after_visibility_timeout), and in the batch too; extended before it ran out, the handle still deletes
 /// (..._timeout_extended); on a standard queue it deletes (test_delete_after_visibility_timeout).
 pub(super) async fn delete_with_a_receipt_handle_whose_timeout_ran_out(t: Arc<Target>) {
     let fifo = group_queue(&t, "cf-expired", "1").await;

@@ -11,10 +11,11 @@
 //!   while the other two come back: m1 kept, nothing; m2 kept, m1 only; m3 kept, m1 and m2.
 //!   Deleting the oldest message frees the group at once when the next one is visible; deleting
 //!   it while the next is in flight frees nothing.
-//! - **Groups take turns by when their oldest message became receivable**: its send if it was never
-//!   received (a delayed message keeps the place of its send), else the moment it came back from flight. A group whose
-//!   head came back from its visibility timeout queues behind groups whose heads were waiting
-//!   already, and a group freed by a delete takes the place its new head has held since its send.
+//! - **Groups take turns by when their oldest message became receivable**: its send if it was
+//!   never received (a delayed message keeps the place of its send), else the moment it came back
+//!   from flight. A group whose head came back from its visibility timeout queues behind groups
+//!   whose heads were waiting already, and a group freed by a delete takes the place its new head
+//!   has held since its send.
 //!
 //! Each group keeps its keys in send order with the *place* (a counter of moments a message became
 //! receivable) of each; the groups that can deliver sit in one ordered map by the place of their
