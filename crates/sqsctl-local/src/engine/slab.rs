@@ -98,6 +98,11 @@ impl MessageMap {
         self.len
     }
 
+    /// The arrival number the next insertion will have: later than every stored message's.
+    pub fn next_arrival(&self) -> u64 {
+        self.insertions
+    }
+
     /// The number of the insertion that issued `key`, which orders keys by arrival: exact for the
     /// last 2^32 insertions (a key of a stored message is never older than that in practice).
     pub fn arrival(&self, key: u64) -> u64 {

@@ -1,8 +1,8 @@
 //! The messages of one queue and the indexes that keep every operation's cost independent of depth.
 //!
 //! Messages live in a map by key. Standard queues keep [`StandardOrder`] (send order), or
-//! [`FairOrder`] once a message with a group id arrives; FIFO queues keep [`FifoOrder`]. Delays and visibility
-//! deadlines sit in a min-heap and retention in another; both are invalidated lazily (an entry
+//! [`FairOrder`] once a message with a group id arrives; FIFO queues keep [`FifoOrder`]. Delays
+//! and visibility deadlines sit in a min-heap and retention in another; both are invalidated lazily (an entry
 //! counts only if it still matches the message) and compacted when stale entries outnumber live
 //! ones, so memory stays proportional to what is stored.
 //!
@@ -184,7 +184,7 @@ impl Messages {
         self.retention.push(Reverse((sent_at, key)));
         if let (Order::Standard(line), Some(_)) = (&mut self.order, &group) {
             let line = std::mem::take(line).into_line(&self.map);
-            self.order = Order::Fair(Box::new(FairOrder::from_line(line)));
+            self.order = Order::Fair(Box::new(FairOrder::from_line(line, &self.map)));
         }
         let visible = match state {
             State::Delayed { until } => {
@@ -209,7 +209,7 @@ impl Messages {
                     line.push(key);
                 }
             }
-            Order::Fair(order) => order.inserted(group.as_ref(), key, state, sent_at),
+            Order::Fair(order) => order.inserted(&self.map, group.as_ref(), key, state, sent_at),
             Order::Fifo(order) => {
                 if let Some(group) = &group {
                     order.push(&self.map, group, key);
@@ -271,7 +271,7 @@ impl Messages {
             Order::Standard(line) if was_in_flight => line.returned(&self.map, key),
             Order::Standard(line) => line.push(key),
             Order::Fair(order) => {
-                order.became_visible(group.as_ref(), key, was_in_flight);
+                order.became_visible(&self.map, group.as_ref(), key, was_in_flight);
             }
             Order::Fifo(order) => {
                 if let Some(group) = &group {
