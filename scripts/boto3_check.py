@@ -328,6 +328,21 @@ def main(endpoint, expect_protocol=None):
     check(named.get("MD5OfMessageAttributes") == "83fee93c1bcd8b9a5a923ffacdc636c7", "MD5 of the attributes returned")
     sqs.delete_queue(QueueUrl=traced_url)
 
+    # A FIFO receipt handle expires with its visibility timeout: SQS refuses the delete.
+    expiry_url = sqs.create_queue(
+        QueueName=f"py-{run}-expiry.fifo",
+        Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true", "VisibilityTimeout": "1"},
+    )["QueueUrl"]
+    sqs.send_message(QueueUrl=expiry_url, MessageBody="late", MessageGroupId="g")
+    late = sqs.receive_message(QueueUrl=expiry_url, WaitTimeSeconds=1)["Messages"][0]
+    time.sleep(2.5)
+    check(
+        error_code(sqs.delete_message, QueueUrl=expiry_url, ReceiptHandle=late["ReceiptHandle"])
+        == "InvalidParameterValue",
+        "DeleteMessage with an expired FIFO receipt handle",
+    )
+    sqs.delete_queue(QueueUrl=expiry_url)
+
     # Two receives with maxReceiveCount 1 put a message into the dead-letter queue.
     sqs.send_message(QueueUrl=url, MessageBody="poison")
     sqs.receive_message(QueueUrl=url, VisibilityTimeout=0, WaitTimeSeconds=1)

@@ -58,13 +58,13 @@ impl PeekSettings {
     }
 }
 
-/// On a FIFO queue that stopped delivering before the scan saw what was visible, why: while a
-/// group's head is held (by this scan), SQS delivers none of the messages behind it.
+/// On a FIFO queue that stopped delivering before the scan saw what was visible, why: SQS delivers
+/// nothing of a group past a message held (by this scan, or by a consumer).
 fn group_heads_note(queue: &QueueRef, scanned: &peek::Scanned) -> Option<String> {
     (queue.is_fifo() && scanned.exhausted && !scanned.interrupted && scanned.seen < scanned.visible_at_start)
         .then(|| {
             format!(
-                "{} of {}: SQS delivers only the head of each group while it is held, so the messages behind them cannot be peeked at (`sqsctl fifo groups {}` counts them per group)",
+                "{} of {}: SQS delivers nothing of a group past a message held, so the messages behind each group's head cannot be peeked at (`sqsctl fifo groups {}` counts them per group)",
                 scanned.seen,
                 scanned.visible_at_start,
                 queue.name

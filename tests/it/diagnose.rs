@@ -1105,3 +1105,63 @@ fn counts_that_lag_longer_than_diagnose_waits_make_the_answer_incomplete() {
     // Nothing was consumed.
     assert_eq!(env.drain(&queue).len(), 1_000);
 }
+
+#[test]
+fn a_group_whose_head_is_visible_again_is_seen_up_to_its_message_in_flight() {
+    // SQS holds a FIFO group back behind its first message in flight only: a consumer received a1
+    // and a2 and gave a1 back (visibility 0) while it keeps a2, so a scan sees a1 and b1; a3 waits
+    // behind a2.
+    let env = TestEnv::exact("a receive of two messages of one group must return both at once");
+    let queue = env.create_queue("pay.fifo", &[("FifoQueue", "true")]);
+    env.send(
+        &queue,
+        vec![
+            fifo_record("a", "a1", "a1"),
+            fifo_record("a", "a2", "a2"),
+            fifo_record("a", "a3", "a3"),
+            fifo_record("b", "b1", "b1"),
+        ],
+    );
+    env.block_on(async {
+        let options = ReceiveOptions {
+            max_messages: 2,
+            wait_seconds: Some(1),
+            visibility_timeout: Some(600),
+        };
+        let held = env.sqs().receive(&queue, options).await.unwrap();
+        let bodies: Vec<&str> = held.iter().map(|m| m.body.as_str()).collect();
+        assert_eq!(bodies, ["a1", "a2"]);
+        let a1 = held[0].receipt_handle.as_deref().unwrap();
+        assert_eq!(env.sqs().release(&queue, &[a1]).await.unwrap(), 0);
+    });
+
+    let run = env.run(&["fifo", "groups", "pay.fifo", "-o", "json"]);
+    run.assert_code(0);
+    let groups = json(&run);
+    let mut seen: Vec<(String, u64)> = groups["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["group_id"].as_str().unwrap().to_owned(),
+                g["seen"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [("a".to_owned(), 1), ("b".to_owned(), 1)],
+        "{groups:#}"
+    );
+    let inferred = groups["inferred"].to_string();
+    assert!(
+        inferred.contains(
+            "1 message were in flight when the scan started; what follows them in their groups is \
+             held back until they are deleted or time out"
+        ),
+        "{groups:#}"
+    );
+    assert_eq!(visible_and_in_flight(&env, &queue), (3, 1));
+}

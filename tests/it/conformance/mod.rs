@@ -43,6 +43,7 @@ use sha2::Digest;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 mod fidelity;
+mod fifo_groups;
 use fidelity::{
     deleted_name_reused_within_a_minute, fifo_queue_false_on_a_standard_queue,
     receive_request_attempt_id, throughput_limit_needs_message_group_scope,
@@ -57,6 +58,14 @@ use message_rules::{
 mod permissions;
 use permissions::{permission_errors, permission_lifecycle};
 mod wire;
+use fifo_groups::{
+    delete_with_a_receipt_handle_whose_timeout_ran_out,
+    fifo_delete_that_frees_a_group_answers_a_waiting_long_poll,
+    fifo_group_waits_behind_its_first_message_in_flight,
+    fifo_groups_take_turns_by_when_their_head_became_receivable,
+    fifo_head_made_visible_again_is_received_before_the_rest,
+    standard_message_back_from_its_timeout_comes_before_newer_ones,
+};
 use wire::{
     empty_lists_are_left_out, error_statuses_and_types, query_gets, recorded_error_messages,
 };
@@ -1580,4 +1589,10 @@ scenarios!(
     error_statuses_and_types,
     recorded_error_messages,
     query_gets,
+    fifo_group_waits_behind_its_first_message_in_flight,
+    fifo_head_made_visible_again_is_received_before_the_rest,
+    fifo_groups_take_turns_by_when_their_head_became_receivable,
+    fifo_delete_that_frees_a_group_answers_a_waiting_long_poll,
+    delete_with_a_receipt_handle_whose_timeout_ran_out,
+    standard_message_back_from_its_timeout_comes_before_newer_ones,
 );

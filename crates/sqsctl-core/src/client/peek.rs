@@ -11,9 +11,10 @@
 //! remaining try, so reading needs the user's explicit consent (`force`). A scan reads each message
 //! at most once: it stops before its hold runs out rather than receive a message a second time.
 //!
-//! What a scan can see is bounded by SQS itself: on a FIFO queue, while messages of a group are held
-//! no further message of that group is delivered, so a scan sees the head of each group (up to ten
-//! per receive), never a whole group that is deeper than that.
+//! What a scan can see is bounded by SQS itself: on a FIFO queue SQS delivers nothing of a group
+//! past its first message in flight, and a scan holds what it reads, so it sees the head of each
+//! group (up to ten per receive), never a whole group that is deeper than that, and nothing of a
+//! group whose oldest message a consumer holds.
 //!
 //! SQS's `Approximate*` counts lag behind sends (about a minute on SQS): a read that saw more
 //! messages than the counts read at its start held reads them again, waiting up to

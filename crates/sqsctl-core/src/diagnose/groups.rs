@@ -1,8 +1,10 @@
 //! The layout of a FIFO queue's message groups: per group what was seen and inferred, and the
 //! queue-wide totals (the checks on it are in [`super::scaling`]).
 //!
-//! A scan of a live FIFO queue cannot see a whole group: while messages of a group are held, SQS
-//! delivers no more of it, so the scan sees each group's head (up to ten per receive). The
+//! A scan of a live FIFO queue cannot see a whole group: SQS delivers nothing of a group past its
+//! first message in flight, and the scan holds what it reads, so it sees each group's first
+//! messages (up to ten per receive), and nothing of a group whose oldest message a consumer holds.
+//! The
 //! layout therefore says what was seen and what was inferred: the visible depth at the start minus
 //! the messages seen is the number of messages still behind the heads, and only groups whose last
 //! receive was full can hold them.
@@ -83,7 +85,8 @@ pub struct GroupRow {
     pub more_behind: bool,
     /// `visible` includes messages inferred behind the ones seen (from the queue's depth).
     pub inferred: bool,
-    /// Messages of the group in flight. A group delivered to the scan had none.
+    /// Messages of the group in flight: 0 from a scan, which cannot see them (a group delivered
+    /// to it may still have messages in flight past those it delivered).
     pub in_flight: u64,
     pub oldest_age_seconds: Option<u64>,
     /// Times the group's head had been received before this read.
@@ -200,8 +203,7 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
                     .max(seen_grouped);
                 let unseen = total - seen_grouped;
                 // Every visible message was delivered: none waits behind a head, whatever a
-                // full receive suggested (a seen group has nothing in flight, so nothing of it
-                // is hidden).
+                // full receive suggested.
                 if exhausted && unseen == 0 {
                     for row in &mut rows {
                         row.more_behind = false;
@@ -245,8 +247,8 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
                         _ => format!("the {candidates} groups marked as having more behind"),
                     };
                     inferred.push(format!(
-                        "{} were not delivered: SQS delivers no more of a \
-                         group while its head is held, so they wait behind the head of \
+                        "{} were not delivered: SQS delivers nothing of a \
+                         group past a message held, so they wait behind the head of \
                          {behind_whom}{}",
                         plural(unseen, "visible message"),
                         if in_flight_at_start > 0 {
@@ -257,16 +259,17 @@ pub fn layout(obs: &Observations, coverage: Coverage, clock: &ReceiveClock<'_>) 
                     ));
                 } else if unseen > 0 {
                     inferred.push(format!(
-                        "{} were not delivered: they belong to groups \
-                         blocked by messages in flight, which a scan cannot see",
+                        "{} were not delivered: they wait in their groups behind \
+                         messages in flight, which a scan cannot see",
                         plural(unseen, "visible message")
                     ));
                 }
                 if in_flight_at_start > 0 {
                     inferred.push(format!(
                         "{} were in flight when the scan started; \
-                         their groups are blocked until they are deleted or time out, and are \
-                         not listed",
+                         what follows them in their groups is held back until they are deleted \
+                         or time out, and a group whose oldest message is among them is not \
+                         listed",
                         plural(in_flight_at_start, "message")
                     ));
                 }

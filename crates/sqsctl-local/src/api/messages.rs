@@ -273,14 +273,29 @@ fn receipt_of(queue: &Queue, handle: Option<&str>) -> SqsResult<Receipt> {
         .ok_or_else(|| SqsError::receipt_handle_invalid(handle))
 }
 
-fn delete_one(queue: &Queue, input: &HandleInput) -> SqsResult<DeleteOutcome> {
+fn delete_one(call: &Call, queue: &Queue, input: &HandleInput) -> SqsResult<DeleteOutcome> {
     let receipt = receipt_of(queue, input.receipt_handle.as_deref())?;
-    Ok(queue.state.lock().delete(receipt.key, receipt.generation))
+    let now = call.svc.now();
+    match queue
+        .state
+        .lock()
+        .delete(receipt.key, receipt.generation, now)
+    {
+        DeleteOutcome::Expired => Err(SqsError::invalid_value(
+            "ReceiptHandle",
+            input.receipt_handle.as_deref().unwrap_or_default(),
+            "The receipt handle has expired.",
+        )),
+        outcome => Ok(outcome),
+    }
 }
 
 pub fn delete_message(call: &Call, input: HandleInput) -> Reply {
     let queue = call.queue_by_url(input.queue_url.as_deref())?;
-    delete_one(&queue, &input)?;
+    if delete_one(call, &queue, &input)? == DeleteOutcome::Deleted {
+        // A FIFO group the message held back may deliver now, to a receive already waiting.
+        queue.changed.notify_waiters();
+    }
     call.encode(&json!({}))
 }
 
@@ -351,7 +366,7 @@ pub fn delete_message_batch(call: &Call, input: BatchInput<HandleInput>) -> Repl
         call,
         input,
         "DeleteMessageBatchRequestEntry",
-        |queue, entry| delete_one(queue, entry).map(|_| ()),
+        |queue, entry| delete_one(call, queue, entry).map(|_| ()),
     )
 }
 

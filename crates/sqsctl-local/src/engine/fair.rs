@@ -7,8 +7,10 @@
 //! A standard queue switches to this order when its first message with a group id arrives (a
 //! queue without group ids never pays for it). Each tenant keeps a line of its visible keys, and
 //! messages without a group id share one line (each is a tenant of its own, and one message in
-//! flight is never noisy). The front of every line sits in one ordered map by the time it became
-//! visible, so a receive takes the oldest front of a quiet tenant, skipping at most the nine
+//! flight is never noisy). Lines are in send order, a message back from its visibility timeout
+//! in its send place and one whose delay ended at the back, as on a standard queue without group
+//! ids ([`crate::engine::standard`]). The front of every line sits in one ordered map by that
+//! place, so a receive takes the oldest front of a quiet tenant, skipping at most the nine
 //! noisy tenants there can be (each holds more than a tenth of the in-flight messages). Like the
 //! plain line of a standard queue, lines keep keys of messages that are gone or taken and skip
 //! them lazily; per-tenant counts follow the messages' states exactly.
@@ -46,9 +48,14 @@ pub fn is_noisy(load: Load, queue_in_flight: usize, now: u64) -> bool {
         && now < load.last_sent.saturating_add(QUIET_AFTER_MS)
 }
 
-/// A line entry: when the key joined the visible messages (an order shared by every line), and
-/// the key.
-type Entry = (u64, u64);
+/// Where a key stands in the order shared by every line: its arrival (see
+/// [`MessageMap::arrival`]) when it was sent visible or came back from flight, so that a message
+/// back from its visibility timeout takes its place by when it was sent, as on any standard queue;
+/// the next arrival when its delay ended. The second number, a counter, breaks ties.
+type Place = (u64, u64);
+
+/// A line entry: its place and the key. Lines are sorted by place.
+type Entry = (Place, u64);
 
 #[derive(Debug, Default)]
 struct Tenant {
@@ -78,7 +85,7 @@ pub struct FairOrder {
     ungrouped: VecDeque<Entry>,
     /// The front entry of every line that has one, by its place in the shared order; `None` is
     /// the line of messages without a group id.
-    fronts: BTreeMap<u64, Option<Arc<str>>>,
+    fronts: BTreeMap<Place, Option<Arc<str>>>,
     next_place: u64,
     /// Entries in all lines, stale ones included.
     entries: usize,
@@ -86,10 +93,13 @@ pub struct FairOrder {
 
 impl FairOrder {
     /// Takes over the line of a standard queue that had no group ids until now.
-    pub fn from_line(line: VecDeque<u64>) -> Self {
+    pub fn from_line(line: VecDeque<u64>, map: &MessageMap) -> Self {
         let mut order = FairOrder::default();
+        // The line is in delivery order; places must not go back.
+        let mut last = 0;
         for key in line {
-            order.push(None, key);
+            last = map.arrival(key).max(last);
+            order.push(None, key, last);
         }
         order
     }
@@ -102,23 +112,34 @@ impl FairOrder {
         }
     }
 
-    /// Puts a key at the back of its tenant's line.
-    fn push(&mut self, tenant: Option<&Arc<str>>, key: u64) {
-        let place = self.next_place;
+    /// Puts a key in its tenant's line at its place, `arrival` being the first part of it.
+    fn push(&mut self, tenant: Option<&Arc<str>>, key: u64, arrival: u64) {
+        let place = (arrival, self.next_place);
         let Some(line) = self.line_mut(tenant) else {
             return;
         };
-        let was_empty = line.is_empty();
-        line.push_back((place, key));
+        let old_front = line.front().map(|&(place, _)| place);
+        let at = line.partition_point(|&(p, _)| p < place);
+        line.insert(at, (place, key));
         self.next_place += 1;
         self.entries += 1;
-        if was_empty {
+        if at == 0 {
+            if let Some(old) = old_front {
+                self.fronts.remove(&old);
+            }
             self.fronts.insert(place, tenant.cloned());
         }
     }
 
     /// A message stored in `state`, sent at `sent_at`.
-    pub fn inserted(&mut self, tenant: Option<&Arc<str>>, key: u64, state: State, sent_at: u64) {
+    pub fn inserted(
+        &mut self,
+        map: &MessageMap,
+        tenant: Option<&Arc<str>>,
+        key: u64,
+        state: State,
+        sent_at: u64,
+    ) {
         if let Some(name) = tenant {
             let entry = self.tenants.entry(name.clone()).or_default();
             entry.stored += 1;
@@ -130,19 +151,31 @@ impl FairOrder {
             }
         }
         if state == State::Visible {
-            self.push(tenant, key);
+            self.push(tenant, key, map.arrival(key));
         }
     }
 
-    /// A delayed or in-flight message whose deadline passed.
-    pub fn became_visible(&mut self, tenant: Option<&Arc<str>>, key: u64, was_in_flight: bool) {
+    /// A delayed or in-flight message whose deadline passed: one back from flight takes its place
+    /// by arrival, one whose delay ended goes after every message stored.
+    pub fn became_visible(
+        &mut self,
+        map: &MessageMap,
+        tenant: Option<&Arc<str>>,
+        key: u64,
+        was_in_flight: bool,
+    ) {
         if let Some(entry) = tenant.and_then(|name| self.tenants.get_mut(name)) {
             if was_in_flight {
                 entry.in_flight = entry.in_flight.saturating_sub(1);
             }
             entry.visible += 1;
         }
-        self.push(tenant, key);
+        let arrival = if was_in_flight {
+            map.arrival(key)
+        } else {
+            map.next_arrival()
+        };
+        self.push(tenant, key, arrival);
     }
 
     /// A visible message received (its key already taken by [`FairOrder::next`]).
@@ -179,8 +212,8 @@ impl FairOrder {
 
     /// The line to deliver from next: the oldest front of a quiet tenant, else the noisy tenant
     /// with the fewest in flight (the oldest front among equals).
-    fn choose(&self, queue_in_flight: usize, now: u64) -> Option<(u64, Option<Arc<str>>)> {
-        let mut noisy: Option<(usize, u64, &Arc<str>)> = None;
+    fn choose(&self, queue_in_flight: usize, now: u64) -> Option<(Place, Option<Arc<str>>)> {
+        let mut noisy: Option<(usize, Place, &Arc<str>)> = None;
         for (&place, tenant) in &self.fronts {
             let Some(name) = tenant else {
                 return Some((place, None));
@@ -203,14 +236,15 @@ impl FairOrder {
     /// `fronts` in step.
     fn take(
         &mut self,
-        place: u64,
+        place: Place,
         tenant: Option<Arc<str>>,
         draw: Option<&mut Draw>,
     ) -> Option<u64> {
         self.fronts.remove(&place);
         let line = self.line_mut(tenant.as_ref())?;
         let index = draw.map_or(0, |draw| draw.pick(line.len()));
-        let (_, key) = line.swap_remove_front(index)?;
+        // Removed in place, not swapped: the line stays sorted.
+        let (_, key) = line.remove(index)?;
         let next = line.front().map(|&(place, _)| place);
         self.entries -= 1;
         if let Some(next) = next {
@@ -389,5 +423,18 @@ mod tests {
         let rest = messages.take_visible(10, T0 + 1_000);
         assert_eq!(rest.len(), 2);
         assert_eq!(load(&messages), None);
+    }
+
+    #[test]
+    fn a_message_back_from_its_timeout_comes_before_those_sent_after_it() {
+        // As on a standard queue without group ids (SQS's recorded answer): a0 received and back
+        // comes before a1 of its tenant and b0 of another, both sent while it was in flight.
+        let mut messages = Messages::new(false);
+        send(&mut messages, Some("a"), 1, T0);
+        assert_eq!(receive(&mut messages, T0, 1), ["a0"]);
+        messages.insert(message(Some("a"), "a1", T0 + 1));
+        messages.insert(message(Some("b"), "b0", T0 + 2));
+        messages.tick(T0 + HOUR, u64::MAX / 2);
+        assert_eq!(receive(&mut messages, T0 + HOUR, 10), ["a0", "a1", "b0"]);
     }
 }

@@ -1,7 +1,7 @@
 //! The queue engine: messages and where they are (visible, in flight, delayed), FIFO groups and
-//! deduplication, fair delivery, the departures of `--like-sqs`, queue settings and their
-//! validation (the `Policy` statements of AddPermission and RemovePermission too), the memory
-//! bound, and the journal of changes that persistence writes.
+//! deduplication, the order of standard queues, fair delivery, the departures of `--like-sqs`,
+//! queue settings and their validation (the `Policy` statements of AddPermission and
+//! RemovePermission too), the memory bound, and the journal of changes that persistence writes.
 
 pub mod attempts;
 pub mod attrs;
@@ -18,5 +18,6 @@ pub mod queue;
 pub mod realism;
 pub mod receipt;
 pub mod slab;
+pub mod standard;
 pub mod store;
 pub mod validate;

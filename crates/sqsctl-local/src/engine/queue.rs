@@ -261,9 +261,9 @@ impl QueueState {
         }
     }
 
-    pub fn delete(&mut self, key: u64, generation: u32) -> DeleteOutcome {
+    pub fn delete(&mut self, key: u64, generation: u32, now: u64) -> DeleteOutcome {
         let row = self.messages.row_of(key);
-        let outcome = self.messages.delete(key, generation);
+        let outcome = self.messages.delete_at(key, generation, now);
         match (outcome, row) {
             (DeleteOutcome::Deleted, Some(row)) => {
                 self.journal.record_with(|| Op::DeleteMessage { row });

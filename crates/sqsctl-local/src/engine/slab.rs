@@ -11,7 +11,8 @@ pub struct MessageMap {
     slots: Vec<Slot>,
     free: Vec<u32>,
     len: usize,
-    next_insertion: u32,
+    /// Insertions so far; a key carries the low 32 bits of its insertion's number.
+    insertions: u64,
 }
 
 #[derive(Debug)]
@@ -26,8 +27,8 @@ fn split(key: u64) -> (usize, u32) {
 
 impl MessageMap {
     pub fn insert(&mut self, message: StoredMessage) -> u64 {
-        let insertion = self.next_insertion;
-        self.next_insertion = self.next_insertion.wrapping_add(1);
+        let insertion = self.insertions as u32;
+        self.insertions += 1;
         let index = match self.free.pop() {
             Some(index) => {
                 let slot = &mut self.slots[index as usize];
@@ -88,13 +89,26 @@ impl MessageMap {
     /// Drops every message, keeping the insertion counter so earlier keys stay invalid.
     pub fn clear(&mut self) {
         *self = MessageMap {
-            next_insertion: self.next_insertion,
+            insertions: self.insertions,
             ..MessageMap::default()
         };
     }
 
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// The arrival number the next insertion will have: later than every stored message's.
+    pub fn next_arrival(&self) -> u64 {
+        self.insertions
+    }
+
+    /// The number of the insertion that issued `key`, which orders keys by arrival: exact for the
+    /// last 2^32 insertions (a key of a stored message is never older than that in practice).
+    pub fn arrival(&self, key: u64) -> u64 {
+        let last = self.insertions.saturating_sub(1);
+        let age = (last as u32).wrapping_sub(split(key).1);
+        last.saturating_sub(u64::from(age))
     }
 
     /// Every message with its key, in slot order (not insertion order).

@@ -1,8 +1,8 @@
 //! The messages of one queue and the indexes that keep every operation's cost independent of depth.
 //!
-//! Messages live in a map by key. Standard queues keep a deque of visible keys, or [`FairOrder`]
-//! once a message with a group id arrives; FIFO queues keep [`FifoOrder`]. Delays and visibility
-//! deadlines sit in a min-heap and retention in another; both are invalidated lazily (an entry
+//! Messages live in a map by key. Standard queues keep [`StandardOrder`] (send order), or
+//! [`FairOrder`] once a message with a group id arrives; FIFO queues keep [`FifoOrder`]. Delays
+//! and visibility deadlines sit in a min-heap and retention in another; both are invalidated lazily (an entry
 //! counts only if it still matches the message) and compacted when stale entries outnumber live
 //! ones, so memory stays proportional to what is stored.
 //!
@@ -19,11 +19,12 @@ use crate::engine::limits::{Budget, Usage};
 use crate::engine::message::{State, StoredMessage};
 use crate::engine::realism::Draw;
 pub use crate::engine::slab::MessageMap;
+use crate::engine::standard::StandardOrder;
 use crate::error::{SqsError, SqsResult};
 
 #[derive(Debug)]
 enum Order {
-    Standard(VecDeque<u64>),
+    Standard(StandardOrder),
     /// A standard queue since its first message with a group id: fair delivery.
     Fair(Box<FairOrder>),
     Fifo(FifoOrder),
@@ -43,6 +44,9 @@ pub enum DeleteOutcome {
     /// The handle is from an earlier receive: SQS answers success without deleting.
     Stale,
     Gone,
+    /// A FIFO message whose visibility timeout ran out since the handle's receive: SQS refuses
+    /// the handle ("The receipt handle has expired.") and keeps the message.
+    Expired,
 }
 
 /// A new visibility timeout for the in-flight message `key`, asked with a handle from its
@@ -129,7 +133,7 @@ impl Messages {
             order: if fifo {
                 Order::Fifo(FifoOrder::default())
             } else {
-                Order::Standard(VecDeque::new())
+                Order::Standard(StandardOrder::default())
             },
             deadlines: BinaryHeap::new(),
             retention: BinaryHeap::new(),
@@ -179,8 +183,8 @@ impl Messages {
         let key = self.map.insert(message);
         self.retention.push(Reverse((sent_at, key)));
         if let (Order::Standard(line), Some(_)) = (&mut self.order, &group) {
-            let line = std::mem::take(line);
-            self.order = Order::Fair(Box::new(FairOrder::from_line(line)));
+            let line = std::mem::take(line).into_line(&self.map);
+            self.order = Order::Fair(Box::new(FairOrder::from_line(line, &self.map)));
         }
         let visible = match state {
             State::Delayed { until } => {
@@ -200,18 +204,15 @@ impl Messages {
             }
         };
         match &mut self.order {
-            Order::Standard(deque) => {
+            Order::Standard(line) => {
                 if visible {
-                    deque.push_back(key);
+                    line.push(key);
                 }
             }
-            Order::Fair(order) => order.inserted(group.as_ref(), key, state, sent_at),
+            Order::Fair(order) => order.inserted(&self.map, group.as_ref(), key, state, sent_at),
             Order::Fifo(order) => {
                 if let Some(group) = &group {
-                    order.push(group, key, visible);
-                    if matches!(state, State::InFlight { .. }) {
-                        order.started_flight(group);
-                    }
+                    order.push(&self.map, group, key);
                 }
             }
         }
@@ -256,9 +257,6 @@ impl Messages {
             }
             State::InFlight { .. } => {
                 self.counts.in_flight = self.counts.in_flight.saturating_sub(1);
-                if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
-                    order.ended_flight(group);
-                }
                 true
             }
             State::Visible => return,
@@ -268,14 +266,20 @@ impl Messages {
         if !self.twin_handles.is_empty() {
             self.twin_handles.remove(&key);
         }
+        let group = message.group_id.clone();
         match &mut self.order {
-            Order::Standard(deque) => deque.push_back(key),
+            Order::Standard(line) if was_in_flight => line.returned(&self.map, key),
+            Order::Standard(line) => line.push(key),
             Order::Fair(order) => {
-                order.became_visible(message.group_id.as_ref(), key, was_in_flight);
+                order.became_visible(&self.map, group.as_ref(), key, was_in_flight);
             }
             Order::Fifo(order) => {
-                if let Some(group) = &message.group_id {
-                    order.mark_ready(group);
+                if let Some(group) = &group {
+                    if was_in_flight {
+                        order.returned(&self.map, group, key);
+                    } else {
+                        order.refresh(&self.map, group);
+                    }
                 }
             }
         }
@@ -291,49 +295,27 @@ impl Messages {
             order.removed(message.group_id.as_ref(), message.state);
         }
         match message.state {
-            State::Visible => {
-                self.counts.visible = self.counts.visible.saturating_sub(1);
-                // The group may have been taken off the ready line to deliver this message.
-                if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
-                    order.mark_ready(group);
-                }
-            }
+            State::Visible => self.counts.visible = self.counts.visible.saturating_sub(1),
             State::Delayed { .. } => self.counts.delayed = self.counts.delayed.saturating_sub(1),
             State::InFlight { .. } => {
                 self.counts.in_flight = self.counts.in_flight.saturating_sub(1);
-                if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
-                    order.ended_flight(group);
-                }
             }
+        }
+        // The group's head may have changed, or the group may have been taken off the ready
+        // line to deliver this message.
+        if let (Order::Fifo(order), Some(group)) = (&mut self.order, &message.group_id) {
+            order.refresh(&self.map, group);
         }
         Some(message)
     }
 
     /// Keys of up to `max` messages that may be delivered now, in delivery order: send order on a
-    /// standard queue, unless `draw` picks within its window. A fair queue gives one key at a
+    /// standard queue (a message back from flight by when it was sent), unless `draw` picks within
+    /// its window. A fair queue gives one key at a
     /// time, since each delivery changes whom the next one favours.
-    fn candidates(&mut self, max: usize, now: u64, mut draw: Option<&mut Draw>) -> Vec<u64> {
+    fn candidates(&mut self, max: usize, now: u64, draw: Option<&mut Draw>) -> Vec<u64> {
         match &mut self.order {
-            Order::Standard(deque) => {
-                let mut out = Vec::with_capacity(max);
-                while out.len() < max {
-                    let next = match draw.as_deref_mut() {
-                        Some(draw) => deque.swap_remove_front(draw.pick(deque.len())),
-                        None => deque.pop_front(),
-                    };
-                    let Some(key) = next else {
-                        break;
-                    };
-                    if self
-                        .map
-                        .get(&key)
-                        .is_some_and(|m| m.state == State::Visible)
-                    {
-                        out.push(key);
-                    }
-                }
-                out
-            }
+            Order::Standard(line) => line.candidates(&self.map, max, draw),
             Order::Fair(order) => order
                 .next(&self.map, self.counts.in_flight, now, draw)
                 .into_iter()
@@ -392,12 +374,15 @@ impl Messages {
                 self.counts.visible = self.counts.visible.saturating_sub(1);
                 self.counts.in_flight += 1;
                 self.deadlines.push(Reverse((until, key)));
+                received.messages.push((key, message.clone()));
                 match (&mut self.order, &message.group_id) {
-                    (Order::Fifo(order), Some(group)) => order.started_flight(group),
+                    (Order::Fifo(order), Some(group)) => {
+                        let group = group.clone();
+                        order.refresh(&self.map, &group);
+                    }
                     (Order::Fair(order), group) => order.started_flight(group.as_ref()),
                     _ => {}
                 }
-                received.messages.push((key, message.clone()));
             }
             if received.messages.len() >= max {
                 break;
@@ -478,10 +463,28 @@ impl Messages {
         out
     }
 
+    #[cfg(test)]
     pub fn delete(&mut self, key: u64, generation: u32) -> DeleteOutcome {
+        self.delete_at(key, generation, 0)
+    }
+
+    /// Deletes with a handle from the `generation`th receive at `now`. On a FIFO queue a handle
+    /// whose message came back from flight (its timeout ran out, or was changed to 0) and was
+    /// not received again has expired; on a standard queue it still deletes.
+    pub fn delete_at(&mut self, key: u64, generation: u32, now: u64) -> DeleteOutcome {
         match self.map.get(&key) {
             None => DeleteOutcome::Gone,
             Some(m) if !self.handle_is_current(key, m, generation) => DeleteOutcome::Stale,
+            Some(m)
+                if matches!(self.order, Order::Fifo(_))
+                    && match m.state {
+                        State::InFlight { until, .. } => until <= now,
+                        State::Visible => true,
+                        State::Delayed { .. } => false,
+                    } =>
+            {
+                DeleteOutcome::Expired
+            }
             Some(_) => {
                 self.remove(key);
                 DeleteOutcome::Deleted
@@ -566,10 +569,7 @@ impl Messages {
                 .retain(|Reverse((s, k))| map.get(k).is_some_and(|m| m.sent_at == *s));
         }
         match &mut self.order {
-            Order::Standard(deque) if deque.len() > limit => {
-                let map = &self.map;
-                deque.retain(|k| map.get(k).is_some_and(|m| m.state == State::Visible));
-            }
+            Order::Standard(line) => line.compact(&self.map, limit),
             Order::Fair(order) => order.compact(&self.map, limit),
             _ => {}
         }
