@@ -189,7 +189,10 @@ fn fixture(env: &TestEnv) {
         attrs.push(("RedrivePolicy", &policy));
         env.create_queue(&format!("{name}{suffix}"), &attrs)
     };
-    let orders = dlq_of("orders", "3", false);
+    // Reads without a delete put messages back where they were, as on SQS, so the examples read
+    // the same first messages again and again: a maxReceiveCount of 5 (as docs/commands.md
+    // creates `orders`) leaves them receives to spare under the read guard.
+    let orders = dlq_of("orders", "5", false);
     dlq_of("payments", "2", false);
     dlq_of("payments", "5", true);
     for name in ["inbox", "logs", "a", "b", "orders-replay"] {
@@ -210,7 +213,8 @@ fn fixture(env: &TestEnv) {
         .collect();
     send(env, &orders, &failed);
     env.block_on(async {
-        for _ in 0..8 {
+        // Ten at a time, each back at once: past maxReceiveCount, all twelve move to the DLQ.
+        for _ in 0..24 {
             let options = ReceiveOptions {
                 max_messages: 10,
                 wait_seconds: Some(0),

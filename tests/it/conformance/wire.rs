@@ -483,5 +483,30 @@ pub(super) async fn query_gets(t: Arc<Target>) {
         bodies(&t.receive(&q.url, 10, None, 1).await) == ["sent by GET"],
         || "nothing arrived".to_owned(),
     );
+
+    // Recorded on SQS: CreateQueue at a queue's URL is InvalidAction too, and a receive that
+    // finds nothing answers one empty-element tag.
+    let create = format!(
+        "{path}?Action=CreateQueue&QueueName={}",
+        support::unique_name("cf-get-created")
+    );
+    let (status, _, body) = raw_get(&t.endpoint, &create, false).await;
+    checks.check(
+        "CreateQueue at a queue's URL",
+        status == 400
+            && body.contains("<Code>InvalidAction</Code>")
+            && body.contains("<Message>The action CreateQueue is not valid for this endpoint"),
+        || format!("{status} {body}"),
+    );
+    let receive = format!(
+        "/?Action=ReceiveMessage&QueueUrl={}",
+        crate::connection::percent_encoded(&q.url)
+    );
+    let (status, _, body) = raw_get(&t.endpoint, &receive, false).await;
+    checks.check(
+        "a receive through GET that finds nothing",
+        status == 200 && body.contains("<ReceiveMessageResult/>"),
+        || format!("{status} {body}"),
+    );
     checks.finish();
 }

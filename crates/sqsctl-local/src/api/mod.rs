@@ -331,8 +331,8 @@ fn read_query(req: &Request) -> SqsResult<(String, Input<'_>)> {
     // queue.
     let path = req.path.trim_matches('/');
     let queue_path = !path.is_empty() && matches!(path.split('/').count(), 2 | 3);
-    if queue_path && action == "ListQueues" {
-        // SQS lists queues at its endpoint only.
+    if queue_path && matches!(action.as_str(), "ListQueues" | "CreateQueue") {
+        // SQS lists and creates queues at its endpoint only.
         return Err(unknown_action(&action));
     }
     if params.get("QueueUrl").is_none() && queue_path {

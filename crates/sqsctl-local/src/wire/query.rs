@@ -41,8 +41,14 @@ pub fn encode_reply<T: Serialize + ?Sized>(
     open_root(&mut out, &response);
     if !output.is_empty() {
         let result = [action, "Result"].concat();
+        let start = out.len();
         query_encode::write(&mut out, &result, &Shape::Struct(output), value)
             .map_err(|_| SqsError::internal())?;
+        // An empty result is one empty-element tag on SQS (`<ReceiveMessageResult/>`).
+        if out[start..] == *format!("<{result}></{result}>").as_bytes() {
+            out.truncate(start);
+            out.extend_from_slice(format!("<{result}/>").as_bytes());
+        }
     }
     open(&mut out, "ResponseMetadata");
     text_element(&mut out, "RequestId", request_id);
