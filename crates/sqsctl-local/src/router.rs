@@ -22,7 +22,7 @@ use crate::wire::query_shapes;
 /// Answers one request. Never panics, whatever the input.
 pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
     if !svc.hosts.allows(req.host.as_deref()) {
-        let refusal = svc.hosts.refusal(req.host.as_deref().unwrap_or_default());
+        let refusal = svc.hosts.refusal(req.host.as_deref());
         return Response::error(apparent_protocol(&req), &refusal, new_request_id());
     }
     let cors_origin = match svc.origins.check(browser_headers(&req)) {

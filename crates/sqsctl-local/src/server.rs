@@ -112,6 +112,8 @@ pub struct Ready {
     /// The base URL for clients to connect to, e.g. `http://127.0.0.1:40123`: the bound address,
     /// loopback for an unspecified one.
     pub endpoint: String,
+    /// The address the server listens on, as bound (`0.0.0.0:4566` stays unspecified).
+    pub bound: SocketAddr,
     /// What the data directory held, when there is one.
     pub restored: Option<Restored>,
     /// What the start-up queues did, when there are some.
@@ -221,6 +223,7 @@ fn build_service(
     service.chance = Chance::new(config.realism, config.seed);
     let mut ready = Ready {
         endpoint: endpoint_of(addr, None),
+        bound: addr,
         restored: None,
         init: None,
     };

@@ -190,13 +190,14 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
     let printer = &ctx.printer;
     let mut printed = Ok(());
     let on_ready = |ready: &Ready| {
-        let bound = ready.endpoint.as_str();
+        let endpoint = ready.endpoint.as_str();
         if !settings.bind.ip().is_loopback() {
+            // The address bound, not the endpoint: for 0.0.0.0 that is a loopback URL.
             printer.warn(format!(
-                "listening on {bound}, which is not a loopback address: anyone who can reach it can read and change the queues (the server checks no credentials)"
+                "listening on {}, which is not a loopback address: anyone who can reach it can read and change the queues (the server checks no credentials)",
+                ready.bound
             ));
         }
-        let endpoint = bound;
         printed = report::environment(endpoint, &settings)
             .iter()
             .try_for_each(|line| printer.line(line));

@@ -324,3 +324,55 @@ fn local_counts_the_duplicate_deliveries_it_made() {
         "{stderr}"
     );
 }
+
+/// On a loopback bind, a request that names no host is refused as one naming an unknown host
+/// would be: nothing says which name it came through.
+#[test]
+fn a_request_without_a_host_header_is_refused_on_a_loopback_bind() {
+    let env = TestEnv::start();
+    let address = env.endpoint().trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).unwrap();
+    let body = "{}";
+    write!(
+        stream,
+        "POST / HTTP/1.0\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.ListQueues\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.0 403"), "{answer}");
+    assert!(
+        answer.contains("A request without a Host header is not served"),
+        "{answer}"
+    );
+    // The same request naming a loopback host is answered.
+    let named = exchange(env.endpoint(), "");
+    assert!(named.starts_with("HTTP/1.1 200"), "{named}");
+}
+
+/// Bound to every address, the warning names what was bound, not the loopback URL printed for
+/// this machine's clients.
+#[test]
+fn a_bind_to_every_address_is_named_in_its_warning() {
+    use std::io::BufRead;
+    let env = TestEnv::start();
+    let mut child = env.spawn_piped(&["local", "--bind", "0.0.0.0:0"]);
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut endpoint = String::new();
+    stdout.read_line(&mut endpoint).unwrap();
+    assert!(
+        endpoint.starts_with("export AWS_ENDPOINT_URL_SQS=http://127.0.0.1:"),
+        "{endpoint}"
+    );
+    support::sigint(child.id());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let port = endpoint.trim().rsplit(':').next().unwrap_or_default();
+    assert!(
+        stderr.contains(&format!(
+            "listening on 0.0.0.0:{port}, which is not a loopback address"
+        )),
+        "{stderr}"
+    );
+}

@@ -22,25 +22,28 @@ impl HostPolicy {
         }
     }
 
-    /// Whether a request with this `Host` header is answered. A request without one (HTTP/1.0)
-    /// is: browsers always send it.
+    /// Whether a request with this `Host` header is answered. On a loopback bind a request
+    /// without one is refused like one naming an unknown host: what it came through is unknown.
     pub fn allows(&self, host: Option<&str>) -> bool {
-        let Some(host) = host else {
-            return true;
-        };
         if !self.restricted {
             return true;
         }
+        let Some(host) = host else {
+            return false;
+        };
         let name = name_of(host).trim_end_matches('.').to_ascii_lowercase();
         is_loopback_name(&name) || self.hostname.as_deref() == Some(name.as_str())
     }
 
-    pub fn refusal(&self, host: &str) -> SqsError {
+    pub fn refusal(&self, host: Option<&str>) -> SqsError {
+        let named = match host {
+            Some(host) => format!("Host {}", excerpt(host)),
+            None => "A request without a Host header".to_string(),
+        };
         SqsError::new(
             ErrorKind::AccessDenied,
             format!(
-                "Host {} is not served: this server listens on a loopback address and answers only loopback names{}.",
-                excerpt(host),
+                "{named} is not served: this server listens on a loopback address and answers only loopback names{}.",
                 match &self.hostname {
                     Some(name) => format!(" and {name}"),
                     None => String::new(),
@@ -97,12 +100,20 @@ mod tests {
         ] {
             assert!(!policy.allows(Some(host)), "{host}");
         }
-        assert!(policy.allows(None));
+        // Without a Host header nothing says what name the request came through.
+        assert!(!policy.allows(None));
+        assert!(
+            policy
+                .refusal(None)
+                .message
+                .starts_with("A request without a Host header is not served")
+        );
     }
 
     #[test]
     fn other_binds_answer_every_host() {
         let policy = HostPolicy::new("0.0.0.0".parse().unwrap_or_else(|_| unreachable!()), None);
         assert!(policy.allows(Some("queue-host:9324")));
+        assert!(policy.allows(None));
     }
 }
