@@ -1169,6 +1169,28 @@ async fn raw(server: &Server, request: impl AsRef<[u8]>) -> String {
     String::from_utf8_lossy(&response).into_owned()
 }
 
+/// A raw answer's status, head and body.
+fn status_head_body(answer: &str) -> (u16, &str, &str) {
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((answer, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, head, body)
+}
+
+/// A GET with `headers` (each line ending in `\r\n`), as a raw answer.
+async fn raw_get(server: &Server, path_and_query: &str, headers: &str) -> String {
+    raw(
+        server,
+        format!(
+            "GET {path_and_query} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{headers}\r\n"
+        ),
+    )
+    .await
+}
+
 fn post(target: Option<&str>, content_type: &str, body: &str) -> String {
     let target = target
         .map(|t| format!("X-Amz-Target: {t}\r\n"))

@@ -10,25 +10,14 @@ use serde_json::{Value, json};
 use sqsctl_local::{Server, ServerConfig};
 
 use super::{
-    TestResult, attribute, client, create, delete, manual_server, raw, receive_one, receive_up_to,
-    send, send_fifo, system,
+    TestResult, attribute, client, create, delete, manual_server, raw, raw_get, receive_one,
+    receive_up_to, send, send_fifo, status_head_body, system,
 };
 
 /// A GET of the server's own paths: the status, the whole head and the body.
 async fn get(server: &Server, path_and_query: &str, headers: &str) -> (u16, String, String) {
-    let answer = raw(
-        server,
-        format!(
-            "GET {path_and_query} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{headers}\r\n"
-        ),
-    )
-    .await;
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let answer = raw_get(server, path_and_query, headers).await;
+    let (status, head, body) = status_head_body(&answer);
     (status, head.to_string(), body.to_string())
 }
 

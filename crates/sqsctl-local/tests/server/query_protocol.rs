@@ -19,12 +19,7 @@ pub(crate) struct Answer {
 
 impl Answer {
     pub(crate) fn parse(raw: &str) -> Answer {
-        let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((raw, ""));
-        let status = head
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
+        let (status, head, body) = super::status_head_body(raw);
         let header = |name: &str| {
             head.lines()
                 .find_map(|line| {

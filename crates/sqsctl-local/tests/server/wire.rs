@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use sqsctl_local::{Server, ServerConfig};
 
 use super::query_protocol::{Answer, encode};
-use super::{TestResult, client, create, manual_server, post, raw};
+use super::{TestResult, client, create, manual_server, post, raw, raw_get, status_head_body};
 
 /// One AWS JSON 1.0 call: its status, head and body (`Value::Null` when not JSON).
 async fn call(server: &Server, action: &str, input: Value) -> (u16, String, Value) {
@@ -18,12 +18,7 @@ async fn call(server: &Server, action: &str, input: Value) -> (u16, String, Valu
         &input.to_string(),
     );
     let answer = raw(server, request).await;
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let (status, head, body) = status_head_body(&answer);
     let body = serde_json::from_str(body).unwrap_or(Value::Null);
     (status, head.to_string(), body)
 }
@@ -223,15 +218,7 @@ async fn errors_have_the_status_and_type_sqs_answers_with() -> TestResult {
 
 /// A GET with `headers` (each line ending in `\r\n`).
 async fn get(server: &Server, path_and_query: &str, headers: &str) -> Answer {
-    Answer::parse(
-        &raw(
-            server,
-            format!(
-                "GET {path_and_query} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{headers}\r\n"
-            ),
-        )
-        .await,
-    )
+    Answer::parse(&raw_get(server, path_and_query, headers).await)
 }
 
 const ACCEPT_JSON: &str = "Accept: application/json\r\n";
