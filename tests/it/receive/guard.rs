@@ -100,11 +100,14 @@ fn a_max_receive_count_of_2_and_a_follow_without_delete_are_refused_without_forc
     let run = env.run(&["receive", &name, "--force", "--wait", "1"]);
     run.assert_code(0);
     assert_eq!(run.records_of("message").len(), 1, "{}", run.stderr);
-    assert!(
-        run.stderr.contains("1 message is now one receive away"),
-        "{}",
-        run.stderr
-    );
+    // A --like-sqs server may deliver the message twice in that run, as SQS may: it then used
+    // both of its receives.
+    let said = if env.server().stats().duplicate_deliveries == 0 {
+        "1 message is now one receive away"
+    } else {
+        "1 message is now at maxReceiveCount 2"
+    };
+    assert!(run.stderr.contains(said), "{}", run.stderr);
     assert_eq!(counts(&env, &dlq), (0, 0));
 }
 
