@@ -503,6 +503,11 @@ pub(super) async fn query_gets(t: Arc<Target>) {
         crate::connection::percent_encoded(&q.url)
     );
     let (status, _, body) = raw_get(&t.endpoint, &receive, false).await;
+    // LocalStack differs: it writes the same empty element with a space, `<ReceiveMessageResult />`.
+    let body = match t.kind {
+        Kind::Ours => body,
+        Kind::LocalStack => body.replace(" />", "/>"),
+    };
     checks.check(
         "a receive through GET that finds nothing",
         status == 200 && body.contains("<ReceiveMessageResult/>"),
