@@ -1456,9 +1456,12 @@ async fn move_task_errors(t: Arc<Target>) {
     checks.finish();
 }
 
-/// POSTs one JSON 1.0 request over plain HTTP/1.1 and returns the status code and the
-/// `x-amzn-query-error` header ("" when absent).
-async fn raw_post(endpoint: &str, target: &str, body: &str) -> (u16, String) {
+/// One HTTP/1.1 exchange with the server at `endpoint` (`http://host:port`): `request` is given
+/// the authority for its `Host` line; the answer is its status, head and body.
+async fn http_exchange(
+    endpoint: &str,
+    request: impl FnOnce(&str) -> String,
+) -> (u16, String, String) {
     let authority = endpoint
         .split_once("://")
         .map_or(endpoint, |(_, rest)| rest)
@@ -1466,33 +1469,43 @@ async fn raw_post(endpoint: &str, target: &str, body: &str) -> (u16, String) {
     let mut stream = tokio::net::TcpStream::connect(authority)
         .await
         .expect("connect to the endpoint");
-    let request = format!(
-        "POST / HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/x-amz-json-1.0\r\n\
-         X-Amz-Target: {target}\r\nx-amzn-query-mode: true\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
+    stream
+        .write_all(request(authority).as_bytes())
+        .await
+        .unwrap();
     let mut response = Vec::new();
     stream.read_to_end(&mut response).await.unwrap();
     let response = String::from_utf8_lossy(&response);
-    let head = response.split("\r\n\r\n").next().unwrap_or_default();
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    let headers: HashMap<String, String> = lines
+    (status, head.to_owned(), body.to_owned())
+}
+
+/// The value of the header `name` in an answer's head ("" when absent).
+fn header_of(head: &str, name: &str) -> String {
+    head.lines()
         .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    (
-        status,
-        headers
-            .get("x-amzn-query-error")
-            .cloned()
-            .unwrap_or_default(),
-    )
+        .find(|(k, _)| k.trim().eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.trim().to_owned())
+        .unwrap_or_default()
+}
+
+/// POSTs one JSON 1.0 request over plain HTTP/1.1 and returns the status code and the
+/// `x-amzn-query-error` header ("" when absent).
+async fn raw_post(endpoint: &str, target: &str, body: &str) -> (u16, String) {
+    let (status, head, _) = http_exchange(endpoint, |authority| {
+        format!(
+            "POST / HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/x-amz-json-1.0\r\n\
+             X-Amz-Target: {target}\r\nx-amzn-query-mode: true\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+    })
+    .await;
+    (status, header_of(&head, "x-amzn-query-error"))
 }
 
 // ---------------------------------------------------------------------------------------------

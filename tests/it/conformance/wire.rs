@@ -7,42 +7,22 @@ use super::*;
 
 /// One raw AWS JSON 1.0 call: status, `x-amzn-query-error` and the body as JSON.
 async fn json_call(endpoint: &str, action: &str, input: serde_json::Value) -> RawAnswer {
-    let authority = endpoint
-        .split_once("://")
-        .map_or(endpoint, |(_, rest)| rest)
-        .trim_end_matches('/');
     let body = input.to_string();
-    let mut stream = tokio::net::TcpStream::connect(authority)
-        .await
-        .expect("connect to the endpoint");
     // A signature's credential scope says the region; LocalStack reads it, ours too.
-    let request = format!(
-        "POST / HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/x-amz-json-1.0\r\n\
-         X-Amz-Target: AmazonSQS.{action}\r\nx-amzn-query-mode: true\r\n\
-         Authorization: AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=0\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).await.unwrap();
-    let response = String::from_utf8_lossy(&response);
-    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let query_error = head
-        .lines()
-        .filter_map(|l| l.split_once(':'))
-        .find(|(k, _)| k.trim().eq_ignore_ascii_case("x-amzn-query-error"))
-        .map(|(_, v)| v.trim().to_owned())
-        .unwrap_or_default();
+    let (status, head, body) = http_exchange(endpoint, |authority| {
+        format!(
+            "POST / HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/x-amz-json-1.0\r\n\
+             X-Amz-Target: AmazonSQS.{action}\r\nx-amzn-query-mode: true\r\n\
+             Authorization: AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=0\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+    })
+    .await;
     RawAnswer {
         status,
-        query_error,
-        body: serde_json::from_str(body).unwrap_or(serde_json::Value::Null),
+        query_error: header_of(&head, "x-amzn-query-error"),
+        body: serde_json::from_str(&body).unwrap_or(serde_json::Value::Null),
     }
 }
 
@@ -384,38 +364,18 @@ pub(super) async fn recorded_error_messages(t: Arc<Target>) {
 
 /// One raw GET: status, content type and body.
 async fn raw_get(endpoint: &str, path_and_query: &str, accept_json: bool) -> (u16, String, String) {
-    let authority = endpoint
-        .split_once("://")
-        .map_or(endpoint, |(_, rest)| rest)
-        .trim_end_matches('/');
     let accept = if accept_json {
         "Accept: application/json\r\n"
     } else {
         ""
     };
-    let mut stream = tokio::net::TcpStream::connect(authority)
-        .await
-        .expect("connect to the endpoint");
-    let request = format!(
-        "GET {path_and_query} HTTP/1.1\r\nHost: {authority}\r\n{accept}Connection: close\r\n\r\n"
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).await.unwrap();
-    let response = String::from_utf8_lossy(&response);
-    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let content_type = head
-        .lines()
-        .filter_map(|l| l.split_once(':'))
-        .find(|(k, _)| k.trim().eq_ignore_ascii_case("content-type"))
-        .map(|(_, v)| v.trim().to_owned())
-        .unwrap_or_default();
-    (status, content_type, body.to_owned())
+    let (status, head, body) = http_exchange(endpoint, |authority| {
+        format!(
+            "GET {path_and_query} HTTP/1.1\r\nHost: {authority}\r\n{accept}Connection: close\r\n\r\n"
+        )
+    })
+    .await;
+    (status, header_of(&head, "content-type"), body)
 }
 
 /// The Query protocol's GETs as SQS was recorded answering them: JSON when asked for with
