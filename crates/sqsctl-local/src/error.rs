@@ -35,6 +35,8 @@ pub enum ErrorKind {
     InvalidAction,
     SerializationError,
     AccessDenied,
+    /// A queue URL the server cannot read (LocalStack's developer endpoint answers this).
+    InvalidAddress,
     InternalError,
 }
 
@@ -67,6 +69,7 @@ impl ErrorKind {
             ErrorKind::InvalidAction => "UnknownOperationException",
             ErrorKind::SerializationError => "SerializationException",
             ErrorKind::AccessDenied => "AccessDeniedException",
+            ErrorKind::InvalidAddress => "InvalidAddress",
             ErrorKind::InternalError => "InternalError",
         }
     }
@@ -122,6 +125,7 @@ impl ErrorKind {
             ErrorKind::OverLimit => "OverLimit",
             ErrorKind::RequestThrottled => "RequestThrottled",
             ErrorKind::AccessDenied => "AccessDenied",
+            ErrorKind::InvalidAddress => "InvalidAddress",
             ErrorKind::InternalError => "InternalError",
         }
     }
@@ -149,7 +153,9 @@ impl ErrorKind {
             | ErrorKind::PurgeQueueInProgress
             | ErrorKind::OverLimit
             | ErrorKind::RequestThrottled => 403,
-            ErrorKind::ResourceNotFound | ErrorKind::ReceiptHandleIsInvalid => 404,
+            ErrorKind::ResourceNotFound
+            | ErrorKind::ReceiptHandleIsInvalid
+            | ErrorKind::InvalidAddress => 404,
             _ if self.sender_fault() => 400,
             _ => 500,
         }

@@ -162,6 +162,7 @@ pub fn apply(svc: &Arc<Service>, spec: &InitSpec) -> Result<InitReport, InitErro
         request_id: "",
         region: &svc.region,
         trace_header: None,
+        host: None,
     };
     let mut report = InitReport::default();
     let mut pending: Vec<&QueueSpec> = spec.queues.iter().collect();

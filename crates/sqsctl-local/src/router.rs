@@ -16,6 +16,7 @@ use crate::faults::Fault;
 use crate::http::origins::{BrowserHeaders, OriginPolicy};
 use crate::inspect;
 use crate::inspect::groups as inspect_groups;
+use crate::localstack;
 use crate::service::Service;
 use crate::wire::query_shapes;
 
@@ -59,6 +60,11 @@ fn browser_headers(req: &Request) -> BrowserHeaders<'_> {
 
 /// Answers a request the browser checks let through.
 async fn answer(svc: &Arc<Service>, req: Request) -> Response {
+    if svc.localstack
+        && let Some(response) = localstack::answer(svc, &req)
+    {
+        return response;
+    }
     if req.method == "GET" && req.path == "/_sqsctl/stats" {
         let body = serde_json::to_vec(&svc.stats()).unwrap_or_default();
         return Response::plain_json(body);
@@ -137,6 +143,7 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
         request_id: &request_id,
         region: region.as_deref().unwrap_or(&svc.region),
         trace_header: req.trace_header.as_deref(),
+        host: req.host.as_deref(),
     };
     let outcome = run(&call, input).await;
     match outcome {

@@ -35,7 +35,9 @@ use crate::http::conn_limits::{
 };
 use crate::http::hosts::HostPolicy;
 use crate::http::origins::OriginPolicy;
+use crate::http::queue_urls::{LOCALSTACK_DOMAIN, QueueUrls, UrlStrategy};
 use crate::init::{self, InitReport, InitSpec};
+use crate::init_dir::{self, InitObserver, InitStep};
 use crate::service::Service;
 use crate::service::persist::{self, Restored};
 
@@ -104,6 +106,21 @@ pub struct ServerConfig {
     /// Whether `/_sqsctl/v1/` lists messages without receiving them. Off, every reader (sqsctl's
     /// own peek and diagnose too) must receive, as on SQS.
     pub inspection: bool,
+    /// LocalStack mode: LocalStack's endpoints (`/_localstack/health`, `/_aws/sqs/messages`),
+    /// its host names on a loopback bind, and its URL shapes (`standard` unless `url_strategy`
+    /// says otherwise).
+    pub localstack: bool,
+    /// The shape of queue URLs; `None` is [`UrlStrategy::Plain`], or `standard` in LocalStack
+    /// mode.
+    pub url_strategy: Option<UrlStrategy>,
+    /// The `host[:port]` queue URLs are built on, when not the server's own address (LocalStack's
+    /// `LOCALSTACK_HOST`); without a port, the bound one is added. In LocalStack mode it is
+    /// `localhost.localstack.cloud` by default.
+    pub url_host: Option<String>,
+    /// The init directory's entries, run in this order once the server listens.
+    pub init_dir: Vec<InitStep>,
+    /// Told each init directory entry's outcome.
+    pub init_observer: Option<InitObserver>,
 }
 
 /// What a starting server reports once it listens.
@@ -156,6 +173,11 @@ impl Default for ServerConfig {
             init: None,
             allowed_origins: Vec::new(),
             inspection: true,
+            localstack: false,
+            url_strategy: None,
+            url_host: None,
+            init_dir: Vec::new(),
+            init_observer: None,
         }
     }
 }
@@ -179,6 +201,36 @@ fn endpoint_of(addr: SocketAddr, hostname: Option<&str>) -> String {
     }
 }
 
+/// How queue URLs are built: on `url_host` (with the bound port when it names none), on
+/// LocalStack's name in LocalStack mode, otherwise on the server's own address or host name.
+fn queue_urls(config: &ServerConfig, addr: SocketAddr) -> QueueUrls {
+    let strategy = config.url_strategy.unwrap_or(if config.localstack {
+        UrlStrategy::Standard
+    } else {
+        UrlStrategy::Plain
+    });
+    let named = config
+        .url_host
+        .as_deref()
+        .or(config.localstack.then_some(LOCALSTACK_DOMAIN));
+    let base = match named {
+        Some(host) => {
+            let host = host.trim_end_matches('/');
+            let host = host.split_once("://").map_or(host, |(_, rest)| rest);
+            let has_port = host.rsplit_once(':').is_some_and(|(_, port)| {
+                !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit())
+            }) && !host.ends_with(']');
+            if has_port {
+                format!("http://{host}")
+            } else {
+                format!("http://{host}:{}", addr.port())
+            }
+        }
+        None => endpoint_of(addr, config.hostname.as_deref()),
+    };
+    QueueUrls { strategy, base }
+}
+
 /// A service ready to serve: its data directory read back, its start-up queues created. Move
 /// tasks that were running are returned to be resumed on the server's runtime.
 fn build_service(
@@ -200,11 +252,15 @@ fn build_service(
         config.entry_fault_rate,
         config.seed,
     );
+    let mut hosts = HostPolicy::new(addr.ip(), config.hostname.as_deref());
+    if config.localstack {
+        hosts = hosts.with_localstack_names();
+    }
     let mut service = Service::new(
         config.region.clone(),
         config.account_id.clone(),
         endpoint_of(addr, config.hostname.as_deref()),
-        HostPolicy::new(addr.ip(), config.hostname.as_deref()),
+        hosts,
         config.clock.clone(),
         u64::try_from(config.purge_cooldown.as_millis()).unwrap_or(u64::MAX),
         faults,
@@ -214,6 +270,8 @@ fn build_service(
     service.budget = Arc::new(Budget::new(config.max_bytes));
     service.origins = OriginPolicy::new(&config.allowed_origins);
     service.inspection = config.inspection;
+    service.localstack = config.localstack;
+    service.urls = queue_urls(config, addr);
     if let Err((field, why)) = config.realism.check() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -461,6 +519,7 @@ impl Server {
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
         let svc = service.clone();
+        start_init_dir(&runtime.handle().clone(), &service, &config, &ready);
         runtime.spawn(async move {
             accept_loop(listener, svc, limits, async {
                 let _ = stop_rx.await;
@@ -553,6 +612,25 @@ impl Drop for Server {
     }
 }
 
+/// Starts the init directory's entries in the background, once the server listens.
+fn start_init_dir(
+    runtime: &tokio::runtime::Handle,
+    service: &Arc<Service>,
+    config: &ServerConfig,
+    ready: &Ready,
+) {
+    init_dir::announce(service, &config.init_dir);
+    if config.init_dir.is_empty() {
+        return;
+    }
+    runtime.spawn(init_dir::run(
+        service.clone(),
+        config.init_dir.clone(),
+        ready.endpoint.clone(),
+        config.init_observer.clone(),
+    ));
+}
+
 /// Serves on the caller's runtime until `shutdown` resolves. `on_ready` receives, once the port
 /// is bound (useful with port 0), the endpoint to connect to (the bound address, loopback for an
 /// unspecified one) and what the data directory and start-up queues gave.
@@ -567,6 +645,12 @@ pub async fn serve_until(
     let (service, tasks, ready) = build_service(&config, addr)?;
     crate::service::tasks::resume(&service, tasks);
     on_ready(&ready);
+    start_init_dir(
+        &tokio::runtime::Handle::current(),
+        &service,
+        &config,
+        &ready,
+    );
     accept_loop(
         listener,
         service.clone(),

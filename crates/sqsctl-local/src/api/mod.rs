@@ -45,12 +45,19 @@ pub struct Call<'a> {
     pub region: &'a str,
     /// The `X-Amzn-Trace-Id` header: the X-Ray trace header of the messages a send carries.
     pub trace_header: Option<&'a str>,
+    /// The `Host` header, which the `dynamic` URL strategy builds queue URLs on.
+    pub host: Option<&'a str>,
 }
 
 impl Call<'_> {
     /// The URL of the queue `name` of the request's region.
     pub fn url_of(&self, name: &str) -> String {
-        self.svc.url_of(self.region, name)
+        self.svc.url_for(self.region, name, self.host)
+    }
+
+    /// A queue's URL as this request is answered it.
+    pub fn queue_url(&self, queue: &crate::engine::queue::Queue) -> String {
+        self.svc.url_for(&queue.region, &queue.name, self.host)
     }
 
     pub fn arn_of(&self, name: &str) -> String {
@@ -330,13 +337,21 @@ fn read_query(req: &Request) -> SqsResult<(String, Input<'_>)> {
     // Older SDKs post to the queue's URL; its path (`[region/]account/name`) then names the
     // queue.
     let path = req.path.trim_matches('/');
-    let queue_path = !path.is_empty() && matches!(path.split('/').count(), 2 | 3);
+    let segments = path.split('/').count();
+    // LocalStack's `path` strategy: `/queue/<region>/<account>/<name>`.
+    let queue_path = !path.is_empty()
+        && (matches!(segments, 2 | 3) || (segments == 4 && path.starts_with("queue/")));
     if queue_path && matches!(action.as_str(), "ListQueues" | "CreateQueue") {
         // SQS lists and creates queues at its endpoint only.
         return Err(unknown_action(&action));
     }
     if params.get("QueueUrl").is_none() && queue_path {
-        params.set("QueueUrl", format!("/{path}"));
+        // With the host, whose name may carry the region (LocalStack's URL shapes).
+        let url = match req.host.as_deref() {
+            Some(host) if !host.contains(['/', '?', '#']) => format!("http://{host}/{path}"),
+            _ => format!("/{path}"),
+        };
+        params.set("QueueUrl", url);
     }
     Ok((action, Input::Query(params, shapes.input)))
 }

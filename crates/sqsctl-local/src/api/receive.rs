@@ -157,6 +157,20 @@ fn render(
     }
 }
 
+impl MessageOut {
+    /// The message under a stand-in receipt handle, with `marks` among its system attributes:
+    /// how LocalStack's developer endpoint shows what it lists.
+    pub fn marked(
+        mut self,
+        receipt_handle: &str,
+        marks: impl IntoIterator<Item = (&'static str, String)>,
+    ) -> Self {
+        self.receipt_handle = Some(receipt_handle.to_string());
+        self.attributes.extend(marks);
+        self
+    }
+}
+
 /// A message as a receive asking for every system and message attribute shows it, without a
 /// receipt handle: what the inspection endpoint lists. Changes nothing.
 pub fn inspected(message: &StoredMessage, account: &str) -> MessageOut {
