@@ -14,8 +14,9 @@ use crate::cli::local::LocalArgs;
 use crate::client::AwsSettings;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
-use crate::local::{InitSpec, Ready, Realism, ServerConfig, serve_until};
+use crate::local::{InitOutcome, InitSpec, Ready, Realism, ServerConfig, UrlStrategy, serve_until};
 
+mod init_dir;
 mod report;
 
 #[derive(Debug, Clone)]
@@ -46,7 +47,19 @@ pub struct LocalSettings {
     pub allowed_origins: Vec<String>,
     /// Whether the inspection endpoints answer.
     pub inspection: bool,
+    /// LocalStack mode (`--localstack`).
+    pub localstack: bool,
+    /// The queue URL shape; `None` leaves it to the server (plain, or standard in LocalStack
+    /// mode).
+    pub url_strategy: Option<UrlStrategy>,
+    /// `LOCALSTACK_HOST` in LocalStack mode.
+    pub url_host: Option<String>,
+    /// The init directory, given or LocalStack's when it exists.
+    pub init_dir: Option<PathBuf>,
 }
+
+/// Where LocalStack's image looks for hooks to run once it is ready.
+pub const LOCALSTACK_READY_DIR: &str = "/etc/localstack/init/ready.d";
 
 /// `--like-sqs`'s settings, or the exact ones, with each of its flags given on top (each in its
 /// range: their parsers checked).
@@ -128,7 +141,7 @@ impl LocalSettings {
             bind: args.bind,
             region: region.to_string(),
             print_credentials: !aws.environment.has_credentials,
-            hostname: args.hostname,
+            hostname: args.hostname.clone(),
             account_id: args.account_id,
             // Ranges are checked by their parsers (`cli::local`).
             latency: args.faults.latency.unwrap_or(Duration::ZERO),
@@ -146,6 +159,26 @@ impl LocalSettings {
                 .map(|o| origin(o))
                 .collect::<anyhow::Result<_>>()?,
             inspection: !args.no_inspection,
+            url_strategy: match (args.url_strategy, &args.sqs_endpoint_strategy) {
+                (Some(strategy), _) => Some(strategy),
+                (None, Some(text)) if args.localstack && !text.trim().is_empty() => Some(
+                    text.parse()
+                        .map_err(|why| anyhow::anyhow!("SQS_ENDPOINT_STRATEGY: {why}"))?,
+                ),
+                (None, _) => None,
+            },
+            url_host: match args.localstack_host {
+                Some(host) if args.localstack && !host.trim().is_empty() => {
+                    Some(host.trim().to_string())
+                }
+                _ if args.localstack => args.hostname.clone(),
+                _ => None,
+            },
+            init_dir: args.init_dir.or_else(|| {
+                let ready = Path::new(LOCALSTACK_READY_DIR);
+                (args.localstack && ready.is_dir()).then(|| ready.to_path_buf())
+            }),
+            localstack: args.localstack,
         })
     }
 }
@@ -167,6 +200,16 @@ fn read_init(path: &Path) -> anyhow::Result<InitSpec> {
 
 pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitStatus> {
     let region = settings.region.clone();
+    let (outcomes, mut reported) = tokio::sync::mpsc::unbounded_channel::<InitOutcome>();
+    let (init_steps, init_skipped) = match &settings.init_dir {
+        Some(dir) => init_dir::steps(dir)?,
+        None => (Vec::new(), Vec::new()),
+    };
+    for name in &init_skipped {
+        ctx.printer.warn(format!(
+            "init-dir: {name} is left out: neither a queue file (*.toml, *.json) nor executable"
+        ));
+    }
     let config = ServerConfig {
         bind: settings.bind,
         hostname: settings.hostname.clone(),
@@ -182,6 +225,15 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         allowed_origins: settings.allowed_origins.clone(),
         inspection: settings.inspection,
         init: settings.init.as_deref().map(read_init).transpose()?,
+        localstack: settings.localstack,
+        url_strategy: settings.url_strategy,
+        url_host: settings.url_host.clone(),
+        init_dir: init_steps,
+        init_observer: Some(crate::local::InitObserver(std::sync::Arc::new(
+            move |outcome| {
+                let _ = outcomes.send(outcome);
+            },
+        ))),
         ..ServerConfig::default()
     };
     if let (true, Some(dir)) = (settings.recover, &settings.data_dir) {
@@ -225,8 +277,20 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
             printer.warn(line);
         }
     };
-    let stats = serve_until(config, on_ready, ctx.interrupt.wait())
-        .await
+    let served = {
+        let serving = serve_until(config, on_ready, ctx.interrupt.wait());
+        tokio::pin!(serving);
+        loop {
+            tokio::select! {
+                served = &mut serving => break served,
+                Some(outcome) = reported.recv() => init_dir::report(printer, outcome),
+            }
+        }
+    };
+    while let Ok(outcome) = reported.try_recv() {
+        init_dir::report(printer, outcome);
+    }
+    let stats = served
         .map_err(|err| {
             // The server reports a damaged data directory as invalid data.
             if let (Some(dir), std::io::ErrorKind::InvalidData) = (&settings.data_dir, err.kind()) {
