@@ -1157,6 +1157,9 @@ mod wire;
 #[path = "server/permissions.rs"]
 mod permissions;
 
+#[path = "server/localstack.rs"]
+mod localstack;
+
 /// A raw HTTP/1.1 exchange, for what the SDK cannot send.
 async fn raw(server: &Server, request: impl AsRef<[u8]>) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -5,6 +5,8 @@
 
 use crate::support;
 
+mod localstack_mode;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};

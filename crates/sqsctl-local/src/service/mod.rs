@@ -197,9 +197,11 @@ impl Service {
             }
             None => ("", url),
         };
-        // LocalStack's shapes may carry the region in the host instead of the path.
-        let host_region = if self.localstack || self.urls.strategy != UrlStrategy::Plain {
-            region_of_host(host)
+        // LocalStack's shapes may carry the region in the host instead of the path, or nowhere
+        // (`off`): then it is the request's, as LocalStack reads it.
+        let localstack_shapes = self.localstack || self.urls.strategy != UrlStrategy::Plain;
+        let host_region = if localstack_shapes {
+            region_of_host(host).or(region)
         } else {
             None
         };
