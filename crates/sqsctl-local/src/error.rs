@@ -37,6 +37,8 @@ pub enum ErrorKind {
     AccessDenied,
     /// A queue URL the server cannot read (LocalStack's developer endpoint answers this).
     InvalidAddress,
+    /// A call LocalStack's developer endpoint does not take (anything but ReceiveMessage).
+    InvalidRequest,
     InternalError,
 }
 
@@ -70,6 +72,7 @@ impl ErrorKind {
             ErrorKind::SerializationError => "SerializationException",
             ErrorKind::AccessDenied => "AccessDeniedException",
             ErrorKind::InvalidAddress => "InvalidAddress",
+            ErrorKind::InvalidRequest => "InvalidRequest",
             ErrorKind::InternalError => "InternalError",
         }
     }
@@ -126,6 +129,7 @@ impl ErrorKind {
             ErrorKind::RequestThrottled => "RequestThrottled",
             ErrorKind::AccessDenied => "AccessDenied",
             ErrorKind::InvalidAddress => "InvalidAddress",
+            ErrorKind::InvalidRequest => "InvalidRequest",
             ErrorKind::InternalError => "InternalError",
         }
     }

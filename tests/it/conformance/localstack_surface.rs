@@ -287,6 +287,31 @@ async fn developer_endpoint(target: &Target) {
             .all(|l| l.receipt_handle == "SQS/BACKDOOR/ACCESS")
     );
 
+    // The Query protocol's answer in JSON, as scripts written for LocalStack read it: one
+    // message is one object, attributes are Name and Value entries.
+    let (status, head, body) = get(
+        &target.endpoint,
+        &format!("/_aws/sqs/messages?QueueUrl={url}"),
+        "Accept: application/json\r\n",
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        header_of(&head, "content-type").starts_with("application/json"),
+        "{head}"
+    );
+    let value: Value = serde_json::from_str(&body).unwrap();
+    let message = &value["ReceiveMessageResponse"]["ReceiveMessageResult"]["Message"];
+    assert_eq!(message["Body"], "second", "{body}");
+    assert_eq!(message["ReceiptHandle"], "SQS/BACKDOOR/ACCESS", "{body}");
+    let names: Vec<&str> = message["Attribute"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{body}"))
+        .iter()
+        .filter_map(|a| a["Name"].as_str())
+        .collect();
+    assert!(names.contains(&"SenderId"), "{body}");
+
     // Listing changed nothing: the receivable message is received for the first time, and the
     // one in flight stays in flight.
     let received = target
@@ -330,6 +355,31 @@ async fn developer_endpoint_errors(target: &Target) {
     assert_eq!(status, 400, "{body}");
     assert!(
         body.contains("<Code>AWS.SimpleQueueService.NonExistentQueue</Code>"),
+        "{body}"
+    );
+    // Only ReceiveMessage is taken, whichever protocol names another action.
+    let (status, head, body) = post(
+        &target.endpoint,
+        "/_aws/sqs/messages",
+        "Content-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.SendMessage\r\n",
+        &format!(r#"{{"QueueUrl": "{missing}", "MessageBody": "x"}}"#),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        header_of(&head, "x-amzn-query-error").starts_with("InvalidRequest;"),
+        "{head}\n{body}"
+    );
+    let (status, _, body) = get(
+        &target.endpoint,
+        "/_aws/sqs/messages",
+        "Accept: application/json\r\n",
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    let value: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    assert_eq!(
+        value["ErrorResponse"]["Error"]["Code"], "AWS.SimpleQueueService.NonExistentQueue",
         "{body}"
     );
     let unreadable = encoded("http://localhost/a/b/c/d/e");

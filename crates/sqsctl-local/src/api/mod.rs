@@ -405,18 +405,22 @@ pub fn read_call(req: &Request) -> Result<(Protocol, String, Input<'_>), (Protoc
 /// A Query-protocol request is answered in XML, or in JSON when it is a GET that accepts
 /// `application/json` (as SQS answers such GETs).
 fn query_protocol(req: &Request) -> Protocol {
-    let wants_json = req.accept.as_deref().is_some_and(|accept| {
+    if req.method == "GET" && accepts_json(req.accept.as_deref()) {
+        Protocol::QueryJson
+    } else {
+        Protocol::Query
+    }
+}
+
+/// Whether an `Accept` header names `application/json`.
+pub fn accepts_json(accept: Option<&str>) -> bool {
+    accept.is_some_and(|accept| {
         accept.split(',').any(|t| {
             t.split(';')
                 .next()
                 .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
         })
-    });
-    if req.method == "GET" && wants_json {
-        Protocol::QueryJson
-    } else {
-        Protocol::Query
-    }
+    })
 }
 
 /// Whether a request names no action in either protocol: no `X-Amz-Target` and no `Action`.

@@ -7,19 +7,24 @@
 //! `IsDelayed`.
 //!
 //! The answer is in AWS JSON 1.0 when the request's `Content-Type` is
-//! `application/x-amz-json-1.0`, and otherwise in the Query protocol: XML, or its JSON form when
-//! the request accepts `application/json` (as LocalStack decides).
+//! `application/x-amz-json-1.0`, and otherwise in the Query protocol: XML, or, when the request
+//! accepts `application/json`, that XML's document as JSON the way LocalStack writes it
+//! (`ReceiveMessageResponse.ReceiveMessageResult.Message`, a list, or one object for one message;
+//! attributes as `Attribute` entries of `Name` and `Value`), which scripts written for LocalStack
+//! read.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::api::receive::MessageOut;
-use crate::api::{Call, JSON_CONTENT_TYPE, Protocol, Request, Response, new_request_id, receive};
+use crate::api::{
+    Call, JSON_CONTENT_TYPE, Protocol, Request, Response, accepts_json, new_request_id, receive,
+};
 use crate::engine::message::StoredMessage;
-use crate::error::{ErrorKind, SqsError, SqsResult, excerpt};
+use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::http::queue_urls::region_of_host;
 use crate::inspect::{Seen, delivery_order, seen_at};
 use crate::service::Service;
@@ -51,14 +56,8 @@ fn protocol(req: &Request) -> Protocol {
     if mime.is_some_and(|m| m.eq_ignore_ascii_case(JSON_CONTENT_TYPE)) {
         return Protocol::Json;
     }
-    let wants_json = req.accept.as_deref().is_some_and(|accept| {
-        accept.split(',').any(|t| {
-            t.split(';')
-                .next()
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
-        })
-    });
-    if wants_json {
+    if accepts_json(req.accept.as_deref()) {
+        // Answered as LocalStack's JSON form of the XML document, by `answer`.
         Protocol::QueryJson
     } else {
         Protocol::Query
@@ -146,13 +145,11 @@ fn list(
     request_id: &str,
 ) -> SqsResult<Vec<u8>> {
     let asked = read(req, protocol)?;
-    if let Some(action) = &asked.other_action {
+    if asked.other_action.is_some() {
+        // LocalStack's words, which its clients compare.
         return Err(SqsError::new(
-            ErrorKind::InvalidAction,
-            format!(
-                "This endpoint only accepts ReceiveMessage calls, not {}.",
-                excerpt(action)
-            ),
+            ErrorKind::InvalidRequest,
+            "This endpoint only accepts ReceiveMessage calls",
         ));
     }
     let signed = crate::http::region::signed_region(req.authorization.as_deref(), None)?;
@@ -246,6 +243,9 @@ fn list(
             receive::inspected(message, &svc.account).marked(RECEIPT_HANDLE, marks)
         })
         .collect();
+    if protocol == Protocol::QueryJson {
+        return Ok(localstack_json(messages, request_id));
+    }
     let call = Call {
         svc,
         protocol,
@@ -256,6 +256,76 @@ fn list(
         host: None,
     };
     call.encode(&Listing { messages })
+}
+
+/// One element, or a list of several, as an XML document read into JSON shows repeated elements.
+fn one_or_many(mut items: Vec<Value>) -> Value {
+    if items.len() == 1 {
+        items.remove(0)
+    } else {
+        Value::Array(items)
+    }
+}
+
+/// Replaces the map `from` of `message` by its `Name` and `Value` entries under `to`, as XML lists
+/// them.
+fn as_entries(message: &mut Value, from: &str, to: &str) {
+    let Some(Value::Object(map)) = message.as_object_mut().and_then(|m| m.remove(from)) else {
+        return;
+    };
+    let entries = map
+        .into_iter()
+        .map(|(name, value)| json!({ "Name": name, "Value": value }))
+        .collect();
+    message[to] = one_or_many(entries);
+}
+
+/// The messages as LocalStack writes the Query protocol's XML answer in JSON.
+fn localstack_json(messages: Vec<MessageOut>, request_id: &str) -> Vec<u8> {
+    let messages: Vec<Value> = messages
+        .into_iter()
+        .filter_map(|message| serde_json::to_value(message).ok())
+        .map(|mut message| {
+            as_entries(&mut message, "Attributes", "Attribute");
+            as_entries(&mut message, "MessageAttributes", "MessageAttribute");
+            message
+        })
+        .collect();
+    let result = if messages.is_empty() {
+        Value::Null
+    } else {
+        json!({ "Message": one_or_many(messages) })
+    };
+    json!({
+        "ReceiveMessageResponse": {
+            "ReceiveMessageResult": result,
+            "ResponseMetadata": { "RequestId": request_id },
+        }
+    })
+    .to_string()
+    .into_bytes()
+}
+
+/// An error as LocalStack writes the Query protocol's XML error in JSON.
+fn localstack_json_error(err: &SqsError, request_id: &str) -> Response {
+    let fault = if err.kind.sender_fault() {
+        "Sender"
+    } else {
+        "Receiver"
+    };
+    let body = json!({
+        "ErrorResponse": {
+            "Error": { "Code": err.kind.query_code(), "Message": err.message, "Type": fault },
+            "RequestId": request_id,
+        }
+    });
+    Response {
+        status: err.kind.http_status(),
+        content_type: "application/json",
+        headers: vec![("x-amzn-query-error", err.query_header())],
+        request_id: request_id.to_string(),
+        body: body.to_string().into_bytes(),
+    }
 }
 
 fn invalid_address() -> SqsError {
@@ -270,7 +340,13 @@ pub fn answer(svc: &Arc<Service>, req: &Request) -> Response {
     let protocol = protocol(req);
     let request_id = new_request_id();
     match list(svc, req, protocol, &request_id) {
+        Ok(body) if protocol == Protocol::QueryJson => {
+            let mut response = Response::plain_json(body);
+            response.request_id = request_id;
+            response
+        }
         Ok(body) => Response::ok(protocol, body, request_id),
+        Err(err) if protocol == Protocol::QueryJson => localstack_json_error(&err, &request_id),
         Err(err) => Response::error(protocol, &err, request_id),
     }
 }
