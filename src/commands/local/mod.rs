@@ -264,6 +264,12 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
                 settings.allowed_origins.join(", ")
             ));
         }
+        if settings.localstack {
+            let strategy = settings.url_strategy.unwrap_or(UrlStrategy::Standard);
+            printer.info(format!(
+                "LocalStack mode: {endpoint}/_localstack/health and {endpoint}/_aws/sqs/messages answer; queue URLs in the {strategy} shape (--url-strategy)"
+            ));
+        }
         if let Some(injected) = report::injected_faults(&settings) {
             printer.info(format!("injecting {injected}"));
         }
