@@ -163,6 +163,7 @@ pub fn apply(svc: &Arc<Service>, spec: &InitSpec) -> Result<InitReport, InitErro
         region: &svc.region,
         trace_header: None,
         host: None,
+        max_messages_override: None,
     };
     let mut report = InitReport::default();
     let mut pending: Vec<&QueueSpec> = spec.queues.iter().collect();

@@ -20,6 +20,9 @@ use crate::localstack;
 use crate::service::Service;
 use crate::wire::query_shapes;
 
+/// The most messages LocalStack's override header may ask one receive for.
+const MAX_MESSAGES_OVERRIDE: usize = 10_000;
+
 /// Answers one request. Never panics, whatever the input.
 pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
     if !svc.hosts.allows(req.host.as_deref()) {
@@ -144,6 +147,14 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
         region: region.as_deref().unwrap_or(&svc.region),
         trace_header: req.trace_header.as_deref(),
         host: req.host.as_deref(),
+        max_messages_override: if svc.localstack {
+            req.message_count_override
+                .as_deref()
+                .and_then(|n| n.trim().parse::<usize>().ok())
+                .filter(|n| (1..=MAX_MESSAGES_OVERRIDE).contains(n))
+        } else {
+            None
+        },
     };
     let outcome = run(&call, input).await;
     match outcome {

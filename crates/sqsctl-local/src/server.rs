@@ -343,6 +343,7 @@ async fn handle(
         fetch_dest: header("sec-fetch-dest"),
         accept: header("accept"),
         trace_header: header("x-amzn-trace-id"),
+        message_count_override: header("x-localstack-sqs-override-message-count"),
         body: Bytes::new(),
     };
     let protocol = api::protocol_of(request.content_type.as_deref(), request.target.as_deref());

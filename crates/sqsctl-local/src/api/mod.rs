@@ -47,6 +47,9 @@ pub struct Call<'a> {
     pub trace_header: Option<&'a str>,
     /// The `Host` header, which the `dynamic` URL strategy builds queue URLs on.
     pub host: Option<&'a str>,
+    /// In LocalStack mode, the number of messages a receive may return in place of its
+    /// `MaxNumberOfMessages` (LocalStack's override header).
+    pub max_messages_override: Option<usize>,
 }
 
 impl Call<'_> {
@@ -131,6 +134,9 @@ pub struct Request {
     pub accept: Option<String>,
     /// `X-Amzn-Trace-Id`, which a send keeps as its messages' `AWSTraceHeader`.
     pub trace_header: Option<String>,
+    /// LocalStack's `x-localstack-sqs-override-message-count`: how many messages a receive may
+    /// return, past SQS's 10 (read in LocalStack mode only).
+    pub message_count_override: Option<String>,
     pub body: bytes::Bytes,
 }
 

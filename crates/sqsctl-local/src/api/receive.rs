@@ -297,9 +297,10 @@ fn attempt(
 
 pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
     let queue = call.queue_by_url(input.queue_url.as_deref())?;
-    let max = match input.max_number_of_messages {
-        Some(n) => validate::in_range("MaxNumberOfMessages", n, 1, 10)? as usize,
-        None => 1,
+    let max = match (call.max_messages_override, input.max_number_of_messages) {
+        (Some(n), _) => n,
+        (None, Some(n)) => validate::in_range("MaxNumberOfMessages", n, 1, 10)? as usize,
+        (None, None) => 1,
     };
     let visibility = input
         .visibility_timeout

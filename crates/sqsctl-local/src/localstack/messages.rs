@@ -254,6 +254,7 @@ fn list(
         region,
         trace_header: None,
         host: None,
+        max_messages_override: None,
     };
     call.encode(&Listing { messages })
 }

@@ -173,3 +173,41 @@ async fn developer_endpoint_holds_fifo_groups_in_flight_back_unless_asked() -> T
     assert_eq!(list("?ShowInvisible=true").await, ["a1", "a2", "b1"]);
     Ok(())
 }
+
+/// A JSON ReceiveMessage of up to 10 from `url` with LocalStack's override header asking for 15:
+/// how many messages came back.
+async fn receive_with_override(server: &Server, url: &str) -> usize {
+    let body = format!(r#"{{"QueueUrl":"{url}","MaxNumberOfMessages":10}}"#);
+    let answer = raw(
+        server,
+        format!(
+            "POST / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.ReceiveMessage\r\nx-localstack-sqs-override-message-count: 15\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+    .await;
+    let (status, _, body) = status_head_body(&answer);
+    assert_eq!(status, 200, "{body}");
+    body.matches("\"ReceiptHandle\"").count()
+}
+
+#[tokio::test]
+async fn localstacks_message_count_override_is_honoured_only_in_localstack_mode() -> TestResult {
+    for (localstack, want) in [(true, 15), (false, 10)] {
+        let server = Server::start(ServerConfig {
+            localstack,
+            ..ServerConfig::default()
+        })?;
+        let sqs = super::client_at(&server, "us-east-1", 1);
+        let url = create(&sqs, "many", &[]).await;
+        for n in 0..20 {
+            send(&sqs, &url, &format!("m{n}")).await?;
+        }
+        assert_eq!(
+            receive_with_override(&server, &url).await,
+            want,
+            "{localstack}"
+        );
+    }
+    Ok(())
+}
