@@ -132,6 +132,16 @@ impl LocalSettings {
                 bail!("--hostname must be a host name or IP address, got {name:?}");
             }
         }
+        let prefixed = matches!(
+            args.url_strategy,
+            Some(UrlStrategy::Standard | UrlStrategy::Domain)
+        );
+        if prefixed && !args.localstack && args.hostname.is_none() {
+            bail!(
+                "--url-strategy {} puts the region in front of the host name, which needs one: give --hostname (such as localhost, whose subdomains are loopback too), or --localstack for localhost.localstack.cloud",
+                args.url_strategy.unwrap_or_default()
+            );
+        }
         let realism = realism(&args);
         let seed = match args.faults.seed {
             None if !realism.is_exact() => Some(random_seed()),

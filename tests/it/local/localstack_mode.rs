@@ -108,3 +108,36 @@ fn the_init_directory_runs_once_in_name_order_past_a_failure() {
         "{stderr}"
     );
 }
+
+#[test]
+fn url_strategies_that_need_a_host_name_and_bad_localstack_settings_are_usage_errors() {
+    let home = tempfile::tempdir().unwrap();
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = support::cleared_cmd(home.path());
+        cmd.args([&["local", "--bind", "127.0.0.1:0"][..], args].concat());
+        for (name, value) in env {
+            cmd.env(name, value);
+        }
+        support::Run::from_output(cmd.stdin(std::process::Stdio::null()).output().unwrap())
+    };
+    let needs_host = run(&["--url-strategy", "domain"], &[]);
+    needs_host.assert_code(2);
+    assert!(
+        needs_host
+            .stderr
+            .contains("--url-strategy domain puts the region in front of the host name"),
+        "{}",
+        needs_host.stderr
+    );
+    let bad = run(&["--localstack"], &[("SQS_ENDPOINT_STRATEGY", "sideways")]);
+    bad.assert_code(2);
+    assert!(
+        bad.stderr
+            .contains("SQS_ENDPOINT_STRATEGY: \"sideways\" is not a URL strategy"),
+        "{}",
+        bad.stderr
+    );
+    let unknown = run(&["--url-strategy", "sideways"], &[]);
+    unknown.assert_code(2);
+    assert!(unknown.stderr.contains("sideways"), "{}", unknown.stderr);
+}
