@@ -211,3 +211,44 @@ async fn localstacks_message_count_override_is_honoured_only_in_localstack_mode(
     }
     Ok(())
 }
+
+#[tokio::test]
+async fn query_requests_posted_to_a_queue_urls_path_reach_its_queue() -> TestResult {
+    let server = localstack_server(Some(UrlStrategy::Path))?;
+    let sqs = super::client_at(&server, "eu-west-1", 1);
+    let url = create(&sqs, "posted", &[]).await;
+    let signed = "Authorization: AWS4-HMAC-SHA256 Credential=k/20260101/eu-west-1/sqs/aws4_request, SignedHeaders=host, Signature=x\r\n";
+    let port = server.local_addr().port();
+    // As old SDKs send: to the queue URL's path, without QueueUrl; the path strategy's path, and
+    // the standard strategy's, whose region is in the host.
+    for (path, host) in [
+        (
+            "/queue/eu-west-1/000000000000/posted",
+            "localhost".to_string(),
+        ),
+        (
+            "/000000000000/posted",
+            format!("sqs.eu-west-1.localhost.localstack.cloud:{port}"),
+        ),
+    ] {
+        let body = "Action=SendMessage&MessageBody=hi";
+        let answer = raw(
+            &server,
+            format!(
+                "POST {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{signed}Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            ),
+        )
+        .await;
+        let (status, _, body) = status_head_body(&answer);
+        assert_eq!(status, 200, "{path} {host}: {body}");
+    }
+    let got = sqs
+        .receive_message()
+        .queue_url(&url)
+        .max_number_of_messages(10)
+        .send()
+        .await?;
+    assert_eq!(got.messages().len(), 2);
+    Ok(())
+}
