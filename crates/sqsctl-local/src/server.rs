@@ -29,10 +29,8 @@ use crate::engine::limits::Budget;
 use crate::engine::realism::{Chance, Realism};
 use crate::error::{ErrorKind, SqsError};
 use crate::faults::{Faults, Stats};
-use crate::http::conn_limits::{
-    self, Activity, BodyError, InRequest, Limits, MAX_REQUEST_BYTES, Metered, body_error,
-    declared_length, read_body,
-};
+use crate::http::bodies::{BodyError, MAX_REQUEST_BYTES, body_error, declared_length, read_body};
+use crate::http::conn_limits::{self, Activity, InRequest, Limits, Metered};
 use crate::http::hosts::HostPolicy;
 use crate::http::origins::OriginPolicy;
 use crate::init::{self, InitReport, InitSpec};

@@ -1,13 +1,11 @@
-//! What clients can hold of the server. Connections are capped; each is in one phase at a time
-//! (idle between requests, receiving a request's headers, receiving its body, being answered),
-//! and a client must send the headers and the body of a request each within its timeout and at
-//! no less than [`MIN_DATA_RATE`] once [`DATA_RATE_GRACE`] has passed, so a client that dribbles
-//! bytes is closed within seconds rather than held to the timeouts. When every slot is taken, a
-//! new client takes the slot of the request furthest behind the minimum rate, else of the
-//! connection idle the longest, else (every connection being answered) it is refused with 503:
-//! the accept loop never waits for a slot. A body is refused at once when it announces more bytes
-//! than any request may have, and the bodies of requests in progress share one byte budget (a
-//! request past it is refused, not queued).
+//! What clients can hold of the server's connections. Connections are capped; each is in one
+//! phase at a time (idle between requests, receiving a request's headers, receiving its body,
+//! being answered), and a client must send the headers and the body of a request each within its
+//! timeout and at no less than [`MIN_DATA_RATE`] once [`DATA_RATE_GRACE`] has passed, so a client
+//! that dribbles bytes is closed within seconds rather than held to the timeouts (the body's side
+//! is in [`super::bodies`]). When every slot is taken, a new client takes the slot of the request
+//! furthest behind the minimum rate, else of the connection idle the longest, else (every
+//! connection being answered) it is refused with 503: the accept loop never waits for a slot.
 
 use std::collections::HashMap;
 use std::io;
@@ -17,18 +15,9 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
-use http_body_util::BodyExt;
-use hyper::body::Incoming;
 use parking_lot::Mutex;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::sync::{Notify, Semaphore, SemaphorePermit};
-
-use crate::error::{ErrorKind, SqsError};
-
-/// Request bodies above this are refused before parsing: a 1 MiB batch is at most a few MiB of
-/// escaped JSON or form encoding.
-pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
+use tokio::sync::{Notify, Semaphore};
 
 /// The slowest a request's headers or body may arrive, in bytes per second, averaged from the
 /// first byte of the phase. Any real client on any real link is thousands of times faster; a
@@ -48,8 +37,9 @@ pub const OTHER_OPEN_FILES: u64 = 64;
 #[derive(Debug)]
 pub struct Limits {
     pub header_timeout: Duration,
-    body_timeout: Duration,
-    body_bytes: Semaphore,
+    pub(super) body_timeout: Duration,
+    /// Bytes of request bodies held at once, over all connections.
+    pub(super) body_bytes: Semaphore,
     max_connections: usize,
     open: Mutex<Open>,
     next_connection: AtomicU64,
@@ -97,7 +87,7 @@ pub struct Activity {
     /// Milliseconds since the server started, when the phase began.
     since: AtomicU64,
     /// Bytes received in this phase.
-    bytes: AtomicU64,
+    pub(super) bytes: AtomicU64,
     closing: AtomicBool,
     /// Asks the connection to close at once, to make room for a new client.
     pub close: Notify,
@@ -170,7 +160,7 @@ impl Activity {
 }
 
 /// How long `bytes` of a phase may take to arrive: the grace, or longer at the minimum rate.
-fn rate_allowance(bytes: u64) -> Duration {
+pub(super) fn rate_allowance(bytes: u64) -> Duration {
     DATA_RATE_GRACE.max(Duration::from_millis(
         bytes.saturating_mul(1000) / MIN_DATA_RATE,
     ))
@@ -380,108 +370,4 @@ pub fn raise_open_file_limit() -> io::Result<Option<u64>> {
         setrlimit(Resource::Nofile, raised).map_err(io::Error::from)?;
     }
     Ok(getrlimit(Resource::Nofile).current)
-}
-
-/// Why a body was not read.
-pub enum BodyError {
-    TooLarge,
-    Busy,
-    TimedOut,
-    TooSlow,
-    Broken,
-}
-
-/// Reads a body within the body timeout and at no less than the minimum data rate, taking its
-/// bytes from the shared budget; the permit it returns gives them back when the request is
-/// answered.
-pub async fn read_body<'a>(
-    body: Incoming,
-    limits: &'a Limits,
-    activity: &Activity,
-) -> Result<(Bytes, Option<SemaphorePermit<'a>>), BodyError> {
-    let started = tokio::time::Instant::now();
-    let timeout = started + limits.body_timeout;
-    let mut body = body;
-    // Most bodies arrive in one frame: kept as they are, they need no copy.
-    let mut frames: Vec<Bytes> = Vec::new();
-    let mut total = 0usize;
-    let mut held: Option<SemaphorePermit<'a>> = None;
-    loop {
-        let slowest = started + rate_allowance(total as u64);
-        let frame = match tokio::time::timeout_at(timeout.min(slowest), body.frame()).await {
-            Ok(Some(frame)) => frame,
-            Ok(None) => break,
-            Err(_) if slowest < timeout => return Err(BodyError::TooSlow),
-            Err(_) => return Err(BodyError::TimedOut),
-        };
-        let frame = frame.map_err(|_| BodyError::Broken)?;
-        let Ok(data) = frame.into_data() else {
-            continue;
-        };
-        if total + data.len() > MAX_REQUEST_BYTES {
-            return Err(BodyError::TooLarge);
-        }
-        let wanted = u32::try_from(data.len()).map_err(|_| BodyError::TooLarge)?;
-        let permit = limits
-            .body_bytes
-            .try_acquire_many(wanted)
-            .map_err(|_| BodyError::Busy)?;
-        match &mut held {
-            Some(held) => held.merge(permit),
-            None => held = Some(permit),
-        }
-        total += data.len();
-        activity.bytes.store(total as u64, Ordering::Relaxed);
-        frames.push(data);
-    }
-    let body = match frames.len() {
-        0 => Bytes::new(),
-        1 => frames.swap_remove(0),
-        _ => {
-            let mut buffer = bytes::BytesMut::with_capacity(total);
-            for frame in &frames {
-                buffer.extend_from_slice(frame);
-            }
-            buffer.freeze()
-        }
-    };
-    Ok((body, held))
-}
-
-pub fn body_error(error: BodyError) -> SqsError {
-    match error {
-        BodyError::TooLarge => SqsError::new(
-            ErrorKind::InvalidParameterValue,
-            format!("The request body is larger than {MAX_REQUEST_BYTES} bytes."),
-        ),
-        BodyError::Busy => SqsError::new(
-            ErrorKind::RequestThrottled,
-            "The server holds too many request bodies in progress; try again.",
-        ),
-        BodyError::TimedOut => SqsError::new(
-            ErrorKind::InvalidParameterValue,
-            "The request body did not arrive within the body timeout.",
-        ),
-        BodyError::TooSlow => SqsError::new(
-            ErrorKind::InvalidParameterValue,
-            format!(
-                "The request body arrived slower than {MIN_DATA_RATE} bytes per second (the minimum data rate)."
-            ),
-        ),
-        BodyError::Broken => SqsError::new(
-            ErrorKind::InvalidParameterValue,
-            "The request body could not be read.",
-        ),
-    }
-}
-
-/// The body length a request announces, when it announces one.
-pub fn declared_length(req: &hyper::Request<Incoming>) -> Option<u64> {
-    req.headers()
-        .get(hyper::header::CONTENT_LENGTH)?
-        .to_str()
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
 }
