@@ -376,3 +376,69 @@ fn a_bind_to_every_address_is_named_in_its_warning() {
         "{stderr}"
     );
 }
+
+/// Starts `sqsctl local -v` under a shell's `ulimit` (`limit` is what follows `ulimit`), reads
+/// its open-file limits from /proc once it listens, stops it; returns the soft and hard limits
+/// as /proc wrote them, and stderr.
+#[cfg(target_os = "linux")]
+fn local_under_ulimit(env: &TestEnv, limit: &str) -> (String, String, String) {
+    let plain = env.cmd();
+    let mut cmd = Command::new("sh");
+    cmd.env_clear();
+    for (name, value) in plain.get_envs() {
+        if let Some(value) = value {
+            cmd.env(name, value);
+        }
+    }
+    let mut child = cmd
+        .arg("-c")
+        .arg(format!("ulimit {limit} && exec \"$0\" \"$@\""))
+        .arg(plain.get_program())
+        .args(["local", "-v", "--bind", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut endpoint = String::new();
+    stdout.read_line(&mut endpoint).unwrap();
+    assert!(
+        endpoint.starts_with("export AWS_ENDPOINT_URL_SQS="),
+        "{endpoint}"
+    );
+    let limits = std::fs::read_to_string(format!("/proc/{}/limits", child.id())).unwrap();
+    let open_files: Vec<String> = limits
+        .lines()
+        .find(|line| line.starts_with("Max open files"))
+        .unwrap()
+        .split_whitespace()
+        .skip(3)
+        .take(2)
+        .map(String::from)
+        .collect();
+    support::sigint(child.id());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (open_files[0].clone(), open_files[1].clone(), stderr)
+}
+
+/// Each connection is an open file: the server raises its soft limit to the hard limit, and
+/// with `-v` says when even the hard limit is below what its connections need.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_local_server_raises_its_open_file_limit_and_says_when_it_falls_short() {
+    let env = TestEnv::start();
+    let (soft, hard, stderr) = local_under_ulimit(&env, "-Sn 256");
+    assert_eq!(soft, hard, "{stderr}");
+    assert!(!stderr.contains("open-file limit"), "{stderr}");
+
+    let (soft, hard, stderr) = local_under_ulimit(&env, "-n 256");
+    assert_eq!((soft.as_str(), hard.as_str()), ("256", "256"));
+    assert!(
+        stderr.contains(
+            "debug: the open-file limit is 256 (the hard limit), below the 1088 that 1024 connections need"
+        ),
+        "{stderr}"
+    );
+}
