@@ -375,14 +375,23 @@ async fn serve_connection(
 /// Answers a client for whom no connection could make room (every one is being answered) with
 /// 503, which clients retry, rather than keeping it waiting unseen.
 async fn refuse_connection(mut stream: TcpStream) {
-    use tokio::io::AsyncWriteExt;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let body = "Every connection of the server is answering a request; try again.\n";
     let answer = format!(
         "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
-    // A client that does not read its answer does not hold the descriptor for long.
-    let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(answer.as_bytes())).await;
+    // Bounded, so that a client that does not read holds the descriptor for a second at most.
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        stream.write_all(answer.as_bytes()).await?;
+        stream.shutdown().await?;
+        // Closing with the client's request unread would reset the connection, and the reset
+        // can destroy the answer before the client reads it: the request is read and dropped.
+        let mut discard = [0u8; 4096];
+        while stream.read(&mut discard).await? > 0 {}
+        Ok::<(), io::Error>(())
+    })
+    .await;
 }
 
 /// Accepts connections until `shutdown` resolves, then lets open connections finish their
