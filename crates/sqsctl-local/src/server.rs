@@ -411,11 +411,16 @@ async fn accept_loop(
             accepted = listener.accept() => {
                 let stream = match accepted {
                     Ok((stream, _)) => stream,
-                    Err(_) => {
-                        // Out of file descriptors and the like: free one if a connection can
-                        // spare it, and back off instead of spinning.
-                        limits.make_room();
-                        tokio::time::sleep(Duration::from_millis(20)).await;
+                    Err(error) => {
+                        // Out of file descriptors: free one if a connection can spare it, and
+                        // give its task the moment it needs to close it. On any other failure,
+                        // back off instead of spinning.
+                        let pause = if conn_limits::out_of_files(&error) && limits.make_room() {
+                            Duration::from_millis(1)
+                        } else {
+                            Duration::from_millis(20)
+                        };
+                        tokio::time::sleep(pause).await;
                         continue;
                     }
                 };

@@ -192,7 +192,7 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
     let needed = config.open_files_needed();
     match crate::local::raise_open_file_limit() {
         Ok(Some(limit)) if limit < needed => printer.debug(format!(
-            "the open-file limit is {limit} (the hard limit), below the {needed} that {} connections need; past it, new clients are accepted only as connections close",
+            "the open-file limit is {limit} (the hard limit), below the {needed} that {} connections need; past it, a new client takes the descriptor of another connection",
             config.max_connections
         )),
         Ok(_) => {}

@@ -377,11 +377,10 @@ fn a_bind_to_every_address_is_named_in_its_warning() {
     );
 }
 
-/// Starts `sqsctl local -v` under a shell's `ulimit` (`limit` is what follows `ulimit`), reads
-/// its open-file limits from /proc once it listens, stops it; returns the soft and hard limits
-/// as /proc wrote them, and stderr.
+/// Starts `sqsctl local -v` under a shell's `ulimit` (`limit` is what follows `ulimit`); returns
+/// it once it listens, with its endpoint.
 #[cfg(target_os = "linux")]
-fn local_under_ulimit(env: &TestEnv, limit: &str) -> (String, String, String) {
+fn local_under_ulimit(env: &TestEnv, limit: &str) -> (std::process::Child, String) {
     let plain = env.cmd();
     let mut cmd = Command::new("sh");
     cmd.env_clear();
@@ -401,26 +400,34 @@ fn local_under_ulimit(env: &TestEnv, limit: &str) -> (String, String, String) {
         .spawn()
         .unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut endpoint = String::new();
-    stdout.read_line(&mut endpoint).unwrap();
-    assert!(
-        endpoint.starts_with("export AWS_ENDPOINT_URL_SQS="),
-        "{endpoint}"
-    );
-    let limits = std::fs::read_to_string(format!("/proc/{}/limits", child.id())).unwrap();
-    let open_files: Vec<String> = limits
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    let endpoint = line
+        .trim()
+        .strip_prefix("export AWS_ENDPOINT_URL_SQS=")
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
+    (child, endpoint)
+}
+
+/// The soft and hard limits on open files of a process, as /proc writes them.
+#[cfg(target_os = "linux")]
+fn open_file_limits(pid: u32) -> (String, String) {
+    let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).unwrap();
+    let line = limits
         .lines()
         .find(|line| line.starts_with("Max open files"))
-        .unwrap()
-        .split_whitespace()
-        .skip(3)
-        .take(2)
-        .map(String::from)
-        .collect();
+        .unwrap();
+    let mut values = line.split_whitespace().skip(3).map(String::from);
+    (values.next().unwrap(), values.next().unwrap())
+}
+
+/// Stops a server started by [`local_under_ulimit`]; returns its stderr.
+#[cfg(target_os = "linux")]
+fn stop_local(child: std::process::Child) -> String {
     support::sigint(child.id());
     let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    (open_files[0].clone(), open_files[1].clone(), stderr)
+    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// Each connection is an open file: the server raises its soft limit to the hard limit, and
@@ -429,16 +436,47 @@ fn local_under_ulimit(env: &TestEnv, limit: &str) -> (String, String, String) {
 #[test]
 fn the_local_server_raises_its_open_file_limit_and_says_when_it_falls_short() {
     let env = TestEnv::start();
-    let (soft, hard, stderr) = local_under_ulimit(&env, "-Sn 256");
+    let (child, _) = local_under_ulimit(&env, "-Sn 256");
+    let (soft, hard) = open_file_limits(child.id());
+    let stderr = stop_local(child);
     assert_eq!(soft, hard, "{stderr}");
     assert!(!stderr.contains("open-file limit"), "{stderr}");
 
-    let (soft, hard, stderr) = local_under_ulimit(&env, "-n 256");
-    assert_eq!((soft.as_str(), hard.as_str()), ("256", "256"));
+    let (child, _) = local_under_ulimit(&env, "-n 256");
+    let limits = open_file_limits(child.id());
+    let stderr = stop_local(child);
+    assert_eq!(limits, ("256".into(), "256".into()));
     assert!(
         stderr.contains(
             "debug: the open-file limit is 256 (the hard limit), below the 1088 that 1024 connections need"
         ),
         "{stderr}"
     );
+}
+
+/// Out of file descriptors before the connection cap, the server closes a connection that can
+/// spare its descriptor (here, silent ones) for each new client rather than leaving new clients
+/// unaccepted.
+#[cfg(target_os = "linux")]
+#[test]
+fn out_of_open_files_a_new_client_is_still_served() {
+    let env = TestEnv::start();
+    let (child, endpoint) = local_under_ulimit(&env, "-n 64");
+    let address = endpoint.trim_start_matches("http://").to_string();
+    let silent: Vec<TcpStream> = (0..100)
+        .map(|_| TcpStream::connect(&address).unwrap())
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for _ in 0..3 {
+        let started = std::time::Instant::now();
+        let answer = exchange(&endpoint, "");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        let took = started.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(1),
+            "answered after {took:?}"
+        );
+    }
+    drop(silent);
+    stop_local(child);
 }

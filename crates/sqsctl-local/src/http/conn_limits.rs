@@ -355,6 +355,16 @@ impl Drop for InRequest<'_> {
     }
 }
 
+/// Whether accepting failed because this process (or the system) is out of file descriptors,
+/// which closing a connection remedies.
+pub fn out_of_files(error: &io::Error) -> bool {
+    use rustix::io::Errno;
+    matches!(
+        Errno::from_io_error(error),
+        Some(Errno::MFILE | Errno::NFILE)
+    )
+}
+
 /// Raises this process's soft limit on open files to its hard limit, since each connection is
 /// one (the usual soft limit, 1,024, is below what the default connection cap needs with the
 /// clients' sockets on the same machine). Returns the soft limit now in effect, `None` when

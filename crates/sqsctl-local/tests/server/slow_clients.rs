@@ -111,7 +111,13 @@ async fn normal_request(server: &Server, through_sdk: bool) -> Result<Duration, 
 /// checks that the server closed every slow connection.
 async fn normal_requests_beside_slow_clients(kinds: &[Slow]) -> TestResult {
     let _alone = ONE_AT_A_TIME.lock().await;
-    sqsctl_local::raise_open_file_limit()?;
+    // A client's socket and the server's for each connection, in this one process.
+    let needed = 2 * SLOW_CONNECTIONS as u64 + 256;
+    let limit = sqsctl_local::raise_open_file_limit()?;
+    assert!(
+        limit.is_none_or(|limit| limit >= needed),
+        "the open-file limit is {limit:?} even raised to the hard limit; these tests need {needed}"
+    );
     let server = Server::start(ServerConfig::default())?;
     let addr = server.local_addr();
     let stop = Arc::new(AtomicBool::new(false));
