@@ -381,3 +381,79 @@ pub fn raise_open_file_limit() -> io::Result<Option<u64>> {
     }
     Ok(getrlimit(Resource::Nofile).current)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Limits of `slots` connections for a server started `ago`, so phases can have lasted.
+    fn limits_started(slots: usize, ago: Duration) -> Limits {
+        let limits = Limits::new(Settings {
+            header_timeout: Duration::from_secs(30),
+            body_timeout: Duration::from_secs(60),
+            max_pending_body_bytes: 1024,
+            max_connections: slots,
+        });
+        let mut limits = Arc::into_inner(limits).expect("not shared");
+        limits.started = Instant::now()
+            .checked_sub(ago)
+            .expect("the machine has been up that long");
+        limits
+    }
+
+    /// Puts a connection in `phase` since `since` ms after the start, with `bytes` received.
+    fn set(activity: &Activity, phase: Phase, since: u64, bytes: u64) {
+        activity.phase.store(phase as u8, Ordering::Relaxed);
+        activity.since.store(since, Ordering::Relaxed);
+        activity.bytes.store(bytes, Ordering::Relaxed);
+    }
+
+    fn closing(activity: &Activity) -> bool {
+        activity.closing.load(Ordering::Relaxed)
+    }
+
+    #[test]
+    fn room_is_made_by_the_slowest_request_then_the_idlest_connection_never_an_answer() {
+        let limits = limits_started(4, Duration::from_secs(10));
+        let admit = || limits.admit().expect("a free slot").1;
+        let (idle, slow, fast, answering) = (admit(), admit(), admit(), admit());
+        // 8 s at 500 bytes/s is 4,000 bytes: 100 is far behind, 9,000 ahead.
+        set(&idle, Phase::Idle, 1_000, 0);
+        set(&slow, Phase::Head, 2_000, 100);
+        set(&fast, Phase::Body, 2_000, 9_000);
+        set(&answering, Phase::Answering, 0, 0);
+
+        // Each newcomer is answering a request at once, out of the running.
+        let newcomer = || {
+            let (_, activity) = limits.admit().expect("room made");
+            set(&activity, Phase::Answering, 0, 0);
+            activity
+        };
+        let _first = newcomer();
+        assert!(
+            closing(&slow),
+            "the request behind the minimum rate goes first"
+        );
+        let _second = newcomer();
+        assert!(closing(&idle), "then the connection idle the longest");
+        let _third = newcomer();
+        assert!(closing(&fast), "a request that keeps up goes last");
+        assert!(!closing(&answering));
+
+        let busy = limits_started(1, Duration::ZERO);
+        let only = busy.admit().expect("a free slot").1;
+        set(&only, Phase::Answering, 0, 0);
+        assert!(
+            busy.admit().is_none(),
+            "a request being answered is never closed to make room"
+        );
+        assert!(!closing(&only));
+    }
+
+    #[test]
+    fn the_minimum_rate_allows_the_grace_then_time_in_proportion_to_the_bytes() {
+        assert_eq!(rate_allowance(0), DATA_RATE_GRACE);
+        assert_eq!(rate_allowance(2_500), DATA_RATE_GRACE);
+        assert_eq!(rate_allowance(5_000), Duration::from_secs(10));
+    }
+}
