@@ -377,10 +377,10 @@ fn a_bind_to_every_address_is_named_in_its_warning() {
     );
 }
 
-/// Starts `sqsctl local -v` under a shell's `ulimit` (`limit` is what follows `ulimit`); returns
-/// it once it listens, with its endpoint.
+/// The binary as [`TestEnv::cmd`] has it, run through a shell that applies `ulimit {limit}`
+/// first (`exec`, so the process is the binary's own).
 #[cfg(target_os = "linux")]
-fn local_under_ulimit(env: &TestEnv, limit: &str) -> (std::process::Child, String) {
+fn under_ulimit(env: &TestEnv, limit: &str) -> Command {
     let plain = env.cmd();
     let mut cmd = Command::new("sh");
     cmd.env_clear();
@@ -389,25 +389,10 @@ fn local_under_ulimit(env: &TestEnv, limit: &str) -> (std::process::Child, Strin
             cmd.env(name, value);
         }
     }
-    let mut child = cmd
-        .arg("-c")
+    cmd.arg("-c")
         .arg(format!("ulimit {limit} && exec \"$0\" \"$@\""))
-        .arg(plain.get_program())
-        .args(["local", "-v", "--bind", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    stdout.read_line(&mut line).unwrap();
-    let endpoint = line
-        .trim()
-        .strip_prefix("export AWS_ENDPOINT_URL_SQS=")
-        .unwrap_or_else(|| panic!("{line}"))
-        .to_string();
-    (child, endpoint)
+        .arg(plain.get_program());
+    cmd
 }
 
 /// The soft and hard limits on open files of a process, as /proc writes them.
@@ -422,29 +407,21 @@ fn open_file_limits(pid: u32) -> (String, String) {
     (values.next().unwrap(), values.next().unwrap())
 }
 
-/// Stops a server started by [`local_under_ulimit`]; returns its stderr.
-#[cfg(target_os = "linux")]
-fn stop_local(child: std::process::Child) -> String {
-    support::sigint(child.id());
-    let output = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
 /// Each connection is an open file: the server raises its soft limit to the hard limit, and
 /// with `-v` says when even the hard limit is below what its connections need.
 #[cfg(target_os = "linux")]
 #[test]
 fn the_local_server_raises_its_open_file_limit_and_says_when_it_falls_short() {
     let env = TestEnv::start();
-    let (child, _) = local_under_ulimit(&env, "-Sn 256");
-    let (soft, hard) = open_file_limits(child.id());
-    let stderr = stop_local(child);
+    let (local, _) = Local::start(under_ulimit(&env, "-Sn 256"), &["-v"], 1);
+    let (soft, hard) = open_file_limits(local.child.id());
+    let (_, stderr) = local.stop();
     assert_eq!(soft, hard, "{stderr}");
     assert!(!stderr.contains("open-file limit"), "{stderr}");
 
-    let (child, _) = local_under_ulimit(&env, "-n 256");
-    let limits = open_file_limits(child.id());
-    let stderr = stop_local(child);
+    let (local, _) = Local::start(under_ulimit(&env, "-n 256"), &["-v"], 1);
+    let limits = open_file_limits(local.child.id());
+    let (_, stderr) = local.stop();
     assert_eq!(limits, ("256".into(), "256".into()));
     assert!(
         stderr.contains(
@@ -461,15 +438,19 @@ fn the_local_server_raises_its_open_file_limit_and_says_when_it_falls_short() {
 #[test]
 fn out_of_open_files_a_new_client_is_still_served() {
     let env = TestEnv::start();
-    let (child, endpoint) = local_under_ulimit(&env, "-n 64");
-    let address = endpoint.trim_start_matches("http://").to_string();
+    let (local, printed) = Local::start(under_ulimit(&env, "-n 64"), &[], 1);
+    let endpoint = printed
+        .trim()
+        .strip_prefix("export AWS_ENDPOINT_URL_SQS=")
+        .unwrap_or_else(|| panic!("{printed}"));
+    let address = endpoint.trim_start_matches("http://");
     let silent: Vec<TcpStream> = (0..100)
-        .map(|_| TcpStream::connect(&address).unwrap())
+        .map(|_| TcpStream::connect(address).unwrap())
         .collect();
     std::thread::sleep(std::time::Duration::from_millis(300));
     for _ in 0..3 {
         let started = std::time::Instant::now();
-        let answer = exchange(&endpoint, "");
+        let answer = exchange(endpoint, "");
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
         let took = started.elapsed();
         assert!(
@@ -478,5 +459,5 @@ fn out_of_open_files_a_new_client_is_still_served() {
         );
     }
     drop(silent);
-    stop_local(child);
+    local.stop();
 }
