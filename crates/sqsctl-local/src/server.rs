@@ -2,8 +2,8 @@
 //! benchmarks start on an ephemeral port, and [`serve_until`] for running it as a process.
 //!
 //! What bounds what clients can hold (timeouts, the minimum data rate, the connection cap) is in
-//! [`crate::http::conn_limits`]; the accept loop never waits for a slot. With a data directory, a request is answered only once its
-//! changes are on disk.
+//! [`crate::http::conn_limits`]; the accept loop never waits for a slot. With a data directory, a
+//! request is answered only once its changes are on disk.
 
 use std::convert::Infallible;
 use std::future::Future;

@@ -20,7 +20,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::{Notify, Semaphore};
 
 /// The slowest a request's headers or body may arrive, in bytes per second, averaged from the
-/// first byte of the phase. Any real client on any real link is thousands of times faster; a
+/// first byte of the phase. Real clients are hundreds of times faster even on a poor link; a
 /// client below it holds a connection for nothing (Apache's mod_reqtimeout uses the same figure).
 pub const MIN_DATA_RATE: u64 = 500;
 
