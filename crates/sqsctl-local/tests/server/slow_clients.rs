@@ -4,7 +4,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
@@ -47,9 +47,11 @@ impl Slow {
     }
 }
 
-/// What the slow clients saw: how long each connection lasted until the server closed it.
+/// What the slow clients saw: how many connections they opened, and how long each lasted until
+/// the server closed it.
 #[derive(Default)]
 struct Seen {
+    opened: AtomicUsize,
     closed_after: Mutex<Vec<Duration>>,
 }
 
@@ -66,6 +68,7 @@ async fn slow_client(addr: SocketAddr, kind: Slow, stop: Arc<AtomicBool>, seen: 
             continue;
         };
         let opened = Instant::now();
+        seen.opened.fetch_add(1, Ordering::Relaxed);
         let (mut reader, mut writer) = stream.into_split();
         let mut closed = writer.write_all(kind.opening()).await.is_err();
         let mut buffer = [0u8; 1024];
@@ -130,6 +133,11 @@ async fn normal_requests_beside_slow_clients(kinds: &[Slow]) -> TestResult {
         .collect();
     // Every slot taken and the slow clients under way.
     tokio::time::sleep(Duration::from_secs(2)).await;
+    let opened = seen.opened.load(Ordering::Relaxed);
+    assert!(
+        opened >= SLOW_CONNECTIONS,
+        "only {opened} slow connections opened"
+    );
 
     let mut latencies = Vec::new();
     for i in 0..8 {
@@ -163,7 +171,11 @@ async fn normal_requests_beside_slow_clients(kinds: &[Slow]) -> TestResult {
         "{} slow connections closed by the server, the longest after {longest:?}",
         closed.len()
     );
-    assert!(closed.len() >= SLOW_CONNECTIONS);
+    assert_eq!(
+        closed.len(),
+        seen.opened.load(Ordering::Relaxed),
+        "every slow connection opened was closed by the server"
+    );
     assert!(
         longest < Duration::from_secs(15),
         "a slow connection was held {longest:?}"
