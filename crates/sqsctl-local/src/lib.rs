@@ -38,6 +38,7 @@ pub use clock::Clock;
 pub use engine::limits::default_max_bytes;
 pub use engine::realism::{MAX_COUNT_LAG, MAX_REORDER_WINDOW, Realism, SMALL_QUEUE};
 pub use faults::Stats;
+pub use http::conn_limits::{DATA_RATE_GRACE, MIN_DATA_RATE, raise_open_file_limit};
 pub use http::queue_urls::UrlStrategy;
 pub use init::{AttributeValue, InitError, InitReport, InitSpec, QueueSpec};
 pub use init_dir::{InitObserver, InitOutcome, InitStep};

@@ -1,9 +1,9 @@
 //! The HTTP side: a hyper server on a TCP listener, the in-process [`Server`] handle that tests and
 //! benchmarks start on an ephemeral port, and [`serve_until`] for running it as a process.
 //!
-//! A request's headers must arrive within their timeout; what else bounds what clients can hold
-//! is in [`crate::http::conn_limits`]. With a data directory, a request is answered only once its
-//! changes are on disk.
+//! What bounds what clients can hold (timeouts, the minimum data rate, the connection cap) is in
+//! [`crate::http::conn_limits`]; the accept loop never waits for a slot. With a data directory, a
+//! request is answered only once its changes are on disk.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -19,7 +19,7 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 
 use crate::api::{self, Request, Response};
@@ -29,10 +29,8 @@ use crate::engine::limits::Budget;
 use crate::engine::realism::{Chance, Realism};
 use crate::error::{ErrorKind, SqsError};
 use crate::faults::{Faults, Stats};
-use crate::http::conn_limits::{
-    self, Activity, BodyError, InRequest, Limits, MAX_REQUEST_BYTES, body_error, declared_length,
-    read_body,
-};
+use crate::http::bodies::{BodyError, MAX_REQUEST_BYTES, body_error, declared_length, read_body};
+use crate::http::conn_limits::{self, Activity, InRequest, Limits, Metered};
 use crate::http::hosts::HostPolicy;
 use crate::http::origins::OriginPolicy;
 use crate::http::queue_urls::{LOCALSTACK_DOMAIN, QueueUrls, UrlStrategy};
@@ -81,16 +79,20 @@ pub struct ServerConfig {
     /// a loopback bind it is also the one name besides loopback names that requests may use.
     pub hostname: Option<String>,
     /// How long a client may take to send a request's headers; an idle connection is closed
-    /// after it too.
+    /// after it too. Headers must also arrive at no less than [`crate::MIN_DATA_RATE`] once
+    /// [`crate::DATA_RATE_GRACE`] has passed.
     pub header_timeout: Duration,
-    /// How long a client may take to send a request's body.
+    /// How long a client may take to send a request's body, which must also arrive at no less
+    /// than [`crate::MIN_DATA_RATE`] once [`crate::DATA_RATE_GRACE`] has passed.
     pub body_timeout: Duration,
     /// Bytes of request bodies held at once, over all connections; a body that would pass it is
     /// refused with `RequestThrottled`. Not to be confused with `max_bytes`, the bound on stored
     /// messages.
     pub max_pending_body_bytes: usize,
-    /// Connections served at once. When all are taken, a new client gets the slot of the one
-    /// idle the longest, or waits for one to end if every connection is in a request.
+    /// Connections served at once. When all are taken, a new client gets the slot of the
+    /// request furthest behind the minimum data rate, else of the connection idle the longest,
+    /// else (every connection answering a request) it is answered 503 at once. Each connection
+    /// is an open file: see [`ServerConfig::open_files_needed`].
     pub max_connections: usize,
     /// Where queues and messages are kept across restarts; `None` keeps them in memory only.
     pub data_dir: Option<PathBuf>,
@@ -138,6 +140,12 @@ pub struct Ready {
 }
 
 impl ServerConfig {
+    /// The limit on open files this configuration needs: one per connection and some for the
+    /// rest (see [`crate::raise_open_file_limit`]).
+    pub fn open_files_needed(&self) -> u64 {
+        self.max_connections as u64 + conn_limits::OTHER_OPEN_FILES
+    }
+
     fn connection_limits(&self) -> conn_limits::Settings {
         conn_limits::Settings {
             header_timeout: self.header_timeout,
@@ -322,7 +330,7 @@ async fn handle(
     activity: Arc<Activity>,
     req: hyper::Request<Incoming>,
 ) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
-    let _in_request = InRequest::begin(&activity, &limits);
+    let in_request = InRequest::begin(&activity);
     let header = |name: &str| {
         req.headers()
             .get(name)
@@ -362,7 +370,9 @@ async fn handle(
         );
         return Ok(response);
     }
-    let response = match read_body(req.into_body(), &limits).await {
+    let read = read_body(req.into_body(), &limits, &activity).await;
+    in_request.answering();
+    let response = match read {
         Ok((body, _permit)) => {
             request.body = body;
             // With a data directory, answered only once the request's changes are on disk.
@@ -384,6 +394,65 @@ async fn handle(
     Ok(to_http(response))
 }
 
+/// Serves one connection until it ends, is too slow sending a request's headers, is asked to
+/// make room for a new client, or the server stops.
+async fn serve_connection(
+    stream: TcpStream,
+    svc: Arc<Service>,
+    limits: Arc<Limits>,
+    number: u64,
+    activity: Arc<Activity>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let header_timeout = limits.header_timeout;
+    let registry = limits.clone();
+    let watched = activity.clone();
+    let io = TokioIo::new(Metered::new(stream, activity.clone()));
+    let service = service_fn(move |req| handle(svc.clone(), limits.clone(), activity.clone(), req));
+    let conn = http1::Builder::new()
+        .keep_alive(true)
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .serve_connection(io, service);
+    tokio::pin!(conn);
+    // Returning drops the connection, which closes its socket at once.
+    tokio::select! {
+        _ = conn.as_mut() => {}
+        () = watched.headers_too_slow(header_timeout) => {}
+        () = watched.close.notified() => {}
+        _ = stop.changed() => {
+            conn.as_mut().graceful_shutdown();
+            tokio::select! {
+                _ = conn.as_mut() => {}
+                () = watched.headers_too_slow(header_timeout) => {}
+            }
+        }
+    }
+    registry.closed(number);
+}
+
+/// Answers a client for whom no connection could make room (every one is being answered) with
+/// 503, which clients retry, rather than keeping it waiting unseen.
+async fn refuse_connection(mut stream: TcpStream) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = "Every connection of the server is answering a request; try again.\n";
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    // Bounded, so that a client that does not read holds the descriptor for a second at most.
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        stream.write_all(answer.as_bytes()).await?;
+        stream.shutdown().await?;
+        // Closing with the client's request unread would reset the connection, and the reset
+        // can destroy the answer before the client reads it: the request is read and dropped.
+        let mut discard = [0u8; 4096];
+        while stream.read(&mut discard).await? > 0 {}
+        Ok::<(), io::Error>(())
+    })
+    .await;
+}
+
 /// Accepts connections until `shutdown` resolves, then lets open connections finish their
 /// current request (bounded by [`DRAIN_TIMEOUT`]).
 async fn accept_loop(
@@ -395,66 +464,38 @@ async fn accept_loop(
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
     tokio::pin!(shutdown);
-    // A client is accepted before it has a slot, so that the idlest connection can make room
-    // for it; the same accept carries on across the loop's turns, since a client accepted and
-    // waiting for a slot would be dropped with it.
-    let (listener, shared) = (&listener, &limits);
-    let next_client = move || async move {
-        let accepted = listener.accept().await;
-        let slot = match shared.connections.clone().try_acquire_owned() {
-            Ok(slot) => Ok(slot),
-            Err(_) => {
-                shared.close_longest_idle();
-                shared.connections.clone().acquire_owned().await
-            }
-        };
-        (slot, accepted)
-    };
-    let mut accept = Box::pin(next_client());
     loop {
         tokio::select! {
             _ = &mut shutdown => break,
-            (slot, accepted) = &mut accept => {
-                accept.set(next_client());
-                let (Ok(slot), Ok((stream, _))) = (slot, accepted) else {
-                    // Out of file descriptors and the like: back off instead of spinning.
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
+            accepted = listener.accept() => {
+                let stream = match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(error) => {
+                        // Out of file descriptors: free one if a connection can spare it, and
+                        // give its task the moment it needs to close it. On any other failure,
+                        // back off instead of spinning.
+                        let pause = if conn_limits::out_of_files(&error) && limits.make_room() {
+                            Duration::from_millis(1)
+                        } else {
+                            Duration::from_millis(20)
+                        };
+                        tokio::time::sleep(pause).await;
+                        continue;
+                    }
                 };
                 let _ = stream.set_nodelay(true);
-                let svc = svc.clone();
-                let limits = limits.clone();
-                let mut stop = stop_rx.clone();
-                connections.spawn(async move {
-                    let _slot = slot;
-                    let header_timeout = limits.header_timeout;
-                    let (number, activity) = limits.open();
-                    let registry = limits.clone();
-                    let idle = activity.clone();
-                    let service = service_fn(move |req| {
-                        handle(svc.clone(), limits.clone(), activity.clone(), req)
-                    });
-                    let conn = http1::Builder::new()
-                        .keep_alive(true)
-                        .timer(TokioTimer::new())
-                        .header_read_timeout(header_timeout)
-                        .serve_connection(TokioIo::new(stream), service);
-                    tokio::pin!(conn);
-                    let asked_to_close = async {
-                        tokio::select! {
-                            _ = stop.changed() => {}
-                            _ = idle.close.notified() => {}
-                        }
-                    };
-                    tokio::select! {
-                        _ = conn.as_mut() => {}
-                        _ = asked_to_close => {
-                            conn.as_mut().graceful_shutdown();
-                            let _ = conn.await;
-                        }
-                    }
-                    registry.closed(number);
-                });
+                let Some((number, activity)) = limits.admit() else {
+                    connections.spawn(refuse_connection(stream));
+                    continue;
+                };
+                connections.spawn(serve_connection(
+                    stream,
+                    svc.clone(),
+                    limits.clone(),
+                    number,
+                    activity,
+                    stop_rx.clone(),
+                ));
             }
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
         }

@@ -1133,6 +1133,9 @@ mod query_protocol;
 #[path = "server/limits.rs"]
 mod limits;
 
+#[path = "server/slow_clients.rs"]
+mod slow_clients;
+
 #[path = "server/fidelity.rs"]
 mod fidelity;
 

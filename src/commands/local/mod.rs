@@ -250,6 +250,19 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         report::recover(ctx, dir)?;
     }
     let printer = &ctx.printer;
+    // Each connection is an open file; the usual soft limit (1,024) is below the default cap.
+    let needed = config.open_files_needed();
+    match crate::local::raise_open_file_limit() {
+        Ok(Some(limit)) if limit < needed => printer.debug(format!(
+            "the open-file limit is {limit} (the hard limit), below the {needed} that {} connections need; past it, a new client takes the descriptor of another connection",
+            config.max_connections
+        )),
+        Ok(_) => {}
+        Err(err) => printer.debug(format!(
+            "could not raise the open-file limit to the hard limit ({err}); {} connections need {needed}",
+            config.max_connections
+        )),
+    }
     let mut printed = Ok(());
     let on_ready = |ready: &Ready| {
         let endpoint = ready.endpoint.as_str();
