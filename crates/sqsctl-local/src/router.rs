@@ -22,6 +22,9 @@ use crate::wire::query_shapes;
 
 /// The most messages LocalStack's override header may ask one receive for.
 const MAX_MESSAGES_OVERRIDE: usize = 10_000;
+/// The longest LocalStack's override header may make one receive wait: Lambda's longest batching
+/// window.
+const MAX_WAIT_SECONDS_OVERRIDE: u32 = 300;
 
 /// Answers one request. Never panics, whatever the input.
 pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
@@ -152,6 +155,14 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
                 .as_deref()
                 .and_then(|n| n.trim().parse::<usize>().ok())
                 .filter(|n| (1..=MAX_MESSAGES_OVERRIDE).contains(n))
+        } else {
+            None
+        },
+        wait_seconds_override: if svc.localstack {
+            req.wait_time_override
+                .as_deref()
+                .and_then(|n| n.trim().parse::<u32>().ok())
+                .filter(|n| (1..=MAX_WAIT_SECONDS_OVERRIDE).contains(n))
         } else {
             None
         },

@@ -352,6 +352,7 @@ async fn handle(
         accept: header("accept"),
         trace_header: header("x-amzn-trace-id"),
         message_count_override: header("x-localstack-sqs-override-message-count"),
+        wait_time_override: header("x-localstack-sqs-override-wait-time-seconds"),
         body: Bytes::new(),
     };
     let protocol = api::protocol_of(request.content_type.as_deref(), request.target.as_deref());

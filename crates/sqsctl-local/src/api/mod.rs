@@ -50,6 +50,10 @@ pub struct Call<'a> {
     /// In LocalStack mode, the number of messages a receive may return in place of its
     /// `MaxNumberOfMessages` (LocalStack's override header).
     pub max_messages_override: Option<usize>,
+    /// In LocalStack mode, the seconds a receive waits in place of its `WaitTimeSeconds`; such a
+    /// receive returns once it has `MaxNumberOfMessages` messages or the time is up (LocalStack's
+    /// override header, which its Lambda pollers use for a batching window).
+    pub wait_seconds_override: Option<u32>,
 }
 
 impl Call<'_> {
@@ -137,6 +141,9 @@ pub struct Request {
     /// LocalStack's `x-localstack-sqs-override-message-count`: how many messages a receive may
     /// return, past SQS's 10 (read in LocalStack mode only).
     pub message_count_override: Option<String>,
+    /// LocalStack's `x-localstack-sqs-override-wait-time-seconds`: how long a receive may wait,
+    /// past SQS's 20 seconds, collecting until it has its full batch (LocalStack mode only).
+    pub wait_time_override: Option<String>,
     pub body: bytes::Bytes,
 }
 

@@ -313,16 +313,17 @@ pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
             )
         })
         .transpose()?;
-    let wait = match input.wait_time_seconds {
-        Some(w) if (0..=i64::from(validate::MAX_WAIT_SECONDS)).contains(&w) => w as u32,
-        Some(w) => {
+    let wait = match (call.wait_seconds_override, input.wait_time_seconds) {
+        (Some(w), _) => w,
+        (None, Some(w)) if (0..=i64::from(validate::MAX_WAIT_SECONDS)).contains(&w) => w as u32,
+        (None, Some(w)) => {
             return Err(SqsError::invalid_value(
                 "WaitTimeSeconds",
                 w,
                 "Must be >= 0 and <= 20, if provided.",
             ));
         }
-        None => queue.state.lock().attrs.receive_wait_seconds,
+        (None, None) => queue.state.lock().attrs.receive_wait_seconds,
     };
     let mut system = input.attribute_names.unwrap_or_default();
     system.extend(input.message_system_attribute_names.unwrap_or_default());
@@ -338,6 +339,10 @@ pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
         return answer(call, &queue, &messages, &selection);
     }
     let deadline = tokio::time::Instant::now() + Duration::from_secs(u64::from(wait));
+    // LocalStack's wait override collects until the batch is full; a receive returns as soon as
+    // it has any message otherwise.
+    let full_batch = call.wait_seconds_override.is_some();
+    let mut messages = Vec::new();
     let messages = loop {
         let changed = queue.changed.notified();
         let advanced = call.svc.clock.advanced();
@@ -346,10 +351,21 @@ pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
         changed.as_mut().enable();
         advanced.as_mut().enable();
         stopping.as_mut().enable();
-        let got = attempt(call, &queue, max, visibility, wait == 0)?;
+        messages.extend(attempt(
+            call,
+            &queue,
+            max - messages.len(),
+            visibility,
+            wait == 0,
+        )?);
+        let done = if full_batch {
+            messages.len() >= max
+        } else {
+            !messages.is_empty()
+        };
         let now = tokio::time::Instant::now();
-        if !got.is_empty() || now >= deadline || call.svc.is_stopping() {
-            break got;
+        if done || now >= deadline || call.svc.is_stopping() {
+            break messages;
         }
         // On a real clock, wake when the next delay or visibility timeout runs out.
         let mut wake = deadline;

@@ -255,6 +255,7 @@ fn list(
         trace_header: None,
         host: None,
         max_messages_override: None,
+        wait_seconds_override: None,
     };
     call.encode(&Listing { messages })
 }

@@ -174,14 +174,14 @@ async fn developer_endpoint_holds_fifo_groups_in_flight_back_unless_asked() -> T
     Ok(())
 }
 
-/// A JSON ReceiveMessage of up to 10 from `url` with LocalStack's override header asking for 15:
+/// A JSON ReceiveMessage of up to `max` from `url` with LocalStack's override header `header`:
 /// how many messages came back.
-async fn receive_with_override(server: &Server, url: &str) -> usize {
-    let body = format!(r#"{{"QueueUrl":"{url}","MaxNumberOfMessages":10}}"#);
+async fn receive_with_override(server: &Server, url: &str, max: u32, header: &str) -> usize {
+    let body = format!(r#"{{"QueueUrl":"{url}","MaxNumberOfMessages":{max}}}"#);
     let answer = raw(
         server,
         format!(
-            "POST / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.ReceiveMessage\r\nx-localstack-sqs-override-message-count: 15\r\nContent-Length: {}\r\n\r\n{body}",
+            "POST / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.ReceiveMessage\r\n{header}\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         ),
     )
@@ -203,11 +203,50 @@ async fn localstacks_message_count_override_is_honoured_only_in_localstack_mode(
         for n in 0..20 {
             send(&sqs, &url, &format!("m{n}")).await?;
         }
+        let header = "x-localstack-sqs-override-message-count: 15";
         assert_eq!(
-            receive_with_override(&server, &url).await,
+            receive_with_override(&server, &url, 10, header).await,
             want,
             "{localstack}"
         );
+    }
+    Ok(())
+}
+
+/// LocalStack's wait override (what its Lambda pollers send for a batching window) makes a
+/// receive wait for its full batch; without LocalStack mode the header is ignored and the
+/// receive, a short poll, returns what is there.
+#[tokio::test]
+async fn localstacks_wait_override_collects_a_full_batch_only_in_localstack_mode() -> TestResult {
+    for (localstack, want) in [(true, 5), (false, 3)] {
+        let server = Server::start(ServerConfig {
+            localstack,
+            ..ServerConfig::default()
+        })?;
+        let sqs = super::client_at(&server, "us-east-1", 1);
+        let url = create(&sqs, "batched", &[]).await;
+        for n in 0..3 {
+            send(&sqs, &url, &format!("early {n}")).await?;
+        }
+        let late = {
+            let (sqs, url) = (sqs.clone(), url.clone());
+            tokio::spawn(async move {
+                tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+                for n in 0..2 {
+                    send(&sqs, &url, &format!("late {n}"))
+                        .await
+                        .map_err(|e| e.to_string())?;
+                }
+                Ok::<(), String>(())
+            })
+        };
+        let header = "x-localstack-sqs-override-wait-time-seconds: 30";
+        assert_eq!(
+            receive_with_override(&server, &url, 5, header).await,
+            want,
+            "{localstack}"
+        );
+        late.await??;
     }
     Ok(())
 }
