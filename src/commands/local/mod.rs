@@ -16,6 +16,7 @@ use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::local::{InitSpec, Ready, Realism, ServerConfig, serve_until};
 
+pub mod health;
 mod report;
 
 #[derive(Debug, Clone)]
