@@ -936,6 +936,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--recover', '--recover', [CompletionResultType]::ParameterName, 'With --data-dir: when the data directory is damaged (a start refuses it), set the damaged files aside (renamed *.damaged-<time>, never deleted), keep what can still be read, report on stderr what was dropped, then start. An undamaged directory is left as it is')
             [CompletionResult]::new('--no-inspection', '--no-inspection', [CompletionResultType]::ParameterName, 'Turn off the inspection endpoints (/_sqsctl/v1/): readers such as peek and diagnose then receive messages, raising their receive counts, as they must on SQS')
             [CompletionResult]::new('--localstack', '--localstack', [CompletionResultType]::ParameterName, 'Also answer as LocalStack does, for code and tests written against it')
+            [CompletionResult]::new('--health-check', '--health-check', [CompletionResultType]::ParameterName, 'Instead of serving: check the server on --bind and exit 0 if healthy, 1 if not')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')

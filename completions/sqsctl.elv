@@ -882,6 +882,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --recover 'With --data-dir: when the data directory is damaged (a start refuses it), set the damaged files aside (renamed *.damaged-<time>, never deleted), keep what can still be read, report on stderr what was dropped, then start. An undamaged directory is left as it is'
             cand --no-inspection 'Turn off the inspection endpoints (/_sqsctl/v1/): readers such as peek and diagnose then receive messages, raising their receive counts, as they must on SQS'
             cand --localstack 'Also answer as LocalStack does, for code and tests written against it'
+            cand --health-check 'Instead of serving: check the server on --bind and exit 0 if healthy, 1 if not'
             cand -V 'Print version'
             cand --version 'Print version'
             cand -q 'Print only data and errors: no progress, no summaries'

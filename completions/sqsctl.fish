@@ -742,6 +742,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l like-sqs -d 'Beh
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l recover -d 'With --data-dir: when the data directory is damaged (a start refuses it), set the damaged files aside (renamed *.damaged-<time>, never deleted), keep what can still be read, report on stderr what was dropped, then start. An undamaged directory is left as it is'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l no-inspection -d 'Turn off the inspection endpoints (/_sqsctl/v1/): readers such as peek and diagnose then receive messages, raising their receive counts, as they must on SQS'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l localstack -d 'Also answer as LocalStack does, for code and tests written against it'
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -l health-check -d 'Instead of serving: check the server on --bind and exit 0 if healthy, 1 if not'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s V -l version -d 'Print version'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand local" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'

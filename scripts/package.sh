@@ -4,6 +4,8 @@
 #   scripts/package.sh                 build with the `dist` profile for this machine's target
 #   scripts/package.sh --deb           the same, and a Debian package from the same binary (needs
 #                                      cargo-deb: `cargo install --locked cargo-deb`)
+#   scripts/package.sh --image         build the same binary, then the container image of `sqsctl local`
+#                                      from it (no archive); combine with --deb for all three
 #   scripts/package.sh --check FILE    only check an archive (.tar.gz) or a package (.deb) built before
 #
 # Environment: PROFILE (default dist; `release` or `dev` build faster, for a quick check of the
@@ -26,6 +28,17 @@
 # Cargo.toml describes: the binary in /usr/bin, the man pages (compressed), the bash, zsh and fish
 # completions where those shells look on Debian, and the README and licences. Its check extracts it
 # and compares the same way, and runs the binary it holds.
+#
+# The image, sqsctl-local:VERSION and sqsctl-local:latest in the local image store, is an OCI image
+# built FROM scratch: the binary as /usr/local/bin/sqsctl, the shared libraries `ldd` lists for it,
+# an /etc/passwd and /etc/group naming the user sqsctl (uid and gid 10001) it runs as, and /data,
+# owned by that user, as a volume. Its entry point is `sqsctl local`, bound to 0.0.0.0:4566 with
+# localhost in queue URLs (SQSCTL_LOCAL_BIND, SQSCTL_LOCAL_HOSTNAME); it keeps nothing on disk
+# unless SQSCTL_LOCAL_DATA_DIR=/data is set; its HEALTHCHECK runs `sqsctl local --health-check`.
+# It is built with podman because podman needs no daemon (CI machines have none) and is in
+# Debian; on a machine with buildah only, `buildah bud` builds the same Containerfile. The image is
+# written in Docker's format (--format docker): the OCI format has no HEALTHCHECK and would drop
+# it. Its check reads the image's configuration back; scripts/image_check.sh runs it.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -37,6 +50,8 @@ die() {
 
 version="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)"
 [[ -n "$version" ]] || die "no version in Cargo.toml"
+# Where the source is, for the image's label: Cargo.toml's repository, when it names one.
+source="$(sed -n 's/^repository = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)"
 
 # Fails unless the files under ROOT are exactly EXPECTED (sorted paths, one a line), showing the
 # difference; LABEL names the package in the error.
@@ -153,13 +168,28 @@ if [[ "${1:-}" == "--check" ]]; then
     exit 0
 fi
 deb=false
-if [[ "${1:-}" == "--deb" ]]; then
-    deb=true
-    shift
+image=false
+for arg in "$@"; do
+    case "$arg" in
+    --deb) deb=true ;;
+    --image) image=true ;;
+    *) die "usage: scripts/package.sh [--deb] [--image] | --check FILE" ;;
+    esac
+done
+if $deb; then
     cargo deb --version >/dev/null 2>&1 ||
         die "--deb needs cargo-deb (cargo install --locked cargo-deb)"
 fi
-[[ $# -eq 0 ]] || die "usage: scripts/package.sh [--deb] | --check FILE"
+if $image; then
+    if command -v podman >/dev/null; then
+        image_builder=(podman build)
+    elif command -v buildah >/dev/null; then
+        image_builder=(buildah bud)
+    else
+        die "--image needs podman (or buildah): apt-get install podman"
+    fi
+    command -v ldd >/dev/null || die "--image needs ldd to find the binary's shared libraries"
+fi
 
 profile="${PROFILE:-dist}"
 # Cargo's folder for a profile: `dev` builds into debug/.
@@ -180,8 +210,76 @@ start=$SECONDS
 "${build[@]}"
 echo "built sqsctl ($profile, $target) in $((SECONDS - start)) s"
 
-name="sqsctl-$version-$target"
 out="target/package"
+
+# The image's user and the port it listens on.
+IMAGE_UID=10001
+IMAGE_PORT=4566
+
+# Builds the image from the binary: a root file system staged under target/package, and a
+# Containerfile beside it.
+build_image() {
+    local stage="$out/image" root lib revision
+    rm -rf "$stage"
+    mkdir -p "$stage/root/usr/local/bin" "$stage/root/etc" "$stage/data"
+    install -m 755 "$binary" "$stage/root/usr/local/bin/sqsctl"
+    # Every library the dynamic loader needs, the loader itself included, at the path it has here
+    # (the loader's own search path finds them there).
+    for lib in $(ldd "$binary" | grep -o '/[^ ]*'); do
+        cp -L --parents "$lib" "$stage/root/"
+    done
+    printf 'root:x:0:0:root:/:/sbin/nologin\nsqsctl:x:%d:%d:sqsctl:/data:/sbin/nologin\n' \
+        "$IMAGE_UID" "$IMAGE_UID" >"$stage/root/etc/passwd"
+    printf 'root:x:0:\nsqsctl:x:%d:\n' "$IMAGE_UID" >"$stage/root/etc/group"
+    revision="$(git rev-parse HEAD 2>/dev/null || echo unknown)"
+    local source_label=""
+    [[ -n "$source" ]] && source_label="org.opencontainers.image.source=\"$source\" "
+    cat >"$stage/Containerfile" <<CONTAINERFILE
+FROM scratch
+COPY root/ /
+COPY --chown=$IMAGE_UID:$IMAGE_UID data/ /data/
+USER $IMAGE_UID:$IMAGE_UID
+ENV SQSCTL_LOCAL_BIND=0.0.0.0:$IMAGE_PORT SQSCTL_LOCAL_HOSTNAME=localhost
+EXPOSE $IMAGE_PORT
+VOLUME ["/data"]
+HEALTHCHECK --interval=5s --timeout=3s --start-period=1s --retries=3 CMD ["/usr/local/bin/sqsctl", "local", "--health-check"]
+LABEL org.opencontainers.image.title="sqsctl-local" \\
+      org.opencontainers.image.description="sqsctl local: an SQS-compatible server" \\
+      org.opencontainers.image.version="$version" \\
+      org.opencontainers.image.revision="$revision" \\
+      $source_label\\
+      org.opencontainers.image.licenses="MIT OR Apache-2.0"
+ENTRYPOINT ["/usr/local/bin/sqsctl", "local"]
+CONTAINERFILE
+    local start=$SECONDS
+    "${image_builder[@]}" --quiet --format docker --file "$stage/Containerfile" \
+        --tag "sqsctl-local:$version" --tag sqsctl-local:latest "$stage" >/dev/null
+    echo "built image sqsctl-local:$version (and :latest) with ${image_builder[*]} in $((SECONDS - start)) s"
+    check_image "sqsctl-local:$version"
+}
+
+# Reads the image's configuration back: what runs, as whom, where, and its health check.
+check_image() {
+    local image="$1" engine=podman config size expected
+    command -v podman >/dev/null || engine=buildah
+    # podman keeps the health check beside the rest of the configuration, buildah inside it.
+    config="$(podman image inspect --format '{{json .Config}} {{json .HealthCheck}}' "$image" 2>/dev/null ||
+        buildah inspect --format '{{json .Docker.Config}}' "$image")"
+    for expected in '"User":"10001:10001"' '"Entrypoint":["/usr/local/bin/sqsctl","local"]' \
+        "\"$IMAGE_PORT/tcp\":{}" '"/data":{}' "SQSCTL_LOCAL_BIND=0.0.0.0:$IMAGE_PORT" \
+        '{"Test":["CMD","/usr/local/bin/sqsctl","local","--health-check"]'; do
+        [[ "$config" == *"$expected"* ]] || die "$image: its configuration lacks $expected: $config"
+    done
+    size="$($engine image inspect --format '{{.Size}}' "$image" 2>/dev/null || echo unknown)"
+    echo "checked $image: $size bytes, user 10001, entry point sqsctl local, health check, volume /data"
+}
+
+if $image && ! $deb; then
+    build_image
+    exit 0
+fi
+
+name="sqsctl-$version-$target"
 stage="$out/$name"
 rm -rf "$stage"
 mkdir -p "$stage/completions" "$stage/man/man1"
@@ -210,4 +308,8 @@ if $deb; then
     [[ "$written" == *.deb && -f "$written" ]] || die "cargo deb did not write a package: $log"
     echo "wrote $written ($(stat -c %s "$written") bytes) in $((SECONDS - start)) s"
     check_deb "$written"
+fi
+
+if $image; then
+    build_image
 fi

@@ -71,6 +71,7 @@ pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitSta
         Command::Diagnose(args) => {
             diagnose::run(ctx, usage(diagnose::DiagnoseSettings::resolve(args))?).await
         }
+        Command::Local(args) if args.health_check => local::health::run(ctx, args.bind),
         Command::Local(args) => {
             local::run(
                 ctx,

@@ -16,6 +16,7 @@ use crate::commands::context::Context;
 use crate::exit::ExitStatus;
 use crate::local::{InitOutcome, InitSpec, Ready, Realism, ServerConfig, UrlStrategy, serve_until};
 
+pub mod health;
 mod init_dir;
 mod report;
 

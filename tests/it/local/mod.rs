@@ -5,6 +5,7 @@
 
 use crate::support;
 
+mod container;
 mod localstack_mode;
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -131,13 +132,20 @@ impl Local {
     }
 
     /// Stops it with Ctrl-C: the rest of its stdout, and its stderr.
-    fn stop(mut self) -> (String, String) {
-        support::sigint(self.child.id());
+    fn stop(self) -> (String, String) {
+        self.stop_with("INT", 130)
+    }
+
+    /// Stops it with the signal `name` (`INT`, `TERM`), expecting the exit code `code`: the
+    /// rest of its stdout, and its stderr.
+    fn stop_with(mut self, name: &str, code: i32) -> (String, String) {
+        support::signal(self.child.id(), name);
         let mut rest = String::new();
         self.stdout.read_to_string(&mut rest).unwrap();
         let output = self.child.wait_with_output().unwrap();
-        assert_eq!(output.status.code(), Some(130));
-        (rest, String::from_utf8_lossy(&output.stderr).into_owned())
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(code), "{stderr}");
+        (rest, stderr)
     }
 }
 
