@@ -39,4 +39,5 @@ pub use faults::Stats;
 pub use init::{AttributeValue, InitError, InitReport, InitSpec, QueueSpec};
 pub use server::{DEFAULT_REGION, Ready, Server, ServerConfig, serve_until};
 pub use service::persist::Restored;
+pub use storage::disk::DiskError;
 pub use storage::recover::{Recovery, recover};

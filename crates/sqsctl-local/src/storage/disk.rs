@@ -107,10 +107,7 @@ impl DiskError {
     pub fn is_damage(&self) -> bool {
         match self {
             DiskError::Damaged { .. } | DiskError::DamagedFile { .. } => true,
-            DiskError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
-                e.code,
-                rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase
-            ),
+            DiskError::Sqlite(e) => is_damage_reading(e),
             _ => false,
         }
     }
@@ -179,7 +176,20 @@ impl Disk {
         if wal_existed {
             owner_only(&wal_path)?;
         }
-        let conn = Self::open_checked(dir, &db, &wal_path, page_size, wal_existed)?;
+        let conn = Self::open_checked(dir, &db, &wal_path, page_size, wal_existed).map_err(
+            |err| match err {
+                // Damage SQLite met while opening is damage of the database file.
+                DiskError::Sqlite(e) if is_damage_reading(&e) => DiskError::DamagedFile {
+                    file: db.clone(),
+                    problem: e.to_string(),
+                },
+                DiskError::Damaged { what, detail } => DiskError::DamagedFile {
+                    file: db.clone(),
+                    problem: format!("a stored {what} is damaged: {detail}"),
+                },
+                other => other,
+            },
+        )?;
         owner_only(&wal_path)?;
         Ok(Disk {
             dir: dir.to_path_buf(),

@@ -9,8 +9,8 @@
 //! and both from rows of other tables. Deleted rows are never brought back: the database zeroes
 //! what it deletes (`secure_delete`), pages on the free list are skipped when the header can
 //! tell them, stale frames of the log (before the latest of their page, after its last commit,
-//! or of an earlier round) are never read, and a page whose latest frame is damaged is dropped
-//! whole rather than read in an older version. Format: <https://www.sqlite.org/fileformat2.html>.
+//! or of an earlier round) are never read, and a page whose latest frame is damaged is read in
+//! that frame (its rows the damage missed still verify), never in an older version. Format: <https://www.sqlite.org/fileformat2.html>.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -153,21 +153,23 @@ fn overlay_wal<'a>(
     else {
         return;
     };
+    // The database's size in pages after the last commit: a page number past it is damaged.
+    let size = word(frames[last_commit], 4);
     let mut unknown = 0;
     for (i, frame) in frames.iter().enumerate().take(last_commit + 1) {
         let number = word(frame, 0);
         if valid[i] {
             pages.insert(number, &frame[24..]);
-        } else if number == 0 {
+        } else if number == 0 || number > size {
             unknown += 1;
         } else {
-            {
-                pages.remove(&number);
-                out.lost_pages.push(format!(
-                    "frame {} of the write-ahead log (page {number}) is damaged",
-                    i + 1
-                ));
-            }
+            // Still the latest version of its page: the rows the damage missed verify on their
+            // own, and an older version of the page must not be read instead.
+            pages.insert(number, &frame[24..]);
+            out.lost_pages.push(format!(
+                "frame {} of the write-ahead log (page {number}) is damaged: its rows that no longer verify are dropped",
+                i + 1
+            ));
         }
     }
     if unknown > 0 {
@@ -184,6 +186,7 @@ fn free_pages(pages: &HashMap<u32, &[u8]>, page_size: usize) -> HashSet<u32> {
         return free;
     };
     let mut trunk = word(first, 32);
+    let expected = word(first, 36) as usize;
     let limit = pages.len();
     while trunk != 0 && free.len() <= limit && free.insert(trunk) {
         let Some(page) = pages.get(&trunk) else {
@@ -194,6 +197,11 @@ fn free_pages(pages: &HashMap<u32, &[u8]>, page_size: usize) -> HashSet<u32> {
             free.insert(word(page, 8 + 4 * i));
         }
         trunk = word(page, 0);
+    }
+    // A list that does not add up to the header's count was read through a damaged pointer: it
+    // would hide pages in use. Freed pages hold zeros anyway.
+    if free.len() != expected {
+        free.clear();
     }
     free
 }
