@@ -23,7 +23,7 @@ type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 const PAGE: usize = 4096;
 const FRAME: usize = 24 + PAGE;
-const CASES: usize = 240;
+const CASES: usize = 200;
 
 fn config(dir: &Path) -> ServerConfig {
     ServerConfig {
@@ -39,7 +39,7 @@ fn config(dir: &Path) -> ServerConfig {
 /// of the message holds the marker whole.
 fn body(queue: &str, n: usize) -> String {
     let marker = format!("<{queue}-{n:05}>");
-    let len = if n % 7 == 3 { 6_000 } else { 60 + n % 50 };
+    let len = if n % 11 == 3 { 6_000 } else { 60 + n % 50 };
     marker.repeat(len / marker.len() + 1)
 }
 
@@ -114,20 +114,20 @@ async fn populate(dir: &Path, copy_to: &Path) -> Result<Vec<String>, Box<dyn std
                     create.attributes(aws_sdk_sqs::types::QueueAttributeName::FifoQueue, "true");
             }
             let url = create.send().await?.queue_url.unwrap_or_default();
-            send_all(&sqs, &url, q, 0..150).await?;
+            send_all(&sqs, &url, q, 0..100).await?;
         }
         let alpha = server.queue_url("alpha");
-        deleted.extend(take(&sqs, &alpha, 60, true).await?);
+        deleted.extend(take(&sqs, &alpha, 40, true).await?);
         server.shutdown().await;
     }
     let server = Server::start(config(dir))?;
     let sqs = support::client_at(&server, "us-east-1", 3);
     for q in queues {
-        send_all(&sqs, &server.queue_url(q), q, 150..230).await?;
+        send_all(&sqs, &server.queue_url(q), q, 100..150).await?;
     }
-    take(&sqs, &server.queue_url("beta"), 20, false).await?;
-    deleted.extend(take(&sqs, &server.queue_url("gamma.fifo"), 30, true).await?);
-    deleted.extend(take(&sqs, &server.queue_url("alpha"), 25, true).await?);
+    take(&sqs, &server.queue_url("beta"), 15, false).await?;
+    deleted.extend(take(&sqs, &server.queue_url("gamma.fifo"), 20, true).await?);
+    deleted.extend(take(&sqs, &server.queue_url("alpha"), 20, true).await?);
     // Every change is committed when its call returns: the files are copied as a crash would
     // leave them, the log holding what came after the restart.
     std::fs::create_dir_all(copy_to)?;
@@ -207,13 +207,19 @@ async fn random_damage_is_refused_at_start_and_recover_keeps_every_undamaged_row
         .unwrap_or_else(|| rand::rng().random());
     println!("damage seed {seed} (SQSCTL_DAMAGE_SEED={seed} repeats this run)");
     let mut rng = StdRng::seed_from_u64(seed);
-    let work = tempfile::tempdir()?;
+    // In memory where the system has it: the cases' fsyncs are not what is tested.
+    let shm = Path::new("/dev/shm");
+    let work = if shm.is_dir() {
+        tempfile::tempdir_in(shm)?
+    } else {
+        tempfile::tempdir()?
+    };
     let base = work.path().join("base");
     let deleted = populate(&work.path().join("live"), &base).await?;
     let truth = message_rows(&base)?;
     let deleted_markers: HashSet<&str> = deleted.iter().map(|b| marker_of(b)).collect();
-    assert!(truth.len() > 400, "{} rows", truth.len());
-    assert!(deleted.len() >= 100, "{} deleted", deleted.len());
+    assert!(truth.len() > 300, "{} rows", truth.len());
+    assert!(deleted.len() >= 70, "{} deleted", deleted.len());
     assert!(
         truth
             .values()
