@@ -376,3 +376,4 @@ fn a_bind_to_every_address_is_named_in_its_warning() {
         "{stderr}"
     );
 }
+mod persist;
