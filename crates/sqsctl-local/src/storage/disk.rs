@@ -176,20 +176,8 @@ impl Disk {
         if wal_existed {
             owner_only(&wal_path)?;
         }
-        let conn = Self::open_checked(dir, &db, &wal_path, page_size, wal_existed).map_err(
-            |err| match err {
-                // Damage SQLite met while opening is damage of the database file.
-                DiskError::Sqlite(e) if is_damage_reading(&e) => DiskError::DamagedFile {
-                    file: db.clone(),
-                    problem: e.to_string(),
-                },
-                DiskError::Damaged { what, detail } => DiskError::DamagedFile {
-                    file: db.clone(),
-                    problem: format!("a stored {what} is damaged: {detail}"),
-                },
-                other => other,
-            },
-        )?;
+        let conn = Self::open_checked(dir, &db, &wal_path, page_size, wal_existed)
+            .map_err(|err| of_file(&db, err))?;
         owner_only(&wal_path)?;
         Ok(Disk {
             dir: dir.to_path_buf(),
@@ -329,18 +317,7 @@ impl Disk {
     ) -> Result<Loaded, DiskError> {
         let db = self.dir.join(FILE_NAME);
         self.load_checked(now, each_message)
-            .map_err(|err| match err {
-                // Whatever of the file does not read back as written is damage of the file.
-                DiskError::Damaged { what, detail } => DiskError::DamagedFile {
-                    file: db,
-                    problem: format!("a stored {what} is damaged: {detail}"),
-                },
-                DiskError::Sqlite(e) if is_damage_reading(&e) => DiskError::DamagedFile {
-                    file: db,
-                    problem: format!("a stored row cannot be read: {e}"),
-                },
-                other => other,
-            })
+            .map_err(|err| of_file(&db, err))
     }
 
     fn load_checked(
@@ -944,6 +921,21 @@ fn decode_queue_attributes(text: &str, fifo: bool) -> Result<QueueAttributes, Di
             .map_err(|e| damaged("queue's attributes", e))?;
     }
     Ok(attributes)
+}
+
+/// Damage met while opening or reading the database, as damage of its file.
+fn of_file(db: &Path, err: DiskError) -> DiskError {
+    match err {
+        DiskError::Damaged { what, detail } => DiskError::DamagedFile {
+            file: db.to_path_buf(),
+            problem: format!("a stored {what} is damaged: {detail}"),
+        },
+        DiskError::Sqlite(e) if is_damage_reading(&e) => DiskError::DamagedFile {
+            file: db.to_path_buf(),
+            problem: format!("a stored row cannot be read: {e}"),
+        },
+        other => other,
+    }
 }
 
 /// Whether an error reading a row means the row is not as it was written.

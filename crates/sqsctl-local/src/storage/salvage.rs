@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use rusqlite::types::{Value, ValueRef};
 
 use crate::storage::rows;
+use crate::storage::wal::checksum;
 
 /// What the pages gave.
 #[derive(Debug, Default)]
@@ -345,22 +346,4 @@ fn take_row(rowid: i64, payload: &[u8], out: &mut Salvaged) {
         11 => out.damaged_queues += 1,
         _ => {}
     }
-}
-
-/// SQLite's WAL checksum: two running sums over 32-bit words, in the byte order the magic names.
-fn checksum(big_endian: bool, seed: (u32, u32), data: &[u8]) -> (u32, u32) {
-    let (mut s0, mut s1) = seed;
-    for pair in data.chunks_exact(8) {
-        let read = |b: &[u8]| {
-            let bytes = [b[0], b[1], b[2], b[3]];
-            if big_endian {
-                u32::from_be_bytes(bytes)
-            } else {
-                u32::from_le_bytes(bytes)
-            }
-        };
-        s0 = s0.wrapping_add(read(&pair[..4])).wrapping_add(s1);
-        s1 = s1.wrapping_add(read(&pair[4..])).wrapping_add(s0);
-    }
-    (s0, s1)
 }

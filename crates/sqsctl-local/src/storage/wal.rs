@@ -220,7 +220,7 @@ pub fn scan_frames(
 }
 
 /// SQLite's WAL checksum: two running sums over 32-bit words, in the byte order the magic names.
-fn checksum(big_endian: bool, seed: (u32, u32), data: &[u8]) -> (u32, u32) {
+pub(crate) fn checksum(big_endian: bool, seed: (u32, u32), data: &[u8]) -> (u32, u32) {
     let (mut s0, mut s1) = seed;
     for pair in data.chunks_exact(8) {
         let read = |b: &[u8]| {
