@@ -238,7 +238,12 @@ async fn random_damage_is_refused_at_start_and_recover_keeps_every_undamaged_row
     for case in 0..CASES {
         let dir = work.path().join(format!("case{case}"));
         std::fs::create_dir_all(&dir)?;
-        let is_log = rng.random_bool(0.4);
+        // The first cases hit the headers and cut the database in half; the rest fall anywhere.
+        let is_log = match case {
+            0..=2 => false,
+            3 => true,
+            _ => rng.random_bool(0.4),
+        };
         let (name, original) = if is_log {
             ("sqsctl-local.db-wal", &log)
         } else {
@@ -251,8 +256,16 @@ async fn random_damage_is_refused_at_start_and_recover_keeps_every_undamaged_row
         };
         std::fs::copy(base.join(other), dir.join(other))?;
         let mut bytes = original.clone();
-        let (flip, cut) = if rng.random_bool(0.8) {
-            let at = rng.random_range(0..bytes.len() - 16);
+        let (flip, cut) = if case == 2 {
+            let cut = bytes.len() / 2;
+            bytes.truncate(cut);
+            (None, Some(cut))
+        } else if case < 4 || rng.random_bool(0.8) {
+            let at = match case {
+                0 | 3 => 0,
+                1 => 12,
+                _ => rng.random_range(0..bytes.len() - 16),
+            };
             for b in &mut bytes[at..at + 16] {
                 *b ^= rng.random_range(1..=255u8);
             }

@@ -48,10 +48,11 @@ pub fn salvage(db: Option<&[u8]>, wal: Option<&[u8]>) -> Salvaged {
             n => usize::from(n),
         }
     });
+    // The log's header has a checksum, the database's none: a log header that verifies says
+    // the page size first.
     let wal_size = wal.and_then(wal_page_size);
-    let page_size = header_size
-        .filter(|s| valid_page_size(*s))
-        .or(wal_size)
+    let page_size = wal_size
+        .or(header_size.filter(|s| valid_page_size(*s)))
         .unwrap_or(4096);
     let mut pages: HashMap<u32, &[u8]> = HashMap::new();
     for (index, page) in db.chunks_exact(page_size).enumerate() {
@@ -104,8 +105,14 @@ fn word(bytes: &[u8], at: usize) -> u32 {
     u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
 
+/// The page size a log's header gives, when the header verifies.
 fn wal_page_size(wal: &[u8]) -> Option<usize> {
-    let size = wal.get(8..12).map(|w| word(w, 0) as usize)?;
+    let header = wal.get(..32)?;
+    let big_endian = word(header, 0) & 1 == 1;
+    if checksum(big_endian, (0, 0), &header[..24]) != (word(header, 24), word(header, 28)) {
+        return None;
+    }
+    let size = word(header, 8) as usize;
     valid_page_size(size).then_some(size)
 }
 
