@@ -354,3 +354,42 @@ fn take_row(rowid: i64, payload: &[u8], out: &mut Salvaged) {
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varints_are_read_as_sqlite_writes_them() {
+        assert_eq!(varint(&[0x05], 0), Some((5, 1)));
+        assert_eq!(varint(&[0x81, 0x00], 0), Some((128, 2)));
+        // Nine bytes: the last one gives all eight of its bits.
+        assert_eq!(varint(&[0xff; 9], 0), Some((-1, 9)));
+        assert_eq!(varint(&[0x81], 0), None);
+    }
+
+    #[test]
+    fn a_record_decodes_to_its_values() {
+        // Header of 5 bytes: NULL, a 1-byte integer, the constant 1, text of 2 bytes.
+        let record = [5, 0, 1, 9, 17, 0xfe, b'o', b'k'];
+        assert_eq!(
+            decode_record(&record),
+            Some(vec![
+                Value::Null,
+                Value::Integer(-2),
+                Value::Integer(1),
+                Value::Text("ok".into()),
+            ])
+        );
+        // A header that claims more than the record holds is not a record.
+        assert_eq!(decode_record(&[9, 0, 1]), None);
+    }
+
+    #[test]
+    fn nothing_readable_gives_nothing() {
+        let out = salvage(Some(&[0u8; 8192]), Some(&[0xabu8; 100]));
+        assert!(out.queues.is_empty() && out.messages.is_empty());
+        let out = salvage(None, None);
+        assert!(out.queues.is_empty() && out.messages.is_empty());
+    }
+}
