@@ -1,7 +1,8 @@
 //! Damage to a data directory, at random: byte flips and cuts of the database file and of its
 //! write-ahead log. A start either restores exactly what was kept or refuses, naming the file;
 //! `--recover` keeps every row outside the damaged pages and never brings back a deleted message.
-//! The seed is printed; `SQSCTL_DAMAGE_SEED=<seed>` repeats a run.
+//! The seed is printed; `SQSCTL_DAMAGE_SEED=<seed>` repeats a run's damage (where it falls and
+//! what it writes; the directory's bytes differ with its random message ids).
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -205,7 +206,7 @@ async fn random_damage_is_refused_at_start_and_recover_keeps_every_undamaged_row
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| rand::rng().random());
-    println!("damage seed {seed} (SQSCTL_DAMAGE_SEED={seed} repeats this run)");
+    println!("damage seed {seed} (SQSCTL_DAMAGE_SEED={seed} repeats this run's damage)");
     let mut rng = StdRng::seed_from_u64(seed);
     // In memory where the system has it: the cases' fsyncs are not what is tested.
     let shm = Path::new("/dev/shm");

@@ -921,6 +921,7 @@ fn as_written_by_format_2(dir: &Path) -> TestResult {
         "DROP TRIGGER count_put; DROP TRIGGER count_delete; DROP TRIGGER count_move;
          DROP TABLE counts; ALTER TABLE queues DROP COLUMN sum;
          ALTER TABLE messages DROP COLUMN sum; ALTER TABLE messages DROP COLUMN state_sum;
+         ALTER TABLE dedup DROP COLUMN sum;
          UPDATE meta SET value = 2 WHERE key = 'schema';",
     )?;
     Ok(())

@@ -72,7 +72,7 @@ CREATE TRIGGER IF NOT EXISTS count_move AFTER UPDATE OF queue ON messages
 END;
 CREATE TABLE IF NOT EXISTS dedup (
     expires INTEGER NOT NULL, queue INTEGER NOT NULL, key TEXT NOT NULL, message_id BLOB NOT NULL,
-    sequence TEXT, PRIMARY KEY (expires, queue, key)) WITHOUT ROWID;
+    sequence TEXT, sum INTEGER, PRIMARY KEY (expires, queue, key)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tasks (
     handle TEXT NOT NULL UNIQUE, source_arn TEXT NOT NULL, destination_arn TEXT, rate INTEGER,
     started_at INTEGER NOT NULL, to_move INTEGER NOT NULL, moved INTEGER NOT NULL,
@@ -394,12 +394,18 @@ impl Disk {
         }
         self.check_counts(&loaded.queues, &per_queue)?;
         let mut dedup = self.conn.prepare(
-            "SELECT queue, key, message_id, sequence, expires FROM dedup WHERE expires > ?1 ORDER BY expires",
+            "SELECT expires, queue, key, message_id, sequence, sum FROM dedup WHERE expires > ?1 ORDER BY expires",
         )?;
         let mut rows = dedup.query([to_i64(now)])?;
         while let Some(r) = rows.next()? {
-            let id: Vec<u8> = r.get(2)?;
-            let sequence: Option<String> = r.get(3)?;
+            if !dedup_verifies(r) {
+                return Err(damaged(
+                    "deduplication id",
+                    "a deduplication entry does not match its checksum",
+                ));
+            }
+            let id: Vec<u8> = r.get(3)?;
+            let sequence: Option<String> = r.get(4)?;
             let original = Original {
                 message_id: Uuid::from_slice(&id).map_err(|e| damaged("deduplication id", e))?,
                 sequence: sequence
@@ -409,7 +415,7 @@ impl Disk {
             };
             loaded
                 .dedup
-                .push((to_u64(r.get(0)?), r.get(1)?, original, to_u64(r.get(4)?)));
+                .push((to_u64(r.get(1)?), r.get(2)?, original, to_u64(r.get(0)?)));
         }
         let mut tasks = self.conn.prepare(
             "SELECT handle, source_arn, destination_arn, rate, started_at, to_move, moved, status, reason FROM tasks ORDER BY rowid",
@@ -526,6 +532,7 @@ fn migrate(conn: &Connection, from: Option<i64>) -> Result<(), DiskError> {
         ("queues", "sum", "INTEGER"),
         ("messages", "sum", "INTEGER"),
         ("messages", "state_sum", "INTEGER"),
+        ("dedup", "sum", "INTEGER"),
     ] {
         if !has(table, column)? {
             tx.execute(
@@ -652,16 +659,22 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), DiskError> {
             original,
             expires,
         } => {
+            let values = [
+                Value::Integer(to_i64(*expires)),
+                Value::Integer(to_i64(*queue)),
+                Value::Text(key.to_string()),
+                Value::Blob(original.message_id.as_bytes().to_vec()),
+                original
+                    .sequence
+                    .map_or(Value::Null, |s| Value::Text(s.to_string())),
+            ];
+            let sum = rows::digest("dedup", values.iter().map(ValueRef::from));
             tx.prepare_cached(
-                "INSERT OR REPLACE INTO dedup (expires, queue, key, message_id, sequence) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT OR REPLACE INTO dedup (expires, queue, key, message_id, sequence, sum) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
-            .execute(params![
-                to_i64(*expires),
-                to_i64(*queue),
-                key,
-                original.message_id.as_bytes().as_slice(),
-                original.sequence.map(|s| s.to_string()),
-            ])?;
+            .execute(rusqlite::params_from_iter(
+                values.into_iter().chain([Value::Integer(sum)]),
+            ))?;
         }
         Op::PutTask(t) => {
             tx.prepare_cached(
@@ -819,6 +832,25 @@ pub fn reseal(conn: &Connection) -> Result<(), DiskError> {
         let key = r.get::<_, i64>(0)?;
         update.execute(params![key, sum, state_sum])?;
     }
+    let entries: Vec<(i64, i64, String, i64)> = conn
+        .prepare("SELECT expires, queue, key, message_id, sequence FROM dedup")?
+        .query_map([], |r| {
+            let values: Vec<ValueRef<'_>> =
+                (0..5).map(|i| r.get_ref(i)).collect::<Result<_, _>>()?;
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                rows::digest("dedup", values),
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    for (expires, queue, key, sum) in entries {
+        conn.execute(
+            "UPDATE dedup SET sum = ?4 WHERE expires = ?1 AND queue = ?2 AND key = ?3",
+            params![expires, queue, key, sum],
+        )?;
+    }
     conn.execute_batch(
         "DELETE FROM counts;
          INSERT INTO counts (queue, messages) SELECT queue, count(*) FROM messages GROUP BY queue;
@@ -921,6 +953,12 @@ fn decode_queue_attributes(text: &str, fifo: bool) -> Result<QueueAttributes, Di
             .map_err(|e| damaged("queue's attributes", e))?;
     }
     Ok(attributes)
+}
+
+/// Whether a deduplication row, read in the table's column order, is as it was written.
+pub fn dedup_verifies(r: &rusqlite::Row<'_>) -> bool {
+    let values: rusqlite::Result<Vec<ValueRef<'_>>> = (0..6).map(|i| r.get_ref(i)).collect();
+    values.is_ok_and(|v| v[5] == ValueRef::Integer(rows::digest("dedup", v[..5].iter().copied())))
 }
 
 /// Damage met while opening or reading the database, as damage of its file.

@@ -116,10 +116,16 @@ fn rebuild(dir: &Path) -> Result<Recovery, DiskError> {
             .ok()
         });
         if let Some(from) = &from {
-            for table in ["meta", "tasks", "dedup"] {
+            for table in ["meta", "tasks"] {
                 let copied = copy_rows(from, &tx, table, false, |_| true)?;
                 report(&mut recovery, table, &copied);
             }
+            // Deduplication entries of a format with checksums are kept when they verify.
+            let checked = format.is_some_and(|v| v >= disk::SCHEMA_VERSION);
+            let copied = copy_rows(from, &tx, "dedup", false, |row| {
+                !checked || disk::dedup_verifies(row)
+            })?;
+            report(&mut recovery, "dedup", &copied);
         }
         match (&from, format) {
             (Some(from), Some(version)) if version < disk::SCHEMA_VERSION => {

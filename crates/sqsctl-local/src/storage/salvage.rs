@@ -83,12 +83,22 @@ pub fn salvage(db: Option<&[u8]>, wal: Option<&[u8]>) -> Salvaged {
             continue;
         }
         let cells = u16::from_be_bytes([page[start + 3], page[start + 4]]) as usize;
+        // Cells lie in the content area, after the pointer array: the gap between them may
+        // still hold a stale cell, which a damaged pointer must not lead to.
+        let content = match u16::from_be_bytes([page[start + 5], page[start + 6]]) {
+            0 => 65_536,
+            n => usize::from(n),
+        };
+        let content = content.max(start + 8 + 2 * cells);
         for i in 0..cells {
             let at = start + 8 + 2 * i;
             let Some(pointer) = page.get(at..at + 2) else {
                 break;
             };
             let offset = u16::from_be_bytes([pointer[0], pointer[1]]) as usize;
+            if offset < content {
+                continue;
+            }
             if let Some((rowid, payload)) = read_cell(page, offset, usable, &pages) {
                 take_row(rowid, &payload, &mut out);
             }
@@ -145,6 +155,7 @@ fn overlay_wal<'a>(
     // damaged one still verifies on its own.
     let mut previous = (word(wal, 24), word(wal, 28));
     let mut valid = Vec::with_capacity(frames.len());
+    let mut ours = Vec::with_capacity(frames.len());
     for frame in &frames {
         let stored = (word(frame, 16), word(frame, 20));
         let computed = checksum(
@@ -152,12 +163,16 @@ fn overlay_wal<'a>(
             checksum(big_endian, previous, &frame[..8]),
             &frame[24..],
         );
-        valid.push((word(frame, 8), word(frame, 12)) == salts && computed == stored);
+        ours.push((word(frame, 8), word(frame, 12)) == salts);
+        valid.push(computed == stored);
         previous = stored;
     }
+    let valid: Vec<bool> = valid.iter().zip(&ours).map(|(v, o)| *v && *o).collect();
+    // A commit frame of this round whose page is damaged still ends its transaction: without
+    // it, the transaction's deletions would be undone.
     let Some(last_commit) = (0..frames.len())
         .rev()
-        .find(|&i| valid[i] && word(frames[i], 4) != 0)
+        .find(|&i| ours[i] && word(frames[i], 4) != 0)
     else {
         return;
     };
