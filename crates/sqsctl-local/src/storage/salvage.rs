@@ -168,6 +168,10 @@ fn overlay_wal<'a>(
         previous = stored;
     }
     let valid: Vec<bool> = valid.iter().zip(&ours).map(|(v, o)| *v && *o).collect();
+    if !valid.contains(&true) {
+        // Not one frame verifies: nothing says what of this is a log.
+        return;
+    }
     // A commit frame of this round whose page is damaged still ends its transaction: without
     // it, the transaction's deletions would be undone.
     let Some(last_commit) = (0..frames.len())
@@ -176,8 +180,14 @@ fn overlay_wal<'a>(
     else {
         return;
     };
-    // The database's size in pages after the last commit: a page number past it is damaged.
-    let size = word(frames[last_commit], 4);
+    // The database's size in pages, as the file and the verified commits give it: a page number
+    // past it is damaged.
+    let size = (0..frames.len())
+        .filter(|&i| valid[i])
+        .map(|i| word(frames[i], 4))
+        .chain(pages.keys().copied())
+        .max()
+        .unwrap_or(0);
     let mut unknown = 0;
     for (i, frame) in frames.iter().enumerate().take(last_commit + 1) {
         let number = word(frame, 0);
