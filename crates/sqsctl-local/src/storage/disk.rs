@@ -11,7 +11,10 @@
 //! Opening refuses damage instead of starting with less than was kept: a database file that is
 //! empty or not SQLite, a write-ahead log SQLite would drop (see [`crate::storage::wal`]), a log missing
 //! after a stop that was not clean (the `clean` flag in `meta`, cleared at start and set at a clean
-//! stop), and whatever SQLite's `quick_check` finds. Nothing is written before these checks pass,
+//! stop), and whatever SQLite's `quick_check` finds; loading then checks every queue, message and
+//! deduplication row against its checksum ([`crate::storage::rows`]) and each queue's message
+//! count against the messages read. Deleted rows are zeroed (`secure_delete`), so that recovery,
+//! which reads pages, finds none. Nothing is written before the opening checks pass,
 //! and SQLite never checkpoints on close, so a refused directory is left as it was for
 //! [`crate::storage::recover`]. The directory is created owner-only (0700) and its files are made 0600.
 
