@@ -174,11 +174,23 @@ fn overlay_wal<'a>(
     }
     // A commit frame of this round whose page is damaged still ends its transaction: without
     // it, the transaction's deletions would be undone.
-    let Some(last_commit) = (0..frames.len())
+    let last_commit = (0..frames.len())
         .rev()
-        .find(|&i| ours[i] && word(frames[i], 4) != 0)
-    else {
-        return;
+        .find(|&i| ours[i] && word(frames[i], 4) != 0);
+    // After the last commit, a process killed while writing leaves whole frames that verify (an
+    // unfinished transaction) and at most a frame header, never a whole frame that fails: such a
+    // frame, unless it is a stale one of an earlier round, is damage, its transaction was
+    // committed, and the log is read to its end, lest the transaction's deletions be undone.
+    let stale = |frame: &[u8]| word(frame, 8) < salts.0 && salts.0 - word(frame, 8) <= 1 << 16;
+    let after = last_commit.map_or(0, |i| i + 1);
+    let damaged_tail = (after..frames.len()).any(|i| !valid[i] && !stale(frames[i]));
+    let last_commit = if damaged_tail {
+        frames.len() - 1
+    } else {
+        match last_commit {
+            Some(i) => i,
+            None => return,
+        }
     };
     // The database's size in pages, as the file and the verified commits give it: a page number
     // past it is damaged.
