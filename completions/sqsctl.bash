@@ -1466,7 +1466,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__local)
-            opts="-V -o -q -v -h --bind --hostname --account-id --like-sqs --data-dir --recover --init --max-bytes --allow-origin --no-inspection --latency --fault-rate --entry-fault-rate --seed --short-poll-sample --duplicate-rate --reorder-window --count-lag --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            opts="-V -o -q -v -h --bind --hostname --account-id --like-sqs --data-dir --recover --init --max-bytes --allow-origin --no-inspection --localstack --url-strategy --sqs-endpoint-strategy --localstack-host --init-dir --latency --fault-rate --entry-fault-rate --seed --short-poll-sample --duplicate-rate --reorder-window --count-lag --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1497,6 +1497,22 @@ _sqsctl() {
                     return 0
                     ;;
                 --allow-origin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url-strategy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sqs-endpoint-strategy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --localstack-host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --init-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

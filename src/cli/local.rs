@@ -7,6 +7,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::BoolishValueParser;
+use sqsctl_local::UrlStrategy;
+
 use super::values::{ByteSizeRange, DurationRange, RATE, SAMPLE};
 
 /// `--latency`: a round trip, or a slow server for testing client timeouts; beyond 5 minutes a
@@ -83,6 +86,38 @@ pub struct LocalArgs {
     /// receive messages, raising their receive counts, as they must on SQS
     #[arg(long)]
     pub no_inspection: bool,
+    /// Also answer as LocalStack does, for code and tests written against it
+    ///
+    /// Adds LocalStack's health check (/_localstack/health), its developer endpoint
+    /// (/_aws/sqs/messages), its host names (*.localhost.localstack.cloud) and queue URL shapes
+    /// (standard unless --url-strategy or SQS_ENDPOINT_STRATEGY says otherwise; built on
+    /// LOCALSTACK_HOST, default localhost.localstack.cloud and the bound port), and takes
+    /// /etc/localstack/init/ready.d as --init-dir when it exists
+    #[arg(long, env = "SQSCTL_LOCAL_LOCALSTACK", value_parser = BoolishValueParser::new())]
+    pub localstack: bool,
+    /// Shape of the queue URLs handed out: plain (<endpoint>/<account>/<name>, the default),
+    /// or LocalStack's standard, domain, path, off or dynamic (from each request's Host). Every
+    /// shape is accepted in requests
+    #[arg(long, env = "SQSCTL_LOCAL_URL_STRATEGY", value_parser = url_strategy, value_name = "STRATEGY", hide_short_help = true)]
+    pub url_strategy: Option<UrlStrategy>,
+    /// LocalStack's SQS_ENDPOINT_STRATEGY, read (and checked) in LocalStack mode only, when
+    /// --url-strategy is not given.
+    #[arg(long, env = "SQS_ENDPOINT_STRATEGY", hide = true)]
+    pub sqs_endpoint_strategy: Option<String>,
+    /// LocalStack's LOCALSTACK_HOST (host[:port] of queue URLs), read in LocalStack mode.
+    #[arg(long, env = "LOCALSTACK_HOST", hide = true)]
+    pub localstack_host: Option<String>,
+    /// Once the server listens, run the entries of DIR once, in name order: queue files (*.toml,
+    /// *.json, as --init) are applied, executable files run with AWS_ENDPOINT_URL,
+    /// AWS_ENDPOINT_URL_SQS, the region and stand-in credentials pointing at the server. A
+    /// failing entry is reported on stderr and the next one runs
+    #[arg(
+        long,
+        env = "SQSCTL_LOCAL_INIT_DIR",
+        value_name = "DIR",
+        hide_short_help = true
+    )]
+    pub init_dir: Option<PathBuf>,
     /// Last: the heading it sets would carry over to the flags after it.
     #[command(flatten)]
     pub faults: FaultArgs,
@@ -133,4 +168,9 @@ fn reorder_window(text: &str) -> Result<usize, String> {
         .ok()
         .filter(|n| (1..=max).contains(n))
         .ok_or_else(|| format!("must be a whole number from 1 to {max}"))
+}
+
+/// `--url-strategy` and `SQS_ENDPOINT_STRATEGY`.
+fn url_strategy(text: &str) -> Result<UrlStrategy, String> {
+    text.parse()
 }

@@ -35,6 +35,10 @@ pub enum ErrorKind {
     InvalidAction,
     SerializationError,
     AccessDenied,
+    /// A queue URL the server cannot read (LocalStack's developer endpoint answers this).
+    InvalidAddress,
+    /// A call LocalStack's developer endpoint does not take (anything but ReceiveMessage).
+    InvalidRequest,
     InternalError,
 }
 
@@ -67,6 +71,8 @@ impl ErrorKind {
             ErrorKind::InvalidAction => "UnknownOperationException",
             ErrorKind::SerializationError => "SerializationException",
             ErrorKind::AccessDenied => "AccessDeniedException",
+            ErrorKind::InvalidAddress => "InvalidAddress",
+            ErrorKind::InvalidRequest => "InvalidRequest",
             ErrorKind::InternalError => "InternalError",
         }
     }
@@ -122,6 +128,8 @@ impl ErrorKind {
             ErrorKind::OverLimit => "OverLimit",
             ErrorKind::RequestThrottled => "RequestThrottled",
             ErrorKind::AccessDenied => "AccessDenied",
+            ErrorKind::InvalidAddress => "InvalidAddress",
+            ErrorKind::InvalidRequest => "InvalidRequest",
             ErrorKind::InternalError => "InternalError",
         }
     }
@@ -149,7 +157,9 @@ impl ErrorKind {
             | ErrorKind::PurgeQueueInProgress
             | ErrorKind::OverLimit
             | ErrorKind::RequestThrottled => 403,
-            ErrorKind::ResourceNotFound | ErrorKind::ReceiptHandleIsInvalid => 404,
+            ErrorKind::ResourceNotFound
+            | ErrorKind::ReceiptHandleIsInvalid
+            | ErrorKind::InvalidAddress => 404,
             _ if self.sender_fault() => 400,
             _ => 500,
         }

@@ -162,6 +162,9 @@ pub fn apply(svc: &Arc<Service>, spec: &InitSpec) -> Result<InitReport, InitErro
         request_id: "",
         region: &svc.region,
         trace_header: None,
+        host: None,
+        max_messages_override: None,
+        wait_seconds_override: None,
     };
     let mut report = InitReport::default();
     let mut pending: Vec<&QueueSpec> = spec.queues.iter().collect();

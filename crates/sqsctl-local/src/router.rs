@@ -16,8 +16,15 @@ use crate::faults::Fault;
 use crate::http::origins::{BrowserHeaders, OriginPolicy};
 use crate::inspect;
 use crate::inspect::groups as inspect_groups;
+use crate::localstack;
 use crate::service::Service;
 use crate::wire::query_shapes;
+
+/// The most messages LocalStack's override header may ask one receive for.
+const MAX_MESSAGES_OVERRIDE: usize = 10_000;
+/// The longest LocalStack's override header may make one receive wait: Lambda's longest batching
+/// window.
+const MAX_WAIT_SECONDS_OVERRIDE: u32 = 300;
 
 /// Answers one request. Never panics, whatever the input.
 pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
@@ -59,6 +66,11 @@ fn browser_headers(req: &Request) -> BrowserHeaders<'_> {
 
 /// Answers a request the browser checks let through.
 async fn answer(svc: &Arc<Service>, req: Request) -> Response {
+    if svc.localstack
+        && let Some(response) = localstack::answer(svc, &req)
+    {
+        return response;
+    }
     if req.method == "GET" && req.path == "/_sqsctl/stats" {
         let body = serde_json::to_vec(&svc.stats()).unwrap_or_default();
         return Response::plain_json(body);
@@ -137,6 +149,23 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
         request_id: &request_id,
         region: region.as_deref().unwrap_or(&svc.region),
         trace_header: req.trace_header.as_deref(),
+        host: req.host.as_deref(),
+        max_messages_override: if svc.localstack {
+            req.message_count_override
+                .as_deref()
+                .and_then(|n| n.trim().parse::<usize>().ok())
+                .filter(|n| (1..=MAX_MESSAGES_OVERRIDE).contains(n))
+        } else {
+            None
+        },
+        wait_seconds_override: if svc.localstack {
+            req.wait_time_override
+                .as_deref()
+                .and_then(|n| n.trim().parse::<u32>().ok())
+                .filter(|n| (1..=MAX_WAIT_SECONDS_OVERRIDE).contains(n))
+        } else {
+            None
+        },
     };
     let outcome = run(&call, input).await;
     match outcome {

@@ -1,9 +1,9 @@
 //! The HTTP side: a hyper server on a TCP listener, the in-process [`Server`] handle that tests and
 //! benchmarks start on an ephemeral port, and [`serve_until`] for running it as a process.
 //!
-//! A request's headers must arrive within their timeout; what else bounds what clients can hold
-//! is in [`crate::http::conn_limits`]. With a data directory, a request is answered only once its
-//! changes are on disk.
+//! What bounds what clients can hold (timeouts, the minimum data rate, the connection cap) is in
+//! [`crate::http::conn_limits`]; the accept loop never waits for a slot. With a data directory, a
+//! request is answered only once its changes are on disk.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -19,7 +19,7 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 
 use crate::api::{self, Request, Response};
@@ -29,13 +29,13 @@ use crate::engine::limits::Budget;
 use crate::engine::realism::{Chance, Realism};
 use crate::error::{ErrorKind, SqsError};
 use crate::faults::{Faults, Stats};
-use crate::http::conn_limits::{
-    self, Activity, BodyError, InRequest, Limits, MAX_REQUEST_BYTES, body_error, declared_length,
-    read_body,
-};
+use crate::http::bodies::{BodyError, MAX_REQUEST_BYTES, body_error, declared_length, read_body};
+use crate::http::conn_limits::{self, Activity, InRequest, Limits, Metered};
 use crate::http::hosts::HostPolicy;
 use crate::http::origins::OriginPolicy;
+use crate::http::queue_urls::{LOCALSTACK_DOMAIN, QueueUrls, UrlStrategy};
 use crate::init::{self, InitReport, InitSpec};
+use crate::init_dir::{self, InitObserver, InitStep};
 use crate::service::Service;
 use crate::service::persist::{self, Restored};
 
@@ -79,16 +79,20 @@ pub struct ServerConfig {
     /// a loopback bind it is also the one name besides loopback names that requests may use.
     pub hostname: Option<String>,
     /// How long a client may take to send a request's headers; an idle connection is closed
-    /// after it too.
+    /// after it too. Headers must also arrive at no less than [`crate::MIN_DATA_RATE`] once
+    /// [`crate::DATA_RATE_GRACE`] has passed.
     pub header_timeout: Duration,
-    /// How long a client may take to send a request's body.
+    /// How long a client may take to send a request's body, which must also arrive at no less
+    /// than [`crate::MIN_DATA_RATE`] once [`crate::DATA_RATE_GRACE`] has passed.
     pub body_timeout: Duration,
     /// Bytes of request bodies held at once, over all connections; a body that would pass it is
     /// refused with `RequestThrottled`. Not to be confused with `max_bytes`, the bound on stored
     /// messages.
     pub max_pending_body_bytes: usize,
-    /// Connections served at once. When all are taken, a new client gets the slot of the one
-    /// idle the longest, or waits for one to end if every connection is in a request.
+    /// Connections served at once. When all are taken, a new client gets the slot of the
+    /// request furthest behind the minimum data rate, else of the connection idle the longest,
+    /// else (every connection answering a request) it is answered 503 at once. Each connection
+    /// is an open file: see [`ServerConfig::open_files_needed`].
     pub max_connections: usize,
     /// Where queues and messages are kept across restarts; `None` keeps them in memory only.
     pub data_dir: Option<PathBuf>,
@@ -104,6 +108,21 @@ pub struct ServerConfig {
     /// Whether `/_sqsctl/v1/` lists messages without receiving them. Off, every reader (sqsctl's
     /// own peek and diagnose too) must receive, as on SQS.
     pub inspection: bool,
+    /// LocalStack mode: LocalStack's endpoints (`/_localstack/health`, `/_aws/sqs/messages`),
+    /// its host names on a loopback bind, and its URL shapes (`standard` unless `url_strategy`
+    /// says otherwise).
+    pub localstack: bool,
+    /// The shape of queue URLs; `None` is [`UrlStrategy::Plain`], or `standard` in LocalStack
+    /// mode.
+    pub url_strategy: Option<UrlStrategy>,
+    /// The `host[:port]` queue URLs are built on, when not the server's own address (LocalStack's
+    /// `LOCALSTACK_HOST`); without a port, the bound one is added. In LocalStack mode it is
+    /// `localhost.localstack.cloud` by default.
+    pub url_host: Option<String>,
+    /// The init directory's entries, run in this order once the server listens.
+    pub init_dir: Vec<InitStep>,
+    /// Told each init directory entry's outcome.
+    pub init_observer: Option<InitObserver>,
 }
 
 /// What a starting server reports once it listens.
@@ -121,6 +140,12 @@ pub struct Ready {
 }
 
 impl ServerConfig {
+    /// The limit on open files this configuration needs: one per connection and some for the
+    /// rest (see [`crate::raise_open_file_limit`]).
+    pub fn open_files_needed(&self) -> u64 {
+        self.max_connections as u64 + conn_limits::OTHER_OPEN_FILES
+    }
+
     fn connection_limits(&self) -> conn_limits::Settings {
         conn_limits::Settings {
             header_timeout: self.header_timeout,
@@ -156,6 +181,11 @@ impl Default for ServerConfig {
             init: None,
             allowed_origins: Vec::new(),
             inspection: true,
+            localstack: false,
+            url_strategy: None,
+            url_host: None,
+            init_dir: Vec::new(),
+            init_observer: None,
         }
     }
 }
@@ -179,6 +209,36 @@ fn endpoint_of(addr: SocketAddr, hostname: Option<&str>) -> String {
     }
 }
 
+/// How queue URLs are built: on `url_host` (with the bound port when it names none), on
+/// LocalStack's name in LocalStack mode, otherwise on the server's own address or host name.
+fn queue_urls(config: &ServerConfig, addr: SocketAddr) -> QueueUrls {
+    let strategy = config.url_strategy.unwrap_or(if config.localstack {
+        UrlStrategy::Standard
+    } else {
+        UrlStrategy::Plain
+    });
+    let named = config
+        .url_host
+        .as_deref()
+        .or(config.localstack.then_some(LOCALSTACK_DOMAIN));
+    let base = match named {
+        Some(host) => {
+            let host = host.trim_end_matches('/');
+            let host = host.split_once("://").map_or(host, |(_, rest)| rest);
+            let has_port = host.rsplit_once(':').is_some_and(|(_, port)| {
+                !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit())
+            }) && !host.ends_with(']');
+            if has_port {
+                format!("http://{host}")
+            } else {
+                format!("http://{host}:{}", addr.port())
+            }
+        }
+        None => endpoint_of(addr, config.hostname.as_deref()),
+    };
+    QueueUrls { strategy, base }
+}
+
 /// A service ready to serve: its data directory read back, its start-up queues created. Move
 /// tasks that were running are returned to be resumed on the server's runtime.
 fn build_service(
@@ -200,11 +260,15 @@ fn build_service(
         config.entry_fault_rate,
         config.seed,
     );
+    let mut hosts = HostPolicy::new(addr.ip(), config.hostname.as_deref());
+    if config.localstack {
+        hosts = hosts.with_localstack_names();
+    }
     let mut service = Service::new(
         config.region.clone(),
         config.account_id.clone(),
         endpoint_of(addr, config.hostname.as_deref()),
-        HostPolicy::new(addr.ip(), config.hostname.as_deref()),
+        hosts,
         config.clock.clone(),
         u64::try_from(config.purge_cooldown.as_millis()).unwrap_or(u64::MAX),
         faults,
@@ -214,6 +278,8 @@ fn build_service(
     service.budget = Arc::new(Budget::new(config.max_bytes));
     service.origins = OriginPolicy::new(&config.allowed_origins);
     service.inspection = config.inspection;
+    service.localstack = config.localstack;
+    service.urls = queue_urls(config, addr);
     if let Err((field, why)) = config.realism.check() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -264,7 +330,7 @@ async fn handle(
     activity: Arc<Activity>,
     req: hyper::Request<Incoming>,
 ) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
-    let _in_request = InRequest::begin(&activity, &limits);
+    let in_request = InRequest::begin(&activity);
     let header = |name: &str| {
         req.headers()
             .get(name)
@@ -285,6 +351,8 @@ async fn handle(
         fetch_dest: header("sec-fetch-dest"),
         accept: header("accept"),
         trace_header: header("x-amzn-trace-id"),
+        message_count_override: header("x-localstack-sqs-override-message-count"),
+        wait_time_override: header("x-localstack-sqs-override-wait-time-seconds"),
         body: Bytes::new(),
     };
     let protocol = api::protocol_of(request.content_type.as_deref(), request.target.as_deref());
@@ -303,7 +371,9 @@ async fn handle(
         );
         return Ok(response);
     }
-    let response = match read_body(req.into_body(), &limits).await {
+    let read = read_body(req.into_body(), &limits, &activity).await;
+    in_request.answering();
+    let response = match read {
         Ok((body, _permit)) => {
             request.body = body;
             // With a data directory, answered only once the request's changes are on disk.
@@ -325,6 +395,65 @@ async fn handle(
     Ok(to_http(response))
 }
 
+/// Serves one connection until it ends, is too slow sending a request's headers, is asked to
+/// make room for a new client, or the server stops.
+async fn serve_connection(
+    stream: TcpStream,
+    svc: Arc<Service>,
+    limits: Arc<Limits>,
+    number: u64,
+    activity: Arc<Activity>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let header_timeout = limits.header_timeout;
+    let registry = limits.clone();
+    let watched = activity.clone();
+    let io = TokioIo::new(Metered::new(stream, activity.clone()));
+    let service = service_fn(move |req| handle(svc.clone(), limits.clone(), activity.clone(), req));
+    let conn = http1::Builder::new()
+        .keep_alive(true)
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .serve_connection(io, service);
+    tokio::pin!(conn);
+    // Returning drops the connection, which closes its socket at once.
+    tokio::select! {
+        _ = conn.as_mut() => {}
+        () = watched.headers_too_slow(header_timeout) => {}
+        () = watched.close.notified() => {}
+        _ = stop.changed() => {
+            conn.as_mut().graceful_shutdown();
+            tokio::select! {
+                _ = conn.as_mut() => {}
+                () = watched.headers_too_slow(header_timeout) => {}
+            }
+        }
+    }
+    registry.closed(number);
+}
+
+/// Answers a client for whom no connection could make room (every one is being answered) with
+/// 503, which clients retry, rather than keeping it waiting unseen.
+async fn refuse_connection(mut stream: TcpStream) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = "Every connection of the server is answering a request; try again.\n";
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    // Bounded, so that a client that does not read holds the descriptor for a second at most.
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        stream.write_all(answer.as_bytes()).await?;
+        stream.shutdown().await?;
+        // Closing with the client's request unread would reset the connection, and the reset
+        // can destroy the answer before the client reads it: the request is read and dropped.
+        let mut discard = [0u8; 4096];
+        while stream.read(&mut discard).await? > 0 {}
+        Ok::<(), io::Error>(())
+    })
+    .await;
+}
+
 /// Accepts connections until `shutdown` resolves, then lets open connections finish their
 /// current request (bounded by [`DRAIN_TIMEOUT`]).
 async fn accept_loop(
@@ -336,66 +465,38 @@ async fn accept_loop(
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
     tokio::pin!(shutdown);
-    // A client is accepted before it has a slot, so that the idlest connection can make room
-    // for it; the same accept carries on across the loop's turns, since a client accepted and
-    // waiting for a slot would be dropped with it.
-    let (listener, shared) = (&listener, &limits);
-    let next_client = move || async move {
-        let accepted = listener.accept().await;
-        let slot = match shared.connections.clone().try_acquire_owned() {
-            Ok(slot) => Ok(slot),
-            Err(_) => {
-                shared.close_longest_idle();
-                shared.connections.clone().acquire_owned().await
-            }
-        };
-        (slot, accepted)
-    };
-    let mut accept = Box::pin(next_client());
     loop {
         tokio::select! {
             _ = &mut shutdown => break,
-            (slot, accepted) = &mut accept => {
-                accept.set(next_client());
-                let (Ok(slot), Ok((stream, _))) = (slot, accepted) else {
-                    // Out of file descriptors and the like: back off instead of spinning.
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
+            accepted = listener.accept() => {
+                let stream = match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(error) => {
+                        // Out of file descriptors: free one if a connection can spare it, and
+                        // give its task the moment it needs to close it. On any other failure,
+                        // back off instead of spinning.
+                        let pause = if conn_limits::out_of_files(&error) && limits.make_room() {
+                            Duration::from_millis(1)
+                        } else {
+                            Duration::from_millis(20)
+                        };
+                        tokio::time::sleep(pause).await;
+                        continue;
+                    }
                 };
                 let _ = stream.set_nodelay(true);
-                let svc = svc.clone();
-                let limits = limits.clone();
-                let mut stop = stop_rx.clone();
-                connections.spawn(async move {
-                    let _slot = slot;
-                    let header_timeout = limits.header_timeout;
-                    let (number, activity) = limits.open();
-                    let registry = limits.clone();
-                    let idle = activity.clone();
-                    let service = service_fn(move |req| {
-                        handle(svc.clone(), limits.clone(), activity.clone(), req)
-                    });
-                    let conn = http1::Builder::new()
-                        .keep_alive(true)
-                        .timer(TokioTimer::new())
-                        .header_read_timeout(header_timeout)
-                        .serve_connection(TokioIo::new(stream), service);
-                    tokio::pin!(conn);
-                    let asked_to_close = async {
-                        tokio::select! {
-                            _ = stop.changed() => {}
-                            _ = idle.close.notified() => {}
-                        }
-                    };
-                    tokio::select! {
-                        _ = conn.as_mut() => {}
-                        _ = asked_to_close => {
-                            conn.as_mut().graceful_shutdown();
-                            let _ = conn.await;
-                        }
-                    }
-                    registry.closed(number);
-                });
+                let Some((number, activity)) = limits.admit() else {
+                    connections.spawn(refuse_connection(stream));
+                    continue;
+                };
+                connections.spawn(serve_connection(
+                    stream,
+                    svc.clone(),
+                    limits.clone(),
+                    number,
+                    activity,
+                    stop_rx.clone(),
+                ));
             }
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
         }
@@ -461,6 +562,7 @@ impl Server {
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
         let svc = service.clone();
+        start_init_dir(&runtime.handle().clone(), &service, &config, &ready);
         runtime.spawn(async move {
             accept_loop(listener, svc, limits, async {
                 let _ = stop_rx.await;
@@ -553,6 +655,25 @@ impl Drop for Server {
     }
 }
 
+/// Starts the init directory's entries in the background, once the server listens.
+fn start_init_dir(
+    runtime: &tokio::runtime::Handle,
+    service: &Arc<Service>,
+    config: &ServerConfig,
+    ready: &Ready,
+) {
+    init_dir::announce(service, &config.init_dir);
+    if config.init_dir.is_empty() {
+        return;
+    }
+    runtime.spawn(init_dir::run(
+        service.clone(),
+        config.init_dir.clone(),
+        ready.endpoint.clone(),
+        config.init_observer.clone(),
+    ));
+}
+
 /// Serves on the caller's runtime until `shutdown` resolves. `on_ready` receives, once the port
 /// is bound (useful with port 0), the endpoint to connect to (the bound address, loopback for an
 /// unspecified one) and what the data directory and start-up queues gave.
@@ -567,6 +688,12 @@ pub async fn serve_until(
     let (service, tasks, ready) = build_service(&config, addr)?;
     crate::service::tasks::resume(&service, tasks);
     on_ready(&ready);
+    start_init_dir(
+        &tokio::runtime::Handle::current(),
+        &service,
+        &config,
+        &ready,
+    );
     accept_loop(
         listener,
         service.clone(),

@@ -32,15 +32,31 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["error", "clock", "engine", "http", "wire", "service", "api"],
     ),
     (
+        "localstack",
+        &[
+            "error", "clock", "engine", "http", "wire", "service", "api", "inspect",
+        ],
+    ),
+    (
         "router",
         &[
-            "error", "clock", "faults", "engine", "http", "wire", "service", "api", "inspect",
+            "error",
+            "clock",
+            "faults",
+            "engine",
+            "http",
+            "wire",
+            "service",
+            "api",
+            "inspect",
+            "localstack",
         ],
     ),
     (
         "init",
         &["error", "clock", "engine", "wire", "service", "api"],
     ),
+    ("init_dir", &["error", "service", "init"]),
 ];
 
 /// Parts that may import every other: the server that assembles them, and the crate root that

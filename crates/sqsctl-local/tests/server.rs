@@ -1133,6 +1133,9 @@ mod query_protocol;
 #[path = "server/limits.rs"]
 mod limits;
 
+#[path = "server/slow_clients.rs"]
+mod slow_clients;
+
 #[path = "server/fidelity.rs"]
 mod fidelity;
 
@@ -1156,6 +1159,9 @@ mod wire;
 
 #[path = "server/permissions.rs"]
 mod permissions;
+
+#[path = "server/localstack.rs"]
+mod localstack;
 
 /// A raw HTTP/1.1 exchange, for what the SDK cannot send.
 async fn raw(server: &Server, request: impl AsRef<[u8]>) -> String {

@@ -14,8 +14,9 @@ use crate::cli::local::LocalArgs;
 use crate::client::AwsSettings;
 use crate::commands::context::Context;
 use crate::exit::ExitStatus;
-use crate::local::{InitSpec, Ready, Realism, ServerConfig, serve_until};
+use crate::local::{InitOutcome, InitSpec, Ready, Realism, ServerConfig, UrlStrategy, serve_until};
 
+mod init_dir;
 mod report;
 
 #[derive(Debug, Clone)]
@@ -46,7 +47,19 @@ pub struct LocalSettings {
     pub allowed_origins: Vec<String>,
     /// Whether the inspection endpoints answer.
     pub inspection: bool,
+    /// LocalStack mode (`--localstack`).
+    pub localstack: bool,
+    /// The queue URL shape; `None` leaves it to the server (plain, or standard in LocalStack
+    /// mode).
+    pub url_strategy: Option<UrlStrategy>,
+    /// `LOCALSTACK_HOST` in LocalStack mode.
+    pub url_host: Option<String>,
+    /// The init directory, given or LocalStack's when it exists.
+    pub init_dir: Option<PathBuf>,
 }
+
+/// Where LocalStack's image looks for hooks to run once it is ready.
+pub const LOCALSTACK_READY_DIR: &str = "/etc/localstack/init/ready.d";
 
 /// `--like-sqs`'s settings, or the exact ones, with each of its flags given on top (each in its
 /// range: their parsers checked).
@@ -119,6 +132,16 @@ impl LocalSettings {
                 bail!("--hostname must be a host name or IP address, got {name:?}");
             }
         }
+        let prefixed = matches!(
+            args.url_strategy,
+            Some(UrlStrategy::Standard | UrlStrategy::Domain)
+        );
+        if prefixed && !args.localstack && args.hostname.is_none() {
+            bail!(
+                "--url-strategy {} puts the region in front of the host name, which needs one: give --hostname (such as localhost, whose subdomains are loopback too), or --localstack for localhost.localstack.cloud",
+                args.url_strategy.unwrap_or_default()
+            );
+        }
         let realism = realism(&args);
         let seed = match args.faults.seed {
             None if !realism.is_exact() => Some(random_seed()),
@@ -128,7 +151,7 @@ impl LocalSettings {
             bind: args.bind,
             region: region.to_string(),
             print_credentials: !aws.environment.has_credentials,
-            hostname: args.hostname,
+            hostname: args.hostname.clone(),
             account_id: args.account_id,
             // Ranges are checked by their parsers (`cli::local`).
             latency: args.faults.latency.unwrap_or(Duration::ZERO),
@@ -146,6 +169,26 @@ impl LocalSettings {
                 .map(|o| origin(o))
                 .collect::<anyhow::Result<_>>()?,
             inspection: !args.no_inspection,
+            url_strategy: match (args.url_strategy, &args.sqs_endpoint_strategy) {
+                (Some(strategy), _) => Some(strategy),
+                (None, Some(text)) if args.localstack && !text.trim().is_empty() => Some(
+                    text.parse()
+                        .map_err(|why| anyhow::anyhow!("SQS_ENDPOINT_STRATEGY: {why}"))?,
+                ),
+                (None, _) => None,
+            },
+            url_host: match args.localstack_host {
+                Some(host) if args.localstack && !host.trim().is_empty() => {
+                    Some(host.trim().to_string())
+                }
+                _ if args.localstack => args.hostname.clone(),
+                _ => None,
+            },
+            init_dir: args.init_dir.or_else(|| {
+                let ready = Path::new(LOCALSTACK_READY_DIR);
+                (args.localstack && ready.is_dir()).then(|| ready.to_path_buf())
+            }),
+            localstack: args.localstack,
         })
     }
 }
@@ -167,6 +210,16 @@ fn read_init(path: &Path) -> anyhow::Result<InitSpec> {
 
 pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitStatus> {
     let region = settings.region.clone();
+    let (outcomes, mut reported) = tokio::sync::mpsc::unbounded_channel::<InitOutcome>();
+    let (init_steps, init_skipped) = match &settings.init_dir {
+        Some(dir) => init_dir::steps(dir)?,
+        None => (Vec::new(), Vec::new()),
+    };
+    for name in &init_skipped {
+        ctx.printer.warn(format!(
+            "init-dir: {name} is left out: neither a queue file (*.toml, *.json) nor executable"
+        ));
+    }
     let config = ServerConfig {
         bind: settings.bind,
         hostname: settings.hostname.clone(),
@@ -182,12 +235,34 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         allowed_origins: settings.allowed_origins.clone(),
         inspection: settings.inspection,
         init: settings.init.as_deref().map(read_init).transpose()?,
+        localstack: settings.localstack,
+        url_strategy: settings.url_strategy,
+        url_host: settings.url_host.clone(),
+        init_dir: init_steps,
+        init_observer: Some(crate::local::InitObserver(std::sync::Arc::new(
+            move |outcome| {
+                let _ = outcomes.send(outcome);
+            },
+        ))),
         ..ServerConfig::default()
     };
     if let (true, Some(dir)) = (settings.recover, &settings.data_dir) {
         report::recover(ctx, dir)?;
     }
     let printer = &ctx.printer;
+    // Each connection is an open file; the usual soft limit (1,024) is below the default cap.
+    let needed = config.open_files_needed();
+    match crate::local::raise_open_file_limit() {
+        Ok(Some(limit)) if limit < needed => printer.debug(format!(
+            "the open-file limit is {limit} (the hard limit), below the {needed} that {} connections need; past it, a new client takes the descriptor of another connection",
+            config.max_connections
+        )),
+        Ok(_) => {}
+        Err(err) => printer.debug(format!(
+            "could not raise the open-file limit to the hard limit ({err}); {} connections need {needed}",
+            config.max_connections
+        )),
+    }
     let mut printed = Ok(());
     let on_ready = |ready: &Ready| {
         let endpoint = ready.endpoint.as_str();
@@ -212,6 +287,12 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
                 settings.allowed_origins.join(", ")
             ));
         }
+        if settings.localstack {
+            let strategy = settings.url_strategy.unwrap_or(UrlStrategy::Standard);
+            printer.info(format!(
+                "LocalStack mode: {endpoint}/_localstack/health and {endpoint}/_aws/sqs/messages answer; queue URLs in the {strategy} shape (--url-strategy)"
+            ));
+        }
         if let Some(injected) = report::injected_faults(&settings) {
             printer.info(format!("injecting {injected}"));
         }
@@ -225,8 +306,20 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
             printer.warn(line);
         }
     };
-    let stats = serve_until(config, on_ready, ctx.interrupt.wait())
-        .await
+    let served = {
+        let serving = serve_until(config, on_ready, ctx.interrupt.wait());
+        tokio::pin!(serving);
+        loop {
+            tokio::select! {
+                served = &mut serving => break served,
+                Some(outcome) = reported.recv() => init_dir::report(printer, outcome),
+            }
+        }
+    };
+    while let Ok(outcome) = reported.try_recv() {
+        init_dir::report(printer, outcome);
+    }
+    let stats = served
         .map_err(|err| {
             // The server reports a damaged data directory as invalid data.
             if let (Some(dir), std::io::ErrorKind::InvalidData) = (&settings.data_dir, err.kind()) {

@@ -44,6 +44,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 mod fidelity;
 mod fifo_groups;
+mod localstack_surface;
 use fidelity::{
     deleted_name_reused_within_a_minute, fifo_queue_false_on_a_standard_queue,
     receive_request_attempt_id, throughput_limit_needs_message_group_scope,

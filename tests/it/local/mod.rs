@@ -5,6 +5,9 @@
 
 use crate::support;
 
+mod localstack_mode;
+mod persist;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
@@ -376,4 +379,88 @@ fn a_bind_to_every_address_is_named_in_its_warning() {
         "{stderr}"
     );
 }
-mod persist;
+
+/// The binary as [`TestEnv::cmd`] has it, run through a shell that applies `ulimit {limit}`
+/// first (`exec`, so the process is the binary's own).
+#[cfg(target_os = "linux")]
+fn under_ulimit(env: &TestEnv, limit: &str) -> Command {
+    let plain = env.cmd();
+    let mut cmd = Command::new("sh");
+    cmd.env_clear();
+    for (name, value) in plain.get_envs() {
+        if let Some(value) = value {
+            cmd.env(name, value);
+        }
+    }
+    cmd.arg("-c")
+        .arg(format!("ulimit {limit} && exec \"$0\" \"$@\""))
+        .arg(plain.get_program());
+    cmd
+}
+
+/// The soft and hard limits on open files of a process, as /proc writes them.
+#[cfg(target_os = "linux")]
+fn open_file_limits(pid: u32) -> (String, String) {
+    let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).unwrap();
+    let line = limits
+        .lines()
+        .find(|line| line.starts_with("Max open files"))
+        .unwrap();
+    let mut values = line.split_whitespace().skip(3).map(String::from);
+    (values.next().unwrap(), values.next().unwrap())
+}
+
+/// Each connection is an open file: the server raises its soft limit to the hard limit, and
+/// with `-v` says when even the hard limit is below what its connections need.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_local_server_raises_its_open_file_limit_and_says_when_it_falls_short() {
+    let env = TestEnv::start();
+    let (local, _) = Local::start(under_ulimit(&env, "-Sn 256"), &["-v"], 1);
+    let (soft, hard) = open_file_limits(local.child.id());
+    let (_, stderr) = local.stop();
+    assert_eq!(soft, hard, "{stderr}");
+    assert!(!stderr.contains("open-file limit"), "{stderr}");
+
+    let (local, _) = Local::start(under_ulimit(&env, "-n 256"), &["-v"], 1);
+    let limits = open_file_limits(local.child.id());
+    let (_, stderr) = local.stop();
+    assert_eq!(limits, ("256".into(), "256".into()));
+    assert!(
+        stderr.contains(
+            "debug: the open-file limit is 256 (the hard limit), below the 1088 that 1024 connections need"
+        ),
+        "{stderr}"
+    );
+}
+
+/// Out of file descriptors before the connection cap, the server closes a connection that can
+/// spare its descriptor (here, silent ones) for each new client rather than leaving new clients
+/// unaccepted.
+#[cfg(target_os = "linux")]
+#[test]
+fn out_of_open_files_a_new_client_is_still_served() {
+    let env = TestEnv::start();
+    let (local, printed) = Local::start(under_ulimit(&env, "-n 64"), &[], 1);
+    let endpoint = printed
+        .trim()
+        .strip_prefix("export AWS_ENDPOINT_URL_SQS=")
+        .unwrap_or_else(|| panic!("{printed}"));
+    let address = endpoint.trim_start_matches("http://");
+    let silent: Vec<TcpStream> = (0..100)
+        .map(|_| TcpStream::connect(address).unwrap())
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for _ in 0..3 {
+        let started = std::time::Instant::now();
+        let answer = exchange(endpoint, "");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        let took = started.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(1),
+            "answered after {took:?}"
+        );
+    }
+    drop(silent);
+    local.stop();
+}

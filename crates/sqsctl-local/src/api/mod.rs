@@ -45,12 +45,26 @@ pub struct Call<'a> {
     pub region: &'a str,
     /// The `X-Amzn-Trace-Id` header: the X-Ray trace header of the messages a send carries.
     pub trace_header: Option<&'a str>,
+    /// The `Host` header, which the `dynamic` URL strategy builds queue URLs on.
+    pub host: Option<&'a str>,
+    /// In LocalStack mode, the number of messages a receive may return in place of its
+    /// `MaxNumberOfMessages` (LocalStack's override header).
+    pub max_messages_override: Option<usize>,
+    /// In LocalStack mode, the seconds a receive waits in place of its `WaitTimeSeconds`; such a
+    /// receive returns once it has `MaxNumberOfMessages` messages or the time is up (LocalStack's
+    /// override header, which its Lambda pollers use for a batching window).
+    pub wait_seconds_override: Option<u32>,
 }
 
 impl Call<'_> {
     /// The URL of the queue `name` of the request's region.
     pub fn url_of(&self, name: &str) -> String {
-        self.svc.url_of(self.region, name)
+        self.svc.url_for(self.region, name, self.host)
+    }
+
+    /// A queue's URL as this request is answered it.
+    pub fn queue_url(&self, queue: &crate::engine::queue::Queue) -> String {
+        self.svc.url_for(&queue.region, &queue.name, self.host)
     }
 
     pub fn arn_of(&self, name: &str) -> String {
@@ -124,6 +138,12 @@ pub struct Request {
     pub accept: Option<String>,
     /// `X-Amzn-Trace-Id`, which a send keeps as its messages' `AWSTraceHeader`.
     pub trace_header: Option<String>,
+    /// LocalStack's `x-localstack-sqs-override-message-count`: how many messages a receive may
+    /// return, past SQS's 10 (read in LocalStack mode only).
+    pub message_count_override: Option<String>,
+    /// LocalStack's `x-localstack-sqs-override-wait-time-seconds`: how long a receive may wait,
+    /// past SQS's 20 seconds, collecting until it has its full batch (LocalStack mode only).
+    pub wait_time_override: Option<String>,
     pub body: bytes::Bytes,
 }
 
@@ -330,13 +350,21 @@ fn read_query(req: &Request) -> SqsResult<(String, Input<'_>)> {
     // Older SDKs post to the queue's URL; its path (`[region/]account/name`) then names the
     // queue.
     let path = req.path.trim_matches('/');
-    let queue_path = !path.is_empty() && matches!(path.split('/').count(), 2 | 3);
+    let segments = path.split('/').count();
+    // LocalStack's `path` strategy: `/queue/<region>/<account>/<name>`.
+    let queue_path = !path.is_empty()
+        && (matches!(segments, 2 | 3) || (segments == 4 && path.starts_with("queue/")));
     if queue_path && matches!(action.as_str(), "ListQueues" | "CreateQueue") {
         // SQS lists and creates queues at its endpoint only.
         return Err(unknown_action(&action));
     }
     if params.get("QueueUrl").is_none() && queue_path {
-        params.set("QueueUrl", format!("/{path}"));
+        // With the host, whose name may carry the region (LocalStack's URL shapes).
+        let url = match req.host.as_deref() {
+            Some(host) if !host.contains(['/', '?', '#']) => format!("http://{host}/{path}"),
+            _ => format!("/{path}"),
+        };
+        params.set("QueueUrl", url);
     }
     Ok((action, Input::Query(params, shapes.input)))
 }
@@ -390,18 +418,22 @@ pub fn read_call(req: &Request) -> Result<(Protocol, String, Input<'_>), (Protoc
 /// A Query-protocol request is answered in XML, or in JSON when it is a GET that accepts
 /// `application/json` (as SQS answers such GETs).
 fn query_protocol(req: &Request) -> Protocol {
-    let wants_json = req.accept.as_deref().is_some_and(|accept| {
+    if req.method == "GET" && accepts_json(req.accept.as_deref()) {
+        Protocol::QueryJson
+    } else {
+        Protocol::Query
+    }
+}
+
+/// Whether an `Accept` header names `application/json`.
+pub fn accepts_json(accept: Option<&str>) -> bool {
+    accept.is_some_and(|accept| {
         accept.split(',').any(|t| {
             t.split(';')
                 .next()
                 .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
         })
-    });
-    if req.method == "GET" && wants_json {
-        Protocol::QueryJson
-    } else {
-        Protocol::Query
-    }
+    })
 }
 
 /// Whether a request names no action in either protocol: no `X-Amz-Target` and no `Action`.

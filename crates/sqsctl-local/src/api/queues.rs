@@ -175,7 +175,7 @@ pub fn get_queue_url(call: &Call, input: GetQueueUrlInput) -> SqsResult<Value> {
     let queue = call
         .queue(&name)
         .ok_or_else(SqsError::queue_does_not_exist)?;
-    Ok(json!({ "QueueUrl": call.svc.queue_url(&queue) }))
+    Ok(json!({ "QueueUrl": call.queue_url(&queue) }))
 }
 
 pub fn delete_queue(call: &Call, input: QueueUrlInput) -> SqsResult<Value> {
@@ -212,7 +212,7 @@ fn page(call: &Call, queues: Vec<Arc<Queue>>, limit: Option<usize>, key: &str) -
     let size = limit.unwrap_or(1000);
     let more = queues.len() > size;
     let shown: Vec<&Arc<Queue>> = queues.iter().take(size).collect();
-    let urls: Vec<String> = shown.iter().map(|q| call.svc.queue_url(q)).collect();
+    let urls: Vec<String> = shown.iter().map(|q| call.queue_url(q)).collect();
     let mut out = Map::new();
     if !urls.is_empty() {
         out.insert(key.into(), json!(urls));

@@ -157,6 +157,20 @@ fn render(
     }
 }
 
+impl MessageOut {
+    /// The message under a stand-in receipt handle, with `marks` among its system attributes:
+    /// how LocalStack's developer endpoint shows what it lists.
+    pub fn marked(
+        mut self,
+        receipt_handle: &str,
+        marks: impl IntoIterator<Item = (&'static str, String)>,
+    ) -> Self {
+        self.receipt_handle = Some(receipt_handle.to_string());
+        self.attributes.extend(marks);
+        self
+    }
+}
+
 /// A message as a receive asking for every system and message attribute shows it, without a
 /// receipt handle: what the inspection endpoint lists. Changes nothing.
 pub fn inspected(message: &StoredMessage, account: &str) -> MessageOut {
@@ -283,9 +297,10 @@ fn attempt(
 
 pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
     let queue = call.queue_by_url(input.queue_url.as_deref())?;
-    let max = match input.max_number_of_messages {
-        Some(n) => validate::in_range("MaxNumberOfMessages", n, 1, 10)? as usize,
-        None => 1,
+    let max = match (call.max_messages_override, input.max_number_of_messages) {
+        (Some(n), _) => n,
+        (None, Some(n)) => validate::in_range("MaxNumberOfMessages", n, 1, 10)? as usize,
+        (None, None) => 1,
     };
     let visibility = input
         .visibility_timeout
@@ -298,16 +313,17 @@ pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
             )
         })
         .transpose()?;
-    let wait = match input.wait_time_seconds {
-        Some(w) if (0..=i64::from(validate::MAX_WAIT_SECONDS)).contains(&w) => w as u32,
-        Some(w) => {
+    let wait = match (call.wait_seconds_override, input.wait_time_seconds) {
+        (Some(w), _) => w,
+        (None, Some(w)) if (0..=i64::from(validate::MAX_WAIT_SECONDS)).contains(&w) => w as u32,
+        (None, Some(w)) => {
             return Err(SqsError::invalid_value(
                 "WaitTimeSeconds",
                 w,
                 "Must be >= 0 and <= 20, if provided.",
             ));
         }
-        None => queue.state.lock().attrs.receive_wait_seconds,
+        (None, None) => queue.state.lock().attrs.receive_wait_seconds,
     };
     let mut system = input.attribute_names.unwrap_or_default();
     system.extend(input.message_system_attribute_names.unwrap_or_default());
@@ -323,6 +339,10 @@ pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
         return answer(call, &queue, &messages, &selection);
     }
     let deadline = tokio::time::Instant::now() + Duration::from_secs(u64::from(wait));
+    // LocalStack's wait override collects until the batch is full; a receive returns as soon as
+    // it has any message otherwise.
+    let full_batch = call.wait_seconds_override.is_some();
+    let mut messages = Vec::new();
     let messages = loop {
         let changed = queue.changed.notified();
         let advanced = call.svc.clock.advanced();
@@ -331,10 +351,21 @@ pub async fn receive_message(call: &Call<'_>, input: ReceiveInput) -> Reply {
         changed.as_mut().enable();
         advanced.as_mut().enable();
         stopping.as_mut().enable();
-        let got = attempt(call, &queue, max, visibility, wait == 0)?;
+        messages.extend(attempt(
+            call,
+            &queue,
+            max - messages.len(),
+            visibility,
+            wait == 0,
+        )?);
+        let done = if full_batch {
+            messages.len() >= max
+        } else {
+            !messages.is_empty()
+        };
         let now = tokio::time::Instant::now();
-        if !got.is_empty() || now >= deadline || call.svc.is_stopping() {
-            break got;
+        if done || now >= deadline || call.svc.is_stopping() {
+            break messages;
         }
         // On a real clock, wake when the next delay or visibility timeout runs out.
         let mut wake = deadline;

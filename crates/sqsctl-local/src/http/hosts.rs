@@ -1,17 +1,21 @@
 //! Which `Host` headers the server answers. A server bound to a loopback address is meant for this
 //! machine only, but a web page can still reach it through a name that resolves to 127.0.0.1 (DNS
 //! rebinding); such requests carry the page's host name, so they are refused unless the name is a
-//! loopback one or the `--hostname` the server was given. On other binds every host is accepted:
-//! the server is on the network by choice.
+//! loopback one or the `--hostname` the server was given (in LocalStack mode, also LocalStack's
+//! public loopback name and the names under it). On other binds every host is accepted: the server
+//! is on the network by choice.
 
 use std::net::IpAddr;
 
 use crate::error::{ErrorKind, SqsError, excerpt};
+use crate::http::queue_urls::{LOCALSTACK_DOMAIN, is_localstack_name};
 
 #[derive(Debug, Clone)]
 pub struct HostPolicy {
     restricted: bool,
     hostname: Option<String>,
+    /// `localhost.localstack.cloud` and its subdomains, which resolve to 127.0.0.1.
+    localstack_names: bool,
 }
 
 impl HostPolicy {
@@ -19,7 +23,14 @@ impl HostPolicy {
         HostPolicy {
             restricted: bind.is_loopback(),
             hostname: hostname.map(|h| h.trim_end_matches('.').to_ascii_lowercase()),
+            localstack_names: false,
         }
+    }
+
+    /// Also answers LocalStack's loopback name and the names under it.
+    pub fn with_localstack_names(mut self) -> Self {
+        self.localstack_names = true;
+        self
     }
 
     /// Whether a request with this `Host` header is answered. On a loopback bind a request
@@ -32,7 +43,9 @@ impl HostPolicy {
             return false;
         };
         let name = name_of(host).trim_end_matches('.').to_ascii_lowercase();
-        is_loopback_name(&name) || self.hostname.as_deref() == Some(name.as_str())
+        is_loopback_name(&name)
+            || self.hostname.as_deref() == Some(name.as_str())
+            || (self.localstack_names && is_localstack_name(&name))
     }
 
     pub fn refusal(&self, host: Option<&str>) -> SqsError {
@@ -43,10 +56,15 @@ impl HostPolicy {
         SqsError::new(
             ErrorKind::AccessDenied,
             format!(
-                "{named} is not served: this server listens on a loopback address and answers only loopback names{}.",
+                "{named} is not served: this server listens on a loopback address and answers only loopback names{}{}.",
                 match &self.hostname {
                     Some(name) => format!(" and {name}"),
                     None => String::new(),
+                },
+                if self.localstack_names {
+                    format!(" and {LOCALSTACK_DOMAIN} with the names under it")
+                } else {
+                    String::new()
                 }
             ),
         )
@@ -108,6 +126,22 @@ mod tests {
                 .message
                 .starts_with("A request without a Host header is not served")
         );
+    }
+
+    #[test]
+    fn localstack_mode_answers_localstacks_names() {
+        let loopback = "127.0.0.1".parse().unwrap_or_else(|_| unreachable!());
+        let plain = HostPolicy::new(loopback, None);
+        let localstack = HostPolicy::new(loopback, None).with_localstack_names();
+        for host in [
+            "localhost.localstack.cloud:4566",
+            "sqs.us-east-1.localhost.localstack.cloud:4566",
+            "eu-west-1.queue.localhost.localstack.cloud",
+        ] {
+            assert!(!plain.allows(Some(host)), "{host}");
+            assert!(localstack.allows(Some(host)), "{host}");
+        }
+        assert!(!localstack.allows(Some("localhost.localstack.cloud.evil.example")));
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub fn info() -> Response {
 /// Where a message is, as a receive would see it now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub(super) enum Seen {
+pub enum Seen {
     Visible,
     InFlight,
     Delayed,
@@ -128,7 +128,7 @@ pub(super) fn read_request(query: Option<&str>) -> SqsResult<Request> {
 
 /// Where `message` is at `now`, with deadlines that passed applied; `None` once retention
 /// removed it.
-pub(super) fn seen_at(message: &StoredMessage, now: u64, retention_ms: u64) -> Option<Seen> {
+pub fn seen_at(message: &StoredMessage, now: u64, retention_ms: u64) -> Option<Seen> {
     if message.sent_at.saturating_add(retention_ms) <= now {
         return None;
     }
@@ -142,7 +142,7 @@ pub(super) fn seen_at(message: &StoredMessage, now: u64, retention_ms: u64) -> O
 
 /// The order a receive delivers in: FIFO queues by sequence number, standard queues oldest
 /// first (then in the order they were stored; a key's high half counts insertions).
-fn delivery_order(
+pub fn delivery_order(
     fifo: bool,
 ) -> impl Fn(&(u64, &StoredMessage, Seen), &(u64, &StoredMessage, Seen)) -> Ordering {
     move |(a_key, a, _), (b_key, b, _)| {

@@ -5,7 +5,8 @@
 //! signed for (see [`crate::http::region`]), and the same name may exist in several regions. Queue URLs
 //! of the server's default region are `<endpoint>/<account>/<name>`; those of any other region
 //! carry it as their first path segment, `<endpoint>/<region>/<account>/<name>`, so that a URL
-//! names one queue wherever it is used, whatever its host part.
+//! names one queue wherever it is used, whatever its host part. LocalStack's URL shapes
+//! ([`crate::http::queue_urls`]) may be chosen instead; every shape is accepted back.
 
 pub mod persist;
 pub mod tasks;
@@ -27,7 +28,25 @@ use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::faults::{Faults, Stats};
 use crate::http::hosts::HostPolicy;
 use crate::http::origins::OriginPolicy;
+use crate::http::queue_urls::{QueueUrls, UrlStrategy, region_of_host};
 use crate::service::tasks::MoveTasks;
+
+/// One entry of the init directory and how it went.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct InitDirEntry {
+    pub name: String,
+    /// `queues` or `script`.
+    pub kind: &'static str,
+    /// `UNKNOWN` (not yet run), `RUNNING`, `SUCCESSFUL` or `ERROR`, as LocalStack names them.
+    pub state: &'static str,
+}
+
+/// What the init directory has done: its entries in order, and whether all have run.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct InitDirStatus {
+    pub completed: bool,
+    pub entries: Vec<InitDirEntry>,
+}
 
 #[derive(Debug)]
 pub struct Service {
@@ -35,9 +54,13 @@ pub struct Service {
     /// written before queues had regions.
     pub region: String,
     pub account: String,
-    /// The base URL of queue URLs: the server's own address or configured host name, never a
-    /// request's `Host` header.
-    pub endpoint: String,
+    /// How queue URLs are built: by default on the server's own address or configured host name,
+    /// never on a request's `Host` header (only the `dynamic` strategy reads it).
+    pub urls: QueueUrls,
+    /// Whether LocalStack's own endpoints answer (`--localstack`).
+    pub localstack: bool,
+    /// What the init directory has done so far (`/_localstack/init` reports it).
+    pub init_dir: Mutex<InitDirStatus>,
     pub hosts: HostPolicy,
     /// The web origins whose pages may make requests (`--allow-origin`).
     pub origins: OriginPolicy,
@@ -80,7 +103,12 @@ impl Service {
         Service {
             region,
             account,
-            endpoint,
+            urls: QueueUrls {
+                strategy: UrlStrategy::Plain,
+                base: endpoint.trim_end_matches('/').to_string(),
+            },
+            localstack: false,
+            init_dir: Mutex::new(InitDirStatus::default()),
             hosts,
             origins: OriginPolicy::default(),
             inspection: true,
@@ -126,18 +154,16 @@ impl Service {
         format!("arn:aws:sqs:{region}:{}:{name}", self.account)
     }
 
-    /// A queue URL as a client sees it: the default region's without a region segment.
+    /// A queue URL as a client sees it, in the configured shape (by default the default
+    /// region's without a region segment).
     pub fn url_of(&self, region: &str, name: &str) -> String {
-        let base = self.endpoint.trim_end_matches('/');
-        if region == self.region {
-            format!("{base}/{}/{name}", self.account)
-        } else {
-            format!("{base}/{region}/{}/{name}", self.account)
-        }
+        self.url_for(region, name, None)
     }
 
-    pub fn queue_url(&self, queue: &Queue) -> String {
-        self.url_of(&queue.region, &queue.name)
+    /// A queue URL for a request that came with `Host: request_host`.
+    pub fn url_for(&self, region: &str, name: &str, request_host: Option<&str>) -> String {
+        self.urls
+            .url(&self.region, region, &self.account, name, request_host)
     }
 
     pub fn next_id(&self) -> u64 {
@@ -161,12 +187,23 @@ impl Service {
         let url = url
             .filter(|u| !u.is_empty())
             .ok_or_else(|| SqsError::missing("QueueUrl"))?;
-        let path = match url.find("://") {
+        let (host, path) = match url.find("://") {
             Some(i) => {
                 let rest = &url[i + 3..];
-                rest.find('/').map(|j| &rest[j..]).unwrap_or("")
+                match rest.find('/') {
+                    Some(j) => (&rest[..j], &rest[j..]),
+                    None => (rest, ""),
+                }
             }
-            None => url,
+            None => ("", url),
+        };
+        // LocalStack's shapes may carry the region in the host instead of the path, or nowhere
+        // (`off`): then it is the request's, as LocalStack reads it.
+        let localstack_shapes = self.localstack || self.urls.strategy != UrlStrategy::Plain;
+        let host_region = if localstack_shapes {
+            region_of_host(host).or(region)
+        } else {
+            None
         };
         let path = path.split(['?', '#']).next().unwrap_or("");
         let mut segments = path.rsplit('/').filter(|s| !s.is_empty());
@@ -174,7 +211,7 @@ impl Service {
         let bad_account = segments
             .next()
             .is_some_and(|account| account != self.account);
-        let url_region = segments.next().unwrap_or(&self.region);
+        let url_region = segments.next().or(host_region).unwrap_or(&self.region);
         if name.is_empty() || bad_account || region.is_some_and(|r| r != url_region) {
             return Err(SqsError::queue_does_not_exist());
         }

@@ -234,3 +234,109 @@ async fn idle_keep_alive_connections_do_not_lock_new_clients_out() -> TestResult
     server.shutdown().await;
     Ok(())
 }
+
+#[tokio::test]
+async fn a_client_for_whom_no_connection_can_make_room_is_refused_at_once() -> TestResult {
+    const CAP: usize = 2;
+    let server = Server::start(ServerConfig {
+        max_connections: CAP,
+        ..ServerConfig::default()
+    })?;
+    let url = create(&client(&server), "q", &[]).await;
+    // Every slot held by a long poll: no connection is idle or behind on a request.
+    let poll = json_post(
+        "localhost",
+        "ReceiveMessage",
+        &format!(r#"{{"QueueUrl":"{url}","WaitTimeSeconds":3}}"#),
+    );
+    let mut polls = Vec::new();
+    for _ in 0..CAP {
+        let mut stream = TcpStream::connect(server.local_addr()).await?;
+        stream.write_all(poll.as_bytes()).await?;
+        polls.push(stream);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = Instant::now();
+    let refused = tokio::time::timeout(
+        Duration::from_secs(2),
+        raw(&server, json_post("localhost", "ListQueues", "{}")),
+    )
+    .await?;
+    assert!(
+        refused.starts_with("HTTP/1.1 503"),
+        "answered after {:?}: {refused}",
+        started.elapsed()
+    );
+    assert!(refused.contains("Retry-After: 1"), "{refused}");
+    assert!(started.elapsed() < Duration::from_secs(1));
+    // The long polls were not disturbed, and once they end new clients are served again.
+    for stream in &mut polls {
+        let (answer, _) = read_until_closed(stream, Duration::from_secs(10)).await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    let served = raw(&server, json_post("localhost", "ListQueues", "{}")).await;
+    assert!(served.starts_with("HTTP/1.1 200"), "{served}");
+    server.shutdown().await;
+    Ok(())
+}
+
+#[tokio::test]
+async fn requests_sent_slower_than_the_minimum_rate_are_cut_off_after_the_grace() -> TestResult {
+    // The default timeouts (30 s for headers, 60 s for a body) are far off: what closes these
+    // connections is the minimum data rate.
+    let server = Server::start(ServerConfig::default())?;
+    let dribble = |opening: &'static str| {
+        let addr = server.local_addr();
+        tokio::spawn(async move {
+            let mut stream = TcpStream::connect(addr).await.expect("connect");
+            stream.write_all(opening.as_bytes()).await.expect("write");
+            let started = Instant::now();
+            let mut got = Vec::new();
+            let mut buffer = [0u8; 1024];
+            loop {
+                tokio::select! {
+                    read = stream.read(&mut buffer) => match read {
+                        Ok(n) if n > 0 => got.extend_from_slice(&buffer[..n]),
+                        _ => break,
+                    },
+                    () = tokio::time::sleep(Duration::from_millis(200)) => {
+                        if stream.write_all(b"a").await.is_err() {
+                            break;
+                        }
+                    }
+                }
+                assert!(
+                    started.elapsed() < Duration::from_secs(15),
+                    "a client sending 5 bytes a second was still served after 15 s"
+                );
+            }
+            (
+                String::from_utf8_lossy(&got).into_owned(),
+                started.elapsed(),
+            )
+        })
+    };
+    let headers = dribble("POST / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ");
+    let body = dribble(
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.ListQueues\r\nContent-Length: 100000\r\n\r\n{",
+    );
+    let (answer, after) = headers.await?;
+    assert!(answer.is_empty(), "{answer}");
+    assert!(
+        after >= Duration::from_millis(4_500),
+        "closed after {after:?}"
+    );
+    let (answer, after) = body.await?;
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(
+        answer.contains("slower than 500 bytes per second"),
+        "{answer}"
+    );
+    assert!(
+        after >= Duration::from_millis(4_500),
+        "answered after {after:?}"
+    );
+    server.shutdown().await;
+    Ok(())
+}
