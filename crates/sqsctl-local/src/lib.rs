@@ -44,4 +44,5 @@ pub use init::{AttributeValue, InitError, InitReport, InitSpec, QueueSpec};
 pub use init_dir::{InitObserver, InitOutcome, InitStep};
 pub use server::{DEFAULT_REGION, Ready, Server, ServerConfig, serve_until};
 pub use service::persist::Restored;
+pub use storage::disk::DiskError;
 pub use storage::recover::{Recovery, recover};

@@ -853,10 +853,12 @@ async fn a_damaged_page_is_refused_and_recover_keeps_the_rows_around_it() -> Tes
     // A page holds about 15 of these messages: most of them are kept, and what is not is told.
     assert!((900..1_000).contains(&recovery.messages), "{recovery:?}");
     assert!(
-        recovery
-            .dropped
-            .iter()
-            .any(|d| d.starts_with("messages: could not read the rows keyed")),
+        recovery.dropped.iter().any(|d| d
+            == &format!(
+                "queue jobs: kept {} of its 1000 messages, {} could not be read",
+                recovery.messages,
+                1000 - recovery.messages
+            )),
         "{recovery:?}"
     );
     let server = Server::start(config(dir.path(), SystemTime::now()))?;
@@ -912,12 +914,80 @@ async fn a_restart_keeps_each_queue_in_its_region() -> TestResult {
     Ok(())
 }
 
+/// Turns a data directory into one written before rows had checksums (format 2).
+fn as_written_by_format_2(dir: &Path) -> TestResult {
+    let conn = rusqlite::Connection::open(dir.join("sqsctl-local.db"))?;
+    conn.execute_batch(
+        "DROP TRIGGER count_put; DROP TRIGGER count_delete; DROP TRIGGER count_move;
+         DROP TABLE counts; ALTER TABLE queues DROP COLUMN sum;
+         ALTER TABLE messages DROP COLUMN sum; ALTER TABLE messages DROP COLUMN state_sum;
+         ALTER TABLE dedup DROP COLUMN sum;
+         UPDATE meta SET value = 2 WHERE key = 'schema';",
+    )?;
+    Ok(())
+}
+
 /// Turns a data directory into one written before queues had regions (format 1).
 fn as_written_by_format_1(dir: &Path) -> TestResult {
+    as_written_by_format_2(dir)?;
     let conn = rusqlite::Connection::open(dir.join("sqsctl-local.db"))?;
     conn.execute_batch(
         "ALTER TABLE queues DROP COLUMN region; UPDATE meta SET value = 1 WHERE key = 'schema';",
     )?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_directory_of_format_2_is_migrated_and_then_checked_row_by_row() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let start = UNIX_EPOCH + Duration::from_secs(START);
+    {
+        let server = Server::start(config(dir.path(), start))?;
+        let sqs = client(&server);
+        let url = sqs.create_queue().queue_name("jobs").send().await?;
+        let url = url.queue_url().unwrap_or_default().to_string();
+        for i in 0..5 {
+            send(&sqs, &url, format!("marked-{i}")).await?;
+        }
+        let fifo = create_fifo(&sqs, "orders.fifo").await?;
+        for i in 0..3 {
+            sqs.send_message()
+                .queue_url(&fifo)
+                .message_body(format!("order-{i}"))
+                .message_group_id("g")
+                .message_deduplication_id(format!("d{i}"))
+                .send()
+                .await?;
+        }
+        server.shutdown().await;
+    }
+    as_written_by_format_2(dir.path())?;
+    let server = Server::start(config(dir.path(), start))?;
+    assert_eq!(server.ready().restored.map(|r| r.messages), Some(8));
+    let sqs = client(&server);
+    assert_eq!(counts(&sqs, &server.queue_url("jobs")).await?, (5, 0, 0));
+    assert_eq!(
+        counts(&sqs, &server.queue_url("orders.fifo")).await?,
+        (3, 0, 0)
+    );
+    server.shutdown().await;
+    let conn = rusqlite::Connection::open(dir.path().join("sqsctl-local.db"))?;
+    let schema: i64 = conn.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
+        r.get(0)
+    })?;
+    assert_eq!(schema, 3);
+    drop(conn);
+    // Migrated rows carry their checksums: one changed byte is refused.
+    let db = dir.path().join("sqsctl-local.db");
+    let mut bytes = std::fs::read(&db)?;
+    let at = bytes
+        .windows(8)
+        .position(|w| w == b"marked-3")
+        .ok_or("the body is in the file")?;
+    bytes[at + 7] = b'9';
+    std::fs::write(&db, bytes)?;
+    let message = refused(dir.path(), "sqsctl-local.db");
+    assert!(message.contains("does not match its checksum"), "{message}");
     Ok(())
 }
 

@@ -334,6 +334,17 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
                 );
                 return crate::error::with_hint(err, hint).context(context);
             }
+            // Any other error of the data directory is the directory's, never the address's.
+            if let (Some(dir), Some(_)) = (
+                &settings.data_dir,
+                err.get_ref()
+                    .and_then(|e| e.downcast_ref::<sqsctl_local::DiskError>()),
+            ) {
+                return anyhow::Error::new(err).context(format!(
+                    "could not open the data directory {}; the server did not start",
+                    dir.display()
+                ));
+            }
             // The server reports start-up queues it cannot create as invalid input.
             let context = match (&settings.init, err.kind()) {
                 (Some(file), std::io::ErrorKind::InvalidInput) => {

@@ -7,6 +7,7 @@ use crate::support;
 
 mod container;
 mod localstack_mode;
+mod persist;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

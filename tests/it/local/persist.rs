@@ -612,3 +612,75 @@ fn crash_loop_loses_no_acknowledged_fifo_send() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// A row that reads back differently is refused as damage of the database file, with what
+/// `--recover` does; a busy address stays an address error, with the directory healthy.
+#[test]
+fn a_damaged_row_names_the_file_and_a_busy_address_stays_an_address_error() {
+    let env = TestEnv::start();
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let data_arg = data.to_str().unwrap();
+    let (server, endpoint) = start_local(&env, &["--data-dir", data_arg]);
+    let sqs = support::sdk_client(&endpoint);
+    let bodies: Vec<String> = (0..20).map(|i| format!("needle-{i:04}")).collect();
+    env.block_on(async {
+        let url = create(&sqs, "jobs").await;
+        send_all(&sqs, &url, bodies, 0).await;
+    });
+    // A clean stop: the rows are in the database file itself.
+    support::sigint(server.id());
+    assert!(server.wait_with_output().unwrap().status.code() == Some(130));
+
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = busy.local_addr().unwrap().to_string();
+    let output = env
+        .cmd()
+        .args(["local", "--bind", &address, "--data-dir", data_arg])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("could not start the server on {address}")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("damaged"), "{stderr}");
+    drop(busy);
+
+    let db = data.join("sqsctl-local.db");
+    let mut bytes = std::fs::read(&db).unwrap();
+    let at = bytes
+        .windows(11)
+        .position(|w| w == b"needle-0007")
+        .expect("the body is in the database file");
+    bytes[at + 10] ^= 0x01;
+    std::fs::write(&db, bytes).unwrap();
+    let (code, stderr) = local_run(&env, &["--data-dir", data_arg]);
+    assert_eq!(code, 1, "{stderr}");
+    let mut stderr = stderr.replace(dir.path().to_str().unwrap(), "[dir]");
+    assert!(
+        !stderr.contains("could not start the server on"),
+        "{stderr}"
+    );
+    // Concurrent sends number their rows in the order they arrive.
+    if let Some(at) = stderr.find("message row ") {
+        let digits = stderr[at + 12..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(0);
+        stderr.replace_range(at + 12..at + 12 + digits, "[n]");
+    }
+    assert_snapshot!(stderr);
+
+    let (code, recovered) = local_run(&env, &["--data-dir", data_arg, "--recover"]);
+    assert_eq!(code, 130, "{recovered}");
+    assert!(
+        recovered.contains("queue jobs: kept 19 of its 20 messages, 1 could not be read"),
+        "{recovered}"
+    );
+    assert!(
+        recovered.contains("queue jobs: 1 damaged message rows were dropped"),
+        "{recovered}"
+    );
+}

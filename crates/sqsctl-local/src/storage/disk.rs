@@ -11,7 +11,10 @@
 //! Opening refuses damage instead of starting with less than was kept: a database file that is
 //! empty or not SQLite, a write-ahead log SQLite would drop (see [`crate::storage::wal`]), a log missing
 //! after a stop that was not clean (the `clean` flag in `meta`, cleared at start and set at a clean
-//! stop), and whatever SQLite's `quick_check` finds. Nothing is written before these checks pass,
+//! stop), and whatever SQLite's `quick_check` finds; loading then checks every queue, message and
+//! deduplication row against its checksum ([`crate::storage::rows`]) and each queue's message
+//! count against the messages read. Deleted rows are zeroed (`secure_delete`), so that recovery,
+//! which reads pages, finds none. Nothing is written before the opening checks pass,
 //! and SQLite never checkpoints on close, so a refused directory is left as it was for
 //! [`crate::storage::recover`]. The directory is created owner-only (0700) and its files are made 0600.
 
@@ -22,14 +25,15 @@ use rusqlite::config::DbConfig;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, OptionalExtension, params};
-use serde_json::Value;
 use uuid::Uuid;
 
 use crate::engine::attrs::QueueAttributes;
 use crate::engine::fifo::Original;
 use crate::engine::journal::{Op, QueueRecord, Sink, TaskRecord};
 use crate::engine::message::{AttributeValue, MessageAttribute, State, StoredMessage};
+use crate::storage::rows;
 use crate::storage::wal::{self, Damage};
 
 pub const FILE_NAME: &str = "sqsctl-local.db";
@@ -38,23 +42,40 @@ pub const WAL_NAME: &str = "sqsctl-local.db-wal";
 /// exists is never legitimately empty.
 const NEW_NAME: &str = "sqsctl-local.db.new";
 /// 2: queues have a region (a version-1 queue is of the server's default region).
-const SCHEMA_VERSION: i64 = 2;
+/// 3: queue and message rows carry checksums ([`crate::storage::rows`]) and `counts` keeps each
+/// queue's number of messages, in the same transactions, so that a lost row is noticed.
+pub const SCHEMA_VERSION: i64 = 3;
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS queues (
     row INTEGER PRIMARY KEY, name TEXT NOT NULL, fifo INTEGER NOT NULL, created_at INTEGER NOT NULL,
     attributes TEXT NOT NULL, tags TEXT NOT NULL, last_modified INTEGER NOT NULL,
-    last_purge INTEGER, next_sequence INTEGER NOT NULL, region TEXT);
+    last_purge INTEGER, next_sequence INTEGER NOT NULL, region TEXT, sum INTEGER);
 CREATE TABLE IF NOT EXISTS messages (
     row INTEGER PRIMARY KEY, queue INTEGER NOT NULL, id BLOB NOT NULL, body TEXT NOT NULL,
     attributes TEXT, md5_body BLOB NOT NULL, md5_attributes BLOB, sent_at INTEGER NOT NULL,
     first_received_at INTEGER, receive_count INTEGER NOT NULL, group_id TEXT,
     sequence INTEGER NOT NULL, dedup_id TEXT, trace_header TEXT, dead_letter_source TEXT,
-    state INTEGER NOT NULL, until INTEGER NOT NULL, received_at INTEGER NOT NULL);
+    state INTEGER NOT NULL, until INTEGER NOT NULL, received_at INTEGER NOT NULL,
+    sum INTEGER, state_sum INTEGER);
+CREATE TABLE IF NOT EXISTS counts (queue INTEGER PRIMARY KEY, messages INTEGER NOT NULL);
+CREATE TRIGGER IF NOT EXISTS count_put AFTER INSERT ON messages BEGIN
+    INSERT INTO counts (queue, messages) VALUES (NEW.queue, 1)
+        ON CONFLICT(queue) DO UPDATE SET messages = messages + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS count_delete AFTER DELETE ON messages BEGIN
+    UPDATE counts SET messages = messages - 1 WHERE queue = OLD.queue;
+END;
+CREATE TRIGGER IF NOT EXISTS count_move AFTER UPDATE OF queue ON messages
+    WHEN OLD.queue <> NEW.queue BEGIN
+    UPDATE counts SET messages = messages - 1 WHERE queue = OLD.queue;
+    INSERT INTO counts (queue, messages) VALUES (NEW.queue, 1)
+        ON CONFLICT(queue) DO UPDATE SET messages = messages + 1;
+END;
 CREATE TABLE IF NOT EXISTS dedup (
     expires INTEGER NOT NULL, queue INTEGER NOT NULL, key TEXT NOT NULL, message_id BLOB NOT NULL,
-    sequence TEXT, PRIMARY KEY (expires, queue, key)) WITHOUT ROWID;
+    sequence TEXT, sum INTEGER, PRIMARY KEY (expires, queue, key)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tasks (
     handle TEXT NOT NULL UNIQUE, source_arn TEXT NOT NULL, destination_arn TEXT, rate INTEGER,
     started_at INTEGER NOT NULL, to_move INTEGER NOT NULL, moved INTEGER NOT NULL,
@@ -89,10 +110,7 @@ impl DiskError {
     pub fn is_damage(&self) -> bool {
         match self {
             DiskError::Damaged { .. } | DiskError::DamagedFile { .. } => true,
-            DiskError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
-                e.code,
-                rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase
-            ),
+            DiskError::Sqlite(e) => is_damage_reading(e),
             _ => false,
         }
     }
@@ -161,7 +179,8 @@ impl Disk {
         if wal_existed {
             owner_only(&wal_path)?;
         }
-        let conn = Self::open_checked(dir, &db, &wal_path, page_size, wal_existed)?;
+        let conn = Self::open_checked(dir, &db, &wal_path, page_size, wal_existed)
+            .map_err(|err| of_file(&db, err))?;
         owner_only(&wal_path)?;
         Ok(Disk {
             dir: dir.to_path_buf(),
@@ -244,6 +263,9 @@ impl Disk {
         // power cut, not only a crash of the process.
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "cache_size", -65_536)?;
+        // Deleted rows are overwritten with zeros, so that recovery, which reads pages, never
+        // finds a deleted message in a freed page or a free block.
+        conn.pragma_update(None, "secure_delete", true)?;
         // Fewer, larger checkpoints: each one holds up the commits behind it.
         conn.pragma_update(None, "wal_autocheckpoint", 10_000)?;
         conn.execute_batch(SCHEMA)?;
@@ -256,7 +278,7 @@ impl Disk {
             Some(v) if v > SCHEMA_VERSION => {
                 return Err(DiskError::NewerFormat(dir.to_path_buf(), v));
             }
-            Some(_) | None => migrate(conn)?,
+            other => migrate(conn, other)?,
         }
         // Not clean until a clean stop says so; checkpointed into the database file itself, so
         // that a log deleted from now on is noticed at the next start.
@@ -294,6 +316,16 @@ impl Disk {
     pub fn load(
         &self,
         now: u64,
+        each_message: impl FnMut(u64, StoredMessage),
+    ) -> Result<Loaded, DiskError> {
+        let db = self.dir.join(FILE_NAME);
+        self.load_checked(now, each_message)
+            .map_err(|err| of_file(&db, err))
+    }
+
+    fn load_checked(
+        &self,
+        now: u64,
         mut each_message: impl FnMut(u64, StoredMessage),
     ) -> Result<Loaded, DiskError> {
         let mut loaded = Loaded {
@@ -309,10 +341,21 @@ impl Disk {
             ..Loaded::default()
         };
         let mut queues = self.conn.prepare(
-            "SELECT row, name, fifo, created_at, attributes, tags, last_modified, last_purge, next_sequence, region FROM queues ORDER BY row",
+            "SELECT row, name, fifo, created_at, attributes, tags, last_modified, last_purge, next_sequence, region, sum FROM queues ORDER BY row",
         )?;
         let mut rows = queues.query([])?;
         while let Some(r) = rows.next()? {
+            let values: Vec<ValueRef<'_>> =
+                (0..11).map(|i| r.get_ref(i)).collect::<Result<_, _>>()?;
+            if !rows::queue_verifies(&values) {
+                return Err(damaged(
+                    "queue",
+                    format!(
+                        "queue row {} does not match its checksum",
+                        r.get::<_, i64>(0)?
+                    ),
+                ));
+            }
             let fifo: bool = r.get(2)?;
             let attributes: String = r.get(4)?;
             let tags: String = r.get(5)?;
@@ -330,22 +373,42 @@ impl Disk {
             });
         }
         let mut messages = self.conn.prepare(
-            "SELECT row, queue, id, body, attributes, md5_body, md5_attributes, sent_at, first_received_at, receive_count, group_id, sequence, dedup_id, trace_header, dead_letter_source, state, until, received_at FROM messages",
+            "SELECT row, queue, id, body, attributes, md5_body, md5_attributes, sent_at, first_received_at, receive_count, group_id, sequence, dedup_id, trace_header, dead_letter_source, state, until, received_at, sum, state_sum FROM messages",
         )?;
         let mut rows = messages.query([])?;
+        let mut per_queue: BTreeMap<u64, i64> = BTreeMap::new();
         while let Some(r) = rows.next()? {
+            let values: Vec<ValueRef<'_>> =
+                (0..20).map(|i| r.get_ref(i)).collect::<Result<_, _>>()?;
+            if !rows::message_verifies(&values) {
+                return Err(damaged(
+                    "message",
+                    format!(
+                        "message row {} does not match its checksum",
+                        r.get::<_, i64>(0)?
+                    ),
+                ));
+            }
             let row = to_u64(r.get(0)?);
             loaded.last_row = loaded.last_row.max(row);
             let queue = to_u64(r.get(1)?);
+            *per_queue.entry(queue).or_default() += 1;
             each_message(queue, decode_message(r)?);
         }
+        self.check_counts(&loaded.queues, &per_queue)?;
         let mut dedup = self.conn.prepare(
-            "SELECT queue, key, message_id, sequence, expires FROM dedup WHERE expires > ?1 ORDER BY expires",
+            "SELECT expires, queue, key, message_id, sequence, sum FROM dedup WHERE expires > ?1 ORDER BY expires",
         )?;
         let mut rows = dedup.query([to_i64(now)])?;
         while let Some(r) = rows.next()? {
-            let id: Vec<u8> = r.get(2)?;
-            let sequence: Option<String> = r.get(3)?;
+            if !dedup_verifies(r) {
+                return Err(damaged(
+                    "deduplication id",
+                    "a deduplication entry does not match its checksum",
+                ));
+            }
+            let id: Vec<u8> = r.get(3)?;
+            let sequence: Option<String> = r.get(4)?;
             let original = Original {
                 message_id: Uuid::from_slice(&id).map_err(|e| damaged("deduplication id", e))?,
                 sequence: sequence
@@ -355,7 +418,7 @@ impl Disk {
             };
             loaded
                 .dedup
-                .push((to_u64(r.get(0)?), r.get(1)?, original, to_u64(r.get(4)?)));
+                .push((to_u64(r.get(1)?), r.get(2)?, original, to_u64(r.get(0)?)));
         }
         let mut tasks = self.conn.prepare(
             "SELECT handle, source_arn, destination_arn, rate, started_at, to_move, moved, status, reason FROM tasks ORDER BY rowid",
@@ -377,6 +440,45 @@ impl Disk {
         Ok(loaded)
     }
 
+    /// Compares the messages read per queue with the counts kept beside them, and the queues with
+    /// the queues those counts name: a row SQLite no longer finds is noticed here.
+    fn check_counts(
+        &self,
+        queues: &[QueueRecord],
+        read: &BTreeMap<u64, i64>,
+    ) -> Result<(), DiskError> {
+        let kept: BTreeMap<u64, i64> = self
+            .conn
+            .prepare("SELECT queue, messages FROM counts")?
+            .query_map([], |r| Ok((to_u64(r.get(0)?), r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        for queue in queues {
+            let expected = kept.get(&queue.row).copied().unwrap_or(0);
+            let found = read.get(&queue.row).copied().unwrap_or(0);
+            if expected != found {
+                return Err(damaged(
+                    "message count",
+                    format!(
+                        "queue {} should hold {expected} messages, {found} were read",
+                        queue.name
+                    ),
+                ));
+            }
+        }
+        let known: std::collections::BTreeSet<u64> = queues.iter().map(|q| q.row).collect();
+        if let Some(queue) = kept.keys().chain(read.keys()).find(|q| !known.contains(q)) {
+            return Err(damaged(
+                "queue",
+                format!(
+                    "queue row {queue} is missing: {} of its messages were read, {} were kept",
+                    read.get(queue).copied().unwrap_or(0),
+                    kept.get(queue).copied().unwrap_or(0)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Drops deduplication entries that expired, remembers the next queue id, and gives queues
     /// kept from before queues had regions the server's default region for good (a later start
     /// with another default region finds them where they were).
@@ -388,10 +490,15 @@ impl Disk {
     ) -> Result<(), DiskError> {
         let tx = self.conn.transaction()?;
         tx.execute("DELETE FROM dedup WHERE expires <= ?1", [to_i64(now)])?;
-        tx.execute(
-            "UPDATE queues SET region = ?1 WHERE region IS NULL",
-            [default_region],
-        )?;
+        let regionless: Vec<i64> = tx
+            .prepare("SELECT row FROM queues WHERE region IS NULL")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        for row in regionless {
+            rewrite_queue(&tx, row, |values| {
+                values[9] = Value::Text(default_region.to_owned());
+            })?;
+        }
         tx.execute(
             "INSERT INTO meta (key, value) VALUES ('next_queue_id', ?1) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)",
             [to_i64(next_queue_id)],
@@ -412,18 +519,39 @@ impl Disk {
 }
 
 /// Brings a database of an older format to this one and records the format: version 1 kept no
-/// region of queues. A database recovered from a version-1 one has the column already.
-fn migrate(conn: &Connection) -> Result<(), DiskError> {
-    let has_region = conn
-        .prepare("SELECT name FROM pragma_table_info('queues') WHERE name = 'region'")?
-        .exists([])?;
-    if !has_region {
-        conn.execute("ALTER TABLE queues ADD COLUMN region TEXT", [])?;
+/// region of queues, versions 1 and 2 no checksums or counts. A database recovered from an older
+/// one has the columns already.
+fn migrate(conn: &Connection, from: Option<i64>) -> Result<(), DiskError> {
+    let has = |table: &str, column: &str| -> Result<bool, DiskError> {
+        Ok(conn
+            .prepare(&format!(
+                "SELECT name FROM pragma_table_info('{table}') WHERE name = '{column}'"
+            ))?
+            .exists([])?)
+    };
+    let tx = conn.unchecked_transaction()?;
+    for (table, column, kind) in [
+        ("queues", "region", "TEXT"),
+        ("queues", "sum", "INTEGER"),
+        ("messages", "sum", "INTEGER"),
+        ("messages", "state_sum", "INTEGER"),
+        ("dedup", "sum", "INTEGER"),
+    ] {
+        if !has(table, column)? {
+            tx.execute(
+                &format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"),
+                [],
+            )?;
+        }
     }
-    conn.execute(
+    if from.is_some_and(|v| v < 3) {
+        reseal(&tx)?;
+    }
+    tx.execute(
         "INSERT INTO meta (key, value) VALUES ('schema', ?1) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
         [SCHEMA_VERSION],
     )?;
+    tx.commit()?;
     Ok(())
 }
 
@@ -432,25 +560,36 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), DiskError> {
         Op::PutQueue(q) => {
             let attributes = encode_queue_attributes(&q.attributes, q.fifo);
             let tags = serde_json::to_string(&q.tags).map_err(|e| damaged("queue's tags", e))?;
-            tx.prepare_cached(
-                "INSERT INTO queues (row, name, fifo, created_at, attributes, tags, last_modified, last_purge, next_sequence, region)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-                 ON CONFLICT(row) DO UPDATE SET attributes = excluded.attributes, tags = excluded.tags,
-                   last_modified = excluded.last_modified, last_purge = excluded.last_purge,
-                   next_sequence = max(next_sequence, excluded.next_sequence)",
-            )?
-            .execute(params![
-                to_i64(q.row),
-                q.name,
-                q.fifo,
-                to_i64(q.created_at),
-                attributes,
-                tags,
-                to_i64(q.last_modified),
-                q.last_purge.map(to_i64),
-                to_i64(q.next_sequence),
-                q.region,
-            ])?;
+            let row = to_i64(q.row);
+            let written = rewrite_queue(tx, row, |values| {
+                // A queue's name, type, creation time and region never change; its sequence
+                // numbers only grow.
+                values[4] = Value::Text(attributes.clone());
+                values[5] = Value::Text(tags.clone());
+                values[6] = Value::Integer(to_i64(q.last_modified));
+                values[7] = q
+                    .last_purge
+                    .map_or(Value::Null, |p| Value::Integer(to_i64(p)));
+                grow_sequence(values, to_i64(q.next_sequence));
+            })?;
+            if !written {
+                let values = vec![
+                    Value::Integer(row),
+                    Value::Text(q.name.clone()),
+                    Value::Integer(i64::from(q.fifo)),
+                    Value::Integer(to_i64(q.created_at)),
+                    Value::Text(attributes),
+                    Value::Text(tags),
+                    Value::Integer(to_i64(q.last_modified)),
+                    q.last_purge
+                        .map_or(Value::Null, |p| Value::Integer(to_i64(p))),
+                    Value::Integer(to_i64(q.next_sequence)),
+                    q.region.clone().map_or(Value::Null, Value::Text),
+                ];
+                write_queue(tx, values)?;
+                tx.prepare_cached("INSERT OR IGNORE INTO counts (queue, messages) VALUES (?1, 0)")?
+                    .execute([row])?;
+            }
             tx.prepare_cached(
                 "INSERT INTO meta (key, value) VALUES ('next_queue_id', ?1) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)",
             )?
@@ -463,15 +602,15 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), DiskError> {
                 .execute([to_i64(*queue)])?;
             tx.prepare_cached("DELETE FROM dedup WHERE queue = ?1")?
                 .execute([to_i64(*queue)])?;
+            tx.prepare_cached("DELETE FROM counts WHERE queue = ?1")?
+                .execute([to_i64(*queue)])?;
         }
         Op::PutMessage { queue, message } => {
             put_message(tx, *queue, message)?;
             if message.sequence_offset() > 0 {
                 // FIFO sequence numbers only grow, even once every message is deleted.
-                tx.prepare_cached(
-                    "UPDATE queues SET next_sequence = max(next_sequence, ?2) WHERE row = ?1",
-                )?
-                .execute(params![to_i64(*queue), to_i64(message.sequence_offset())])?;
+                let next = to_i64(message.sequence_offset());
+                rewrite_queue(tx, to_i64(*queue), |values| grow_sequence(values, next))?;
             }
         }
         Op::MessageState {
@@ -481,8 +620,20 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), DiskError> {
             first_received_at,
         } => {
             let (code, until, received_at) = encode_state(*state);
+            let first = first_received_at.map_or(ValueRef::Null, |t| ValueRef::Integer(to_i64(t)));
+            let state_sum = rows::digest(
+                "message state",
+                [
+                    ValueRef::Integer(to_i64(*row)),
+                    first,
+                    ValueRef::Integer(i64::from(*receive_count)),
+                    ValueRef::Integer(code),
+                    ValueRef::Integer(to_i64(until)),
+                    ValueRef::Integer(to_i64(received_at)),
+                ],
+            );
             tx.prepare_cached(
-                "UPDATE messages SET state = ?2, until = ?3, received_at = ?4, receive_count = ?5, first_received_at = ?6 WHERE row = ?1",
+                "UPDATE messages SET state = ?2, until = ?3, received_at = ?4, receive_count = ?5, first_received_at = ?6, state_sum = ?7 WHERE row = ?1",
             )?
             .execute(params![
                 to_i64(*row),
@@ -491,6 +642,7 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), DiskError> {
                 to_i64(received_at),
                 receive_count,
                 first_received_at.map(to_i64),
+                state_sum,
             ])?;
         }
         Op::DeleteMessage { row } => {
@@ -510,16 +662,22 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), DiskError> {
             original,
             expires,
         } => {
+            let values = [
+                Value::Integer(to_i64(*expires)),
+                Value::Integer(to_i64(*queue)),
+                Value::Text(key.to_string()),
+                Value::Blob(original.message_id.as_bytes().to_vec()),
+                original
+                    .sequence
+                    .map_or(Value::Null, |s| Value::Text(s.to_string())),
+            ];
+            let sum = rows::digest("dedup", values.iter().map(ValueRef::from));
             tx.prepare_cached(
-                "INSERT OR REPLACE INTO dedup (expires, queue, key, message_id, sequence) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT OR REPLACE INTO dedup (expires, queue, key, message_id, sequence, sum) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
-            .execute(params![
-                to_i64(*expires),
-                to_i64(*queue),
-                key,
-                original.message_id.as_bytes().as_slice(),
-                original.sequence.map(|s| s.to_string()),
-            ])?;
+            .execute(rusqlite::params_from_iter(
+                values.into_iter().chain([Value::Integer(sum)]),
+            ))?;
         }
         Op::PutTask(t) => {
             tx.prepare_cached(
@@ -566,30 +724,141 @@ fn put_message(
     m: &StoredMessage,
 ) -> Result<(), DiskError> {
     let (state, until, received_at) = encode_state(m.state);
+    let text = |t: Option<&str>| t.map_or(Value::Null, |t| Value::Text(t.to_owned()));
+    let mut values = vec![
+        Value::Integer(to_i64(m.row)),
+        Value::Integer(to_i64(queue)),
+        Value::Blob(m.id.as_bytes().to_vec()),
+        Value::Text(m.body.to_string()),
+        text(encode_attributes(m.attributes()).as_deref()),
+        Value::Blob(m.md5_of_body.to_vec()),
+        m.md5_of_attributes
+            .as_ref()
+            .map_or(Value::Null, |d| Value::Blob(d.to_vec())),
+        Value::Integer(to_i64(m.sent_at)),
+        m.first_received_at()
+            .map_or(Value::Null, |t| Value::Integer(to_i64(t))),
+        Value::Integer(i64::from(m.receive_count)),
+        text(m.group_id.as_deref()),
+        Value::Integer(to_i64(m.sequence_offset())),
+        text(m.dedup_id()),
+        text(m.trace_header()),
+        text(m.dead_letter_source()),
+        Value::Integer(state),
+        Value::Integer(to_i64(until)),
+        Value::Integer(to_i64(received_at)),
+    ];
+    let refs: Vec<ValueRef<'_>> = values.iter().map(ValueRef::from).collect();
+    let (sum, state_sum) = rows::message_sums(&refs);
+    values.push(Value::Integer(sum));
+    values.push(Value::Integer(state_sum));
+    // An upsert, not a replace: a replaced row would not pass through the counting triggers.
     tx.prepare_cached(
-        "INSERT OR REPLACE INTO messages (row, queue, id, body, attributes, md5_body, md5_attributes, sent_at, first_received_at, receive_count, group_id, sequence, dedup_id, trace_header, dead_letter_source, state, until, received_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+        "INSERT INTO messages (row, queue, id, body, attributes, md5_body, md5_attributes, sent_at, first_received_at, receive_count, group_id, sequence, dedup_id, trace_header, dead_letter_source, state, until, received_at, sum, state_sum)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+         ON CONFLICT(row) DO UPDATE SET queue = excluded.queue, id = excluded.id, body = excluded.body,
+           attributes = excluded.attributes, md5_body = excluded.md5_body, md5_attributes = excluded.md5_attributes,
+           sent_at = excluded.sent_at, first_received_at = excluded.first_received_at,
+           receive_count = excluded.receive_count, group_id = excluded.group_id, sequence = excluded.sequence,
+           dedup_id = excluded.dedup_id, trace_header = excluded.trace_header,
+           dead_letter_source = excluded.dead_letter_source, state = excluded.state, until = excluded.until,
+           received_at = excluded.received_at, sum = excluded.sum, state_sum = excluded.state_sum",
     )?
-    .execute(params![
-        to_i64(m.row),
-        to_i64(queue),
-        m.id.as_bytes().as_slice(),
-        &*m.body,
-        encode_attributes(m.attributes()),
-        m.md5_of_body.as_slice(),
-        m.md5_of_attributes.as_ref().map(|d| d.as_slice()),
-        to_i64(m.sent_at),
-        m.first_received_at().map(to_i64),
-        m.receive_count,
-        m.group_id.as_deref(),
-        to_i64(m.sequence_offset()),
-        m.dedup_id(),
-        m.trace_header(),
-        m.dead_letter_source(),
-        state,
-        to_i64(until),
-        to_i64(received_at),
-    ])?;
+    .execute(rusqlite::params_from_iter(values))?;
+    Ok(())
+}
+
+/// Writes a queue row (its first ten columns) with its checksum.
+fn write_queue(conn: &Connection, mut values: Vec<Value>) -> Result<(), DiskError> {
+    let refs: Vec<ValueRef<'_>> = values.iter().map(ValueRef::from).collect();
+    let sum = rows::queue_sum(&refs);
+    values.push(Value::Integer(sum));
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO queues (row, name, fifo, created_at, attributes, tags, last_modified, last_purge, next_sequence, region, sum)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?
+    .execute(rusqlite::params_from_iter(values))?;
+    Ok(())
+}
+
+/// Reads queue `row`, changes it and writes it back with its new checksum; `false` when there
+/// is no such queue.
+fn rewrite_queue(
+    conn: &Connection,
+    row: i64,
+    change: impl FnOnce(&mut Vec<Value>),
+) -> Result<bool, DiskError> {
+    let found: Option<Vec<Value>> = conn
+        .prepare_cached(
+            "SELECT row, name, fifo, created_at, attributes, tags, last_modified, last_purge, next_sequence, region FROM queues WHERE row = ?1",
+        )?
+        .query_row([row], |r| (0..10).map(|i| r.get::<_, Value>(i)).collect())
+        .optional()?;
+    let Some(mut values) = found else {
+        return Ok(false);
+    };
+    change(&mut values);
+    write_queue(conn, values)?;
+    Ok(true)
+}
+
+/// Raises a queue row's next sequence number to `next` (it never goes down).
+fn grow_sequence(values: &mut [Value], next: i64) {
+    if let Value::Integer(current) = values[8]
+        && current >= next
+    {
+        return;
+    }
+    values[8] = Value::Integer(next);
+}
+
+/// Gives every queue and message row its checksums and rebuilds the message counts: for a
+/// database of a format before 3, whose rows are taken as they are.
+pub fn reseal(conn: &Connection) -> Result<(), DiskError> {
+    let queues: Vec<Vec<Value>> = conn
+        .prepare(
+            "SELECT row, name, fifo, created_at, attributes, tags, last_modified, last_purge, next_sequence, region FROM queues",
+        )?
+        .query_map([], |r| (0..10).map(|i| r.get::<_, Value>(i)).collect())?
+        .collect::<Result<_, _>>()?;
+    for values in queues {
+        write_queue(conn, values)?;
+    }
+    let mut select = conn.prepare(
+        "SELECT row, queue, id, body, attributes, md5_body, md5_attributes, sent_at, first_received_at, receive_count, group_id, sequence, dedup_id, trace_header, dead_letter_source, state, until, received_at FROM messages",
+    )?;
+    let mut update = conn.prepare("UPDATE messages SET sum = ?2, state_sum = ?3 WHERE row = ?1")?;
+    let mut rows = select.query([])?;
+    while let Some(r) = rows.next()? {
+        let values: Vec<ValueRef<'_>> = (0..18).map(|i| r.get_ref(i)).collect::<Result<_, _>>()?;
+        let (sum, state_sum) = rows::message_sums(&values);
+        let key = r.get::<_, i64>(0)?;
+        update.execute(params![key, sum, state_sum])?;
+    }
+    let entries: Vec<(i64, i64, String, i64)> = conn
+        .prepare("SELECT expires, queue, key, message_id, sequence FROM dedup")?
+        .query_map([], |r| {
+            let values: Vec<ValueRef<'_>> =
+                (0..5).map(|i| r.get_ref(i)).collect::<Result<_, _>>()?;
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                rows::digest("dedup", values),
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    for (expires, queue, key, sum) in entries {
+        conn.execute(
+            "UPDATE dedup SET sum = ?4 WHERE expires = ?1 AND queue = ?2 AND key = ?3",
+            params![expires, queue, key, sum],
+        )?;
+    }
+    conn.execute_batch(
+        "DELETE FROM counts;
+         INSERT INTO counts (queue, messages) SELECT queue, count(*) FROM messages GROUP BY queue;
+         INSERT OR IGNORE INTO counts (queue, messages) SELECT row, 0 FROM queues;",
+    )?;
     Ok(())
 }
 
@@ -634,7 +903,7 @@ fn encode_attributes(attributes: &[MessageAttribute]) -> Option<String> {
     if attributes.is_empty() {
         return None;
     }
-    let list: Vec<Value> = attributes
+    let list: Vec<serde_json::Value> = attributes
         .iter()
         .map(|a| {
             let (tag, value) = match &a.value {
@@ -644,7 +913,7 @@ fn encode_attributes(attributes: &[MessageAttribute]) -> Option<String> {
             serde_json::json!([a.name, a.data_type, tag, value])
         })
         .collect();
-    Some(Value::Array(list).to_string())
+    Some(serde_json::Value::Array(list).to_string())
 }
 
 fn decode_attributes(text: &str) -> Result<Vec<MessageAttribute>, DiskError> {
@@ -687,6 +956,41 @@ fn decode_queue_attributes(text: &str, fifo: bool) -> Result<QueueAttributes, Di
             .map_err(|e| damaged("queue's attributes", e))?;
     }
     Ok(attributes)
+}
+
+/// Whether a deduplication row, read in the table's column order, is as it was written.
+pub fn dedup_verifies(r: &rusqlite::Row<'_>) -> bool {
+    let values: rusqlite::Result<Vec<ValueRef<'_>>> = (0..6).map(|i| r.get_ref(i)).collect();
+    values.is_ok_and(|v| v[5] == ValueRef::Integer(rows::digest("dedup", v[..5].iter().copied())))
+}
+
+/// Damage met while opening or reading the database, as damage of its file.
+fn of_file(db: &Path, err: DiskError) -> DiskError {
+    match err {
+        DiskError::Damaged { what, detail } => DiskError::DamagedFile {
+            file: db.to_path_buf(),
+            problem: format!("a stored {what} is damaged: {detail}"),
+        },
+        DiskError::Sqlite(e) if is_damage_reading(&e) => DiskError::DamagedFile {
+            file: db.to_path_buf(),
+            problem: format!("a stored row cannot be read: {e}"),
+        },
+        other => other,
+    }
+}
+
+/// Whether an error reading a row means the row is not as it was written.
+fn is_damage_reading(e: &rusqlite::Error) -> bool {
+    matches!(
+        e,
+        rusqlite::Error::FromSqlConversionFailure(..)
+            | rusqlite::Error::InvalidColumnType(..)
+            | rusqlite::Error::IntegralValueOutOfRange(..)
+            | rusqlite::Error::Utf8Error(..)
+    ) || matches!(e, rusqlite::Error::SqliteFailure(f, _) if matches!(
+        f.code,
+        rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase
+    ))
 }
 
 /// Runs SQLite's `quick_check` (every page and record well formed; indexes are not compared with

@@ -2,4 +2,6 @@
 
 pub mod disk;
 pub mod recover;
+pub mod rows;
+pub mod salvage;
 pub mod wal;

@@ -2,14 +2,17 @@
 //! the damaged files aside and says what was dropped.
 //!
 //! A directory that opens cleanly is left alone. Otherwise the database, its write-ahead log and
-//! its shared-memory file are renamed with a `.damaged-<unix seconds>` suffix (never deleted), a
-//! working copy of them is read (the log cut after its last readable commit, or left out when its
-//! header is unreadable), and every row that can still be read and decoded is copied into a new
-//! database that is then renamed into place. Rows that cannot be read, and messages whose queue
-//! could not be read, are counted in the report, never dropped silently. It runs before the
-//! server starts and knows nothing of requests.
+//! its shared-memory file are renamed with a `.damaged-<unix seconds>` suffix (never deleted) and
+//! a new database is built from them, then renamed into place. Queue and message rows are read
+//! page by page ([`crate::storage::salvage`]), so a damaged header, b-tree page or cut file loses
+//! only the rows on the pages that are damaged; each kept row verifies against its checksum. The
+//! small tables (settings, move tasks, deduplication ids) are read through SQLite from a working
+//! copy (the log cut after its last readable commit), and a database of a format before row
+//! checksums is read that way too. What could not be kept is reported by queue, from the message
+//! counts the damaged database still holds, never dropped silently. It runs before the server
+//! starts and knows nothing of requests.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -17,7 +20,7 @@ use rusqlite::Connection;
 use rusqlite::types::Value;
 
 use crate::storage::disk::{self, Disk, DiskError, FILE_NAME, WAL_NAME};
-use crate::storage::wal;
+use crate::storage::{rows, salvage, wal};
 
 const SOURCE_NAME: &str = "sqsctl-local.db.recovering-source";
 const TARGET_NAME: &str = "sqsctl-local.db.recovering";
@@ -93,14 +96,58 @@ fn rebuild(dir: &Path) -> Result<Recovery, DiskError> {
     {
         let mut to = Connection::open(&target)?;
         let tx = to.transaction()?;
-        if readable {
+        let from = if readable {
             match Connection::open(&source) {
-                Ok(from) => salvage(&from, &tx, &mut recovery)?,
-                Err(e) => recovery
-                    .dropped
-                    .push(format!("the database could not be opened: {e}")),
+                Ok(from) => Some(from),
+                Err(e) => {
+                    recovery
+                        .dropped
+                        .push(format!("the database could not be opened: {e}"));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let format: Option<i64> = from.as_ref().and_then(|from| {
+            from.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
+                r.get(0)
+            })
+            .ok()
+        });
+        if let Some(from) = &from {
+            for table in ["meta", "tasks"] {
+                let copied = copy_rows(from, &tx, table, false, |_| true)?;
+                report(&mut recovery, table, &copied);
+            }
+            // Deduplication entries of a format with checksums are kept when they verify.
+            let checked = format.is_some_and(|v| v >= disk::SCHEMA_VERSION);
+            let copied = copy_rows(from, &tx, "dedup", false, |row| {
+                !checked || disk::dedup_verifies(row)
+            })?;
+            report(&mut recovery, "dedup", &copied);
+        }
+        match (&from, format) {
+            (Some(from), Some(version)) if version < disk::SCHEMA_VERSION => {
+                // Rows of a format without checksums: what SQLite can read is all there is.
+                copy_readable(from, &tx, &mut recovery)?;
+                disk::reseal(&tx)?;
+            }
+            _ => {
+                let read = |path: Option<&Path>| -> Result<Option<Vec<u8>>, DiskError> {
+                    path.map(|p| std::fs::read(p).map_err(io(p))).transpose()
+                };
+                let db_bytes = read(old_db.as_deref())?;
+                let wal_bytes = read(old_wal.as_deref())?;
+                let kept = from.as_ref().map(kept_counts).unwrap_or_default();
+                let pages = salvage::salvage(db_bytes.as_deref(), wal_bytes.as_deref());
+                restore_pages(&tx, pages, &kept, &mut recovery)?;
             }
         }
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('schema', ?1) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [disk::SCHEMA_VERSION],
+        )?;
         // The recovered database starts as after a clean stop: it has no log to replay.
         tx.execute("UPDATE meta SET value = 1 WHERE key = 'clean'", [])?;
         tx.commit()?;
@@ -193,15 +240,11 @@ struct Copied {
 }
 
 /// Copies every row that can be read (and, for messages, decoded) from `from` into `to`.
-fn salvage(
+fn copy_readable(
     from: &Connection,
     to: &rusqlite::Transaction<'_>,
     recovery: &mut Recovery,
 ) -> Result<(), DiskError> {
-    for table in ["meta", "tasks", "dedup"] {
-        let copied = copy_rows(from, to, table, false, |_| true)?;
-        report(recovery, table, &copied);
-    }
     let queues = copy_rows(from, to, "queues", true, |_| true)?;
     report(recovery, "queues", &queues);
     recovery.queues = queues.kept;
@@ -219,6 +262,113 @@ fn salvage(
     })?;
     report(recovery, "messages", &messages);
     recovery.messages = messages.kept;
+    Ok(())
+}
+
+/// The number of messages each queue held, as far as the damaged database can still tell.
+fn kept_counts(from: &Connection) -> BTreeMap<i64, i64> {
+    let read = || -> rusqlite::Result<BTreeMap<i64, i64>> {
+        from.prepare("SELECT queue, messages FROM counts")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect()
+    };
+    read().unwrap_or_default()
+}
+
+/// Writes the rows read from the pages into the new database and says, by queue, what could
+/// not be kept.
+fn restore_pages(
+    to: &rusqlite::Transaction<'_>,
+    pages: salvage::Salvaged,
+    kept: &BTreeMap<i64, i64>,
+    recovery: &mut Recovery,
+) -> Result<(), DiskError> {
+    let columns = |names: &[&str]| (names.join(", "), vec!["?"; names.len()].join(", "));
+    let (names, marks) = columns(&rows::QUEUE_COLUMNS);
+    let mut insert = to.prepare(&format!(
+        "INSERT OR REPLACE INTO queues ({names}) VALUES ({marks})"
+    ))?;
+    let mut queue_names = BTreeMap::new();
+    for (row, values) in &pages.queues {
+        if let Value::Text(name) = &values[1] {
+            queue_names.insert(*row, name.clone());
+        }
+        insert.execute(rusqlite::params_from_iter(values))?;
+    }
+    let (names, marks) = columns(&rows::MESSAGE_COLUMNS);
+    let mut insert = to.prepare(&format!(
+        "INSERT OR REPLACE INTO messages ({names}) VALUES ({marks})"
+    ))?;
+    let mut restored: BTreeMap<i64, i64> = BTreeMap::new();
+    let mut orphans: BTreeMap<i64, u64> = BTreeMap::new();
+    for values in pages.messages.values() {
+        let Value::Integer(queue) = values[1] else {
+            continue;
+        };
+        if !queue_names.contains_key(&queue) {
+            *orphans.entry(queue).or_default() += 1;
+            continue;
+        }
+        insert.execute(rusqlite::params_from_iter(values))?;
+        *restored.entry(queue).or_default() += 1;
+    }
+    to.execute_batch(
+        "DELETE FROM counts;
+         INSERT INTO counts (queue, messages) SELECT queue, count(*) FROM messages GROUP BY queue;
+         INSERT OR IGNORE INTO counts (queue, messages) SELECT row, 0 FROM queues;",
+    )?;
+    recovery.queues = pages.queues.len() as u64;
+    recovery.messages = restored.values().sum::<i64>().unsigned_abs();
+    let name = |queue: i64| {
+        queue_names
+            .get(&queue)
+            .map_or_else(|| format!("queue row {queue}"), |n| format!("queue {n}"))
+    };
+    for line in &pages.lost_pages {
+        recovery.dropped.push(line.clone());
+    }
+    for (queue, count) in kept {
+        let have = restored.get(queue).copied().unwrap_or(0);
+        if have < *count && queue_names.contains_key(queue) {
+            recovery.dropped.push(format!(
+                "{}: kept {have} of its {count} messages, {} could not be read",
+                name(*queue),
+                count - have
+            ));
+        }
+    }
+    if kept.is_empty() && !pages.damaged_messages.is_empty() {
+        recovery.dropped.push(
+            "the message counts could not be read: how many messages were lost is not known beyond the damaged rows below".into(),
+        );
+    }
+    for (queue, count) in &pages.damaged_messages {
+        recovery.dropped.push(match queue {
+            Some(queue) => format!(
+                "{}: {count} damaged message rows were dropped",
+                name(*queue)
+            ),
+            None => format!("{count} damaged message rows of an unknown queue were dropped"),
+        });
+    }
+    for (queue, count) in &orphans {
+        recovery.dropped.push(format!(
+            "queue row {queue} could not be read: its {count} readable messages were dropped with it"
+        ));
+    }
+    if pages.damaged_queues > 0 {
+        recovery.dropped.push(format!(
+            "{} damaged queue rows were dropped",
+            pages.damaged_queues
+        ));
+    }
+    for (queue, count) in kept {
+        if !queue_names.contains_key(queue) && *count > 0 && !orphans.contains_key(queue) {
+            recovery.dropped.push(format!(
+                "queue row {queue} and its {count} messages could not be read"
+            ));
+        }
+    }
     Ok(())
 }
 

@@ -8,9 +8,8 @@
 //! knows the file formats (<https://www.sqlite.org/fileformat2.html#walformat>), nothing of
 //! queues.
 //!
-//! What it cannot see: a WAL cut exactly after a commit frame looks like a log whose last
-//! transactions never happened, and garbage in the very last transaction's frames looks like a
-//! `kill -9` in the middle of writing it; both lose only those last transactions.
+//! What it cannot see: a WAL cut exactly at the end of a frame looks like a log whose last
+//! transaction was never committed, and loses that transaction.
 
 use std::fs::File;
 use std::io::{BufReader, Read};
@@ -184,16 +183,20 @@ pub fn scan_frames(
                 }
             }
             None => broken_at = Some(index),
-            Some(at) if ours && computed == sum && damage.is_none() => {
-                // A frame of this round that chains onto the one before it: the log went on
-                // after a frame SQLite will stop at, and what it holds would be dropped.
-                damage = Some(Damage(format!(
-                    "frame {} of {} is damaged and the frames after it would be dropped",
-                    at + 1,
-                    out.frames
-                )));
-            }
             Some(_) => {}
+        }
+        // Past the frames SQLite applies, a whole frame can only be a stale one of an earlier
+        // round of the log (its first salt is smaller by the number of rounds since): a frame of
+        // this round is written whole with its checksum, or not at all, even by a process killed
+        // while writing (which leaves at most a frame header), so one that fails is damage.
+        let stale = word(&frame, 8) < salts.0 && salts.0 - word(&frame, 8) <= 1 << 16;
+        if broken_at.is_some() && !stale && damage.is_none() {
+            let at = broken_at.unwrap_or(index);
+            damage = Some(Damage(format!(
+                "frame {} of {} is damaged: the changes from there on would be dropped",
+                at + 1,
+                out.frames
+            )));
         }
         running = sum;
     }
@@ -217,7 +220,7 @@ pub fn scan_frames(
 }
 
 /// SQLite's WAL checksum: two running sums over 32-bit words, in the byte order the magic names.
-fn checksum(big_endian: bool, seed: (u32, u32), data: &[u8]) -> (u32, u32) {
+pub(crate) fn checksum(big_endian: bool, seed: (u32, u32), data: &[u8]) -> (u32, u32) {
     let (mut s0, mut s1) = seed;
     for pair in data.chunks_exact(8) {
         let read = |b: &[u8]| {
