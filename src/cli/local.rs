@@ -1,7 +1,7 @@
 //! Arguments of `sqsctl local`.
 //!
-//! The server's default region is the global `--region` (default us-east-1), so it is not
-//! repeated here.
+//! The server's default region is the global `--region` (or `SQSCTL_LOCAL_REGION`, read where
+//! the settings are resolved; default us-east-1), so it is not repeated here.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -42,7 +42,7 @@ fn max_bytes_help() -> String {
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "stdout is what a shell evaluates to use the server (redirect it to a file and source that): `export AWS_ENDPOINT_URL_SQS=<endpoint>` first, then AWS_REGION and AWS_DEFAULT_REGION, then stand-in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY unless the environment has credentials (any are accepted). SDKs and the AWS CLI then use the local server.\n\nQueues are kept apart by region, as on SQS: a request sees the queues of the region it is signed for. The global --region (default us-east-1) is the server's default region, for unsigned requests and --init queues; queue URLs of other regions carry the region (http://127.0.0.1:9324/eu-west-1/000000000000/orders).\n\nEach option but --health-check and the global ones can also be set by SQSCTL_LOCAL_ and its name in upper snake case (SQSCTL_LOCAL_DATA_DIR=/data; switches take true or false, 1 or 0, yes or no, on or off; a flag given wins), which is how the container image (docs/container.md) is configured.\n\nAn --init file lists queues, each with a name and optionally attributes, tags, and a dead-letter queue by name:\n\n  [[queue]]\n  name = \"orders-dlq\"\n\n  [[queue]]\n  name = \"orders\"\n  dead_letter_queue = \"orders-dlq\"\n  max_receive_count = 5\n  attributes = { VisibilityTimeout = 60 }\n  tags = { team = \"checkout\" }"
+    after_help = "stdout is what a shell evaluates to use the server (redirect it to a file and source that): `export AWS_ENDPOINT_URL_SQS=<endpoint>` first, then AWS_REGION and AWS_DEFAULT_REGION, then stand-in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY unless the environment has credentials (any are accepted). SDKs and the AWS CLI then use the local server.\n\nQueues are kept apart by region, as on SQS: a request sees the queues of the region it is signed for. The global --region (else SQSCTL_LOCAL_REGION, default us-east-1) is the server's default region, for unsigned requests and --init queues; queue URLs of other regions carry the region (http://127.0.0.1:9324/eu-west-1/000000000000/orders).\n\nEach option but --health-check and the global ones can also be set by SQSCTL_LOCAL_ and its name in upper snake case (SQSCTL_LOCAL_DATA_DIR=/data; switches take true or false, 1 or 0, yes or no, on or off; a flag given wins), which is how the container image (docs/container.md) is configured.\n\nAn --init file lists queues, each with a name and optionally attributes, tags, and a dead-letter queue by name:\n\n  [[queue]]\n  name = \"orders-dlq\"\n\n  [[queue]]\n  name = \"orders\"\n  dead_letter_queue = \"orders-dlq\"\n  max_receive_count = 5\n  attributes = { VisibilityTimeout = 60 }\n  tags = { team = \"checkout\" }"
 )]
 pub struct LocalArgs {
     /// Address and port to listen on (a non-loopback address exposes the queues to the network)

@@ -109,17 +109,31 @@ fn origin(value: &str) -> anyhow::Result<String> {
     Ok(trimmed.to_string())
 }
 
+/// The server's default region where `--region` is not given.
+const REGION_VARIABLE: &str = "SQSCTL_LOCAL_REGION";
+
 impl LocalSettings {
     /// Checks the command line's values and fills in the defaults (an error here is a usage
     /// error).
     pub fn resolve(args: LocalArgs, aws: &AwsSettings) -> anyhow::Result<LocalSettings> {
-        let region = aws
-            .region
-            .as_deref()
-            .unwrap_or(crate::local::DEFAULT_REGION);
-        if !crate::client::is_region_name(region) {
-            bail!("--region must be a region name such as eu-west-1, got {region:?}");
-        }
+        // The global --region, else SQSCTL_LOCAL_REGION (for containers, where the server has
+        // no command line of its own to speak of); never AWS_REGION, which is the clients'.
+        let from_env = std::env::var(REGION_VARIABLE).ok();
+        let region = match (aws.region.as_deref(), from_env.as_deref()) {
+            (Some(region), _) => {
+                if !crate::client::is_region_name(region) {
+                    bail!("--region must be a region name such as eu-west-1, got {region:?}");
+                }
+                region
+            }
+            (None, Some(region)) => {
+                if !crate::client::is_region_name(region) {
+                    bail!("{REGION_VARIABLE}={region:?}: must be a region name such as eu-west-1");
+                }
+                region
+            }
+            (None, None) => crate::local::DEFAULT_REGION,
+        };
         if args.account_id.len() != 12 || !args.account_id.bytes().all(|b| b.is_ascii_digit()) {
             bail!("--account-id must be 12 digits, got {:?}", args.account_id);
         }

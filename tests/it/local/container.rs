@@ -247,3 +247,47 @@ fn requests(endpoint: &str) -> u64 {
     let stats: serde_json::Value = serde_json::from_str(body).unwrap();
     stats["requests"].as_u64().unwrap()
 }
+
+/// The region has no flag of `local`'s own (it is the global `--region`), so a container sets it
+/// with SQSCTL_LOCAL_REGION; the flag wins, AWS_REGION (the clients') is never read, and a bad
+/// value names the variable.
+#[test]
+fn the_servers_region_comes_from_its_variable_when_no_flag_gives_it() {
+    let exported_region = |vars: &[(&str, &str)], args: &[&str]| {
+        let home = tempfile::tempdir().unwrap();
+        let mut cmd = support::cleared_cmd(home.path());
+        cmd.envs(vars.iter().copied());
+        let (local, printed) = Local::start(cmd, args, 2);
+        local.stop();
+        printed
+            .lines()
+            .find_map(|l| l.strip_prefix("export AWS_REGION="))
+            .map(str::to_string)
+    };
+    let variable = ("SQSCTL_LOCAL_REGION", "eu-west-1");
+    assert_eq!(
+        exported_region(&[variable], &[]).as_deref(),
+        Some("eu-west-1")
+    );
+    assert_eq!(
+        exported_region(&[variable], &["--region", "ap-south-1"]).as_deref(),
+        Some("ap-south-1")
+    );
+    assert_eq!(
+        exported_region(&[("AWS_REGION", "eu-north-1")], &[]).as_deref(),
+        Some("us-east-1")
+    );
+
+    let home = tempfile::tempdir().unwrap();
+    let output = support::cleared_cmd(home.path())
+        .args(["local", "--bind", "127.0.0.1:0"])
+        .env("SQSCTL_LOCAL_REGION", "Europe")
+        .output()
+        .unwrap();
+    let run = support::Run::from_output(output);
+    run.assert_code(2);
+    assert_eq!(
+        run.stderr.lines().next().unwrap(),
+        r#"error: SQSCTL_LOCAL_REGION="Europe": must be a region name such as eu-west-1"#
+    );
+}
