@@ -133,10 +133,11 @@ cmd_start() {
     (
         cd "$REPO_ROOT"
         # setsid: a new session, so stopping it never touches the caller's process group, and
-        # the caller's Ctrl-C does not reach it.
+        # the caller's Ctrl-C does not reach it. ENABLE_CONFIG_UPDATES: the URL strategy test
+        # switches SQS_ENDPOINT_STRATEGY through /_localstack/config (a test instance on loopback).
         exec setsid env OVERRIDE_IN_DOCKER=0 FILESYSTEM_ROOT="$DATA_DIR" SERVICES=sqs \
             GATEWAY_LISTEN="[::1]:$PORT" LOCALSTACK_HOST="localhost:$PORT" DNS_ADDRESS=0 \
-            EAGER_SERVICE_LOADING=1 SQS_ENDPOINT_STRATEGY=path SQS_DELAY_PURGE_RETRY=1 \
+            EAGER_SERVICE_LOADING=1 SQS_ENDPOINT_STRATEGY=path SQS_DELAY_PURGE_RETRY=1 ENABLE_CONFIG_UPDATES=1 \
             "$VENV/bin/python" -m localstack.runtime.main </dev/null >"$LOG_FILE" 2>&1
     ) &
     pid=$!

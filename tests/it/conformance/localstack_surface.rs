@@ -4,9 +4,8 @@
 //! settings `scripts/localstack.sh` gives LocalStack (`SQS_ENDPOINT_STRATEGY=path`,
 //! `LOCALSTACK_HOST=localhost:<port>`); `localstack` the same checks against LocalStack.
 //!
-//! The other URL strategies are not compared here: each needs LocalStack started again with
-//! another `SQS_ENDPOINT_STRATEGY` (several seconds each in CI), and their shapes are fixed
-//! strings that LocalStack documents; the server crate's tests hold ours to those shapes.
+//! The other URL strategies are compared in `url_strategies`, which switches LocalStack's strategy
+//! at run time and so runs apart from these.
 
 use std::collections::BTreeMap;
 

@@ -57,6 +57,7 @@ use message_rules::{
     visibility_change_with_an_old_handle,
 };
 mod permissions;
+mod url_strategies;
 use permissions::{permission_errors, permission_lifecycle};
 mod wire;
 use fifo_groups::{
