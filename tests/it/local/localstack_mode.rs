@@ -141,3 +141,47 @@ fn url_strategies_that_need_a_host_name_and_bad_localstack_settings_are_usage_er
     unknown.assert_code(2);
     assert!(unknown.stderr.contains("sideways"), "{}", unknown.stderr);
 }
+
+/// In LocalStack mode the queue URLs name LocalStack's host (`sqs.us-east-1.localhost.localstack.cloud`),
+/// which need not resolve here; the readers still ask the inspection endpoint of the server they
+/// send their requests to, so a peek receives nothing and raises no receive count.
+#[test]
+fn readers_inspect_the_server_at_the_endpoint_whatever_host_its_queue_urls_name() {
+    let home = tempfile::tempdir().unwrap();
+    let (local, printed) = Local::start(support::cleared_cmd(home.path()), &["--localstack"], 1);
+    let endpoint = printed
+        .trim()
+        .strip_prefix("export AWS_ENDPOINT_URL_SQS=")
+        .unwrap()
+        .to_owned();
+    let run = |args: &[&str]| {
+        let output = support::cmd_at(&endpoint, home.path())
+            .args(args)
+            .output()
+            .unwrap();
+        let run = support::Run::from_output(output);
+        run.assert_code(0);
+        run
+    };
+    let created = run(&["queue", "create", "orders"]);
+    assert!(
+        created.stdout.contains("localhost.localstack.cloud"),
+        "{}",
+        created.stdout
+    );
+    run(&["send", "orders", "hello"]);
+    for _ in 0..2 {
+        let peeked = run(&["peek", "orders", "-o", "jsonl"]);
+        assert!(
+            peeked.stdout.contains(r#""ApproximateReceiveCount":"0""#),
+            "{}",
+            peeked.stdout
+        );
+        assert!(
+            peeked.stderr.contains("so nothing was received"),
+            "{}",
+            peeked.stderr
+        );
+    }
+    local.stop();
+}

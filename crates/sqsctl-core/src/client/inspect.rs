@@ -6,6 +6,11 @@
 //! (`GET /_sqsctl/v1/info`), and only of plain `http://` endpoints: SQS itself is always HTTPS,
 //! and is never sent a request it does not know. Any other answer (LocalStack's 404, a timeout)
 //! means "not here", and readers receive as they would from SQS.
+//!
+//! The endpoint asked is the one the client sends its requests to when one is configured
+//! (`--endpoint-url`, `AWS_ENDPOINT_URL_SQS`), as the SDK does, whatever host the queue URL
+//! names: a server handing out LocalStack's URLs (`sqs.us-east-1.localhost.localstack.cloud`)
+//! is still asked where it listens. Without one, the queue URL's own host is asked.
 
 use std::collections::BTreeMap;
 use std::collections::HashMap;
@@ -35,6 +40,8 @@ const LIST_TIMEOUT: Duration = Duration::from_secs(30);
 /// client.
 #[derive(Clone, Default)]
 pub struct Inspection {
+    /// The origin of the configured endpoint, asked in place of the queue URL's host.
+    endpoint: Option<String>,
     known: Arc<Mutex<HashMap<String, bool>>>,
     http: Arc<std::sync::OnceLock<Client<HttpConnector, Empty<Bytes>>>>,
 }
@@ -160,6 +167,24 @@ fn plain_http_origin(url: &str) -> Option<String> {
 }
 
 impl Inspection {
+    /// Inspection through `endpoint`, the endpoint the client sends its requests to (none: each
+    /// queue URL's host).
+    pub fn through(endpoint: Option<&str>) -> Inspection {
+        Inspection {
+            endpoint: endpoint.and_then(plain_http_origin),
+            ..Inspection::default()
+        }
+    }
+
+    /// Where `queue`'s server is asked: the configured endpoint, else the queue URL's host; only
+    /// over plain HTTP.
+    fn origin(&self, queue: &QueueRef) -> Option<String> {
+        match &self.endpoint {
+            Some(origin) => Some(origin.clone()),
+            None => plain_http_origin(&queue.url),
+        }
+    }
+
     fn http(&self) -> &Client<HttpConnector, Empty<Bytes>> {
         self.http
             .get_or_init(|| Client::builder(TokioExecutor::new()).build_http())
@@ -193,7 +218,7 @@ impl Inspection {
 
     /// Whether `queue` lives on a `sqsctl local` that offers the inspection endpoint.
     pub async fn available(&self, queue: &QueueRef) -> bool {
-        let Some(origin) = plain_http_origin(&queue.url) else {
+        let Some(origin) = self.origin(queue) else {
             return false;
         };
         if let Some(&known) = self.known.lock().get(&origin) {
@@ -249,7 +274,7 @@ impl Inspection {
         max: u64,
         extra: &[(&str, &str)],
     ) -> Result<T, ClientError> {
-        let origin = plain_http_origin(&queue.url).ok_or_else(|| {
+        let origin = self.origin(queue).ok_or_else(|| {
             ClientError::InvalidInput(format!("{} is not served over plain HTTP", queue.url))
         })?;
         let query = {

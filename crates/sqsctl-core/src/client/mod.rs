@@ -354,13 +354,14 @@ impl Sqs {
         } else {
             format!("{endpoint_name} ({from})")
         };
+        let configured_endpoint = settings
+            .endpoint_url
+            .as_deref()
+            .or(config.endpoint_url())
+            .or(settings.environment.endpoint_url_sqs.as_deref());
+        let inspection = inspect::Inspection::through(configured_endpoint);
         let urls = settings.queue_url_cache.as_ref().map(|cache| {
-            let endpoint = settings
-                .endpoint_url
-                .as_deref()
-                .or(config.endpoint_url())
-                .or(settings.environment.endpoint_url_sqs.as_deref())
-                .unwrap_or("aws");
+            let endpoint = configured_endpoint.unwrap_or("aws");
             let scope = url_cache_scope(endpoint, &region, settings);
             let scope: Vec<&str> = scope.iter().map(String::as_str).collect();
             (
@@ -391,7 +392,7 @@ impl Sqs {
             profile_files: settings.environment.profile_files.clone(),
             entry_retries: std::sync::Arc::default(),
             throttled: std::sync::Arc::default(),
-            inspection: inspect::Inspection::default(),
+            inspection,
         })
     }
 
@@ -443,6 +444,7 @@ impl Sqs {
         let mut sqs = Sqs::from_sdk(aws_sdk_sqs::Client::from_conf(config), region);
         sqs.endpoint = redact_url(endpoint);
         sqs.endpoint_name = sqs.endpoint.clone();
+        sqs.inspection = inspect::Inspection::through(Some(endpoint));
         sqs
     }
 
