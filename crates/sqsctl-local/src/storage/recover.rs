@@ -327,14 +327,29 @@ fn restore_pages(
     for line in &pages.lost_pages {
         recovery.dropped.push(line.clone());
     }
+    let rows = |n: u64| if n == 1 { "row" } else { "rows" };
+    // A queue whose count was read gets one line, the damaged rows found named in it; the
+    // damaged rows of other queues get their own.
+    let mut reported = std::collections::HashSet::new();
     for (queue, count) in kept {
         let have = restored.get(queue).copied().unwrap_or(0);
         if have < *count && queue_names.contains_key(queue) {
+            let damaged = pages
+                .damaged_messages
+                .get(&Some(*queue))
+                .copied()
+                .unwrap_or(0);
+            let found = if damaged > 0 {
+                format!(" ({damaged} damaged {} among them)", rows(damaged))
+            } else {
+                String::new()
+            };
             recovery.dropped.push(format!(
-                "{}: kept {have} of its {count} messages, {} could not be read",
+                "{}: kept {have} of its {count} messages, {} could not be read{found}",
                 name(*queue),
                 count - have
             ));
+            reported.insert(Some(*queue));
         }
     }
     if kept.is_empty() && !pages.damaged_messages.is_empty() {
@@ -343,12 +358,19 @@ fn restore_pages(
         );
     }
     for (queue, count) in &pages.damaged_messages {
+        if reported.contains(queue) {
+            continue;
+        }
         recovery.dropped.push(match queue {
             Some(queue) => format!(
-                "{}: {count} damaged message rows were dropped",
-                name(*queue)
+                "{}: {count} damaged message {} dropped",
+                name(*queue),
+                rows(*count)
             ),
-            None => format!("{count} damaged message rows of an unknown queue were dropped"),
+            None => format!(
+                "{count} damaged message {} of an unknown queue dropped",
+                rows(*count)
+            ),
         });
     }
     for (queue, count) in &orphans {
