@@ -26,6 +26,19 @@ const MAX_MESSAGES_OVERRIDE: usize = 10_000;
 /// window.
 const MAX_WAIT_SECONDS_OVERRIDE: u32 = 300;
 
+/// The value of one of LocalStack's override headers, in LocalStack mode only; a value that is
+/// not a number in `range` is ignored.
+fn localstack_override<T: std::str::FromStr + PartialOrd>(
+    svc: &Service,
+    header: Option<&str>,
+    range: std::ops::RangeInclusive<T>,
+) -> Option<T> {
+    header
+        .filter(|_| svc.localstack)
+        .and_then(|n| n.trim().parse::<T>().ok())
+        .filter(|n| range.contains(n))
+}
+
 /// Answers one request. Never panics, whatever the input.
 pub async fn dispatch(svc: &Arc<Service>, req: Request) -> Response {
     if !svc.hosts.allows(req.host.as_deref()) {
@@ -150,22 +163,16 @@ async fn answer(svc: &Arc<Service>, req: Request) -> Response {
         region: region.as_deref().unwrap_or(&svc.region),
         trace_header: req.trace_header.as_deref(),
         host: req.host.as_deref(),
-        max_messages_override: if svc.localstack {
-            req.message_count_override
-                .as_deref()
-                .and_then(|n| n.trim().parse::<usize>().ok())
-                .filter(|n| (1..=MAX_MESSAGES_OVERRIDE).contains(n))
-        } else {
-            None
-        },
-        wait_seconds_override: if svc.localstack {
-            req.wait_time_override
-                .as_deref()
-                .and_then(|n| n.trim().parse::<u32>().ok())
-                .filter(|n| (1..=MAX_WAIT_SECONDS_OVERRIDE).contains(n))
-        } else {
-            None
-        },
+        max_messages_override: localstack_override(
+            svc,
+            req.message_count_override.as_deref(),
+            1..=MAX_MESSAGES_OVERRIDE,
+        ),
+        wait_seconds_override: localstack_override(
+            svc,
+            req.wait_time_override.as_deref(),
+            1..=MAX_WAIT_SECONDS_OVERRIDE,
+        ),
     };
     let outcome = run(&call, input).await;
     match outcome {

@@ -1458,16 +1458,21 @@ async fn move_task_errors(t: Arc<Target>) {
     checks.finish();
 }
 
+/// The `host:port` of an endpoint URL (`http://host:port/`).
+fn authority(endpoint: &str) -> &str {
+    endpoint
+        .split_once("://")
+        .map_or(endpoint, |(_, rest)| rest)
+        .trim_end_matches('/')
+}
+
 /// One HTTP/1.1 exchange with the server at `endpoint` (`http://host:port`): `request` is given
 /// the authority for its `Host` line; the answer is its status, head and body.
 async fn http_exchange(
     endpoint: &str,
     request: impl FnOnce(&str) -> String,
 ) -> (u16, String, String) {
-    let authority = endpoint
-        .split_once("://")
-        .map_or(endpoint, |(_, rest)| rest)
-        .trim_end_matches('/');
+    let authority = authority(endpoint);
     let mut stream = tokio::net::TcpStream::connect(authority)
         .await
         .expect("connect to the endpoint");

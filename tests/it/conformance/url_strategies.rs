@@ -10,7 +10,7 @@
 
 use sqsctl::local::{Server, ServerConfig, UrlStrategy};
 
-use super::http_exchange;
+use super::{authority, http_exchange};
 use crate::support;
 
 const STRATEGIES: [(&str, UrlStrategy); 5] = [
@@ -23,13 +23,6 @@ const STRATEGIES: [(&str, UrlStrategy); 5] = [
 
 /// The strategy `scripts/localstack.sh` starts LocalStack with, restored at the end.
 const LOCALSTACK_DEFAULT: &str = "path";
-
-fn authority(endpoint: &str) -> &str {
-    endpoint
-        .split_once("://")
-        .map_or(endpoint, |(_, rest)| rest)
-        .trim_end_matches('/')
-}
 
 /// Sets LocalStack's `SQS_ENDPOINT_STRATEGY` at run time.
 async fn set_localstack_strategy(endpoint: &str, strategy: &str) {
