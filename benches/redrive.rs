@@ -175,6 +175,8 @@ fn plan(from: &QueueRef, to: &QueueRef, rate: Option<f64>, limit: Option<u64>) -
         archive: None,
         started_at_ms: None,
         dlq_depth_at_start: None,
+        copy: false,
+        destination_access: None,
     }
 }
 
@@ -220,6 +222,7 @@ async fn engine(
         sent_before_ms: None,
         counters,
         interrupt: Interrupt::default(),
+        destination: None,
     };
     let summary = redrive::run(sqs, plan, options).await?;
     done.store(true, Ordering::SeqCst);

@@ -659,7 +659,10 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;redrive' {
-            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Where to move them (default: the DLQ''s source queue)')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Where to move them (default: the DLQ''s source; --help: --copy, regions)')
+            [CompletionResult]::new('--to-profile', '--to-profile', [CompletionResultType]::ParameterName, 'Credentials and region of --to from this profile (a destination in another account)')
+            [CompletionResult]::new('--to-region', '--to-region', [CompletionResultType]::ParameterName, 'Region of --to (default: the region in its URL or ARN, else the profile''s, else the DLQ''s)')
+            [CompletionResult]::new('--to-endpoint-url', '--to-endpoint-url', [CompletionResultType]::ParameterName, 'Endpoint of --to (default: the profile''s with --to-profile, else the DLQ''s)')
             [CompletionResult]::new('--grep', '--grep', [CompletionResultType]::ParameterName, 'Only messages whose body matches this regular expression')
             [CompletionResult]::new('--grep-v', '--grep-v', [CompletionResultType]::ParameterName, 'Leave out messages whose body matches this regular expression')
             [CompletionResult]::new('--attr', '--attr', [CompletionResultType]::ParameterName, 'Only messages with this message attribute value (repeatable)')
@@ -686,6 +689,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
             [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI''s text: a list of values is one tab-separated line. Not with `-o table`')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--copy', '--copy', [CompletionResultType]::ParameterName, 'Send copies and keep the messages in the DLQ (nothing is deleted)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change, change nothing')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (needed when not on a terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (needed when not on a terminal)')

@@ -617,7 +617,10 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'sqsctl;redrive'= {
-            cand --to 'Where to move them (default: the DLQ''s source queue)'
+            cand --to 'Where to move them (default: the DLQ''s source; --help: --copy, regions)'
+            cand --to-profile 'Credentials and region of --to from this profile (a destination in another account)'
+            cand --to-region 'Region of --to (default: the region in its URL or ARN, else the profile''s, else the DLQ''s)'
+            cand --to-endpoint-url 'Endpoint of --to (default: the profile''s with --to-profile, else the DLQ''s)'
             cand --grep 'Only messages whose body matches this regular expression'
             cand --grep-v 'Leave out messages whose body matches this regular expression'
             cand --attr 'Only messages with this message attribute value (repeatable)'
@@ -644,6 +647,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
             cand --query 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI''s text: a list of values is one tab-separated line. Not with `-o table`'
             cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --copy 'Send copies and keep the messages in the DLQ (nothing is deleted)'
             cand --dry-run 'Show what would change, change nothing'
             cand -y 'Do not ask for confirmation (needed when not on a terminal)'
             cand --yes 'Do not ask for confirmation (needed when not on a terminal)'

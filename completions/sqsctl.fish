@@ -484,7 +484,10 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s V -l versio
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s q -l quiet -d 'Print only data and errors: no progress, no summaries'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s v -l verbose -d 'Explain what is being done on stderr (never prints credentials)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand visibility" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l to -d 'Where to move them (default: the DLQ\'s source queue)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l to -d 'Where to move them (default: the DLQ\'s source; --help: --copy, regions)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l to-profile -d 'Credentials and region of --to from this profile (a destination in another account)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l to-region -d 'Region of --to (default: the region in its URL or ARN, else the profile\'s, else the DLQ\'s)' -r
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l to-endpoint-url -d 'Endpoint of --to (default: the profile\'s with --to-profile, else the DLQ\'s)' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l grep -d 'Only messages whose body matches this regular expression' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l grep-v -d 'Leave out messages whose body matches this regular expression' -r
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l attr -d 'Only messages with this message attribute value (repeatable)' -r
@@ -517,6 +520,7 @@ complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_se
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l color -d 'When to use colour on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l copy -d 'Send copies and keep the messages in the DLQ (nothing is deleted)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l dry-run -d 'Show what would change, change nothing'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -s y -l yes -d 'Do not ask for confirmation (needed when not on a terminal)'
 complete -c sqsctl -n "__fish_sqsctl_using_subcommand redrive; and not __fish_seen_subcommand_from status cancel journals" -l native -d 'Use SQS\'s server-side move task: no selection, no journal'

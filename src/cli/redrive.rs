@@ -15,6 +15,9 @@ const REDRIVE_HELP: &str = "Examples:
 More examples:
   sqsctl redrive --resume ~/.local/state/sqsctl/redrive/orders-dlq-20260101T030000Z.jsonl
   sqsctl redrive orders-dlq --where \"body.tenant == 'acme'\" --to orders-replay
+  sqsctl redrive orders-dlq --copy --to orders-replay  # copy; the DLQ keeps its messages
+  sqsctl redrive orders-dlq --to https://sqs.eu-west-1.amazonaws.com/123456789012/orders
+  sqsctl redrive orders-dlq --to orders --to-profile prod --to-region eu-west-1
   sqsctl redrive orders-dlq --native                # AWS's server-side move task
   sqsctl redrive status orders-dlq                  # native move tasks of a DLQ
   sqsctl redrive cancel orders-dlq
@@ -37,8 +40,18 @@ Ctrl-C: batches in flight may finish within 5 s; those still unanswered then are
 journaled as outcome unknown (--resume waits for them and may send them again). A second Ctrl-C
 stops at once: messages still held stay hidden in the DLQ until their visibility timeout, and the
 hint says how long --resume will wait for them before it moves each message the journal does not
-show as sent. SIGTERM and SIGHUP are handled as Ctrl-C. The question before a move names both queues, their account and the region; Ctrl-C
-or Ctrl-D at it cancels with nothing moved (exit 130), and a no declines (exit 6).
+show as sent. SIGTERM and SIGHUP are handled as Ctrl-C. The question before a move names both queues, each with its account
+and region (and profile, when not the default); Ctrl-C or Ctrl-D at it cancels with nothing moved
+(exit 130), and a no declines (exit 6).
+
+Copy: --copy sends without deleting; each message is copied once, also across --resume, and is
+visible in the DLQ again when the run ends (its receive count raised by the run's receives). On a
+FIFO DLQ a copy reaches as deep into each group as one receive does (SQS hands over a group's later
+messages only once its earlier ones are gone): what it cannot reach is counted, and exits 3.
+
+Other regions and accounts: --to takes a queue URL or ARN anywhere (its region comes from it), or a
+name with --to-region; --to-profile sends with another profile's credentials (and its region and
+endpoint_url). The journal records them, so --resume reaches the same queue.
 
 Exit codes: 0 every selected message moved (or the resumed run had completed); 3 some stayed in
 the DLQ (see the summary); 6 declined at the question; 130 stopped by Ctrl-C (143 SIGTERM, 129
@@ -60,12 +73,52 @@ pub struct RedriveArgs {
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub dlq: Option<String>,
 
-    /// Where to move them (default: the DLQ's source queue)
+    /// Where to move them (default: the DLQ's source; --help: --copy, regions)
     ///
-    /// The source queue is found with ListDeadLetterSourceQueues.
+    /// The source queue is found with ListDeadLetterSourceQueues. A queue URL or ARN may name
+    /// another region or account (see --to-region and --to-profile).
     #[arg(long, value_name = "QUEUE")]
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::queue_names))]
     pub to: Option<String>,
+
+    /// Credentials and region of --to from this profile (a destination in another account)
+    ///
+    /// The profile's own region and endpoint_url apply to the destination, unless --to-region,
+    /// --to-endpoint-url or the queue URL or ARN say otherwise.
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "to",
+        hide_short_help = true,
+        help_heading = "Destination"
+    )]
+    pub to_profile: Option<String>,
+
+    /// Region of --to (default: the region in its URL or ARN, else the profile's, else the DLQ's)
+    #[arg(
+        long,
+        value_name = "REGION",
+        requires = "to",
+        hide_short_help = true,
+        help_heading = "Destination"
+    )]
+    pub to_region: Option<String>,
+
+    /// Endpoint of --to (default: the profile's with --to-profile, else the DLQ's)
+    #[arg(long, value_name = "URL", requires = "to", value_parser = super::parse_endpoint_url, hide_short_help = true, help_heading = "Destination")]
+    pub to_endpoint_url: Option<String>,
+
+    /// Send copies and keep the messages in the DLQ (nothing is deleted)
+    ///
+    /// Each message is copied once, also across --resume; the DLQ's messages are visible again
+    /// when the run ends, their receive counts raised by the run's receives.
+    #[arg(
+        long,
+        conflicts_with = "native",
+        hide_short_help = true,
+        help_heading = "Sending"
+    )]
+    pub copy: bool,
 
     /// --dry-run shows what would move and where, with counts per destination and group
     #[command(flatten)]
@@ -131,7 +184,7 @@ pub struct RedriveArgs {
     #[arg(
         long,
         value_name = "FILE",
-        conflicts_with_all = ["to", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "max", "delay", "journal", "archive", "dedup", "visibility", "native", "dry_run"]
+        conflicts_with_all = ["to", "to_profile", "to_region", "to_endpoint_url", "copy", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "max", "delay", "journal", "archive", "dedup", "visibility", "native", "dry_run"]
     )]
     pub resume: Option<PathBuf>,
 

@@ -24,7 +24,14 @@ impl Fields for Report<'_> {
         let rows: [(&str, String); 12] = [
             ("from", summary.source.clone()),
             ("to", summary.destination.clone()),
-            ("moved", summary.moved.to_string()),
+            (
+                if summary.copy {
+                    "copied (kept in the DLQ)"
+                } else {
+                    "moved"
+                },
+                summary.moved.to_string(),
+            ),
             ("left (not matching)", summary.skipped.to_string()),
             ("failed (still in the DLQ)", summary.failed.to_string()),
             ("sent but not deleted", summary.delete_failed.to_string()),
@@ -62,7 +69,7 @@ impl Fields for Report<'_> {
     fn text(&self) -> Vec<(String, String)> {
         let summary = self.0;
         [
-            ("moved", summary.moved),
+            (if summary.copy { "copied" } else { "moved" }, summary.moved),
             ("skipped", summary.skipped),
             ("failed", summary.failed),
             ("delete_failed", summary.delete_failed),

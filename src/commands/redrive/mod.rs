@@ -3,6 +3,7 @@
 //! the exit code. `--dry-run`, `--native` and the `status`/`cancel`/`journals` subcommands live
 //! beside it.
 
+mod destination;
 mod dry_run;
 mod journals;
 mod native;
@@ -69,7 +70,7 @@ async fn start_native(ctx: &Context, settings: &NativeSettings) -> anyhow::Resul
         // SQS's move task without a destination returns each message to its own source.
         return native::start(ctx, sqs, native::NativeTarget::Sources(&shared), settings).await;
     }
-    let route = checked_route(ctx, sqs, &settings.queues, settings.dry_run).await?;
+    let route = checked_route(ctx, sqs, None, &settings.queues, settings.dry_run).await?;
     native::start(ctx, sqs, native::NativeTarget::Queue(&route), settings).await
 }
 
@@ -78,6 +79,7 @@ async fn start_native(ctx: &Context, settings: &NativeSettings) -> anyhow::Resul
 async fn checked_route(
     ctx: &Context,
     sqs: &Sqs,
+    destination: Option<&destination::Destination>,
     queues: &Queues,
     dry_run: bool,
 ) -> anyhow::Result<redrive::Route> {
@@ -85,20 +87,27 @@ async fn checked_route(
         dlq: &queues.dlq,
         to: queues.to.as_deref(),
         several_sources: dry_run,
+        destination_sqs: destination.map(|d| &d.sqs),
     };
     let route = route(sqs, request).await?;
     ctx.printer.debug(format!(
         "from {} to {}",
         queue_place(&route.dlq, sqs.region()),
-        queue_place(&route.destination, sqs.region())
+        queue_place(
+            &route.destination,
+            destination.map_or(sqs.region(), |d| d.sqs.region())
+        )
     ));
     Ok(route)
 }
 
 async fn start(ctx: &Context, settings: MoveSettings) -> anyhow::Result<ExitStatus> {
     let sqs = ctx.sqs().await?;
-    let route = checked_route(ctx, sqs, &settings.queues, settings.dry_run).await?;
+    let queues = &settings.queues;
+    let destination = destination::connect(ctx, sqs, queues.to.as_deref(), &queues.reach).await?;
+    let route = checked_route(ctx, sqs, destination.as_ref(), queues, settings.dry_run).await?;
     let mut new = settings.plan;
+    new.destination_access = destination.as_ref().map(|d| d.access.clone());
     // Absolute, so that `--resume` from another directory writes to the same archive.
     new.archive = new
         .archive
@@ -127,7 +136,14 @@ async fn start(ctx: &Context, settings: MoveSettings) -> anyhow::Result<ExitStat
             })?,
     };
     let depth = route.dlq_attrs.visible();
-    confirm(ctx, settings.yes, &plan, depth, sqs.region())?;
+    let sides = destination::Sides::new(
+        ctx,
+        sqs,
+        &plan.source,
+        &plan.destination,
+        plan.destination_access.as_ref(),
+    );
+    confirm(ctx, settings.yes, &plan, depth, &sides)?;
     let journal = Journal::create(&path, &plan).map_err(|e| {
         if e.kind() == std::io::ErrorKind::AlreadyExists && path.exists() {
             hinted(
@@ -140,12 +156,15 @@ async fn start(ctx: &Context, settings: MoveSettings) -> anyhow::Result<ExitStat
     })?;
     ctx.printer.info(format!("journal: {}", path.display()));
     let state = ResumeState::default();
-    execute(ctx, sqs, &plan, journal, false, state, depth).await
+    let to_sqs = destination.map(|d| d.sqs);
+    execute(ctx, sqs, to_sqs, &plan, journal, false, state, depth).await
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn execute(
     ctx: &Context,
     sqs: &Sqs,
+    to_sqs: Option<Sqs>,
     plan: &Plan,
     journal: Journal,
     resuming: bool,
@@ -180,6 +199,7 @@ pub(super) async fn execute(
         resume,
         counters,
         interrupt: ctx.interrupt.clone(),
+        destination: to_sqs,
     };
     let summary =
         report::telling_waits(ctx, &progress, &watched, redrive::run(sqs, plan, options)).await;
@@ -202,7 +222,7 @@ pub(super) fn confirm(
     yes: bool,
     plan: &Plan,
     depth: u64,
-    region: &str,
+    sides: &destination::Sides,
 ) -> anyhow::Result<()> {
     let what = if plan.selection.is_all() {
         "every message".to_string()
@@ -216,16 +236,22 @@ pub(super) fn confirm(
         .limit
         .map(|l| format!(" (at most {l})"))
         .unwrap_or_default();
-    let question = format!(
-        "Move {what}{limit} from {} (about {depth} visible) to {}?",
-        queue_place(&plan.source, region),
-        queue_place(&plan.destination, region)
-    );
+    let question = if plan.copy {
+        format!(
+            "Copy {what}{limit} from {} (about {depth} visible) to {}? The dead-letter queue keeps its messages (their receive counts go up by one per receive)",
+            sides.source, sides.destination
+        )
+    } else {
+        format!(
+            "Move {what}{limit} from {} (about {depth} visible) to {}?",
+            sides.source, sides.destination
+        )
+    };
     ask(
         ctx,
         yes,
         &question,
-        "redrive moves and deletes messages, and without a terminal to ask on it needs --yes (or --dry-run, to see what would move)",
+        "redrive sends messages (and, unless --copy, deletes them), and without a terminal to ask on it needs --yes (or --dry-run, to see what would move)",
     )
 }
 

@@ -123,11 +123,13 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
     printer.emit(&document)?;
     printer.flush()?;
     printer.debug(format!("workers: {}", summary.workers));
+    let verb = if summary.copy { "copied" } else { "moved" };
     let mut line = if summary.interrupted || summary.error.is_some() {
         // The run stopped before it looked at the whole DLQ: "of N selected" would read as if
         // nothing else were left.
         format!(
-            "stopped after moving {} from {} to {} in {:.1} s; {} still in {} ({} visible, {} in flight), not all of them looked at yet",
+            "stopped after {} {} from {} to {} in {:.1} s; {} still in {} ({} visible, {} in flight), not all of them looked at yet",
+            if summary.copy { "copying" } else { "moving" },
             summary.moved,
             summary.source,
             summary.destination,
@@ -144,7 +146,7 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
         )
     } else {
         format!(
-            "moved {} of {} selected from {} to {} in {:.1} s",
+            "{verb} {} of {} selected from {} to {} in {:.1} s",
             summary.moved, summary.selected, summary.source, summary.destination, summary.seconds
         )
     };
@@ -256,7 +258,22 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
             summary.journal.as_deref().unwrap_or("JOURNAL")
         ));
     }
-    if summary.maybe_left > 0 {
+    if summary.maybe_left > 0 && summary.copy {
+        printer.warn(format!(
+            "{} in {} {} not reached by this copy: {}",
+            plural(summary.maybe_left, "message"),
+            summary.source,
+            if summary.maybe_left == 1 { "was" } else { "were" },
+            if summary.source.ends_with(".fifo") {
+                "a FIFO queue hands over a group's later messages only once its earlier ones have left it, and a copy deletes nothing, so it reaches as deep into each group as one receive does (moving the messages reaches them all)".to_string()
+            } else {
+                format!(
+                    "run `sqsctl redrive --resume {}` to copy what came since",
+                    summary.journal.as_deref().unwrap_or("JOURNAL")
+                )
+            },
+        ));
+    } else if summary.maybe_left > 0 {
         printer.warn(format!(
             "SQS still counts {} more in {} than the run left there on purpose, and its last look found more: some of the selection may be left; run `sqsctl redrive --resume {}`",
             summary.maybe_left,

@@ -43,10 +43,11 @@ pub async fn run(ctx: &Context, settings: &ResumeSettings) -> anyhow::Result<Exi
     }
     let plan = plan.resumed(&state, settings.pacing);
     ctx.printer.info(format!(
-        "resuming {} -> {}: {} moved earlier, {} sent but not yet deleted, {} with an unknown outcome{}",
+        "resuming {} -> {}: {} {} earlier, {} sent but not yet deleted, {} with an unknown outcome{}",
         plan.source.name,
         plan.destination.name,
         state.moved_before,
+        if plan.copy { "copied" } else { "moved" },
         state.sent_not_deleted,
         state.unresolved,
         plan.limit
@@ -57,8 +58,47 @@ pub async fn run(ctx: &Context, settings: &ResumeSettings) -> anyhow::Result<Exi
         ctx.printer
             .info(format!("archive (from the journal): {}", archive.display()));
     }
+    // The destination as the journal's plan recorded how to reach it, checked before anything
+    // is received.
+    let destination = match &plan.destination_access {
+        Some(access) => {
+            let reach = super::destination::Reach::recorded(access);
+            super::destination::connect(ctx, sqs, Some(&plan.destination.url), &reach)
+                .await
+                .with_context(|| {
+                    format!(
+                        "cannot reach the journal's destination {} (region {}{})",
+                        plan.destination.name,
+                        access.region,
+                        access
+                            .profile
+                            .as_deref()
+                            .map(|p| format!(", profile {p}"))
+                            .unwrap_or_default()
+                    )
+                })?
+        }
+        None => None,
+    };
+    let to_sqs = destination.as_ref().map_or(sqs, |d| &d.sqs);
+    to_sqs
+        .attributes(&plan.destination)
+        .await
+        .with_context(|| {
+            format!(
+                "cannot reach the journal's destination {}",
+                plan.destination.name
+            )
+        })?;
     let attrs = sqs.attributes(&plan.source).await?;
-    confirm(ctx, settings.yes, &plan, attrs.visible(), sqs.region())?;
+    let sides = super::destination::Sides::new(
+        ctx,
+        sqs,
+        &plan.source,
+        &plan.destination,
+        plan.destination_access.as_ref(),
+    );
+    confirm(ctx, settings.yes, &plan, attrs.visible(), &sides)?;
     if let Some(held) = HeldWait::needed(&plan, &state, &attrs, SystemTime::now()) {
         wait_for_held_messages(ctx, sqs, &plan, &held, path).await?;
     }
@@ -66,7 +106,8 @@ pub async fn run(ctx: &Context, settings: &ResumeSettings) -> anyhow::Result<Exi
         .with_context(|| format!("cannot append to the journal {}", path.display()))?;
     ctx.printer.info(format!("journal: {}", path.display()));
     let depth = sqs.attributes(&plan.source).await?.visible();
-    execute(ctx, sqs, &plan, journal, true, state, depth).await
+    let to_sqs = destination.map(|d| d.sqs);
+    execute(ctx, sqs, to_sqs, &plan, journal, true, state, depth).await
 }
 
 /// How often a wait without a progress bar says how long it has left.

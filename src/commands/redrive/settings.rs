@@ -33,6 +33,8 @@ pub enum RedriveSettings {
 pub struct Queues {
     pub dlq: String,
     pub to: Option<String>,
+    /// How `to` is reached, when not as the DLQ is.
+    pub reach: super::destination::Reach,
 }
 
 #[derive(Debug)]
@@ -116,6 +118,16 @@ impl RedriveSettings {
                 yes: args.confirm.yes,
             }));
         };
+        if let Some(region) = &args.to_region
+            && !crate::client::is_region_name(region)
+        {
+            anyhow::bail!("--to-region `{region}` is not an AWS region name (e.g. eu-west-1)");
+        }
+        let reach = super::destination::Reach {
+            profile: args.to_profile,
+            region: args.to_region,
+            endpoint_url: args.to_endpoint_url,
+        };
         let plan = NewPlan {
             dedup: args.dedup,
             delay_seconds: args.delay.map(whole_seconds),
@@ -125,18 +137,33 @@ impl RedriveSettings {
             concurrency,
             visibility_timeout: whole_seconds(args.visibility),
             archive: args.archive,
+            copy: args.copy,
+            destination_access: None,
         };
         if args.native {
             refuse_for_native(&plan, args.journal.is_some())?;
+            if !reach.is_same() {
+                anyhow::bail!(
+                    "--native cannot be combined with --to-profile, --to-region or --to-endpoint-url: SQS's move task runs with the DLQ's account and region (drop --native to let sqsctl send with the destination's own)"
+                );
+            }
             return Ok(RedriveSettings::Native(NativeSettings {
-                queues: Queues { dlq, to: args.to },
+                queues: Queues {
+                    dlq,
+                    to: args.to,
+                    reach,
+                },
                 rate: args.rate,
                 dry_run: args.confirm.dry_run,
                 yes: args.confirm.yes,
             }));
         }
         Ok(RedriveSettings::Move(Box::new(MoveSettings {
-            queues: Queues { dlq, to: args.to },
+            queues: Queues {
+                dlq,
+                to: args.to,
+                reach,
+            },
             plan,
             dry_run: args.confirm.dry_run,
             yes: args.confirm.yes,

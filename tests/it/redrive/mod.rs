@@ -2,6 +2,7 @@
 //! and `kill -9`, the journals of past runs, and the same moves against LocalStack.
 
 mod cli;
+mod destinations;
 mod groups;
 mod journals;
 mod like_sqs;

@@ -32,6 +32,16 @@ pub async fn check_exists(name: &str, files: &str) -> Result<(), ClientError> {
     })
 }
 
+/// The `region` a profile sets, read from the profile files alone (unlike the chain, where
+/// `AWS_REGION` comes first): for a second client whose profile should decide its region.
+pub async fn profile_region(name: &str) -> Option<String> {
+    let loaded =
+        aws_config::profile::load(&Fs::real(), &Env::real(), &EnvConfigFiles::default(), None)
+            .await
+            .ok()?;
+    loaded.get_profile(name)?.get("region").map(str::to_string)
+}
+
 /// The config and credentials files the SDK reads (`AWS_CONFIG_FILE`,
 /// `AWS_SHARED_CREDENTIALS_FILE`), as a person would look for them.
 pub fn profile_file_paths(config: Option<&str>, credentials: Option<&str>) -> String {

@@ -53,6 +53,40 @@ impl QueueSpec {
     }
 }
 
+impl QueueSpec {
+    /// The region a queue URL or ARN names: an ARN's, an AWS URL's host
+    /// (`sqs.REGION.amazonaws.com`, or the older `REGION.queue.amazonaws.com`), or the first path
+    /// segment of `sqsctl local`'s URLs of a region other than its default
+    /// (`http://HOST/REGION/ACCOUNT/NAME`). `None` for a name, or a URL that does not say.
+    pub fn region(&self) -> Option<String> {
+        match self {
+            QueueSpec::Name(_) => None,
+            QueueSpec::Arn { region, .. } => Some(region.clone()),
+            QueueSpec::Url(url) => {
+                let rest = url.split_once("://").map_or(url.as_str(), |(_, rest)| rest);
+                let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+                let host = authority.rsplit('@').next().unwrap_or(authority);
+                let host = host.split(':').next().unwrap_or(host);
+                let labels: Vec<&str> = host.split('.').collect();
+                let from_host = match labels.as_slice() {
+                    ["sqs", region, ..] | [region, "queue", "amazonaws", ..] => {
+                        Some(region.to_string())
+                    }
+                    _ => None,
+                };
+                let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+                let from_path = match segments.as_slice() {
+                    [region, _account, _name] => Some(region.to_string()),
+                    _ => None,
+                };
+                from_host
+                    .or(from_path)
+                    .filter(|region| super::is_region_name(region))
+            }
+        }
+    }
+}
+
 /// A resolved queue: its URL (what the API takes) and its name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QueueRef {
@@ -178,6 +212,33 @@ pub fn name_from_arn(arn: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_region_of_a_queue_comes_from_its_arn_or_url() {
+        let region = |text: &str| QueueSpec::parse(text).expect("parses").region();
+        assert_eq!(region("orders"), None);
+        assert_eq!(
+            region("arn:aws:sqs:eu-west-1:123456789012:orders").as_deref(),
+            Some("eu-west-1")
+        );
+        assert_eq!(
+            region("https://sqs.us-west-2.amazonaws.com/123456789012/orders").as_deref(),
+            Some("us-west-2")
+        );
+        assert_eq!(
+            region("https://ap-south-1.queue.amazonaws.com/123456789012/orders").as_deref(),
+            Some("ap-south-1")
+        );
+        assert_eq!(
+            region("http://127.0.0.1:9324/eu-west-1/000000000000/orders").as_deref(),
+            Some("eu-west-1")
+        );
+        assert_eq!(region("http://127.0.0.1:9324/000000000000/orders"), None);
+        assert_eq!(
+            region("http://localhost:4566/queue/x/000000000000/orders"),
+            None
+        );
+    }
 
     #[test]
     fn names_urls_and_arns_parse() {

@@ -384,8 +384,13 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
         }
     }
     let plan = plan.ok_or_else(|| not_a_journal(path))?;
-    state.moved_before = deleted.len() as u64;
-    state.sent_not_deleted = state.sent.len().saturating_sub(deleted.len()) as u64;
+    if plan.copy {
+        // A copy's `sent` is final: nothing is deleted.
+        state.moved_before = state.sent.len() as u64;
+    } else {
+        state.moved_before = deleted.len() as u64;
+        state.sent_not_deleted = state.sent.len().saturating_sub(deleted.len()) as u64;
+    }
     state.unresolved = received.len().saturating_sub(finished.len()) as u64;
     unknown.sort_unstable();
     unknown.dedup();

@@ -33,8 +33,8 @@ pub use archive::Archive;
 pub use engine::{ADAPTIVE_CAP, Counters, FailedMessage, RunOptions, Summary, Workers, run};
 pub use journal::{Journal, ResumeState};
 pub use plan::{
-    DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT, DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS,
-    MAX_VISIBILITY_TIMEOUT, NewPlan, Plan, PlanError, PlanOptions,
+    DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT, DedupMode, DestinationAccess, MAX_CONCURRENCY,
+    MAX_DELAY_SECONDS, MAX_VISIBILITY_TIMEOUT, NewPlan, Plan, PlanError, PlanOptions,
 };
 pub use preview::{Preview, PreviewError, PreviewOptions, preview};
 pub use rate::{RateLimiter, TokenBucket};

@@ -142,6 +142,24 @@ pub struct Plan {
     /// Messages in the DLQ (visible, in flight and delayed) when the run started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dlq_depth_at_start: Option<u64>,
+    /// Send without deleting: the DLQ keeps its messages, and a message's `sent` line is final.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub copy: bool,
+    /// How the destination is reached when not with the DLQ's own client and region.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination_access: Option<DestinationAccess>,
+}
+
+/// How a run reaches a destination in another region or account: its own region, and the profile
+/// or endpoint that give it its own credentials. Recorded in the plan so that `--resume` reaches
+/// the same queue; no credentials are part of it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DestinationAccess {
+    pub region: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint_url: Option<String>,
 }
 
 /// What a caller chooses for a new run apart from its queues.
@@ -157,6 +175,10 @@ pub struct NewPlan {
     pub visibility_timeout: i32,
     /// An absolute path, so that a resumed run writes to the same file from any directory.
     pub archive: Option<PathBuf>,
+    /// Send without deleting (see [`Plan::copy`]).
+    pub copy: bool,
+    /// See [`Plan::destination_access`].
+    pub destination_access: Option<DestinationAccess>,
 }
 
 impl Plan {
@@ -180,6 +202,8 @@ impl Plan {
             archive: new.archive,
             started_at_ms: Some(started_at_ms),
             dlq_depth_at_start: Some(depth),
+            copy: new.copy,
+            destination_access: new.destination_access,
         };
         plan.validate()?;
         Ok(plan)
@@ -240,6 +264,8 @@ impl Plan {
             archive: None,
             started_at_ms: None,
             dlq_depth_at_start: None,
+            copy: false,
+            destination_access: None,
         }
     }
 }

@@ -29,6 +29,9 @@ pub struct RouteRequest<'a> {
     /// Accept a DLQ of several source queues when no destination is named (a preview counts each
     /// message toward its own source); otherwise that is [`RouteError::SeveralSources`].
     pub several_sources: bool,
+    /// The client that reaches the destination named with `to`, when it is not the DLQ's (another
+    /// region, account or endpoint).
+    pub destination_sqs: Option<&'a Sqs>,
 }
 
 /// A DLQ that serves several source queues, for a move that returns each message to its own.
@@ -74,8 +77,9 @@ pub async fn route(sqs: &Sqs, request: RouteRequest<'_>) -> Result<Route, RouteE
     let mut per_source = false;
     let dlq = sqs.lookup(request.dlq).await?;
     let dlq_attrs = sqs.attributes(&dlq).await?;
+    let to_sqs = request.destination_sqs.unwrap_or(sqs);
     let destination = match request.to {
-        Some(to) => sqs.lookup(to).await?,
+        Some(to) => to_sqs.lookup(to).await?,
         None => {
             let mut sources = sqs.dead_letter_sources(&dlq).await?;
             match sources.len() {
@@ -94,7 +98,7 @@ pub async fn route(sqs: &Sqs, request: RouteRequest<'_>) -> Result<Route, RouteE
             }
         }
     };
-    let destination_attrs = sqs.attributes(&destination).await?;
+    let destination_attrs = to_sqs.attributes(&destination).await?;
     if dlq.url == destination.url {
         return Err(RouteError::DestinationIsSource);
     }

@@ -113,8 +113,26 @@ fn sent_not_deleted(shared: &Shared, message: &MessageRecord, why: &str) {
     });
 }
 
+/// A copy run's confirmed sends: their `sent` lines are final, and the messages stay in the DLQ,
+/// hidden until the run ends (then visible again) and never sent again when SQS hands them over
+/// once more. A copy run has no messages of an earlier run to delete (`--resume` parks them).
+fn keep_copied(shared: &Shared, copied: &[MessageRecord]) {
+    let mut parked = shared.parked.lock();
+    for message in copied {
+        parked.insert(message_id(message));
+        shared.deliveries.lock().given_back(message_id(message));
+    }
+    drop(parked);
+    Counters::add(&shared.counters.moved, copied.len());
+    shared.held.lock().extend(copied.iter().map(Held::tracked));
+}
+
 pub(super) async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirmed: usize) {
     if to_delete.is_empty() {
+        return;
+    }
+    if shared.plan.copy {
+        keep_copied(shared, to_delete);
         return;
     }
     let handles: Vec<&str> = to_delete.iter().map(handle).collect();

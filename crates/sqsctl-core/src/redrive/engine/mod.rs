@@ -58,6 +58,9 @@ pub struct RunOptions {
     pub sent_before_ms: Option<u64>,
     pub counters: Arc<Counters>,
     pub interrupt: Interrupt,
+    /// The client that reaches the destination, when it is not `sqs` (another region, account
+    /// or endpoint: [`Plan::destination_access`]).
+    pub destination: Option<Sqs>,
 }
 
 /// Runs a redrive to its end and says what happened. Errors that stop the run midway are reported
@@ -75,8 +78,16 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         .archive
         .as_ref()
         .map(|a| a.path().display().to_string());
+    let mut resume = options.resume;
+    let mut parked = IdSet::default();
+    if plan.copy {
+        // A copy's `sent` is final: what an earlier run copied is held, never deleted or sent.
+        parked = std::mem::take(&mut resume.sent);
+        resume.sent_not_deleted = 0;
+    }
     let shared = Arc::new(Shared {
         sqs: sqs.clone(),
+        to_sqs: options.destination,
         plan: plan.clone(),
         selector,
         limiter: plan.rate.map(RateLimiter::new),
@@ -92,16 +103,16 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         completions: AtomicU64::new(0),
         last_done_us: AtomicU64::new(0),
         epoch: started,
-        pending_journal_deletes: AtomicU64::new(options.resume.sent_not_deleted),
-        sent_before: Mutex::new(options.resume.sent),
+        pending_journal_deletes: AtomicU64::new(resume.sent_not_deleted),
+        sent_before: Mutex::new(resume.sent),
         skipped_seen: Mutex::new(IdSet::default()),
-        sent_as: Mutex::new(options.resume.sent_as),
+        sent_as: Mutex::new(resume.sent_as),
         later_seen: Mutex::new(IdSet::default()),
         sent_before_ms: options.sent_before_ms,
-        moved_before: options.resume.moved_before,
+        moved_before: resume.moved_before,
         archive_failed: AtomicBool::new(false),
         named_seen: Mutex::new(IdSet::default()),
-        parked: Mutex::new(IdSet::default()),
+        parked: Mutex::new(parked),
         deliveries: Mutex::new(Default::default()),
         held: Mutex::new(Vec::new()),
         failures: Mutex::new((Vec::new(), 0)),
@@ -110,14 +121,14 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         wake: tokio::sync::Notify::new(),
         receive_policy: RetryPolicy::default().stopped_by(options.interrupt.clone()),
         receive_attributes: state::receive_attributes(plan, options.sent_before_ms.is_some()),
-        lost_receives: AtomicU64::new(options.resume.lost_receives),
-        lost_until_ms: AtomicU64::new(options.resume.lost_until_ms.unwrap_or(0)),
+        lost_receives: AtomicU64::new(resume.lost_receives),
+        lost_until_ms: AtomicU64::new(resume.lost_until_ms.unwrap_or(0)),
     });
     if !plan.fifo {
         // Received by an earlier run and sent or not, nobody knows: this run sends them again.
         Counters::add(
             &shared.counters.possible_duplicates,
-            options.resume.unresolved as usize,
+            resume.unresolved as usize,
         );
     }
     let mut adaptive = plan.adaptive.then(|| Adaptive::new(adaptive::CAP));
@@ -136,6 +147,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
     let mut release_failed = 0;
     let mut rounds_ended_ms;
     let mut end_waits = 0;
+    let mut copy_passes_found = 0;
     let (left_visible, left_in_flight, maybe_left) = loop {
         rounds(sqs, &shared, &mut adaptive, &mut most_workers).await;
         rounds_ended_ms = now_ms();
@@ -166,18 +178,32 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         }
         let held = std::mem::take(&mut *shared.held.lock());
         release_failed += release_all(&shared, held).await;
+        let found = Counters::get(&options.counters.selected)
+            + Counters::get(&options.counters.completed_from_journal)
+            + Counters::get(&options.counters.arrived_later);
+        // A FIFO DLQ hands over a group's later messages only while none of its earlier ones is
+        // in flight, so a copy, which keeps what it copied hidden, reaches each group's first
+        // messages only. Made visible again, they are passed over on the next pass (already
+        // copied), which goes as deep into each group as one receive reaches: passes go on while
+        // they find messages.
+        if plan.copy && plan.fifo && !shared.stopping() && found > copy_passes_found {
+            copy_passes_found = found;
+            shared.drained.store(false, Ordering::SeqCst);
+            continue;
+        }
         // Only a run that would be complete but for messages in flight waits for the counts.
         let settle = shared.fatal.lock().is_none()
             && !shared.interrupt.is_set()
             && !shared.limit_reached.load(Ordering::SeqCst);
         let (visible, in_flight) = left_in_dlq(sqs, plan, settle).await;
-        let found = Counters::get(&options.counters.selected)
-            + Counters::get(&options.counters.completed_from_journal)
-            + Counters::get(&options.counters.arrived_later);
-        let knowingly_left = Counters::get(&options.counters.skipped)
+        let mut knowingly_left = Counters::get(&options.counters.skipped)
             + Counters::get(&options.counters.failed)
             + Counters::get(&options.counters.arrived_later)
             + release_failed;
+        if plan.copy {
+            // Copied, and still in the DLQ: by this run, and by the earlier runs of its journal.
+            knowingly_left += Counters::get(&options.counters.moved) + shared.moved_before;
+        }
         match verifying {
             None if settle && !shared.stopping() && visible > knowingly_left => {
                 verifying = Some(found);
@@ -185,7 +211,10 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
             }
             // Counts that still show more than the run knowingly left, after a pass of long
             // polls that found more: the DLQ may still hold messages of the selection.
-            Some(before) if found > before => {
+            // A copy deletes nothing, so its counts do not lag behind deletes: more visible
+            // than it knowingly left are messages it could not reach (FIFO groups behind the
+            // messages it copied) or that came meanwhile.
+            Some(before) if found > before || plan.copy => {
                 break (visible, in_flight, visible.saturating_sub(knowingly_left));
             }
             _ => break (visible, in_flight, 0),
@@ -272,6 +301,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         where_failed: shared.selector.where_failures(),
         dlq_depth_at_start: plan.dlq_depth_at_start,
         moved_before: shared.moved_before,
+        copy: plan.copy,
     };
     if let Some(journal) = shared.journal {
         let closing = closing_line(&summary);
@@ -326,7 +356,8 @@ async fn rounds(
                     if let Some(workers) = adaptive.observe(seconds, Sample {
                         received,
                         batches,
-                        throttled: sqs.throttled(),
+                        throttled: sqs.throttled()
+                            + shared.to_sqs.as_ref().map_or(0, Sqs::throttled),
                         rate_waits: shared.limiter.as_ref().map_or(0, RateLimiter::waits),
                     }) {
                         *most_workers = (*most_workers).max(workers);
@@ -342,6 +373,11 @@ async fn rounds(
         }
         // The workers saw an empty DLQ; another round only if messages showed up meanwhile (a
         // batch finished as the last poll ran, and unblocked a FIFO group).
+        // A copy deletes nothing, so no group of a FIFO DLQ was unblocked meanwhile: what is
+        // visible there waits behind the messages the run holds (see `run`'s passes).
+        if shared.plan.copy && shared.plan.fifo {
+            break;
+        }
         match shared.sqs.attributes(&shared.plan.source).await {
             Ok(attrs) if attrs.visible() > 0 => shared.drained.store(false, Ordering::SeqCst),
             _ => break,

@@ -25,6 +25,8 @@ use crate::select::Selector;
 pub(super) const MAX_REPORTED_FAILURES: usize = 100;
 pub(super) struct Shared {
     pub(super) sqs: Sqs,
+    /// The destination's own client (another region, account or endpoint); `None`: `sqs`.
+    pub(super) to_sqs: Option<Sqs>,
     pub(super) plan: Plan,
     pub(super) selector: Selector,
     pub(super) limiter: Option<RateLimiter>,
@@ -64,7 +66,7 @@ pub(super) struct Shared {
     pub(super) archive_failed: AtomicBool,
     /// Ids named with `--message-id` that were received.
     pub(super) named_seen: Mutex<IdSet>,
-    /// Could not be sent in this run: not tried again.
+    /// Could not be sent in this run, or (copying) sent already: not tried again.
     pub(super) parked: Mutex<IdSet>,
     /// What the run took on, to tell a second delivery of a message from a new one.
     pub(super) deliveries: Mutex<Deliveries>,

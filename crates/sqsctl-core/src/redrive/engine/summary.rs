@@ -160,6 +160,9 @@ pub struct Summary {
     pub dlq_depth_at_start: Option<u64>,
     /// Moved by earlier runs of the same journal (a resumed run; 0 otherwise).
     pub moved_before: u64,
+    /// The run copied: `moved` counts messages sent and left in the DLQ.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub copy: bool,
 }
 
 impl Summary {

@@ -237,7 +237,10 @@ pub(super) async fn process(
         };
         if let Some(twin) = delivered(false) {
             twins.add(shared, message, twin, until);
-        } else if shared.parked.lock().contains(id) {
+        } else if shared.parked.lock().contains(id)
+            || (shared.plan.copy && shared.sent_before.lock().contains(id))
+        {
+            // Copying, a message sent already (by this run or an earlier one) is never deleted.
             hold.push(Held::tracked(&message));
         } else if shared.sent_before.lock().contains(id) {
             match delivered(true) {
@@ -508,7 +511,7 @@ pub(super) async fn send_batch(
     outgoing: &[MessageRecord],
 ) -> (Vec<u8>, Vec<MessageRecord>) {
     let results = send::send_all(
-        &shared.sqs,
+        shared.to_sqs.as_ref().unwrap_or(&shared.sqs),
         &shared.plan.destination,
         shared.plan.fifo,
         outgoing,
