@@ -198,6 +198,10 @@ fn fixture(env: &TestEnv) {
     for name in ["inbox", "logs", "a", "b", "orders-replay"] {
         env.create_queue(name, &[]);
     }
+    // `orders` in another region too, for the examples of a redrive across regions.
+    let west = sqsctl::client::Sqs::for_endpoint(env.endpoint(), "eu-west-1");
+    env.block_on(west.create_queue("orders", Default::default()))
+        .unwrap();
     env.create_queue(
         "orders.fifo",
         &[("FifoQueue", "true"), ("ContentBasedDeduplication", "true")],

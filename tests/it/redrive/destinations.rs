@@ -132,16 +132,19 @@ fn copy_with_native_is_a_usage_error() {
     assert!(run.stderr.contains("--copy"), "{}", run.stderr);
 }
 
+const GROUPS: usize = 20;
+const GROUP_SIZE: usize = 5;
+
 #[test]
 fn a_fifo_copy_gets_through_every_group_it_can_reach_and_keeps_the_dlq() {
     let env = TestEnv::start();
     let dlq = env.create_queue("jobs-dlq.fifo", &[("FifoQueue", "true")]);
     let replay = env.create_queue("jobs-replay.fifo", &[("FifoQueue", "true")]);
-    // Seven groups of three: one receive of ten takes whole groups and part of one more, whose
+    // Twenty groups of five: a receive of ten may take a whole group and part of another, whose
     // rest waits behind the messages the copy keeps hidden until a later pass.
     let mut records = Vec::new();
-    for i in 0..3 {
-        for group in 0..7 {
+    for i in 0..GROUP_SIZE {
+        for group in 0..GROUPS {
             records.push(fifo_record(
                 &format!("g{group}"),
                 &format!("d{group}-{i}"),
@@ -161,20 +164,25 @@ fn a_fifo_copy_gets_through_every_group_it_can_reach_and_keeps_the_dlq() {
         "json",
     ]);
     run.assert_code(0);
-    assert_eq!(summary(&run)["moved"], 21, "{}", run.stderr);
+    assert_eq!(
+        summary(&run)["moved"],
+        GROUPS * GROUP_SIZE,
+        "{}",
+        run.stderr
+    );
     let copied = env.drain(&replay);
-    assert_eq!(copied.len(), 21);
+    assert_eq!(copied.len(), GROUPS * GROUP_SIZE);
     // Each group in its order.
-    for group in 0..7 {
+    for group in 0..GROUPS {
         let order: Vec<&str> = copied
             .iter()
             .filter(|m| m.group_id.as_deref() == Some(&format!("g{group}")))
             .map(|m| m.body.as_str())
             .collect();
-        let want: Vec<String> = (0..3).map(|i| format!("g{group}-{i}")).collect();
+        let want: Vec<String> = (0..GROUP_SIZE).map(|i| format!("g{group}-{i}")).collect();
         assert_eq!(order, want, "group g{group}");
     }
-    assert_eq!(env.drain(&dlq).len(), 21);
+    assert_eq!(env.drain(&dlq).len(), GROUPS * GROUP_SIZE);
 }
 
 #[test]
