@@ -32,7 +32,7 @@ use crate::select::Selector;
 use adaptive::{Adaptive, Sample};
 pub use adaptive::{CAP as ADAPTIVE_CAP, START as ADAPTIVE_START};
 use release::release_all;
-use state::{Shared, now_ms};
+use state::{Held, Shared, now_ms};
 pub use summary::{Counters, FailedMessage, Summary, Workers};
 use worker::worker;
 
@@ -113,6 +113,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         archive_failed: AtomicBool::new(false),
         named_seen: Mutex::new(IdSet::default()),
         parked: Mutex::new(parked),
+        cut_groups: Mutex::default(),
         deliveries: Mutex::new(Default::default()),
         held: Mutex::new(Vec::new()),
         failures: Mutex::new((Vec::new(), 0)),
@@ -177,20 +178,29 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
             continue;
         }
         let held = std::mem::take(&mut *shared.held.lock());
-        release_failed += release_all(&shared, held).await;
         let found = Counters::get(&options.counters.selected)
             + Counters::get(&options.counters.completed_from_journal)
             + Counters::get(&options.counters.arrived_later);
         // A FIFO DLQ hands over a group's later messages only while none of its earlier ones is
-        // in flight, so a copy, which keeps what it copied hidden, reaches each group's first
-        // messages only. Made visible again, they are passed over on the next pass (already
-        // copied), which goes as deep into each group as one receive reaches: passes go on while
-        // they find messages.
+        // in flight, so a copy, which keeps what it copied hidden, reaches in a pass no further
+        // into a group than where a receive stopped. The groups a full receive ended in are made
+        // visible again, alone (the others stay hidden, so the next pass's receives take only
+        // these, each from its head: already copied, passed over, then the rest): passes go on
+        // while they find messages.
+        let cut = std::mem::take(&mut *shared.cut_groups.lock());
         if plan.copy && plan.fifo && !shared.stopping() && found > copy_passes_found {
             copy_passes_found = found;
+            let (again, still): (Vec<Held>, Vec<Held>) =
+                held.into_iter().partition(|h| match &h.copied_group {
+                    Some(group) => cut.contains(group),
+                    None => true,
+                });
+            release_failed += release_all(&shared, again).await;
+            shared.held.lock().extend(still);
             shared.drained.store(false, Ordering::SeqCst);
             continue;
         }
+        release_failed += release_all(&shared, held).await;
         // Only a run that would be complete but for messages in flight waits for the counts.
         let settle = shared.fatal.lock().is_none()
             && !shared.interrupt.is_set()

@@ -66,6 +66,9 @@ pub(super) struct Shared {
     pub(super) archive_failed: AtomicBool,
     /// Ids named with `--message-id` that were received.
     pub(super) named_seen: Mutex<IdSet>,
+    /// Copying a FIFO DLQ: the groups whose messages ended a full receive, so that more of them
+    /// may wait behind what the run holds.
+    pub(super) cut_groups: Mutex<std::collections::HashSet<String>>,
     /// Could not be sent in this run, or (copying) sent already: not tried again.
     pub(super) parked: Mutex<IdSet>,
     /// What the run took on, to tell a second delivery of a message from a new one.
@@ -277,6 +280,9 @@ pub(super) struct Held {
     /// Its id when the journal shows it in flight: its release, once SQS confirms it, is
     /// journaled, so that `--resume` knows not to wait for it.
     pub(super) id: Option<String>,
+    /// The FIFO group of a message a copy run sent: a later pass makes visible again only the
+    /// groups whose receive may have stopped short (see `run`).
+    pub(super) copied_group: Option<String>,
 }
 
 impl Held {
@@ -285,6 +291,7 @@ impl Held {
         Held {
             handle: handle(message).to_string(),
             id: None,
+            copied_group: None,
         }
     }
 
@@ -293,6 +300,7 @@ impl Held {
         Held {
             handle: handle(message).to_string(),
             id: Some(message_id(message).to_string()),
+            copied_group: None,
         }
     }
 }

@@ -71,6 +71,14 @@ pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
         let batch = match received {
             Ok(batch) => {
                 receive_errors = 0;
+                if shared.plan.copy
+                    && shared.plan.fifo
+                    && batch.len() == want
+                    && let Some(group) = batch.last().and_then(|m| m.group_id.clone())
+                {
+                    // A full receive may have stopped inside this group.
+                    shared.cut_groups.lock().insert(group);
+                }
                 batch
             }
             Err(err) => {
