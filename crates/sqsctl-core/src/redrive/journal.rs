@@ -482,6 +482,41 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_copy_journal_counts_its_sends_as_done_and_keeps_how_the_destination_is_reached() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("copy.jsonl");
+        let access = crate::redrive::DestinationAccess {
+            region: "eu-west-1".into(),
+            profile: Some("replay".into()),
+            endpoint_url: None,
+        };
+        let copy = Plan {
+            copy: true,
+            destination_access: Some(access.clone()),
+            ..plan()
+        };
+        let journal = Journal::create(&path, &copy).expect("create");
+        let mut bytes = Vec::new();
+        for id in ["a", "b", "c"] {
+            bytes.extend(line("received", &json!({ "id": id })));
+        }
+        bytes.extend(line("sent", &json!({ "id": "a", "new_id": "x" })));
+        bytes.extend(line("sent", &json!({ "id": "b", "new_id": "y" })));
+        bytes.extend(line("released", &json!({ "id": "a" })));
+        journal.sync(bytes).await.expect("write");
+        journal.close().await.expect("close");
+        let (loaded, state) = load(&path).expect("loads");
+        assert!(loaded.copy);
+        assert_eq!(loaded.destination_access, Some(access));
+        assert_eq!(state.moved_before, 2, "a copy's send is final");
+        assert_eq!(state.sent_not_deleted, 0, "nothing of a copy is deleted");
+        assert_eq!(state.unresolved, 1, "c");
+        // A move's journal has neither field.
+        let text = serde_json::to_string(&plan()).expect("json");
+        assert!(!text.contains("copy") && !text.contains("destination_access"));
+    }
+
+    #[tokio::test]
     async fn a_journal_round_trips_and_tolerates_a_torn_last_line() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("j.jsonl");
