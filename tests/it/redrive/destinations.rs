@@ -585,3 +585,27 @@ fn a_journal_records_how_the_destination_is_reached_and_resume_reaches_it() {
     );
     assert_eq!(env.depth(&dlq), 2);
 }
+
+#[test]
+fn the_question_before_a_copy_says_the_dlq_keeps_its_messages() {
+    let env = TestEnv::start();
+    let dlq = env.create_queue("orders-dlq", &[]);
+    env.create_queue("orders-replay", &[]);
+    env.send(&dlq, numbered("q", 2));
+    let mut pty = env.pty(
+        &["redrive", "orders-dlq", "--to", "orders-replay", "--copy"],
+        &[],
+    );
+    pty.expect("[y/N]", 20);
+    pty.send("n\r");
+    assert_eq!(pty.wait(10), 6, "{}", pty.screen());
+    let screen = pty.screen();
+    let question = screen
+        .lines()
+        .find(|line| line.contains("[y/N]"))
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    assert_snapshot!(question);
+    assert_eq!(env.depth(&dlq), 2);
+}
