@@ -130,6 +130,25 @@ fn copy_with_native_is_a_usage_error() {
     ]);
     run.assert_code(USAGE);
     assert!(run.stderr.contains("--copy"), "{}", run.stderr);
+    // SQS's move task runs with the DLQ's account and region.
+    let run = env.run(&[
+        "redrive",
+        "orders-dlq",
+        "--to",
+        "orders",
+        "--to-region",
+        "eu-west-1",
+        "--native",
+        "--yes",
+    ]);
+    run.assert_code(USAGE);
+    assert!(
+        run.stderr.contains(
+            "--native cannot be combined with --to-profile, --to-region or --to-endpoint-url"
+        ),
+        "{}",
+        run.stderr
+    );
 }
 
 const GROUPS: usize = 20;
