@@ -142,6 +142,11 @@ fn rehinted(err: ClientError, region: &str) -> anyhow::Error {
         | ClientError::Timeout { .. }
         | ClientError::NotSqs { .. }
         | ClientError::InvalidEndpoint { .. } => "check --to-endpoint-url (or the endpoint_url of the profile of --to-profile) and the network".to_string(),
+        ClientError::UnknownProfile { known, .. } if !known.is_empty() => format!(
+            "check --to-profile; the profiles that exist: {}",
+            known.join(", ")
+        ),
+        ClientError::UnknownProfile { .. } => "check --to-profile: no profile is configured in the AWS config and credentials files (`aws configure --profile NAME` adds one)".to_string(),
         ClientError::Auth { .. } | ClientError::NoCredentials { .. } => "check --to-profile: its credentials need sqs:GetQueueUrl, sqs:GetQueueAttributes and sqs:SendMessage on the destination".to_string(),
         _ => return err.into(),
     };

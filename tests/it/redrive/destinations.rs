@@ -535,6 +535,28 @@ fn a_move_with_a_second_profile_names_it_and_never_shows_its_credentials() {
     );
     assert_eq!(drain_with(&env, &west, &orders).len(), 3);
     assert_eq!(env.depth(&dlq), 0);
+    // A profile that does not exist: named, with those that do, before anything is read.
+    env.send(&dlq, numbered("p", 1));
+    let run = env.run(&[
+        "redrive",
+        "orders-dlq",
+        "--to",
+        "orders",
+        "--to-profile",
+        "relay",
+        "--yes",
+    ]);
+    run.assert_code(1);
+    assert!(
+        run.stderr
+            .contains("the AWS profile `relay` does not exist")
+            && run
+                .stderr
+                .contains("hint: check --to-profile; the profiles that exist: replay"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(env.depth(&dlq), 1);
 }
 
 #[test]
