@@ -125,6 +125,7 @@ impl RedriveSettings {
             concurrency,
             visibility_timeout: whole_seconds(args.visibility),
             archive: args.archive,
+            rewrite: Default::default(),
         };
         if args.native {
             refuse_for_native(&plan, args.journal.is_some())?;

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::rewrite::Rewrite;
 use super::route::Route;
 use crate::client::QueueRef;
 use crate::select::Selection;
@@ -142,6 +143,9 @@ pub struct Plan {
     /// Messages in the DLQ (visible, in flight and delayed) when the run started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dlq_depth_at_start: Option<u64>,
+    /// What each message becomes before it is sent; a resumed run applies the same.
+    #[serde(default, skip_serializing_if = "Rewrite::is_none")]
+    pub rewrite: Rewrite,
 }
 
 /// What a caller chooses for a new run apart from its queues.
@@ -157,6 +161,8 @@ pub struct NewPlan {
     pub visibility_timeout: i32,
     /// An absolute path, so that a resumed run writes to the same file from any directory.
     pub archive: Option<PathBuf>,
+    /// What each message becomes before it is sent ([`Rewrite::default`]: unchanged).
+    pub rewrite: Rewrite,
 }
 
 impl Plan {
@@ -180,6 +186,7 @@ impl Plan {
             archive: new.archive,
             started_at_ms: Some(started_at_ms),
             dlq_depth_at_start: Some(depth),
+            rewrite: new.rewrite,
         };
         plan.validate()?;
         Ok(plan)
@@ -240,6 +247,7 @@ impl Plan {
             archive: None,
             started_at_ms: None,
             dlq_depth_at_start: None,
+            rewrite: Rewrite::default(),
         }
     }
 }
