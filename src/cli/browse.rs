@@ -24,6 +24,9 @@ Keys:
   t            redrive them to a queue you type
   d            delete them (as `sqsctl delete --message-id`)
   x            export them to a file you type, as JSON Lines (the records of `peek -o jsonl`)
+  e            edit the message under the cursor in $VISUAL or $EDITOR (vi without either) and
+               send it back to the source queue: a redrive of that message with the edited body
+               in place of its own (unchanged: nothing is sent)
   R            read the queue again
   ?            these keys;   q or Esc  quit
 

@@ -18,7 +18,7 @@ use crate::delete::{self as delete_engine, ByIdRequest, Status};
 use crate::interrupt::Interrupt;
 use crate::message::envelope::Described;
 use crate::message::{Envelope, MessageRecord};
-use crate::redrive::{self, Counters, Journal, NewPlan, Plan, RouteRequest, RunOptions};
+use crate::redrive::{self, Counters, Journal, NewPlan, Plan, Rewrite, RouteRequest, RunOptions};
 use crate::select::Selection;
 use crate::text::plural;
 
@@ -151,12 +151,17 @@ pub async fn prepare(
     let count = plural(ids.len() as u64, "message");
     let here = queue_place(queue, sqs.region());
     let (question, plan) = match &action {
-        Action::Redrive { to } => {
+        Action::Redrive { .. } | Action::SendEdited { .. } => {
+            let (to, edited) = match &action {
+                Action::Redrive { to } => (to.as_deref(), None),
+                Action::SendEdited { body } => (None, Some(body)),
+                _ => (None, None),
+            };
             let route = redrive::route(
                 sqs,
                 RouteRequest {
                     dlq: &queue.url,
-                    to: to.as_deref(),
+                    to,
                     several_sources: false,
                 },
             )
@@ -177,24 +182,32 @@ pub async fn prepare(
                 concurrency: None,
                 visibility_timeout: redrive::DEFAULT_VISIBILITY_TIMEOUT,
                 archive: None,
+                rewrite: edited.map_or_else(Rewrite::default, |body| {
+                    Rewrite::replace(ids.iter().map(|id| (id.clone(), body.clone())).collect())
+                }),
             };
             let plan = Plan::new_run(&route, new, now_ms()).map_err(|e| e.to_string())?;
             let path = Journal::new_path(journal_dir, &plan.source.name, SystemTime::now())
                 .map_err(|e| e.to_string())?;
+            let what = if edited.is_some() {
+                "Send the edited message back (its new body in place of its own)".to_string()
+            } else {
+                format!("Redrive {count}")
+            };
             let question = format!(
-                "Redrive {count} from {here} to {}?\nThe journal will be {}",
+                "{what}\nfrom {here}\nto {}?\njournal: {}",
                 queue_place(&plan.destination, sqs.region()),
                 path.display()
             );
             (question, Some((plan, path)))
         }
         Action::Delete => (
-            format!("Delete {count} from {here}? This cannot be undone."),
+            format!("Delete {count}\nfrom {here}?\nThis cannot be undone."),
             None,
         ),
         Action::Export { path } => (
             format!(
-                "Export {count} of {here} to {} (JSON Lines)?",
+                "Export {count}\nof {here}\nto {} (JSON Lines)?",
                 path.display()
             ),
             None,
@@ -233,12 +246,12 @@ pub async fn perform(
 ) -> Done {
     let Prepared { pending, plan } = prepared;
     match (pending.action, plan) {
-        (Action::Redrive { .. }, Some((plan, path))) => {
+        (Action::Redrive { .. } | Action::SendEdited { .. }, Some((plan, path))) => {
             redrive_marked(sqs, &plan, path, progress, interrupt).await
         }
         (Action::Delete, _) => delete_marked(sqs, queue, &pending.ids, interrupt).await,
         (Action::Export { path }, _) => export(&path, &records),
-        (Action::Redrive { .. }, None) => Done {
+        (Action::Redrive { .. } | Action::SendEdited { .. }, None) => Done {
             status: "the redrive was not prepared".into(),
             ok: false,
             gone: Vec::new(),
@@ -452,4 +465,57 @@ fn export(path: &std::path::Path, records: &[MessageRecord]) -> Done {
             interrupted: false,
         },
     }
+}
+
+/// The body as edited in `editor` (a shell command line, given the file's path as its last
+/// argument), or `None` when it was left unchanged. The terminal is the editor's meanwhile: the
+/// caller has put it back in its normal mode. An editor that adds a final line break to a body
+/// that had none does not count as a change.
+pub fn edit(
+    editor: &str,
+    state_dir: &std::path::Path,
+    message: &MessageRecord,
+) -> Result<Option<String>, String> {
+    let id = message.message_id.as_deref().unwrap_or("message");
+    let safe: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    std::fs::create_dir_all(state_dir)
+        .map_err(|e| format!("cannot create {}: {e}", state_dir.display()))?;
+    let path = state_dir.join(format!("edit-{safe}-{}.txt", now_ms()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(message.body.as_bytes()))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("sh")
+        .arg(&path)
+        .status();
+    let edited = std::fs::read_to_string(&path);
+    let _ = std::fs::remove_file(&path);
+    match status {
+        Ok(status) if status.success() => {}
+        Ok(status) => {
+            return Err(format!(
+                "the editor `{editor}` failed ({status}); nothing was sent"
+            ));
+        }
+        Err(e) => return Err(format!("cannot run the editor `{editor}`: {e}")),
+    }
+    let mut edited = edited.map_err(|e| format!("cannot read the edited message: {e}"))?;
+    if !message.body.ends_with('\n') && edited.ends_with('\n') {
+        edited.pop();
+    }
+    Ok((edited != message.body).then_some(edited))
 }

@@ -36,6 +36,8 @@ pub struct BrowseSettings {
     pub force: bool,
     pub count_by: Vec<String>,
     pub journal_dir: std::path::PathBuf,
+    /// `$VISUAL`, else `$EDITOR`, else `vi`: a shell command line.
+    pub editor: String,
 }
 
 impl BrowseSettings {
@@ -47,6 +49,11 @@ impl BrowseSettings {
             force: args.force,
             count_by: super::selection::count_by(args.count_by)?,
             journal_dir: super::redrive::default_journal_dir(),
+            editor: ["VISUAL", "EDITOR"]
+                .into_iter()
+                .filter_map(|name| std::env::var(name).ok())
+                .find(|value| !value.trim().is_empty())
+                .unwrap_or_else(|| "vi".to_string()),
         })
     }
 }
@@ -101,21 +108,45 @@ impl Drop for Restore {
     }
 }
 
-/// Stops the key reader thread when dropped.
-struct StopKeys(Arc<AtomicBool>);
+/// Keys read on a thread of its own (crossterm's reads block), until dropped; paused while an
+/// editor owns the terminal.
+struct Keys {
+    events: mpsc::UnboundedReceiver<Event>,
+    stop: Arc<AtomicBool>,
+    paused: Arc<AtomicBool>,
+}
 
-impl Drop for StopKeys {
+impl Drop for Keys {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
     }
 }
 
-/// Reads keys on a thread of its own (crossterm's reads block) until stopped; paused while an
-/// editor or another program owns the terminal.
-fn spawn_key_reader(stop: Arc<AtomicBool>) -> mpsc::UnboundedReceiver<Event> {
+impl Keys {
+    async fn recv(&mut self) -> Option<Event> {
+        self.events.recv().await
+    }
+
+    /// Stops reading the terminal (the reader's last poll ends within its 50 ms) or starts again.
+    async fn pause(&self, paused: bool) {
+        self.paused.store(paused, Ordering::SeqCst);
+        if paused {
+            tokio::time::sleep(Duration::from_millis(120)).await;
+        }
+    }
+}
+
+fn spawn_key_reader() -> Keys {
+    let stop = Arc::new(AtomicBool::new(false));
+    let paused = Arc::new(AtomicBool::new(false));
     let (keys, events) = mpsc::unbounded_channel();
+    let (stopped, held) = (stop.clone(), paused.clone());
     std::thread::spawn(move || {
-        while !stop.load(Ordering::SeqCst) {
+        while !stopped.load(Ordering::SeqCst) {
+            if held.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            }
             match event::poll(Duration::from_millis(50)) {
                 Ok(true) => match event::read() {
                     Ok(event) => {
@@ -130,7 +161,11 @@ fn spawn_key_reader(stop: Arc<AtomicBool>) -> mpsc::UnboundedReceiver<Event> {
             }
         }
     });
-    events
+    Keys {
+        events,
+        stop,
+        paused,
+    }
 }
 
 fn is_ctrl_c(event: &Event) -> bool {
@@ -156,9 +191,7 @@ impl Session<'_> {
     async fn run(&self, mut model: Model) -> anyhow::Result<(ExitStatus, Vec<String>)> {
         let mut terminal = ratatui::try_init()?;
         let _restore = Restore;
-        let stop = Arc::new(AtomicBool::new(false));
-        let _stop_keys = StopKeys(stop.clone());
-        let mut keys = spawn_key_reader(stop);
+        let mut keys = spawn_key_reader();
         let mut prepared: Option<actions::Prepared> = None;
         loop {
             terminal.draw(|frame| screen::draw(frame, &mut model))?;
@@ -193,24 +226,14 @@ impl Session<'_> {
                         return Ok(ended);
                     }
                 }
-                Effect::Prepare(action, ids) => {
-                    model.mode = Mode::Running(format!("preparing the {}...", action.verb()));
-                    terminal.draw(|frame| screen::draw(frame, &mut model))?;
-                    let ready = actions::prepare(
-                        self.sqs,
-                        self.queue,
-                        action,
-                        ids,
-                        &self.settings.journal_dir,
-                    )
-                    .await;
-                    model.mode = Mode::List;
-                    match ready {
-                        Ok(ready) => {
-                            model.ask(ready.pending.clone());
-                            prepared = Some(ready);
-                        }
-                        Err(err) => model.say(Tone::Error, err),
+                effect @ Effect::Prepare(..) => {
+                    prepared = self.prepare(&mut terminal, &mut model, effect).await?;
+                }
+                Effect::Edit(id) => {
+                    if let Some(action) = self.edit(&mut terminal, &mut model, &keys, &id).await? {
+                        model.say(Tone::Info, "edited; preparing to send it back...");
+                        let effect = Effect::Prepare(action, vec![id]);
+                        prepared = self.prepare(&mut terminal, &mut model, effect).await?;
                     }
                 }
                 Effect::Run(pending) => {
@@ -229,12 +252,84 @@ impl Session<'_> {
         }
     }
 
+    /// Finds what an action needs and asks its question; an error is said in the status line.
+    async fn prepare(
+        &self,
+        terminal: &mut Term,
+        model: &mut Model,
+        effect: Effect,
+    ) -> anyhow::Result<Option<actions::Prepared>> {
+        let Effect::Prepare(action, ids) = effect else {
+            return Ok(None);
+        };
+        model.mode = Mode::Running(format!("preparing the {}...", action.verb()));
+        terminal.draw(|frame| screen::draw(frame, model))?;
+        let ready = actions::prepare(
+            self.sqs,
+            self.queue,
+            action,
+            ids,
+            &self.settings.journal_dir,
+        )
+        .await;
+        model.mode = Mode::List;
+        Ok(match ready {
+            Ok(ready) => {
+                model.ask(ready.pending.clone());
+                Some(ready)
+            }
+            Err(err) => {
+                model.say(Tone::Error, err);
+                None
+            }
+        })
+    }
+
+    /// Opens the message in the editor, the terminal handed over to it meanwhile; the edited body
+    /// to send back, or `None` (unchanged, or the editor failed: said in the status line).
+    async fn edit(
+        &self,
+        terminal: &mut Term,
+        model: &mut Model,
+        keys: &Keys,
+        id: &str,
+    ) -> anyhow::Result<Option<model::Action>> {
+        let Some(message) = model.records_of(&[id.to_string()]).into_iter().next() else {
+            return Ok(None);
+        };
+        keys.pause(true).await;
+        ratatui::restore();
+        let scratch = self.settings.journal_dir.parent().map_or_else(
+            || self.settings.journal_dir.clone(),
+            |dir| dir.join("browse"),
+        );
+        let editor = self.settings.editor.clone();
+        let edited =
+            tokio::task::spawn_blocking(move || actions::edit(&editor, &scratch, &message))
+                .await
+                .map_err(|e| anyhow::anyhow!("the editor's task failed: {e}"))?;
+        *terminal = ratatui::try_init()?;
+        terminal.clear()?;
+        keys.pause(false).await;
+        Ok(match edited {
+            Ok(Some(body)) => Some(model::Action::SendEdited { body }),
+            Ok(None) => {
+                model.say(Tone::Info, "the message was not changed: nothing to send");
+                None
+            }
+            Err(err) => {
+                model.say(Tone::Error, err);
+                None
+            }
+        })
+    }
+
     /// Reads the queue again, Ctrl-C stopping the read (and the view).
     async fn reload(
         &self,
         terminal: &mut Term,
         model: &mut Model,
-        keys: &mut mpsc::UnboundedReceiver<Event>,
+        keys: &mut Keys,
     ) -> anyhow::Result<Option<(ExitStatus, Vec<String>)>> {
         model.mode = Mode::Running(format!("reading {}...", self.queue.name));
         let interrupt = Interrupt::with_grace(self.ctx.interrupt.grace());
@@ -282,7 +377,7 @@ impl Session<'_> {
         &self,
         terminal: &mut Term,
         model: &mut Model,
-        keys: &mut mpsc::UnboundedReceiver<Event>,
+        keys: &mut Keys,
         ready: actions::Prepared,
     ) -> anyhow::Result<Option<(ExitStatus, Vec<String>)>> {
         let verb = ready.pending.action.verb();

@@ -30,6 +30,9 @@ pub enum Action {
     Delete,
     /// The records of `peek -o jsonl`, written to a file.
     Export { path: PathBuf },
+    /// Through the redrive engine to the queue's source, the message sent with this body instead
+    /// of its own (edited in `$EDITOR`).
+    SendEdited { body: String },
 }
 
 impl Action {
@@ -38,6 +41,7 @@ impl Action {
             Action::Redrive { .. } => "redrive",
             Action::Delete => "delete",
             Action::Export { .. } => "export",
+            Action::SendEdited { .. } => "send-back",
         }
     }
 }
@@ -106,6 +110,8 @@ pub enum Effect {
     Prepare(Action, Vec<String>),
     /// The user said yes.
     Run(Pending),
+    /// Open the message with this id in `$EDITOR`.
+    Edit(String),
 }
 
 pub struct Model {
@@ -397,6 +403,10 @@ impl Model {
                 self.say(Tone::Info, "marks cleared");
             }
             KeyCode::Char('R') => return Effect::Reload,
+            KeyCode::Char('e') => match self.current().and_then(|m| m.message_id.clone()) {
+                Some(id) => return Effect::Edit(id),
+                None => self.say(Tone::Error, "no message to edit"),
+            },
             KeyCode::Char(c @ ('r' | 't' | 'd' | 'x')) => {
                 let ids = self.chosen();
                 if ids.is_empty() {
@@ -575,6 +585,16 @@ pub(super) mod tests {
         m.set_filter("(");
         assert_eq!(m.tone, Tone::Error);
         assert!(m.status.contains("--grep"), "{}", m.status);
+    }
+
+    #[test]
+    fn e_edits_the_message_under_the_cursor_whatever_is_marked() {
+        let mut m = model(3);
+        m.key(key(KeyCode::Char(' ')));
+        assert_eq!(
+            m.key(key(KeyCode::Char('e'))),
+            Effect::Edit(message(1).message_id.unwrap())
+        );
     }
 
     #[test]

@@ -378,13 +378,14 @@ r            redrive marked (or current) to the source queue
 t            redrive to a queue you type
 d            delete (as delete --message-id)
 x            export to a JSON Lines file
+e            edit the current message in $EDITOR, then send it back
 R            read the queue again
 q Esc        quit            Ctrl-C  quit, or stop an action
 any key closes this help";
 
 fn draw_help(frame: &mut Frame, area: Rect) {
     let width = area.width.min(70);
-    let height = area.height.min(15);
+    let height = area.height.min(16);
     let rect = centered(area, width, height);
     frame.render_widget(Clear, rect);
     frame.render_widget(
@@ -394,7 +395,7 @@ fn draw_help(frame: &mut Frame, area: Rect) {
 }
 
 fn draw_modal(frame: &mut Frame, model: &Model, area: Rect, title: &str, text: &str) {
-    let width = area.width.saturating_sub(4).min(76);
+    let width = area.width.saturating_sub(4).min(100);
     let inner = usize::from(width.saturating_sub(2)).max(1);
     let lines: usize = text
         .lines()
@@ -570,23 +571,21 @@ mod tests {
         m.ask(Pending {
             action: Action::Redrive { to: None },
             ids: vec![id(0)],
-            question: "Redrive 1 message from `orders-dlq` (account 000000000000, us-east-1) to `orders` (account 000000000000, us-east-1)?".into(),
+            question: "Redrive 1 message\nfrom `orders-dlq` (account 000000000000, us-east-1)\nto `orders` (account 000000000000, us-east-1)?\njournal: /state/orders-dlq.jsonl".into(),
         });
-        // The modal's text, its lines joined as one.
-        let screen = render(&mut m, 80, 24)
-            .iter()
-            .map(|l| l.trim_matches(|c: char| c == ' ' || c == '│').to_string())
-            .collect::<Vec<_>>()
-            .join(" ");
-        assert!(screen.contains("confirm"), "{screen}");
-        assert!(
-            screen.contains("`orders-dlq` (account 000000000000, us-east-1)"),
-            "{screen}"
-        );
-        assert!(
-            screen.contains("to `orders` (account 000000000000, us-east-1)?"),
-            "{screen}"
-        );
+        for (width, height) in [(80, 24), (60, 20)] {
+            let screen = render(&mut m, width, height).join("\n");
+            for line in [
+                "confirm",
+                "│Redrive 1 message",
+                "│from `orders-dlq` (account 000000000000, us-east-1)",
+                "│to `orders` (account 000000000000, us-east-1)?",
+                "│journal: /state/orders-dlq.jsonl",
+            ] {
+                assert!(screen.contains(line), "{line} at {width}: {screen}");
+            }
+        }
+        let screen = render(&mut m, 80, 24).join("\n");
         assert!(screen.contains("y: yes"), "{screen}");
         m.key(key(KeyCode::Char('n')));
         let screen = render(&mut m, 80, 24);

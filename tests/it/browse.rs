@@ -1,0 +1,263 @@
+//! `sqsctl browse` on a pseudo-terminal against `sqsctl local`, as a person at a terminal uses it:
+//! marked messages redriven to the source (the others untouched), an edited message sent back,
+//! Ctrl-C at the list, at the question and during an action (nothing half done, the journal
+//! resumable), and the refusal without a terminal. The screens themselves are tested with
+//! ratatui's TestBackend beside the code (`src/commands/browse/screen.rs`).
+
+use std::time::Duration;
+
+use sqsctl::client::QueueRef;
+use sqsctl::local::ServerConfig;
+use sqsctl::message::MessageRecord;
+
+use crate::support::pty::PtyRun;
+use crate::support::{TestEnv, unique_name};
+
+/// What the terminal shows now: the bytes written to it so far, played through a terminal
+/// emulator of the pseudo-terminal's size.
+fn rendered(run: &PtyRun) -> String {
+    let mut parser = vt100::Parser::new(40, 200, 0);
+    parser.process(run.screen().as_bytes());
+    parser.screen().contents()
+}
+
+/// Waits until the screen shows `text`; panics with the screen after `secs`.
+#[track_caller]
+fn expect_rendered(run: &PtyRun, text: &str, secs: u64) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(secs);
+    while std::time::Instant::now() < deadline {
+        if rendered(run).contains(text) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!(
+        "the screen never showed {text:?}; it shows:\n{}",
+        rendered(run)
+    );
+}
+
+/// A source queue and its DLQ (maxReceiveCount 5), the DLQ holding `bodies`.
+fn source_and_dlq(env: &TestEnv, bodies: Vec<String>) -> (QueueRef, QueueRef) {
+    let prefix = unique_name("browse");
+    let dlq = env.create_queue(&format!("{prefix}-dlq"), &[]);
+    let policy = format!(
+        r#"{{"deadLetterTargetArn":"{}","maxReceiveCount":"5"}}"#,
+        env.arn(&dlq)
+    );
+    let source = env.create_queue(&format!("{prefix}-src"), &[("RedrivePolicy", &policy)]);
+    env.send(
+        &dlq,
+        bodies.into_iter().map(MessageRecord::with_body).collect(),
+    );
+    (source, dlq)
+}
+
+fn numbered(n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("body-{i:02}")).collect()
+}
+
+/// The bodies of the rows marked `*`: `* ID RECEIVES AGE SIZE UNIT BODY │ panel`.
+fn marked_bodies(screen: &str) -> Vec<String> {
+    let mut bodies: Vec<String> = screen
+        .lines()
+        .filter(|line| line.starts_with("* "))
+        .filter_map(|line| line.split_whitespace().nth(6).map(str::to_string))
+        .collect();
+    bodies.sort();
+    bodies
+}
+
+fn sorted(mut bodies: Vec<String>) -> Vec<String> {
+    bodies.sort();
+    bodies
+}
+
+fn journals(env: &TestEnv) -> Vec<std::path::PathBuf> {
+    let dir = env.home().join("state/sqsctl/redrive");
+    std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn three_marked_messages_redrive_to_the_source_and_the_other_47_stay_in_the_dlq() {
+    // Through the inspection endpoint on an exact server; by receives on a --like-sqs one.
+    let env = match crate::support::like_sqs_seed() {
+        Some(_) => TestEnv::start(),
+        None => TestEnv::with_inspection(),
+    };
+    let (source, dlq) = source_and_dlq(&env, numbered(50));
+    let mut run = env.pty(&["browse", &dlq.name], &[]);
+    expect_rendered(&run, "50 shown of 50 read, 0 marked", 20);
+    expect_rendered(&run, "account 000000000000, us-east-1", 5);
+    if !env.is_like_sqs() {
+        // Read through the inspection endpoint: no receive count was raised.
+        expect_rendered(&run, "reads are free", 5);
+        let listed = env
+            .block_on(env.sqs().inspection().visible_messages(&dlq, 100))
+            .unwrap();
+        assert_eq!(listed.messages.len(), 50);
+        assert!(
+            listed
+                .messages
+                .iter()
+                .all(|m| m.attribute_u64("ApproximateReceiveCount") == Some(0)),
+            "{:?}",
+            listed.messages
+        );
+    }
+    run.send("   ");
+    expect_rendered(&run, "3 marked", 5);
+    let marked = marked_bodies(&rendered(&run));
+    assert_eq!(marked.len(), 3, "{}", rendered(&run));
+    run.send("r");
+    expect_rendered(&run, "confirm", 10);
+    let question = rendered(&run);
+    for line in [
+        "Redrive 3 messages".to_string(),
+        format!("from `{}` (account 000000000000, us-east-1)", dlq.name),
+        format!("to `{}` (account 000000000000, us-east-1)?", source.name),
+        "journal: ".to_string(),
+    ] {
+        assert!(question.contains(&line), "{line}: {question}");
+    }
+    run.send("y");
+    expect_rendered(
+        &run,
+        &format!("redrove 3 of 3 messages to `{}`", source.name),
+        30,
+    );
+    run.send("q");
+    assert_eq!(run.wait(10), 0, "{}", rendered(&run));
+    assert_eq!(sorted(env.drain_bodies(&source)), marked);
+    let left = sorted(env.drain_bodies(&dlq));
+    assert_eq!(left.len(), 47, "{left:?}");
+    assert!(left.iter().all(|body| !marked.contains(body)), "{left:?}");
+    assert_eq!(
+        journals(&env).len(),
+        1,
+        "one journal under the state directory"
+    );
+}
+
+#[test]
+fn an_edited_message_is_sent_back_to_the_source_with_its_new_body() {
+    let env = TestEnv::start();
+    let bodies: Vec<String> = (0..5)
+        .map(|i| format!(r#"{{"n":{i},"state":"broken"}}"#))
+        .collect();
+    let (source, dlq) = source_and_dlq(&env, bodies);
+    let editor = env.home().join("fix.sh");
+    std::fs::write(&editor, "#!/bin/sh\nsed -i 's/broken/fixed/' \"$1\"\n").unwrap();
+    std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut run = env.pty(
+        &["browse", &dlq.name],
+        &[("EDITOR", editor.to_str().unwrap())],
+    );
+    expect_rendered(&run, "5 shown of 5 read", 20);
+    run.send("e");
+    expect_rendered(&run, "Send the edited message back", 20);
+    run.send("y");
+    expect_rendered(&run, "redrove 1 of 1 message", 30);
+    run.send("q");
+    assert_eq!(run.wait(10), 0, "{}", rendered(&run));
+    let sent = env.drain_bodies(&source);
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert!(sent[0].contains(r#""state":"fixed""#), "{sent:?}");
+    let left = env.drain_bodies(&dlq);
+    assert_eq!(left.len(), 4, "{left:?}");
+    assert!(left.iter().all(|b| b.contains("broken")), "{left:?}");
+    // The edited message left the DLQ: its number is not among those left.
+    let n = &sent[0][..7];
+    assert!(left.iter().all(|b| !b.starts_with(n)), "{left:?}");
+}
+
+#[test]
+fn an_edit_that_changes_nothing_sends_nothing() {
+    let env = TestEnv::start();
+    let (source, dlq) = source_and_dlq(&env, numbered(2));
+    let mut run = env.pty(&["browse", &dlq.name], &[("EDITOR", "true")]);
+    expect_rendered(&run, "2 shown of 2 read", 20);
+    run.send("e");
+    expect_rendered(&run, "the message was not changed: nothing to send", 20);
+    run.send("q");
+    assert_eq!(run.wait(10), 0);
+    assert!(env.drain_bodies(&source).is_empty());
+    assert_eq!(env.drain_bodies(&dlq).len(), 2);
+}
+
+#[test]
+fn ctrl_c_at_the_list_or_at_the_question_changes_nothing_and_restores_the_terminal() {
+    let env = TestEnv::start();
+    let (source, dlq) = source_and_dlq(&env, numbered(10));
+    let mut run = env.pty(&["browse", &dlq.name], &[]);
+    expect_rendered(&run, "10 shown of 10 read", 20);
+    run.send("\x03");
+    assert_eq!(run.wait(10), 130);
+    // The main screen is back and the cursor shown.
+    assert!(run.screen().contains("\x1b[?1049l"), "{:?}", run.screen());
+    assert!(run.screen().contains("\x1b[?25h"), "{:?}", run.screen());
+    assert!(run.screen().contains("interrupted: nothing was changed"));
+
+    let mut run = env.pty(&["browse", &dlq.name], &[]);
+    expect_rendered(&run, "10 shown of 10 read", 20);
+    run.send("  r");
+    expect_rendered(&run, "confirm", 10);
+    run.send("\x03");
+    assert_eq!(run.wait(10), 130);
+    assert!(
+        run.screen()
+            .contains("cancelled: the redrive did not run; nothing was changed"),
+        "{:?}",
+        run.screen()
+    );
+    assert!(journals(&env).is_empty(), "{:?}", journals(&env));
+    assert!(env.drain_bodies(&source).is_empty());
+    assert_eq!(env.drain_bodies(&dlq).len(), 10);
+}
+
+#[test]
+fn ctrl_c_during_a_redrive_stops_it_with_a_journal_that_resume_completes() {
+    // A server a second away, so that the redrive is still running when Ctrl-C comes.
+    let env = TestEnv::start_with(ServerConfig {
+        latency: Duration::from_millis(1000),
+        ..ServerConfig::default()
+    });
+    let (source, dlq) = source_and_dlq(&env, numbered(30));
+    let mut run = env.pty(&["browse", &dlq.name], &[]);
+    expect_rendered(&run, "30 shown of 30 read", 30);
+    run.send("a");
+    expect_rendered(&run, "30 marked", 5);
+    run.send("r");
+    expect_rendered(&run, "confirm", 20);
+    run.send("y");
+    expect_rendered(&run, "redriving:", 10);
+    run.send("\x03");
+    assert_eq!(run.wait(60), 130, "{}", rendered(&run));
+    let said = run.screen();
+    assert!(said.contains("stopped: redrove"), "{said:?}");
+    assert!(said.contains("sqsctl redrive --resume"), "{said:?}");
+    let journals = journals(&env);
+    assert_eq!(journals.len(), 1);
+    let journal = journals[0].to_str().unwrap();
+    let resumed = env.run(&["redrive", "--resume", journal, "--yes"]);
+    resumed.assert_code(0);
+    // Every message once: what the interrupted action moved and what the resume moved.
+    assert_eq!(sorted(env.drain_bodies(&source)), numbered(30));
+    assert!(env.drain_bodies(&dlq).is_empty());
+}
+
+#[test]
+fn without_a_terminal_browse_is_a_usage_error_pointing_to_peek() {
+    let env = TestEnv::start();
+    let run = env.run(&["browse", "orders-dlq"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("browse needs a terminal on stdin and stdout")
+            && run.stderr.contains("`sqsctl peek orders-dlq`"),
+        "{}",
+        run.stderr
+    );
+}
