@@ -89,7 +89,7 @@ keys / timeout Enter
 expect "4 of 12 match timeout"
 expect "4 shown of 12 read"
 keys '?'
-expect "redrive marked (or current) to the source queue"
+expect "redrive marked (or current) to the source"
 keys Escape
 keys / C-u '--where "body.order >"' Enter
 expect "error: filter not applied: --where"

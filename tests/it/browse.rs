@@ -261,3 +261,83 @@ fn without_a_terminal_browse_is_a_usage_error_pointing_to_peek() {
         run.stderr
     );
 }
+
+#[test]
+fn marked_messages_delete_and_export_as_the_commands_do_and_redrive_to_a_queue_typed_in() {
+    let env = TestEnv::start();
+    let (source, dlq) = source_and_dlq(&env, numbered(6));
+    let other = env.create_queue(&unique_name("browse-other"), &[]);
+    let export = env.home().join("marked.jsonl");
+    let mut run = env.pty(&["browse", &dlq.name], &[]);
+    expect_rendered(&run, "6 shown of 6 read", 20);
+    // Export the first two: the records `peek -o jsonl` writes.
+    run.send("  ");
+    expect_rendered(&run, "2 marked", 5);
+    let exported = marked_bodies(&rendered(&run));
+    run.send("x");
+    expect_rendered(&run, "export to file (JSON Lines): _", 5);
+    run.send(&format!("{}\r", export.display()));
+    expect_rendered(&run, "(JSON Lines)?", 10);
+    run.send("y");
+    expect_rendered(&run, "exported 2 messages to", 10);
+    // Delete them.
+    run.send("d");
+    expect_rendered(&run, "This cannot be undone.", 10);
+    run.send("y");
+    expect_rendered(&run, "deleted 2 of 2 messages from", 30);
+    // Redrive the one under the cursor to a queue typed in.
+    run.send("t");
+    expect_rendered(&run, "redrive to queue (name, URL or ARN): _", 5);
+    run.send(&format!("{}\r", other.name));
+    expect_rendered(&run, &format!("to `{}` (account", other.name), 10);
+    run.send("y");
+    expect_rendered(
+        &run,
+        &format!("redrove 1 of 1 message to `{}`", other.name),
+        30,
+    );
+    run.send("q");
+    assert_eq!(run.wait(10), 0, "{}", rendered(&run));
+
+    let lines = std::fs::read_to_string(&export).unwrap();
+    let records: Vec<serde_json::Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2, "{lines}");
+    assert!(records.iter().all(|r| r["type"] == "message"), "{lines}");
+    let mut bodies: Vec<String> = records
+        .iter()
+        .map(|r| r["data"]["body"].as_str().unwrap().to_string())
+        .collect();
+    bodies.sort();
+    assert_eq!(bodies, exported);
+    assert!(records.iter().all(|r| r["data"]["message_id"].is_string()
+        && r["data"]["attributes"]["SentTimestamp"].is_string()
+        && r["data"].get("receipt_handle").is_none()));
+    let moved = env.drain_bodies(&other);
+    assert_eq!(moved.len(), 1);
+    assert!(env.drain_bodies(&source).is_empty());
+    let left = sorted(env.drain_bodies(&dlq));
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(
+        left.iter()
+            .all(|b| !exported.contains(b) && !moved.contains(b)),
+        "{left:?}"
+    );
+}
+
+#[test]
+fn sigterm_and_sighup_end_browse_cleanly_and_restore_the_terminal() {
+    let env = TestEnv::start();
+    let (_, dlq) = source_and_dlq(&env, numbered(3));
+    for (signal, code) in [("TERM", 143), ("HUP", 129)] {
+        let mut run = env.pty(&["browse", &dlq.name], &[]);
+        expect_rendered(&run, "3 shown of 3 read", 20);
+        crate::support::signal(run.pid(), signal);
+        assert_eq!(run.wait(10), code, "SIG{signal}");
+        assert!(run.screen().contains("\x1b[?1049l"), "{:?}", run.screen());
+        assert!(run.screen().contains("stopped: nothing was changed"));
+    }
+    assert_eq!(env.drain_bodies(&dlq).len(), 3);
+}

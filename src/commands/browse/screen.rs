@@ -117,7 +117,7 @@ pub fn draw(frame: &mut Frame, model: &mut Model) {
     draw_input(frame, model, input);
     draw_status(frame, model, status);
     let hints = match (panel, dropped.is_empty()) {
-        (true, true) => "space mark  a all  u unmark  / filter  c count  r redrive  t to…  d delete  x export  ? help  q quit".to_string(),
+        (true, true) => "space mark  a all  u unmark  / filter  c count  r redrive  t to…  d delete  x export  e edit  ? help  q quit".to_string(),
         (false, true) => format!("? help  q quit | side panel hidden: widen to {PANEL_MIN_WIDTH} columns"),
         (_, false) => {
             let mut hidden: Vec<&str> = Vec::new();
@@ -250,6 +250,21 @@ fn draw_list(frame: &mut Frame, model: &mut Model, area: Rect) -> Vec<&'static s
     dropped
 }
 
+/// A key to count by as the panel names it: the built-in ones in words, others as given.
+pub fn count_label(expr: &str) -> String {
+    match expr {
+        "group_id" => "by group".to_string(),
+        "attributes.ApproximateReceiveCount" => "by receive count".to_string(),
+        _ => match expr
+            .strip_prefix("message_attributes.")
+            .and_then(|rest| rest.strip_suffix(".value"))
+        {
+            Some(name) => format!("by attribute {name}"),
+            None => format!("by {expr}"),
+        },
+    }
+}
+
 fn draw_panel(frame: &mut Frame, model: &Model, area: Rect) {
     let block = Block::new()
         .borders(Borders::LEFT)
@@ -260,7 +275,11 @@ fn draw_panel(frame: &mut Frame, model: &Model, area: Rect) {
     match &model.counts {
         Some(counts) => {
             lines.push(Line::from(Span::styled(
-                truncate(&for_terminal(&counts.expr), usize::from(inner.width)).into_owned(),
+                truncate(
+                    &for_terminal(&count_label(&counts.expr)),
+                    usize::from(inner.width),
+                )
+                .into_owned(),
                 Style::new().add_modifier(Modifier::BOLD),
             )));
             for value in &counts.values {
@@ -369,27 +388,29 @@ fn draw_detail(frame: &mut Frame, model: &Model, scroll: u16, area: Rect) {
 
 /// The keys, as the help overlay lists them.
 pub const HELP: &str = "\
-Up/Down j/k  move         PgUp/PgDn Home/End  page, ends
+j/k Up/Down  move; PgUp/PgDn Home/End
 Enter        the whole message (Esc back)
-/            filter: regex, or --grep/--grep-v/--attr/--where ...
+/            filter: regex, or --grep --where --attr ...
 c            count by the next key (side panel)
-space        mark/unmark     a  mark all shown     u  unmark all
-r            redrive marked (or current) to the source queue
+space        mark/unmark; a mark all shown; u unmark all
+r            redrive marked (or current) to the source
 t            redrive to a queue you type
 d            delete (as delete --message-id)
 x            export to a JSON Lines file
-e            edit the current message in $EDITOR, then send it back
+e            edit in $EDITOR, then send it back
 R            read the queue again
-q Esc        quit            Ctrl-C  quit, or stop an action
+q Esc        quit; Ctrl-C quit, or stop an action
 any key closes this help";
 
 fn draw_help(frame: &mut Frame, area: Rect) {
-    let width = area.width.min(70);
-    let height = area.height.min(16);
+    let width = area.width.min(60);
+    let height = area.height.min(15);
     let rect = centered(area, width, height);
     frame.render_widget(Clear, rect);
     frame.render_widget(
-        Paragraph::new(HELP).block(Block::bordered().title(" keys ")),
+        Paragraph::new(HELP)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" keys ")),
         rect,
     );
 }
@@ -532,7 +553,7 @@ mod tests {
         let screen = render(&mut m, 120, 40);
         let panel = screen.join("\n");
         assert!(panel.contains("counts (c: next key)"), "{panel}");
-        assert!(panel.contains("message_attributes.error.value"), "{panel}");
+        assert!(panel.contains("by attribute error"), "{panel}");
         assert!(panel.contains("     3 schema"), "{panel}");
         assert!(panel.contains("     3 timeout"), "{panel}");
         assert!(screen[1].contains("size"), "{screen:#?}");
@@ -607,7 +628,7 @@ mod tests {
         m.key(key(KeyCode::Char('?')));
         let screen = render(&mut m, 80, 24).join("\n");
         assert!(
-            screen.contains("redrive marked (or current) to the source queue"),
+            screen.contains("redrive marked (or current) to the source"),
             "{screen}"
         );
     }
