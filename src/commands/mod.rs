@@ -11,6 +11,7 @@ pub mod diagnose;
 pub mod fifo;
 pub mod generate;
 pub mod groups;
+pub mod keys;
 pub mod local;
 pub mod peek;
 pub mod purge;

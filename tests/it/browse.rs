@@ -10,46 +10,27 @@ use sqsctl::client::QueueRef;
 use sqsctl::local::ServerConfig;
 use sqsctl::message::MessageRecord;
 
-use crate::support::pty::PtyRun;
 use crate::support::{TestEnv, unique_name};
-
-/// What the terminal shows now: the bytes written to it so far, played through a terminal
-/// emulator of the pseudo-terminal's size.
-fn rendered(run: &PtyRun) -> String {
-    let mut parser = vt100::Parser::new(40, 200, 0);
-    parser.process(run.screen().as_bytes());
-    parser.screen().contents()
-}
-
-/// Waits until the screen shows `text`; panics with the screen after `secs`.
-#[track_caller]
-fn expect_rendered(run: &PtyRun, text: &str, secs: u64) {
-    let deadline = std::time::Instant::now() + Duration::from_secs(secs);
-    while std::time::Instant::now() < deadline {
-        if rendered(run).contains(text) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!(
-        "the screen never showed {text:?}; it shows:\n{}",
-        rendered(run)
-    );
-}
 
 /// A source queue and its DLQ (maxReceiveCount 5), the DLQ holding `bodies`.
 fn source_and_dlq(env: &TestEnv, bodies: Vec<String>) -> (QueueRef, QueueRef) {
-    let prefix = unique_name("browse");
-    let dlq = env.create_queue(&format!("{prefix}-dlq"), &[]);
-    let policy = format!(
-        r#"{{"deadLetterTargetArn":"{}","maxReceiveCount":"5"}}"#,
-        env.arn(&dlq)
-    );
-    let source = env.create_queue(&format!("{prefix}-src"), &[("RedrivePolicy", &policy)]);
+    let (source, dlq) = queues(env, 5);
     env.send(
         &dlq,
         bodies.into_iter().map(MessageRecord::with_body).collect(),
     );
+    (source, dlq)
+}
+
+/// A source queue with a DLQ after `max_receive_count` receives.
+fn queues(env: &TestEnv, max_receive_count: u32) -> (QueueRef, QueueRef) {
+    let prefix = unique_name("browse");
+    let dlq = env.create_queue(&format!("{prefix}-dlq"), &[]);
+    let policy = format!(
+        r#"{{"deadLetterTargetArn":"{}","maxReceiveCount":"{max_receive_count}"}}"#,
+        env.arn(&dlq)
+    );
+    let source = env.create_queue(&format!("{prefix}-src"), &[("RedrivePolicy", &policy)]);
     (source, dlq)
 }
 
@@ -89,11 +70,11 @@ fn three_marked_messages_redrive_to_the_source_and_the_other_47_stay_in_the_dlq(
     };
     let (source, dlq) = source_and_dlq(&env, numbered(50));
     let mut run = env.pty(&["browse", &dlq.name], &[]);
-    expect_rendered(&run, "50 shown of 50 read, 0 marked", 20);
-    expect_rendered(&run, "account 000000000000, us-east-1", 5);
+    run.expect_rendered("50 shown of 50 read, 0 marked", 20);
+    run.expect_rendered("account 000000000000, us-east-1", 5);
     if !env.is_like_sqs() {
         // Read through the inspection endpoint: no receive count was raised.
-        expect_rendered(&run, "reads are free", 5);
+        run.expect_rendered("reads are free", 5);
         let listed = env
             .block_on(env.sqs().inspection().visible_messages(&dlq, 100))
             .unwrap();
@@ -108,12 +89,12 @@ fn three_marked_messages_redrive_to_the_source_and_the_other_47_stay_in_the_dlq(
         );
     }
     run.send("   ");
-    expect_rendered(&run, "3 marked", 5);
-    let marked = marked_bodies(&rendered(&run));
-    assert_eq!(marked.len(), 3, "{}", rendered(&run));
+    run.expect_rendered("3 marked", 5);
+    let marked = marked_bodies(&run.rendered());
+    assert_eq!(marked.len(), 3, "{}", run.rendered());
     run.send("r");
-    expect_rendered(&run, "confirm", 10);
-    let question = rendered(&run);
+    run.expect_rendered("confirm", 10);
+    let question = run.rendered();
     for line in [
         "Redrive 3 messages".to_string(),
         format!("from `{}` (account 000000000000, us-east-1)", dlq.name),
@@ -123,13 +104,9 @@ fn three_marked_messages_redrive_to_the_source_and_the_other_47_stay_in_the_dlq(
         assert!(question.contains(&line), "{line}: {question}");
     }
     run.send("y");
-    expect_rendered(
-        &run,
-        &format!("redrove 3 of 3 messages to `{}`", source.name),
-        30,
-    );
+    run.expect_rendered(&format!("redrove 3 of 3 messages to `{}`", source.name), 30);
     run.send("q");
-    assert_eq!(run.wait(10), 0, "{}", rendered(&run));
+    assert_eq!(run.wait(10), 0, "{}", run.rendered());
     assert_eq!(sorted(env.drain_bodies(&source)), marked);
     let left = sorted(env.drain_bodies(&dlq));
     assert_eq!(left.len(), 47, "{left:?}");
@@ -155,13 +132,13 @@ fn an_edited_message_is_sent_back_to_the_source_with_its_new_body() {
         &["browse", &dlq.name],
         &[("EDITOR", editor.to_str().unwrap())],
     );
-    expect_rendered(&run, "5 shown of 5 read", 20);
+    run.expect_rendered("5 shown of 5 read", 20);
     run.send("e");
-    expect_rendered(&run, "Send the edited message back", 20);
+    run.expect_rendered("Send the edited message back", 20);
     run.send("y");
-    expect_rendered(&run, "redrove 1 of 1 message", 30);
+    run.expect_rendered("redrove 1 of 1 message", 30);
     run.send("q");
-    assert_eq!(run.wait(10), 0, "{}", rendered(&run));
+    assert_eq!(run.wait(10), 0, "{}", run.rendered());
     let sent = env.drain_bodies(&source);
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert!(sent[0].contains(r#""state":"fixed""#), "{sent:?}");
@@ -178,9 +155,9 @@ fn an_edit_that_changes_nothing_sends_nothing() {
     let env = TestEnv::start();
     let (source, dlq) = source_and_dlq(&env, numbered(2));
     let mut run = env.pty(&["browse", &dlq.name], &[("EDITOR", "true")]);
-    expect_rendered(&run, "2 shown of 2 read", 20);
+    run.expect_rendered("2 shown of 2 read", 20);
     run.send("e");
-    expect_rendered(&run, "the message was not changed: nothing to send", 20);
+    run.expect_rendered("the message was not changed: nothing to send", 20);
     run.send("q");
     assert_eq!(run.wait(10), 0);
     assert!(env.drain_bodies(&source).is_empty());
@@ -192,7 +169,7 @@ fn ctrl_c_at_the_list_or_at_the_question_changes_nothing_and_restores_the_termin
     let env = TestEnv::start();
     let (source, dlq) = source_and_dlq(&env, numbered(10));
     let mut run = env.pty(&["browse", &dlq.name], &[]);
-    expect_rendered(&run, "10 shown of 10 read", 20);
+    run.expect_rendered("10 shown of 10 read", 20);
     run.send("\x03");
     assert_eq!(run.wait(10), 130);
     // The main screen is back and the cursor shown.
@@ -201,9 +178,9 @@ fn ctrl_c_at_the_list_or_at_the_question_changes_nothing_and_restores_the_termin
     assert!(run.screen().contains("interrupted: nothing was changed"));
 
     let mut run = env.pty(&["browse", &dlq.name], &[]);
-    expect_rendered(&run, "10 shown of 10 read", 20);
+    run.expect_rendered("10 shown of 10 read", 20);
     run.send("  r");
-    expect_rendered(&run, "confirm", 10);
+    run.expect_rendered("confirm", 10);
     run.send("\x03");
     assert_eq!(run.wait(10), 130);
     assert!(
@@ -226,15 +203,15 @@ fn ctrl_c_during_a_redrive_stops_it_with_a_journal_that_resume_completes() {
     });
     let (source, dlq) = source_and_dlq(&env, numbered(30));
     let mut run = env.pty(&["browse", &dlq.name], &[]);
-    expect_rendered(&run, "30 shown of 30 read", 30);
+    run.expect_rendered("30 shown of 30 read", 30);
     run.send("a");
-    expect_rendered(&run, "30 marked", 5);
+    run.expect_rendered("30 marked", 5);
     run.send("r");
-    expect_rendered(&run, "confirm", 20);
+    run.expect_rendered("confirm", 20);
     run.send("y");
-    expect_rendered(&run, "redriving:", 10);
+    run.expect_rendered("redriving:", 10);
     run.send("\x03");
-    assert_eq!(run.wait(60), 130, "{}", rendered(&run));
+    assert_eq!(run.wait(60), 130, "{}", run.rendered());
     let said = run.screen();
     assert!(said.contains("stopped: redrove"), "{said:?}");
     assert!(said.contains("sqsctl redrive --resume"), "{said:?}");
@@ -269,35 +246,31 @@ fn marked_messages_delete_and_export_as_the_commands_do_and_redrive_to_a_queue_t
     let other = env.create_queue(&unique_name("browse-other"), &[]);
     let export = env.home().join("marked.jsonl");
     let mut run = env.pty(&["browse", &dlq.name], &[]);
-    expect_rendered(&run, "6 shown of 6 read", 20);
+    run.expect_rendered("6 shown of 6 read", 20);
     // Export the first two: the records `peek -o jsonl` writes.
     run.send("  ");
-    expect_rendered(&run, "2 marked", 5);
-    let exported = marked_bodies(&rendered(&run));
+    run.expect_rendered("2 marked", 5);
+    let exported = marked_bodies(&run.rendered());
     run.send("x");
-    expect_rendered(&run, "export to file (JSON Lines): _", 5);
+    run.expect_rendered("export to file (JSON Lines): _", 5);
     run.send(&format!("{}\r", export.display()));
-    expect_rendered(&run, "(JSON Lines)?", 10);
+    run.expect_rendered("(JSON Lines)?", 10);
     run.send("y");
-    expect_rendered(&run, "exported 2 messages to", 10);
+    run.expect_rendered("exported 2 messages to", 10);
     // Delete them.
     run.send("d");
-    expect_rendered(&run, "This cannot be undone.", 10);
+    run.expect_rendered("This cannot be undone.", 10);
     run.send("y");
-    expect_rendered(&run, "deleted 2 of 2 messages from", 30);
+    run.expect_rendered("deleted 2 of 2 messages from", 30);
     // Redrive the one under the cursor to a queue typed in.
     run.send("t");
-    expect_rendered(&run, "redrive to queue (name, URL or ARN): _", 5);
+    run.expect_rendered("redrive to queue (name, URL or ARN): _", 5);
     run.send(&format!("{}\r", other.name));
-    expect_rendered(&run, &format!("to `{}` (account", other.name), 10);
+    run.expect_rendered(&format!("to `{}` (account", other.name), 10);
     run.send("y");
-    expect_rendered(
-        &run,
-        &format!("redrove 1 of 1 message to `{}`", other.name),
-        30,
-    );
+    run.expect_rendered(&format!("redrove 1 of 1 message to `{}`", other.name), 30);
     run.send("q");
-    assert_eq!(run.wait(10), 0, "{}", rendered(&run));
+    assert_eq!(run.wait(10), 0, "{}", run.rendered());
 
     let lines = std::fs::read_to_string(&export).unwrap();
     let records: Vec<serde_json::Value> = lines
@@ -333,11 +306,43 @@ fn sigterm_and_sighup_end_browse_cleanly_and_restore_the_terminal() {
     let (_, dlq) = source_and_dlq(&env, numbered(3));
     for (signal, code) in [("TERM", 143), ("HUP", 129)] {
         let mut run = env.pty(&["browse", &dlq.name], &[]);
-        expect_rendered(&run, "3 shown of 3 read", 20);
+        run.expect_rendered("3 shown of 3 read", 20);
         crate::support::signal(run.pid(), signal);
         assert_eq!(run.wait(10), code, "SIG{signal}");
         assert!(run.screen().contains("\x1b[?1049l"), "{:?}", run.screen());
         assert!(run.screen().contains("stopped: nothing was changed"));
     }
     assert_eq!(env.drain_bodies(&dlq).len(), 3);
+}
+
+#[test]
+fn the_read_guard_refuses_a_queue_that_reading_could_dead_letter_unless_forced() {
+    // By receives (no inspection endpoint), as on SQS.
+    let env = TestEnv::start();
+    let (source, dlq) = queues(&env, 2);
+    env.send(
+        &source,
+        numbered(3)
+            .into_iter()
+            .map(MessageRecord::with_body)
+            .collect(),
+    );
+    let mut run = env.pty(&["browse", &source.name], &[]);
+    assert_eq!(run.wait(20), 1, "{}", run.screen());
+    let said = run.screen();
+    assert!(
+        said.contains("could move messages to its dead-letter queue"),
+        "{said}"
+    );
+    assert!(
+        said.contains("`sqsctl browse --force` reads it anyway"),
+        "{said}"
+    );
+    assert_eq!(env.depth(&dlq), 0);
+
+    let mut run = env.pty(&["browse", &source.name, "--force"], &[]);
+    run.expect_rendered("3 shown of 3 read", 30);
+    run.expect_rendered("each read (R) uses 1 of each message's 2 receives", 5);
+    run.send("q");
+    assert_eq!(run.wait(10), 0);
 }

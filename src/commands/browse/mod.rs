@@ -13,16 +13,15 @@ pub mod screen;
 
 use std::io::IsTerminal;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
-use tokio::sync::mpsc;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
 
 use crate::cli::browse::BrowseArgs;
 use crate::client::{QueueRef, Sqs};
 use crate::commands::common::{account_region, resolve_queue};
 use crate::commands::context::Context;
+use crate::commands::keys::{Keys, Restore};
 use crate::error::UsageError;
 use crate::exit::ExitStatus;
 use crate::interrupt::Interrupt;
@@ -98,76 +97,6 @@ pub async fn run(ctx: &Context, settings: BrowseSettings) -> anyhow::Result<Exit
     Ok(status)
 }
 
-/// Puts the terminal back when dropped, on every way out of the view (ratatui's panic hook
-/// covers a panic).
-struct Restore;
-
-impl Drop for Restore {
-    fn drop(&mut self) {
-        ratatui::restore();
-    }
-}
-
-/// Keys read on a thread of its own (crossterm's reads block), until dropped; paused while an
-/// editor owns the terminal.
-struct Keys {
-    events: mpsc::UnboundedReceiver<Event>,
-    stop: Arc<AtomicBool>,
-    paused: Arc<AtomicBool>,
-}
-
-impl Drop for Keys {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-    }
-}
-
-impl Keys {
-    async fn recv(&mut self) -> Option<Event> {
-        self.events.recv().await
-    }
-
-    /// Stops reading the terminal (the reader's last poll ends within its 50 ms) or starts again.
-    async fn pause(&self, paused: bool) {
-        self.paused.store(paused, Ordering::SeqCst);
-        if paused {
-            tokio::time::sleep(Duration::from_millis(120)).await;
-        }
-    }
-}
-
-fn spawn_key_reader() -> Keys {
-    let stop = Arc::new(AtomicBool::new(false));
-    let paused = Arc::new(AtomicBool::new(false));
-    let (keys, events) = mpsc::unbounded_channel();
-    let (stopped, held) = (stop.clone(), paused.clone());
-    std::thread::spawn(move || {
-        while !stopped.load(Ordering::SeqCst) {
-            if held.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(20));
-                continue;
-            }
-            match event::poll(Duration::from_millis(50)) {
-                Ok(true) => match event::read() {
-                    Ok(event) => {
-                        if keys.send(event).is_err() {
-                            return;
-                        }
-                    }
-                    Err(_) => return,
-                },
-                Ok(false) => {}
-                Err(_) => return,
-            }
-        }
-    });
-    Keys {
-        events,
-        stop,
-        paused,
-    }
-}
-
 fn is_ctrl_c(event: &Event) -> bool {
     matches!(event, Event::Key(key) if key.kind == KeyEventKind::Press
         && key.code == KeyCode::Char('c')
@@ -191,7 +120,7 @@ impl Session<'_> {
     async fn run(&self, mut model: Model) -> anyhow::Result<(ExitStatus, Vec<String>)> {
         let mut terminal = ratatui::try_init()?;
         let _restore = Restore;
-        let mut keys = spawn_key_reader();
+        let mut keys = Keys::spawn();
         let mut prepared: Option<actions::Prepared> = None;
         loop {
             terminal.draw(|frame| screen::draw(frame, &mut model))?;

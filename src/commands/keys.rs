@@ -1,0 +1,83 @@
+//! The keyboard and the screen of the full-screen views (`top`, `browse`): keys read on a thread of
+//! their own (crossterm's reads block), which stops when dropped and pauses while another program
+//! (an editor) owns the terminal; and the guard that puts the terminal back on every way out.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use ratatui::crossterm::event::{self, Event};
+use tokio::sync::mpsc;
+
+/// How long one wait for a key lasts before the reader checks whether to stop or pause.
+const POLL: Duration = Duration::from_millis(50);
+
+/// Puts the terminal back (raw mode off, the main screen back, the cursor shown) when dropped;
+/// a panic is covered by ratatui's panic hook.
+pub struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        ratatui::restore();
+    }
+}
+
+/// The terminal's events, read until dropped.
+pub struct Keys {
+    events: mpsc::UnboundedReceiver<Event>,
+    stop: Arc<AtomicBool>,
+    paused: Arc<AtomicBool>,
+}
+
+impl Drop for Keys {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+impl Keys {
+    pub fn spawn() -> Keys {
+        let stop = Arc::new(AtomicBool::new(false));
+        let paused = Arc::new(AtomicBool::new(false));
+        let (keys, events) = mpsc::unbounded_channel();
+        let (stopped, held) = (stop.clone(), paused.clone());
+        std::thread::spawn(move || {
+            while !stopped.load(Ordering::SeqCst) {
+                if held.load(Ordering::SeqCst) {
+                    std::thread::sleep(POLL / 2);
+                    continue;
+                }
+                match event::poll(POLL) {
+                    Ok(true) => match event::read() {
+                        Ok(event) => {
+                            if keys.send(event).is_err() {
+                                return;
+                            }
+                        }
+                        Err(_) => return,
+                    },
+                    Ok(false) => {}
+                    Err(_) => return,
+                }
+            }
+        });
+        Keys {
+            events,
+            stop,
+            paused,
+        }
+    }
+
+    /// The next event; `None` once the reader stopped (the terminal is gone).
+    pub async fn recv(&mut self) -> Option<Event> {
+        self.events.recv().await
+    }
+
+    /// Stops reading the terminal, waiting out the reader's last poll, or starts again.
+    pub async fn pause(&self, paused: bool) {
+        self.paused.store(paused, Ordering::SeqCst);
+        if paused {
+            tokio::time::sleep(POLL * 2 + POLL / 2).await;
+        }
+    }
+}
