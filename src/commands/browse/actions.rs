@@ -1,8 +1,9 @@
-//! What `browse` does outside the screen: reading the queue as `peek` reads it (under the same
-//! read guard), and the actions on chosen messages, each through the engine of the command it
-//! stands for: a redrive through [`crate::redrive::run`] with a `--message-id` selection and a
-//! journal, a delete through [`crate::delete::by_id`], an export as the records of
-//! `peek -o jsonl`. Nothing here draws; results come back as words for the status line.
+//! The actions of `browse` on chosen messages, each through the engine of the command it stands
+//! for: a redrive through [`crate::redrive::run`] with a `--message-id` selection and a journal
+//! (an edited message: with a rewrite that replaces its body), a delete through
+//! [`crate::delete::by_id`], an export as the records of `peek -o jsonl`. [`prepare`] finds what an
+//! action needs and words its question; [`perform`] runs it. Nothing here draws; results come
+//! back as words for the status line.
 
 use std::io::Write as _;
 use std::ops::ControlFlow;
@@ -11,7 +12,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::model::{Action, Pending};
-use crate::client::peek::{self, PeekOptions, ReadPath};
+use crate::client::peek;
 use crate::client::{QueueRef, Sqs};
 use crate::commands::common::queue_place;
 use crate::delete::{self as delete_engine, ByIdRequest, Status};
@@ -26,110 +27,6 @@ pub fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
-}
-
-/// What a read found.
-pub struct Read {
-    pub messages: Vec<MessageRecord>,
-    /// What reading costs, for the title.
-    pub note: String,
-    /// What the read left to say (messages near the dead-letter queue, counts that lag).
-    pub status: String,
-    pub inspected: bool,
-    pub interrupted: bool,
-}
-
-/// Why the guard refused, with what lets it read.
-fn refusal(err: peek::PeekError) -> String {
-    match err {
-        peek::PeekError::WouldDeadLetter { .. } | peek::PeekError::LeftAtLimit { .. } => {
-            format!(
-                "{err}; `sqsctl browse --force` reads it anyway (each read uses one receive of each message)"
-            )
-        }
-        other => other.to_string(),
-    }
-}
-
-/// Reads up to `max` messages of `queue` as `peek` does: through `sqsctl local`'s inspection
-/// endpoint when it answers (nothing received), otherwise by receives under the read guard.
-pub async fn read(
-    sqs: &Sqs,
-    queue: &QueueRef,
-    max: u64,
-    force: bool,
-    interrupt: &Interrupt,
-) -> Result<Read, String> {
-    let attrs = sqs.attributes(queue).await.map_err(|e| e.to_string())?;
-    let path = peek::weigh(sqs, queue, &attrs, force)
-        .await
-        .map_err(refusal)?;
-    let note = match &path {
-        ReadPath::Inspect => "reads are free (sqsctl local's inspection: nothing received)".into(),
-        ReadPath::Receive(Some(cost)) => format!(
-            "each read (R) uses 1 of each message's {} before `{}`",
-            plural(u64::from(cost.max_receive_count), "receive"),
-            cost.dlq
-        ),
-        ReadPath::Receive(None) => "each read (R) is one receive of each message".into(),
-    };
-    let request = peek::ReadRequest {
-        sqs,
-        queue,
-        attrs: &attrs,
-        options: PeekOptions {
-            max: Some(usize::try_from(max).unwrap_or(usize::MAX)),
-            force,
-            ..PeekOptions::default()
-        },
-        interrupt,
-    };
-    let mut messages = Vec::new();
-    let show = usize::try_from(max).unwrap_or(usize::MAX);
-    let (scanned, _) = peek::scan_matching(&request, path, None, show, |batch| {
-        messages.extend(batch.iter().cloned().map(|mut m| {
-            // Receipt handles stop working once the read released the messages.
-            m.receipt_handle = None;
-            m
-        }));
-        ControlFlow::Continue(())
-    })
-    .await
-    .map_err(refusal)?;
-    let mut status = format!(
-        "read {} of about {} visible",
-        scanned.seen, scanned.visible_at_start
-    );
-    if scanned.in_flight_at_start > 0 {
-        status.push_str(&format!(
-            " ({} in flight, not shown)",
-            scanned.in_flight_at_start
-        ));
-    }
-    if let Some(cost) = &scanned.cost {
-        if let Some(line) = cost.describe_at_limit(scanned.at_limit) {
-            status.push_str(&format!("; {line}"));
-        } else if let Some(line) = cost.describe_near(scanned.near_dead_letter) {
-            status.push_str(&format!("; {line}"));
-        }
-    }
-    if let Some(moved) = scanned.dead_letter_warning(&queue.name) {
-        status.push_str(&format!("; {moved}"));
-    }
-    if scanned.release_failed > 0 {
-        status.push_str(&format!(
-            "; {} could not be made visible again (they come back within {} s)",
-            plural(scanned.release_failed, "message"),
-            peek::DEFAULT_HOLD_SECONDS
-        ));
-    }
-    Ok(Read {
-        messages,
-        note,
-        status,
-        inspected: scanned.inspected,
-        interrupted: scanned.interrupted,
-    })
 }
 
 /// An action ready to run: the question it asks, and what it found to ask it (the redrive's plan
@@ -465,57 +362,4 @@ fn export(path: &std::path::Path, records: &[MessageRecord]) -> Done {
             interrupted: false,
         },
     }
-}
-
-/// The body as edited in `editor` (a shell command line, given the file's path as its last
-/// argument), or `None` when it was left unchanged. The terminal is the editor's meanwhile: the
-/// caller has put it back in its normal mode. An editor that adds a final line break to a body
-/// that had none does not count as a change.
-pub fn edit(
-    editor: &str,
-    state_dir: &std::path::Path,
-    message: &MessageRecord,
-) -> Result<Option<String>, String> {
-    let id = message.message_id.as_deref().unwrap_or("message");
-    let safe: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    std::fs::create_dir_all(state_dir)
-        .map_err(|e| format!("cannot create {}: {e}", state_dir.display()))?;
-    let path = state_dir.join(format!("edit-{safe}-{}.txt", now_ms()));
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .and_then(|mut f| f.write_all(message.body.as_bytes()))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let status = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!("{editor} \"$1\""))
-        .arg("sh")
-        .arg(&path)
-        .status();
-    let edited = std::fs::read_to_string(&path);
-    let _ = std::fs::remove_file(&path);
-    match status {
-        Ok(status) if status.success() => {}
-        Ok(status) => {
-            return Err(format!(
-                "the editor `{editor}` failed ({status}); nothing was sent"
-            ));
-        }
-        Err(e) => return Err(format!("cannot run the editor `{editor}`: {e}")),
-    }
-    let mut edited = edited.map_err(|e| format!("cannot read the edited message: {e}"))?;
-    if !message.body.ends_with('\n') && edited.ends_with('\n') {
-        edited.pop();
-    }
-    Ok((edited != message.body).then_some(edited))
 }

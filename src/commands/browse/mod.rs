@@ -1,14 +1,17 @@
 //! `sqsctl browse`: the on-call workbench, a full-screen view of a queue's messages with counts, a
 //! filter, marks and actions. Its parts: [`model`] (the state and what each key does, no terminal),
 //! [`screen`] (drawing the model), [`filter`] (the filter line, read as the selection options), and
-//! [`actions`] (reading the queue as `peek` does, and each action through its command's engine).
+//! [`read`] (reading the queue as `peek` does), [`actions`] (each action through its command's
+//! engine) and [`edit`] (a message in the user's editor).
 //! This file resolves the settings, refuses a pipe, reads the queue once before taking the screen
 //! (a refusal of the read guard is then an ordinary error), and runs the loop that joins keys,
 //! signals and the actions; the terminal is restored however it ends.
 
 mod actions;
+mod edit;
 mod filter;
 pub mod model;
+mod read;
 pub mod screen;
 
 use std::io::IsTerminal;
@@ -69,7 +72,7 @@ pub async fn run(ctx: &Context, settings: BrowseSettings) -> anyhow::Result<Exit
     let queue = resolve_queue(ctx, &settings.queue).await?;
     let sqs = ctx.sqs().await?;
     ctx.printer.info(format!("reading {}...", queue.name));
-    let first = actions::read(sqs, &queue, settings.max, settings.force, &ctx.interrupt)
+    let first = read::read(sqs, &queue, settings.max, settings.force, &ctx.interrupt)
         .await
         .map_err(anyhow::Error::msg)?;
     if first.interrupted || ctx.interrupt.is_set() {
@@ -233,10 +236,9 @@ impl Session<'_> {
             |dir| dir.join("browse"),
         );
         let editor = self.settings.editor.clone();
-        let edited =
-            tokio::task::spawn_blocking(move || actions::edit(&editor, &scratch, &message))
-                .await
-                .map_err(|e| anyhow::anyhow!("the editor's task failed: {e}"))?;
+        let edited = tokio::task::spawn_blocking(move || edit::edit(&editor, &scratch, &message))
+            .await
+            .map_err(|e| anyhow::anyhow!("the editor's task failed: {e}"))?;
         *terminal = ratatui::try_init()?;
         terminal.clear()?;
         keys.pause(false).await;
@@ -262,7 +264,7 @@ impl Session<'_> {
     ) -> anyhow::Result<Option<(ExitStatus, Vec<String>)>> {
         model.mode = Mode::Running(format!("reading {}...", self.queue.name));
         let interrupt = Interrupt::with_grace(self.ctx.interrupt.grace());
-        let read = actions::read(
+        let read = read::read(
             self.sqs,
             self.queue,
             self.settings.max,
