@@ -9,6 +9,30 @@ use std::time::Duration;
 use ratatui::crossterm::event::{self, Event};
 use tokio::sync::mpsc;
 
+/// True while another program (an editor) runs on the terminal: Ctrl-C typed there is its own.
+static TERMINAL_LENT: AtomicBool = AtomicBool::new(false);
+
+/// Whether a program sqsctl started owns the terminal now; the signal handler leaves its Ctrl-C
+/// to it.
+pub fn terminal_is_lent() -> bool {
+    TERMINAL_LENT.load(Ordering::SeqCst)
+}
+
+/// Marks the terminal lent to another program until dropped.
+pub struct Lent;
+
+/// Lends the terminal to another program until the guard is dropped.
+pub fn lend_terminal() -> Lent {
+    TERMINAL_LENT.store(true, Ordering::SeqCst);
+    Lent
+}
+
+impl Drop for Lent {
+    fn drop(&mut self) {
+        TERMINAL_LENT.store(false, Ordering::SeqCst);
+    }
+}
+
 /// How long one wait for a key lasts before the reader checks whether to stop or pause.
 const POLL: Duration = Duration::from_millis(50);
 

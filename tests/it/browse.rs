@@ -165,6 +165,30 @@ fn an_edit_that_changes_nothing_sends_nothing() {
 }
 
 #[test]
+fn ctrl_c_in_the_editor_is_the_editors_and_browse_goes_on() {
+    let env = TestEnv::start();
+    let (source, dlq) = source_and_dlq(&env, numbered(2));
+    let editor = env.home().join("slow.sh");
+    std::fs::write(&editor, "#!/bin/sh\necho EDITING\nsleep 30\n").unwrap();
+    std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut run = env.pty(
+        &["browse", &dlq.name],
+        &[("EDITOR", editor.to_str().unwrap())],
+    );
+    run.expect_rendered("2 shown of 2 read", 20);
+    run.send("e");
+    run.expect("EDITING", 10);
+    run.send("\x03");
+    run.expect_rendered("nothing was sent", 10);
+    // browse goes on: the Ctrl-C was the editor's, not a stop.
+    std::thread::sleep(Duration::from_secs(1));
+    run.send("q");
+    assert_eq!(run.wait(10), 0, "{}", run.rendered());
+    assert!(env.drain_bodies(&source).is_empty());
+    assert_eq!(env.drain_bodies(&dlq).len(), 2);
+}
+
+#[test]
 fn ctrl_c_at_the_list_or_at_the_question_changes_nothing_and_restores_the_terminal() {
     let env = TestEnv::start();
     let (source, dlq) = source_and_dlq(&env, numbered(10));

@@ -236,9 +236,12 @@ impl Session<'_> {
             |dir| dir.join("browse"),
         );
         let editor = self.settings.editor.clone();
+        let lent = crate::commands::keys::lend_terminal();
         let edited = tokio::task::spawn_blocking(move || edit::edit(&editor, &scratch, &message))
             .await
-            .map_err(|e| anyhow::anyhow!("the editor's task failed: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("the editor's task failed: {e}"));
+        drop(lent);
+        let edited = edited?;
         *terminal = ratatui::try_init()?;
         terminal.clear()?;
         keys.pause(false).await;
