@@ -97,6 +97,12 @@ impl Keys {
         self.events.recv().await
     }
 
+    /// Drops the keys typed so far and not yet handled: a question must not take an answer typed
+    /// before it was shown.
+    pub fn discard_typed_ahead(&mut self) {
+        while self.events.try_recv().is_ok() {}
+    }
+
     /// Stops reading the terminal, waiting out the reader's last poll, or starts again.
     pub async fn pause(&self, paused: bool) {
         self.paused.store(paused, Ordering::SeqCst);

@@ -159,13 +159,18 @@ impl Session<'_> {
                     }
                 }
                 effect @ Effect::Prepare(..) => {
-                    prepared = self.prepare(&mut terminal, &mut model, effect).await?;
+                    prepared = self
+                        .prepare(&mut terminal, &mut model, &mut keys, effect)
+                        .await?;
                 }
                 Effect::Edit(id) => {
-                    if let Some(action) = self.edit(&mut terminal, &mut model, &keys, &id).await? {
+                    let edited = self.edit(&mut terminal, &mut model, &keys, &id).await?;
+                    if let Some(action) = edited {
                         model.say(Tone::Info, "edited; preparing to send it back...");
                         let effect = Effect::Prepare(action, vec![id]);
-                        prepared = self.prepare(&mut terminal, &mut model, effect).await?;
+                        prepared = self
+                            .prepare(&mut terminal, &mut model, &mut keys, effect)
+                            .await?;
                     }
                 }
                 Effect::Run(pending) => {
@@ -189,6 +194,7 @@ impl Session<'_> {
         &self,
         terminal: &mut Term,
         model: &mut Model,
+        keys: &mut Keys,
         effect: Effect,
     ) -> anyhow::Result<Option<actions::Prepared>> {
         let Effect::Prepare(action, ids) = effect else {
@@ -207,6 +213,7 @@ impl Session<'_> {
         model.mode = Mode::List;
         Ok(match ready {
             Ok(ready) => {
+                keys.discard_typed_ahead();
                 model.ask(ready.pending.clone());
                 Some(ready)
             }

@@ -135,6 +135,15 @@ pub fn draw(frame: &mut Frame, model: &mut Model) {
             .style(Style::new().add_modifier(Modifier::DIM)),
         keys,
     );
+    if matches!(model.mode, Mode::Detail { .. }) {
+        // Scrolled no further than the last line.
+        let last = model
+            .current()
+            .map_or(0, |m| detail_text(m).lines().count().saturating_sub(1));
+        if let Mode::Detail { scroll } = &mut model.mode {
+            *scroll = (*scroll).min(u16::try_from(last).unwrap_or(u16::MAX));
+        }
+    }
     match &model.mode {
         Mode::Detail { scroll } => draw_detail(frame, model, *scroll, body),
         Mode::Help => draw_help(frame, area),
@@ -624,6 +633,15 @@ mod tests {
         assert!(screen.contains("\"order\": 0"), "{screen}");
         assert!(screen.contains("ApproximateReceiveCount: 1"), "{screen}");
         assert!(screen.contains("error (String): timeout"), "{screen}");
+        // Scrolling stops at the last line, and comes back up at once.
+        for _ in 0..50 {
+            m.key(key(KeyCode::Down));
+        }
+        render(&mut m, 80, 24);
+        m.key(key(KeyCode::Up));
+        let screen = render(&mut m, 80, 24).join("\n");
+        assert!(screen.contains("error (String): timeout"), "{screen}");
+        assert!(!screen.contains("message id:"), "{screen}");
         m.key(key(KeyCode::Esc));
         m.key(key(KeyCode::Char('?')));
         let screen = render(&mut m, 80, 24).join("\n");
