@@ -105,6 +105,10 @@ fn three_marked_messages_redrive_to_the_source_and_the_other_47_stay_in_the_dlq(
     }
     run.send("y");
     run.expect_rendered(&format!("redrove 3 of 3 messages to `{}`", source.name), 30);
+    if !env.is_like_sqs() {
+        // Free to read on sqsctl local: the list is read again after the action.
+        run.expect_rendered("47 shown of 47 read, 0 marked", 10);
+    }
     run.send("q");
     assert_eq!(run.wait(10), 0, "{}", run.rendered());
     assert_eq!(sorted(env.drain_bodies(&source)), marked);

@@ -670,6 +670,22 @@ mod tests {
     }
 
     #[test]
+    fn an_envelope_shows_as_its_marker_and_inner_message_and_control_characters_are_escaped() {
+        let sns = MessageRecord::with_body(
+            r#"{"Type":"Notification","MessageId":"m-1","TopicArn":"arn:aws:sns:us-east-1:000000000000:orders","Message":"{\"order\":7}","Timestamp":"2024-01-01T00:00:00Z"}"#,
+        );
+        assert_eq!(preview(&sns), r#"[sns orders] {"order":7}"#);
+        let detail = detail_text(&sns);
+        assert!(detail.contains("envelope: [sns orders]"), "{detail}");
+        assert!(
+            detail.contains("inner message:\n{\n  \"order\": 7\n}"),
+            "{detail}"
+        );
+        let hostile = MessageRecord::with_body("a\x1b[31mred\nline");
+        assert_eq!(preview(&hostile), "a\\u{1b}[31mred line");
+    }
+
+    #[test]
     fn columns_drop_in_order_as_the_width_shrinks() {
         assert_eq!(fitted_columns(120, true).1, Vec::<&str>::new());
         assert_eq!(fitted_columns(80, true).1, ["group"]);
