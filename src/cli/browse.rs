@@ -17,7 +17,8 @@ Keys:
   /            filter: a regex as --grep takes it, or the selection options themselves
                (--grep R, --grep-v R, --attr NAME=VALUE, --where EXPR, --older-than, --newer-than);
                an empty filter shows every message again
-  c            count by the next key (group, receive count, envelope, the --count-by keys)
+  c            count by the next key (the --count-by keys, group, receive count, each message
+               attribute seen);  C  count by a JMESPath expression you type, as --count-by takes it
   space        mark or unmark the message under the cursor
   a            mark every message shown;   u  unmark all
   r            redrive the marked messages (or the one under the cursor) to the queue's source

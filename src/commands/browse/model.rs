@@ -59,6 +59,7 @@ pub struct Pending {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InputPurpose {
     Filter,
+    CountBy,
     RedriveTo,
     ExportTo,
 }
@@ -67,6 +68,7 @@ impl InputPurpose {
     pub fn prompt(self) -> &'static str {
         match self {
             InputPurpose::Filter => "filter (regex, or --grep/--where/--attr ...): ",
+            InputPurpose::CountBy => "count by (JMESPath, as --count-by): ",
             InputPurpose::RedriveTo => "redrive to queue (name, URL or ARN): ",
             InputPurpose::ExportTo => "export to file (JSON Lines): ",
         }
@@ -258,6 +260,24 @@ impl Model {
         }
     }
 
+    /// Counts by `expr` (a JMESPath expression, as `--count-by` takes it), added to the keys `c`
+    /// cycles through; an invalid one is said in the status line.
+    pub fn count_by(&mut self, expr: &str) {
+        if let Err(err) = Counter::compile(&[expr.to_string()]) {
+            self.say(Tone::Error, format!("not counted: {err}"));
+            return;
+        }
+        self.count_key = match self.count_keys.iter().position(|k| k == expr) {
+            Some(known) => known,
+            None => {
+                self.count_keys.push(expr.to_string());
+                self.count_keys.len() - 1
+            }
+        };
+        self.recount();
+        self.say(Tone::Info, format!("counting by {expr}"));
+    }
+
     pub fn say(&mut self, tone: Tone, text: impl Into<String>) {
         self.tone = tone;
         self.status = text.into();
@@ -377,6 +397,12 @@ impl Model {
                     text: self.filter_text.clone(),
                 }
             }
+            KeyCode::Char('C') => {
+                self.mode = Mode::Input {
+                    purpose: InputPurpose::CountBy,
+                    text: String::new(),
+                }
+            }
             KeyCode::Char('c') if !self.count_keys.is_empty() => {
                 self.count_key = (self.count_key + 1) % self.count_keys.len();
                 self.recount();
@@ -443,6 +469,7 @@ impl Model {
                 match purpose {
                     InputPurpose::Filter => self.set_filter(&typed),
                     _ if typed.is_empty() => {}
+                    InputPurpose::CountBy => self.count_by(&typed),
                     InputPurpose::RedriveTo => {
                         return Effect::Prepare(Action::Redrive { to: Some(typed) }, self.chosen());
                     }
@@ -585,6 +612,28 @@ pub(super) mod tests {
         m.set_filter("(");
         assert_eq!(m.tone, Tone::Error);
         assert!(m.status.contains("--grep"), "{}", m.status);
+    }
+
+    #[test]
+    fn capital_c_counts_by_an_expression_typed_in_and_refuses_an_invalid_one() {
+        let mut m = model(6);
+        m.key(key(KeyCode::Char('C')));
+        typed(&mut m, "body.error");
+        m.key(key(KeyCode::Enter));
+        let counts = m.counts.clone().unwrap();
+        assert_eq!(counts.expr, "body.error");
+        assert_eq!(counts.values.len(), 2);
+        assert_eq!(counts.values[0].count, 3);
+        m.key(key(KeyCode::Char('C')));
+        typed(&mut m, "body.[");
+        m.key(key(KeyCode::Enter));
+        assert_eq!(m.tone, Tone::Error);
+        assert!(
+            m.status.starts_with("not counted: `body.[`"),
+            "{}",
+            m.status
+        );
+        assert_eq!(m.counts.clone().unwrap().expr, "body.error");
     }
 
     #[test]

@@ -400,7 +400,7 @@ pub const HELP: &str = "\
 j/k Up/Down  move; PgUp/PgDn Home/End
 Enter        the whole message (Esc back)
 /            filter: regex, or --grep --where --attr ...
-c            count by the next key (side panel)
+c C          count by the next key; by an expression typed
 space        mark/unmark; a mark all shown; u unmark all
 r            redrive marked (or current) to the source
 t            redrive to a queue you type
