@@ -250,7 +250,7 @@ pub enum Command {
     /// Inspect FIFO queues
     #[command(subcommand)]
     Fifo(fifo::FifoCommand),
-    /// Browse a queue full screen: group, filter, mark, then redrive, delete or export
+    /// Browse a queue full screen: count, filter, mark, then redrive, delete, export or edit
     Browse(browse::BrowseArgs),
     /// Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)
     Top(top::TopArgs),
