@@ -38,12 +38,16 @@ fn numbered(n: usize) -> Vec<String> {
     (0..n).map(|i| format!("body-{i:02}")).collect()
 }
 
-/// The bodies of the rows marked `*`: `* ID RECEIVES AGE SIZE UNIT BODY │ panel`.
+/// The bodies (`body-NN`) of the rows marked `*`.
 fn marked_bodies(screen: &str) -> Vec<String> {
     let mut bodies: Vec<String> = screen
         .lines()
         .filter(|line| line.starts_with("* "))
-        .filter_map(|line| line.split_whitespace().nth(6).map(str::to_string))
+        .filter_map(|line| {
+            line.split_whitespace()
+                .find(|word| word.starts_with("body-"))
+                .map(str::to_string)
+        })
         .collect();
     bodies.sort();
     bodies
@@ -373,4 +377,49 @@ fn the_read_guard_refuses_a_queue_that_reading_could_dead_letter_unless_forced()
     run.expect_rendered("each read (R) uses 1 of each message's 2 receives", 5);
     run.send("q");
     assert_eq!(run.wait(10), 0);
+}
+
+#[test]
+fn a_fifo_dlq_shows_each_message_group_and_redrives_the_marked_message() {
+    let env = TestEnv::with_inspection();
+    let prefix = unique_name("browse");
+    let fifo = [("FifoQueue", "true"), ("ContentBasedDeduplication", "true")];
+    let dlq = env.create_queue(&format!("{prefix}-dlq.fifo"), &fifo);
+    let policy = format!(
+        r#"{{"deadLetterTargetArn":"{}","maxReceiveCount":"5"}}"#,
+        env.arn(&dlq)
+    );
+    let mut attributes = fifo.to_vec();
+    attributes.push(("RedrivePolicy", &policy));
+    let source = env.create_queue(&format!("{prefix}-src.fifo"), &attributes);
+    env.send(
+        &dlq,
+        (0..4)
+            .map(|i| MessageRecord {
+                group_id: Some(["tenant-a", "tenant-b"][i % 2].to_string()),
+                ..MessageRecord::with_body(format!("body-{i:02}"))
+            })
+            .collect(),
+    );
+    let mut run = env.pty(&["browse", &dlq.name], &[]);
+    run.expect_rendered("4 shown of 4 read", 20);
+    let screen = run.rendered();
+    assert!(screen.contains(" group "), "{screen}");
+    assert!(
+        screen.contains("tenant-a") && screen.contains("tenant-b"),
+        "{screen}"
+    );
+    // The counts panel starts with the groups.
+    assert!(screen.contains("by group"), "{screen}");
+    run.send(" ");
+    run.expect_rendered("1 marked", 5);
+    let marked = marked_bodies(&run.rendered());
+    run.send("r");
+    run.expect_rendered("confirm", 10);
+    run.send("y");
+    run.expect_rendered("redrove 1 of 1 message", 30);
+    run.send("q");
+    assert_eq!(run.wait(10), 0, "{}", run.rendered());
+    assert_eq!(env.drain_bodies(&source), marked);
+    assert_eq!(env.drain_bodies(&dlq).len(), 3);
 }
