@@ -228,9 +228,9 @@ fn ctrl_c_at_the_list_or_at_the_question_changes_nothing_and_restores_the_termin
 
 #[test]
 fn ctrl_c_during_a_redrive_stops_it_with_a_journal_that_resume_completes() {
-    // A server a second away, so that the redrive is still running when Ctrl-C comes.
+    // A server 400 ms away, so that the redrive is still running when Ctrl-C comes.
     let env = TestEnv::start_with(ServerConfig {
-        latency: Duration::from_millis(1000),
+        latency: Duration::from_millis(400),
         ..ServerConfig::default()
     });
     let (source, dlq) = source_and_dlq(&env, numbered(30));
