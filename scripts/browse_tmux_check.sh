@@ -46,6 +46,9 @@ done
 # The environment browse runs with, inside tmux too.
 export HOME="$work" XDG_STATE_HOME="$work/state" AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test
 export AWS_REGION=us-east-1 AWS_ENDPOINT_URL_SQS="http://127.0.0.1:$port" NO_COLOR=1
+# No editor to wait for, should a stray key open one.
+unset VISUAL
+export EDITOR=true
 for i in $(seq 1 12); do
     printf '{"order":%d,"error":"%s"}\n' "$i" "$([[ $((i % 3)) == 0 ]] && echo timeout || echo schema)"
 done | "$BIN" send orders-dlq --lines --attr kind=check >/dev/null 2>&1
@@ -70,7 +73,7 @@ keys() { tmux -S "$socket" send-keys -t "$session" "$@"; }
 open() {
     tmux -S "$socket" new-session -d -s "$session" -x "$1" -y "$2" \
         -e HOME -e XDG_STATE_HOME -e AWS_ACCESS_KEY_ID -e AWS_SECRET_ACCESS_KEY -e AWS_REGION \
-        -e AWS_ENDPOINT_URL_SQS -e NO_COLOR \
+        -e AWS_ENDPOINT_URL_SQS -e NO_COLOR -e EDITOR \
         "$BIN browse orders-dlq; echo browse-exited=\$?; sleep 30"
 }
 closed() {
@@ -90,7 +93,9 @@ expect "4 of 12 match timeout"
 expect "4 shown of 12 read"
 keys '?'
 expect "redrive marked (or current) to the source"
+# A key sent right after Escape would arrive as Alt+key: a pause between, as a person makes.
 keys Escape
+sleep 0.3
 keys / C-u '--where "body.order >"' Enter
 expect "error: filter not applied: --where"
 keys q
