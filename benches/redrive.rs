@@ -177,6 +177,7 @@ fn plan(from: &QueueRef, to: &QueueRef, rate: Option<f64>, limit: Option<u64>) -
         dlq_depth_at_start: None,
         copy: false,
         destination_access: None,
+        rewrite: Default::default(),
     }
 }
 

@@ -50,6 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('redrive', 'redrive', [CompletionResultType]::ParameterValue, 'Move messages from a dead-letter queue back to their source (or any queue), safely')
             [CompletionResult]::new('groups', 'groups', [CompletionResultType]::ParameterValue, 'Show each message group (FIFO) or tenant (fair queue): backlog, in flight, blocked or noisy')
             [CompletionResult]::new('fifo', 'fifo', [CompletionResultType]::ParameterValue, 'Inspect FIFO queues')
+            [CompletionResult]::new('browse', 'browse', [CompletionResultType]::ParameterValue, 'Browse a queue full screen: count, filter, mark, then redrive, delete, export or edit')
             [CompletionResult]::new('top', 'top', [CompletionResultType]::ParameterValue, 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)')
             [CompletionResult]::new('diagnose', 'diagnose', [CompletionResultType]::ParameterValue, 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite')
             [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Run a local SQS-compatible server (no AWS account needed)')
@@ -857,6 +858,30 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
         'sqsctl;fifo;help;help' {
             break
         }
+        'sqsctl;browse' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Read at most this many messages')
+            [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Read at most this many messages')
+            [CompletionResult]::new('--count-by', '--count-by', [CompletionResultType]::ParameterName, 'A key to count messages by in the side panel (repeatable; a JMESPath expression over the record --where sees, e.g. message_attributes.error.value)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'AWS region (default: AWS_REGION or the profile''s region)')
+            [CompletionResult]::new('--endpoint-url', '--endpoint-url', [CompletionResultType]::ParameterName, 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]')
+            [CompletionResult]::new('--read-timeout', '--read-timeout', [CompletionResultType]::ParameterName, 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll''s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table on a terminal and JSON Lines in a pipe by default')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI''s text: a list of values is one tab-separated line. Not with `-o table`')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Read a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read left at their maxReceiveCount) anyway; each read counts toward it')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors: no progress, no summaries')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Explain what is being done on stderr (never prints credentials)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'sqsctl;top' {
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Time between refreshes, more than 0s, at most 1h: seconds (2, 0.5) or a duration (500ms, 1m)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Stop after this many refreshes')
@@ -1027,6 +1052,7 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             [CompletionResult]::new('redrive', 'redrive', [CompletionResultType]::ParameterValue, 'Move messages from a dead-letter queue back to their source (or any queue), safely')
             [CompletionResult]::new('groups', 'groups', [CompletionResultType]::ParameterValue, 'Show each message group (FIFO) or tenant (fair queue): backlog, in flight, blocked or noisy')
             [CompletionResult]::new('fifo', 'fifo', [CompletionResultType]::ParameterValue, 'Inspect FIFO queues')
+            [CompletionResult]::new('browse', 'browse', [CompletionResultType]::ParameterValue, 'Browse a queue full screen: count, filter, mark, then redrive, delete, export or edit')
             [CompletionResult]::new('top', 'top', [CompletionResultType]::ParameterValue, 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)')
             [CompletionResult]::new('diagnose', 'diagnose', [CompletionResultType]::ParameterValue, 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite')
             [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Run a local SQS-compatible server (no AWS account needed)')
@@ -1130,6 +1156,9 @@ Register-ArgumentCompleter -Native -CommandName 'sqsctl' -ScriptBlock {
             break
         }
         'sqsctl;help;fifo;groups' {
+            break
+        }
+        'sqsctl;help;browse' {
             break
         }
         'sqsctl;help;top' {

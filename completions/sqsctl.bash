@@ -16,6 +16,9 @@ _sqsctl() {
             ",$1")
                 cmd="sqsctl"
                 ;;
+            sqsctl,browse)
+                cmd="sqsctl__subcmd__browse"
+                ;;
             sqsctl,consume)
                 cmd="sqsctl__subcmd__consume"
                 ;;
@@ -84,6 +87,9 @@ _sqsctl() {
                 ;;
             sqsctl__subcmd__fifo__subcmd__help,help)
                 cmd="sqsctl__subcmd__fifo__subcmd__help__subcmd__help"
+                ;;
+            sqsctl__subcmd__help,browse)
+                cmd="sqsctl__subcmd__help__subcmd__browse"
                 ;;
             sqsctl__subcmd__help,consume)
                 cmd="sqsctl__subcmd__help__subcmd__consume"
@@ -290,12 +296,74 @@ _sqsctl() {
 
     case "${cmd}" in
         sqsctl)
-            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help queues queue send receive peek consume delete purge visibility redrive groups fifo top diagnose local demo generate consume-watchdog help"
+            opts="-V -o -q -v -h --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help queues queue send receive peek consume delete purge visibility redrive groups fifo browse top diagnose local demo generate consume-watchdog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "auto table json jsonl text" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__browse)
+            opts="-n -V -o -q -v -h --max --force --count-by --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -976,8 +1044,22 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__help)
-            opts="queues queue send receive peek consume delete purge visibility redrive groups fifo top diagnose local demo generate consume-watchdog help"
+            opts="queues queue send receive peek consume delete purge visibility redrive groups fifo browse top diagnose local demo generate consume-watchdog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sqsctl__subcmd__help__subcmd__browse)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

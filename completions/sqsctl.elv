@@ -47,6 +47,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand redrive 'Move messages from a dead-letter queue back to their source (or any queue), safely'
             cand groups 'Show each message group (FIFO) or tenant (fair queue): backlog, in flight, blocked or noisy'
             cand fifo 'Inspect FIFO queues'
+            cand browse 'Browse a queue full screen: count, filter, mark, then redrive, delete, export or edit'
             cand top 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
             cand diagnose 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
             cand local 'Run a local SQS-compatible server (no AWS account needed)'
@@ -805,6 +806,29 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
         }
         &'sqsctl;fifo;help;help'= {
         }
+        &'sqsctl;browse'= {
+            cand -n 'Read at most this many messages'
+            cand --max 'Read at most this many messages'
+            cand --count-by 'A key to count messages by in the side panel (repeatable; a JMESPath expression over the record --where sees, e.g. message_attributes.error.value)'
+            cand --profile 'AWS profile from ~/.aws/config (default: AWS_PROFILE or `default`)'
+            cand --region 'AWS region (default: AWS_REGION or the profile''s region)'
+            cand --endpoint-url 'SQS endpoint, e.g. http://127.0.0.1:9324 for `sqsctl local` (default: AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL or AWS''s)'
+            cand --connect-timeout 'How long to wait for a connection to the endpoint before giving up, more than 0s, at most 1h; SQSCTL_CONNECT_TIMEOUT sets it too [default: 10s]'
+            cand --read-timeout 'How long to wait for an answer to a request before giving up, more than 0s, at most 1h; a long poll''s wait comes on top, and a request that timed out is tried once more, so a hung endpoint costs at most twice this; SQSCTL_READ_TIMEOUT sets it too [default: 30s]'
+            cand -o 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --output 'Output format: a table on a terminal and JSON Lines in a pipe by default'
+            cand --query 'JMESPath expression applied to the JSON document, as the AWS CLI reads it, its result written as JSON on a terminal and in a pipe alike (per message for receive and peek; per record with `-o jsonl`, leaving out records it finds nothing in); with `-o text`, its result as the AWS CLI''s text: a list of values is one tab-separated line. Not with `-o table`'
+            cand --color 'When to use colour on stderr (NO_COLOR is respected)'
+            cand --force 'Read a queue the guard refuses (a maxReceiveCount of 1 or 2, or messages the last read left at their maxReceiveCount) anyway; each read counts toward it'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand -q 'Print only data and errors: no progress, no summaries'
+            cand --quiet 'Print only data and errors: no progress, no summaries'
+            cand -v 'Explain what is being done on stderr (never prints credentials)'
+            cand --verbose 'Explain what is being done on stderr (never prints credentials)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'sqsctl;top'= {
             cand --interval 'Time between refreshes, more than 0s, at most 1h: seconds (2, 0.5) or a duration (500ms, 1m)'
             cand -n 'Stop after this many refreshes'
@@ -969,6 +993,7 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand redrive 'Move messages from a dead-letter queue back to their source (or any queue), safely'
             cand groups 'Show each message group (FIFO) or tenant (fair queue): backlog, in flight, blocked or noisy'
             cand fifo 'Inspect FIFO queues'
+            cand browse 'Browse a queue full screen: count, filter, mark, then redrive, delete, export or edit'
             cand top 'Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)'
             cand diagnose 'Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite'
             cand local 'Run a local SQS-compatible server (no AWS account needed)'
@@ -1045,6 +1070,8 @@ set edit:completion:arg-completer[sqsctl] = {|@words|
             cand groups 'Show each message group: depth, in flight, oldest age, blocked or not; and the parallelism (the same as `sqsctl groups`)'
         }
         &'sqsctl;help;fifo;groups'= {
+        }
+        &'sqsctl;help;browse'= {
         }
         &'sqsctl;help;top'= {
         }

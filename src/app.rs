@@ -185,8 +185,14 @@ fn spawn_signal_handler(interrupt: Interrupt) {
         return;
     };
     tokio::spawn(async move {
-        let Some(first) = signals.next().await else {
-            return;
+        let first = loop {
+            let Some(signal) = signals.next().await else {
+                return;
+            };
+            // Ctrl-C typed in an editor that `browse` opened is the editor's.
+            if !(signal == StopSignal::Interrupt && crate::commands::keys::terminal_is_lent()) {
+                break signal;
+            }
         };
         let code = i32::from(ExitStatus::stopped_by(first).code());
         if crate::output::prompt_is_open() {

@@ -4,6 +4,7 @@
 //! struct it runs with (`XSettings::resolve`, in the commands layer), so nothing here imports
 //! `commands`. Global options are flattened here.
 
+pub mod browse;
 pub mod consume;
 pub mod delete;
 pub mod demo;
@@ -249,6 +250,8 @@ pub enum Command {
     /// Inspect FIFO queues
     #[command(subcommand)]
     Fifo(fifo::FifoCommand),
+    /// Browse a queue full screen: count, filter, mark, then redrive, delete, export or edit
+    Browse(browse::BrowseArgs),
     /// Watch queue depths and rates, refreshed (full screen on a terminal, JSON lines otherwise)
     Top(top::TopArgs),
     /// Find what is wrong with a queue: serialized FIFO groups, dedup collisions, settings that bite

@@ -1,6 +1,7 @@
 //! One file per subcommand, each with a settings struct and a `run`; [`dispatch`] is the one place
 //! that maps the command line to them.
 
+pub mod browse;
 pub mod common;
 pub mod consume;
 pub mod context;
@@ -10,6 +11,7 @@ pub mod diagnose;
 pub mod fifo;
 pub mod generate;
 pub mod groups;
+pub mod keys;
 pub mod local;
 pub mod peek;
 pub mod purge;
@@ -67,6 +69,9 @@ pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitSta
             groups::run(ctx, usage(groups::GroupsSettings::resolve(args))?).await
         }
         Command::Fifo(args) => groups::run(ctx, usage(fifo::resolve(args))?).await,
+        Command::Browse(args) => {
+            browse::run(ctx, usage(browse::BrowseSettings::resolve(args))?).await
+        }
         Command::Top(args) => top::run(ctx, usage(top::TopSettings::resolve(args))?).await,
         Command::Diagnose(args) => {
             diagnose::run(ctx, usage(diagnose::DiagnoseSettings::resolve(args))?).await

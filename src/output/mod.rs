@@ -809,6 +809,12 @@ impl Printer {
 
     /// Whether a view that refreshes may take the whole screen: a table was asked for (or left
     /// to `auto`) on a terminal.
+    /// Whether stderr's messages are coloured (`--color`, `NO_COLOR`): a full-screen view follows
+    /// the same choice.
+    pub fn uses_color(&self) -> bool {
+        self.color
+    }
+
     pub fn may_take_screen(&self) -> bool {
         self.format == Format::Table && self.terminal.stdout_is_tty
     }

@@ -4,6 +4,7 @@
 
 mod support;
 
+mod browse;
 mod completion;
 mod conformance;
 mod connection;

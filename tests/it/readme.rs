@@ -320,8 +320,8 @@ macro_rules! document_tests {
 }
 
 document_tests! {
-    readme_examples_run: "README.md", 4;
-    commands_examples_run: "docs/commands.md", 12;
+    readme_examples_run: "README.md", 5;
+    commands_examples_run: "docs/commands.md", 14;
     diagnose_examples_run: "docs/diagnose.md", 1;
     install_examples_run: "docs/install.md", 0;
     local_server_examples_run: "docs/local-server.md", 7;

@@ -3,33 +3,8 @@
 
 use sqsctl::message::MessageRecord;
 
-use crate::support::pty::PtyRun;
 use crate::support::snapshot::assert_snapshot;
 use crate::support::{TestEnv, unique_name};
-
-/// What the terminal shows now: the bytes written to it so far, played through a terminal
-/// emulator of the pseudo-terminal's size (ratatui redraws only the cells that changed).
-fn rendered(top: &PtyRun) -> String {
-    let mut parser = vt100::Parser::new(40, 200, 0);
-    parser.process(top.screen().as_bytes());
-    parser.screen().contents()
-}
-
-/// Waits until the screen shows `text`; panics with the screen after `secs`.
-#[track_caller]
-fn expect_rendered(top: &PtyRun, text: &str, secs: u64) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
-    while std::time::Instant::now() < deadline {
-        if rendered(top).contains(text) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    panic!(
-        "the screen never showed {text:?}; it shows:\n{}",
-        rendered(top)
-    );
-}
 
 /// A source queue whose DLQ holds `dlq_depth` messages, and the source `depth`.
 fn source_and_dlq(env: &TestEnv, prefix: &str, depth: usize, dlq_depth: usize) -> (String, String) {
@@ -125,23 +100,23 @@ fn on_a_terminal_it_renders_refreshes_resorts_and_restores_the_terminal() {
     let prefix = unique_name("top");
     let (source, dlq) = source_and_dlq(&env, &prefix, 2, 1);
     let mut top = env.pty(&["top", &prefix, "--interval", "0.3"], &[]);
-    expect_rendered(&top, &dlq, 15);
-    expect_rendered(&top, "sorted by visible", 5);
-    expect_rendered(&top, "~in flight", 5);
-    let screen = rendered(&top);
+    top.expect_rendered(&dlq, 15);
+    top.expect_rendered("sorted by visible", 5);
+    top.expect_rendered("~in flight", 5);
+    let screen = top.rendered();
     let (source_at, dlq_at) = (screen.find(&source).unwrap(), screen.find(&dlq).unwrap());
     assert!(source_at < dlq_at, "the deeper queue first:\n{screen}");
     assert!(screen.contains("DLQ"), "{screen}");
     // Refreshes keep coming.
-    expect_rendered(&top, "refresh 3", 15);
+    top.expect_rendered("refresh 3", 15);
     top.send("s");
-    expect_rendered(&top, "sorted by in flight", 5);
-    top.send("s");
-    top.send("s");
+    top.expect_rendered("sorted by in flight", 5);
     top.send("s");
     top.send("s");
-    expect_rendered(&top, "sorted by name", 5);
-    let screen = rendered(&top);
+    top.send("s");
+    top.send("s");
+    top.expect_rendered("sorted by name", 5);
+    let screen = top.rendered();
     assert!(
         screen.find(&dlq).unwrap() < screen.find(&source).unwrap(),
         "by name, `-dlq` before `-src`:\n{screen}"
@@ -166,7 +141,7 @@ fn ctrl_c_on_the_full_screen_view_exits_130_with_the_terminal_restored() {
     let prefix = unique_name("top");
     source_and_dlq(&env, &prefix, 1, 0);
     let mut top = env.pty(&["top", &prefix], &[]);
-    expect_rendered(&top, "refresh 1", 15);
+    top.expect_rendered("refresh 1", 15);
     top.send("\x03");
     assert_eq!(top.wait(10), 130);
     assert!(top.screen().contains("\u{1b}[?1049l"));
@@ -241,7 +216,7 @@ fn on_sqsctl_local_a_fair_queue_shows_its_tenants_and_the_noisy_one() {
     }
 
     let mut top = env.pty(&["top", prefix, "--interval", "0.3"], &[]);
-    expect_rendered(&top, "3, noisy A", 15);
+    top.expect_rendered("3, noisy A", 15);
     top.send("q");
     assert_eq!(top.wait(10), 0);
 }

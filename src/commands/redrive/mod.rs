@@ -26,6 +26,7 @@ use crate::redrive::{
     self, Counters, DedupMode, Journal, Plan, ResumeState, RouteError, RouteRequest, RunOptions,
 };
 pub use settings::RedriveSettings;
+pub(crate) use settings::default_journal_dir;
 use settings::{MoveSettings, NativeSettings, Queues};
 
 pub async fn run(ctx: &Context, settings: RedriveSettings) -> anyhow::Result<ExitStatus> {

@@ -66,7 +66,7 @@ pub struct NativeSettings {
 }
 
 /// Where journals go by default: `$XDG_STATE_HOME/sqsctl/redrive` (or the platform's equivalent).
-pub(super) fn default_journal_dir() -> PathBuf {
+pub(crate) fn default_journal_dir() -> PathBuf {
     dirs::state_dir()
         .or_else(dirs::data_local_dir)
         .or_else(|| dirs::home_dir().map(|h| h.join(".local").join("state")))
@@ -139,6 +139,7 @@ impl RedriveSettings {
             archive: args.archive,
             copy: args.copy,
             destination_access: None,
+            rewrite: Default::default(),
         };
         if args.native {
             refuse_for_native(&plan, args.journal.is_some())?;

@@ -2,19 +2,17 @@
 //! keystroke. The terminal is put back (raw mode off, the main screen back, the cursor shown)
 //! however the view ends: `q`, Ctrl-C, an error, or a panic (ratatui's panic hook).
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Modifier, Style, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Paragraph, Row as TableRow, Table};
-use tokio::sync::mpsc;
 
 use super::TopSettings;
 use crate::commands::context::Context;
+use crate::commands::keys::{Keys, Restore};
 use crate::exit::ExitStatus;
 use crate::output::queues::{dlq_mark, rate, tenants};
 use crate::output::sanitize;
@@ -31,24 +29,6 @@ struct View {
     interval: Duration,
 }
 
-/// Puts the terminal back when dropped, on every way out of the view.
-struct Restore;
-
-impl Drop for Restore {
-    fn drop(&mut self) {
-        ratatui::restore();
-    }
-}
-
-/// Stops the key reader thread when dropped.
-struct StopKeys(Arc<AtomicBool>);
-
-impl Drop for StopKeys {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::SeqCst);
-    }
-}
-
 pub async fn run(
     ctx: &Context,
     settings: &TopSettings,
@@ -56,25 +36,7 @@ pub async fn run(
 ) -> anyhow::Result<ExitStatus> {
     let mut terminal = ratatui::try_init()?;
     let _restore = Restore;
-    let (keys, mut key_events) = mpsc::unbounded_channel();
-    let stop = Arc::new(AtomicBool::new(false));
-    let _stop_keys = StopKeys(stop.clone());
-    std::thread::spawn(move || {
-        while !stop.load(Ordering::SeqCst) {
-            match event::poll(Duration::from_millis(50)) {
-                Ok(true) => match event::read() {
-                    Ok(event) => {
-                        if keys.send(event).is_err() {
-                            return;
-                        }
-                    }
-                    Err(_) => return,
-                },
-                Ok(false) => {}
-                Err(_) => return,
-            }
-        }
-    });
+    let mut keys = Keys::spawn();
     let mut view = View {
         rows: Vec::new(),
         sort: settings.sort,
@@ -99,7 +61,7 @@ pub async fn run(
                     return Ok(ExitStatus::Success);
                 }
             }
-            key = key_events.recv() => {
+            key = keys.recv() => {
                 let Some(Event::Key(key)) = key else { continue };
                 if key.kind != KeyEventKind::Press {
                     continue;

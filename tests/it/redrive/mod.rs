@@ -8,3 +8,4 @@ mod journals;
 mod like_sqs;
 mod localstack;
 pub(crate) mod reliability;
+mod rewrite;

@@ -5,6 +5,10 @@ use std::io::Write;
 
 use super::{BIN, TestEnv};
 
+/// The pseudo-terminal's size.
+const ROWS: u16 = 40;
+const COLS: u16 = 200;
+
 /// The binary on a pseudo-terminal: what a person at a terminal sees and types, Ctrl-C included
 /// (a `\x03` written to the terminal reaches the process as SIGINT, as from a keyboard).
 pub struct PtyRun {
@@ -22,8 +26,8 @@ impl TestEnv {
         use portable_pty::{CommandBuilder, PtySize, native_pty_system};
         let pair = native_pty_system()
             .openpty(PtySize {
-                rows: 40,
-                cols: 200,
+                rows: ROWS,
+                cols: COLS,
                 pixel_width: 0,
                 pixel_height: 0,
             })
@@ -86,6 +90,30 @@ impl PtyRun {
         panic!(
             "the terminal never showed {text:?}; it shows:\n{}",
             self.screen()
+        );
+    }
+
+    /// What a full-screen view shows now: the bytes written so far, played through a terminal
+    /// emulator of the pseudo-terminal's size (ratatui redraws only the cells that changed).
+    pub fn rendered(&self) -> String {
+        let mut parser = vt100::Parser::new(ROWS, COLS, 0);
+        parser.process(self.screen().as_bytes());
+        parser.screen().contents()
+    }
+
+    /// Waits until [`PtyRun::rendered`] shows `text`; panics with the screen after `secs`.
+    #[track_caller]
+    pub fn expect_rendered(&self, text: &str, secs: u64) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        while std::time::Instant::now() < deadline {
+            if self.rendered().contains(text) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        panic!(
+            "the screen never showed {text:?}; it shows:\n{}",
+            self.rendered()
         );
     }
 

@@ -107,6 +107,11 @@ impl Lines {
         out.extend_from_slice(b"}\n");
     }
 
+    /// Appends the lines of `other` after these.
+    pub fn extend(&mut self, other: Lines) {
+        self.0.extend(other.0);
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }

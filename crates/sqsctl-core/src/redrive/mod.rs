@@ -11,7 +11,8 @@
 //! in flight may finish within the interrupt's grace period; past it they are abandoned and their
 //! unanswered messages journaled as `unknown`. The engine knows nothing of terminals: callers
 //! watch [`Counters`] for progress. [`preview`] says what a plan would move without moving it;
-//! [`route`] finds and checks the queues of a plan, [`Plan::resumed`] and [`HeldWait`] what a resumed run goes on with,
+//! [`rewrite`] says what each message becomes before it is sent (`--transform`, `--unwrap`, a
+//! replaced body); [`route`] finds and checks the queues of a plan, [`Plan::resumed`] and [`HeldWait`] what a resumed run goes on with,
 //! [`journals`] describes the journals of a directory (and chooses those a clean-up removes), and
 //! [`move_task`] drives SQS's own server-side redrive instead.
 
@@ -25,6 +26,7 @@ mod plan;
 mod preview;
 pub mod rate;
 mod resume;
+pub mod rewrite;
 pub mod route;
 mod send;
 
@@ -39,6 +41,7 @@ pub use plan::{
 pub use preview::{Preview, PreviewError, PreviewOptions, preview};
 pub use rate::{RateLimiter, TokenBucket};
 pub use resume::{HeldStatus, HeldWait, Pacing};
+pub use rewrite::{Rewrite, RewriteFailure, Rewriter, Rewritten};
 pub use route::{Route, RouteError, RouteRequest, SharedDlq, route, shared_dlq};
 
 use crate::client::ClientError;

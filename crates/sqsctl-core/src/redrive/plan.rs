@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::rewrite::Rewrite;
 use super::route::Route;
 use crate::client::QueueRef;
 use crate::select::Selection;
@@ -148,6 +149,9 @@ pub struct Plan {
     /// How the destination is reached when not with the DLQ's own client and region.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination_access: Option<DestinationAccess>,
+    /// What each message becomes before it is sent; a resumed run applies the same.
+    #[serde(default, skip_serializing_if = "Rewrite::is_none")]
+    pub rewrite: Rewrite,
 }
 
 /// How a run reaches a destination in another region or account: its own region, and the profile
@@ -179,6 +183,8 @@ pub struct NewPlan {
     pub copy: bool,
     /// See [`Plan::destination_access`].
     pub destination_access: Option<DestinationAccess>,
+    /// What each message becomes before it is sent ([`Rewrite::default`]: unchanged).
+    pub rewrite: Rewrite,
 }
 
 impl Plan {
@@ -204,6 +210,7 @@ impl Plan {
             dlq_depth_at_start: Some(depth),
             copy: new.copy,
             destination_access: new.destination_access,
+            rewrite: new.rewrite,
         };
         plan.validate()?;
         Ok(plan)
@@ -266,6 +273,7 @@ impl Plan {
             dlq_depth_at_start: None,
             copy: false,
             destination_access: None,
+            rewrite: Rewrite::default(),
         }
     }
 }

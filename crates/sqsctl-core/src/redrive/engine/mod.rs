@@ -24,8 +24,9 @@ use super::RedriveError;
 use super::archive::Archive;
 use super::ids::IdSet;
 use super::journal::{Journal, ResumeState, line};
-use super::plan::Plan;
+use super::plan::{DedupMode, Plan};
 use super::rate::RateLimiter;
+use super::rewrite::Rewriter;
 use crate::client::{RetryPolicy, Sqs};
 use crate::interrupt::Interrupt;
 use crate::select::Selector;
@@ -90,6 +91,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         to_sqs: options.destination,
         plan: plan.clone(),
         selector,
+        rewriter: Rewriter::new(&plan.rewrite, plan.fifo, plan.dedup != DedupMode::New),
         limiter: plan.rate.map(RateLimiter::new),
         journal: options.journal,
         archive: options.archive,

@@ -19,6 +19,7 @@ use crate::redrive::ids::{IdLog, IdSet};
 use crate::redrive::journal::Journal;
 use crate::redrive::plan::Plan;
 use crate::redrive::rate::RateLimiter;
+use crate::redrive::rewrite::Rewriter;
 use crate::select::Selector;
 
 /// Failures kept in the summary (all are in the journal).
@@ -29,6 +30,8 @@ pub(super) struct Shared {
     pub(super) to_sqs: Option<Sqs>,
     pub(super) plan: Plan,
     pub(super) selector: Selector,
+    /// What each selected message becomes before it is sent.
+    pub(super) rewriter: Rewriter,
     pub(super) limiter: Option<RateLimiter>,
     pub(super) journal: Option<Journal>,
     pub(super) archive: Option<Archive>,

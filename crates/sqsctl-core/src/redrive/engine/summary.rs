@@ -18,6 +18,8 @@ pub struct Counters {
     pub skipped: AtomicU64,
     /// Could not be sent: left in the DLQ.
     pub failed: AtomicU64,
+    /// Of the failed, those the rewrite refused (counted in `failed` too).
+    pub rewrite_failed: AtomicU64,
     /// Sent, but the DLQ copy could not be deleted.
     pub delete_failed: AtomicU64,
     /// Sent by an earlier run (per the journal) and deleted now, without sending again.

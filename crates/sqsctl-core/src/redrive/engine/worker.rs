@@ -313,23 +313,50 @@ pub(super) async fn process(
     // lines that follow are, and these lines are on disk no later than they are), so that a
     // `kill -9` during a send leaves each message it sent journaled, as of unknown outcome.
     let keep_copy = shared.archive.is_some();
+    let shaped: Vec<MessageRecord> = originals
+        .iter_mut()
+        .map(|original| self::outgoing(&shared.plan, original, keep_copy))
+        .collect();
+    // A rewrite (an `--exec` most of all) may take a while: the batch stays hidden meanwhile.
+    let rewritten = if shared.rewriter.is_active() {
+        keep_hidden(shared, &hidden, rewrite_all(shared, &originals, shaped)).await
+    } else {
+        shaped.into_iter().map(|out| Ok((out, None))).collect()
+    };
     let mut lines = Lines::default();
+    let mut failed = Lines::default();
     let mut outgoing: Vec<MessageRecord> = Vec::with_capacity(originals.len());
-    for original in &mut originals {
-        let out = self::outgoing(&shared.plan, original, keep_copy);
-        lines.push_until(
-            "received",
-            &[
-                ("group", out.group_id.as_deref()),
-                ("id", Some(message_id(original))),
-            ],
-            until,
-        );
-        outgoing.push(out);
+    let mut sending: Vec<MessageRecord> = Vec::with_capacity(originals.len());
+    for (original, result) in originals.into_iter().zip(rewritten) {
+        let id = message_id(&original);
+        match result {
+            Ok((out, digest)) => {
+                let mut fields = Vec::with_capacity(3);
+                if let Some(digest) = digest.as_deref() {
+                    fields.push(("digest", Some(digest)));
+                }
+                fields.push(("group", out.group_id.as_deref()));
+                fields.push(("id", Some(id)));
+                lines.push_until("received", &fields, until);
+                outgoing.push(out);
+                sending.push(original);
+            }
+            Err((group_id, reason)) => {
+                lines.push_until(
+                    "received",
+                    &[("group", group_id.as_deref()), ("id", Some(id))],
+                    until,
+                );
+                failed.push("failed", &[("id", Some(id)), ("reason", Some(&reason))]);
+                leave(shared, &original, group_id, reason);
+            }
+        }
     }
+    let originals = sending;
     for message in &delete_only {
         lines.push_until("in_flight", &[("id", Some(message_id(message)))], until);
     }
+    lines.extend(failed);
     if !lines.is_empty() && !journal_write(shared, lines.into_bytes()).await {
         // The journal cannot be written, and the run stops: nothing of the batch is sent.
         hold_back(shared, &originals, &delete_only);
@@ -371,6 +398,60 @@ pub(super) async fn process(
         confirmed,
         hidden,
     })
+}
+
+/// Applies the run's rewrite to each message of a batch (`shaped[i]` is how `originals[i]` would
+/// be sent unchanged): the message to send with its digest, or the group id and the reason it
+/// stays in the DLQ. On FIFO queues a group stops at its first message the rewrite refused, as it
+/// does at a failed send: the later messages of the group are not sent either.
+async fn rewrite_all(
+    shared: &Shared,
+    originals: &[MessageRecord],
+    shaped: Vec<MessageRecord>,
+) -> Vec<Result<(MessageRecord, Option<String>), (Option<String>, String)>> {
+    let mut stopped_groups: Vec<String> = Vec::new();
+    let mut results = Vec::with_capacity(shaped.len());
+    for (original, out) in originals.iter().zip(shaped) {
+        let group_id = out.group_id.clone();
+        if shared.plan.fifo
+            && let Some(group) = group_id.as_deref()
+            && stopped_groups.iter().any(|g| g == group)
+        {
+            results.push(Err((group_id, BLOCKED.to_string())));
+            continue;
+        }
+        match shared.rewriter.apply(original, out).await {
+            Ok(rewritten) => results.push(Ok((rewritten.message, rewritten.digest))),
+            Err(failure) => {
+                Counters::add(&shared.counters.rewrite_failed, 1);
+                if let Some(group) = group_id.as_deref() {
+                    stopped_groups.push(group.to_string());
+                }
+                results.push(Err((group_id, format!("rewrite: {failure}"))));
+            }
+        }
+    }
+    results
+}
+
+/// Why a message of a FIFO group is not sent after an earlier one of its group failed.
+const BLOCKED: &str = "not sent: an earlier message of its group could not be sent";
+
+/// A message the run took on and leaves in the DLQ, for `reason`: it stays hidden until the run
+/// ends (so it is not tried again, and on FIFO the rest of its group stays behind it), and is
+/// counted and reported as failed. Its `failed` line is the caller's to journal.
+fn leave(shared: &Shared, original: &MessageRecord, group_id: Option<String>, reason: String) {
+    let id = message_id(original);
+    shared.parked.lock().insert(id);
+    shared.deliveries.lock().given_back(id);
+    shared.held.lock().push(Held::tracked(original));
+    shared.report(FailedMessage {
+        message_id: id.to_string(),
+        group_id,
+        reason,
+    });
+    Counters::add(&shared.counters.selected, 1);
+    Counters::add(&shared.counters.failed, 1);
 }
 
 /// A batch the run took on and will not send: it stays hidden until the run ends, which makes it
@@ -550,7 +631,7 @@ pub(super) async fn send_batch(
                 }
                 reason
             }
-            Sent::Blocked => "not sent: an earlier message of its group could not be sent".into(),
+            Sent::Blocked => BLOCKED.into(),
         };
         lines.push("failed", &[("id", Some(id)), ("reason", Some(&reason))]);
         shared.parked.lock().insert(id);

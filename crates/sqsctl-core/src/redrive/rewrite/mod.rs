@@ -1,0 +1,231 @@
+//! The rewrite stage of a redrive: what each selected message becomes between its receive from
+//! the DLQ and its send to the destination, so that fixing a message and moving it back is one
+//! journaled run (resumable, deleted only after the confirmed send) instead of
+//! `receive --delete | jq | send`.
+//!
+//! A [`Rewrite`] is data: it goes into the plan, and so into the journal, so that `--resume` applies
+//! the same rewrite again. Its steps run in a fixed order on the message as it would be sent
+//! (body, message attributes, group id, deduplication id): replacement bodies chosen per DLQ message
+//! id ([`Rewrite::replace`]). A [`Rewriter`] is a rewrite made ready to run. A step that fails
+//! on a message leaves that message in the DLQ, with the reason; the run goes on with the others.
+//! Each rewritten message has a [`digest`], written to the journal, by which a resumed run checks
+//! that it would send what the interrupted run may already have sent.
+//!
+//! The archive (`--archive`) keeps the original message, not the rewritten one.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
+
+use crate::message::MessageRecord;
+
+/// What the messages of a run become before they are sent. The default changes nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rewrite {
+    /// New bodies by DLQ message id: the message with that id is sent with this body (its
+    /// attributes, group id and deduplication id as they would be otherwise). Applied last.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub replace: BTreeMap<String, String>,
+}
+
+impl Rewrite {
+    /// A rewrite that sends the message of each DLQ message id in `bodies` with the new body given
+    /// for it, and every other message unchanged (as the `browse` view's edit does).
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    /// use sqsctl_core::redrive::Rewrite;
+    ///
+    /// let edited = HashMap::from([("5fea7756-0ea4-451a".to_string(), r#"{"qty":1}"#.to_string())]);
+    /// let rewrite = Rewrite::replace(edited);
+    /// assert!(!rewrite.is_none());
+    /// ```
+    pub fn replace(bodies: HashMap<String, String>) -> Rewrite {
+        Rewrite {
+            replace: bodies.into_iter().collect(),
+        }
+    }
+
+    /// Whether the rewrite changes nothing (a plain redrive).
+    pub fn is_none(&self) -> bool {
+        self.replace.is_empty()
+    }
+}
+
+/// Why a rewrite refused a message. The message stays in the DLQ.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RewriteFailure {
+    /// The message the rewrite made is not one SQS would accept.
+    #[error("the rewritten message is not valid: {0}")]
+    Invalid(String),
+}
+
+/// What a rewrite did to one message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rewritten {
+    /// The message to send.
+    pub message: MessageRecord,
+    /// Its [`digest`], to journal (`None` when the run rewrites nothing).
+    pub digest: Option<String>,
+}
+
+/// A [`Rewrite`] ready to apply: built once per run, used by every worker.
+#[derive(Debug, Clone)]
+pub struct Rewriter {
+    rewrite: Rewrite,
+    fifo: bool,
+    /// Whether the deduplication id is the same on every run (not a fresh one per run), and so
+    /// part of the digest.
+    stable_dedup: bool,
+}
+
+impl Rewriter {
+    /// Prepares `rewrite` for messages sent to a destination that is FIFO or not; `stable_dedup`
+    /// says whether the deduplication id the engine gives a message is the same on `--resume`.
+    pub fn new(rewrite: &Rewrite, fifo: bool, stable_dedup: bool) -> Rewriter {
+        Rewriter {
+            rewrite: rewrite.clone(),
+            fifo,
+            stable_dedup,
+        }
+    }
+
+    /// Whether the run rewrites anything.
+    pub fn is_active(&self) -> bool {
+        !self.rewrite.is_none()
+    }
+
+    /// Applies the rewrite to `outgoing`, the message as it would be sent, of the DLQ message
+    /// `original` (as received). Without a rewrite `outgoing` is returned as it is, with no digest.
+    pub async fn apply(
+        &self,
+        original: &MessageRecord,
+        outgoing: MessageRecord,
+    ) -> Result<Rewritten, RewriteFailure> {
+        if !self.is_active() {
+            return Ok(Rewritten {
+                message: outgoing,
+                digest: None,
+            });
+        }
+        let mut message = outgoing;
+        if let Some(id) = original.message_id.as_deref()
+            && let Some(body) = self.rewrite.replace.get(id)
+        {
+            message.body = body.clone();
+        }
+        crate::client::validate_outgoing(&message, self.fifo).map_err(RewriteFailure::Invalid)?;
+        let digest = digest(&message, self.stable_dedup);
+        Ok(Rewritten {
+            message,
+            digest: Some(digest),
+        })
+    }
+}
+
+/// The SHA-256 (lowercase hex) of what a message is sent as: its body, its message attributes,
+/// its group id and, when `with_dedup`, its deduplication id. Each part is length-prefixed, so no
+/// two different messages share the input.
+pub fn digest(message: &MessageRecord, with_dedup: bool) -> String {
+    let mut hasher = Sha256::new();
+    let mut part = |bytes: &[u8]| {
+        hasher.update((bytes.len() as u64).to_be_bytes());
+        hasher.update(bytes);
+    };
+    part(message.body.as_bytes());
+    part(&(message.message_attributes.len() as u64).to_be_bytes());
+    for (name, value) in &message.message_attributes {
+        part(name.as_bytes());
+        part(value.data_type.as_bytes());
+        part(value.value.as_bytes());
+    }
+    part(message.group_id.as_deref().unwrap_or_default().as_bytes());
+    part(&[u8::from(message.group_id.is_some())]);
+    let dedup = message.dedup_id.as_deref().filter(|_| with_dedup);
+    part(dedup.unwrap_or_default().as_bytes());
+    part(&[u8::from(dedup.is_some())]);
+    hex::encode(hasher.finalize())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::AttributeValue;
+
+    fn received(id: &str, body: &str) -> MessageRecord {
+        let mut m = MessageRecord::with_body(body);
+        m.message_id = Some(id.into());
+        m
+    }
+
+    #[tokio::test]
+    async fn replace_changes_only_the_bodies_it_names() {
+        let rewriter = Rewriter::new(
+            &Rewrite::replace(HashMap::from([("a".into(), "fixed".into())])),
+            false,
+            true,
+        );
+        let a = rewriter
+            .apply(&received("a", "broken"), MessageRecord::with_body("broken"))
+            .await
+            .unwrap();
+        assert_eq!(a.message.body, "fixed");
+        let b = rewriter
+            .apply(&received("b", "fine"), MessageRecord::with_body("fine"))
+            .await
+            .unwrap();
+        assert_eq!(b.message.body, "fine");
+        assert_ne!(a.digest, b.digest);
+        assert!(a.digest.is_some());
+    }
+
+    #[tokio::test]
+    async fn an_empty_replacement_is_refused_and_no_rewrite_has_no_digest() {
+        let rewriter = Rewriter::new(
+            &Rewrite::replace(HashMap::from([("a".into(), String::new())])),
+            false,
+            true,
+        );
+        let err = rewriter
+            .apply(&received("a", "x"), MessageRecord::with_body("x"))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, RewriteFailure::Invalid(_)), "{err}");
+        let plain = Rewriter::new(&Rewrite::default(), false, true);
+        let same = plain
+            .apply(&received("a", "x"), MessageRecord::with_body("x"))
+            .await
+            .unwrap();
+        assert_eq!(same.digest, None);
+        assert_eq!(same.message.body, "x");
+    }
+
+    #[test]
+    fn the_digest_covers_each_part_and_the_dedup_id_only_when_stable() {
+        let base = MessageRecord::with_body("b");
+        let mut attr = base.clone();
+        attr.message_attributes
+            .insert("k".into(), AttributeValue::string("v"));
+        let mut group = base.clone();
+        group.group_id = Some("g".into());
+        let mut dedup = base.clone();
+        dedup.dedup_id = Some("d".into());
+        let digests = [&base, &attr, &group, &dedup].map(|m| digest(m, true));
+        for (i, a) in digests.iter().enumerate() {
+            for b in &digests[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        assert_eq!(digest(&dedup, false), digest(&base, false));
+        assert_eq!(digest(&base, true).len(), 64);
+    }
+
+    #[test]
+    fn a_plan_without_a_rewrite_reads_and_writes_as_before() {
+        let json = serde_json::to_string(&Rewrite::default()).unwrap();
+        assert_eq!(json, "{}");
+        let back: Rewrite = serde_json::from_str("{}").unwrap();
+        assert!(back.is_none());
+    }
+}
