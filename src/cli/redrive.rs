@@ -15,6 +15,8 @@ const REDRIVE_HELP: &str = "Examples:
 More examples:
   sqsctl redrive --resume ~/.local/state/sqsctl/redrive/orders-dlq-20260101T030000Z.jsonl
   sqsctl redrive orders-dlq --where \"body.tenant == 'acme'\" --to orders-replay
+  sqsctl redrive orders-dlq --transform '.body.retries = 0' --dry-run   # fix, then replay
+  sqsctl redrive orders-dlq --unwrap                # the SNS/EventBridge message, not its envelope
   sqsctl redrive orders-dlq --native                # AWS's server-side move task
   sqsctl redrive status orders-dlq                  # native move tasks of a DLQ
   sqsctl redrive cancel orders-dlq
@@ -39,6 +41,11 @@ stops at once: messages still held stay hidden in the DLQ until their visibility
 hint says how long --resume will wait for them before it moves each message the journal does not
 show as sent. SIGTERM and SIGHUP are handled as Ctrl-C. The question before a move names both queues, their account and the region; Ctrl-C
 or Ctrl-D at it cancels with nothing moved (exit 130), and a no declines (exit 6).
+
+Rewriting: --unwrap, then --transform or --exec, change what is sent (the DLQ copy and --archive
+keep the original). The journal records the rewrite and a digest of each rewritten message;
+--resume applies the same rewrite and leaves in the DLQ (exit 3) a message that would now be sent
+differently from what the interrupted run may already have sent.
 
 Exit codes: 0 every selected message moved (or the resumed run had completed); 3 some stayed in
 the DLQ (see the summary); 6 declined at the question; 130 stopped by Ctrl-C (143 SIGTERM, 129
@@ -131,7 +138,7 @@ pub struct RedriveArgs {
     #[arg(
         long,
         value_name = "FILE",
-        conflicts_with_all = ["to", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "max", "delay", "journal", "archive", "dedup", "visibility", "native", "dry_run"]
+        conflicts_with_all = ["to", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "max", "delay", "journal", "archive", "dedup", "visibility", "native", "dry_run", "transform", "exec", "exec_timeout", "unwrap"]
     )]
     pub resume: Option<PathBuf>,
 
@@ -140,6 +147,48 @@ pub struct RedriveArgs {
     /// Each copy is written and synced before the message leaves the DLQ.
     #[arg(long, value_name = "FILE")]
     pub archive: Option<PathBuf>,
+
+    /// Rewrite each message with a jq filter before it is sent
+    ///
+    /// The filter sees the message record (as --where does: a JSON body as its value) and must
+    /// give one object with a `body`: the whole record with a change (`.body.qty = 1`) or a new
+    /// one (`{body: .body.order}`). A string body is sent as it is, any other value as compact
+    /// JSON; `message_attributes`, `group_id` and `dedup_id`, when given, replace the message's
+    /// (null removes them). A message the filter fails on (an error, no value, several, not a
+    /// valid message, or 10 s) stays in the DLQ and is reported (exit 3). Runs jaq, a jq
+    /// written in Rust: most of jq, not all of it.
+    #[arg(
+        long,
+        value_name = "FILTER",
+        conflicts_with = "exec",
+        hide_short_help = true,
+        help_heading = "Rewriting"
+    )]
+    pub transform: Option<String>,
+
+    /// Rewrite each body with a shell command (the body on stdin, the new one on stdout)
+    ///
+    /// Run as `sh -c COMMAND` once per message, with SQSCTL_MESSAGE_ID (and SQSCTL_GROUP_ID) set;
+    /// one trailing newline of its output is dropped. A message whose command exits non-zero,
+    /// runs past --exec-timeout or prints no body stays in the DLQ and is reported (exit 3).
+    #[arg(
+        long,
+        value_name = "COMMAND",
+        hide_short_help = true,
+        help_heading = "Rewriting"
+    )]
+    pub exec: Option<String>,
+
+    #[arg(long, value_name = "DURATION", requires = "exec", value_parser = values::HOLD, help = exec_timeout_help(), hide_short_help = true, help_heading = "Rewriting")]
+    pub exec_timeout: Option<std::time::Duration>,
+
+    /// Send what an SNS notification or EventBridge event carries, not the envelope
+    ///
+    /// SNS (raw delivery off): its Message as the body and its MessageAttributes as raw delivery
+    /// maps them (String.Array becomes a String). EventBridge: its detail, as compact JSON. Other
+    /// messages are sent unchanged and counted (not_envelope). Applied before --transform/--exec.
+    #[arg(long, hide_short_help = true, help_heading = "Rewriting")]
+    pub unwrap: bool,
 
     /// Use SQS's server-side move task: no selection, no journal
     ///
@@ -172,6 +221,14 @@ fn delay_help() -> String {
     format!(
         "Delay each moved message by this long, {} (standard queues)",
         values::DELAY.text()
+    )
+}
+
+fn exec_timeout_help() -> String {
+    format!(
+        "How long --exec may take on one message, {} (default: {})",
+        values::HOLD.text(),
+        crate::text::format_seconds(crate::redrive::rewrite::DEFAULT_EXEC_TIMEOUT.as_secs())
     )
 }
 

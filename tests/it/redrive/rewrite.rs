@@ -5,6 +5,7 @@
 //! run would have.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use crate::redrive::reliability::{depth, drain_unique};
 use crate::support;
 
 use std::collections::HashMap;
@@ -121,4 +122,237 @@ fn a_replaced_body_goes_out_in_place_of_the_one_in_the_dlq_and_is_journaled() {
         let digest = line["data"]["digest"].as_str().unwrap();
         assert_eq!(digest.len(), 64, "{line}");
     }
+}
+
+/// The bodies of every message in `queue` (each message once), drained.
+fn bodies_in(env: &TestEnv, queue: &QueueRef) -> Vec<String> {
+    drain_unique(env, queue, 4)
+        .into_iter()
+        .map(|m| m.body)
+        .collect()
+}
+
+fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON: {body}: {e}"))
+}
+
+#[test]
+fn transform_changes_a_field_of_every_one_of_2000_messages_and_empties_the_dlq() {
+    let env = TestEnv::start();
+    let count = 2_000;
+    let (source, dlq, _) = dlq_of(&env, "fix", count, |i| {
+        format!(r#"{{"order":{i},"status":"broken","note":"keep"}}"#)
+    });
+    let run = env.run(&[
+        "redrive",
+        &dlq.name,
+        "--transform",
+        r#".body.status = "fixed""#,
+        "--yes",
+        "-o",
+        "json",
+    ]);
+    run.assert_code(0);
+    let summary = json(&run.stdout);
+    assert_eq!(summary["moved"], count, "{summary}");
+    assert_eq!(summary["rewrite"]["failed"], 0, "{summary}");
+    let bodies = bodies_in(&env, &source);
+    assert_eq!(bodies.len(), count);
+    let mut orders: Vec<u64> = bodies
+        .iter()
+        .map(|body| {
+            // The rest of the body as it was, its keys in their order.
+            let order = json(body)["order"].as_u64().unwrap();
+            assert_eq!(
+                body,
+                &format!(r#"{{"order":{order},"status":"fixed","note":"keep"}}"#)
+            );
+            order
+        })
+        .collect();
+    orders.sort_unstable();
+    assert_eq!(orders, (0..count as u64).collect::<Vec<_>>());
+    assert_eq!(depth(&env, &dlq), 0);
+}
+
+#[test]
+fn a_filter_that_fails_on_10_messages_leaves_exactly_those_in_the_dlq_and_exits_3() {
+    let env = TestEnv::start();
+    let count = 100;
+    let (source, dlq, _) = dlq_of(&env, "partly", count, |i| {
+        if i % 10 == 3 {
+            format!(r#"{{"order":{i},"bad":true}}"#)
+        } else {
+            format!(r#"{{"order":{i}}}"#)
+        }
+    });
+    let filter = r#"if .body.bad then error("order \(.body.order) cannot be fixed") else .body.fixed = true end"#;
+    let run = env.run(&[
+        "redrive",
+        &dlq.name,
+        "--transform",
+        filter,
+        "--yes",
+        "-o",
+        "json",
+    ]);
+    run.assert_code(3);
+    let summary = json(&run.stdout);
+    assert_eq!(summary["moved"], 90, "{summary}");
+    assert_eq!(summary["failed"], 10, "{summary}");
+    assert_eq!(summary["rewrite"]["failed"], 10, "{summary}");
+    let reasons: Vec<&str> = summary["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["reason"].as_str().unwrap())
+        .collect();
+    assert!(!reasons.is_empty());
+    for reason in reasons {
+        assert!(reason.contains("cannot be fixed"), "{reason}");
+    }
+    assert!(
+        run.stderr.contains("10 messages could not be sent"),
+        "{}",
+        run.stderr
+    );
+    let mut left: Vec<u64> = bodies_in(&env, &dlq)
+        .iter()
+        .map(|b| json(b)["order"].as_u64().unwrap())
+        .collect();
+    left.sort_unstable();
+    assert_eq!(left, (0..10).map(|i| i * 10 + 3).collect::<Vec<u64>>());
+    let moved = bodies_in(&env, &source);
+    assert_eq!(moved.len(), 90);
+    assert!(moved.iter().all(|b| json(b)["fixed"] == true));
+}
+
+#[test]
+fn a_filter_that_does_not_compile_is_a_usage_error_before_anything_moves() {
+    let env = TestEnv::start();
+    let (_, dlq, _) = dlq_of(&env, "nocompile", 3, |i| format!("m{i}"));
+    let run = env.run(&["redrive", &dlq.name, "--transform", ".body |", "--yes"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("the --transform filter does not compile"),
+        "{}",
+        run.stderr
+    );
+    let run = env.run(&["redrive", &dlq.name, "--native", "--unwrap", "--yes"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("--native cannot be combined with --unwrap"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(depth(&env, &dlq), 3);
+}
+
+/// An SNS notification as a subscription without raw message delivery writes it.
+fn sns_envelope(message: &str) -> String {
+    serde_json::json!({
+        "Type": "Notification",
+        "MessageId": "5b2d5b8e-0e57-5e0f-9c4c-2b7f3bb0b0f1",
+        "TopicArn": "arn:aws:sns:us-east-1:000000000000:orders",
+        "Subject": "order",
+        "Message": message,
+        "Timestamp": "2026-01-01T03:00:00.000Z",
+        "SignatureVersion": "1",
+        "Signature": "c2lnbmF0dXJl",
+        "SigningCertURL": "https://sns.us-east-1.amazonaws.com/cert.pem",
+        "UnsubscribeURL": "https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe",
+        "MessageAttributes": {
+            "tenant": {"Type": "String", "Value": "acme"},
+            "attempt": {"Type": "Number", "Value": "3"},
+            "blob": {"Type": "Binary", "Value": "AAEC/w=="},
+            "tags": {"Type": "String.Array", "Value": "[\"a\",\"b\"]"}
+        }
+    })
+    .to_string()
+}
+
+#[test]
+fn unwrap_delivers_the_message_an_sns_or_eventbridge_envelope_carries() {
+    let env = TestEnv::start();
+    let (source, dlq) = pair(&env, "unwrap");
+    let event = serde_json::json!({
+        "version": "0", "id": "6a7e8feb-b491-4cf7-a9f1-bf3703467718",
+        "detail-type": "OrderPlaced", "source": "shop.orders", "account": "000000000000",
+        "time": "2026-01-01T03:00:00Z", "region": "us-east-1", "resources": [],
+        "detail": {"order": 8}
+    })
+    .to_string();
+    send(
+        &env,
+        &dlq,
+        &[
+            MessageRecord::with_body(sns_envelope(r#"{"order":7}"#)),
+            MessageRecord::with_body(event),
+            MessageRecord::with_body("plain"),
+        ],
+    );
+    let run = env.run(&["redrive", &dlq.name, "--unwrap", "--yes", "-o", "json"]);
+    run.assert_code(0);
+    let summary = json(&run.stdout);
+    assert_eq!(summary["moved"], 3, "{summary}");
+    assert_eq!(summary["rewrite"]["not_envelope"], 1, "{summary}");
+    let mut moved = drain_unique(&env, &source, 1);
+    moved.sort_by(|a, b| a.body.cmp(&b.body));
+    let bodies: Vec<&str> = moved.iter().map(|m| m.body.as_str()).collect();
+    assert_eq!(bodies, ["plain", r#"{"order":7}"#, r#"{"order":8}"#]);
+    let attributes: Vec<(&str, &str, &str)> = moved[1]
+        .message_attributes
+        .iter()
+        .map(|(name, a)| (name.as_str(), a.data_type.as_str(), a.value.as_str()))
+        .collect();
+    assert_eq!(
+        attributes,
+        [
+            ("attempt", "Number", "3"),
+            // Base64 in records; SQS holds the bytes 00 01 02 ff.
+            ("blob", "Binary", "AAEC/w=="),
+            ("tags", "String", "[\"a\",\"b\"]"),
+            ("tenant", "String", "acme"),
+        ]
+    );
+    assert!(moved[0].message_attributes.is_empty());
+    assert!(moved[2].message_attributes.is_empty());
+}
+
+#[test]
+fn exec_rewrites_each_body_and_leaves_the_messages_its_command_fails_on() {
+    let env = TestEnv::start();
+    let (source, dlq, _) = dlq_of(&env, "exec", 20, |i| {
+        if i % 5 == 0 {
+            format!("bad {i}")
+        } else {
+            format!("order {i}")
+        }
+    });
+    let command = r#"body=$(cat); case "$body" in bad*) echo "refused: $body" >&2; exit 4;; esac; printf '%s\n' "$body" | tr a-z A-Z"#;
+    let run = env.run(&[
+        "redrive", &dlq.name, "--exec", command, "--yes", "-o", "json",
+    ]);
+    run.assert_code(3);
+    let summary = json(&run.stdout);
+    assert_eq!(summary["moved"], 16, "{summary}");
+    assert_eq!(summary["rewrite"]["failed"], 4, "{summary}");
+    let reason = summary["failures"][0]["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("rewrite: the command exited with 4: refused: bad "),
+        "{reason}"
+    );
+    let mut moved = bodies_in(&env, &source);
+    moved.sort();
+    let mut expected: Vec<String> = (0..20)
+        .filter(|i| i % 5 != 0)
+        .map(|i| format!("ORDER {i}"))
+        .collect();
+    expected.sort();
+    assert_eq!(moved, expected);
+    let mut left = bodies_in(&env, &dlq);
+    left.sort();
+    assert_eq!(left, ["bad 0", "bad 10", "bad 15", "bad 5"]);
 }

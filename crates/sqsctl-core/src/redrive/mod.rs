@@ -41,7 +41,7 @@ pub use plan::{
 pub use preview::{Preview, PreviewError, PreviewOptions, preview};
 pub use rate::{RateLimiter, TokenBucket};
 pub use resume::{HeldStatus, HeldWait, Pacing};
-pub use rewrite::{Rewrite, RewriteFailure, Rewriter, Rewritten};
+pub use rewrite::{Exec, Rewrite, RewriteError, RewriteFailure, Rewriter, Rewritten};
 pub use route::{Route, RouteError, RouteRequest, SharedDlq, route, shared_dlq};
 
 use crate::client::ClientError;
@@ -67,6 +67,8 @@ pub enum RedriveError {
     Plan(#[from] PlanError),
     #[error(transparent)]
     Selection(#[from] SelectionError),
+    #[error(transparent)]
+    Rewrite(#[from] RewriteError),
     #[error("{0}")]
     Invalid(String),
 }

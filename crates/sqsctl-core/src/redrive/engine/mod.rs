@@ -64,7 +64,7 @@ pub struct RunOptions {
 /// Runs a redrive to its end and says what happened. Errors that stop the run midway are reported
 /// in [`Summary::error`] (after the work in flight was finished); `Err` is returned only when
 /// nothing could start.
-pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary, RedriveError> {
+pub async fn run(sqs: &Sqs, plan: &Plan, mut options: RunOptions) -> Result<Summary, RedriveError> {
     plan.validate()?;
     let selector = Selector::compile(&plan.selection)?;
     let started = Instant::now();
@@ -80,7 +80,8 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         sqs: sqs.clone(),
         plan: plan.clone(),
         selector,
-        rewriter: Rewriter::new(&plan.rewrite, plan.fifo, plan.dedup != DedupMode::New),
+        rewriter: Rewriter::new(&plan.rewrite, plan.fifo, plan.dedup != DedupMode::New)?,
+        journaled_digests: std::mem::take(&mut options.resume.digests),
         limiter: plan.rate.map(RateLimiter::new),
         journal: options.journal,
         archive: options.archive,
@@ -271,6 +272,14 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         journal: journal_path,
         archive: archive_path,
         error,
+        rewrite: shared
+            .rewriter
+            .is_active()
+            .then(|| crate::redrive::rewrite::RewriteSummary {
+                failed: Counters::get(&shared.counters.rewrite_failed),
+                changed_since_journal: Counters::get(&shared.counters.changed_since_journal),
+                not_envelope: shared.rewriter.not_envelope(),
+            }),
         where_failed: shared.selector.where_failures(),
         dlq_depth_at_start: plan.dlq_depth_at_start,
         moved_before: shared.moved_before,

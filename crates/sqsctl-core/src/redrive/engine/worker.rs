@@ -409,18 +409,40 @@ async fn rewrite_all(
             results.push(Err((group_id, BLOCKED.to_string())));
             continue;
         }
-        match shared.rewriter.apply(original, out).await {
-            Ok(rewritten) => results.push(Ok((rewritten.message, rewritten.digest))),
+        let reason = match shared.rewriter.apply(original, out).await {
+            Ok(rewritten) => {
+                let journaled = shared.journaled_digests.get(message_id(original));
+                match (journaled, rewritten.digest.as_deref()) {
+                    (Some(then), Some(now)) if then != now => {
+                        Counters::add(&shared.counters.changed_since_journal, 1);
+                        format!(
+                            "not sent: rewritten differently from what the interrupted run made of it (digest {} then, {} now), which it may have sent; a filter or command that gives the same result twice moves it",
+                            short(then),
+                            short(now)
+                        )
+                    }
+                    _ => {
+                        results.push(Ok((rewritten.message, rewritten.digest)));
+                        continue;
+                    }
+                }
+            }
             Err(failure) => {
                 Counters::add(&shared.counters.rewrite_failed, 1);
-                if let Some(group) = group_id.as_deref() {
-                    stopped_groups.push(group.to_string());
-                }
-                results.push(Err((group_id, format!("rewrite: {failure}"))));
+                format!("rewrite: {failure}")
             }
+        };
+        if let Some(group) = group_id.as_deref() {
+            stopped_groups.push(group.to_string());
         }
+        results.push(Err((group_id, reason)));
     }
     results
+}
+
+/// The first 12 digits of a digest, as a reason names it.
+fn short(digest: &str) -> &str {
+    digest.get(..12).unwrap_or(digest)
 }
 
 /// Why a message of a FIFO group is not sent after an earlier one of its group failed.
