@@ -5,14 +5,16 @@
 //! run would have.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::redrive::reliability::{depth, drain_unique};
+use crate::redrive::reliability::{depth, drain_unique, spawn_through, stalling_proxy};
 use crate::support;
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value;
 use sqsctl::client::{EntryOutcome, QueueRef};
+use sqsctl::local::ServerConfig;
 use sqsctl::message::MessageRecord;
 use sqsctl::redrive::{self, Journal, NewPlan, Plan, Rewrite, RouteRequest, RunOptions};
 use support::TestEnv;
@@ -355,4 +357,146 @@ fn exec_rewrites_each_body_and_leaves_the_messages_its_command_fails_on() {
     let mut left = bodies_in(&env, &dlq);
     left.sort();
     assert_eq!(left, ["bad 0", "bad 10", "bad 15", "bad 5"]);
+}
+
+#[test]
+fn killed_twice_and_resumed_a_transform_moves_each_message_once_rewritten() {
+    let env = TestEnv::start_with(ServerConfig {
+        inspection: false,
+        latency: Duration::from_millis(3),
+        ..ServerConfig::default()
+    });
+    let count = 2_000;
+    let (source, dlq, _) = dlq_of(&env, "killed", count, |i| format!(r#"{{"order":{i}}}"#));
+    let journal = env.home().join("killed.jsonl").display().to_string();
+    let filter = ".body.fixed = true";
+    let first = [
+        "redrive",
+        &dlq.name,
+        "--transform",
+        filter,
+        "--yes",
+        "-o",
+        "json",
+        "--journal",
+        &journal,
+        "--concurrency",
+        "4",
+        "--rate",
+        "1000",
+        "--visibility",
+        "5",
+    ];
+    // Each kill leaves up to one batch per worker received without a journaled outcome: the
+    // documented bound on copies.
+    let mut unresolved = 0;
+    env.kill_9_after(&first, support::random_delay(200, 400));
+    for kill in 1..=2 {
+        let (plan, state) = redrive::journal::load(std::path::Path::new(&journal)).unwrap();
+        assert_eq!(plan.rewrite.transform.as_deref(), Some(filter));
+        assert!(
+            state.moved_before < count as u64,
+            "kill {kill} came after the end"
+        );
+        unresolved += state.unresolved;
+        // The dead run's messages come back once their visibility timeout ends.
+        env.server().clock().advance(Duration::from_secs(6));
+        if kill == 2 {
+            break;
+        }
+        env.kill_9_after(
+            &["redrive", "--resume", &journal, "--yes", "-o", "json"],
+            support::random_delay(300, 300),
+        );
+    }
+    let run = env.run(&["redrive", "--resume", &journal, "--yes", "-o", "json"]);
+    run.assert_code(0);
+    let mut per_order: HashMap<u64, usize> = HashMap::new();
+    for body in bodies_in(&env, &source) {
+        let value = json(&body);
+        assert_eq!(value["fixed"], true, "{body}");
+        *per_order
+            .entry(value["order"].as_u64().unwrap())
+            .or_default() += 1;
+    }
+    assert_eq!(per_order.len(), count, "every message arrived");
+    let copies: usize = per_order.values().map(|n| n - 1).sum();
+    eprintln!("{copies} copies, {unresolved} received without an outcome over two kills");
+    assert!(copies as u64 <= unresolved, "{copies} > {unresolved}");
+    assert!(unresolved <= 2 * 10 * 4, "{unresolved}");
+    assert_eq!(depth(&env, &dlq), 0);
+}
+
+#[test]
+fn a_resumed_run_does_not_send_a_message_rewritten_differently_from_its_journaled_digest() {
+    let env = TestEnv::start();
+    let (source, dlq, _) = dlq_of(&env, "digest", 30, |i| format!("m{i}"));
+    let journal = env.home().join("digest.jsonl").display().to_string();
+    let marker = env.home().join("second-run");
+    // Gives another body once the marker exists: as a command that is not deterministic does.
+    let command = format!(
+        "cat; if [ -e '{}' ]; then printf ' again'; fi",
+        marker.display()
+    );
+    // Sends never answer: the run is killed with one batch received, rewritten and journaled,
+    // its send of unknown outcome.
+    let proxy = stalling_proxy(env.endpoint(), "SendMessageBatch");
+    let mut child = spawn_through(
+        &env,
+        &proxy,
+        &[
+            "redrive",
+            &dlq.name,
+            "--exec",
+            &command,
+            "--yes",
+            "-o",
+            "json",
+            "--journal",
+            &journal,
+            "--concurrency",
+            "1",
+            "--visibility",
+            "2",
+        ],
+    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let received = loop {
+        let text = std::fs::read_to_string(&journal).unwrap_or_default();
+        let received = text
+            .lines()
+            .filter(|l| l.contains(r#""type":"received""#))
+            .count();
+        if received > 0 || std::time::Instant::now() > deadline {
+            break received;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(received > 0, "the run received a batch");
+    let (_, state) = redrive::journal::load(std::path::Path::new(&journal)).unwrap();
+    assert_eq!(state.digests.len(), received);
+    std::fs::write(&marker, "").unwrap();
+    let run = env.run(&["redrive", "--resume", &journal, "--yes", "-o", "json"]);
+    run.assert_code(3);
+    let summary = json(&run.stdout);
+    assert_eq!(
+        summary["rewrite"]["changed_since_journal"], received,
+        "{summary}"
+    );
+    assert_eq!(summary["moved"], 30 - received, "{summary}");
+    assert!(
+        run.stderr
+            .contains("rewritten differently from what the interrupted run may have sent"),
+        "{}",
+        run.stderr
+    );
+    // The messages the dead run may have sent stay; the others moved, rewritten.
+    let left = bodies_in(&env, &dlq);
+    assert_eq!(left.len(), received);
+    assert!(left.iter().all(|b| !b.ends_with(" again")));
+    let moved = bodies_in(&env, &source);
+    assert_eq!(moved.len(), 30 - received);
+    assert!(moved.iter().all(|b| b.ends_with(" again")), "{moved:?}");
 }
