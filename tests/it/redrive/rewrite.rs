@@ -500,3 +500,72 @@ fn a_resumed_run_does_not_send_a_message_rewritten_differently_from_its_journale
     assert_eq!(moved.len(), 30 - received);
     assert!(moved.iter().all(|b| b.ends_with(" again")), "{moved:?}");
 }
+
+#[test]
+fn a_dry_run_shows_each_message_before_and_after_and_the_failures_and_moves_nothing() {
+    let env = TestEnv::start();
+    let (source, dlq, _) = dlq_of(&env, "preview", 3, |i| {
+        if i == 2 {
+            r#"{"order":2,"bad":true}"#.to_string()
+        } else {
+            format!(r#"{{"order":{i}}}"#)
+        }
+    });
+    let filter =
+        r#"if .body.bad then error("order \(.body.order) is bad") else .body.fixed = true end"#;
+    let run = env.run(&[
+        "redrive",
+        &dlq.name,
+        "--transform",
+        filter,
+        "--dry-run",
+        "-o",
+        "jsonl",
+    ]);
+    run.assert_code(0);
+    let mut records = run.records_of("rewrite");
+    records.sort_by_key(|r| json(r["before"]["body"].as_str().unwrap())["order"].as_u64());
+    assert_eq!(records.len(), 3, "{}", run.stdout);
+    for (i, record) in records.iter().take(2).enumerate() {
+        assert_eq!(record["before"]["body"], format!(r#"{{"order":{i}}}"#));
+        assert_eq!(
+            record["after"]["body"],
+            format!(r#"{{"order":{i},"fixed":true}}"#)
+        );
+        assert_eq!(record["message_id"], record["before"]["message_id"]);
+    }
+    assert_eq!(records[2]["after"], Value::Null);
+    assert!(
+        records[2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("order 2 is bad"),
+        "{}",
+        records[2]
+    );
+    let summary = &run.records_of("summary")[0];
+    assert_eq!(summary["would_move"], 2, "{summary}");
+    assert_eq!(summary["would_stay"], 1, "{summary}");
+    assert_eq!(summary["rewrite"]["failed"], 1, "{summary}");
+    assert!(
+        run.stderr.contains("the rewrite would fail on 1 message"),
+        "{}",
+        run.stderr
+    );
+    // On a terminal: a table of bodies before and after.
+    let table = env.run_tty(
+        &["redrive", &dlq.name, "--transform", filter, "--dry-run"],
+        "",
+    );
+    table.assert_code(0);
+    for text in [
+        "before",
+        "after",
+        r#"{"order":0,"fixed":true}"#,
+        "(stays: the filter failed",
+    ] {
+        assert!(table.stdout.contains(text), "{text}:\n{}", table.stdout);
+    }
+    assert_eq!(depth(&env, &dlq), 3, "nothing moved");
+    assert_eq!(depth(&env, &source), 0);
+}

@@ -38,7 +38,10 @@ pub use plan::{
     DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT, DedupMode, MAX_CONCURRENCY, MAX_DELAY_SECONDS,
     MAX_VISIBILITY_TIMEOUT, NewPlan, Plan, PlanError, PlanOptions,
 };
-pub use preview::{Preview, PreviewError, PreviewOptions, preview};
+pub use preview::{
+    Preview, PreviewError, PreviewOptions, PreviewedRewrite, RewritePreview, preview,
+    preview_rewriting,
+};
 pub use rate::{RateLimiter, TokenBucket};
 pub use resume::{HeldStatus, HeldWait, Pacing};
 pub use rewrite::{Exec, Rewrite, RewriteError, RewriteFailure, Rewriter, Rewritten};

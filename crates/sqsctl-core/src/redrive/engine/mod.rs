@@ -35,6 +35,7 @@ pub use adaptive::{CAP as ADAPTIVE_CAP, START as ADAPTIVE_START};
 use release::release_all;
 use state::{Shared, now_ms};
 pub use summary::{Counters, FailedMessage, Summary, Workers};
+pub(crate) use worker::outgoing;
 use worker::worker;
 
 /// Rounds of workers: a round ends when the DLQ looks empty; another starts if it was not.

@@ -174,7 +174,7 @@ pub(super) async fn abandon(shared: &Shared, ids: Vec<String>) {
 
 /// The message as it is sent to the destination. Its body and attributes are taken from the
 /// received message, which keeps them only when the archive needs a copy.
-pub(super) fn outgoing(plan: &Plan, message: &mut MessageRecord, keep: bool) -> MessageRecord {
+pub(crate) fn outgoing(plan: &Plan, message: &mut MessageRecord, keep: bool) -> MessageRecord {
     // A FIFO group, or a fair standard queue's tenant: either way the message keeps it.
     let group_id = message.effective_group_id().map(str::to_string);
     let dedup_id = if plan.fifo {

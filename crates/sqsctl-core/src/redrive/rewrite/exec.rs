@@ -75,29 +75,119 @@ impl Exec {
                 ));
             }
         };
-        if !output.status.success() {
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            let first = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-            let status = match output.status.code() {
-                Some(code) => format!("exited with {code}"),
-                None => "was killed by a signal".to_string(),
-            };
-            return Err(if first.is_empty() {
-                format!("the command {status}")
-            } else {
-                format!("the command {status}: {}", first.trim())
-            });
-        }
-        let mut body = String::from_utf8(output.stdout)
-            .map_err(|_| "the command's output is not valid UTF-8".to_string())?;
-        if body.ends_with('\n') {
-            body.pop();
-            if body.ends_with('\r') {
-                body.pop();
-            }
-        }
-        Ok(body)
+        answer(output)
     }
+}
+
+impl Exec {
+    /// [`Exec::run`] on this thread, for a dry run's preview (which looks at one message at a
+    /// time, outside the async workers): the same command, environment, timeout and answers.
+    pub fn run_blocking(
+        &self,
+        body: &str,
+        message_id: &str,
+        group_id: Option<&str>,
+    ) -> Result<String, String> {
+        use std::io::{Read, Write};
+        use std::os::unix::process::CommandExt;
+        let mut command = std::process::Command::new("sh");
+        command
+            .arg("-c")
+            .arg(&self.command)
+            .env("SQSCTL_MESSAGE_ID", message_id)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        if let Some(group) = group_id {
+            command.env("SQSCTL_GROUP_ID", group);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| format!("`sh -c` could not start: {e}"))?;
+        let input = body.as_bytes().to_vec();
+        let stdin = child.stdin.take();
+        let writer = std::thread::spawn(move || {
+            if let Some(mut stdin) = stdin {
+                let _ = stdin.write_all(&input);
+            }
+        });
+        let read = |pipe: Option<Box<dyn Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                if let Some(mut pipe) = pipe {
+                    let _ = pipe.read_to_end(&mut bytes);
+                }
+                bytes
+            })
+        };
+        let stdout = read(
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let stderr = read(
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let deadline = std::time::Instant::now() + Duration::from_secs(self.timeout_secs);
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                Ok(None) => {
+                    if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
+                        let _ =
+                            rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+                    }
+                    let _ = child.wait();
+                    return Err(format!(
+                        "the command did not finish within {} s (killed)",
+                        self.timeout_secs
+                    ));
+                }
+                Err(e) => return Err(format!("the command failed: {e}")),
+            }
+        };
+        let _ = writer.join();
+        let output = std::process::Output {
+            status,
+            stdout: stdout.join().unwrap_or_default(),
+            stderr: stderr.join().unwrap_or_default(),
+        };
+        answer(output)
+    }
+}
+
+/// The new body a finished command gave, or why it gave none.
+fn answer(output: std::process::Output) -> Result<String, String> {
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let first = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let status = match output.status.code() {
+            Some(code) => format!("exited with {code}"),
+            None => "was killed by a signal".to_string(),
+        };
+        return Err(if first.is_empty() {
+            format!("the command {status}")
+        } else {
+            format!("the command {status}: {}", first.trim())
+        });
+    }
+    let mut body = String::from_utf8(output.stdout)
+        .map_err(|_| "the command's output is not valid UTF-8".to_string())?;
+    if body.ends_with('\n') {
+        body.pop();
+        if body.ends_with('\r') {
+            body.pop();
+        }
+    }
+    Ok(body)
 }
 
 #[cfg(test)]
@@ -131,5 +221,19 @@ mod tests {
         assert!(err.contains("did not finish within 1 s"), "{err}");
         let err = exec("kill -9 $$", 5).run("x", "m", None).await.unwrap_err();
         assert!(err.contains("killed by a signal"), "{err}");
+    }
+
+    #[test]
+    fn on_this_thread_it_answers_alike() {
+        let upper = exec("tr a-z A-Z", 5).run_blocking("hello\n", "m", None);
+        assert_eq!(upper.unwrap(), "HELLO");
+        let err = exec("echo nope >&2; exit 3", 5)
+            .run_blocking("x", "m", None)
+            .unwrap_err();
+        assert_eq!(err, "the command exited with 3: nope");
+        let err = exec("sleep 30", 1)
+            .run_blocking("x", "m", None)
+            .unwrap_err();
+        assert!(err.contains("did not finish within 1 s"), "{err}");
     }
 }

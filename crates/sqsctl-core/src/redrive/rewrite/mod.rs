@@ -188,29 +188,11 @@ impl Rewriter {
 
     /// Applies the rewrite to `outgoing`, the message as it would be sent, of the DLQ message
     /// `original` (as received). Without a rewrite `outgoing` is returned as it is, with no digest.
+    /// A filter and a command run off the async workers.
     pub async fn apply(
         &self,
         original: &MessageRecord,
         outgoing: MessageRecord,
-    ) -> Result<Rewritten, RewriteFailure> {
-        self.apply_with(original, outgoing, false).await
-    }
-
-    /// [`Rewriter::apply`] for a dry run: the filter runs on this task (messages are previewed one
-    /// at a time), a command as in a run.
-    pub async fn preview(
-        &self,
-        original: &MessageRecord,
-        outgoing: MessageRecord,
-    ) -> Result<Rewritten, RewriteFailure> {
-        self.apply_with(original, outgoing, true).await
-    }
-
-    async fn apply_with(
-        &self,
-        original: &MessageRecord,
-        outgoing: MessageRecord,
-        inline: bool,
     ) -> Result<Rewritten, RewriteFailure> {
         if !self.is_active() {
             return Ok(Rewritten {
@@ -218,34 +200,85 @@ impl Rewriter {
                 digest: None,
             });
         }
-        let mut message = outgoing;
-        let id = original.message_id.as_deref().unwrap_or_default();
-        if self.rewrite.unwrap && unwrap::unwrap(&mut message) == unwrap::Unwrapped::NotEnvelope {
-            self.not_envelope.fetch_add(1, Ordering::Relaxed);
-        }
+        let mut message = self.unwrapped(outgoing);
         if let Some(transform) = &self.transform {
-            let view = MessageRecord {
-                message_id: original.message_id.clone(),
-                attributes: original.attributes.clone(),
-                trace_header: original.trace_header.clone(),
-                ..message.clone()
-            };
-            let record = crate::select::record_for_query(&view);
-            let body = std::mem::take(&mut message.body);
-            let applied = if inline {
-                transform.apply_now(record, &body, &mut message)
-            } else {
-                transform.apply(record, &body, &mut message).await
-            };
-            applied.map_err(RewriteFailure::Filter)?;
+            let (record, body) = self.filter_input(original, &mut message);
+            transform
+                .apply(record, &body, &mut message)
+                .await
+                .map_err(RewriteFailure::Filter)?;
         }
         if let Some(exec) = &self.rewrite.exec {
             message.body = exec
-                .run(&message.body, id, message.group_id.as_deref())
+                .run(&message.body, id_of(original), message.group_id.as_deref())
                 .await
                 .map_err(RewriteFailure::Command)?;
         }
-        if let Some(body) = self.rewrite.replace.get(id) {
+        self.finish(original, message)
+    }
+
+    /// [`Rewriter::apply`] on this thread, for a dry run's preview (one message at a time): the
+    /// same steps, the same answers.
+    pub fn apply_blocking(
+        &self,
+        original: &MessageRecord,
+        outgoing: MessageRecord,
+    ) -> Result<Rewritten, RewriteFailure> {
+        if !self.is_active() {
+            return Ok(Rewritten {
+                message: outgoing,
+                digest: None,
+            });
+        }
+        let mut message = self.unwrapped(outgoing);
+        if let Some(transform) = &self.transform {
+            let (record, body) = self.filter_input(original, &mut message);
+            transform
+                .apply_now(record, &body, &mut message)
+                .map_err(RewriteFailure::Filter)?;
+        }
+        if let Some(exec) = &self.rewrite.exec {
+            message.body = exec
+                .run_blocking(&message.body, id_of(original), message.group_id.as_deref())
+                .map_err(RewriteFailure::Command)?;
+        }
+        self.finish(original, message)
+    }
+
+    /// The first step: with `--unwrap`, the message an envelope carries.
+    fn unwrapped(&self, mut message: MessageRecord) -> MessageRecord {
+        if self.rewrite.unwrap && unwrap::unwrap(&mut message) == unwrap::Unwrapped::NotEnvelope {
+            self.not_envelope.fetch_add(1, Ordering::Relaxed);
+        }
+        message
+    }
+
+    /// What the filter sees (the record as `--where` sees it, of the message as it stands, with
+    /// the DLQ message's id and system attributes), and the body taken out of `message`.
+    fn filter_input(
+        &self,
+        original: &MessageRecord,
+        message: &mut MessageRecord,
+    ) -> (serde_json::Value, String) {
+        let view = MessageRecord {
+            message_id: original.message_id.clone(),
+            attributes: original.attributes.clone(),
+            trace_header: original.trace_header.clone(),
+            ..message.clone()
+        };
+        (
+            crate::select::record_for_query(&view),
+            std::mem::take(&mut message.body),
+        )
+    }
+
+    /// The last steps: a replaced body, the checks SQS would make, the digest.
+    fn finish(
+        &self,
+        original: &MessageRecord,
+        mut message: MessageRecord,
+    ) -> Result<Rewritten, RewriteFailure> {
+        if let Some(body) = self.rewrite.replace.get(id_of(original)) {
             message.body = body.clone();
         }
         crate::client::validate_outgoing(&message, self.fifo).map_err(RewriteFailure::Invalid)?;
@@ -255,6 +288,10 @@ impl Rewriter {
             digest: Some(digest),
         })
     }
+}
+
+fn id_of(message: &MessageRecord) -> &str {
+    message.message_id.as_deref().unwrap_or_default()
 }
 
 /// The SHA-256 (lowercase hex) of what a message is sent as: its body, its message attributes,
