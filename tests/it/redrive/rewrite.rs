@@ -569,3 +569,69 @@ fn a_dry_run_shows_each_message_before_and_after_and_the_failures_and_moves_noth
     assert_eq!(bodies_in(&env, &dlq).len(), 3, "nothing moved");
     assert!(bodies_in(&env, &source).is_empty());
 }
+
+#[test]
+fn on_fifo_queues_a_group_stops_at_its_first_message_the_rewrite_refuses() {
+    let env = TestEnv::start();
+    let fifo = [("FifoQueue", "true")];
+    let dlq = env.create_queue("fifo-fix-dlq.fifo", &fifo);
+    let arn = env.arn(&dlq);
+    let policy = format!(r#"{{"deadLetterTargetArn":"{arn}","maxReceiveCount":"3"}}"#);
+    let source = env.create_queue(
+        "fifo-fix.fifo",
+        &[("FifoQueue", "true"), ("RedrivePolicy", &policy)],
+    );
+    let records: Vec<MessageRecord> = [
+        ("g1", "a0"),
+        ("g1", "a1"),
+        ("g1", "a2"),
+        ("g2", "b0"),
+        ("g2", "b1"),
+    ]
+    .iter()
+    .map(|(group, body)| {
+        let mut m = MessageRecord::with_body(*body);
+        m.group_id = Some(group.to_string());
+        m.dedup_id = Some(body.to_string());
+        m
+    })
+    .collect();
+    send(&env, &dlq, &records);
+    let filter = r#"if .body == "a1" then error("a1 cannot be fixed") else .body += "!" end"#;
+    let run = env.run(&[
+        "redrive",
+        &dlq.name,
+        "--transform",
+        filter,
+        "--yes",
+        "-o",
+        "json",
+    ]);
+    run.assert_code(3);
+    let summary = json(&run.stdout);
+    assert_eq!(summary["moved"], 3, "{summary}");
+    assert_eq!(summary["rewrite"]["failed"], 1, "{summary}");
+    let moved: Vec<(String, String)> = drain_unique(&env, &source, 1)
+        .into_iter()
+        .map(|m| (m.group_id.unwrap(), m.body))
+        .collect();
+    for group in ["g1", "g2"] {
+        let bodies: Vec<&str> = moved
+            .iter()
+            .filter(|(g, _)| g == group)
+            .map(|(_, b)| b.as_str())
+            .collect();
+        let expected: &[&str] = if group == "g1" {
+            &["a0!"]
+        } else {
+            &["b0!", "b1!"]
+        };
+        assert_eq!(bodies, expected, "{group}");
+    }
+    // The refused message and the one behind it stay, in their order.
+    let left: Vec<String> = drain_unique(&env, &dlq, 1)
+        .into_iter()
+        .map(|m| m.body)
+        .collect();
+    assert_eq!(left, ["a1", "a2"]);
+}

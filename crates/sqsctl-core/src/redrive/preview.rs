@@ -194,25 +194,21 @@ where
                 let mut original = message.clone();
                 let outgoing = super::engine::outgoing(plan, &mut original, true);
                 let id = message.message_id.clone().unwrap_or_default();
-                match rewriter.apply_blocking(&message, outgoing) {
-                    Ok(done) => PreviewedRewrite {
-                        message_id: id,
-                        before: message.clone(),
-                        after: Some(done.message),
-                        error: None,
-                    },
+                let (after, error) = match rewriter.apply_blocking(&message, outgoing) {
+                    Ok(done) => (Some(done.message), None),
                     Err(failure) => {
                         rewrite.failed += 1;
                         rewrite
                             .first_error
                             .get_or_insert_with(|| failure.to_string());
-                        PreviewedRewrite {
-                            message_id: id,
-                            before: message.clone(),
-                            after: None,
-                            error: Some(failure.to_string()),
-                        }
+                        (None, Some(failure.to_string()))
                     }
+                };
+                PreviewedRewrite {
+                    message_id: id,
+                    before: message.clone(),
+                    after,
+                    error,
                 }
             });
             if rewritten.as_ref().is_some_and(|r| r.error.is_some()) {

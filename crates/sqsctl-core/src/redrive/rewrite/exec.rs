@@ -27,14 +27,10 @@ pub struct Exec {
 }
 
 impl Exec {
-    /// Runs the command on one message's body; the new body, or why there is none.
-    pub async fn run(
-        &self,
-        body: &str,
-        message_id: &str,
-        group_id: Option<&str>,
-    ) -> Result<String, String> {
-        let mut command = tokio::process::Command::new("sh");
+    /// `sh -c COMMAND` for one message: its environment, its pipes, a process group of its own.
+    fn command(&self, message_id: &str, group_id: Option<&str>) -> std::process::Command {
+        use std::os::unix::process::CommandExt;
+        let mut command = std::process::Command::new("sh");
         command
             .arg("-c")
             .arg(&self.command)
@@ -42,12 +38,22 @@ impl Exec {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
-            .kill_on_drop(true);
+            .process_group(0);
         if let Some(group) = group_id {
             command.env("SQSCTL_GROUP_ID", group);
         }
-        let mut child = command
+        command
+    }
+
+    /// Runs the command on one message's body; the new body, or why there is none.
+    pub async fn run(
+        &self,
+        body: &str,
+        message_id: &str,
+        group_id: Option<&str>,
+    ) -> Result<String, String> {
+        let mut child = tokio::process::Command::from(self.command(message_id, group_id))
+            .kill_on_drop(true)
             .spawn()
             .map_err(|e| format!("`sh -c` could not start: {e}"))?;
         let pid = child.id();
@@ -89,20 +95,8 @@ impl Exec {
         group_id: Option<&str>,
     ) -> Result<String, String> {
         use std::io::{Read, Write};
-        use std::os::unix::process::CommandExt;
-        let mut command = std::process::Command::new("sh");
-        command
-            .arg("-c")
-            .arg(&self.command)
-            .env("SQSCTL_MESSAGE_ID", message_id)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        if let Some(group) = group_id {
-            command.env("SQSCTL_GROUP_ID", group);
-        }
-        let mut child = command
+        let mut child = self
+            .command(message_id, group_id)
             .spawn()
             .map_err(|e| format!("`sh -c` could not start: {e}"))?;
         let input = body.as_bytes().to_vec();
