@@ -635,3 +635,27 @@ fn on_fifo_queues_a_group_stops_at_its_first_message_the_rewrite_refuses() {
         .collect();
     assert_eq!(left, ["a1", "a2"]);
 }
+
+#[test]
+fn the_question_before_a_move_says_how_the_messages_are_rewritten() {
+    let env = TestEnv::start();
+    let (_, dlq, _) = dlq_of(&env, "asked", 2, |i| format!(r#"{{"order":{i}}}"#));
+    let run = env.run_tty(
+        &[
+            "redrive",
+            &dlq.name,
+            "--unwrap",
+            "--transform",
+            ".body.x = 1",
+        ],
+        "n\n",
+    );
+    run.assert_code(6);
+    assert!(
+        run.stderr
+            .contains("to `asked` (account 000000000000, us-east-1), unwrapped (--unwrap), then rewritten by --transform '.body.x = 1'?"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(bodies_in(&env, &dlq).len(), 2, "nothing moved");
+}
