@@ -174,6 +174,12 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
             )
         }),
         (summary.skipped > 0).then(|| format!("{} not matching stay in the DLQ", summary.skipped)),
+        summary
+            .rewrite
+            .as_ref()
+            .and_then(|r| r.not_envelope)
+            .filter(|&n| n > 0)
+            .map(|n| format!("{n} not an SNS or EventBridge envelope, sent unchanged")),
         (summary.delivered_twice > 0).then(|| {
             format!(
                 "{} delivered twice by SQS to this run (each sent once by it)",

@@ -300,6 +300,12 @@ fn unwrap_delivers_the_message_an_sns_or_eventbridge_envelope_carries() {
     let summary = json(&run.stdout);
     assert_eq!(summary["moved"], 3, "{summary}");
     assert_eq!(summary["rewrite"]["not_envelope"], 1, "{summary}");
+    assert!(
+        run.stderr
+            .contains("; 1 not an SNS or EventBridge envelope, sent unchanged"),
+        "{}",
+        run.stderr
+    );
     let mut moved = drain_unique(&env, &source, 1);
     moved.sort_by(|a, b| a.body.cmp(&b.body));
     let bodies: Vec<&str> = moved.iter().map(|m| m.body.as_str()).collect();
