@@ -373,6 +373,59 @@ mod tests {
         assert_eq!(same.message.body, "x");
     }
 
+    #[tokio::test]
+    async fn the_filter_sees_the_unwrapped_message_and_the_dlq_message_id() {
+        let rewrite = Rewrite {
+            unwrap: true,
+            transform: Some(r#".body.from = .message_id"#.into()),
+            ..Rewrite::default()
+        };
+        let rewriter = Rewriter::new(&rewrite, false, true).unwrap();
+        let event = serde_json::json!({
+            "version": "0", "id": "e", "detail-type": "T", "source": "s", "account": "1",
+            "time": "t", "region": "r", "resources": [], "detail": {"order": 7}
+        })
+        .to_string();
+        let done = rewriter
+            .apply(
+                &received("dlq-1", &event),
+                MessageRecord::with_body(event.clone()),
+            )
+            .await
+            .unwrap();
+        assert_eq!(done.message.body, r#"{"order":7,"from":"dlq-1"}"#);
+        let plain = rewriter
+            .apply(&received("dlq-2", "{}"), MessageRecord::with_body("{}"))
+            .await
+            .unwrap();
+        assert_eq!(plain.message.body, r#"{"from":"dlq-2"}"#);
+        assert_eq!(rewriter.not_envelope(), Some(1));
+    }
+
+    #[test]
+    fn a_filter_and_a_command_together_or_a_bad_filter_are_refused() {
+        let both = Rewrite {
+            transform: Some(".".into()),
+            exec: Some(Exec {
+                command: "cat".into(),
+                timeout_secs: 1,
+            }),
+            ..Rewrite::default()
+        };
+        assert_eq!(
+            Rewriter::new(&both, false, true).unwrap_err(),
+            RewriteError::FilterAndCommand
+        );
+        let bad = Rewrite {
+            transform: Some(".body |".into()),
+            ..Rewrite::default()
+        };
+        assert!(matches!(
+            Rewriter::new(&bad, false, true),
+            Err(RewriteError::Filter(_))
+        ));
+    }
+
     #[test]
     fn the_digest_covers_each_part_and_the_dedup_id_only_when_stable() {
         let base = MessageRecord::with_body("b");
