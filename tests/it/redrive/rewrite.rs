@@ -665,3 +665,40 @@ fn the_question_before_a_move_says_how_the_messages_are_rewritten() {
     );
     assert_eq!(bodies_in(&env, &dlq).len(), 2, "nothing moved");
 }
+
+#[test]
+fn killed_while_its_command_runs_a_resumed_run_waits_for_the_held_batch_and_moves_it() {
+    let env = TestEnv::start();
+    let (source, dlq, _) = dlq_of(&env, "slow", 10, |i| format!("m{i}"));
+    let journal = env.home().join("slow.jsonl").display().to_string();
+    env.kill_9_after(
+        &[
+            "redrive",
+            &dlq.name,
+            "--exec",
+            "sleep 0.3; cat",
+            "--yes",
+            "--journal",
+            &journal,
+            "--concurrency",
+            "1",
+            "--visibility",
+            "3",
+        ],
+        Duration::from_millis(800),
+    );
+    let (_, state) = redrive::journal::load(std::path::Path::new(&journal)).unwrap();
+    assert_eq!(state.moved_before, 0, "killed while the command ran");
+    assert_eq!(
+        state.held, 10,
+        "the batch is journaled as held before its rewrite"
+    );
+    let run = env.run(&["redrive", "--resume", &journal, "--yes", "-o", "json"]);
+    run.assert_code(0);
+    assert_eq!(json(&run.stdout)["moved"], 10, "{}", run.stdout);
+    let mut moved = bodies_in(&env, &source);
+    moved.sort();
+    let mut expected: Vec<String> = (0..10).map(|i| format!("m{i}")).collect();
+    expected.sort();
+    assert_eq!(moved, expected);
+}

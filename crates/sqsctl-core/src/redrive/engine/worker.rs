@@ -306,8 +306,18 @@ pub(super) async fn process(
         .iter_mut()
         .map(|original| self::outgoing(&shared.plan, original, keep_copy))
         .collect();
-    // A rewrite (an `--exec` most of all) may take a while: the batch stays hidden meanwhile.
+    // A rewrite (an `--exec` most of all) may take a while: the batch stays hidden meanwhile,
+    // and is journaled as held first, so that after a `kill -9` during the rewrite `--resume`
+    // waits for it (its `received` lines, with the digests, come once it is rewritten).
     let rewritten = if shared.rewriter.is_active() {
+        let mut held = Lines::default();
+        for original in &originals {
+            held.push_until("in_flight", &[("id", Some(message_id(original)))], until);
+        }
+        if !journal_write(shared, held.into_bytes()).await {
+            hold_back(shared, &originals, &delete_only);
+            return None;
+        }
         keep_hidden(shared, &hidden, rewrite_all(shared, &originals, shaped)).await
     } else {
         shaped.into_iter().map(|out| Ok((out, None))).collect()
