@@ -164,7 +164,7 @@ pub(crate) fn drain_unique(env: &TestEnv, queue: &QueueRef, parallel: usize) -> 
     std::mem::take(&mut found.1)
 }
 
-pub(crate) fn depth(env: &TestEnv, queue: &QueueRef) -> u64 {
+fn depth(env: &TestEnv, queue: &QueueRef) -> u64 {
     loop {
         if let Ok(attrs) = env.block_on(env.sqs().attributes(queue)) {
             return attrs.total();

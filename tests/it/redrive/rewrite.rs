@@ -5,7 +5,7 @@
 //! run would have.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::redrive::reliability::{depth, drain_unique, spawn_through, stalling_proxy};
+use crate::redrive::reliability::{spawn_through, stalling_proxy};
 use crate::support;
 
 use std::collections::HashMap;
@@ -128,10 +128,7 @@ fn a_replaced_body_goes_out_in_place_of_the_one_in_the_dlq_and_is_journaled() {
 
 /// The bodies of every message in `queue` (each message once), drained.
 fn bodies_in(env: &TestEnv, queue: &QueueRef) -> Vec<String> {
-    drain_unique(env, queue, 4)
-        .into_iter()
-        .map(|m| m.body)
-        .collect()
+    env.drain_bodies(queue)
 }
 
 fn json(body: &str) -> Value {
@@ -306,7 +303,7 @@ fn unwrap_delivers_the_message_an_sns_or_eventbridge_envelope_carries() {
         "{}",
         run.stderr
     );
-    let mut moved = drain_unique(&env, &source, 1);
+    let mut moved = env.drain(&source);
     moved.sort_by(|a, b| a.body.cmp(&b.body));
     let bodies: Vec<&str> = moved.iter().map(|m| m.body.as_str()).collect();
     assert_eq!(bodies, ["plain", r#"{"order":7}"#, r#"{"order":8}"#]);
@@ -430,7 +427,7 @@ fn killed_twice_and_resumed_a_transform_moves_each_message_once_rewritten() {
     eprintln!("{copies} copies, {unresolved} received without an outcome over two kills");
     assert!(copies as u64 <= unresolved, "{copies} > {unresolved}");
     assert!(unresolved <= 2 * 10 * 4, "{unresolved}");
-    assert_eq!(depth(&env, &dlq), 0);
+    assert_eq!(env.depth(&dlq), 0);
 }
 
 #[test]
@@ -617,7 +614,8 @@ fn on_fifo_queues_a_group_stops_at_its_first_message_the_rewrite_refuses() {
     let summary = json(&run.stdout);
     assert_eq!(summary["moved"], 3, "{summary}");
     assert_eq!(summary["rewrite"]["failed"], 1, "{summary}");
-    let moved: Vec<(String, String)> = drain_unique(&env, &source, 1)
+    let moved: Vec<(String, String)> = env
+        .drain(&source)
         .into_iter()
         .map(|m| (m.group_id.unwrap(), m.body))
         .collect();
@@ -635,10 +633,7 @@ fn on_fifo_queues_a_group_stops_at_its_first_message_the_rewrite_refuses() {
         assert_eq!(bodies, expected, "{group}");
     }
     // The refused message and the one behind it stay, in their order.
-    let left: Vec<String> = drain_unique(&env, &dlq, 1)
-        .into_iter()
-        .map(|m| m.body)
-        .collect();
+    let left: Vec<String> = env.drain(&dlq).into_iter().map(|m| m.body).collect();
     assert_eq!(left, ["a1", "a2"]);
 }
 

@@ -2,12 +2,14 @@
 //! sending it, journaling the outcome and deleting what was confirmed, until the DLQ has nothing
 //! more to give, the limit is reached, or Ctrl-C. See the module documentation of `redrive` for the
 //! safety rules; this folder is where they are kept: [`worker`] receives, selects and sends,
-//! [`commit`] journals and deletes, [`release`] makes held messages visible again at the end, over
-//! the [`state`] the workers share; [`summary`] is what a run reports.
+//! [`rewriting`] rewrites a batch before its send, [`commit`] journals and deletes, [`release`]
+//! makes held messages visible again at the end, over the [`state`] the workers share;
+//! [`summary`] is what a run reports.
 
 mod adaptive;
 mod commit;
 mod release;
+mod rewriting;
 mod state;
 mod summary;
 mod twins;

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use super::commit::{Commit, record};
+use super::rewriting::rewrite_all;
 use super::state::{
     Held, Shared, handle, hidden_until_ms, journal_note, journal_sync, journal_write, message_id,
     now_ms,
@@ -399,64 +400,8 @@ pub(super) async fn process(
     })
 }
 
-/// Applies the run's rewrite to each message of a batch (`shaped[i]` is how `originals[i]` would
-/// be sent unchanged): the message to send with its digest, or the group id and the reason it
-/// stays in the DLQ. On FIFO queues a group stops at its first message the rewrite refused, as it
-/// does at a failed send: the later messages of the group are not sent either.
-async fn rewrite_all(
-    shared: &Shared,
-    originals: &[MessageRecord],
-    shaped: Vec<MessageRecord>,
-) -> Vec<Result<(MessageRecord, Option<String>), (Option<String>, String)>> {
-    let mut stopped_groups: Vec<String> = Vec::new();
-    let mut results = Vec::with_capacity(shaped.len());
-    for (original, out) in originals.iter().zip(shaped) {
-        let group_id = out.group_id.clone();
-        if shared.plan.fifo
-            && let Some(group) = group_id.as_deref()
-            && stopped_groups.iter().any(|g| g == group)
-        {
-            results.push(Err((group_id, BLOCKED.to_string())));
-            continue;
-        }
-        let reason = match shared.rewriter.apply(original, out).await {
-            Ok(rewritten) => {
-                let journaled = shared.journaled_digests.get(message_id(original));
-                match (journaled, rewritten.digest.as_deref()) {
-                    (Some(then), Some(now)) if then != now => {
-                        Counters::add(&shared.counters.changed_since_journal, 1);
-                        format!(
-                            "not sent: rewritten differently from what the interrupted run made of it (digest {} then, {} now), which it may have sent; a filter or command that gives the same result twice moves it",
-                            short(then),
-                            short(now)
-                        )
-                    }
-                    _ => {
-                        results.push(Ok((rewritten.message, rewritten.digest)));
-                        continue;
-                    }
-                }
-            }
-            Err(failure) => {
-                Counters::add(&shared.counters.rewrite_failed, 1);
-                format!("rewrite: {failure}")
-            }
-        };
-        if let Some(group) = group_id.as_deref() {
-            stopped_groups.push(group.to_string());
-        }
-        results.push(Err((group_id, reason)));
-    }
-    results
-}
-
-/// The first 12 digits of a digest, as a reason names it.
-fn short(digest: &str) -> &str {
-    digest.get(..12).unwrap_or(digest)
-}
-
 /// Why a message of a FIFO group is not sent after an earlier one of its group failed.
-const BLOCKED: &str = "not sent: an earlier message of its group could not be sent";
+pub(super) const BLOCKED: &str = "not sent: an earlier message of its group could not be sent";
 
 /// A message the run took on and leaves in the DLQ, for `reason`: it stays hidden until the run
 /// ends (so it is not tried again, and on FIFO the rest of its group stays behind it), and is
