@@ -244,8 +244,9 @@ pub async fn run(
     printer.warn_where_failures(preview.where_failed.as_ref(), &summary.source);
     if let Some(rewrite) = summary.rewrite.as_ref().filter(|r| r.failed > 0) {
         printer.warn(format!(
-            "the rewrite would fail on {} (they would stay in {}); the first: {}",
+            "the rewrite would fail on {} ({} would stay in {}); the first: {}",
             plural(rewrite.failed, "message"),
+            if rewrite.failed == 1 { "it" } else { "they" },
             summary.source,
             rewrite.first_error.as_deref().unwrap_or("")
         ));

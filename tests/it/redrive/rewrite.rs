@@ -18,6 +18,7 @@ use sqsctl::local::ServerConfig;
 use sqsctl::message::MessageRecord;
 use sqsctl::redrive::{self, Journal, NewPlan, Plan, Rewrite, RouteRequest, RunOptions};
 use support::TestEnv;
+use support::snapshot::assert_snapshot;
 
 /// A DLQ and the empty queue it serves.
 fn pair(env: &TestEnv, name: &str) -> (QueueRef, QueueRef) {
@@ -696,4 +697,26 @@ fn killed_while_its_command_runs_a_resumed_run_waits_for_the_held_batch_and_move
     let mut expected: Vec<String> = (0..10).map(|i| format!("m{i}")).collect();
     expected.sort();
     assert_eq!(moved, expected);
+}
+
+#[test]
+fn the_dry_run_table_and_talk_people_read() {
+    let env = TestEnv::exact("the table lists the messages in the order the DLQ holds them");
+    let (_, dlq, _) = dlq_of(&env, "shown", 3, |i| {
+        if i == 2 {
+            r#"{"order":2,"bad":true}"#.to_string()
+        } else {
+            format!(r#"{{"order":{i}}}"#)
+        }
+    });
+    let filter =
+        r#"if .body.bad then error("order \(.body.order) is bad") else .body.fixed = true end"#;
+    let args = ["redrive", &dlq.name, "--transform", filter, "--dry-run"];
+    let run = env.run_tty(&args, "");
+    run.assert_code(0);
+    assert_snapshot!(format!(
+        "{}{}",
+        run.stdout,
+        support::snapshot::transcript(&args, &run)
+    ));
 }
