@@ -2922,7 +2922,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__redrive)
-            opts="-y -n -V -o -q -v -h --to --to-profile --to-region --to-endpoint-url --copy --dry-run --yes --grep --grep-v --attr --where --older-than --newer-than --message-id --max --dedup --delay --rate --concurrency --visibility --journal --resume --archive --native --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help status cancel journals"
+            opts="-y -n -V -o -q -v -h --to --to-profile --to-region --to-endpoint-url --copy --dry-run --yes --grep --grep-v --attr --where --older-than --newer-than --message-id --max --dedup --delay --rate --concurrency --visibility --journal --resume --archive --transform --exec --exec-timeout --unwrap --native --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help status cancel journals"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3009,6 +3009,18 @@ _sqsctl() {
                     return 0
                     ;;
                 --archive)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --transform)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exec-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -18,6 +18,8 @@ More examples:
   sqsctl redrive orders-dlq --copy --to orders-replay  # copy; the DLQ keeps its messages
   sqsctl redrive orders-dlq --to https://sqs.eu-west-1.amazonaws.com/123456789012/orders
   sqsctl redrive orders-dlq --to orders --to-profile prod --to-region eu-west-1
+  sqsctl redrive orders-dlq --transform '.body.retries = 0' --dry-run   # fix, then replay
+  sqsctl redrive orders-dlq --unwrap                # the SNS/EventBridge message, not its envelope
   sqsctl redrive orders-dlq --native                # AWS's server-side move task
   sqsctl redrive status orders-dlq                  # native move tasks of a DLQ
   sqsctl redrive cancel orders-dlq
@@ -52,6 +54,11 @@ messages only once its earlier ones are gone): what it cannot reach is counted, 
 Other regions and accounts: --to takes a queue URL or ARN anywhere (its region comes from it), or a
 name with --to-region; --to-profile sends with another profile's credentials (and its region and
 endpoint_url). The journal records them, so --resume reaches the same queue.
+
+Rewriting: --unwrap, then --transform or --exec, change what is sent (the DLQ copy and --archive
+keep the original). The journal records the rewrite and a digest of each rewritten message;
+--resume applies the same rewrite and leaves in the DLQ (exit 3) a message that would now be sent
+differently from what the interrupted run may already have sent.
 
 Exit codes: 0 every selected message moved (or the resumed run had completed); 3 some stayed in
 the DLQ (see the summary); 6 declined at the question; 130 stopped by Ctrl-C (143 SIGTERM, 129
@@ -184,7 +191,7 @@ pub struct RedriveArgs {
     #[arg(
         long,
         value_name = "FILE",
-        conflicts_with_all = ["to", "to_profile", "to_region", "to_endpoint_url", "copy", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "max", "delay", "journal", "archive", "dedup", "visibility", "native", "dry_run"]
+        conflicts_with_all = ["to", "to_profile", "to_region", "to_endpoint_url", "copy", "grep", "attributes", "where_expr", "older_than", "newer_than", "message_ids", "max", "delay", "journal", "archive", "dedup", "visibility", "native", "dry_run", "transform", "exec", "exec_timeout", "unwrap"]
     )]
     pub resume: Option<PathBuf>,
 
@@ -193,6 +200,48 @@ pub struct RedriveArgs {
     /// Each copy is written and synced before the message leaves the DLQ.
     #[arg(long, value_name = "FILE")]
     pub archive: Option<PathBuf>,
+
+    /// Rewrite each message with a jq filter before it is sent
+    ///
+    /// The filter sees the message record (as --where does: a JSON body as its value) and must
+    /// give one object with a `body`: the whole record with a change (`.body.qty = 1`) or a new
+    /// one (`{body: .body.order}`). A string body is sent as it is, any other value as compact
+    /// JSON; `message_attributes`, `group_id` and `dedup_id`, when given, replace the message's
+    /// (null removes them). A message the filter fails on (an error, no value, several, not a
+    /// valid message, or 10 s) stays in the DLQ and is reported (exit 3). Runs jaq, a jq
+    /// written in Rust: most of jq, not all of it.
+    #[arg(
+        long,
+        value_name = "FILTER",
+        conflicts_with = "exec",
+        hide_short_help = true,
+        help_heading = "Rewriting"
+    )]
+    pub transform: Option<String>,
+
+    /// Rewrite each body with a shell command (the body on stdin, the new one on stdout)
+    ///
+    /// Run as `sh -c COMMAND` once per message, with SQSCTL_MESSAGE_ID (and SQSCTL_GROUP_ID) set;
+    /// one trailing newline of its output is dropped. A message whose command exits non-zero,
+    /// runs past --exec-timeout or prints no body stays in the DLQ and is reported (exit 3).
+    #[arg(
+        long,
+        value_name = "COMMAND",
+        hide_short_help = true,
+        help_heading = "Rewriting"
+    )]
+    pub exec: Option<String>,
+
+    #[arg(long, value_name = "DURATION", requires = "exec", value_parser = values::HOLD, help = exec_timeout_help(), hide_short_help = true, help_heading = "Rewriting")]
+    pub exec_timeout: Option<std::time::Duration>,
+
+    /// Send what an SNS notification or EventBridge event carries, not the envelope
+    ///
+    /// SNS (raw delivery off): its Message as the body and its MessageAttributes as raw delivery
+    /// maps them (String.Array becomes a String). EventBridge: its detail, as compact JSON. Other
+    /// messages are sent unchanged and counted (not_envelope). Applied before --transform/--exec.
+    #[arg(long, hide_short_help = true, help_heading = "Rewriting")]
+    pub unwrap: bool,
 
     /// Use SQS's server-side move task: no selection, no journal
     ///
@@ -225,6 +274,14 @@ fn delay_help() -> String {
     format!(
         "Delay each moved message by this long, {} (standard queues)",
         values::DELAY.text()
+    )
+}
+
+fn exec_timeout_help() -> String {
+    format!(
+        "How long --exec may take on one message, {} (default: {})",
+        values::HOLD.text(),
+        crate::text::format_seconds(crate::redrive::rewrite::DEFAULT_EXEC_TIMEOUT.as_secs())
     )
 }
 

@@ -350,6 +350,29 @@ impl Printer {
     }
 }
 
+/// The messages of a dry run with a rewrite: each one's id, its body before and after (or why the
+/// rewrite would leave it in the DLQ), cut.
+pub fn rewrite_table(rewritten: &[crate::redrive::PreviewedRewrite]) -> Table {
+    let mut table = Table::new(vec![
+        Column::id("message id"),
+        Column::cut("before", MIN_BODY_WIDTH, MAX_BODY_WIDTH).keeping(KEPT_BODY_WIDTH),
+        Column::cut("after", MIN_BODY_WIDTH, MAX_BODY_WIDTH).keeping(KEPT_BODY_WIDTH),
+    ]);
+    for message in rewritten {
+        let after = match (&message.after, &message.error) {
+            (Some(after), _) => after.body.clone(),
+            (None, Some(error)) => format!("(stays: {error})"),
+            (None, None) => String::new(),
+        };
+        table.row(vec![
+            message.message_id.clone(),
+            message.before.body.clone(),
+            after,
+        ]);
+    }
+    table
+}
+
 /// A message listed in a table of messages (a dry run's): its id, its group, its body cut.
 pub fn listing_table(messages: &[MessageRecord]) -> Table {
     let mut table = Table::new(vec![

@@ -62,6 +62,7 @@ impl Fields for Report<'_> {
         ];
         rows.into_iter()
             .map(|(name, value)| (name.to_string(), value))
+            .chain(rewrite_row(summary))
             .chain(journal_row(summary))
             .collect()
     }
@@ -79,6 +80,22 @@ impl Fields for Report<'_> {
         .chain(journal_row(summary))
         .collect()
     }
+}
+
+/// What the rewrite did, when the run rewrote messages.
+fn rewrite_row(summary: &Summary) -> Option<(String, String)> {
+    let rewrite = summary.rewrite.as_ref()?;
+    let mut parts = vec![format!("{} failed", rewrite.failed)];
+    if rewrite.changed_since_journal > 0 {
+        parts.push(format!(
+            "{} changed since the journal",
+            rewrite.changed_since_journal
+        ));
+    }
+    if let Some(not_envelope) = rewrite.not_envelope {
+        parts.push(format!("{not_envelope} not an envelope (sent unchanged)"));
+    }
+    Some(("rewrite".to_string(), parts.join(", ")))
 }
 
 /// Where the run's journal is (`sqsctl redrive journals` lists it later).

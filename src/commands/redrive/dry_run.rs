@@ -12,9 +12,13 @@ use crate::client::peek::PeekError;
 use crate::commands::context::Context;
 use crate::error::with_hint;
 use crate::exit::ExitStatus;
-use crate::output::messages::listing_table;
+use crate::output::Format;
+use crate::output::messages::{listing_table, rewrite_table};
 use crate::output::{Column, Document, Table};
-use crate::redrive::{Plan, Preview, PreviewError, PreviewOptions, Route, WhereFailures, preview};
+use crate::redrive::{
+    Plan, Preview, PreviewError, PreviewOptions, PreviewedRewrite, RewritePreview, Route,
+    WhereFailures, preview_rewriting,
+};
 use crate::text::{counted, plural, seen_of_visible};
 
 #[derive(Debug, Serialize)]
@@ -37,6 +41,10 @@ struct DryRunSummary {
     /// Messages `--where` could not be evaluated on (counted in `would_stay`).
     #[serde(skip_serializing_if = "Option::is_none")]
     where_failed: Option<WhereFailures>,
+    /// With a rewrite: messages it would refuse (counted in `would_stay`), the first reason, and
+    /// with `--unwrap` the messages that are not envelopes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rewrite: Option<RewritePreview>,
     /// False when the DLQ is FIFO and its counts lagged behind the read: how many messages wait
     /// behind the group heads seen, and would move too, is unknown.
     complete: bool,
@@ -68,8 +76,26 @@ impl DryRunSummary {
             in_flight_not_seen: preview.in_flight_at_start,
             release_failed: preview.release_failed,
             where_failed: preview.where_failed.clone(),
+            rewrite: preview.rewrite.clone(),
             complete: !preview.incomplete(),
         }
+    }
+}
+
+/// A message of a dry run with a rewrite, written as it comes: a `rewrite` record (`message_id`,
+/// `before`, and `after` or `error`) with JSON Lines; with `-o text`, the body it would be sent
+/// with. The other formats list it in the document at the end.
+fn live_rewrite(
+    printer: &crate::output::Printer,
+    rewritten: &PreviewedRewrite,
+) -> std::io::Result<()> {
+    match printer.format() {
+        Format::Jsonl => printer.record("rewrite", rewritten),
+        Format::Text => match &rewritten.after {
+            Some(after) => printer.line(&printer.display(&after.body)),
+            None => Ok(()),
+        },
+        Format::Json | Format::Table => Ok(()),
     }
 }
 
@@ -90,14 +116,18 @@ pub async fn run(
     };
     // JSON Lines and bodies are written as the messages are found, so a deep DLQ is not held.
     let mut write_error: Option<std::io::Error> = None;
-    let preview = preview(
+    let preview = preview_rewriting(
         sqs,
         plan,
         &route.dlq_attrs,
         options,
         &ctx.interrupt,
-        |message| {
-            match printer.live_message(message) {
+        |message, rewritten| {
+            let written = match rewritten {
+                Some(rewritten) => live_rewrite(printer, rewritten),
+                None => printer.live_message(message),
+            };
+            match written {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(e) => {
                     write_error = Some(e);
@@ -120,6 +150,7 @@ pub async fn run(
             ),
         ),
         PreviewError::Selection(invalid) => crate::commands::selection::invalid(invalid).into(),
+        PreviewError::Rewrite(invalid) => anyhow::Error::new(invalid),
     })?;
     if let Some(e) = write_error {
         return Err(e.into());
@@ -142,12 +173,27 @@ pub async fn run(
     for (group, count) in &summary.per_group {
         counts.row(vec![format!("   group {group}"), count.to_string()]);
     }
-    let mut document = Document::default()
-        .json(&serde_json::json!({ "messages": kept, "summary": summary }))
-        .record("summary", &summary)
-        .table(listing_table(kept))
-        .table(counts);
-    let unlisted = summary.would_move.saturating_sub(kept.len() as u64);
+    let rewriting = preview.rewrite.is_some();
+    let mut document = if rewriting {
+        Document::default()
+            .json(&serde_json::json!({ "messages": preview.rewritten, "summary": summary }))
+            .record("summary", &summary)
+            .table(rewrite_table(&preview.rewritten))
+            .table(counts)
+    } else {
+        Document::default()
+            .json(&serde_json::json!({ "messages": kept, "summary": summary }))
+            .record("summary", &summary)
+            .table(listing_table(kept))
+            .table(counts)
+    };
+    let listed = if rewriting {
+        preview.rewritten.len()
+    } else {
+        kept.len()
+    };
+    let shown = summary.would_move + summary.rewrite.as_ref().map_or(0, |r| r.failed);
+    let unlisted = shown.saturating_sub(listed as u64);
     if unlisted > 0 && !kept.is_empty() {
         document = document.aside(format!(
             "and {unlisted} more that would move, not listed (-o jsonl lists every one)"
@@ -196,6 +242,15 @@ pub async fn run(
         }
     }
     printer.warn_where_failures(preview.where_failed.as_ref(), &summary.source);
+    if let Some(rewrite) = summary.rewrite.as_ref().filter(|r| r.failed > 0) {
+        printer.warn(format!(
+            "the rewrite would fail on {} ({} would stay in {}); the first: {}",
+            plural(rewrite.failed, "message"),
+            if rewrite.failed == 1 { "it" } else { "they" },
+            summary.source,
+            rewrite.first_error.as_deref().unwrap_or("")
+        ));
+    }
     if preview.in_flight_at_start > 0 {
         printer.warn(format!(
             "{} in flight in {} and could not be seen",

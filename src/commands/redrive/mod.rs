@@ -237,14 +237,17 @@ pub(super) fn confirm(
         .limit
         .map(|l| format!(" (at most {l})"))
         .unwrap_or_default();
+    let rewritten = rewrite_words(&plan.rewrite)
+        .map(|words| format!(", {words}"))
+        .unwrap_or_default();
     let question = if plan.copy {
         format!(
-            "Copy {what}{limit} from {} (about {depth} visible) to {}? The dead-letter queue keeps its messages (their receive counts go up by one per receive)",
+            "Copy {what}{limit} from {} (about {depth} visible) to {}{rewritten}? The dead-letter queue keeps its messages (their receive counts go up by one per receive)",
             sides.source, sides.destination
         )
     } else {
         format!(
-            "Move {what}{limit} from {} (about {depth} visible) to {}?",
+            "Move {what}{limit} from {} (about {depth} visible) to {}{rewritten}?",
             sides.source, sides.destination
         )
     };
@@ -254,6 +257,28 @@ pub(super) fn confirm(
         &question,
         "redrive sends messages (and, unless --copy, deletes them), and without a terminal to ask on it needs --yes (or --dry-run, to see what would move)",
     )
+}
+
+/// How the question before a move says what the rewrite does (`None` without one): the flags as
+/// given, so that what is asked is what runs.
+fn rewrite_words(rewrite: &redrive::Rewrite) -> Option<String> {
+    let mut steps = Vec::new();
+    if rewrite.unwrap {
+        steps.push("unwrapped (--unwrap)".to_string());
+    }
+    if let Some(filter) = &rewrite.transform {
+        steps.push(format!("rewritten by --transform '{filter}'"));
+    }
+    if let Some(exec) = &rewrite.exec {
+        steps.push(format!("rewritten by --exec '{}'", exec.command));
+    }
+    if !rewrite.replace.is_empty() {
+        steps.push(format!(
+            "with {} replaced",
+            crate::text::plural_with(rewrite.replace.len() as u64, "body", "bodies")
+        ));
+    }
+    (!steps.is_empty()).then(|| steps.join(", then "))
 }
 
 /// Asks `question` unless `yes`; `no_terminal` is the refusal when there is no terminal to ask on,

@@ -176,6 +176,12 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
             )
         }),
         (summary.skipped > 0).then(|| format!("{} not matching stay in the DLQ", summary.skipped)),
+        summary
+            .rewrite
+            .as_ref()
+            .and_then(|r| r.not_envelope)
+            .filter(|&n| n > 0)
+            .map(|n| format!("{n} not an SNS or EventBridge envelope, sent unchanged")),
         (summary.delivered_twice > 0).then(|| {
             format!(
                 "{} delivered twice by SQS to this run (each sent once by it)",
@@ -189,6 +195,16 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
     }
     printer.info(line);
     printer.warn_where_failures(summary.where_failed.as_ref(), &summary.source);
+    if let Some(rewrite) = summary.rewrite.as_ref()
+        && rewrite.changed_since_journal > 0
+    {
+        printer.warn(format!(
+            "{} rewritten differently from what the interrupted run may have sent, and {} not sent: a filter or command that gives the same result twice moves {}",
+            counted(rewrite.changed_since_journal, "message", "was", "were"),
+            if rewrite.changed_since_journal == 1 { "it was" } else { "they were" },
+            if rewrite.changed_since_journal == 1 { "it" } else { "them" },
+        ));
+    }
     if summary.failed > 0 {
         printer.warn(format!(
             "{} not be sent and {} in {} (reasons in the summary and the journal)",

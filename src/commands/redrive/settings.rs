@@ -7,7 +7,10 @@ use std::path::PathBuf;
 use crate::cli::redrive::{RedriveArgs, TaskCommand};
 use crate::cli::values::{self, whole_seconds};
 use crate::redrive::move_task::MAX_RATE;
-use crate::redrive::{DedupMode, MAX_CONCURRENCY, NewPlan, Pacing, PlanError};
+use crate::redrive::rewrite::DEFAULT_EXEC_TIMEOUT;
+use crate::redrive::{
+    DedupMode, Exec, MAX_CONCURRENCY, NewPlan, Pacing, PlanError, Rewrite, Rewriter,
+};
 
 #[derive(Debug)]
 pub enum RedriveSettings {
@@ -93,6 +96,7 @@ impl RedriveSettings {
             }
             None => {}
         }
+        let rewrite = rewrite(&args)?;
         let selection = crate::commands::selection::resolve(args.select, args.message_ids)?;
         // Each flag's range was checked as it was parsed; --native adds its own bound on --rate.
         if let Some(rate) = args.rate
@@ -139,7 +143,7 @@ impl RedriveSettings {
             archive: args.archive,
             copy: args.copy,
             destination_access: None,
-            rewrite: Default::default(),
+            rewrite,
         };
         if args.native {
             refuse_for_native(&plan, args.journal.is_some())?;
@@ -174,8 +178,47 @@ impl RedriveSettings {
     }
 }
 
+/// The rewrite the flags ask for, its filter compiled to check it (a filter that does not compile
+/// is a usage error, before anything is read).
+fn rewrite(args: &RedriveArgs) -> anyhow::Result<Rewrite> {
+    let rewrite = Rewrite {
+        unwrap: args.unwrap,
+        transform: args.transform.clone(),
+        exec: args.exec.clone().map(|command| Exec {
+            command,
+            timeout_secs: args
+                .exec_timeout
+                .unwrap_or(DEFAULT_EXEC_TIMEOUT)
+                .as_secs()
+                .max(1),
+        }),
+        ..Rewrite::default()
+    };
+    Rewriter::new(&rewrite, false, true).map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(rewrite)
+}
+
+/// The flags that rewrite messages, as given.
+fn rewrite_flags(rewrite: &Rewrite) -> Vec<&'static str> {
+    [
+        (rewrite.unwrap, "--unwrap"),
+        (rewrite.transform.is_some(), "--transform"),
+        (rewrite.exec.is_some(), "--exec"),
+    ]
+    .into_iter()
+    .filter_map(|(given, flag)| given.then_some(flag))
+    .collect()
+}
+
 /// The options SQS's move task cannot honour: it moves every message of the queue, on the server.
 fn refuse_for_native(plan: &NewPlan, journal: bool) -> anyhow::Result<()> {
+    let rewriting = rewrite_flags(&plan.rewrite);
+    if !rewriting.is_empty() {
+        anyhow::bail!(
+            "--native cannot be combined with {}: SQS's move task moves each message as it is (drop --native to let sqsctl rewrite the messages as it moves them)",
+            rewriting.join(", ")
+        );
+    }
     let mut given = crate::commands::selection::describe(&plan.selection);
     if plan.limit.is_some() {
         given.push("--max".into());

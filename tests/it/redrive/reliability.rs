@@ -477,7 +477,7 @@ fn kill_9_then_resume_archives_every_moved_message_exactly_once() {
 /// A TCP proxy to the local server that holds every request of `action` (e.g. `SendMessageBatch`)
 /// unanswered (the connection stays open, as with a server that never replies); other requests
 /// pass through. Returns the proxy's endpoint.
-fn stalling_proxy(upstream: &str, action: &'static str) -> String {
+pub(crate) fn stalling_proxy(upstream: &str, action: &'static str) -> String {
     use std::io::{Read, Write};
     use std::net::{TcpListener, TcpStream};
     let upstream = upstream
@@ -525,7 +525,7 @@ fn stalling_proxy(upstream: &str, action: &'static str) -> String {
 }
 
 /// Starts the binary with `args`, talking to SQS through `proxy`, its output piped.
-fn spawn_through(env: &TestEnv, proxy: &str, args: &[&str]) -> std::process::Child {
+pub(crate) fn spawn_through(env: &TestEnv, proxy: &str, args: &[&str]) -> std::process::Child {
     env.cmd()
         .env("AWS_ENDPOINT_URL_SQS", proxy)
         .args(args)

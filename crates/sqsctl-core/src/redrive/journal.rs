@@ -314,6 +314,10 @@ pub struct ResumeState {
     pub lost_receives: u64,
     /// The latest time (ms since the epoch) the messages of lost receives may stay hidden.
     pub lost_until_ms: Option<u64>,
+    /// The digests of the rewritten messages an earlier run received and may have sent (no
+    /// outcome recorded after their last `received` line), by DLQ id: a resumed run sends such a
+    /// message only as the same message.
+    pub digests: std::collections::HashMap<String, String>,
 }
 
 /// The `completed` line: the run moved every message it was about.
@@ -363,6 +367,15 @@ pub fn load(path: &Path) -> Result<(Plan, ResumeState), String> {
                 } else {
                     in_flight.insert(id);
                 }
+            }
+            _ => {}
+        }
+        match (kind, data["digest"].as_str()) {
+            ("received", Some(digest)) => {
+                state.digests.insert(id.to_string(), digest.to_string());
+            }
+            ("sent" | "failed" | "released" | "not_sent" | "deleted", _) => {
+                state.digests.remove(id);
             }
             _ => {}
         }

@@ -38,10 +38,13 @@ pub use plan::{
     DEFAULT_CONCURRENCY, DEFAULT_VISIBILITY_TIMEOUT, DedupMode, DestinationAccess, MAX_CONCURRENCY,
     MAX_DELAY_SECONDS, MAX_VISIBILITY_TIMEOUT, NewPlan, Plan, PlanError, PlanOptions,
 };
-pub use preview::{Preview, PreviewError, PreviewOptions, preview};
+pub use preview::{
+    Preview, PreviewError, PreviewOptions, PreviewedRewrite, RewritePreview, preview,
+    preview_rewriting,
+};
 pub use rate::{RateLimiter, TokenBucket};
 pub use resume::{HeldStatus, HeldWait, Pacing};
-pub use rewrite::{Rewrite, RewriteFailure, Rewriter, Rewritten};
+pub use rewrite::{Exec, Rewrite, RewriteError, RewriteFailure, Rewriter, Rewritten};
 pub use route::{Route, RouteError, RouteRequest, SharedDlq, route, shared_dlq};
 
 use crate::client::ClientError;
@@ -67,6 +70,8 @@ pub enum RedriveError {
     Plan(#[from] PlanError),
     #[error(transparent)]
     Selection(#[from] SelectionError),
+    #[error(transparent)]
+    Rewrite(#[from] RewriteError),
     #[error("{0}")]
     Invalid(String),
 }

@@ -1,12 +1,17 @@
 //! What a redrive would move, computed without moving anything: the DLQ is read as `peek` reads a
 //! queue (every message visible again afterwards), each message is put through the plan's
 //! selection and limit, and the ones that would move are counted per destination and per group.
+//! With a rewrite, each message that would move is also rewritten as the run would rewrite it
+//! ([`PreviewedRewrite`]: before and after, or why the rewrite would leave it in the DLQ).
 //! The preview is data; how it is shown (table, JSON, one line per message) is the caller's job.
 
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
-use super::plan::Plan;
+use serde::Serialize;
+
+use super::plan::{DedupMode, Plan};
+use super::rewrite::{RewriteError, Rewriter};
 use crate::client::peek::{self, CountsCheck, PeekError, PeekOptions, ReadCost};
 use crate::client::{QueueAttributes, Sqs};
 use crate::interrupt::Interrupt;
@@ -60,6 +65,11 @@ pub struct Preview {
     pub dead_letter_depth: Option<crate::client::peek::DeadLetterDepth>,
     /// Messages `--where` could not be evaluated on: counted in `would_stay`.
     pub where_failed: Option<crate::select::WhereFailures>,
+    /// With a rewrite: the first messages that would move, before and after (at most
+    /// [`PreviewOptions::keep`], beside [`Preview::messages`]).
+    pub rewritten: Vec<PreviewedRewrite>,
+    /// With a rewrite: what it would do over every message read.
+    pub rewrite: Option<RewritePreview>,
     /// Whether the DLQ's counts covered what was read (`visible_at_start` holds the counts read
     /// again after the read when they had lagged behind it; [`CountsCheck::describe`] says how).
     pub counts: CountsCheck,
@@ -82,12 +92,39 @@ impl Preview {
     }
 }
 
+/// A message of a dry run with a rewrite: as it is in the DLQ, and as it would be sent (or why
+/// the rewrite would leave it there).
+#[derive(Debug, Clone, Serialize)]
+pub struct PreviewedRewrite {
+    pub message_id: String,
+    pub before: MessageRecord,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<MessageRecord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// What a rewrite would do, over every message a dry run read.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RewritePreview {
+    /// Messages the rewrite would refuse: they would stay in the DLQ (counted in `would_stay`).
+    pub failed: u64,
+    /// The reason of the first of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_error: Option<String>,
+    /// With `--unwrap`: messages that are not an envelope with a message inside (sent unchanged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_envelope: Option<u64>,
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum PreviewError {
     #[error(transparent)]
     Selection(#[from] SelectionError),
     #[error(transparent)]
     Read(#[from] PeekError),
+    #[error(transparent)]
+    Rewrite(#[from] RewriteError),
 }
 
 /// Reads the plan's DLQ (whose attributes are `dlq_attrs`) and says what would move. `each` gets
@@ -104,7 +141,29 @@ pub async fn preview<F>(
 where
     F: FnMut(&MessageRecord) -> ControlFlow<()>,
 {
+    preview_rewriting(sqs, plan, dlq_attrs, options, interrupt, |message, _| {
+        each(message)
+    })
+    .await
+}
+
+/// [`preview`] that also hands `each` what the plan's rewrite makes of each message that would
+/// move (`None` when the plan rewrites nothing). A message the rewrite refuses would stay: it is
+/// counted in `would_stay` and handed to `each` with its error.
+pub async fn preview_rewriting<F>(
+    sqs: &Sqs,
+    plan: &Plan,
+    dlq_attrs: &QueueAttributes,
+    options: PreviewOptions,
+    interrupt: &Interrupt,
+    mut each: F,
+) -> Result<Preview, PreviewError>
+where
+    F: FnMut(&MessageRecord, Option<&PreviewedRewrite>) -> ControlFlow<()>,
+{
     let selector = Selector::compile(&plan.selection)?;
+    let rewriter = Rewriter::new(&plan.rewrite, plan.fifo, plan.dedup != DedupMode::New)?;
+    let mut rewrite = rewriter.is_active().then(RewritePreview::default);
     let mut preview = Preview {
         fifo: dlq_attrs.is_fifo(),
         ..Preview::default()
@@ -130,6 +189,41 @@ where
                 preview.would_stay += 1;
                 continue;
             }
+            message.receipt_handle = None;
+            let rewritten = rewrite.as_mut().map(|rewrite| {
+                let mut original = message.clone();
+                let outgoing = super::engine::outgoing(plan, &mut original, true);
+                let id = message.message_id.clone().unwrap_or_default();
+                let (after, error) = match rewriter.apply_blocking(&message, outgoing) {
+                    Ok(done) => (Some(done.message), None),
+                    Err(failure) => {
+                        rewrite.failed += 1;
+                        rewrite
+                            .first_error
+                            .get_or_insert_with(|| failure.to_string());
+                        (None, Some(failure.to_string()))
+                    }
+                };
+                PreviewedRewrite {
+                    message_id: id,
+                    before: message.clone(),
+                    after,
+                    error,
+                }
+            });
+            if rewritten.as_ref().is_some_and(|r| r.error.is_some()) {
+                preview.would_stay += 1;
+                let flow = each(&message, rewritten.as_ref());
+                if let Some(rewritten) = rewritten
+                    && preview.rewritten.len() < options.keep
+                {
+                    preview.rewritten.push(rewritten);
+                }
+                if flow.is_break() {
+                    return ControlFlow::Break(());
+                }
+                continue;
+            }
             preview.would_move += 1;
             if !options.per_source {
                 *preview
@@ -151,8 +245,12 @@ where
             if let Some(group) = message.effective_group_id() {
                 *preview.per_group.entry(group.to_string()).or_default() += 1;
             }
-            message.receipt_handle = None;
-            let flow = each(&message);
+            let flow = each(&message, rewritten.as_ref());
+            if let Some(rewritten) = rewritten
+                && preview.rewritten.len() < options.keep
+            {
+                preview.rewritten.push(rewritten);
+            }
             if preview.messages.len() < options.keep {
                 preview.messages.push(message);
             }
@@ -173,6 +271,10 @@ where
     preview.near_dead_letter = scanned.near_dead_letter;
     preview.dead_letter_depth = scanned.dead_letter_depth;
     preview.where_failed = selector.where_failures();
+    preview.rewrite = rewrite.map(|rewrite| RewritePreview {
+        not_envelope: rewriter.not_envelope(),
+        ..rewrite
+    });
     preview.counts = scanned.counts;
     Ok(preview)
 }

@@ -2,12 +2,14 @@
 //! sending it, journaling the outcome and deleting what was confirmed, until the DLQ has nothing
 //! more to give, the limit is reached, or Ctrl-C. See the module documentation of `redrive` for the
 //! safety rules; this folder is where they are kept: [`worker`] receives, selects and sends,
-//! [`commit`] journals and deletes, [`release`] makes held messages visible again at the end, over
-//! the [`state`] the workers share; [`summary`] is what a run reports.
+//! [`rewriting`] rewrites a batch before its send, [`commit`] journals and deletes, [`release`]
+//! makes held messages visible again at the end, over the [`state`] the workers share;
+//! [`summary`] is what a run reports.
 
 mod adaptive;
 mod commit;
 mod release;
+mod rewriting;
 mod state;
 mod summary;
 mod twins;
@@ -35,6 +37,7 @@ pub use adaptive::{CAP as ADAPTIVE_CAP, START as ADAPTIVE_START};
 use release::release_all;
 use state::{Held, Shared, now_ms};
 pub use summary::{Counters, FailedMessage, Summary, Workers};
+pub(crate) use worker::outgoing;
 use worker::worker;
 
 /// Rounds of workers: a round ends when the DLQ looks empty; another starts if it was not.
@@ -91,7 +94,8 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         to_sqs: options.destination,
         plan: plan.clone(),
         selector,
-        rewriter: Rewriter::new(&plan.rewrite, plan.fifo, plan.dedup != DedupMode::New),
+        rewriter: Rewriter::new(&plan.rewrite, plan.fifo, plan.dedup != DedupMode::New)?,
+        journaled_digests: std::mem::take(&mut resume.digests),
         limiter: plan.rate.map(RateLimiter::new),
         journal: options.journal,
         archive: options.archive,
@@ -310,6 +314,14 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         journal: journal_path,
         archive: archive_path,
         error,
+        rewrite: shared
+            .rewriter
+            .is_active()
+            .then(|| crate::redrive::rewrite::RewriteSummary {
+                failed: Counters::get(&shared.counters.rewrite_failed),
+                changed_since_journal: Counters::get(&shared.counters.changed_since_journal),
+                not_envelope: shared.rewriter.not_envelope(),
+            }),
         where_failed: shared.selector.where_failures(),
         dlq_depth_at_start: plan.dlq_depth_at_start,
         moved_before: shared.moved_before,

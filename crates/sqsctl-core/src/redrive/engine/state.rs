@@ -32,6 +32,9 @@ pub(super) struct Shared {
     pub(super) selector: Selector,
     /// What each selected message becomes before it is sent.
     pub(super) rewriter: Rewriter,
+    /// The digests of rewritten messages earlier runs of the journal may have sent (see
+    /// [`crate::redrive::ResumeState::digests`]).
+    pub(super) journaled_digests: std::collections::HashMap<String, String>,
     pub(super) limiter: Option<RateLimiter>,
     pub(super) journal: Option<Journal>,
     pub(super) archive: Option<Archive>,

@@ -20,6 +20,8 @@ pub struct Counters {
     pub failed: AtomicU64,
     /// Of the failed, those the rewrite refused (counted in `failed` too).
     pub rewrite_failed: AtomicU64,
+    /// Of the failed, those a resumed run rewrote differently from the journal's digest.
+    pub changed_since_journal: AtomicU64,
     /// Sent, but the DLQ copy could not be deleted.
     pub delete_failed: AtomicU64,
     /// Sent by an earlier run (per the journal) and deleted now, without sending again.
@@ -153,6 +155,9 @@ pub struct Summary {
     /// Set when the run stopped on an error (the summary still says what was done).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What the rewrite did (present only when the run rewrites messages).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rewrite: Option<crate::redrive::rewrite::RewriteSummary>,
     /// Messages `--where` could not be evaluated on: counted in `skipped`, left in the DLQ.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub where_failed: Option<crate::redrive::WhereFailures>,

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use super::commit::{Commit, record};
+use super::rewriting::rewrite_all;
 use super::state::{
     Held, Shared, handle, hidden_until_ms, journal_note, journal_sync, journal_write, message_id,
     now_ms,
@@ -182,7 +183,7 @@ pub(super) async fn abandon(shared: &Shared, ids: Vec<String>) {
 
 /// The message as it is sent to the destination. Its body and attributes are taken from the
 /// received message, which keeps them only when the archive needs a copy.
-pub(super) fn outgoing(plan: &Plan, message: &mut MessageRecord, keep: bool) -> MessageRecord {
+pub(crate) fn outgoing(plan: &Plan, message: &mut MessageRecord, keep: bool) -> MessageRecord {
     // A FIFO group, or a fair standard queue's tenant: either way the message keeps it.
     let group_id = message.effective_group_id().map(str::to_string);
     let dedup_id = if plan.fifo {
@@ -317,8 +318,18 @@ pub(super) async fn process(
         .iter_mut()
         .map(|original| self::outgoing(&shared.plan, original, keep_copy))
         .collect();
-    // A rewrite (an `--exec` most of all) may take a while: the batch stays hidden meanwhile.
+    // A rewrite (an `--exec` most of all) may take a while: the batch stays hidden meanwhile,
+    // and is journaled as held first, so that after a `kill -9` during the rewrite `--resume`
+    // waits for it (its `received` lines, with the digests, come once it is rewritten).
     let rewritten = if shared.rewriter.is_active() {
+        let mut held = Lines::default();
+        for original in &originals {
+            held.push_until("in_flight", &[("id", Some(message_id(original)))], until);
+        }
+        if !journal_write(shared, held.into_bytes()).await {
+            hold_back(shared, &originals, &delete_only);
+            return None;
+        }
         keep_hidden(shared, &hidden, rewrite_all(shared, &originals, shaped)).await
     } else {
         shaped.into_iter().map(|out| Ok((out, None))).collect()
@@ -400,42 +411,8 @@ pub(super) async fn process(
     })
 }
 
-/// Applies the run's rewrite to each message of a batch (`shaped[i]` is how `originals[i]` would
-/// be sent unchanged): the message to send with its digest, or the group id and the reason it
-/// stays in the DLQ. On FIFO queues a group stops at its first message the rewrite refused, as it
-/// does at a failed send: the later messages of the group are not sent either.
-async fn rewrite_all(
-    shared: &Shared,
-    originals: &[MessageRecord],
-    shaped: Vec<MessageRecord>,
-) -> Vec<Result<(MessageRecord, Option<String>), (Option<String>, String)>> {
-    let mut stopped_groups: Vec<String> = Vec::new();
-    let mut results = Vec::with_capacity(shaped.len());
-    for (original, out) in originals.iter().zip(shaped) {
-        let group_id = out.group_id.clone();
-        if shared.plan.fifo
-            && let Some(group) = group_id.as_deref()
-            && stopped_groups.iter().any(|g| g == group)
-        {
-            results.push(Err((group_id, BLOCKED.to_string())));
-            continue;
-        }
-        match shared.rewriter.apply(original, out).await {
-            Ok(rewritten) => results.push(Ok((rewritten.message, rewritten.digest))),
-            Err(failure) => {
-                Counters::add(&shared.counters.rewrite_failed, 1);
-                if let Some(group) = group_id.as_deref() {
-                    stopped_groups.push(group.to_string());
-                }
-                results.push(Err((group_id, format!("rewrite: {failure}"))));
-            }
-        }
-    }
-    results
-}
-
 /// Why a message of a FIFO group is not sent after an earlier one of its group failed.
-const BLOCKED: &str = "not sent: an earlier message of its group could not be sent";
+pub(super) const BLOCKED: &str = "not sent: an earlier message of its group could not be sent";
 
 /// A message the run took on and leaves in the DLQ, for `reason`: it stays hidden until the run
 /// ends (so it is not tried again, and on FIFO the rest of its group stays behind it), and is
