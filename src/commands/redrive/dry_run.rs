@@ -24,6 +24,9 @@ use crate::text::{counted, plural, seen_of_visible};
 #[derive(Debug, Serialize)]
 struct DryRunSummary {
     dry_run: bool,
+    /// With `--copy`: the messages counted in `would_move` would be copied, and stay in the DLQ.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    copy: bool,
     source: String,
     destination: String,
     /// Messages visible in the DLQ when the dry run started.
@@ -61,6 +64,7 @@ impl DryRunSummary {
         }
         DryRunSummary {
             dry_run: true,
+            copy: plan.copy,
             source: plan.source.name.clone(),
             destination: if per_source {
                 "each message's source queue".to_string()
@@ -196,15 +200,17 @@ pub async fn run(
     let unlisted = shown.saturating_sub(listed as u64);
     if unlisted > 0 && !kept.is_empty() {
         document = document.aside(format!(
-            "and {unlisted} more that would move, not listed (-o jsonl lists every one)"
+            "and {unlisted} more that {}, not listed (-o jsonl lists every one)",
+            would_go(summary.copy)
         ));
     }
     printer.emit(&document)?;
     printer.flush()?;
     printer.info(format!(
-        "dry run: read {}: {} would move to {}, {} would stay; nothing was changed",
+        "dry run: read {}: {} {} to {}, {} would stay; nothing was changed",
         seen_of_visible(summary.seen, summary.visible_at_start, &summary.source),
         summary.would_move,
+        would_go(summary.copy),
         summary.destination,
         summary.would_stay
     ));
@@ -278,4 +284,9 @@ pub async fn run(
     } else {
         ExitStatus::Success
     })
+}
+
+/// What a selected message would do: be copied (`--copy`, the DLQ keeps it) or move.
+fn would_go(copy: bool) -> &'static str {
+    if copy { "would be copied" } else { "would move" }
 }

@@ -115,6 +115,36 @@ fn copy_leaves_the_dlq_as_it_was_and_copies_each_message_once() {
 }
 
 #[test]
+fn a_dry_run_of_a_copy_says_what_would_be_copied_and_changes_nothing() {
+    let env = TestEnv::start();
+    let dlq = env.create_queue("orders-dlq", &[]);
+    let replay = env.create_queue("orders-replay", &[]);
+    env.send(&dlq, numbered("d", 5));
+    let run = env.run(&[
+        "redrive",
+        "orders-dlq",
+        "--to",
+        "orders-replay",
+        "--copy",
+        "--dry-run",
+        "-o",
+        "json",
+    ]);
+    run.assert_code(0);
+    let document: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(document["summary"]["copy"], true, "{document}");
+    assert_eq!(document["summary"]["would_move"], 5, "{document}");
+    assert!(
+        run.stderr
+            .contains("5 would be copied to orders-replay, 0 would stay; nothing was changed"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(env.settled_attributes(&dlq).visible(), 5);
+    assert_eq!(env.depth(&replay), 0);
+}
+
+#[test]
 fn copy_with_native_is_a_usage_error() {
     let env = TestEnv::start();
     env.create_queue("orders-dlq", &[]);
