@@ -22,6 +22,8 @@ Keys:
   space        mark or unmark the message under the cursor
   a            mark every message shown;   u  unmark all
   r            redrive the marked messages (or the one under the cursor) to the queue's source
+  y            copy them to the source (yank, as vi says): sent as `redrive --copy` sends, nothing
+               deleted; the DLQ keeps them (each receive raises their receive count)
   t            redrive them to a queue you type
   d            delete them (as `sqsctl delete --message-id`)
   x            export them to a file you type, as JSON Lines (the records of `peek -o jsonl`)
@@ -31,8 +33,8 @@ Keys:
   R            read the queue again
   ?            these keys;   q or Esc  quit
 
-Each action asks first, naming the queue, its account and region and the destination. A redrive \
-writes a journal under the state directory (its path is shown): if it is stopped, \
+Each action asks first, naming the queue, its account and region and the destination. A redrive or a \
+copy writes a journal under the state directory (its path is shown): if it is stopped, \
 `sqsctl redrive --resume FILE` completes it. A delete deletes only the messages it found and \
 confirmed deleted.
 

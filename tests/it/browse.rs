@@ -127,6 +127,50 @@ fn three_marked_messages_redrive_to_the_source_and_the_other_47_stay_in_the_dlq(
 }
 
 #[test]
+fn three_marked_messages_copy_to_the_source_once_and_the_dlq_keeps_all_20() {
+    let env = match crate::support::like_sqs_seed() {
+        Some(_) => TestEnv::start(),
+        None => TestEnv::with_inspection(),
+    };
+    let (source, dlq) = source_and_dlq(&env, numbered(20));
+    let mut run = env.pty(&["browse", &dlq.name], &[]);
+    run.expect_rendered("20 shown of 20 read, 0 marked", 20);
+    run.send("   ");
+    run.expect_rendered("3 marked", 5);
+    let marked = marked_bodies(&run.rendered());
+    assert_eq!(marked.len(), 3, "{}", run.rendered());
+    run.send("y");
+    run.expect_rendered("confirm", 10);
+    let question = run.rendered();
+    for line in [
+        "Copy 3 messages (a copy: nothing is deleted)".to_string(),
+        format!("from `{}` (account 000000000000, us-east-1)", dlq.name),
+        format!("to `{}` (account 000000000000, us-east-1)?", source.name),
+        "The DLQ keeps its messages".to_string(),
+        "journal: ".to_string(),
+    ] {
+        assert!(question.contains(&line), "{line}: {question}");
+    }
+    run.send("y");
+    run.expect_rendered(&format!("copied 3 of 3 messages to `{}`", source.name), 60);
+    // Nothing left the DLQ: the list keeps every message, and the marks.
+    run.expect_rendered("20 shown of 20 read, 3 marked", 5);
+    run.send("q");
+    assert_eq!(run.wait(10), 0, "{}", run.rendered());
+    assert_eq!(
+        sorted(env.drain_bodies(&source)),
+        marked,
+        "each copied once"
+    );
+    let kept = sorted(env.drain_bodies(&dlq));
+    assert_eq!(kept, numbered(20), "the DLQ keeps all 20");
+    let journals = journals(&env);
+    assert_eq!(journals.len(), 1, "one journal under the state directory");
+    let journal = std::fs::read_to_string(&journals[0]).unwrap();
+    assert!(journal.contains(r#""copy":true"#), "{journal}");
+}
+
+#[test]
 fn an_edited_message_is_sent_back_to_the_source_with_its_new_body() {
     let env = TestEnv::start();
     let bodies: Vec<String> = (0..5)

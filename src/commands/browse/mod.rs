@@ -342,6 +342,8 @@ impl Session<'_> {
                 format!("stopping the {verb}: finishing the work in flight...")
             } else if verb == "redrive" {
                 format!("redriving: {moved} of {count} moved")
+            } else if verb == "copy" {
+                format!("copying: {moved} of {count} copied")
             } else {
                 format!("{verb}: {count} messages...")
             });

@@ -117,7 +117,7 @@ pub fn draw(frame: &mut Frame, model: &mut Model) {
     draw_input(frame, model, input);
     draw_status(frame, model, status);
     let hints = match (panel, dropped.is_empty()) {
-        (true, true) => "space mark  a all  u unmark  / filter  c count  r redrive  t to…  d delete  x export  e edit  ? help  q quit".to_string(),
+        (true, true) => "space mark  a all  u unmark  / filter  c count  r redrive  y copy  t to…  d delete  x export  e edit  ? help  q quit".to_string(),
         (false, true) => format!("? help  q quit | side panel hidden: widen to {PANEL_MIN_WIDTH} columns"),
         (_, false) => {
             let mut hidden: Vec<&str> = Vec::new();
@@ -403,6 +403,7 @@ Enter        the whole message (Esc back)
 c C          count by the next key; by an expression typed
 space        mark/unmark; a mark all shown; u unmark all
 r            redrive marked (or current) to the source
+y            copy them to the source; the DLQ keeps them
 t            redrive to a queue you type
 d            delete (as delete --message-id)
 x            export to a JSON Lines file
@@ -413,7 +414,7 @@ any key closes this help";
 
 fn draw_help(frame: &mut Frame, area: Rect) {
     let width = area.width.min(60);
-    let height = area.height.min(15);
+    let height = area.height.min(16);
     let rect = centered(area, width, height);
     frame.render_widget(Clear, rect);
     frame.render_widget(
@@ -626,6 +627,58 @@ mod tests {
     }
 
     #[test]
+    fn the_copy_question_says_the_dlq_keeps_them_and_names_both_queues_and_the_journal() {
+        let mut m = model(3);
+        let question = crate::commands::browse::actions::redrive_question(
+            &Action::Copy,
+            "3 messages",
+            "`orders-dlq` (account 000000000000, us-east-1)",
+            "`orders` (account 000000000000, us-east-1)",
+            std::path::Path::new("/state/orders-dlq.jsonl"),
+        );
+        m.ask(Pending {
+            action: Action::Copy,
+            ids: vec![id(0), id(1), id(2)],
+            question,
+        });
+        let at_80 = render(&mut m, 80, 24).join("\n");
+        for line in [
+            "│Copy 3 messages (a copy: nothing is deleted)",
+            "│from `orders-dlq` (account 000000000000, us-east-1)",
+            "│to `orders` (account 000000000000, us-east-1)?",
+            "│The DLQ keeps its messages; their receive counts go up by one per receive.",
+            "│journal: /state/orders-dlq.jsonl",
+            "y: yes",
+        ] {
+            assert!(at_80.contains(line), "{line} at 80: {at_80}");
+        }
+        // At 60 columns the long lines wrap inside the box; every word is still there.
+        let at_60 = render(&mut m, 60, 20);
+        let boxed: String = at_60
+            .iter()
+            .filter_map(|l| l.trim_start().strip_prefix('│'))
+            .map(|l| l.trim_end_matches('│').trim_end())
+            .collect::<Vec<_>>()
+            .join(" ");
+        for words in [
+            "Copy 3 messages (a copy: nothing is deleted)",
+            "from `orders-dlq` (account 000000000000, us-east-1)",
+            "to `orders` (account 000000000000, us-east-1)?",
+            "The DLQ keeps its messages; their receive counts go up by one per receive.",
+            "journal: /state/orders-dlq.jsonl",
+        ] {
+            assert!(boxed.contains(words), "{words} at 60: {at_60:#?}");
+        }
+        assert!(at_60.iter().all(|l| l.chars().count() <= 60), "{at_60:#?}");
+        m.key(key(KeyCode::Esc));
+        let screen = render(&mut m, 80, 24);
+        assert!(
+            screen[22].contains("copy cancelled: nothing was changed"),
+            "{screen:#?}"
+        );
+    }
+
+    #[test]
     fn detail_shows_the_body_pretty_printed_and_every_attribute_and_help_lists_the_keys() {
         let mut m = model(2);
         m.key(key(KeyCode::Enter));
@@ -647,6 +700,10 @@ mod tests {
         let screen = render(&mut m, 80, 24).join("\n");
         assert!(
             screen.contains("redrive marked (or current) to the source"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("copy them to the source; the DLQ keeps them"),
             "{screen}"
         );
     }
