@@ -38,24 +38,22 @@ pub struct BrowseSettings {
     pub force: bool,
     pub count_by: Vec<String>,
     pub journal_dir: std::path::PathBuf,
-    /// `$VISUAL`, else `$EDITOR`, else `vi`: a shell command line.
+    /// `$VISUAL`, else `$EDITOR`, else `vi` (resolved with the global settings): a shell command
+    /// line.
     pub editor: String,
 }
 
 impl BrowseSettings {
-    /// Checks the command line's values (an error here is a usage error).
-    pub fn resolve(args: BrowseArgs) -> anyhow::Result<BrowseSettings> {
+    /// Checks the command line's values (an error here is a usage error); `editor` is the global
+    /// settings' (the environment is read there).
+    pub fn resolve(args: BrowseArgs, editor: &str) -> anyhow::Result<BrowseSettings> {
         Ok(BrowseSettings {
             queue: args.queue,
             max: args.max,
             force: args.force,
             count_by: super::selection::count_by(args.count_by)?,
             journal_dir: super::redrive::default_journal_dir(),
-            editor: ["VISUAL", "EDITOR"]
-                .into_iter()
-                .filter_map(|name| std::env::var(name).ok())
-                .find(|value| !value.trim().is_empty())
-                .unwrap_or_else(|| "vi".to_string()),
+            editor: editor.to_string(),
         })
     }
 }
