@@ -44,8 +44,9 @@ status line. browse obeys peek's read guard: a queue with a maxReceiveCount belo
 read left messages at their maxReceiveCount, is refused without --force.
 
 Ctrl-C, SIGTERM and SIGHUP end browse cleanly: at the list or a question nothing is changed; \
-during an action it stops as the command does (the redrive's journal resumable) and says so. The \
-terminal is restored however browse ends. browse needs a terminal on stdin and stdout; in a pipe, \
+during an action it stops as the command does (the redrive's journal resumable) and says so. In \
+the editor, Ctrl-C is the editor's; SIGTERM or SIGHUP closes the editor (passed on to it) and ends \
+browse, nothing sent. The terminal is restored however browse ends. browse needs a terminal on stdin and stdout; in a pipe, \
 use `sqsctl peek`.
 
 Exit codes: 0 quit; 130 Ctrl-C (143 SIGTERM, 129 SIGHUP); 1 error; 2 usage (no terminal).")]

@@ -241,6 +241,66 @@ fn ctrl_c_in_the_editor_is_the_editors_and_browse_goes_on() {
 }
 
 #[test]
+fn sigterm_or_sighup_in_the_editor_closes_it_restores_the_terminal_and_sends_nothing() {
+    let env = TestEnv::start();
+    let (source, dlq) = source_and_dlq(&env, numbered(2));
+    let editor = env.home().join("slow.sh");
+    let pid_file = env.home().join("editor.pid");
+    std::fs::write(
+        &editor,
+        format!(
+            "#!/bin/sh\necho $$ > {}\necho EDITING\nexec sleep 30\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    for (signal, code) in [("TERM", 143), ("HUP", 129)] {
+        let _ = std::fs::remove_file(&pid_file);
+        let mut run = env.pty(
+            &["browse", &dlq.name],
+            &[("EDITOR", editor.to_str().unwrap())],
+        );
+        run.expect_rendered("2 shown of 2 read", 20);
+        run.send("e");
+        run.expect("EDITING", 10);
+        let editor_pid = std::fs::read_to_string(&pid_file).unwrap();
+        let started = std::time::Instant::now();
+        crate::support::signal(run.pid(), signal);
+        assert_eq!(run.wait(10), code, "SIG{signal}: {}", run.rendered());
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "SIG{signal}: browse ended at once, not when the editor would have: {:?}",
+            started.elapsed()
+        );
+        let screen = run.screen();
+        assert!(
+            screen.contains("stopped: the editor was closed; nothing was sent"),
+            "SIG{signal}: {screen:?}"
+        );
+        // The terminal is back in its normal mode: the main screen, the cursor shown.
+        let last_leave = screen.rfind("\x1b[?1049l");
+        assert!(
+            last_leave.is_some_and(|at| !screen[at..].contains("\x1b[?1049h")),
+            "SIG{signal}: {screen:?}"
+        );
+        assert!(
+            !std::path::Path::new(&format!("/proc/{}", editor_pid.trim())).exists(),
+            "SIG{signal}: the editor (pid {}) was ended",
+            editor_pid.trim()
+        );
+        let scratch = env.home().join("state/sqsctl/browse");
+        let left: Vec<_> = std::fs::read_dir(&scratch)
+            .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        assert!(left.is_empty(), "SIG{signal}: scratch files left: {left:?}");
+    }
+    assert!(env.drain_bodies(&source).is_empty());
+    assert_eq!(env.drain_bodies(&dlq).len(), 2);
+    assert!(journals(&env).is_empty(), "nothing was prepared");
+}
+
+#[test]
 fn ctrl_c_at_the_list_or_at_the_question_changes_nothing_and_restores_the_terminal() {
     let env = TestEnv::start();
     let (source, dlq) = source_and_dlq(&env, numbered(10));
