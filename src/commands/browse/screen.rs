@@ -93,11 +93,15 @@ fn style(model: &Model, colored: Style) -> Style {
 
 pub fn draw(frame: &mut Frame, model: &mut Model) {
     let area = frame.area();
+    // A long status (a result naming its journal) takes up to 3 rows rather than being cut.
+    let status_rows = wrap(&status_text(model).0, usize::from(area.width))
+        .len()
+        .clamp(1, 3);
     let [title, body, input, status, keys] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(3),
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(u16::try_from(status_rows).unwrap_or(1)),
         Constraint::Length(1),
     ])
     .areas(area);
@@ -319,7 +323,8 @@ fn draw_input(frame: &mut Frame, model: &Model, area: Rect) {
     frame.render_widget(Paragraph::new(for_terminal(&text).into_owned()), area);
 }
 
-fn draw_status(frame: &mut Frame, model: &Model, area: Rect) {
+/// The status line's text (escaped) and style.
+fn status_text(model: &Model) -> (String, Style) {
     let (text, style) = match (&model.mode, model.tone) {
         (Mode::Running(what), _) => (
             format!("{what} (Ctrl-C stops it)"),
@@ -331,12 +336,16 @@ fn draw_status(frame: &mut Frame, model: &Model, area: Rect) {
         ),
         (_, Tone::Info) => (model.status.clone(), Style::new()),
     };
-    frame.render_widget(
-        Paragraph::new(for_terminal(&text).into_owned())
-            .style(style)
-            .wrap(Wrap { trim: false }),
-        area,
-    );
+    (for_terminal(&text).into_owned(), style)
+}
+
+fn draw_status(frame: &mut Frame, model: &Model, area: Rect) {
+    let (text, style) = status_text(model);
+    let lines: Vec<Line> = wrap(&text, usize::from(area.width))
+        .into_iter()
+        .map(Line::from)
+        .collect();
+    frame.render_widget(Paragraph::new(lines).style(style), area);
 }
 
 /// The whole message: its body (pretty-printed when JSON), then every attribute.
@@ -425,24 +434,48 @@ fn draw_help(frame: &mut Frame, area: Rect) {
     );
 }
 
+/// `text` broken into lines of at most `width` characters: at spaces where it can, inside a word
+/// longer than the line where it must. The lines drawn are these (no further wrapping), so the box
+/// they go in is as tall as they are and nothing at its end is cut.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    for paragraph in text.lines() {
+        let mut line = String::new();
+        for word in paragraph.split(' ') {
+            let mut word: Vec<char> = word.chars().collect();
+            let used = line.chars().count();
+            if used > 0 && used + 1 + word.len() <= width {
+                line.push(' ');
+                line.extend(&word);
+                continue;
+            }
+            if used > 0 {
+                lines.push(std::mem::take(&mut line));
+            }
+            while word.len() > width {
+                lines.push(word.drain(..width).collect());
+            }
+            line.extend(&word);
+        }
+        lines.push(line);
+    }
+    lines
+}
+
 fn draw_modal(frame: &mut Frame, model: &Model, area: Rect, title: &str, text: &str) {
     let width = area.width.saturating_sub(4).min(100);
     let inner = usize::from(width.saturating_sub(2)).max(1);
-    let lines: usize = text
-        .lines()
-        .map(|line| line.chars().count().div_ceil(inner).max(1))
-        .sum();
-    let lines = u16::try_from(lines).unwrap_or(u16::MAX);
-    let rect = centered(area, width, (lines + 2).min(area.height));
+    let lines = wrap(&for_terminal_lines(text), inner);
+    let height = u16::try_from(lines.len()).unwrap_or(u16::MAX);
+    let rect = centered(area, width, height.saturating_add(2).min(area.height));
     frame.render_widget(Clear, rect);
     frame.render_widget(
-        Paragraph::new(for_terminal_lines(text))
-            .wrap(Wrap { trim: false })
-            .block(
-                Block::bordered()
-                    .title(title)
-                    .border_style(style(model, Style::new().fg(Color::Yellow))),
-            ),
+        Paragraph::new(lines.into_iter().map(Line::from).collect::<Vec<_>>()).block(
+            Block::bordered()
+                .title(title)
+                .border_style(style(model, Style::new().fg(Color::Yellow))),
+        ),
         rect,
     );
 }
@@ -582,10 +615,12 @@ mod tests {
         );
         m.key(key(KeyCode::Enter));
         let screen = render(&mut m, 80, 24);
+        // The error takes two rows rather than being cut.
         assert!(
-            screen[22].starts_with("error: filter not applied: --where"),
+            screen[21].starts_with("error: filter not applied: --where"),
             "{screen:#?}"
         );
+        assert!(screen[22].starts_with("the expression ends"), "{screen:#?}");
         m.set_filter("bad input");
         let screen = render(&mut m, 80, 24);
         assert!(screen[0].starts_with("2 shown of 4 read"), "{screen:#?}");
@@ -652,6 +687,35 @@ mod tests {
         ] {
             assert!(at_80.contains(line), "{line} at 80: {at_80}");
         }
+        // A journal path longer than the box at 60 columns: the box grows, the answer keys stay.
+        m.ask(Pending {
+            action: Action::Copy,
+            ids: vec![id(0)],
+            question: crate::commands::browse::actions::redrive_question(
+                &Action::Copy,
+                "1 message",
+                "`orders-dlq` (account 000000000000, us-east-1)",
+                "`orders` (account 000000000000, us-east-1)",
+                std::path::Path::new(
+                    "/home/someone/.local/state/sqsctl/redrive/orders-dlq-20261202T080024Z.jsonl",
+                ),
+            ),
+        });
+        let long = render(&mut m, 60, 20).join("\n");
+        assert!(long.contains("│y: yes"), "at 60: {long}");
+        assert!(long.contains("080024Z.jsonl"), "at 60: {long}");
+        m.key(key(KeyCode::Esc));
+        m.ask(Pending {
+            action: Action::Copy,
+            ids: vec![id(0), id(1), id(2)],
+            question: crate::commands::browse::actions::redrive_question(
+                &Action::Copy,
+                "3 messages",
+                "`orders-dlq` (account 000000000000, us-east-1)",
+                "`orders` (account 000000000000, us-east-1)",
+                std::path::Path::new("/state/orders-dlq.jsonl"),
+            ),
+        });
         // At 60 columns the long lines wrap inside the box; every word is still there.
         let at_60 = render(&mut m, 60, 20);
         let boxed: String = at_60
@@ -670,11 +734,33 @@ mod tests {
             assert!(boxed.contains(words), "{words} at 60: {at_60:#?}");
         }
         assert!(at_60.iter().all(|l| l.chars().count() <= 60), "{at_60:#?}");
+        assert!(boxed.contains("y: yes"), "at 60: {at_60:#?}");
         m.key(key(KeyCode::Esc));
         let screen = render(&mut m, 80, 24);
         assert!(
             screen[22].contains("copy cancelled: nothing was changed"),
             "{screen:#?}"
+        );
+    }
+
+    #[test]
+    fn a_long_result_takes_more_status_rows_so_its_journal_path_shows() {
+        let mut m = model(3);
+        let journal = "/home/someone/.local/state/sqsctl/redrive/orders-dlq-20261202T080024Z.jsonl";
+        m.say(
+            Tone::Info,
+            format!("copied 3 of 3 messages to `orders` (journal {journal})"),
+        );
+        for width in [80, 60] {
+            let screen = render(&mut m, width, 24);
+            let status: String = screen[20..23].concat();
+            assert!(status.starts_with("copied 3 of 3"), "{screen:#?}");
+            assert!(status.contains("080024Z.jsonl)"), "at {width}: {screen:#?}");
+        }
+        assert_eq!(
+            wrap("ab cd efghij", 4),
+            ["ab", "cd", "efgh", "ij"],
+            "at spaces, inside a word too long"
         );
     }
 
