@@ -24,8 +24,9 @@ const MIN_BODY: u16 = 16;
 const ID_WIDTH: u16 = 36;
 
 /// The list's optional columns, in the order they go when the terminal is narrow (first goes
-/// first): their header and width.
-const OPTIONAL: [(&str, u16); 4] = [("group", 14), ("size", 8), ("age", 6), ("rcv", 4)];
+/// first): their header and width. A FIFO DLQ's group outlasts size and age: at 80 columns it is
+/// what tells its messages apart (the counts by group are beside the list only from 100).
+const OPTIONAL: [(&str, u16); 4] = [("size", 8), ("age", 6), ("group", 14), ("rcv", 4)];
 
 /// The columns that fit `width` cells: the mark, the id and the body always; then those of
 /// [`OPTIONAL`] that leave the body [`MIN_BODY`] cells. Returns the optional columns shown and
@@ -230,9 +231,12 @@ fn draw_list(frame: &mut Frame, model: &mut Model, area: Rect) -> Vec<&'static s
                         .cloned()
                         .unwrap_or_default(),
                     "age" => age(model.now_ms, message),
-                    "group" => {
-                        for_terminal(message.effective_group_id().unwrap_or("")).into_owned()
-                    }
+                    // A group longer than its column ends in `…`, as a cut body does.
+                    "group" => truncate(
+                        &for_terminal(message.effective_group_id().unwrap_or("")),
+                        usize::from(width_of("group")),
+                    )
+                    .into_owned(),
                     _ => human_bytes(message.wire_size() as u64),
                 };
                 cells.push(Cell::from(text));
@@ -829,9 +833,31 @@ mod tests {
     }
 
     #[test]
+    fn a_fifo_dlq_at_80_columns_shows_the_group_and_a_long_one_ends_in_an_ellipsis() {
+        let mut m = model(0);
+        let mut records = Vec::new();
+        for (i, group) in ["customer-1", "customer-22-long-group-name"]
+            .iter()
+            .enumerate()
+        {
+            let mut record = message(i);
+            record
+                .attributes
+                .insert("MessageGroupId".into(), group.to_string());
+            records.push(record);
+        }
+        m.load(records, 1_700_000_060_000);
+        let screen = render(&mut m, 80, 24);
+        assert!(screen[1].contains("group"), "{screen:#?}");
+        assert!(screen[2].contains(" customer-1 "), "{screen:#?}");
+        assert!(screen[3].contains(" customer-22-l… "), "{screen:#?}");
+    }
+
+    #[test]
     fn columns_drop_in_order_as_the_width_shrinks() {
         assert_eq!(fitted_columns(120, true).1, Vec::<&str>::new());
-        assert_eq!(fitted_columns(80, true).1, ["group"]);
+        assert_eq!(fitted_columns(80, true).1, ["size", "age"]);
+        assert_eq!(fitted_columns(80, true).0, ["rcv", "group"]);
         assert_eq!(fitted_columns(80, false).1, Vec::<&str>::new());
         assert_eq!(fitted_columns(60, false).1, ["size", "age"]);
         assert_eq!(fitted_columns(60, false).0, ["rcv"]);
