@@ -136,7 +136,7 @@ async fn run(cli: Cli) -> ExitStatus {
     }
     let interrupt = Interrupt::with_grace(settings.grace);
     spawn_signal_handler(interrupt.clone());
-    let ctx = Context::new(settings.printer, settings.aws, interrupt);
+    let ctx = Context::new(settings.printer, settings.aws, interrupt).with_editor(settings.editor);
     let result = crate::commands::dispatch(&ctx, cli.command).await;
     let flushed = ctx.printer.finish();
     let status =

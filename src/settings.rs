@@ -1,5 +1,5 @@
 //! The settings every command runs with, resolved once: the global options, what the environment
-//! says (`COLUMNS`, `NO_COLOR`, `SQSCTL_INTERRUPT_GRACE`, `AWS_PROFILE`...) and the terminal. The
+//! says (`COLUMNS`, `NO_COLOR`, `SQSCTL_INTERRUPT_GRACE`, `AWS_PROFILE`, `VISUAL`...) and the terminal. The
 //! environment is read in one place, [`Environment::read`]; a value sqsctl cannot use is a usage
 //! error naming the variable, never a silent default.
 
@@ -76,6 +76,8 @@ pub struct Environment {
     /// The user's cache directory (`XDG_CACHE_HOME`, `~/.cache`, `~/Library/Caches`), where queue
     /// URLs are remembered; `None` leaves them unremembered.
     pub cache_dir: Option<std::path::PathBuf>,
+    /// `$VISUAL`, else `$EDITOR` (the first set and not blank): a shell command line.
+    pub editor: Option<String>,
     pub aws: AwsEnvironment,
     /// The credentials the environment holds (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
     /// `AWS_SESSION_TOKEN`): left out of everything printed from the start, before the client
@@ -101,6 +103,10 @@ impl Environment {
             connect_timeout: var(CONNECT_TIMEOUT_ENV).filter(|v| !v.trim().is_empty()),
             read_timeout: var(READ_TIMEOUT_ENV).filter(|v| !v.trim().is_empty()),
             cache_dir: None,
+            editor: ["VISUAL", "EDITOR"]
+                .into_iter()
+                .filter_map(&var)
+                .find(|value| !value.trim().is_empty()),
             aws: AwsEnvironment::from_lookup(&var),
             secrets: {
                 let secrets = KnownSecrets::default();
@@ -116,12 +122,17 @@ impl Environment {
 }
 
 /// What every command receives: the printer (format, query, colour, terminal), where and how to
-/// reach AWS, and the grace period after Ctrl-C.
+/// reach AWS, the grace period after Ctrl-C, and the editor.
 pub struct GlobalSettings {
     pub printer: Printer,
     pub aws: AwsSettings,
     pub grace: Duration,
+    /// The user's editor ([`Environment::editor`]), else [`DEFAULT_EDITOR`].
+    pub editor: String,
 }
+
+/// The editor without `$VISUAL` or `$EDITOR`.
+pub const DEFAULT_EDITOR: &str = "vi";
 
 impl GlobalSettings {
     /// Resolves the global options against the environment and the terminal the process has. An
@@ -215,6 +226,7 @@ impl GlobalSettings {
                 secrets: env.secrets,
             },
             grace,
+            editor: env.editor.unwrap_or_else(|| DEFAULT_EDITOR.to_string()),
         })
     }
 }
@@ -251,6 +263,22 @@ mod tests {
             width: None,
         };
         GlobalSettings::resolve(aws, global, env, terminal)
+    }
+
+    #[test]
+    fn the_editor_is_visual_else_editor_else_vi_and_a_blank_one_does_not_count() {
+        let editor = |vars: &[(&str, &str)]| resolve(vars).map(|s| s.editor);
+        assert_eq!(editor(&[]), Ok("vi".to_string()));
+        assert_eq!(editor(&[("EDITOR", "nano")]), Ok("nano".to_string()));
+        assert_eq!(
+            editor(&[("VISUAL", "code --wait"), ("EDITOR", "nano")]),
+            Ok("code --wait".to_string())
+        );
+        assert_eq!(
+            editor(&[("VISUAL", "  "), ("EDITOR", "nano")]),
+            Ok("nano".to_string())
+        );
+        assert_eq!(editor(&[("EDITOR", "")]), Ok("vi".to_string()));
     }
 
     #[test]

@@ -22,6 +22,8 @@ Keys:
   space        mark or unmark the message under the cursor
   a            mark every message shown;   u  unmark all
   r            redrive the marked messages (or the one under the cursor) to the queue's source
+  y            copy them to the source (yank, as vi says): sent as `redrive --copy` sends, nothing
+               deleted; the DLQ keeps them (each receive raises their receive count)
   t            redrive them to a queue you type
   d            delete them (as `sqsctl delete --message-id`)
   x            export them to a file you type, as JSON Lines (the records of `peek -o jsonl`)
@@ -31,8 +33,8 @@ Keys:
   R            read the queue again
   ?            these keys;   q or Esc  quit
 
-Each action asks first, naming the queue, its account and region and the destination. A redrive \
-writes a journal under the state directory (its path is shown): if it is stopped, \
+Each action asks first, naming the queue, its account and region and the destination. A redrive or a \
+copy writes a journal under the state directory (its path is shown): if it is stopped, \
 `sqsctl redrive --resume FILE` completes it. A delete deletes only the messages it found and \
 confirmed deleted.
 
@@ -42,8 +44,9 @@ status line. browse obeys peek's read guard: a queue with a maxReceiveCount belo
 read left messages at their maxReceiveCount, is refused without --force.
 
 Ctrl-C, SIGTERM and SIGHUP end browse cleanly: at the list or a question nothing is changed; \
-during an action it stops as the command does (the redrive's journal resumable) and says so. The \
-terminal is restored however browse ends. browse needs a terminal on stdin and stdout; in a pipe, \
+during an action it stops as the command does (the redrive's journal resumable) and says so. In \
+the editor, Ctrl-C is the editor's; SIGTERM or SIGHUP closes the editor (passed on to it) and ends \
+browse, nothing sent. The terminal is restored however browse ends. browse needs a terminal on stdin and stdout; in a pipe, \
 use `sqsctl peek`.
 
 Exit codes: 0 quit; 130 Ctrl-C (143 SIGTERM, 129 SIGHUP); 1 error; 2 usage (no terminal).")]

@@ -14,6 +14,8 @@ pub struct Context {
     aws: AwsSettings,
     sqs: OnceCell<Sqs>,
     pub interrupt: Interrupt,
+    /// The user's editor, a shell command line ([`crate::settings::GlobalSettings::editor`]).
+    pub editor: String,
 }
 
 impl Context {
@@ -23,7 +25,13 @@ impl Context {
             aws,
             sqs: OnceCell::new(),
             interrupt,
+            editor: crate::settings::DEFAULT_EDITOR.to_string(),
         }
+    }
+
+    /// The same, with the user's editor.
+    pub fn with_editor(self, editor: String) -> Context {
+        Context { editor, ..self }
     }
 
     /// The SQS client, built from the AWS chain on first use.

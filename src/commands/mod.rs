@@ -70,7 +70,11 @@ pub async fn dispatch(ctx: &Context, command: Command) -> anyhow::Result<ExitSta
         }
         Command::Fifo(args) => groups::run(ctx, usage(fifo::resolve(args))?).await,
         Command::Browse(args) => {
-            browse::run(ctx, usage(browse::BrowseSettings::resolve(args))?).await
+            browse::run(
+                ctx,
+                usage(browse::BrowseSettings::resolve(args, &ctx.editor))?,
+            )
+            .await
         }
         Command::Top(args) => top::run(ctx, usage(top::TopSettings::resolve(args))?).await,
         Command::Diagnose(args) => {

@@ -127,6 +127,50 @@ fn three_marked_messages_redrive_to_the_source_and_the_other_47_stay_in_the_dlq(
 }
 
 #[test]
+fn three_marked_messages_copy_to_the_source_once_and_the_dlq_keeps_all_20() {
+    let env = match crate::support::like_sqs_seed() {
+        Some(_) => TestEnv::start(),
+        None => TestEnv::with_inspection(),
+    };
+    let (source, dlq) = source_and_dlq(&env, numbered(20));
+    let mut run = env.pty(&["browse", &dlq.name], &[]);
+    run.expect_rendered("20 shown of 20 read, 0 marked", 20);
+    run.send("   ");
+    run.expect_rendered("3 marked", 5);
+    let marked = marked_bodies(&run.rendered());
+    assert_eq!(marked.len(), 3, "{}", run.rendered());
+    run.send("y");
+    run.expect_rendered("confirm", 10);
+    let question = run.rendered();
+    for line in [
+        "Copy 3 messages (a copy: nothing is deleted)".to_string(),
+        format!("from `{}` (account 000000000000, us-east-1)", dlq.name),
+        format!("to `{}` (account 000000000000, us-east-1)?", source.name),
+        "The DLQ keeps its messages".to_string(),
+        "journal: ".to_string(),
+    ] {
+        assert!(question.contains(&line), "{line}: {question}");
+    }
+    run.send("y");
+    run.expect_rendered(&format!("copied 3 of 3 messages to `{}`", source.name), 60);
+    // Nothing left the DLQ: the list keeps every message, and the marks.
+    run.expect_rendered("20 shown of 20 read, 3 marked", 5);
+    run.send("q");
+    assert_eq!(run.wait(10), 0, "{}", run.rendered());
+    assert_eq!(
+        sorted(env.drain_bodies(&source)),
+        marked,
+        "each copied once"
+    );
+    let kept = sorted(env.drain_bodies(&dlq));
+    assert_eq!(kept, numbered(20), "the DLQ keeps all 20");
+    let journals = journals(&env);
+    assert_eq!(journals.len(), 1, "one journal under the state directory");
+    let journal = std::fs::read_to_string(&journals[0]).unwrap();
+    assert!(journal.contains(r#""copy":true"#), "{journal}");
+}
+
+#[test]
 fn an_edited_message_is_sent_back_to_the_source_with_its_new_body() {
     let env = TestEnv::start();
     let bodies: Vec<String> = (0..5)
@@ -194,6 +238,66 @@ fn ctrl_c_in_the_editor_is_the_editors_and_browse_goes_on() {
     assert_eq!(run.wait(10), 0, "{}", run.rendered());
     assert!(env.drain_bodies(&source).is_empty());
     assert_eq!(env.drain_bodies(&dlq).len(), 2);
+}
+
+#[test]
+fn sigterm_or_sighup_in_the_editor_closes_it_restores_the_terminal_and_sends_nothing() {
+    let env = TestEnv::start();
+    let (source, dlq) = source_and_dlq(&env, numbered(2));
+    let editor = env.home().join("slow.sh");
+    let pid_file = env.home().join("editor.pid");
+    std::fs::write(
+        &editor,
+        format!(
+            "#!/bin/sh\necho $$ > {}\necho EDITING\nexec sleep 30\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    for (signal, code) in [("TERM", 143), ("HUP", 129)] {
+        let _ = std::fs::remove_file(&pid_file);
+        let mut run = env.pty(
+            &["browse", &dlq.name],
+            &[("EDITOR", editor.to_str().unwrap())],
+        );
+        run.expect_rendered("2 shown of 2 read", 20);
+        run.send("e");
+        run.expect("EDITING", 10);
+        let editor_pid = std::fs::read_to_string(&pid_file).unwrap();
+        let started = std::time::Instant::now();
+        crate::support::signal(run.pid(), signal);
+        assert_eq!(run.wait(10), code, "SIG{signal}: {}", run.rendered());
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "SIG{signal}: browse ended at once, not when the editor would have: {:?}",
+            started.elapsed()
+        );
+        let screen = run.screen();
+        assert!(
+            screen.contains("stopped: the editor was closed; nothing was sent"),
+            "SIG{signal}: {screen:?}"
+        );
+        // The terminal is back in its normal mode: the main screen, the cursor shown.
+        let last_leave = screen.rfind("\x1b[?1049l");
+        assert!(
+            last_leave.is_some_and(|at| !screen[at..].contains("\x1b[?1049h")),
+            "SIG{signal}: {screen:?}"
+        );
+        assert!(
+            !std::path::Path::new(&format!("/proc/{}", editor_pid.trim())).exists(),
+            "SIG{signal}: the editor (pid {}) was ended",
+            editor_pid.trim()
+        );
+        let scratch = env.home().join("state/sqsctl/browse");
+        let left: Vec<_> = std::fs::read_dir(&scratch)
+            .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        assert!(left.is_empty(), "SIG{signal}: scratch files left: {left:?}");
+    }
+    assert!(env.drain_bodies(&source).is_empty());
+    assert_eq!(env.drain_bodies(&dlq).len(), 2);
+    assert!(journals(&env).is_empty(), "nothing was prepared");
 }
 
 #[test]

@@ -48,7 +48,8 @@ pub async fn prepare(
     let count = plural(ids.len() as u64, "message");
     let here = queue_place(queue, sqs.region());
     let (question, plan) = match &action {
-        Action::Redrive { .. } | Action::SendEdited { .. } => {
+        Action::Redrive { .. } | Action::Copy | Action::SendEdited { .. } => {
+            let copy = action == Action::Copy;
             let (to, edited) = match &action {
                 Action::Redrive { to } => (to.as_deref(), None),
                 Action::SendEdited { body } => (None, Some(body)),
@@ -80,7 +81,7 @@ pub async fn prepare(
                 concurrency: None,
                 visibility_timeout: redrive::DEFAULT_VISIBILITY_TIMEOUT,
                 archive: None,
-                copy: false,
+                copy,
                 destination_access: None,
                 rewrite: edited.map_or_else(Rewrite::default, |body| {
                     Rewrite::replace(ids.iter().map(|id| (id.clone(), body.clone())).collect())
@@ -89,15 +90,12 @@ pub async fn prepare(
             let plan = Plan::new_run(&route, new, now_ms()).map_err(|e| e.to_string())?;
             let path = Journal::new_path(journal_dir, &plan.source.name, SystemTime::now())
                 .map_err(|e| e.to_string())?;
-            let what = if edited.is_some() {
-                "Send the edited message back (its new body in place of its own)".to_string()
-            } else {
-                format!("Redrive {count}")
-            };
-            let question = format!(
-                "{what}\nfrom {here}\nto {}?\njournal: {}",
-                queue_place(&plan.destination, sqs.region()),
-                path.display()
+            let question = redrive_question(
+                &action,
+                &count,
+                &here,
+                &queue_place(&plan.destination, sqs.region()),
+                &path,
             );
             (question, Some((plan, path)))
         }
@@ -123,6 +121,32 @@ pub async fn prepare(
     })
 }
 
+/// The question before a redrive, a copy or an edited message's send: what it does, from where to
+/// where (`here`, `there`: queue, account, region), and the journal.
+pub fn redrive_question(
+    action: &Action,
+    count: &str,
+    here: &str,
+    there: &str,
+    journal: &std::path::Path,
+) -> String {
+    let (what, kept) = match action {
+        Action::SendEdited { .. } => (
+            "Send the edited message back (its new body in place of its own)".to_string(),
+            "",
+        ),
+        Action::Copy => (
+            format!("Copy {count} (a copy: nothing is deleted)"),
+            "\nThe DLQ keeps its messages; their receive counts go up by one per receive.",
+        ),
+        _ => (format!("Redrive {count}"), ""),
+    };
+    format!(
+        "{what}\nfrom {here}\nto {there}?{kept}\njournal: {}",
+        journal.display()
+    )
+}
+
 /// How an action ended.
 pub struct Done {
     /// The status line.
@@ -146,12 +170,12 @@ pub async fn perform(
 ) -> Done {
     let Prepared { pending, plan } = prepared;
     match (pending.action, plan) {
-        (Action::Redrive { .. } | Action::SendEdited { .. }, Some((plan, path))) => {
+        (Action::Redrive { .. } | Action::Copy | Action::SendEdited { .. }, Some((plan, path))) => {
             redrive_marked(sqs, &plan, path, progress, interrupt).await
         }
         (Action::Delete, _) => delete_marked(sqs, queue, &pending.ids, interrupt).await,
         (Action::Export { path }, _) => export(&path, &records),
-        (Action::Redrive { .. } | Action::SendEdited { .. }, None) => Done {
+        (Action::Redrive { .. } | Action::Copy | Action::SendEdited { .. }, None) => Done {
             status: "the redrive was not prepared".into(),
             ok: false,
             gone: Vec::new(),
@@ -196,7 +220,8 @@ async fn redrive_marked(
         path.display()
     );
     let mut status = format!(
-        "redrove {} of {} to `{}`",
+        "{} {} of {} to `{}`",
+        if plan.copy { "copied" } else { "redrove" },
         summary.moved,
         plural(plan.selection.message_ids.len() as u64, "message"),
         plan.destination.name
@@ -242,7 +267,8 @@ async fn redrive_marked(
     } else {
         status.push_str(&format!("; {resume}"));
     }
-    let gone = if complete {
+    // A copy leaves every message in the DLQ.
+    let gone = if complete && !plan.copy {
         plan.selection.message_ids.clone()
     } else {
         Vec::new()

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
+use rustix::process::Signal;
 
 use crate::cli::browse::BrowseArgs;
 use crate::client::{QueueRef, Sqs};
@@ -27,7 +28,7 @@ use crate::commands::context::Context;
 use crate::commands::keys::{Keys, Restore};
 use crate::error::UsageError;
 use crate::exit::ExitStatus;
-use crate::interrupt::Interrupt;
+use crate::interrupt::{Interrupt, StopSignal};
 use crate::redrive::Counters;
 use model::{Effect, Mode, Model, Place, Tone};
 
@@ -38,24 +39,22 @@ pub struct BrowseSettings {
     pub force: bool,
     pub count_by: Vec<String>,
     pub journal_dir: std::path::PathBuf,
-    /// `$VISUAL`, else `$EDITOR`, else `vi`: a shell command line.
+    /// `$VISUAL`, else `$EDITOR`, else `vi` (resolved with the global settings): a shell command
+    /// line.
     pub editor: String,
 }
 
 impl BrowseSettings {
-    /// Checks the command line's values (an error here is a usage error).
-    pub fn resolve(args: BrowseArgs) -> anyhow::Result<BrowseSettings> {
+    /// Checks the command line's values (an error here is a usage error); `editor` is the global
+    /// settings' (the environment is read there).
+    pub fn resolve(args: BrowseArgs, editor: &str) -> anyhow::Result<BrowseSettings> {
         Ok(BrowseSettings {
             queue: args.queue,
             max: args.max,
             force: args.force,
             count_by: super::selection::count_by(args.count_by)?,
             journal_dir: super::redrive::default_journal_dir(),
-            editor: ["VISUAL", "EDITOR"]
-                .into_iter()
-                .filter_map(|name| std::env::var(name).ok())
-                .find(|value| !value.trim().is_empty())
-                .unwrap_or_else(|| "vi".to_string()),
+            editor: editor.to_string(),
         })
     }
 }
@@ -104,6 +103,16 @@ fn is_ctrl_c(event: &Event) -> bool {
     matches!(event, Event::Key(key) if key.kind == KeyEventKind::Press
         && key.code == KeyCode::Char('c')
         && key.modifiers.contains(KeyModifiers::CONTROL))
+}
+
+/// How an edit ended.
+enum Edited {
+    /// Changed: send it back.
+    Send(model::Action),
+    /// Unchanged, or the editor failed (said in the status line).
+    Nothing,
+    /// SIGTERM or SIGHUP while the editor was open: browse ends.
+    Ended(ExitStatus, Vec<String>),
 }
 
 struct Session<'a> {
@@ -163,16 +172,17 @@ impl Session<'_> {
                         .prepare(&mut terminal, &mut model, &mut keys, effect)
                         .await?;
                 }
-                Effect::Edit(id) => {
-                    let edited = self.edit(&mut terminal, &mut model, &keys, &id).await?;
-                    if let Some(action) = edited {
+                Effect::Edit(id) => match self.edit(&mut terminal, &mut model, &keys, &id).await? {
+                    Edited::Send(action) => {
                         model.say(Tone::Info, "edited; preparing to send it back...");
                         let effect = Effect::Prepare(action, vec![id]);
                         prepared = self
                             .prepare(&mut terminal, &mut model, &mut keys, effect)
                             .await?;
                     }
-                }
+                    Edited::Nothing => {}
+                    Edited::Ended(status, farewell) => return Ok((status, farewell)),
+                },
                 Effect::Run(pending) => {
                     let Some(ready) = prepared.take().filter(|p| p.pending == pending) else {
                         model.say(Tone::Error, "nothing prepared to run");
@@ -224,17 +234,18 @@ impl Session<'_> {
         })
     }
 
-    /// Opens the message in the editor, the terminal handed over to it meanwhile; the edited body
-    /// to send back, or `None` (unchanged, or the editor failed: said in the status line).
+    /// Opens the message in the editor, the terminal handed over to it meanwhile: the edited body
+    /// to send back, nothing (unchanged, or the editor failed: said in the status line), or the end
+    /// of browse on SIGTERM or SIGHUP, passed on to the editor first (nothing sent).
     async fn edit(
         &self,
         terminal: &mut Term,
         model: &mut Model,
         keys: &Keys,
         id: &str,
-    ) -> anyhow::Result<Option<model::Action>> {
+    ) -> anyhow::Result<Edited> {
         let Some(message) = model.records_of(&[id.to_string()]).into_iter().next() else {
-            return Ok(None);
+            return Ok(Edited::Nothing);
         };
         keys.pause(true).await;
         ratatui::restore();
@@ -242,25 +253,46 @@ impl Session<'_> {
             || self.settings.journal_dir.clone(),
             |dir| dir.join("browse"),
         );
-        let editor = self.settings.editor.clone();
         let lent = crate::commands::keys::lend_terminal();
-        let edited = tokio::task::spawn_blocking(move || edit::edit(&editor, &scratch, &message))
-            .await
-            .map_err(|e| anyhow::anyhow!("the editor's task failed: {e}"));
+        let edited = match edit::open(&self.settings.editor, &scratch, &message) {
+            Ok(editing) => {
+                let pid = editing.pid();
+                let mut waiting = tokio::task::spawn_blocking(move || editing.wait());
+                tokio::select! {
+                    done = &mut waiting => done
+                        .map_err(|e| anyhow::anyhow!("the editor's task failed: {e}"))?,
+                    () = self.ctx.interrupt.wait() => {
+                        let signal = match self.ctx.interrupt.stopped_by() {
+                            Some(StopSignal::HangUp) => Signal::HUP,
+                            _ => Signal::TERM,
+                        };
+                        edit::signal(pid, signal);
+                        if tokio::time::timeout(edit::STOP_GRACE, &mut waiting).await.is_err() {
+                            edit::signal(pid, Signal::KILL);
+                            let _ = waiting.await;
+                        }
+                        return Ok(Edited::Ended(
+                            ExitStatus::Interrupted,
+                            vec!["stopped: the editor was closed; nothing was sent".into()],
+                        ));
+                    }
+                }
+            }
+            Err(err) => Err(err),
+        };
         drop(lent);
-        let edited = edited?;
         *terminal = ratatui::try_init()?;
         terminal.clear()?;
         keys.pause(false).await;
         Ok(match edited {
-            Ok(Some(body)) => Some(model::Action::SendEdited { body }),
+            Ok(Some(body)) => Edited::Send(model::Action::SendEdited { body }),
             Ok(None) => {
                 model.say(Tone::Info, "the message was not changed: nothing to send");
-                None
+                Edited::Nothing
             }
             Err(err) => {
                 model.say(Tone::Error, err);
-                None
+                Edited::Nothing
             }
         })
     }
@@ -342,6 +374,8 @@ impl Session<'_> {
                 format!("stopping the {verb}: finishing the work in flight...")
             } else if verb == "redrive" {
                 format!("redriving: {moved} of {count} moved")
+            } else if verb == "copy" {
+                format!("copying: {moved} of {count} copied")
             } else {
                 format!("{verb}: {count} messages...")
             });

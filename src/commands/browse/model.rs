@@ -26,6 +26,9 @@ pub struct Place {
 pub enum Action {
     /// Through the redrive engine, to the queue's source (`None`) or the queue named.
     Redrive { to: Option<String> },
+    /// Through the redrive engine with `copy` (as `redrive --copy`), to the queue's source: sent,
+    /// and kept in the DLQ.
+    Copy,
     /// Through the delete engine, by message id.
     Delete,
     /// The records of `peek -o jsonl`, written to a file.
@@ -39,6 +42,7 @@ impl Action {
     pub fn verb(&self) -> &'static str {
         match self {
             Action::Redrive { .. } => "redrive",
+            Action::Copy => "copy",
             Action::Delete => "delete",
             Action::Export { .. } => "export",
             Action::SendEdited { .. } => "send-back",
@@ -433,7 +437,7 @@ impl Model {
                 Some(id) => return Effect::Edit(id),
                 None => self.say(Tone::Error, "no message to edit"),
             },
-            KeyCode::Char(c @ ('r' | 't' | 'd' | 'x')) => {
+            KeyCode::Char(c @ ('r' | 'y' | 't' | 'd' | 'x')) => {
                 let ids = self.chosen();
                 if ids.is_empty() {
                     self.say(Tone::Error, "no message to act on");
@@ -441,6 +445,7 @@ impl Model {
                 }
                 match c {
                     'r' => return Effect::Prepare(Action::Redrive { to: None }, ids),
+                    'y' => return Effect::Prepare(Action::Copy, ids),
                     'd' => return Effect::Prepare(Action::Delete, ids),
                     't' => {
                         self.mode = Mode::Input {
@@ -567,6 +572,10 @@ pub(super) mod tests {
                 message(1).message_id.unwrap()
             ]
         );
+        let Effect::Prepare(Action::Copy, copied) = m.key(key(KeyCode::Char('y'))) else {
+            panic!("copy prepared")
+        };
+        assert_eq!(copied, ids);
         m.key(key(KeyCode::Char('u')));
         assert!(m.marked.is_empty());
         // Nothing marked: the message under the cursor.

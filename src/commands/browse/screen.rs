@@ -24,8 +24,9 @@ const MIN_BODY: u16 = 16;
 const ID_WIDTH: u16 = 36;
 
 /// The list's optional columns, in the order they go when the terminal is narrow (first goes
-/// first): their header and width.
-const OPTIONAL: [(&str, u16); 4] = [("group", 14), ("size", 8), ("age", 6), ("rcv", 4)];
+/// first): their header and width. A FIFO DLQ's group outlasts size and age: at 80 columns it is
+/// what tells its messages apart (the counts by group are beside the list only from 100).
+const OPTIONAL: [(&str, u16); 4] = [("size", 8), ("age", 6), ("group", 14), ("rcv", 4)];
 
 /// The columns that fit `width` cells: the mark, the id and the body always; then those of
 /// [`OPTIONAL`] that leave the body [`MIN_BODY`] cells. Returns the optional columns shown and
@@ -93,11 +94,15 @@ fn style(model: &Model, colored: Style) -> Style {
 
 pub fn draw(frame: &mut Frame, model: &mut Model) {
     let area = frame.area();
+    // A long status (a result naming its journal) takes up to 3 rows rather than being cut.
+    let status_rows = wrap(&status_text(model).0, usize::from(area.width))
+        .len()
+        .clamp(1, 3);
     let [title, body, input, status, keys] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(3),
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(u16::try_from(status_rows).unwrap_or(1)),
         Constraint::Length(1),
     ])
     .areas(area);
@@ -117,7 +122,7 @@ pub fn draw(frame: &mut Frame, model: &mut Model) {
     draw_input(frame, model, input);
     draw_status(frame, model, status);
     let hints = match (panel, dropped.is_empty()) {
-        (true, true) => "space mark  a all  u unmark  / filter  c count  r redrive  t to…  d delete  x export  e edit  ? help  q quit".to_string(),
+        (true, true) => "space mark  a all  u unmark  / filter  c count  r redrive  y copy  t to…  d delete  x export  e edit  ? help  q quit".to_string(),
         (false, true) => format!("? help  q quit | side panel hidden: widen to {PANEL_MIN_WIDTH} columns"),
         (_, false) => {
             let mut hidden: Vec<&str> = Vec::new();
@@ -226,9 +231,12 @@ fn draw_list(frame: &mut Frame, model: &mut Model, area: Rect) -> Vec<&'static s
                         .cloned()
                         .unwrap_or_default(),
                     "age" => age(model.now_ms, message),
-                    "group" => {
-                        for_terminal(message.effective_group_id().unwrap_or("")).into_owned()
-                    }
+                    // A group longer than its column ends in `…`, as a cut body does.
+                    "group" => truncate(
+                        &for_terminal(message.effective_group_id().unwrap_or("")),
+                        usize::from(width_of("group")),
+                    )
+                    .into_owned(),
                     _ => human_bytes(message.wire_size() as u64),
                 };
                 cells.push(Cell::from(text));
@@ -319,7 +327,8 @@ fn draw_input(frame: &mut Frame, model: &Model, area: Rect) {
     frame.render_widget(Paragraph::new(for_terminal(&text).into_owned()), area);
 }
 
-fn draw_status(frame: &mut Frame, model: &Model, area: Rect) {
+/// The status line's text (escaped) and style.
+fn status_text(model: &Model) -> (String, Style) {
     let (text, style) = match (&model.mode, model.tone) {
         (Mode::Running(what), _) => (
             format!("{what} (Ctrl-C stops it)"),
@@ -331,12 +340,16 @@ fn draw_status(frame: &mut Frame, model: &Model, area: Rect) {
         ),
         (_, Tone::Info) => (model.status.clone(), Style::new()),
     };
-    frame.render_widget(
-        Paragraph::new(for_terminal(&text).into_owned())
-            .style(style)
-            .wrap(Wrap { trim: false }),
-        area,
-    );
+    (for_terminal(&text).into_owned(), style)
+}
+
+fn draw_status(frame: &mut Frame, model: &Model, area: Rect) {
+    let (text, style) = status_text(model);
+    let lines: Vec<Line> = wrap(&text, usize::from(area.width))
+        .into_iter()
+        .map(Line::from)
+        .collect();
+    frame.render_widget(Paragraph::new(lines).style(style), area);
 }
 
 /// The whole message: its body (pretty-printed when JSON), then every attribute.
@@ -403,6 +416,7 @@ Enter        the whole message (Esc back)
 c C          count by the next key; by an expression typed
 space        mark/unmark; a mark all shown; u unmark all
 r            redrive marked (or current) to the source
+y            copy them to the source; the DLQ keeps them
 t            redrive to a queue you type
 d            delete (as delete --message-id)
 x            export to a JSON Lines file
@@ -413,7 +427,7 @@ any key closes this help";
 
 fn draw_help(frame: &mut Frame, area: Rect) {
     let width = area.width.min(60);
-    let height = area.height.min(15);
+    let height = area.height.min(16);
     let rect = centered(area, width, height);
     frame.render_widget(Clear, rect);
     frame.render_widget(
@@ -424,24 +438,48 @@ fn draw_help(frame: &mut Frame, area: Rect) {
     );
 }
 
+/// `text` broken into lines of at most `width` characters: at spaces where it can, inside a word
+/// longer than the line where it must. The lines drawn are these (no further wrapping), so the box
+/// they go in is as tall as they are and nothing at its end is cut.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    for paragraph in text.lines() {
+        let mut line = String::new();
+        for word in paragraph.split(' ') {
+            let mut word: Vec<char> = word.chars().collect();
+            let used = line.chars().count();
+            if used > 0 && used + 1 + word.len() <= width {
+                line.push(' ');
+                line.extend(&word);
+                continue;
+            }
+            if used > 0 {
+                lines.push(std::mem::take(&mut line));
+            }
+            while word.len() > width {
+                lines.push(word.drain(..width).collect());
+            }
+            line.extend(&word);
+        }
+        lines.push(line);
+    }
+    lines
+}
+
 fn draw_modal(frame: &mut Frame, model: &Model, area: Rect, title: &str, text: &str) {
     let width = area.width.saturating_sub(4).min(100);
     let inner = usize::from(width.saturating_sub(2)).max(1);
-    let lines: usize = text
-        .lines()
-        .map(|line| line.chars().count().div_ceil(inner).max(1))
-        .sum();
-    let lines = u16::try_from(lines).unwrap_or(u16::MAX);
-    let rect = centered(area, width, (lines + 2).min(area.height));
+    let lines = wrap(&for_terminal_lines(text), inner);
+    let height = u16::try_from(lines.len()).unwrap_or(u16::MAX);
+    let rect = centered(area, width, height.saturating_add(2).min(area.height));
     frame.render_widget(Clear, rect);
     frame.render_widget(
-        Paragraph::new(for_terminal_lines(text))
-            .wrap(Wrap { trim: false })
-            .block(
-                Block::bordered()
-                    .title(title)
-                    .border_style(style(model, Style::new().fg(Color::Yellow))),
-            ),
+        Paragraph::new(lines.into_iter().map(Line::from).collect::<Vec<_>>()).block(
+            Block::bordered()
+                .title(title)
+                .border_style(style(model, Style::new().fg(Color::Yellow))),
+        ),
         rect,
     );
 }
@@ -581,10 +619,12 @@ mod tests {
         );
         m.key(key(KeyCode::Enter));
         let screen = render(&mut m, 80, 24);
+        // The error takes two rows rather than being cut.
         assert!(
-            screen[22].starts_with("error: filter not applied: --where"),
+            screen[21].starts_with("error: filter not applied: --where"),
             "{screen:#?}"
         );
+        assert!(screen[22].starts_with("the expression ends"), "{screen:#?}");
         m.set_filter("bad input");
         let screen = render(&mut m, 80, 24);
         assert!(screen[0].starts_with("2 shown of 4 read"), "{screen:#?}");
@@ -626,6 +666,109 @@ mod tests {
     }
 
     #[test]
+    fn the_copy_question_says_the_dlq_keeps_them_and_names_both_queues_and_the_journal() {
+        let mut m = model(3);
+        let question = crate::commands::browse::actions::redrive_question(
+            &Action::Copy,
+            "3 messages",
+            "`orders-dlq` (account 000000000000, us-east-1)",
+            "`orders` (account 000000000000, us-east-1)",
+            std::path::Path::new("/state/orders-dlq.jsonl"),
+        );
+        m.ask(Pending {
+            action: Action::Copy,
+            ids: vec![id(0), id(1), id(2)],
+            question,
+        });
+        let at_80 = render(&mut m, 80, 24).join("\n");
+        for line in [
+            "│Copy 3 messages (a copy: nothing is deleted)",
+            "│from `orders-dlq` (account 000000000000, us-east-1)",
+            "│to `orders` (account 000000000000, us-east-1)?",
+            "│The DLQ keeps its messages; their receive counts go up by one per receive.",
+            "│journal: /state/orders-dlq.jsonl",
+            "y: yes",
+        ] {
+            assert!(at_80.contains(line), "{line} at 80: {at_80}");
+        }
+        // A journal path longer than the box at 60 columns: the box grows, the answer keys stay.
+        m.ask(Pending {
+            action: Action::Copy,
+            ids: vec![id(0)],
+            question: crate::commands::browse::actions::redrive_question(
+                &Action::Copy,
+                "1 message",
+                "`orders-dlq` (account 000000000000, us-east-1)",
+                "`orders` (account 000000000000, us-east-1)",
+                std::path::Path::new(
+                    "/home/someone/.local/state/sqsctl/redrive/orders-dlq-20261202T080024Z.jsonl",
+                ),
+            ),
+        });
+        let long = render(&mut m, 60, 20).join("\n");
+        assert!(long.contains("│y: yes"), "at 60: {long}");
+        assert!(long.contains("080024Z.jsonl"), "at 60: {long}");
+        m.key(key(KeyCode::Esc));
+        m.ask(Pending {
+            action: Action::Copy,
+            ids: vec![id(0), id(1), id(2)],
+            question: crate::commands::browse::actions::redrive_question(
+                &Action::Copy,
+                "3 messages",
+                "`orders-dlq` (account 000000000000, us-east-1)",
+                "`orders` (account 000000000000, us-east-1)",
+                std::path::Path::new("/state/orders-dlq.jsonl"),
+            ),
+        });
+        // At 60 columns the long lines wrap inside the box; every word is still there.
+        let at_60 = render(&mut m, 60, 20);
+        let boxed: String = at_60
+            .iter()
+            .filter_map(|l| l.trim_start().strip_prefix('│'))
+            .map(|l| l.trim_end_matches('│').trim_end())
+            .collect::<Vec<_>>()
+            .join(" ");
+        for words in [
+            "Copy 3 messages (a copy: nothing is deleted)",
+            "from `orders-dlq` (account 000000000000, us-east-1)",
+            "to `orders` (account 000000000000, us-east-1)?",
+            "The DLQ keeps its messages; their receive counts go up by one per receive.",
+            "journal: /state/orders-dlq.jsonl",
+        ] {
+            assert!(boxed.contains(words), "{words} at 60: {at_60:#?}");
+        }
+        assert!(at_60.iter().all(|l| l.chars().count() <= 60), "{at_60:#?}");
+        assert!(boxed.contains("y: yes"), "at 60: {at_60:#?}");
+        m.key(key(KeyCode::Esc));
+        let screen = render(&mut m, 80, 24);
+        assert!(
+            screen[22].contains("copy cancelled: nothing was changed"),
+            "{screen:#?}"
+        );
+    }
+
+    #[test]
+    fn a_long_result_takes_more_status_rows_so_its_journal_path_shows() {
+        let mut m = model(3);
+        let journal = "/home/someone/.local/state/sqsctl/redrive/orders-dlq-20261202T080024Z.jsonl";
+        m.say(
+            Tone::Info,
+            format!("copied 3 of 3 messages to `orders` (journal {journal})"),
+        );
+        for width in [80, 60] {
+            let screen = render(&mut m, width, 24);
+            let status: String = screen[20..23].concat();
+            assert!(status.starts_with("copied 3 of 3"), "{screen:#?}");
+            assert!(status.contains("080024Z.jsonl)"), "at {width}: {screen:#?}");
+        }
+        assert_eq!(
+            wrap("ab cd efghij", 4),
+            ["ab", "cd", "efgh", "ij"],
+            "at spaces, inside a word too long"
+        );
+    }
+
+    #[test]
     fn detail_shows_the_body_pretty_printed_and_every_attribute_and_help_lists_the_keys() {
         let mut m = model(2);
         m.key(key(KeyCode::Enter));
@@ -647,6 +790,10 @@ mod tests {
         let screen = render(&mut m, 80, 24).join("\n");
         assert!(
             screen.contains("redrive marked (or current) to the source"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("copy them to the source; the DLQ keeps them"),
             "{screen}"
         );
     }
@@ -686,9 +833,31 @@ mod tests {
     }
 
     #[test]
+    fn a_fifo_dlq_at_80_columns_shows_the_group_and_a_long_one_ends_in_an_ellipsis() {
+        let mut m = model(0);
+        let mut records = Vec::new();
+        for (i, group) in ["customer-1", "customer-22-long-group-name"]
+            .iter()
+            .enumerate()
+        {
+            let mut record = message(i);
+            record
+                .attributes
+                .insert("MessageGroupId".into(), group.to_string());
+            records.push(record);
+        }
+        m.load(records, 1_700_000_060_000);
+        let screen = render(&mut m, 80, 24);
+        assert!(screen[1].contains("group"), "{screen:#?}");
+        assert!(screen[2].contains(" customer-1 "), "{screen:#?}");
+        assert!(screen[3].contains(" customer-22-l… "), "{screen:#?}");
+    }
+
+    #[test]
     fn columns_drop_in_order_as_the_width_shrinks() {
         assert_eq!(fitted_columns(120, true).1, Vec::<&str>::new());
-        assert_eq!(fitted_columns(80, true).1, ["group"]);
+        assert_eq!(fitted_columns(80, true).1, ["size", "age"]);
+        assert_eq!(fitted_columns(80, true).0, ["rcv", "group"]);
         assert_eq!(fitted_columns(80, false).1, Vec::<&str>::new());
         assert_eq!(fitted_columns(60, false).1, ["size", "age"]);
         assert_eq!(fitted_columns(60, false).0, ["rcv"]);
