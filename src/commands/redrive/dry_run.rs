@@ -288,5 +288,9 @@ pub async fn run(
 
 /// What a selected message would do: be copied (`--copy`, the DLQ keeps it) or move.
 fn would_go(copy: bool) -> &'static str {
-    if copy { "would be copied" } else { "would move" }
+    if copy {
+        "would be copied"
+    } else {
+        "would move"
+    }
 }
