@@ -9,6 +9,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
+/// SQS's limit of messages one queue holds in flight: about 120,000 for a standard queue, 120,000 for
+/// a FIFO queue (20,000 before 2024). The server's default for `--max-in-flight`.
+pub const MAX_IN_FLIGHT: usize = 120_000;
+
 /// How often at most a refused send is logged, so a client retrying in a loop does not flood
 /// the log.
 const LOG_EVERY_MS: u64 = 10_000;
