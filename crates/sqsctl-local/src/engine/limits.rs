@@ -1,7 +1,9 @@
 //! The bound on stored message bytes (`--max-bytes`): one shared budget that every queue's message
 //! store charges on insert and credits on removal, so a send past the bound is refused with
 //! `OverLimit` instead of the process running out of memory. The budget knows nothing of queues or
-//! requests; the store does the charging and the send path asks [`Budget::admit`].
+//! requests; the store does the charging and the send path asks [`Budget::admit`]. Beside it, the
+//! default of the per-queue limit of messages in flight (`--max-in-flight`), which the receive
+//! path checks against the store's counts.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
