@@ -1548,7 +1548,7 @@ _sqsctl() {
             return 0
             ;;
         sqsctl__subcmd__local)
-            opts="-V -o -q -v -h --bind --hostname --account-id --like-sqs --data-dir --recover --init --max-bytes --allow-origin --no-inspection --localstack --url-strategy --sqs-endpoint-strategy --localstack-host --init-dir --health-check --latency --fault-rate --entry-fault-rate --seed --short-poll-sample --duplicate-rate --reorder-window --count-lag --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
+            opts="-V -o -q -v -h --bind --hostname --account-id --like-sqs --data-dir --recover --init --max-bytes --max-in-flight --allow-origin --no-inspection --localstack --url-strategy --sqs-endpoint-strategy --localstack-host --init-dir --health-check --latency --fault-rate --entry-fault-rate --seed --short-poll-sample --duplicate-rate --reorder-window --count-lag --version --profile --region --endpoint-url --connect-timeout --read-timeout --output --query --color --quiet --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1575,6 +1575,10 @@ _sqsctl() {
                     return 0
                     ;;
                 --max-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-in-flight)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

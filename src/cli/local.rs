@@ -87,6 +87,12 @@ pub struct LocalArgs {
     pub init: Option<PathBuf>,
     #[arg(long, env = "SQSCTL_LOCAL_MAX_BYTES", value_parser = MAX_BYTES, value_name = "SIZE", help = max_bytes_help(), hide_short_help = true)]
     pub max_bytes: Option<u64>,
+    /// Messages one queue may hold in flight (received, not yet deleted or visible again), as
+    /// on SQS: past it a standard queue refuses short polls with OverLimit, and long polls and
+    /// FIFO queues get no messages until some leave flight. Lower it to test what a client does
+    /// at the limit
+    #[arg(long, env = "SQSCTL_LOCAL_MAX_IN_FLIGHT", value_name = "N", default_value_t = sqsctl_local::MAX_IN_FLIGHT, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=10_000_000), hide_short_help = true)]
+    pub max_in_flight: usize,
     /// Answer requests from web pages of ORIGIN (e.g. http://localhost:3000), with the CORS
     /// headers they need; repeatable. Requests from any other page are refused, so that a web
     /// page cannot drive the server

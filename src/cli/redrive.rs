@@ -49,7 +49,10 @@ and region (and profile, when not the default); Ctrl-C or Ctrl-D at it cancels w
 Copy: --copy sends without deleting; each message is copied once, also across --resume, and is
 visible in the DLQ again when the run ends (its receive count raised by the run's receives). On a
 FIFO DLQ a copy reaches as deep into each group as one receive does (SQS hands over a group's later
-messages only once its earlier ones are gone): what it cannot reach is counted, and exits 3.
+messages only once its earlier ones are gone): what it cannot reach is counted, and exits 3. A copy
+keeps what it copied in flight until it ends, so one run takes at most the DLQ's in-flight limit
+(about 120,000 on SQS): there it stops, makes what it holds visible again, says about how many it
+could not reach and exits 3 (docs/redrive.md: how to replay a larger DLQ and keep it).
 
 Other regions and accounts: --to takes a queue URL or ARN anywhere (its region comes from it), or a
 name with --to-region; --to-profile sends with another profile's credentials (and its region and

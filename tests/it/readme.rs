@@ -324,7 +324,7 @@ document_tests! {
     commands_examples_run: "docs/commands.md", 14;
     diagnose_examples_run: "docs/diagnose.md", 1;
     install_examples_run: "docs/install.md", 0;
-    local_server_examples_run: "docs/local-server.md", 7;
+    local_server_examples_run: "docs/local-server.md", 8;
     output_examples_run: "docs/output.md", 0;
     redrive_examples_run: "docs/redrive.md", 2;
     workers_examples_run: "docs/workers.md", 1;

@@ -35,7 +35,7 @@ mod storage;
 mod wire;
 
 pub use clock::Clock;
-pub use engine::limits::default_max_bytes;
+pub use engine::limits::{MAX_IN_FLIGHT, default_max_bytes};
 pub use engine::realism::{MAX_COUNT_LAG, MAX_REORDER_WINDOW, Realism, SMALL_QUEUE};
 pub use faults::Stats;
 pub use http::conn_limits::{DATA_RATE_GRACE, MIN_DATA_RATE, raise_open_file_limit};

@@ -100,6 +100,9 @@ pub struct ServerConfig {
     /// fail with `OverLimit`. `None` is unbounded. Not to be confused with
     /// `max_pending_body_bytes`, the bound on request bodies being read.
     pub max_bytes: Option<u64>,
+    /// Messages one queue may hold in flight (SQS: about 120,000): past it a standard queue's
+    /// short polls fail with `OverLimit`, and long polls and FIFO queues return nothing.
+    pub max_in_flight: usize,
     /// Queues to create at start, idempotently.
     pub init: Option<InitSpec>,
     /// Web origins (`http://localhost:3000`) whose pages may make requests; requests from any
@@ -178,6 +181,7 @@ impl Default for ServerConfig {
             max_connections: 1024,
             data_dir: None,
             max_bytes: None,
+            max_in_flight: crate::MAX_IN_FLIGHT,
             init: None,
             allowed_origins: Vec::new(),
             inspection: true,
@@ -276,6 +280,7 @@ fn build_service(
     service.deleted_name_cooldown_ms =
         u64::try_from(config.deleted_name_cooldown.as_millis()).unwrap_or(u64::MAX);
     service.budget = Arc::new(Budget::new(config.max_bytes));
+    service.max_in_flight = config.max_in_flight;
     service.origins = OriginPolicy::new(&config.allowed_origins);
     service.inspection = config.inspection;
     service.localstack = config.localstack;

@@ -1133,6 +1133,9 @@ mod query_protocol;
 #[path = "server/limits.rs"]
 mod limits;
 
+#[path = "server/in_flight.rs"]
+mod in_flight;
+
 #[path = "server/slow_clients.rs"]
 mod slow_clients;
 

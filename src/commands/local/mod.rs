@@ -44,6 +44,8 @@ pub struct LocalSettings {
     pub init: Option<PathBuf>,
     /// `None` when neither the flag nor the machine's memory gives a bound.
     pub max_bytes: Option<u64>,
+    /// Messages one queue may hold in flight.
+    pub max_in_flight: usize,
     /// Web origins whose pages the server answers (`--allow-origin`).
     pub allowed_origins: Vec<String>,
     /// Whether the inspection endpoints answer.
@@ -178,6 +180,7 @@ impl LocalSettings {
             recover: args.recover,
             init: args.init,
             max_bytes: args.max_bytes.or_else(crate::local::default_max_bytes),
+            max_in_flight: args.max_in_flight,
             allowed_origins: args
                 .allow_origin
                 .iter()
@@ -247,6 +250,7 @@ pub async fn run(ctx: &Context, settings: LocalSettings) -> anyhow::Result<ExitS
         realism: settings.realism,
         data_dir: settings.data_dir.clone(),
         max_bytes: settings.max_bytes,
+        max_in_flight: settings.max_in_flight,
         allowed_origins: settings.allowed_origins.clone(),
         inspection: settings.inspection,
         init: settings.init.as_deref().map(read_init).transpose()?,

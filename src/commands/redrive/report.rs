@@ -274,7 +274,14 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
             summary.journal.as_deref().unwrap_or("JOURNAL")
         ));
     }
-    if summary.maybe_left > 0 && summary.copy {
+    if summary.in_flight_limit {
+        printer.warn(format!(
+            "the copy stopped at the limit of messages in flight in {source}: SQS hands over no more while a queue holds about 120,000 in flight, and a copy keeps each message it copied in flight until it ends; about {left} in {source} (SQS's approximate count) {were} not reached, and a second copy would meet the same limit (docs/redrive.md, \"Copying more than the in-flight limit\")",
+            source = summary.source,
+            left = plural(summary.maybe_left, "message"),
+            were = if summary.maybe_left == 1 { "was" } else { "were" },
+        ));
+    } else if summary.maybe_left > 0 && summary.copy {
         printer.warn(format!(
             "{} in {} {} not reached by this copy: {}",
             plural(summary.maybe_left, "message"),

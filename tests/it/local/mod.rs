@@ -24,6 +24,7 @@ fn absurd_limits_and_origins_are_usage_errors() {
         &["--latency", "99999999999999d"][..],
         &["--latency", "301s"],
         &["--max-bytes", "0"],
+        &["--max-in-flight", "0"],
         &["--allow-origin", "localhost:3000"],
         &["--allow-origin", "http://localhost:3000/app"],
         &["--region", "mars"],
@@ -246,6 +247,63 @@ fn the_local_server_keeps_regions_apart() {
     let run = env.run(&["queue", "info", "refunds"]);
     run.assert_code(1);
     assert_snapshot!(name: "queue_of_another_region_on_the_local_server", run.stderr);
+}
+
+#[test]
+fn the_in_flight_limit_is_set_from_the_environment() {
+    let env = TestEnv::exact("asserts the answer of a short poll at the limit");
+    let mut child = env
+        .cmd()
+        .args(["local", "--bind", "127.0.0.1:0"])
+        .env("SQSCTL_LOCAL_MAX_IN_FLIGHT", "2")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    let endpoint = line
+        .trim()
+        .strip_prefix("export AWS_ENDPOINT_URL_SQS=")
+        .unwrap_or_else(|| panic!("{line}"))
+        .trim_matches(|c| c == '\'' || c == '"')
+        .to_string();
+    let at = |args: &[&str]| {
+        let output = support::cmd_at(&endpoint, env.home())
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("binary runs");
+        support::Run::from_output(output)
+    };
+    at(&["queue", "create", "held"]).assert_code(0);
+    for body in ["a", "b", "c"] {
+        at(&["send", "held", body]).assert_code(0);
+    }
+    // Two received and kept in flight; the third is out of reach while they are.
+    let run = at(&[
+        "receive",
+        "held",
+        "--max",
+        "3",
+        "--visibility",
+        "60s",
+        "--wait",
+        "0s",
+    ]);
+    support::sigint(child.id());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    assert_eq!(run.records_of("message").len(), 2, "{}", run.stdout);
+    run.assert_code(1);
+    assert!(
+        run.stderr
+            .contains("OverLimit: The queue has its limit of 2 messages in flight"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// Runs `sqsctl local` with `args`, stops it with Ctrl-C once it listens, and returns its stderr.

@@ -680,3 +680,92 @@ fn the_question_before_a_copy_says_the_dlq_keeps_its_messages() {
     assert_snapshot!(question);
     assert_eq!(env.depth(&dlq), 2);
 }
+
+/// A server whose queues hold at most `limit` messages in flight (`--max-in-flight`), like SQS
+/// apart from second deliveries when the like-SQS pass asks for it: the tests below count each
+/// message once.
+fn env_with_in_flight_limit(limit: usize) -> TestEnv {
+    let seed = crate::support::like_sqs_seed();
+    let realism = match seed {
+        Some(_) => sqsctl::local::Realism {
+            duplicate_rate: 0.0,
+            ..sqsctl::local::Realism::LIKE_SQS
+        },
+        None => sqsctl::local::Realism::EXACT,
+    };
+    TestEnv::start_with(sqsctl::local::ServerConfig {
+        inspection: false,
+        realism,
+        seed,
+        max_in_flight: limit,
+        ..sqsctl::local::ServerConfig::default()
+    })
+}
+
+#[test]
+fn a_copy_stops_at_the_in_flight_limit_releases_what_it_holds_and_exits_3() {
+    let env = env_with_in_flight_limit(50);
+    let dlq = env.create_queue("big-dlq", &[]);
+    let replay = env.create_queue("big-replay", &[]);
+    env.send(&dlq, numbered("m", 200));
+    let run = env.run(&[
+        "redrive",
+        "big-dlq",
+        "--to",
+        "big-replay",
+        "--copy",
+        "--concurrency",
+        "8",
+        "--yes",
+        "-o",
+        "json",
+    ]);
+    run.assert_code(PARTIAL);
+    let summary = summary(&run);
+    assert_eq!(summary["in_flight_limit"], true, "{summary}");
+    let copied = summary["moved"].as_u64().unwrap();
+    assert!((1..=50).contains(&copied), "{summary}");
+    assert_eq!(
+        summary["maybe_left"].as_u64().unwrap(),
+        200 - copied,
+        "{summary}"
+    );
+    assert!(
+        run.stderr.contains("limit of messages in flight")
+            && run.stderr.contains(&format!("about {}", 200 - copied)),
+        "{}",
+        run.stderr
+    );
+    // Each copied message once in the destination; the DLQ as it was, every message visible.
+    let sent = counts(&env.drain(&replay));
+    assert_eq!(sent.len() as u64, copied);
+    assert!(sent.values().all(|&n| n == 1), "{sent:?}");
+    let attrs = env.settled_attributes(&dlq);
+    assert_eq!((attrs.visible(), attrs.in_flight()), (200, 0));
+    assert_eq!(counts(&env.drain(&dlq)), expected("m", 200));
+}
+
+#[test]
+fn a_move_at_the_in_flight_limit_waits_for_its_deletes_and_moves_everything() {
+    let env = env_with_in_flight_limit(20);
+    let dlq = env.create_queue("busy-dlq", &[]);
+    let replay = env.create_queue("busy-replay", &[]);
+    env.send(&dlq, numbered("m", 200));
+    let run = env.run(&[
+        "redrive",
+        "busy-dlq",
+        "--to",
+        "busy-replay",
+        "--concurrency",
+        "8",
+        "--yes",
+        "-o",
+        "json",
+    ]);
+    run.assert_code(0);
+    let summary = summary(&run);
+    assert_eq!(summary["moved"], 200, "{summary}");
+    assert!(summary.get("in_flight_limit").is_none(), "{summary}");
+    assert_eq!(counts(&env.drain(&replay)), expected("m", 200));
+    assert!(env.drain(&dlq).is_empty());
+}

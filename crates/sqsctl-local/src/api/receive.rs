@@ -18,9 +18,6 @@ use crate::engine::store::{Ask, VisibilityChange};
 use crate::engine::validate;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
-/// SQS's limit of in-flight messages per queue.
-const MAX_IN_FLIGHT: usize = 120_000;
-
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ReceiveInput {
@@ -250,17 +247,23 @@ fn attempt(
     let visibility_ms = u64::from(visibility.unwrap_or(state.attrs.visibility_timeout)) * 1000;
     // A policy whose target is gone moves nothing, as SQS keeps such messages in the source.
     let policy = state.attrs.redrive_policy.clone();
+    let limit = call.svc.max_in_flight;
     let in_flight = state.messages.counts().in_flight;
-    if in_flight >= MAX_IN_FLIGHT {
-        // Standard queues refuse with OverLimit; FIFO queues just return nothing.
-        if queue.fifo {
+    if in_flight >= limit {
+        // As SQS documents it: a standard queue refuses a short poll with OverLimit; a long poll
+        // and a FIFO queue return nothing until messages leave flight.
+        if queue.fifo || !short {
             return Ok(Vec::new());
         }
         return Err(SqsError::new(
             ErrorKind::OverLimit,
-            format!("Too many messages in flight: the limit is {MAX_IN_FLIGHT}."),
+            format!(
+                "The queue has its limit of {limit} messages in flight (received and not yet deleted or visible again): delete messages or let their visibility timeout end."
+            ),
         ));
     }
+    // One receive takes no more than the room left under the limit.
+    let max = max.min(limit - in_flight);
     let target = policy
         .as_ref()
         .and_then(|p| call.queue_by_arn(&p.dead_letter_arn))

@@ -1,13 +1,19 @@
 //! The bound on stored message bytes (`--max-bytes`): one shared budget that every queue's message
 //! store charges on insert and credits on removal, so a send past the bound is refused with
 //! `OverLimit` instead of the process running out of memory. The budget knows nothing of queues or
-//! requests; the store does the charging and the send path asks [`Budget::admit`].
+//! requests; the store does the charging and the send path asks [`Budget::admit`]. Beside it, the
+//! default of the per-queue limit of messages in flight (`--max-in-flight`), which the receive
+//! path checks against the store's counts.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::error::{ErrorKind, SqsError, SqsResult};
+
+/// SQS's limit of messages one queue holds in flight: about 120,000 for a standard queue, 120,000 for
+/// a FIFO queue (20,000 before 2024). The server's default for `--max-in-flight`.
+pub const MAX_IN_FLIGHT: usize = 120_000;
 
 /// How often at most a refused send is logged, so a client retrying in a loop does not flood
 /// the log.

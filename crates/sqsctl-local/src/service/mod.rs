@@ -76,6 +76,8 @@ pub struct Service {
     pub journal: Journal,
     /// The bound on stored message bytes, shared by every queue.
     pub budget: Arc<Budget>,
+    /// Messages a queue may hold in flight before receives get nothing (`--max-in-flight`).
+    pub max_in_flight: usize,
     pub attempts: ReceiveAttempts,
     /// How long a deleted queue's name cannot be used again (SQS: 60 s), on the server clock.
     pub deleted_name_cooldown_ms: u64,
@@ -119,6 +121,7 @@ impl Service {
             tasks: MoveTasks::default(),
             journal: Journal::off(),
             budget: Budget::unlimited(),
+            max_in_flight: crate::MAX_IN_FLIGHT,
             attempts: ReceiveAttempts::default(),
             deleted_name_cooldown_ms: 60_000,
             deleted: Mutex::new(HashMap::new()),

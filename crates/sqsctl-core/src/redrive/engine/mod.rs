@@ -103,6 +103,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         interrupt: options.interrupt.clone(),
         claimed: AtomicU64::new(0),
         limit_reached: AtomicBool::new(plan.limit == Some(0)),
+        in_flight_limit: AtomicBool::new(false),
         stop: AtomicBool::new(false),
         processing: AtomicUsize::new(0),
         drained: AtomicBool::new(false),
@@ -220,7 +221,12 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
             // Copied, and still in the DLQ: by this run, and by the earlier runs of its journal.
             knowingly_left += Counters::get(&options.counters.moved) + shared.moved_before;
         }
+        let in_flight_limit = shared.in_flight_limit.load(Ordering::SeqCst);
         match verifying {
+            // What the copy did not take stays visible; nothing more can be taken in this run.
+            _ if in_flight_limit => {
+                break (visible, in_flight, visible.saturating_sub(knowingly_left));
+            }
             None if settle && !shared.stopping() && visible > knowingly_left => {
                 verifying = Some(found);
                 shared.drained.store(false, Ordering::SeqCst);
@@ -260,8 +266,10 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
     let moved = Counters::get(&counters.moved);
     let (failures, _) = std::mem::take(&mut *shared.failures.lock());
     // Only a run that went through the whole DLQ can tell that an id is not there.
+    let in_flight_limit = shared.in_flight_limit.load(Ordering::SeqCst);
     let looked_everywhere = !shared.interrupt.is_set()
         && !shared.limit_reached.load(Ordering::SeqCst)
+        && !in_flight_limit
         && error.is_none();
     let not_found = if !looked_everywhere {
         Vec::new()
@@ -295,6 +303,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
         hidden_until_ms,
         release_failed,
         limit_reached: shared.limit_reached.load(Ordering::SeqCst),
+        in_flight_limit,
         interrupted: shared.interrupt.is_set(),
         // A rate to a tenth and a duration to the millisecond: the digits beyond are noise, and
         // they end up in JSON that people read.

@@ -43,6 +43,9 @@ pub(super) struct Shared {
     /// Messages claimed toward `--limit`.
     pub(super) claimed: AtomicU64,
     pub(super) limit_reached: AtomicBool,
+    /// A copy stopped because the DLQ holds its limit of messages in flight (see
+    /// [`Summary::in_flight_limit`](super::Summary::in_flight_limit)).
+    pub(super) in_flight_limit: AtomicBool,
     pub(super) stop: AtomicBool,
     /// Workers holding a received batch.
     pub(super) processing: AtomicUsize,

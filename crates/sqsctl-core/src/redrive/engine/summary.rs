@@ -139,6 +139,11 @@ pub struct Summary {
     /// Held messages that could not be made visible again (they come back by themselves).
     pub release_failed: u64,
     pub limit_reached: bool,
+    /// A copy stopped taking messages because the DLQ held its limit of messages in flight (SQS:
+    /// about 120,000), most of them the copy's own: it holds every message it copied until it
+    /// ends. `maybe_left` says about how many it could not reach.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_flight_limit: bool,
     pub interrupted: bool,
     pub seconds: f64,
     pub messages_per_second: f64,

@@ -82,6 +82,13 @@ pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
                 }
                 batch
             }
+            // At the DLQ's limit of messages in flight (SQS says so to short polls; a long poll
+            // just gets nothing): nothing to receive until messages leave flight. A move's
+            // deletes make room; a copy finds out below that it cannot take more.
+            Err(err) if err.code() == Some(OVER_LIMIT) => {
+                receive_errors = 0;
+                Vec::new()
+            }
             Err(err) => {
                 receive_errors += 1;
                 if !is_transient(&err) || receive_errors >= MAX_RECEIVE_ERRORS {
@@ -94,6 +101,13 @@ pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
         };
         if batch.is_empty() {
             let returned = Instant::now();
+            if shared.plan.copy && at_in_flight_limit(&shared).await {
+                // The copy holds what it copied until it ends, so no message leaves flight: stop
+                // taking messages, finish the batches in progress, release them all at the end.
+                shared.in_flight_limit.store(true, Ordering::SeqCst);
+                shared.stop.store(true, Ordering::SeqCst);
+                break;
+            }
             if let Some(previous) = deleting.take_if(|delete| !delete.is_finished()) {
                 // Its delete may unblock a FIFO group: poll again once it is done.
                 let _ = previous.await;
@@ -164,6 +178,34 @@ pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
     if let Some(previous) = deleting.take() {
         let _ = previous.await;
     }
+}
+
+/// SQS's error code for a receive from a queue that holds its limit of messages in flight.
+const OVER_LIMIT: &str = "OverLimit";
+
+/// Whether the DLQ of a copy that holds messages is at its limit of messages in flight. A long poll
+/// at the limit returns nothing, as at the end of the DLQ; only a short poll is answered with
+/// `OverLimit`, so one asks. Should it get a message instead, its visibility timeout of 0 leaves it
+/// visible (its receive count one higher). FIFO queues answer nothing at their limit either way.
+async fn at_in_flight_limit(shared: &Shared) -> bool {
+    if shared.plan.fifo || shared.held.lock().is_empty() {
+        return false;
+    }
+    let probe = ReceiveOptions {
+        max_messages: 1,
+        wait_seconds: Some(0),
+        visibility_timeout: Some(0),
+    };
+    let answer = shared
+        .sqs
+        .receive_retrying(
+            &shared.plan.source,
+            probe,
+            shared.receive_attributes,
+            &shared.receive_policy,
+        )
+        .await;
+    matches!(answer.result, Err(err) if err.code() == Some(OVER_LIMIT))
 }
 
 /// Journals the messages of an abandoned batch whose send had no answer: they may or may not have
