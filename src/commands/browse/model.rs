@@ -525,7 +525,7 @@ pub(super) mod tests {
         attributes.insert("SentTimestamp".into(), (1_700_000_000_000u64).to_string());
         attributes.insert("ApproximateReceiveCount".into(), (1 + i % 3).to_string());
         let mut m = MessageRecord::received(
-            Some(format!("00000000-0000-4000-8000-{i:012}")),
+            Some(format!("{i:08x}-0000-4000-8000-{i:012}")),
             format!(
                 r#"{{"order":{i},"error":"{}"}}"#,
                 if i % 2 == 0 { "timeout" } else { "bad input" }

@@ -1,5 +1,6 @@
 //! Drawing the [`Model`] of `browse` on a ratatui frame: the title, the list (columns dropped as
-//! the terminal narrows, ids never cut), the counts panel (hidden below [`PANEL_MIN_WIDTH`]
+//! the terminal narrows, ids shortened to their first 8 characters below 100 columns so the body
+//! keeps its room), the counts panel (hidden below [`PANEL_MIN_WIDTH`]
 //! columns, saying so), the input line, the status line, and the overlays (detail, help, the
 //! question before an action). Untrusted text (bodies, attributes, ids) is escaped before it is
 //! drawn. Marks show as `*` and the cursor in reverse video, so both read without colour.
@@ -22,11 +23,26 @@ const PANEL_WIDTH: u16 = 32;
 const MIN_BODY: u16 = 16;
 /// A message id's width (SQS's are UUIDs).
 const ID_WIDTH: u16 = 36;
+/// A shortened id: its first 8 characters (a UUID's first group), enough to tell the messages of a
+/// screen apart; the detail pane shows the whole id.
+const SHORT_ID_WIDTH: u16 = 8;
+/// The body a list with whole ids still leaves: below it, ids are shortened so the body shows.
+const WIDE_BODY: u16 = 40;
 
 /// The list's optional columns, in the order they go when the terminal is narrow (first goes
 /// first): their header and width. A FIFO DLQ's group outlasts size and age: at 80 columns it is
 /// what tells its messages apart (the counts by group are beside the list only from 100).
 const OPTIONAL: [(&str, u16); 4] = [("size", 8), ("age", 6), ("group", 14), ("rcv", 4)];
+
+/// The id column's width in a list `width` cells wide: whole ids when every column fits beside
+/// them with a body of [`WIDE_BODY`] cells, else [`SHORT_ID_WIDTH`].
+pub fn id_width(width: u16, with_groups: bool) -> u16 {
+    if width >= full_list_width(with_groups, ID_WIDTH) - MIN_BODY + WIDE_BODY {
+        ID_WIDTH
+    } else {
+        SHORT_ID_WIDTH
+    }
+}
 
 /// The columns that fit `width` cells: the mark, the id and the body always; then those of
 /// [`OPTIONAL`] that leave the body [`MIN_BODY`] cells. Returns the optional columns shown and
@@ -38,7 +54,7 @@ pub fn fitted_columns(width: u16, with_groups: bool) -> (Vec<&'static str>, Vec<
         .filter(|(name, _)| with_groups || *name != "group")
         .collect();
     let mut dropped = Vec::new();
-    let fixed = 2 + ID_WIDTH + 1 + MIN_BODY;
+    let fixed = 2 + id_width(width, with_groups) + 1 + MIN_BODY;
     while fixed + shown.iter().map(|(_, w)| w + 1).sum::<u16>() > width && !shown.is_empty() {
         dropped.push(shown.remove(0).0);
     }
@@ -49,9 +65,9 @@ pub fn fitted_columns(width: u16, with_groups: bool) -> (Vec<&'static str>, Vec<
     (names, dropped)
 }
 
-/// The width the list needs to show every column.
-fn full_list_width(with_groups: bool) -> u16 {
-    2 + ID_WIDTH
+/// The width the list needs to show every column, with ids `id` cells wide.
+fn full_list_width(with_groups: bool, id: u16) -> u16 {
+    2 + id
         + 1
         + MIN_BODY
         + OPTIONAL
@@ -131,7 +147,8 @@ pub fn draw(frame: &mut Frame, model: &mut Model) {
             }
             hidden.extend(&dropped);
             let with_groups = model.messages.iter().any(|m| m.effective_group_id().is_some());
-            let needed = (full_list_width(with_groups) + PANEL_WIDTH).max(PANEL_MIN_WIDTH);
+            let needed = (full_list_width(with_groups, SHORT_ID_WIDTH) + PANEL_WIDTH)
+                .max(PANEL_MIN_WIDTH);
             format!("? help | widen to {needed} columns for: {}", hidden.join(", "))
         }
     };
@@ -190,10 +207,11 @@ fn draw_list(frame: &mut Frame, model: &mut Model, area: Rect) -> Vec<&'static s
         .iter()
         .any(|m| m.effective_group_id().is_some());
     let (columns, dropped) = fitted_columns(area.width, with_groups);
+    let id_width = id_width(area.width, with_groups);
     let rows_on_screen = usize::from(area.height.saturating_sub(1));
     let body_width = usize::from(
         area.width
-            .saturating_sub(2 + ID_WIDTH + 1)
+            .saturating_sub(2 + id_width + 1)
             .saturating_sub(columns.iter().map(|c| width_of(c) + 1).sum::<u16>()),
     );
     model.scroll_to_cursor(rows_on_screen);
@@ -206,7 +224,12 @@ fn draw_list(frame: &mut Frame, model: &mut Model, area: Rect) -> Vec<&'static s
         frame.render_widget(Paragraph::new(text), area);
         return dropped;
     }
-    let mut header = vec![Cell::from(""), Cell::from("message id")];
+    let id_header = if id_width == ID_WIDTH {
+        "message id"
+    } else {
+        "id"
+    };
+    let mut header = vec![Cell::from(""), Cell::from(id_header)];
     header.extend(columns.iter().map(|c| Cell::from(*c)));
     header.push(Cell::from("body"));
     let rows = model
@@ -221,7 +244,12 @@ fn draw_list(frame: &mut Frame, model: &mut Model, area: Rect) -> Vec<&'static s
             let marked = model.marked.contains(&id);
             let mut cells = vec![
                 Cell::from(if marked { "*" } else { " " }),
-                Cell::from(for_terminal(&id).into_owned()),
+                Cell::from(
+                    for_terminal(&id)
+                        .chars()
+                        .take(usize::from(id_width))
+                        .collect::<String>(),
+                ),
             ];
             for column in &columns {
                 let text = match *column {
@@ -255,7 +283,7 @@ fn draw_list(frame: &mut Frame, model: &mut Model, area: Rect) -> Vec<&'static s
             }
             Row::new(cells).style(style)
         });
-    let mut widths = vec![Constraint::Length(1), Constraint::Length(ID_WIDTH)];
+    let mut widths = vec![Constraint::Length(1), Constraint::Length(id_width)];
     widths.extend(columns.iter().map(|c| Constraint::Length(width_of(c))));
     widths.push(Constraint::Min(MIN_BODY));
     frame.render_widget(
@@ -411,7 +439,7 @@ fn draw_detail(frame: &mut Frame, model: &Model, scroll: u16, area: Rect) {
 /// The keys, as the help overlay lists them.
 pub const HELP: &str = "\
 j/k Up/Down  move; PgUp/PgDn Home/End
-Enter        the whole message (Esc back)
+Enter        the whole message, whole id (Esc back)
 /            filter: regex, or --grep --where --attr ...
 c C          count by the next key; by an expression typed
 space        mark/unmark; a mark all shown; u unmark all
@@ -528,7 +556,7 @@ mod tests {
     }
 
     #[test]
-    fn at_80_by_24_the_list_shows_whole_ids_and_the_panel_is_hidden_saying_so() {
+    fn at_80_by_24_the_list_shows_short_ids_and_the_panel_is_hidden_saying_so() {
         let mut m = model(30);
         m.key(key(KeyCode::Char(' ')));
         let screen = render(&mut m, 80, 24);
@@ -538,25 +566,25 @@ mod tests {
             ),
             "{screen:#?}"
         );
-        assert!(screen[1].contains("message id"), "{screen:#?}");
+        assert!(screen[1].starts_with("  id "), "{screen:#?}");
         assert!(
-            screen[1].contains("rcv") && screen[1].contains("age"),
-            "{screen:#?}"
+            screen[1].contains("rcv") && screen[1].contains("age") && screen[1].contains("size"),
+            "every column fits beside short ids: {screen:#?}"
         );
         assert!(screen[1].contains("body"), "{screen:#?}");
         assert!(
-            screen[2].starts_with(&format!("* {}", id(0))),
+            screen[2].starts_with(&format!("* {} ", &id(0)[..8])),
             "{screen:#?}"
         );
         assert!(
-            screen[3].starts_with(&format!("  {}", id(1))),
+            screen[3].starts_with(&format!("  {} ", &id(1)[..8])),
             "{screen:#?}"
+        );
+        assert!(
+            screen[2].contains(r#"{"order":0,"error":"timeout"}"#),
+            "the body has the room the whole id would take: {screen:#?}"
         );
         assert!(screen[2].contains("1m"), "the age: {screen:#?}");
-        assert!(
-            screen[2].ends_with('…') && screen[2].chars().count() == 80,
-            "{screen:#?}"
-        );
         assert!(
             !screen.iter().any(|l| l.contains("counts (c")),
             "{screen:#?}"
@@ -567,27 +595,27 @@ mod tests {
         );
         // 20 rows of the list, the input line, the status line, the keys.
         assert_eq!(
-            screen
-                .iter()
-                .filter(|l| l.contains("00000000-0000-4000"))
-                .count(),
+            screen.iter().filter(|l| l.contains(r#"{"order":"#)).count(),
             19
         );
     }
 
     #[test]
-    fn at_60_columns_the_columns_that_matter_least_go_and_are_named() {
+    fn at_60_columns_short_ids_leave_the_body_room_and_the_hidden_panel_is_named() {
         let mut m = model(5);
         let screen = render(&mut m, 60, 20);
         assert!(
-            screen[1].contains("message id") && screen[1].contains("body"),
+            screen[1].starts_with("  id ") && screen[1].contains("body"),
             "{screen:#?}"
         );
-        assert!(!screen[1].contains("size"), "{screen:#?}");
-        assert!(screen[2].contains(&id(0)), "ids are never cut: {screen:#?}");
+        assert!(screen[1].contains("size"), "{screen:#?}");
+        assert!(
+            screen[2].starts_with(&format!("  {} ", &id(0)[..8])),
+            "{screen:#?}"
+        );
         assert_eq!(
             screen[19],
-            "? help | widen to 108 columns for: side panel, size, age"
+            "? help  q quit | side panel hidden: widen to 100 columns"
         );
         assert!(screen[2].ends_with('…'), "a cut body says so: {screen:#?}");
     }
@@ -855,11 +883,16 @@ mod tests {
 
     #[test]
     fn columns_drop_in_order_as_the_width_shrinks() {
+        assert_eq!(id_width(120, true), ID_WIDTH);
         assert_eq!(fitted_columns(120, true).1, Vec::<&str>::new());
-        assert_eq!(fitted_columns(80, true).1, ["size", "age"]);
-        assert_eq!(fitted_columns(80, true).0, ["rcv", "group"]);
-        assert_eq!(fitted_columns(80, false).1, Vec::<&str>::new());
-        assert_eq!(fitted_columns(60, false).1, ["size", "age"]);
-        assert_eq!(fitted_columns(60, false).0, ["rcv"]);
+        assert_eq!(id_width(100, false), ID_WIDTH);
+        assert_eq!(id_width(99, false), SHORT_ID_WIDTH);
+        assert_eq!(id_width(80, true), SHORT_ID_WIDTH);
+        assert_eq!(fitted_columns(80, true).1, Vec::<&str>::new());
+        assert_eq!(fitted_columns(60, true).1, ["size"]);
+        assert_eq!(fitted_columns(60, true).0, ["rcv", "age", "group"]);
+        assert_eq!(fitted_columns(60, false).1, Vec::<&str>::new());
+        assert_eq!(fitted_columns(40, false).1, ["size"]);
+        assert_eq!(fitted_columns(40, false).0, ["rcv", "age"]);
     }
 }
