@@ -10,15 +10,16 @@ use crate::redrive::{DEFAULT_VISIBILITY_TIMEOUT, DedupMode, MAX_CONCURRENCY};
 const REDRIVE_HELP: &str = "Examples:
   sqsctl redrive orders-dlq --dry-run               # what would move, and where
   sqsctl redrive orders-dlq                         # move everything back to its source queue
-  sqsctl redrive orders-dlq --grep timeout --rate 50 --max 1000
+  sqsctl redrive orders-dlq --transform '.body.retries = 0'  # fix each, then replay
 
 More examples:
+  sqsctl redrive orders-dlq --grep timeout --rate 50 --max 1000
   sqsctl redrive --resume ~/.local/state/sqsctl/redrive/orders-dlq-20260101T030000Z.jsonl
   sqsctl redrive orders-dlq --where \"body.tenant == 'acme'\" --to orders-replay
   sqsctl redrive orders-dlq --copy --to orders-replay  # copy; the DLQ keeps its messages
   sqsctl redrive orders-dlq --to https://sqs.eu-west-1.amazonaws.com/123456789012/orders
   sqsctl redrive orders-dlq --to orders --to-profile prod --to-region eu-west-1
-  sqsctl redrive orders-dlq --transform '.body.retries = 0' --dry-run   # fix, then replay
+  sqsctl redrive orders-dlq --transform '.body.retries = 0' --dry-run   # each before and after
   sqsctl redrive orders-dlq --unwrap                # the SNS/EventBridge message, not its envelope
   sqsctl redrive orders-dlq --native                # AWS's server-side move task
   sqsctl redrive status orders-dlq                  # native move tasks of a DLQ
