@@ -9,7 +9,7 @@ use std::io::Write as _;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use super::model::{Action, Pending};
 use crate::client::peek;
@@ -23,11 +23,7 @@ use crate::redrive::{self, Counters, Journal, NewPlan, Plan, Rewrite, RouteReque
 use crate::select::Selection;
 use crate::text::plural;
 
-pub fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
+pub use crate::read_ledger::now_ms;
 
 /// An action ready to run: the question it asks, and what it found to ask it (the redrive's plan
 /// and journal path).

@@ -7,7 +7,7 @@ use anyhow::Context as _;
 
 use super::usage;
 use crate::client::{ClientError, QueueRef, QueueSpec, SettingNames, Sqs, profiles};
-use crate::commands::common::queue_place;
+use crate::commands::common::{account_region, queue_place};
 use crate::commands::context::Context;
 use crate::error::with_hint;
 use crate::redrive::DestinationAccess;
@@ -184,11 +184,12 @@ impl Sides {
 }
 
 fn side(queue: &QueueRef, region: &str, profile: Option<&str>) -> String {
-    let place = queue_place(queue, region);
     match profile {
-        Some(profile) if profile != "default" => {
-            format!("{}, profile {profile})", place.trim_end_matches(')'))
-        }
-        _ => place,
+        Some(profile) if profile != "default" => format!(
+            "`{}` ({}, profile {profile})",
+            queue.name,
+            account_region(queue, region)
+        ),
+        _ => queue_place(queue, region),
     }
 }

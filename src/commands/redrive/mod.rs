@@ -12,7 +12,7 @@ mod resume;
 mod settings;
 
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use anyhow::Context as _;
 
@@ -22,6 +22,7 @@ use crate::commands::context::Context;
 use crate::error::{Cancelled, Declined, HintedError, UsageError, hinted};
 use crate::exit::ExitStatus;
 use crate::output::Answer;
+use crate::read_ledger::now_ms;
 use crate::redrive::{
     self, Counters, DedupMode, Journal, Plan, ResumeState, RouteError, RouteRequest, RunOptions,
 };
@@ -293,10 +294,4 @@ fn ask(ctx: &Context, yes: bool, question: &str, no_terminal: &str) -> anyhow::R
         Answer::Cancelled => Err(Cancelled.into()),
         Answer::NoTerminal => Err(usage(no_terminal)),
     }
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
