@@ -124,10 +124,7 @@ fn keep_copied(shared: &Shared, copied: &[MessageRecord]) {
     }
     drop(parked);
     Counters::add(&shared.counters.moved, copied.len());
-    shared.held.lock().extend(copied.iter().map(|message| Held {
-        copied_group: message.group_id.clone().filter(|_| shared.plan.fifo),
-        ..Held::tracked(message)
-    }));
+    shared.held.lock().extend(copied.iter().map(Held::tracked));
 }
 
 pub(super) async fn delete(shared: &Shared, to_delete: &[MessageRecord], confirmed: usize) {

@@ -156,6 +156,7 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
     let mut rounds_ended_ms;
     let mut end_waits = 0;
     let mut copy_passes_found = 0;
+    let mut copy_passes_cut = usize::MAX;
     let (left_visible, left_in_flight, maybe_left) = loop {
         rounds(sqs, &shared, &mut adaptive, &mut most_workers).await;
         rounds_ended_ms = now_ms();
@@ -190,18 +191,24 @@ pub async fn run(sqs: &Sqs, plan: &Plan, options: RunOptions) -> Result<Summary,
             + Counters::get(&options.counters.arrived_later);
         // A FIFO DLQ hands over a group's later messages only while none of its earlier ones is
         // in flight, so a copy, which keeps what it copied hidden, reaches in a pass no further
-        // into a group than where a receive stopped. The groups a full receive ended in are made
-        // visible again, alone (the others stay hidden, so the next pass's receives take only
-        // these, each from its head: already copied, passed over, then the rest): passes go on
-        // while they find messages.
+        // into a group than where a receive stopped. A receive reads each group it takes from its
+        // head to its end, except the last group of a full receive, which it may have cut short.
+        // Between passes the messages of those groups alone are made visible again (all others
+        // stay hidden), so the next pass reads them from their heads: copied already, then the
+        // rest. Passes go on while they find messages or leave fewer groups cut short (a group
+        // read whole is no longer cut; a group of more than ten stays cut and ends the passes).
         let cut = std::mem::take(&mut *shared.cut_groups.lock());
-        if plan.copy && plan.fifo && !shared.stopping() && found > copy_passes_found {
+        if plan.copy
+            && plan.fifo
+            && !shared.stopping()
+            && !cut.is_empty()
+            && (found > copy_passes_found || cut.len() < copy_passes_cut)
+        {
             copy_passes_found = found;
-            let (again, still): (Vec<Held>, Vec<Held>) =
-                held.into_iter().partition(|h| match &h.copied_group {
-                    Some(group) => cut.contains(group),
-                    None => true,
-                });
+            copy_passes_cut = cut.len();
+            let (again, still): (Vec<Held>, Vec<Held>) = held
+                .into_iter()
+                .partition(|h| h.group.as_ref().is_some_and(|group| cut.contains(group)));
             release_failed += release_all(&shared, again).await;
             shared.held.lock().extend(still);
             shared.drained.store(false, Ordering::SeqCst);

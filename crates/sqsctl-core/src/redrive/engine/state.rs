@@ -289,9 +289,9 @@ pub(super) struct Held {
     /// Its id when the journal shows it in flight: its release, once SQS confirms it, is
     /// journaled, so that `--resume` knows not to wait for it.
     pub(super) id: Option<String>,
-    /// The FIFO group of a message a copy run sent: a later pass makes visible again only the
-    /// groups whose receive may have stopped short (see `run`).
-    pub(super) copied_group: Option<String>,
+    /// Its message group: a copy from a FIFO DLQ makes visible again, between passes, only the
+    /// messages of groups whose receive may have stopped short (see `run`).
+    pub(super) group: Option<String>,
 }
 
 impl Held {
@@ -300,7 +300,7 @@ impl Held {
         Held {
             handle: handle(message).to_string(),
             id: None,
-            copied_group: None,
+            group: message.group_id.clone(),
         }
     }
 
@@ -309,7 +309,7 @@ impl Held {
         Held {
             handle: handle(message).to_string(),
             id: Some(message_id(message).to_string()),
-            copied_group: None,
+            group: message.group_id.clone(),
         }
     }
 }
