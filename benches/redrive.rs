@@ -10,8 +10,8 @@
 //!   the runtime threads it picks on this machine and with 4, the most it picks on any (default
 //!   1,000,000; 0 skips);
 //! - `SQSCTL_BENCH_RATE_SECONDS`: length of the `--rate` run (default 30);
-//! - `SQSCTL_BENCH_PROCESS_MESSAGES`: messages moved in each process-level run (default 90,000;
-//!   0 skips);
+//! - `SQSCTL_BENCH_PROCESS_MESSAGES`: messages moved in each process-level run (default 60,000;
+//!   0 skips), and `SQSCTL_BENCH_PROCESS_ROUNDS` how many times that table is measured (default 2);
 //! - `SQSCTL_BENCH_ONLY`: `engine` or `raw` runs only that side of each comparison at 5 ms and
 //!   skips everything else (to profile one side, e.g. under `perf record`); `process` runs only the
 //!   process-level comparison;
@@ -50,6 +50,8 @@ const ADAPTIVE_CAP: usize = sqsctl::redrive::ADAPTIVE_CAP;
 const MAX_CONCURRENCY: usize = sqsctl::redrive::MAX_CONCURRENCY;
 /// The throughput runs compare the engine with the raw loop at each of these.
 const CONCURRENCY_LEVELS: [usize; 2] = [32, 64];
+/// The process-level comparison's worker counts (the last is the adaptive cap).
+const PROCESS_CONCURRENCY_LEVELS: [usize; 3] = [32, 64, 128];
 const RATE: f64 = 1_000.0;
 const BODY: &str = "{\"order\":12345,\"error\":\"timeout calling payments\",\"attempt\":3,\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}";
 
@@ -538,7 +540,8 @@ async fn run() -> BenchResult<()> {
     let rate_seconds = env_count("SQSCTL_BENCH_RATE_SECONDS", 30);
     let process_count = env_count("SQSCTL_BENCH_PROCESSES", 4);
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let process_total = env_count("SQSCTL_BENCH_PROCESS_MESSAGES", 90_000);
+    let process_total = env_count("SQSCTL_BENCH_PROCESS_MESSAGES", 60_000);
+    let process_rounds = env_count("SQSCTL_BENCH_PROCESS_ROUNDS", 2);
     let dir = tempfile::tempdir()?;
     println!(
         "redrive benchmark: {total} messages at 5 ms per request ({} at 20 ms), {cpus} CPUs",
@@ -547,9 +550,7 @@ async fn run() -> BenchResult<()> {
     println!();
     let only = std::env::var("SQSCTL_BENCH_ONLY").unwrap_or_default();
     if process_total > 0 && (only.is_empty() || only == "process") {
-        let lab = Lab::start(Duration::from_millis(5), (cpus / 2).max(2)).await?;
-        process_table(&lab, process_total, dir.path()).await?;
-        lab.server.shutdown().await;
+        process_table(process_total, process_rounds, dir.path()).await?;
         if only == "process" {
             return Ok(());
         }
@@ -737,57 +738,159 @@ async fn run() -> BenchResult<()> {
 /// Set in the environment of this benchmark re-executed as the raw loop's process.
 const RAW_CHILD_ENV: &str = "SQSCTL_BENCH_RAW_REDRIVE";
 
-/// `sqsctl redrive` as a user runs it, against the raw loop run as a process of its own (this
-/// benchmark re-executed) right after, both at 5 ms with `concurrency` workers on `total` messages:
-/// each timed from its start to its exit (so sqsctl's confirming poll at the end counts), each
-/// with the CPU it used. The raw loop stops as soon as it has moved `total` messages.
-async fn process_compare(
-    lab: &Lab,
-    concurrency: usize,
+/// `sqsctl local --latency 5ms` as a user starts it: a process of its own, on an ephemeral port.
+struct LocalProcess {
+    child: std::process::Child,
+    endpoint: String,
+    sdk: Client,
+    sqs: Sqs,
+    queues: AtomicUsize,
+}
+
+impl LocalProcess {
+    fn start(dir: &std::path::Path) -> BenchResult<LocalProcess> {
+        use std::io::BufRead;
+        let mut command = support::sqsctl("http://unused", dir);
+        command
+            .args(["local", "--bind", "127.0.0.1:0", "--latency", "5ms"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut child = command.spawn()?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let mut first = String::new();
+        std::io::BufReader::new(stdout).read_line(&mut first)?;
+        let endpoint = first
+            .trim()
+            .strip_prefix("export AWS_ENDPOINT_URL_SQS=")
+            .ok_or_else(|| format!("sqsctl local printed {first:?}"))?
+            .to_string();
+        let sdk = client(&endpoint);
+        let sqs = Sqs::from_sdk(sdk.clone(), "us-east-1");
+        Ok(LocalProcess {
+            child,
+            endpoint,
+            sdk,
+            sqs,
+            queues: AtomicUsize::new(0),
+        })
+    }
+
+    /// The server's CPU seconds so far.
+    fn cpu(&self) -> f64 {
+        support::process_cpu_seconds(self.child.id())
+    }
+
+    /// A new DLQ filled with `total` messages, and a new empty destination.
+    async fn fresh_pair(&self, total: usize) -> BenchResult<(QueueRef, QueueRef)> {
+        let n = self.queues.fetch_add(1, Ordering::SeqCst);
+        let dlq = create(&self.sqs, &format!("bench-dlq-{n}")).await?;
+        let dest = create(&self.sqs, &format!("bench-{n}")).await?;
+        fill(&self.sdk, &dlq, total).await?;
+        Ok((dlq, dest))
+    }
+}
+
+impl Drop for LocalProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One process's run: its rate from start to exit, its CPU and the server's per message, and
+/// (for sqsctl) the workers it used.
+struct ProcessRun {
+    rate: f64,
+    cpu_us: f64,
+    server_us: f64,
+    /// sqsctl's workers: the most at once and at the end (from its summary).
+    workers: Option<(u64, u64)>,
+}
+
+/// Runs `command` on a fresh DLQ of `total` messages (the command gets the DLQ's and the
+/// destination's names and URLs), checks every message arrived, and times it.
+async fn process_run(
+    local: &LocalProcess,
+    total: usize,
+    command: impl FnOnce(&QueueRef, &QueueRef) -> std::process::Command,
+) -> BenchResult<ProcessRun> {
+    let (dlq, dest) = local.fresh_pair(total).await?;
+    let command = command(&dlq, &dest);
+    let cpu_before = support::children_cpu_seconds();
+    let server_before = local.cpu();
+    let started = Instant::now();
+    let output = tokio::process::Command::from(command).output().await?;
+    let seconds = started.elapsed().as_secs_f64();
+    let server = local.cpu() - server_before;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(format!("a process exited with {}: {stderr}", output.status).into());
+    }
+    let cpu = support::children_cpu_seconds() - cpu_before;
+    let moved = local.sqs.attributes(&dest).await?.total();
+    if moved != total as u64 {
+        return Err(format!("a process moved {moved} of {total}").into());
+    }
+    let workers = serde_json::from_slice::<serde_json::Value>(&output.stdout)
+        .ok()
+        .and_then(|summary| {
+            let workers = &summary["workers"];
+            Some((workers["most"].as_u64()?, workers["at_end"].as_u64()?))
+        });
+    local.sqs.delete_queue(&dlq).await?;
+    local.sqs.delete_queue(&dest).await?;
+    Ok(ProcessRun {
+        rate: total as f64 / seconds,
+        cpu_us: cpu * 1e6 / total as f64,
+        server_us: server * 1e6 / total as f64,
+        workers,
+    })
+}
+
+/// `sqsctl redrive` as a user runs it on a fresh DLQ: `--concurrency` when given, else adaptive.
+async fn redrive_process(
+    local: &LocalProcess,
+    concurrency: Option<usize>,
     total: usize,
     dir: &std::path::Path,
-) -> BenchResult<(Side, Side)> {
-    let (dlq, dest) = (&lab.dlq, &lab.dest);
-    let journal = dir.join(format!("process-compare-{concurrency}.jsonl"));
-    let mut redrive = support::sqsctl(lab.server.endpoint(), dir);
-    redrive
-        .args(["redrive", &dlq.name, "--to", &dest.name, "--yes", "-q"])
-        .arg(format!("--concurrency={concurrency}"))
-        .arg("--journal")
-        .arg(journal);
-    let mut raw = std::process::Command::new(std::env::current_exe()?);
-    raw.env(RAW_CHILD_ENV, lab.server.endpoint())
-        .env("SQSCTL_BENCH_RAW_FROM", &dlq.url)
-        .env("SQSCTL_BENCH_RAW_TO", &dest.url)
-        .env("SQSCTL_BENCH_RAW_WORKERS", concurrency.to_string())
-        .env("SQSCTL_BENCH_RAW_TOTAL", total.to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    let mut sides = Vec::new();
-    for command in [redrive, raw] {
-        fill(&lab.sdk, dlq, total).await?;
-        let cpu_before = support::children_cpu_seconds();
-        let started = Instant::now();
-        let output = tokio::process::Command::from(command).output().await?;
-        let seconds = started.elapsed().as_secs_f64();
-        if !output.status.success() {
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            return Err(format!("a process exited with {}: {stderr}", output.status).into());
+) -> BenchResult<ProcessRun> {
+    process_run(local, total, |dlq, dest| {
+        let mut redrive = support::sqsctl(&local.endpoint, dir);
+        redrive
+            .args([
+                "redrive", &dlq.name, "--to", &dest.name, "--yes", "-o", "json",
+            ])
+            .arg("--journal")
+            .arg(dir.join(format!("{}.jsonl", dlq.name)))
+            .stdout(Stdio::piped());
+        if let Some(concurrency) = concurrency {
+            redrive.arg(format!("--concurrency={concurrency}"));
         }
-        let cpu = support::children_cpu_seconds() - cpu_before;
-        let moved = lab.sqs.attributes(dest).await?.total();
-        if moved != total as u64 {
-            return Err(format!("a process moved {moved} of {total}").into());
-        }
-        lab.reset().await?;
-        sides.push(Side {
-            rate: total as f64 / seconds,
-            cpu_us: cpu * 1e6 / total as f64,
-            workers: Default::default(),
-        });
-    }
-    Ok((sides[0], sides[1]))
+        redrive
+    })
+    .await
+}
+
+/// The raw loop as a process of its own (this benchmark re-executed) on a fresh DLQ.
+async fn raw_process(
+    local: &LocalProcess,
+    concurrency: usize,
+    total: usize,
+) -> BenchResult<ProcessRun> {
+    let exe = std::env::current_exe()?;
+    process_run(local, total, |dlq, dest| {
+        let mut raw = std::process::Command::new(exe);
+        raw.env(RAW_CHILD_ENV, &local.endpoint)
+            .env("SQSCTL_BENCH_RAW_FROM", &dlq.url)
+            .env("SQSCTL_BENCH_RAW_TO", &dest.url)
+            .env("SQSCTL_BENCH_RAW_WORKERS", concurrency.to_string())
+            .env("SQSCTL_BENCH_RAW_TOTAL", total.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        raw
+    })
+    .await
 }
 
 /// The raw loop's process of [`process_compare`]: a runtime like sqsctl's.
@@ -804,19 +907,48 @@ fn raw_child_main(endpoint: &str) -> BenchResult<()> {
     Ok(())
 }
 
-/// The process-level table: what a user sees, sqsctl against a raw loop process.
-async fn process_table(lab: &Lab, total: usize, dir: &std::path::Path) -> BenchResult<()> {
+/// The process-level table: what a user sees, `sqsctl redrive` against a raw loop process, both
+/// against `sqsctl local --latency 5ms` as a process of its own, `rounds` times.
+async fn process_table(total: usize, rounds: usize, dir: &std::path::Path) -> BenchResult<()> {
+    let local = LocalProcess::start(dir)?;
     println!(
-        "processes at 5 ms, {total} messages, each timed from its start to its exit (sqsctl's end-of-run poll included):"
+        "processes against `sqsctl local --latency 5ms` (a process too), {total} messages, each timed from its start to its exit (sqsctl's end-of-run poll included):"
     );
     println!();
     println!(
-        "| concurrency | `sqsctl redrive` process | raw loop process | ratio (target at least 0.95) | CPU per message: redrive / raw loop |"
+        "| round | workers | `sqsctl redrive` | raw loop | ratio (target at least 0.95) | client CPU per message: redrive / raw loop | server CPU per message: redrive / raw loop |"
     );
-    println!("| --- | --- | --- | --- | --- |");
-    for concurrency in CONCURRENCY_LEVELS {
-        let (ours, raw) = process_compare(lab, concurrency, total, dir).await?;
-        println!("| {concurrency} | {} |", ours.against(&raw));
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    for round in 1..=rounds {
+        let mut best_fixed: f64 = 0.0;
+        for concurrency in PROCESS_CONCURRENCY_LEVELS {
+            let ours = redrive_process(&local, Some(concurrency), total, dir).await?;
+            let raw = raw_process(&local, concurrency, total).await?;
+            best_fixed = best_fixed.max(ours.rate);
+            println!(
+                "| {round} | {concurrency} | {:.0} msg/s | {:.0} msg/s | **{:.2}** | {:.0} / {:.0} µs = **{:.2}** | {:.0} / {:.0} µs |",
+                ours.rate,
+                raw.rate,
+                ours.rate / raw.rate,
+                ours.cpu_us,
+                raw.cpu_us,
+                ours.cpu_us / raw.cpu_us,
+                ours.server_us,
+                raw.server_us,
+            );
+        }
+        let adaptive = redrive_process(&local, None, total, dir).await?;
+        let workers = adaptive
+            .workers
+            .map(|(most, at_end)| format!("adaptive (most {most}, at the end {at_end})"))
+            .unwrap_or_else(|| "adaptive".into());
+        println!(
+            "| {round} | {workers} | {:.0} msg/s | best fixed: {best_fixed:.0} msg/s | **{:.2}** | {:.0} µs | {:.0} µs |",
+            adaptive.rate,
+            adaptive.rate / best_fixed,
+            adaptive.cpu_us,
+            adaptive.server_us,
+        );
     }
     println!();
     Ok(())

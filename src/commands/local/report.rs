@@ -8,7 +8,7 @@ use anyhow::Context as _;
 
 use crate::commands::context::Context;
 use crate::local::{Ready, Stats};
-use crate::text::plural;
+use crate::text::{plural, plural_with};
 
 use super::LocalSettings;
 
@@ -178,7 +178,11 @@ pub(super) fn stop_line(stats: &Stats, settings: &LocalSettings) -> String {
             stats.ambiguous_failures,
             plural(stats.ambiguous_sends, "message"),
             plural(stats.ambiguous_receives, "message"),
-            plural(stats.entry_failures, "failed batch entry")
+            plural_with(
+                stats.entry_failures,
+                "failed batch entry",
+                "failed batch entries"
+            )
         ));
     }
     if settings.realism.duplicate_rate > 0.0 {
