@@ -123,6 +123,9 @@ pub fn summary(ctx: &Context, summary: &Summary, account_region: &str) -> anyhow
     printer.emit(&document)?;
     printer.flush()?;
     printer.debug(format!("workers: {}", summary.workers));
+    if let Some(why) = summary.workers.why_settled() {
+        printer.debug(format!("workers: {why}"));
+    }
     let verb = if summary.copy { "copied" } else { "moved" };
     let mut line = if summary.interrupted || summary.error.is_some() {
         // The run stopped before it looked at the whole DLQ: "of N selected" would read as if

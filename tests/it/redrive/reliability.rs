@@ -824,8 +824,22 @@ fn an_adaptive_redrive_grows_while_more_workers_pay() {
     fill(&env, &dlq, 1_500, 50, |i, _| {
         MessageRecord::with_body(format!("m{i}"))
     });
-    let run = env.run(&["redrive", "far-dlq", "--to", "far", "--yes", "-o", "json"]);
+    let run = env.run(&[
+        "redrive", "far-dlq", "--to", "far", "--yes", "-o", "json", "-v",
+    ]);
     run.assert_code(0);
+    // `-v` says why the workers stopped where they did.
+    let why = run
+        .stderr
+        .lines()
+        .find(|line| {
+            line.starts_with("debug: workers: it ") || line.starts_with("debug: workers: the run")
+        })
+        .unwrap_or_else(|| panic!("no reason for the workers in -v: {}", run.stderr));
+    assert!(
+        why.contains("stopped adding workers because") || why.contains("still adding"),
+        "{why}"
+    );
     let summary: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(summary["moved"], 1_500);
     let workers = &summary["workers"];

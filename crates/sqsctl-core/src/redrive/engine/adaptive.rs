@@ -72,6 +72,54 @@ pub struct Sample {
     pub rate_waits: u64,
 }
 
+/// Why an adaptive run stopped adding workers, as of its latest decision: `-v` says it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Settled {
+    /// It reached the cap.
+    Cap(usize),
+    /// `tried` workers moved `gain` times what `back_to` did, where keeping them needed `needed`.
+    NotPaid {
+        tried: usize,
+        back_to: usize,
+        gain: f64,
+        needed: f64,
+    },
+    /// SQS throttled the run at `from` workers; it went down to `to`.
+    Throttled { from: usize, to: usize },
+    /// Receives came back short: the DLQ was nearly drained (or its FIFO groups held it).
+    ShortBatches,
+    /// `--rate` set the pace.
+    Paced,
+}
+
+impl std::fmt::Display for Settled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Settled::Cap(cap) => write!(
+                f,
+                "it reached the cap of {cap} workers (more takes --concurrency)"
+            ),
+            Settled::NotPaid {
+                tried,
+                back_to,
+                gain,
+                needed,
+            } => write!(
+                f,
+                "{tried} workers moved {gain:.2}x what {back_to} did, and keeping them needed {needed:.2}x: back to {back_to}"
+            ),
+            Settled::Throttled { from, to } => {
+                write!(f, "SQS throttled it at {from} workers: down to {to}")
+            }
+            Settled::ShortBatches => write!(
+                f,
+                "receives came back with fewer than {FULL_BATCH:.0} messages on average (the DLQ nearly drained), where more workers would only poll"
+            ),
+            Settled::Paced => write!(f, "--rate set the pace"),
+        }
+    }
+}
+
 /// The controller's state between windows.
 #[derive(Debug, Clone)]
 pub struct Adaptive {
@@ -84,6 +132,8 @@ pub struct Adaptive {
     last: Sample,
     /// Windows of the next hold.
     hold_for: u32,
+    /// Why it stopped adding workers, as of its latest decision (`None` while it grows).
+    settled: Option<Settled>,
 }
 
 impl Adaptive {
@@ -96,11 +146,17 @@ impl Adaptive {
             previous: START.min(cap),
             last: Sample::default(),
             hold_for: HOLD_WINDOWS,
+            settled: None,
         }
     }
 
     pub fn workers(&self) -> usize {
         self.workers
+    }
+
+    /// Why it stopped adding workers (`None`: it was still growing, or never measured a window).
+    pub fn settled(&self) -> Option<Settled> {
+        self.settled
     }
 
     /// Whether a window that has lasted `elapsed`, in which the workers finished `batches`
@@ -126,6 +182,10 @@ impl Adaptive {
         let was = self.workers;
         if throttles > 0 {
             self.workers = (self.workers * 3 / 4).max(FLOOR.min(self.cap));
+            self.settled = Some(Settled::Throttled {
+                from: was,
+                to: self.workers,
+            });
             self.previous = self.workers;
             self.phase = Phase::Holding(HOLD_WINDOWS);
             self.before = None;
@@ -134,20 +194,31 @@ impl Adaptive {
         if rate <= 0.0 || !full || paced {
             // Nothing moved (an empty queue), too little for more workers to help, or workers
             // waited for `--rate`, which sets the pace: nothing to learn.
+            if rate > 0.0 && self.settled.is_none() {
+                self.settled = Some(if paced {
+                    Settled::Paced
+                } else {
+                    Settled::ShortBatches
+                });
+            }
             return None;
         }
         let gain = self.before.map(|before| rate / before);
         match self.phase {
             Phase::Holding(0) => {
+                // A probe: why it settled stays the answer until the probe pays.
+                let settled = self.settled;
                 self.phase = Phase::Stepping;
-                self.grow(rate)
+                let grown = self.grow(rate);
+                self.settled = self.settled.or(settled);
+                grown
             }
             Phase::Holding(left) => {
                 self.phase = Phase::Holding(left - 1);
                 None
             }
             Phase::Doubling => match gain {
-                Some(gain) if gain < DOUBLING_KEPT => self.step_back(),
+                Some(gain) if gain < DOUBLING_KEPT => self.step_back(gain, DOUBLING_KEPT),
                 Some(gain) if gain < DOUBLING_GAIN => {
                     self.phase = Phase::Stepping;
                     self.hold_for = HOLD_WINDOWS;
@@ -156,7 +227,7 @@ impl Adaptive {
                 _ => self.grow(rate),
             },
             Phase::Stepping => match gain {
-                Some(gain) if !self.paid(gain) => self.step_back(),
+                Some(gain) if !self.paid(gain) => self.step_back(gain, self.needed()),
                 _ => {
                     self.hold_for = HOLD_WINDOWS;
                     self.grow(rate)
@@ -168,14 +239,25 @@ impl Adaptive {
     /// Whether the latest step raised throughput by at least [`STEP_GAIN`] of the share of
     /// workers it added.
     fn paid(&self, gain: f64) -> bool {
-        let added = self.workers as f64 / self.previous.max(1) as f64 - 1.0;
-        gain >= 1.0 + STEP_GAIN * added
+        gain >= self.needed()
     }
 
-    /// The latest step did not pay: back to the level before it, and hold there, longer each time
-    /// in a row.
-    fn step_back(&mut self) -> Option<usize> {
+    /// The gain the latest step must show to be kept.
+    fn needed(&self) -> f64 {
+        let added = self.workers as f64 / self.previous.max(1) as f64 - 1.0;
+        1.0 + STEP_GAIN * added
+    }
+
+    /// The latest step did not pay (it gained `gain`, `needed` was asked): back to the level
+    /// before it, and hold there, longer each time in a row.
+    fn step_back(&mut self, gain: f64, needed: f64) -> Option<usize> {
         let was = self.workers;
+        self.settled = Some(Settled::NotPaid {
+            tried: was,
+            back_to: self.previous,
+            gain,
+            needed,
+        });
         self.workers = self.previous;
         self.hold();
         self.hold_for = (self.hold_for * 2).min(MAX_HOLD_WINDOWS);
@@ -195,8 +277,10 @@ impl Adaptive {
         }
         .min(self.cap);
         if next == self.workers {
+            self.settled = Some(Settled::Cap(self.cap));
             return self.hold();
         }
+        self.settled = None;
         self.before = Some(rate);
         self.previous = self.workers;
         self.workers = next;
@@ -245,6 +329,11 @@ mod tests {
         let seen = drive(&mut adaptive, 6, |w| w as f64 * 160.0, |_, _| false);
         assert_eq!(&seen[..3], &[64, 128, 256]);
         assert_eq!(adaptive.workers(), 256);
+        assert_eq!(adaptive.settled(), Some(Settled::Cap(256)));
+        assert_eq!(
+            adaptive.settled().map(|s| s.to_string()).as_deref(),
+            Some("it reached the cap of 256 workers (more takes --concurrency)")
+        );
     }
 
     #[test]
@@ -260,6 +349,62 @@ mod tests {
         let last = *seen.last().unwrap_or(&0);
         assert!(last <= 80, "kept growing past saturation: {seen:?}");
         assert!(last >= 48, "gave up below saturation: {seen:?}");
+        // It says which step did not pay, and by how much.
+        match adaptive.settled() {
+            Some(Settled::NotPaid {
+                tried,
+                back_to,
+                gain,
+                needed,
+            }) => {
+                // (The last window may be a probe above it, which has not paid yet.)
+                assert!(tried > back_to && back_to >= 48, "{seen:?}");
+                assert!(gain < needed, "{gain} against {needed}");
+                let said = adaptive
+                    .settled()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default();
+                assert!(
+                    said.starts_with(&format!("{tried} workers moved")),
+                    "{said}"
+                );
+                assert!(said.ends_with(&format!("back to {back_to}")), "{said}");
+            }
+            other => panic!("settled: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_doubling_that_does_not_pay_is_named_with_its_gain() {
+        // Flat from 32 workers on: 64 move what 32 did.
+        let mut adaptive = Adaptive::new(128);
+        let seen = drive(&mut adaptive, 2, |w| w.min(32) as f64 * 100.0, |_, _| false);
+        assert_eq!(seen, vec![64, 32]);
+        assert_eq!(
+            adaptive.settled().map(|s| s.to_string()).as_deref(),
+            Some("64 workers moved 1.00x what 32 did, and keeping them needed 1.10x: back to 32")
+        );
+    }
+
+    #[test]
+    fn short_batches_and_throttling_are_named() {
+        let mut adaptive = Adaptive::new(128);
+        // Batches of 2 messages: a DLQ nearly drained.
+        adaptive.observe(
+            0.25,
+            Sample {
+                received: 200,
+                batches: 100,
+                throttled: 0,
+                rate_waits: 0,
+            },
+        );
+        assert_eq!(adaptive.settled(), Some(Settled::ShortBatches));
+        drive(&mut adaptive, 1, |_| 1000.0, |_, _| true);
+        assert_eq!(
+            adaptive.settled(),
+            Some(Settled::Throttled { from: 32, to: 24 })
+        );
     }
 
     #[test]

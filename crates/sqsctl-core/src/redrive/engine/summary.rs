@@ -79,6 +79,25 @@ pub struct Workers {
     pub most: usize,
     /// At the end of the run.
     pub at_end: usize,
+    /// Why an adaptive run stopped adding workers (said by `-v`).
+    #[serde(skip)]
+    pub settled: Option<super::adaptive::Settled>,
+}
+
+impl Workers {
+    /// Why an adaptive run stopped adding workers, for `-v` (`None` for a fixed count).
+    pub fn why_settled(&self) -> Option<String> {
+        if !self.adaptive {
+            return None;
+        }
+        Some(match self.settled {
+            Some(settled) => format!("it stopped adding workers because {settled}"),
+            None if self.most > super::adaptive::START => {
+                "it was still adding workers when the run ended".into()
+            }
+            None => "the run ended before more workers could be measured".into(),
+        })
+    }
 }
 
 impl std::fmt::Display for Workers {
