@@ -805,6 +805,8 @@ struct ProcessRun {
     server_us: f64,
     /// sqsctl's workers: the most at once and at the end (from its summary).
     workers: Option<(u64, u64)>,
+    /// Why an adaptive run stopped adding workers (its `-v` line).
+    why: Option<String>,
 }
 
 /// Runs `command` on a fresh DLQ of `total` messages (the command gets the DLQ's and the
@@ -837,9 +839,16 @@ async fn process_run(
             let workers = &summary["workers"];
             Some((workers["most"].as_u64()?, workers["at_end"].as_u64()?))
         });
+    let why = String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .find_map(|line| {
+            line.strip_prefix("debug: workers: it ")
+                .map(|why| format!("it {why}"))
+        });
     local.sqs.delete_queue(&dlq).await?;
     local.sqs.delete_queue(&dest).await?;
     Ok(ProcessRun {
+        why,
         rate: total as f64 / seconds,
         cpu_us: cpu * 1e6 / total as f64,
         server_us: server * 1e6 / total as f64,
@@ -863,9 +872,11 @@ async fn redrive_process(
             .arg("--journal")
             .arg(dir.join(format!("{}.jsonl", dlq.name)))
             .stdout(Stdio::piped());
-        if let Some(concurrency) = concurrency {
-            redrive.arg(format!("--concurrency={concurrency}"));
-        }
+        match concurrency {
+            Some(concurrency) => redrive.arg(format!("--concurrency={concurrency}")),
+            // `-v` says why the workers settled where they did.
+            None => redrive.arg("-v"),
+        };
         redrive
     })
     .await
@@ -949,6 +960,9 @@ async fn process_table(total: usize, rounds: usize, dir: &std::path::Path) -> Be
             adaptive.cpu_us,
             adaptive.server_us,
         );
+        if let Some(why) = &adaptive.why {
+            println!("|   | ({why}) | | | | | |");
+        }
     }
     println!();
     Ok(())

@@ -46,6 +46,9 @@ pub fn main() -> std::process::ExitCode {
             };
         }
     };
+    // The tree is not needed past parsing; freeing its thousands of parts would cost a short
+    // command a measurable part of its run just before it exits.
+    std::mem::forget(command);
     // A `consume` run's watchdog only waits on a pipe: no runtime, no signal handling of ours.
     if matches!(cli.command, Command::ConsumeWatchdog) {
         return crate::commands::consume::watchdog::serve().into();
@@ -71,7 +74,7 @@ pub fn main() -> std::process::ExitCode {
     } else {
         tokio::runtime::Builder::new_multi_thread()
     };
-    if let Some(threads) = client_threads(&cli, worker_threads).filter(|_| !one_shot) {
+    if !one_shot && let Some(threads) = client_threads(&cli, worker_threads) {
         builder.worker_threads(threads);
     }
     let runtime = match builder.enable_all().build() {

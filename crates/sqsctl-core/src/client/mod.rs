@@ -122,6 +122,11 @@ pub struct AwsEnvironment {
     pub endpoint_url: Option<String>,
     /// Whether `AWS_ACCESS_KEY_ID` or `AWS_SECRET_ACCESS_KEY` is set.
     pub has_credentials: bool,
+    /// Whether both are set: the SDK's default chain then takes them before anything else.
+    pub has_key_pair: bool,
+    /// The region the SDK's default chain takes before any other: `AWS_REGION`, else (when it is
+    /// unset) `AWS_DEFAULT_REGION`; `None` when neither gives one.
+    pub region: Option<String>,
     /// The profile files the SDK reads, as a person would look for them.
     pub profile_files: String,
     /// Where those files are (`AWS_CONFIG_FILE`, `AWS_SHARED_CREDENTIALS_FILE`, or under
@@ -153,6 +158,12 @@ impl AwsEnvironment {
             endpoint_url: set("AWS_ENDPOINT_URL"),
             has_credentials: set("AWS_ACCESS_KEY_ID").is_some()
                 || set("AWS_SECRET_ACCESS_KEY").is_some(),
+            has_key_pair: set("AWS_ACCESS_KEY_ID").is_some()
+                && set("AWS_SECRET_ACCESS_KEY").is_some(),
+            region: match var("AWS_REGION") {
+                Some(region) => Some(region).filter(|r| !r.trim().is_empty()),
+                None => set("AWS_DEFAULT_REGION"),
+            },
             profile_files: profiles::profile_file_paths(
                 set("AWS_CONFIG_FILE").as_deref(),
                 set("AWS_SHARED_CREDENTIALS_FILE").as_deref(),
@@ -310,7 +321,16 @@ impl Sqs {
                     .build(),
             );
         }
-        if let Some(region) = &settings.region {
+        // What the SDK's default chains would find first, given to it directly: the chains
+        // otherwise build their every provider (an STS client for web identity, an IMDS client)
+        // before asking the first, which costs a one-message `send` about a tenth of its time.
+        let environment = &settings.environment;
+        if settings.profile.is_none() && environment.has_key_pair {
+            loader = loader.credentials_provider(
+                aws_config::environment::EnvironmentVariableCredentialsProvider::new(),
+            );
+        }
+        if let Some(region) = settings.region.as_ref().or(environment.region.as_ref()) {
             loader = loader.region(Region::new(region.clone()));
         }
         let connect_timeout = settings.connect_timeout.unwrap_or(DEFAULT_CONNECT_TIMEOUT);
