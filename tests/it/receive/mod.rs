@@ -200,7 +200,16 @@ fn receive_until_empty_without_delete_stops_before_messages_come_back() {
     let env = TestEnv::start();
     let queue = env.create_queue("reappear", &[]);
     send_bodies(&env, &queue, &numbered("r", 5));
-    let run = env.run(&["receive", "reappear", "--until-empty", "--visibility", "0"]);
+    // A long poll: a short one may ask only some of SQS's servers and miss all five.
+    let run = env.run(&[
+        "receive",
+        "reappear",
+        "--until-empty",
+        "--visibility",
+        "0",
+        "--wait",
+        "1",
+    ]);
     run.assert_code(3);
     let mut bodies = bodies(&run);
     let written = bodies.len();
