@@ -152,14 +152,14 @@ impl AwsEnvironment {
     /// The same from any lookup of variables (tests give a map).
     pub fn from_lookup(var: impl Fn(&str) -> Option<String>) -> AwsEnvironment {
         let set = |name: &str| var(name).filter(|v| !v.trim().is_empty());
+        let key_id = set("AWS_ACCESS_KEY_ID").is_some();
+        let secret = set("AWS_SECRET_ACCESS_KEY").is_some();
         AwsEnvironment {
             profile: set("AWS_PROFILE"),
             endpoint_url_sqs: set("AWS_ENDPOINT_URL_SQS"),
             endpoint_url: set("AWS_ENDPOINT_URL"),
-            has_credentials: set("AWS_ACCESS_KEY_ID").is_some()
-                || set("AWS_SECRET_ACCESS_KEY").is_some(),
-            has_key_pair: set("AWS_ACCESS_KEY_ID").is_some()
-                && set("AWS_SECRET_ACCESS_KEY").is_some(),
+            has_credentials: key_id || secret,
+            has_key_pair: key_id && secret,
             region: match var("AWS_REGION") {
                 Some(region) => Some(region).filter(|r| !r.trim().is_empty()),
                 None => set("AWS_DEFAULT_REGION"),

@@ -226,23 +226,21 @@ impl Adaptive {
                 }
                 _ => self.grow(rate),
             },
-            Phase::Stepping => match gain {
-                Some(gain) if !self.paid(gain) => self.step_back(gain, self.needed()),
-                _ => {
-                    self.hold_for = HOLD_WINDOWS;
-                    self.grow(rate)
+            Phase::Stepping => {
+                let needed = self.needed();
+                match gain {
+                    Some(gain) if gain < needed => self.step_back(gain, needed),
+                    _ => {
+                        self.hold_for = HOLD_WINDOWS;
+                        self.grow(rate)
+                    }
                 }
-            },
+            }
         }
     }
 
-    /// Whether the latest step raised throughput by at least [`STEP_GAIN`] of the share of
-    /// workers it added.
-    fn paid(&self, gain: f64) -> bool {
-        gain >= self.needed()
-    }
-
-    /// The gain the latest step must show to be kept.
+    /// The gain the latest step must show to be kept: [`STEP_GAIN`] of the share of workers it
+    /// added.
     fn needed(&self) -> f64 {
         let added = self.workers as f64 / self.previous.max(1) as f64 - 1.0;
         1.0 + STEP_GAIN * added
