@@ -272,7 +272,9 @@ fn the_selection_runs_matching_messages_and_releases_the_others() {
         .into_iter()
         .map(|(_, b)| b)
         .collect();
+    // Sorted and once each: a --like-sqs server may deliver a message twice, as SQS may.
     done.sort();
+    done.dedup();
     assert_eq!(done, vec!["order 1", "order 3"]);
     // Released at once when first left out; left out again in the same run, it stays hidden for
     // its visibility timeout rather than being received over and over.
@@ -912,14 +914,20 @@ fn a_daemon_left_by_a_command_that_succeeded_is_stopped_when_the_run_ends() {
     let run = env.run(&args);
     // Ordinary behaviour is untouched: both succeeded and were deleted.
     run.assert_code(0);
-    assert_eq!(log(dir.path(), "done").len(), 2);
+    // Each message once, unless a --like-sqs server delivered one twice, as SQS may: then that
+    // delivery ran too, and left its own daemon.
+    let done = log(dir.path(), "done");
+    let ids: HashSet<&str> = done.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids.len(), 2);
+    let deliveries = 2 + env.server().stats().duplicate_deliveries as usize;
+    assert_eq!(done.len(), deliveries, "{}", run.stderr);
     assert_eq!(attributes(&env, &queue), (0, 0));
     let orphans: Vec<String> = std::fs::read_to_string(dir.path().join("orphans.log"))
         .unwrap()
         .split_whitespace()
         .map(str::to_string)
         .collect();
-    assert_eq!(orphans.len(), 2);
+    assert_eq!(orphans.len(), deliveries);
     assert_eq!(
         still_running(&orphans, 5),
         Vec::<String>::new(),
@@ -1081,14 +1089,18 @@ fn two_thousand_messages_under_faults_with_a_tenth_failing() {
         assert!(body.starts_with("ok-"), "{body} succeeded");
         *successes.entry(id).or_default() += 1;
     }
+    // A message succeeds twice only when SQS delivered it twice (a --like-sqs server may, as SQS
+    // may), and each such delivery is one the server counted.
     let twice: Vec<&String> = successes
         .iter()
         .filter(|(_, n)| **n > 1)
         .map(|(id, _)| id)
         .collect();
+    let again: usize = successes.values().map(|n| n - 1).sum();
+    let duplicates = env.server().stats().duplicate_deliveries as usize;
     assert!(
-        twice.is_empty(),
-        "processed successfully more than once: {twice:?}"
+        again <= duplicates,
+        "processed successfully more than once: {twice:?}, with {duplicates} duplicate deliveries"
     );
     let mut runs: HashMap<String, usize> = HashMap::new();
     for (id, _) in log(dir.path(), "runs") {
