@@ -12,6 +12,7 @@
 //! - `SQSCTL_BENCH_RATE_SECONDS`: length of the `--rate` run (default 30);
 //! - `SQSCTL_BENCH_PROCESS_MESSAGES`: messages moved in each process-level run (default 60,000;
 //!   0 skips), and `SQSCTL_BENCH_PROCESS_ROUNDS` how many times that table is measured (default 2);
+//!   that table runs the raw loop twice, bare and doing a redrive's job (see `raw_loop`);
 //! - `SQSCTL_BENCH_ONLY`: `engine` or `raw` runs only that side of each comparison at 5 ms and
 //!   skips everything else (to profile one side, e.g. under `perf record`); `process` runs only the
 //!   process-level comparison;
@@ -24,7 +25,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use aws_sdk_sqs::Client;
-use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, SendMessageBatchRequestEntry};
+use aws_sdk_sqs::types::{
+    DeleteMessageBatchRequestEntry, MessageSystemAttributeName, MessageSystemAttributeNameForSends,
+    MessageSystemAttributeValue, SendMessageBatchRequestEntry,
+};
 use sqsctl::client::{QueueRef, Sqs};
 use sqsctl::interrupt::Interrupt;
 use sqsctl::local::ServerConfig;
@@ -95,12 +99,19 @@ async fn fill(sdk: &Client, queue: &QueueRef, total: usize) -> BenchResult<()> {
 
 /// The loop most scripts use: receive 10, send 10, delete 10, one batch at a time. With
 /// `workers` > 1 it is the raw SDK ceiling for that request mix at that concurrency.
+///
+/// `keep`: the same job as a redrive, not less: it asks for what a redrive of a standard queue
+/// asks for (message attributes, the trace header and the group id), sends them on with each
+/// body, and long-polls for 1 s as the engine does, so that its last, empty poll says the DLQ is
+/// empty (a short poll's sample of SQS's servers cannot). Without it, the loop drops every
+/// attribute and stops at its first empty short poll.
 async fn raw_loop(
     sdk: &Client,
     from: &QueueRef,
     to: &QueueRef,
     workers: usize,
     total: usize,
+    keep: bool,
 ) -> BenchResult<f64> {
     let moved = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();
@@ -109,13 +120,19 @@ async fn raw_loop(
         let (sdk, from, to, moved) = (sdk.clone(), from.url.clone(), to.url.clone(), moved.clone());
         tasks.spawn(async move {
             while moved.load(Ordering::SeqCst) < total {
-                let got = sdk
+                let mut receive = sdk
                     .receive_message()
                     .queue_url(&from)
                     .max_number_of_messages(10)
-                    .visibility_timeout(60)
-                    .send()
-                    .await?;
+                    .visibility_timeout(60);
+                if keep {
+                    receive = receive
+                        .message_attribute_names("All")
+                        .message_system_attribute_names(MessageSystemAttributeName::AwsTraceHeader)
+                        .message_system_attribute_names(MessageSystemAttributeName::MessageGroupId)
+                        .wait_time_seconds(1);
+                }
+                let got = receive.send().await?;
                 let messages = got.messages();
                 if messages.is_empty() {
                     break;
@@ -124,10 +141,30 @@ async fn raw_loop(
                     .iter()
                     .enumerate()
                     .map(|(i, m)| {
-                        SendMessageBatchRequestEntry::builder()
+                        let mut entry = SendMessageBatchRequestEntry::builder()
                             .id(i.to_string())
-                            .message_body(m.body().unwrap_or_default())
-                            .build()
+                            .message_body(m.body().unwrap_or_default());
+                        if keep {
+                            let system = m.attributes();
+                            let trace = system
+                                .and_then(|a| a.get(&MessageSystemAttributeName::AwsTraceHeader));
+                            if let Some(trace) = trace {
+                                let value = MessageSystemAttributeValue::builder()
+                                    .data_type("String")
+                                    .string_value(trace)
+                                    .build()?;
+                                entry = entry.message_system_attributes(
+                                    MessageSystemAttributeNameForSends::AwsTraceHeader,
+                                    value,
+                                );
+                            }
+                            let group = system
+                                .and_then(|a| a.get(&MessageSystemAttributeName::MessageGroupId));
+                            entry = entry
+                                .set_message_attributes(m.message_attributes().cloned())
+                                .set_message_group_id(group.cloned());
+                        }
+                        entry.build()
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 sdk.send_message_batch()
@@ -448,7 +485,8 @@ impl Lab {
             Some(workers) => {
                 fill(&self.sdk, &self.dlq, total).await?;
                 let since = support::cpu_seconds().1;
-                let rate = raw_loop(&self.sdk, &self.dlq, &self.dest, workers, total).await?;
+                let rate =
+                    raw_loop(&self.sdk, &self.dlq, &self.dest, workers, total, false).await?;
                 let cpu_us = cpu_per_message(since, total);
                 self.reset().await?;
                 Some(Side {
@@ -882,11 +920,13 @@ async fn redrive_process(
     .await
 }
 
-/// The raw loop as a process of its own (this benchmark re-executed) on a fresh DLQ.
+/// The raw loop as a process of its own (this benchmark re-executed) on a fresh DLQ; `keep`: the
+/// loop that does a redrive's job (see [`raw_loop`]).
 async fn raw_process(
     local: &LocalProcess,
     concurrency: usize,
     total: usize,
+    keep: bool,
 ) -> BenchResult<ProcessRun> {
     let exe = std::env::current_exe()?;
     process_run(local, total, |dlq, dest| {
@@ -899,6 +939,9 @@ async fn raw_process(
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
+        if keep {
+            raw.env("SQSCTL_BENCH_RAW_KEEP", "1");
+        }
         raw
     })
     .await
@@ -911,10 +954,18 @@ fn raw_child_main(endpoint: &str) -> BenchResult<()> {
     let to = QueueRef::from_url(var("SQSCTL_BENCH_RAW_TO")?);
     let workers: usize = var("SQSCTL_BENCH_RAW_WORKERS")?.parse()?;
     let total: usize = var("SQSCTL_BENCH_RAW_TOTAL")?.parse()?;
+    let keep = std::env::var_os("SQSCTL_BENCH_RAW_KEEP").is_some();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(raw_loop(&client(endpoint), &from, &to, workers, total))?;
+    runtime.block_on(raw_loop(
+        &client(endpoint),
+        &from,
+        &to,
+        workers,
+        total,
+        keep,
+    ))?;
     Ok(())
 }
 
@@ -927,25 +978,35 @@ async fn process_table(total: usize, rounds: usize, dir: &std::path::Path) -> Be
     );
     println!();
     println!(
-        "| round | workers | `sqsctl redrive` | raw loop | ratio (target at least 0.95) | client CPU per message: redrive / raw loop | server CPU per message: redrive / raw loop |"
+        "The raw loop twice: bare (drops every attribute, stops at its first empty short poll) and keeping what a redrive keeps (message attributes, trace header, group id; 1 s long polls, so that its last poll says the DLQ is empty)."
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    println!();
+    println!(
+        "| round | workers | `sqsctl redrive` | raw loop: bare / keeping | ratio to each (target at least 0.95) | client CPU per message: redrive / bare / keeping | CPU ratio to each (target at most 1.15) | server CPU per message: redrive / bare / keeping |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for round in 1..=rounds {
         let mut best_fixed: f64 = 0.0;
         for concurrency in PROCESS_CONCURRENCY_LEVELS {
             let ours = redrive_process(&local, Some(concurrency), total, dir).await?;
-            let raw = raw_process(&local, concurrency, total).await?;
+            let bare = raw_process(&local, concurrency, total, false).await?;
+            let keeping = raw_process(&local, concurrency, total, true).await?;
             best_fixed = best_fixed.max(ours.rate);
             println!(
-                "| {round} | {concurrency} | {:.0} msg/s | {:.0} msg/s | **{:.2}** | {:.0} / {:.0} µs = **{:.2}** | {:.0} / {:.0} µs |",
+                "| {round} | {concurrency} | {:.0} msg/s | {:.0} / {:.0} msg/s | **{:.2}** / **{:.2}** | {:.0} / {:.0} / {:.0} µs | **{:.2}** / **{:.2}** | {:.0} / {:.0} / {:.0} µs |",
                 ours.rate,
-                raw.rate,
-                ours.rate / raw.rate,
+                bare.rate,
+                keeping.rate,
+                ours.rate / bare.rate,
+                ours.rate / keeping.rate,
                 ours.cpu_us,
-                raw.cpu_us,
-                ours.cpu_us / raw.cpu_us,
+                bare.cpu_us,
+                keeping.cpu_us,
+                ours.cpu_us / bare.cpu_us,
+                ours.cpu_us / keeping.cpu_us,
                 ours.server_us,
-                raw.server_us,
+                bare.server_us,
+                keeping.server_us,
             );
         }
         let adaptive = redrive_process(&local, None, total, dir).await?;
@@ -954,14 +1015,14 @@ async fn process_table(total: usize, rounds: usize, dir: &std::path::Path) -> Be
             .map(|(most, at_end)| format!("adaptive (most {most}, at the end {at_end})"))
             .unwrap_or_else(|| "adaptive".into());
         println!(
-            "| {round} | {workers} | {:.0} msg/s | best fixed: {best_fixed:.0} msg/s | **{:.2}** | {:.0} µs | {:.0} µs |",
+            "| {round} | {workers} | {:.0} msg/s | best fixed: {best_fixed:.0} msg/s | **{:.2}** | {:.0} µs | | {:.0} µs |",
             adaptive.rate,
             adaptive.rate / best_fixed,
             adaptive.cpu_us,
             adaptive.server_us,
         );
         if let Some(why) = &adaptive.why {
-            println!("|   | ({why}) | | | | | |");
+            println!("|   | ({why}) | | | | | | |");
         }
     }
     println!();
