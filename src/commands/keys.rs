@@ -3,33 +3,52 @@
 //! (an editor) owns the terminal; and the guard that puts the terminal back on every way out.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{self, Event};
 use tokio::sync::mpsc;
 
-/// True while another program (an editor) runs on the terminal: Ctrl-C typed there is its own.
-static TERMINAL_LENT: AtomicBool = AtomicBool::new(false);
+/// Until when (milliseconds after [`clock_base`]) a Ctrl-C is taken for that of another program
+/// (an editor) on the terminal: `u64::MAX` while it runs, a moment past its end afterwards.
+static LENT_UNTIL_MS: AtomicU64 = AtomicU64::new(0);
 
-/// Whether a program sqsctl started owns the terminal now; the signal handler leaves its Ctrl-C
-/// to it.
-pub fn terminal_is_lent() -> bool {
-    TERMINAL_LENT.load(Ordering::SeqCst)
+/// How long after the other program ends its Ctrl-C is still its own. A Ctrl-C typed in the editor
+/// reaches both it and sqsctl; the editor may exit, and be waited for, before sqsctl's handler
+/// takes the signal. By the end of this moment the view is back in raw mode, where Ctrl-C is a key,
+/// not a signal, so only a SIGINT sent from elsewhere within it is passed over.
+const LENT_AFTER: Duration = Duration::from_secs(1);
+
+fn clock_base() -> Instant {
+    static BASE: OnceLock<Instant> = OnceLock::new();
+    *BASE.get_or_init(Instant::now)
 }
 
-/// Marks the terminal lent to another program until dropped.
+fn now_ms() -> u64 {
+    u64::try_from(clock_base().elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Whether a program sqsctl started owns the terminal now, or did a moment ago (see
+/// [`LENT_AFTER`]); the signal handler leaves its Ctrl-C to it.
+pub fn terminal_is_lent() -> bool {
+    now_ms() < LENT_UNTIL_MS.load(Ordering::SeqCst)
+}
+
+/// Marks the terminal lent to another program until dropped, and for [`LENT_AFTER`] after.
 pub struct Lent;
 
 /// Lends the terminal to another program until the guard is dropped.
 pub fn lend_terminal() -> Lent {
-    TERMINAL_LENT.store(true, Ordering::SeqCst);
+    clock_base();
+    LENT_UNTIL_MS.store(u64::MAX, Ordering::SeqCst);
     Lent
 }
 
 impl Drop for Lent {
     fn drop(&mut self) {
-        TERMINAL_LENT.store(false, Ordering::SeqCst);
+        let until = now_ms().saturating_add(LENT_AFTER.as_millis() as u64);
+        LENT_UNTIL_MS.store(until, Ordering::SeqCst);
     }
 }
 
@@ -109,5 +128,25 @@ impl Keys {
         if paused {
             tokio::time::sleep(POLL * 2 + POLL / 2).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The editor exits on the Ctrl-C typed in it, and may be waited for before sqsctl's handler
+    /// takes the same signal: that Ctrl-C must still be the editor's, not a stop of the view.
+    #[test]
+    fn a_ctrl_c_taken_just_after_the_editor_ended_is_still_the_editors() {
+        let lent = lend_terminal();
+        assert!(terminal_is_lent());
+        drop(lent);
+        assert!(
+            terminal_is_lent(),
+            "within the moment after the editor ended"
+        );
+        LENT_UNTIL_MS.store(now_ms(), Ordering::SeqCst);
+        assert!(!terminal_is_lent(), "once the moment is over");
     }
 }
