@@ -298,10 +298,14 @@ fn max_stops_after_that_many_runs_and_leaves_the_rest() {
         dir.path(),
     ));
     run.assert_code(0);
-    assert_eq!(log(dir.path(), "runs").len(), 7);
+    let runs = log(dir.path(), "runs");
+    assert_eq!(runs.len(), 7);
+    // A second delivery of a message (a --like-sqs server may make one, as SQS may) runs and
+    // counts toward --max like any: the rest is what the distinct runs left.
+    let ran: HashSet<&str> = runs.iter().map(|(id, _)| id.as_str()).collect();
     assert_eq!(
         attributes(&env, &queue),
-        (18, 0),
+        (25 - ran.len() as u64, 0),
         "the rest is visible at once"
     );
 }
