@@ -188,11 +188,22 @@ pub async fn run(ctx: &Context, settings: ReceiveSettings) -> anyhow::Result<Exi
         && !ctx.interrupt.is_set()
         && (report.hold_ran_short || (!plan.delete && report.ambiguous_receives > 0));
     if report.hold_ran_short && !pipe_closed {
-        ctx.printer.warn(format!(
-            "stopped receiving before the first message returned could come back (its visibility timeout is {}): a second receive would raise its receive count again{}; a longer --visibility reads further",
-            crate::text::format_seconds(report.hold_seconds.unwrap_or(0)),
-            if incomplete { ", so the queue may hold messages not read" } else { "" }
-        ));
+        let hold = crate::text::format_seconds(report.hold_seconds.unwrap_or(0));
+        let unread = if incomplete {
+            ", so the queue may hold messages not read"
+        } else {
+            ""
+        };
+        ctx.printer.warn(if report.received == 0 {
+            // Only short polls went, and they came back empty: that says nothing of the queue.
+            format!(
+                "stopped after a short poll that returned nothing (a short poll asks only some of SQS's servers), with no time for another before a message it returned could come back (the visibility timeout is {hold}){unread}; --wait 1-20 long-polls"
+            )
+        } else {
+            format!(
+                "stopped receiving before the first message returned could come back (its visibility timeout is {hold}): a second receive would raise its receive count again{unread}; a longer --visibility reads further"
+            )
+        });
     }
     warn(ctx, &report, &queue.name, pipe_closed, plan.delete);
     let dead_lettered = read_guard.finish(ctx, &queue, &report).await;
@@ -260,7 +271,11 @@ async fn summary(
         // return now.
         let retry = RetryPolicy::default().stopped_by(ctx.interrupt.clone());
         if let Ok(attrs) = retry.request(|| sqs.attributes(queue)).await.result {
-            summary.push_str(&nothing_received_because(&attrs, plan.wait_seconds));
+            summary.push_str(&nothing_received_because(
+                &attrs,
+                plan.wait_seconds,
+                report.exhausted,
+            ));
         }
     }
     if plan.delete {
@@ -324,8 +339,14 @@ fn warn(ctx: &Context, report: &ReceiveReport, queue: &str, pipe_closed: bool, d
 }
 
 /// What a queue held when a run received nothing: `; 9990 in flight, 3 delayed`, and a word on
-/// short polls when it still reports visible messages.
-fn nothing_received_because(attrs: &crate::client::QueueAttributes, wait: Option<i32>) -> String {
+/// short polls when it still reports visible messages. With no count above zero the queue is
+/// called empty only when a long poll came back empty (`saw_the_end`): the counts alone are
+/// approximate.
+fn nothing_received_because(
+    attrs: &crate::client::QueueAttributes,
+    wait: Option<i32>,
+    saw_the_end: bool,
+) -> String {
     let mut held = Vec::new();
     if attrs.in_flight() > 0 {
         held.push(format!("{} in flight", attrs.in_flight()));
@@ -350,8 +371,10 @@ fn nothing_received_because(attrs: &crate::client::QueueAttributes, wait: Option
             )
         });
     }
-    if held.is_empty() {
+    if held.is_empty() && saw_the_end {
         "; the queue is empty".to_string()
+    } else if held.is_empty() {
+        "; the queue's approximate counts show no messages".to_string()
     } else {
         format!("; {}", held.join(", "))
     }

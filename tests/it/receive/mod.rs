@@ -224,6 +224,62 @@ fn receive_until_empty_without_delete_stops_before_messages_come_back() {
         run.stderr
     );
     assert_eq!(env.depth(&queue), 5);
+    // One request went: a second run finds no message received more than twice (one receive per
+    // run), where a request per parallel receiver raised the counts by as many.
+    let again = env.run(&[
+        "receive",
+        "reappear",
+        "--until-empty",
+        "--visibility",
+        "0",
+        "--wait",
+        "1",
+    ]);
+    again.assert_code(3);
+    for message in again.records_of("message") {
+        let count: u64 = message["attributes"]["ApproximateReceiveCount"]
+            .as_str()
+            .and_then(|c| c.parse().ok())
+            .unwrap();
+        assert!(count <= 2, "received {count} times in two runs: {message}");
+    }
+}
+
+/// With a hold of 0 s on an empty queue, the one request is a long poll, which finds the queue
+/// empty: a clean "until empty". With `--wait 0` it is a short poll, which proves nothing: the run
+/// says so and is not clean.
+#[test]
+fn receive_until_empty_with_a_hold_of_0s_on_an_empty_queue() {
+    let env = TestEnv::start();
+    env.create_queue("nothing", &[]);
+    let run = env.run(&["receive", "nothing", "--until-empty", "--visibility", "0"]);
+    run.assert_code(0);
+    assert!(
+        run.stderr
+            .contains("received 0 messages from nothing; the queue is empty")
+            && !run.stderr.contains("warning"),
+        "{}",
+        run.stderr
+    );
+    let run = env.run(&[
+        "receive",
+        "nothing",
+        "--until-empty",
+        "--visibility",
+        "0",
+        "--wait",
+        "0",
+    ]);
+    run.assert_code(3);
+    assert!(
+        !run.stderr.contains("the queue is empty")
+            && run
+                .stderr
+                .contains("stopped after a short poll that returned nothing")
+            && run.stderr.contains("the queue may hold messages not read"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

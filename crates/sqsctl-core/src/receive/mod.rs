@@ -204,6 +204,7 @@ pub async fn run<S: Sink>(
             answered_by: tokio::time::Instant::now() + Duration::from_millis(seconds * 750),
             queue_wait,
         }),
+        first_request_sent: AtomicBool::new(false),
         hold_ran_short: AtomicBool::new(false),
         exhausted: AtomicBool::new(false),
     });

@@ -63,6 +63,8 @@ pub(super) struct Shared {
     pub handed: Mutex<HashSet<String>>,
     /// A run that gives back what it received: when its requests must be answered by.
     pub read_once: Option<ReadOnce>,
+    /// The run's first request has gone (it goes whatever the hold, see `receive_loop`).
+    pub first_request_sent: AtomicBool,
     /// The run stopped because no request could be answered in time ([`ReadOnce`]).
     pub hold_ran_short: AtomicBool,
     /// A long poll came back with nothing: the queue had nothing more for this run.
@@ -242,15 +244,18 @@ pub(super) async fn receive_loop(
     tx: mpsc::Sender<Received>,
 ) -> Result<(), ClientError> {
     let mut wait = shared.wait_seconds;
-    let mut first = true;
     loop {
         if shared.stopped() {
             return Ok(());
         }
         // A run that gives back what it received asks only what can be answered before the
-        // first message returned could come back; each receiver's first request always goes.
+        // first message returned could come back. The run's first request always goes, as a
+        // long poll unless `--wait 0` asks for a short one (a short poll samples and says nothing
+        // of an empty queue): a hold too short for any other request (`--visibility 0`) still
+        // reads what one request can, or finds the queue empty.
+        let first = !shared.first_request_sent.swap(true, Ordering::SeqCst);
         let request_wait = match &shared.read_once {
-            Some(read_once) if first => Some(wait.unwrap_or(read_once.queue_wait)),
+            Some(read_once) if first => Some(wait.unwrap_or(read_once.queue_wait.max(1))),
             Some(read_once) => match read_once.wait_now(wait) {
                 Some(wait) => Some(wait),
                 None => {
@@ -261,7 +266,6 @@ pub(super) async fn receive_loop(
             },
             None => wait,
         };
-        first = false;
         let turn = match &shared.turn {
             Some(turn) => tokio::select! {
                 permit = turn.clone().acquire_owned() => permit.ok(),
