@@ -877,12 +877,13 @@ async fn process_run(
             let workers = &summary["workers"];
             Some((workers["most"].as_u64()?, workers["at_end"].as_u64()?))
         });
+    // `-v` prints two `workers:` lines for an adaptive run: the count, then why it settled there
+    // (whatever the reason's wording).
     let why = String::from_utf8_lossy(&output.stderr)
         .lines()
-        .find_map(|line| {
-            line.strip_prefix("debug: workers: it ")
-                .map(|why| format!("it {why}"))
-        });
+        .filter_map(|line| line.strip_prefix("debug: workers: "))
+        .nth(1)
+        .map(str::to_string);
     local.sqs.delete_queue(&dlq).await?;
     local.sqs.delete_queue(&dest).await?;
     Ok(ProcessRun {
