@@ -12,7 +12,8 @@
 //! - `SQSCTL_BENCH_RATE_SECONDS`: length of the `--rate` run (default 30);
 //! - `SQSCTL_BENCH_PROCESS_MESSAGES`: messages moved in each process-level run (default 60,000;
 //!   0 skips), and `SQSCTL_BENCH_PROCESS_ROUNDS` how many times that table is measured (default 2);
-//!   that table runs the raw loop twice, bare and doing a redrive's job (see `raw_loop`);
+//!   that table runs the raw SDK loop twice, bare and doing a redrive's job (see `raw_loop`), and
+//!   the second through sqsctl's client layer (see `client_layer_loop`);
 //! - `SQSCTL_BENCH_ONLY`: `engine` or `raw` runs only that side of each comparison at 5 ms and
 //!   skips everything else (to profile one side, e.g. under `perf record`); `process` runs only the
 //!   process-level comparison;
@@ -196,6 +197,81 @@ async fn raw_loop(
         joined??;
     }
     Ok(moved.load(Ordering::SeqCst) as f64 / started.elapsed().as_secs_f64())
+}
+
+/// The keeping loop of [`raw_loop`] made through sqsctl's client layer, as the engine makes its
+/// calls: `receive_retrying` with the system attributes a redrive of a standard queue asks for,
+/// `send_batch_retrying` of the records it would send, `batch_retrying(Delete)`, each under the
+/// default retry policy, on a client that `Sqs::connect` built from the environment. Set against
+/// the SDK loop and `sqsctl redrive`, it splits redrive's extra CPU into what the client layer
+/// costs per call and what the engine adds (journal, bookkeeping, visibility, tasks).
+async fn client_layer_loop(
+    sqs: Sqs,
+    from: &QueueRef,
+    to: &QueueRef,
+    workers: usize,
+    total: usize,
+) -> BenchResult<()> {
+    use sqsctl::client::{Delete, ReceiveOptions, RetryPolicy, SystemAttributes};
+    let moved = Arc::new(AtomicUsize::new(0));
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..workers {
+        let (sqs, from, to, moved) = (sqs.clone(), from.clone(), to.clone(), moved.clone());
+        tasks.spawn(async move {
+            let policy = RetryPolicy::default();
+            while moved.load(Ordering::SeqCst) < total {
+                let options = ReceiveOptions {
+                    max_messages: 10,
+                    wait_seconds: Some(1),
+                    visibility_timeout: Some(60),
+                };
+                let got = sqs
+                    .receive_retrying(
+                        &from,
+                        options,
+                        SystemAttributes::Only(&["AWSTraceHeader", "MessageGroupId"]),
+                        &policy,
+                    )
+                    .await
+                    .result?;
+                if got.is_empty() {
+                    break;
+                }
+                let out: Vec<sqsctl::message::MessageRecord> = got
+                    .iter()
+                    .map(|m| sqsctl::message::MessageRecord {
+                        message_id: None,
+                        body: m.body.clone(),
+                        message_attributes: m.message_attributes.clone(),
+                        group_id: m.group_id.clone(),
+                        dedup_id: None,
+                        trace_header: m.trace_header.clone(),
+                        delay_seconds: None,
+                        attributes: Default::default(),
+                        receipt_handle: None,
+                    })
+                    .collect();
+                let sent = sqs.send_batch_retrying(&to, &out, &policy).await;
+                if sent.entries.iter().any(|e| e.reason().is_some()) {
+                    return Err("a send failed".into());
+                }
+                let handles: Vec<&str> = got
+                    .iter()
+                    .map(|m| m.receipt_handle.as_deref().unwrap_or_default())
+                    .collect();
+                let deleted = sqs.batch_retrying(Delete, &from, &handles, &policy).await;
+                if deleted.entries.iter().any(|e| e.reason().is_some()) {
+                    return Err("a delete failed".into());
+                }
+                moved.fetch_add(got.len(), Ordering::SeqCst);
+            }
+            BenchResult::Ok(())
+        });
+    }
+    while let Some(joined) = tasks.join_next().await {
+        joined??;
+    }
+    Ok(())
 }
 
 fn plan(from: &QueueRef, to: &QueueRef, rate: Option<f64>, limit: Option<u64>) -> Plan {
@@ -927,11 +1003,23 @@ async fn raw_process(
     local: &LocalProcess,
     concurrency: usize,
     total: usize,
-    keep: bool,
+    loop_kind: RawLoop,
+    dir: &std::path::Path,
 ) -> BenchResult<ProcessRun> {
     let exe = std::env::current_exe()?;
     process_run(local, total, |dlq, dest| {
         let mut raw = std::process::Command::new(exe);
+        if loop_kind == RawLoop::ClientLayer {
+            // sqsctl's environment, which `Sqs::connect` reads as `sqsctl redrive` does.
+            let sqsctl = support::sqsctl(&local.endpoint, dir);
+            raw.env_clear();
+            for (key, value) in sqsctl.get_envs() {
+                if let Some(value) = value {
+                    raw.env(key, value);
+                }
+            }
+            raw.env(CLIENT_LAYER_ENV, "1");
+        }
         raw.env(RAW_CHILD_ENV, &local.endpoint)
             .env("SQSCTL_BENCH_RAW_FROM", &dlq.url)
             .env("SQSCTL_BENCH_RAW_TO", &dest.url)
@@ -940,13 +1028,24 @@ async fn raw_process(
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
-        if keep {
+        if loop_kind == RawLoop::Keeping {
             raw.env("SQSCTL_BENCH_RAW_KEEP", "1");
         }
         raw
     })
     .await
 }
+
+/// Which loop a raw process runs: [`raw_loop`] bare or keeping, or [`client_layer_loop`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RawLoop {
+    Bare,
+    Keeping,
+    ClientLayer,
+}
+
+/// Set (with [`RAW_CHILD_ENV`]) for the raw process that runs [`client_layer_loop`].
+const CLIENT_LAYER_ENV: &str = "SQSCTL_BENCH_RAW_CLIENT_LAYER";
 
 /// The raw loop's process of [`process_compare`]: a runtime like sqsctl's.
 fn raw_child_main(endpoint: &str) -> BenchResult<()> {
@@ -959,6 +1058,17 @@ fn raw_child_main(endpoint: &str) -> BenchResult<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    if std::env::var_os(CLIENT_LAYER_ENV).is_some() {
+        // Configured from the environment as `sqsctl` is (the parent gives it sqsctl's).
+        return runtime.block_on(async {
+            let settings = sqsctl::client::AwsSettings {
+                environment: sqsctl::client::AwsEnvironment::read(),
+                ..Default::default()
+            };
+            let sqs = Sqs::connect(&settings).await?;
+            client_layer_loop(sqs, &from, &to, workers, total).await
+        });
+    }
     runtime.block_on(raw_loop(
         &client(endpoint),
         &from,
@@ -979,35 +1089,41 @@ async fn process_table(total: usize, rounds: usize, dir: &std::path::Path) -> Be
     );
     println!();
     println!(
-        "The raw loop twice: bare (drops every attribute, stops at its first empty short poll) and keeping what a redrive keeps (message attributes, trace header, group id; 1 s long polls, so that its last poll says the DLQ is empty)."
+        "The raw SDK loop twice: bare (drops every attribute, stops at its first empty short poll) and keeping what a redrive keeps (message attributes, trace header, group id; 1 s long polls, so that its last poll says the DLQ is empty); then the keeping loop through sqsctl's client layer (the calls made as the engine makes them, no engine)."
     );
     println!();
     println!(
-        "| round | workers | `sqsctl redrive` | raw loop: bare / keeping | ratio to each (target at least 0.95) | client CPU per message: redrive / bare / keeping | CPU ratio to each (target at most 1.15) | server CPU per message: redrive / bare / keeping |"
+        "| round | workers | `sqsctl redrive` | SDK loop: bare / keeping; client-layer loop | ratio to each (target at least 0.95) | client CPU per message: redrive / bare / keeping / client layer | redrive's CPU ratio to each (target at most 1.15) | server CPU per message: redrive / bare / keeping / client layer |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for round in 1..=rounds {
         let mut best_fixed: f64 = 0.0;
         for concurrency in PROCESS_CONCURRENCY_LEVELS {
             let ours = redrive_process(&local, Some(concurrency), total, dir).await?;
-            let bare = raw_process(&local, concurrency, total, false).await?;
-            let keeping = raw_process(&local, concurrency, total, true).await?;
+            let bare = raw_process(&local, concurrency, total, RawLoop::Bare, dir).await?;
+            let keeping = raw_process(&local, concurrency, total, RawLoop::Keeping, dir).await?;
+            let layer = raw_process(&local, concurrency, total, RawLoop::ClientLayer, dir).await?;
             best_fixed = best_fixed.max(ours.rate);
             println!(
-                "| {round} | {concurrency} | {:.0} msg/s | {:.0} / {:.0} msg/s | **{:.2}** / **{:.2}** | {:.0} / {:.0} / {:.0} µs | **{:.2}** / **{:.2}** | {:.0} / {:.0} / {:.0} µs |",
+                "| {round} | {concurrency} | {:.0} msg/s | {:.0} / {:.0}; {:.0} msg/s | **{:.2}** / **{:.2}**; {:.2} | {:.0} / {:.0} / {:.0} / {:.0} µs | **{:.2}** / **{:.2}** / {:.2} | {:.0} / {:.0} / {:.0} / {:.0} µs |",
                 ours.rate,
                 bare.rate,
                 keeping.rate,
+                layer.rate,
                 ours.rate / bare.rate,
                 ours.rate / keeping.rate,
+                ours.rate / layer.rate,
                 ours.cpu_us,
                 bare.cpu_us,
                 keeping.cpu_us,
+                layer.cpu_us,
                 ours.cpu_us / bare.cpu_us,
                 ours.cpu_us / keeping.cpu_us,
+                ours.cpu_us / layer.cpu_us,
                 ours.server_us,
                 bare.server_us,
                 keeping.server_us,
+                layer.server_us,
             );
         }
         let adaptive = redrive_process(&local, None, total, dir).await?;
