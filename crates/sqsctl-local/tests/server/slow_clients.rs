@@ -16,6 +16,8 @@ use super::{TestResult, client, raw};
 
 /// More than the default 1,024 connection slots.
 const SLOW_CONNECTIONS: usize = 1_100;
+/// How long the slow connections may take to open, all of them.
+const OPENED_WITHIN: Duration = Duration::from_secs(20);
 /// A byte every half second: far slower than any real client, yet within the 30 s header and
 /// 60 s body timeouts for as long as the test runs.
 const BYTE_EVERY: Duration = Duration::from_millis(500);
@@ -131,8 +133,15 @@ async fn normal_requests_beside_slow_clients(kinds: &[Slow]) -> TestResult {
             tokio::spawn(slow_client(addr, kind, stop.clone(), seen.clone()))
         })
         .collect();
-    // Every slot taken and the slow clients under way.
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    // Every slot taken and the slow clients under way. On a loaded machine (other tests beside
+    // this one on two cores) the connections take a while to be accepted: wait for them, up to
+    // OPENED_WITHIN.
+    let waiting = Instant::now();
+    while seen.opened.load(Ordering::Relaxed) < SLOW_CONNECTIONS
+        && waiting.elapsed() < OPENED_WITHIN
+    {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     let opened = seen.opened.load(Ordering::Relaxed);
     assert!(
         opened >= SLOW_CONNECTIONS,
