@@ -201,15 +201,18 @@ fn receive_until_empty_without_delete_stops_before_messages_come_back() {
     let queue = env.create_queue("reappear", &[]);
     send_bodies(&env, &queue, &numbered("r", 5));
     // A long poll: a short one may ask only some of SQS's servers and miss all five.
-    let run = env.run(&[
-        "receive",
-        "reappear",
-        "--until-empty",
-        "--visibility",
-        "0",
-        "--wait",
-        "1",
-    ]);
+    let read_once = || {
+        env.run(&[
+            "receive",
+            "reappear",
+            "--until-empty",
+            "--visibility",
+            "0",
+            "--wait",
+            "1",
+        ])
+    };
+    let run = read_once();
     run.assert_code(3);
     let mut bodies = bodies(&run);
     let written = bodies.len();
@@ -226,15 +229,7 @@ fn receive_until_empty_without_delete_stops_before_messages_come_back() {
     assert_eq!(env.depth(&queue), 5);
     // One request went: a second run finds no message received more than twice (one receive per
     // run), where a request per parallel receiver raised the counts by as many.
-    let again = env.run(&[
-        "receive",
-        "reappear",
-        "--until-empty",
-        "--visibility",
-        "0",
-        "--wait",
-        "1",
-    ]);
+    let again = read_once();
     again.assert_code(3);
     for message in again.records_of("message") {
         let count: u64 = message["attributes"]["ApproximateReceiveCount"]
