@@ -203,8 +203,8 @@ pub async fn run<S: Sink>(
             // A quarter of the hold is kept in hand, as a scan keeps it.
             answered_by: tokio::time::Instant::now() + Duration::from_millis(seconds * 750),
             queue_wait,
+            first_sent: AtomicBool::new(false),
         }),
-        first_request_sent: AtomicBool::new(false),
         hold_ran_short: AtomicBool::new(false),
         exhausted: AtomicBool::new(false),
     });

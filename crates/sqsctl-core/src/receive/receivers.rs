@@ -63,8 +63,6 @@ pub(super) struct Shared {
     pub handed: Mutex<HashSet<String>>,
     /// A run that gives back what it received: when its requests must be answered by.
     pub read_once: Option<ReadOnce>,
-    /// The run's first request has gone (it goes whatever the hold, see `receive_loop`).
-    pub first_request_sent: AtomicBool,
     /// The run stopped because no request could be answered in time ([`ReadOnce`]).
     pub hold_ran_short: AtomicBool,
     /// A long poll came back with nothing: the queue had nothing more for this run.
@@ -78,9 +76,23 @@ pub(super) struct ReadOnce {
     pub answered_by: Instant,
     /// The queue's `ReceiveMessageWaitTimeSeconds`, the wait of a request that names none.
     pub queue_wait: i32,
+    /// The run's first request has gone (see [`ReadOnce::request_wait`]).
+    pub first_sent: AtomicBool,
 }
 
 impl ReadOnce {
+    /// The wait of the next request of the run, which wants `wait`; `None` when no request can
+    /// start any more. The run's first request always goes, as a long poll unless `--wait 0` asks
+    /// for a short one (a short poll samples and says nothing of an empty queue): a hold too short
+    /// for any other request (`--visibility 0`) still reads what one request can, or finds the
+    /// queue empty.
+    fn request_wait(&self, wait: Option<i32>) -> Option<i32> {
+        if !self.first_sent.swap(true, Ordering::SeqCst) {
+            return Some(wait.unwrap_or(self.queue_wait.max(1)));
+        }
+        self.wait_now(wait)
+    }
+
     /// The wait a request may have that starts now and wants `wait`: `None` when no request can
     /// start any more (or only a short poll could, where a long poll was wanted: a short poll
     /// samples and says nothing of an empty queue).
@@ -249,14 +261,9 @@ pub(super) async fn receive_loop(
             return Ok(());
         }
         // A run that gives back what it received asks only what can be answered before the
-        // first message returned could come back. The run's first request always goes, as a
-        // long poll unless `--wait 0` asks for a short one (a short poll samples and says nothing
-        // of an empty queue): a hold too short for any other request (`--visibility 0`) still
-        // reads what one request can, or finds the queue empty.
-        let first = !shared.first_request_sent.swap(true, Ordering::SeqCst);
+        // first message returned could come back.
         let request_wait = match &shared.read_once {
-            Some(read_once) if first => Some(wait.unwrap_or(read_once.queue_wait.max(1))),
-            Some(read_once) => match read_once.wait_now(wait) {
+            Some(read_once) => match read_once.request_wait(wait) {
                 Some(wait) => Some(wait),
                 None => {
                     shared.hold_ran_short.store(true, Ordering::SeqCst);
