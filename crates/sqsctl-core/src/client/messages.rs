@@ -113,16 +113,14 @@ impl ReceiveOptions {
 /// its error said with the operation and the queue.
 macro_rules! batch_call {
     ($sqs:ident, $method:ident, $op:expr, $queue:expr, $url:expr, $entries:expr) => {
-        Box::pin(
-            $sqs.once
-                .$method()
-                .queue_url($url)
-                .set_entries(Some($entries))
-                .send()
-                .timed(),
-        )
-        .await
-        .map_err(|e| $sqs.err_on($op, $queue, e))
+        $sqs.once
+            .$method()
+            .queue_url($url)
+            .set_entries(Some($entries))
+            .send()
+            .timed()
+            .await
+            .map_err(|e| $sqs.err_on($op, $queue, e))
     };
 }
 
@@ -387,9 +385,14 @@ impl Sqs {
         let out = if !poll.is_zero() {
             let config = aws_sdk_sqs::config::Builder::default()
                 .timeout_config(timeouts(self.connect_timeout, self.read_timeout + poll));
-            Box::pin(request.customize().config_override(config).send().timed()).await
+            request
+                .customize()
+                .config_override(config)
+                .send()
+                .timed()
+                .await
         } else {
-            Box::pin(request.send().timed()).await
+            request.send().timed().await
         }
         .map_err(|e| self.err_polling("ReceiveMessage", queue, e, poll))?;
         Ok(out
@@ -547,5 +550,47 @@ mod tests {
                 acknowledged(String::new()).1,
             ]
         );
+    }
+
+    /// Each call of the engine's path is a future that its callers hold (and copy, when they make
+    /// one) once per worker: an SDK call's future (about 6 KiB each) kept inline anywhere below
+    /// would make them several times this size.
+    #[tokio::test]
+    async fn the_retried_calls_hold_the_sdk_call_on_the_heap() {
+        let vars = [
+            ("AWS_ENDPOINT_URL_SQS", "http://127.0.0.1:9"),
+            ("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE"),
+            ("AWS_SECRET_ACCESS_KEY", "example"),
+            ("AWS_REGION", "us-east-1"),
+        ];
+        let settings = crate::client::AwsSettings {
+            environment: crate::client::AwsEnvironment::from_lookup(|name| {
+                vars.iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| v.to_string())
+            }),
+            ..Default::default()
+        };
+        let sqs = Sqs::connect(&settings).await.expect("a client");
+        let queue = QueueRef::from_url("http://127.0.0.1:9/000000000000/q".to_string());
+        let policy = RetryPolicy::default();
+        let options = ReceiveOptions {
+            max_messages: 10,
+            wait_seconds: Some(1),
+            visibility_timeout: Some(30),
+        };
+        fn size<T>(_: &T) -> usize {
+            std::mem::size_of::<T>()
+        }
+        let sdk_call = size(&sqs.once.receive_message().send());
+        let receive = size(&sqs.receive_retrying(&queue, options, SystemAttributes::All, &policy));
+        let send = size(&sqs.send_batch_retrying(&queue, &[], &policy));
+        let delete = size(&sqs.batch_retrying(Delete, &queue, &[], &policy));
+        for (call, bytes) in [("receive", receive), ("send", send), ("delete", delete)] {
+            assert!(
+                bytes < 4096 && bytes < sdk_call,
+                "{call}: {bytes} bytes (an SDK call: {sdk_call})"
+            );
+        }
     }
 }

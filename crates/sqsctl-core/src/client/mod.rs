@@ -692,7 +692,7 @@ impl aws_smithy_runtime_api::client::retries::classifiers::ClassifyRetry for Tim
 
 tokio::task_local! {
     /// The attempts of the SDK call being awaited, counted by [`CountAttempts`].
-    static ATTEMPTS: std::sync::Arc<std::sync::atomic::AtomicU32>;
+    static ATTEMPTS: AttemptCount;
 }
 
 /// Counts the attempts of each call made through [`TimedCall::timed`].
@@ -728,17 +728,43 @@ pub(crate) struct Timed<E> {
 pub(crate) trait TimedCall<T, E>:
     std::future::Future<Output = Result<T, E>> + Sized
 {
-    fn timed(self) -> impl std::future::Future<Output = Result<T, Timed<E>>> {
-        async move {
-            let attempts = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
-            let started = tokio::time::Instant::now();
-            let result = ATTEMPTS.scope(attempts.clone(), self).await;
+    /// The call, boxed: an SDK call's future is several kilobytes, and a future that held it
+    /// inline would make every future awaiting it as large, copied each time one is made.
+    fn timed(self) -> TimedFuture<Self> {
+        let attempts = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        TimedFuture {
+            call: Box::pin(ATTEMPTS.scope(attempts.clone(), self)),
+            attempts,
+            started: tokio::time::Instant::now(),
+        }
+    }
+}
+
+/// What [`TimedCall::timed`] returns: the call on the heap, with its attempts counted in the
+/// task-local [`ATTEMPTS`] while it is polled.
+pub(crate) struct TimedFuture<F: std::future::Future> {
+    call: std::pin::Pin<Box<tokio::task::futures::TaskLocalFuture<AttemptCount, F>>>,
+    attempts: AttemptCount,
+    started: tokio::time::Instant,
+}
+
+type AttemptCount = std::sync::Arc<std::sync::atomic::AtomicU32>;
+
+impl<T, E, F: std::future::Future<Output = Result<T, E>>> std::future::Future for TimedFuture<F> {
+    type Output = Result<T, Timed<E>>;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        let this = &mut *self;
+        this.call.as_mut().poll(cx).map(|result| {
             result.map_err(|error| Timed {
                 error,
-                attempts: attempts.load(std::sync::atomic::Ordering::Relaxed),
-                waited: started.elapsed(),
+                attempts: this.attempts.load(std::sync::atomic::Ordering::Relaxed),
+                waited: this.started.elapsed(),
             })
-        }
+        })
     }
 }
 

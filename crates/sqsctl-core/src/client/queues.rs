@@ -77,7 +77,8 @@ impl Sqs {
             _ => None,
         };
         cache.forget(&queue.name, owner.as_deref());
-        let fresh = self.lookup(&given).await?;
+        // Boxed: a rare path, kept out of the size of every call's future.
+        let fresh = Box::pin(self.lookup(&given)).await?;
         if fresh.url != queue.url {
             cache.moved(&queue.url, &fresh.url);
         }

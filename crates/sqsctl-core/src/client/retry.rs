@@ -243,7 +243,9 @@ impl RetryPolicy {
         let mut stopped_by_interrupt = false;
         while !pending.is_empty() {
             attempts += 1;
-            let answer = self.attempt(deadline, call(pending.clone())).await;
+            let answer = self
+                .attempt(deadline, std::pin::pin!(call(pending.clone())))
+                .await;
             request_error = None;
             if answer.timed_out() {
                 timed_out += 1;
@@ -356,7 +358,7 @@ impl RetryPolicy {
         let mut timed_out = 0;
         loop {
             attempts += 1;
-            let answer = self.attempt(deadline, call()).await;
+            let answer = self.attempt(deadline, std::pin::pin!(call())).await;
             if answer.timed_out() {
                 timed_out += 1;
             }
@@ -398,8 +400,13 @@ impl RetryPolicy {
     }
 
     /// One attempt, abandoned when it outlasts the attempt timeout, the deadline, or the grace
-    /// period after Ctrl-C.
-    async fn attempt<T>(&self, deadline: Instant, call: impl Future<Output = T>) -> Attempt<T> {
+    /// period after Ctrl-C. The call is pinned by the caller, so that it is held in one place (a
+    /// future taken by value would be held twice: as this one's argument and in its `select!`).
+    async fn attempt<T, F: Future<Output = T>>(
+        &self,
+        deadline: Instant,
+        call: std::pin::Pin<&mut F>,
+    ) -> Attempt<T> {
         let limit = (Instant::now() + self.attempt_timeout).min(deadline);
         let grace_over = async {
             match &self.interrupt {

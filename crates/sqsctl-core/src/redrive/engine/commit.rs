@@ -38,34 +38,38 @@ pub(super) async fn record(shared: &Shared, commit: Commit) -> Option<Delete> {
         confirmed,
         hidden,
     } = commit;
-    let recorded = keep_hidden(shared, &hidden, async {
-        if !journal_sync(shared, lines).await {
-            keep(shared, &to_delete, "the journal could not be written");
-            return false;
-        }
-        // Each message's archive copy is on disk before its delete (the messages an earlier run
-        // sent included: the archive skips those it already holds). Once a write fails, nothing
-        // more is deleted: what was sent stays in the DLQ, the journal shows it as sent, and the
-        // run stops.
-        if let Some(archive) = &shared.archive {
-            let copies: Vec<&MessageRecord> = to_delete.iter().collect();
-            let written = if shared.archive_failed.load(Ordering::SeqCst) {
-                Err(std::io::Error::other("an earlier write failed"))
-            } else {
-                archive.write(&copies)
-            };
-            if let Err(e) = written {
-                shared.archive_failed.store(true, Ordering::SeqCst);
-                shared.fail(format!(
-                    "the archive {} could not be written: {e}",
-                    archive.path().display()
-                ));
-                keep(shared, &to_delete, "the archive could not be written");
+    let recorded = keep_hidden(
+        shared,
+        &hidden,
+        std::pin::pin!(async {
+            if !journal_sync(shared, lines).await {
+                keep(shared, &to_delete, "the journal could not be written");
                 return false;
             }
-        }
-        true
-    })
+            // Each message's archive copy is on disk before its delete (the messages an earlier run
+            // sent included: the archive skips those it already holds). Once a write fails, nothing
+            // more is deleted: what was sent stays in the DLQ, the journal shows it as sent, and the
+            // run stops.
+            if let Some(archive) = &shared.archive {
+                let copies: Vec<&MessageRecord> = to_delete.iter().collect();
+                let written = if shared.archive_failed.load(Ordering::SeqCst) {
+                    Err(std::io::Error::other("an earlier write failed"))
+                } else {
+                    archive.write(&copies)
+                };
+                if let Err(e) = written {
+                    shared.archive_failed.store(true, Ordering::SeqCst);
+                    shared.fail(format!(
+                        "the archive {} could not be written: {e}",
+                        archive.path().display()
+                    ));
+                    keep(shared, &to_delete, "the archive could not be written");
+                    return false;
+                }
+            }
+            true
+        }),
+    )
     .await;
     (recorded && !to_delete.is_empty()).then_some(Delete {
         to_delete,
@@ -81,7 +85,7 @@ impl Delete {
         keep_hidden(
             shared,
             &self.hidden,
-            delete(shared, &self.to_delete, self.confirmed),
+            std::pin::pin!(delete(shared, &self.to_delete, self.confirmed)),
         )
         .await;
     }

@@ -372,7 +372,12 @@ pub(super) async fn process(
             hold_back(shared, &originals, &delete_only);
             return None;
         }
-        keep_hidden(shared, &hidden, rewrite_all(shared, &originals, shaped)).await
+        keep_hidden(
+            shared,
+            &hidden,
+            std::pin::pin!(rewrite_all(shared, &originals, shaped)),
+        )
+        .await
     } else {
         shaped.into_iter().map(|out| Ok((out, None))).collect()
     };
@@ -430,7 +435,7 @@ pub(super) async fn process(
                 () = shared.interrupt.wait() => false,
             }
         };
-        if !keep_hidden(shared, &hidden, wait).await {
+        if !keep_hidden(shared, &hidden, std::pin::pin!(wait)).await {
             hold_back(shared, &originals, &delete_only);
             return None;
         }
@@ -440,8 +445,12 @@ pub(super) async fn process(
         .iter()
         .map(|m| message_id(m).to_string())
         .collect();
-    let (lines, mut to_delete) =
-        keep_hidden(shared, &hidden, send_batch(shared, originals, &outgoing)).await;
+    let (lines, mut to_delete) = keep_hidden(
+        shared,
+        &hidden,
+        std::pin::pin!(send_batch(shared, originals, &outgoing)),
+    )
+    .await;
     unanswered.lock().clear();
     let confirmed = to_delete.len();
     to_delete.extend(delete_only);
@@ -536,19 +545,19 @@ impl Hidden {
 }
 
 /// Runs `work` while keeping the batch hidden in the DLQ: its visibility timeout is extended at
-/// half its length for as long as the work lasts.
+/// half its length for as long as the work lasts. The work is pinned by the caller, which holds it
+/// once (taken by value, it would be held twice: as the argument and in the `select!`).
 pub(super) async fn keep_hidden<F: std::future::Future>(
     shared: &Shared,
     hidden: &Hidden,
-    work: F,
+    mut work: std::pin::Pin<&mut F>,
 ) -> F::Output {
-    tokio::pin!(work);
     let timeout = shared.plan.visibility_timeout;
     let period = Duration::from_secs_f64((f64::from(timeout) / 2.0).max(0.5));
     let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
     loop {
         tokio::select! {
-            output = &mut work => {
+            output = work.as_mut() => {
                 if hidden.past_deadline() {
                     hidden.lapse(shared, 0..hidden.ids.len());
                 }
