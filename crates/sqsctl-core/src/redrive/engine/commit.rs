@@ -1,9 +1,10 @@
-//! The second half of a batch: the outcomes of its sends go to the journal on disk, the archive
-//! copies after them, and only then are the confirmed messages deleted from the DLQ.
+//! The second half of a batch: the outcomes of its sends go to the journal's file, and the worker
+//! goes on; once they are on disk, and the archive copies after them, the confirmed messages are
+//! deleted from the DLQ.
 
 use std::sync::atomic::Ordering;
 
-use super::state::{Held, Shared, handle, journal_note, journal_sync, message_id};
+use super::state::{Held, Shared, handle, journal_note, journal_sync, journal_write, message_id};
 use super::summary::{Counters, FailedMessage};
 use super::worker::{Hidden, delete_twins, keep_hidden};
 use crate::client::MAX_BATCH_ENTRIES;
@@ -29,8 +30,9 @@ pub(super) struct Delete {
     hidden: Hidden,
 }
 
-/// The sends of a batch go to disk, and the archive copies after them; then, and only then, the
-/// confirmed messages may be deleted (`None` when there is nothing to delete, or they must stay).
+/// The sends of a batch go to the journal's file (a `kill -9` cannot lose them once this returns),
+/// and the worker goes on to its next batch; the [`Delete`] it returns waits for them to be on
+/// disk (`None` when there is nothing to delete, or they must stay).
 pub(super) async fn record(shared: &Shared, commit: Commit) -> Option<Delete> {
     let Commit {
         lines,
@@ -38,40 +40,11 @@ pub(super) async fn record(shared: &Shared, commit: Commit) -> Option<Delete> {
         confirmed,
         hidden,
     } = commit;
-    let recorded = keep_hidden(
-        shared,
-        &hidden,
-        std::pin::pin!(async {
-            if !journal_sync(shared, lines).await {
-                keep(shared, &to_delete, "the journal could not be written");
-                return false;
-            }
-            // Each message's archive copy is on disk before its delete (the messages an earlier run
-            // sent included: the archive skips those it already holds). Once a write fails, nothing
-            // more is deleted: what was sent stays in the DLQ, the journal shows it as sent, and the
-            // run stops.
-            if let Some(archive) = &shared.archive {
-                let copies: Vec<&MessageRecord> = to_delete.iter().collect();
-                let written = if shared.archive_failed.load(Ordering::SeqCst) {
-                    Err(std::io::Error::other("an earlier write failed"))
-                } else {
-                    archive.write(&copies)
-                };
-                if let Err(e) = written {
-                    shared.archive_failed.store(true, Ordering::SeqCst);
-                    shared.fail(format!(
-                        "the archive {} could not be written: {e}",
-                        archive.path().display()
-                    ));
-                    keep(shared, &to_delete, "the archive could not be written");
-                    return false;
-                }
-            }
-            true
-        }),
-    )
-    .await;
-    (recorded && !to_delete.is_empty()).then_some(Delete {
+    if !journal_write(shared, lines).await {
+        keep(shared, &to_delete, "the journal could not be written");
+        return None;
+    }
+    (!to_delete.is_empty()).then_some(Delete {
         to_delete,
         confirmed,
         hidden,
@@ -79,16 +52,52 @@ pub(super) async fn record(shared: &Shared, commit: Commit) -> Option<Delete> {
 }
 
 impl Delete {
-    /// Deletes the confirmed messages from the DLQ with the receipt handles of their receive,
-    /// keeping the batch hidden while it takes.
+    /// Waits for the batch's journal lines to be on disk (one sync serves the batches of every
+    /// worker waiting then) and writes the archive copies, then deletes the confirmed messages
+    /// from the DLQ with the receipt handles of their receive, keeping the batch hidden while it
+    /// takes.
     pub(super) async fn run(self, shared: &Shared) {
         keep_hidden(
             shared,
             &self.hidden,
-            std::pin::pin!(delete(shared, &self.to_delete, self.confirmed)),
+            std::pin::pin!(async {
+                if on_disk(shared, &self.to_delete).await {
+                    delete(shared, &self.to_delete, self.confirmed).await;
+                }
+            }),
         )
         .await;
     }
+}
+
+/// Syncs the journal (the lines written before, this batch's among them) and writes the archive
+/// copies of `to_delete`: false, with the messages kept in the DLQ, when either failed.
+async fn on_disk(shared: &Shared, to_delete: &[MessageRecord]) -> bool {
+    if !journal_sync(shared, Vec::new()).await {
+        keep(shared, to_delete, "the journal could not be written");
+        return false;
+    }
+    // Each message's archive copy is on disk before its delete (the messages an earlier run sent
+    // included: the archive skips those it already holds). Once a write fails, nothing more is
+    // deleted: what was sent stays in the DLQ, the journal shows it as sent, and the run stops.
+    if let Some(archive) = &shared.archive {
+        let copies: Vec<&MessageRecord> = to_delete.iter().collect();
+        let written = if shared.archive_failed.load(Ordering::SeqCst) {
+            Err(std::io::Error::other("an earlier write failed"))
+        } else {
+            archive.write(&copies)
+        };
+        if let Err(e) = written {
+            shared.archive_failed.store(true, Ordering::SeqCst);
+            shared.fail(format!(
+                "the archive {} could not be written: {e}",
+                archive.path().display()
+            ));
+            keep(shared, to_delete, "the archive could not be written");
+            return false;
+        }
+    }
+    true
 }
 
 /// Leaves sent messages in the DLQ, undeleted: never sent again by this run, visible again when

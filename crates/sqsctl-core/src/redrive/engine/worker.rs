@@ -28,10 +28,10 @@ pub(super) const POLL_WAIT: Duration = Duration::from_secs(1);
 /// Consecutive failed receives (each after the retry policy's own attempts) before the run gives up.
 pub(super) const MAX_RECEIVE_ERRORS: u32 = 8;
 /// One worker: receive a batch, choose what moves, wait for `--rate` tokens, send, journal, delete;
-/// again until the round is over. The delete of a batch (its sends already journaled on disk) runs
-/// while the worker receives and sends its next one, so a worker holds at most two batches: one
-/// being deleted and one whose sends may not be journaled yet. Only the latter can be sent twice
-/// after a `kill -9`. Worker `index` works while the run's concurrency is above it, and waits
+/// again until the round is over. The delete of a batch (its sends written to the journal; the
+/// delete waits for them to be on disk) runs while the worker receives and sends its next one, so
+/// a worker holds at most two batches: one being deleted and one whose sends may not be journaled
+/// yet. Only the latter can be sent twice after a `kill -9` (both after a crash of the machine). Worker `index` works while the run's concurrency is above it, and waits
 /// otherwise.
 pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
     let mut receive_errors = 0u32;
