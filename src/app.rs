@@ -338,6 +338,7 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> ExitStatus {
                 Some(
                     ClientError::InvalidEndpoint { .. }
                         | ClientError::InvalidEndpointVariable { .. }
+                        | ClientError::EndpointRules { .. }
                 )
             )
     };

@@ -91,6 +91,9 @@ pub fn client_error(err: &ClientError) -> Option<String> {
         ClientError::InvalidEndpoint { .. } => Some(
             "check --endpoint-url, AWS_ENDPOINT_URL_SQS and AWS_ENDPOINT_URL: an endpoint looks like http://127.0.0.1:9324".to_string(),
         ),
+        ClientError::EndpointRules { .. } => Some(
+            "FIPS and dual-stack endpoints (AWS_USE_FIPS_ENDPOINT, AWS_USE_DUALSTACK_ENDPOINT, or use_fips_endpoint and use_dualstack_endpoint in the profile) are AWS's own: they do not combine with --endpoint-url or AWS_ENDPOINT_URL_SQS, and need a region AWS serves them in".to_string(),
+        ),
         ClientError::Timeout { .. } => Some(
             "check that the endpoint is up and reachable; --connect-timeout and --read-timeout (SQSCTL_CONNECT_TIMEOUT, SQSCTL_READ_TIMEOUT) set how long to wait".to_string(),
         ),

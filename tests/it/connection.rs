@@ -7,6 +7,7 @@ use crate::support;
 
 use std::io::Write;
 use std::process::Stdio;
+use std::time::Duration;
 
 use support::TestEnv;
 use support::snapshot::{assert_snapshot, transcript};
@@ -493,6 +494,55 @@ fn an_unknown_profile_is_an_error_even_with_credentials_in_the_environment() {
     )
     .unwrap();
     env.run(&["queues", "--profile", "staging"]).assert_code(0);
+}
+
+#[test]
+fn fips_or_dual_stack_with_a_custom_endpoint_is_a_usage_error_and_nothing_is_sent() {
+    let env = TestEnv::start();
+    env.create_queue("orders", &[]);
+    let refused = |variables: &[(&str, &str)], args: &[&str], says: &str| {
+        let mut cmd = env.cmd();
+        for (name, value) in variables {
+            cmd.env(name, value);
+        }
+        let started = std::time::Instant::now();
+        let output = cmd.args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(stderr.contains("hint: FIPS and dual-stack"), "{stderr}");
+        assert!(!stderr.contains("may or may not"), "{stderr}");
+        // Refused before any request: not retried as a failed connection would be.
+        assert!(started.elapsed() < Duration::from_secs(5), "{args:?}");
+    };
+    let fips = "FIPS and custom endpoint are not supported";
+    refused(
+        &[("AWS_USE_FIPS_ENDPOINT", "true")],
+        &["send", "orders", "hi"],
+        fips,
+    );
+    refused(
+        &[("AWS_USE_DUALSTACK_ENDPOINT", "true")],
+        &["queues"],
+        "Dualstack and custom endpoint are not supported",
+    );
+    // The same setting from the profile file.
+    std::fs::write(
+        env.home().join("aws-config"),
+        "[default]\nuse_fips_endpoint = true\n",
+    )
+    .unwrap();
+    refused(&[], &["send", "orders", "hi"], fips);
+    std::fs::remove_file(env.home().join("aws-config")).unwrap();
+    env.run(&["send", "orders", "hi"]).assert_code(0);
+    let received = env.run(&["receive", "orders", "--max", "10", "-o", "json"]);
+    let messages: Vec<serde_json::Value> = serde_json::from_str(&received.stdout).unwrap();
+    assert_eq!(
+        messages.len(),
+        1,
+        "only the last send went: {}",
+        received.stdout
+    );
 }
 
 #[test]

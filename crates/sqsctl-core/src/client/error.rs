@@ -121,6 +121,10 @@ pub enum ClientError {
     },
     #[error("`{url}` is not a valid endpoint URL")]
     InvalidEndpoint { url: String },
+    /// SQS's endpoint rules refuse the settings in effect (FIPS or dual-stack with a custom
+    /// endpoint, a region they cannot place): no request was made.
+    #[error("no endpoint for these settings: {reason}")]
+    EndpointRules { reason: String },
     /// The endpoint the environment chooses is not a URL: the variable, its value (without
     /// userinfo) and why.
     #[error("{variable}={value:?}: {why}")]
@@ -255,6 +259,11 @@ impl ClientError {
         }
         if let SdkError::ResponseError(response) = &err {
             return not_sqs(action, site, response.raw());
+        }
+        if let Some(refused) = endpoint_rules_error(&err) {
+            return ClientError::EndpointRules {
+                reason: site.secrets.redact_all(&refused.to_string()).into_owned(),
+            };
         }
         let chain = site.secrets.redact_all(&error_chain(&err)).into_owned();
         let timed_out = matches!(&err, SdkError::TimeoutError(_))
@@ -406,6 +415,21 @@ fn place(account: Option<&str>, region: &str) -> String {
         Some(account) => format!("account {account}, region {region}"),
         None => format!("region {region}"),
     }
+}
+
+/// The endpoint rules' refusal among an error's sources: the SDK reports it as a dispatch failure,
+/// like a connection that failed, although no request was made.
+fn endpoint_rules_error<'a>(
+    err: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a aws_smithy_http::endpoint::ResolveEndpointError> {
+    let mut source = Some(err);
+    while let Some(cause) = source {
+        if let Some(refused) = cause.downcast_ref() {
+            return Some(refused);
+        }
+        source = cause.source();
+    }
+    None
 }
 
 fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
