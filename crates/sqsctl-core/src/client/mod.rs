@@ -136,6 +136,10 @@ pub struct AwsEnvironment {
     /// identity, container credentials): what a cached queue URL must have been looked up with.
     /// Never the values themselves.
     pub credential_sources: String,
+    /// The variables set that only aws-config's loader reads (FIPS and dual-stack endpoints,
+    /// configured endpoints ignored, the user agent's application id), and endpoint variables set
+    /// blank: with any of them, the client's configuration is always the loader's.
+    pub loader_switches: Vec<&'static str>,
 }
 
 impl Default for AwsEnvironment {
@@ -194,9 +198,36 @@ impl AwsEnvironment {
                 }
                 hex::encode(digest.finalize())
             },
+            loader_switches: LOADER_SWITCHES
+                .into_iter()
+                .filter(|name| var(name).is_some())
+                .chain(
+                    ["AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_SQS"]
+                        .into_iter()
+                        .filter(|name| var(name).is_some_and(|v| v.trim().is_empty())),
+                )
+                .collect(),
         }
     }
+
+    /// Whether neither profile file can exist: their paths are known, free of a `~` the SDK
+    /// would expand, and nothing is there.
+    pub fn profile_files_absent(&self) -> bool {
+        self.profile_file_paths.len() == 2
+            && self
+                .profile_file_paths
+                .iter()
+                .all(|path| !path.starts_with("~") && matches!(path.try_exists(), Ok(false)))
+    }
 }
+
+/// What only aws-config's loader reads among the variables that change SQS calls.
+const LOADER_SWITCHES: [&str; 4] = [
+    "AWS_USE_FIPS_ENDPOINT",
+    "AWS_USE_DUALSTACK_ENDPOINT",
+    "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS",
+    "AWS_SDK_UA_APP_ID",
+];
 
 impl AwsEnvironment {
     /// Checks the endpoint the environment chooses (`AWS_ENDPOINT_URL_SQS`, else
@@ -301,52 +332,28 @@ impl Sqs {
     /// other credentials or another region.
     pub async fn connect(settings: &AwsSettings) -> Result<Sqs, ClientError> {
         let http = http_client(settings.plain_http_endpoint());
-        let mut loader = aws_config::defaults(BehaviorVersion::latest()).http_client(http.clone());
         if settings.endpoint_url.is_none() {
             settings.environment.check_endpoint()?;
         }
         if let Some(profile) = settings.selected_profile() {
             profiles::check_exists(profile, &settings.environment.profile_files).await?;
         }
-        if let Some(profile) = &settings.profile {
-            // An explicit --profile wins over credentials in the environment, as with the AWS CLI.
-            loader = loader.profile_name(profile).credentials_provider(
-                aws_config::profile::ProfileFileCredentialsProvider::builder()
-                    .profile_name(profile)
-                    // Its own calls (assuming a role, SSO) go through the same HTTP client.
-                    .configure(
-                        &aws_config::provider_config::ProviderConfig::default()
-                            .with_http_client(http),
-                    )
-                    .build(),
-            );
-        }
-        // What the SDK's default chains would find first, given to it directly: the chains
-        // otherwise build their every provider (an STS client for web identity, an IMDS client)
-        // before asking the first, which costs a one-message `send` about a tenth of its time.
-        let environment = &settings.environment;
-        if settings.profile.is_none() && environment.has_key_pair {
-            loader = loader.credentials_provider(
-                aws_config::environment::EnvironmentVariableCredentialsProvider::new(),
-            );
-        }
-        if let Some(region) = settings.region.as_ref().or(environment.region.as_ref()) {
-            loader = loader.region(Region::new(region.clone()));
-        }
         let connect_timeout = settings.connect_timeout.unwrap_or(DEFAULT_CONNECT_TIMEOUT);
         let read_timeout = settings.read_timeout.unwrap_or(DEFAULT_READ_TIMEOUT);
-        loader = loader.timeout_config(timeouts(connect_timeout, read_timeout));
-        if let Some(endpoint) = &settings.endpoint_url {
-            loader = loader.endpoint_url(endpoint);
-        }
         let attempts = settings.max_attempts.unwrap_or(5).max(1);
-        loader = loader.retry_config(
-            RetryConfig::standard()
-                .with_max_attempts(attempts)
-                .with_initial_backoff(Duration::from_millis(50))
-                .with_max_backoff(Duration::from_secs(5)),
-        );
-        let config = loader.load().await;
+        let retry = RetryConfig::standard()
+            .with_max_attempts(attempts)
+            .with_initial_backoff(Duration::from_millis(50))
+            .with_max_backoff(Duration::from_secs(5));
+        let timeout = timeouts(connect_timeout, read_timeout);
+        let config = match environment_alone(settings) {
+            Some(from_environment) => from_environment
+                .http_client(http)
+                .retry_config(retry)
+                .timeout_config(timeout)
+                .build(),
+            None => load_config(settings, http, retry, timeout).load().await,
+        };
         let region = config
             .region()
             .map(|r| r.to_string())
@@ -648,6 +655,82 @@ fn url_cache_scope(endpoint: &str, region: &str, settings: &AwsSettings) -> Vec<
 /// connects and never answers ends the call after two read timeouts; one that never connects,
 /// after the connect timeout (when that is longer). The whole call is bounded by the longer of the
 /// two, whatever happens.
+/// aws-config's loader, set up as sqsctl wants it: the profile's own credentials provider for
+/// `--profile`, and what the default chains would find first (the environment's key pair and
+/// region) given to it directly, since the chains otherwise build their every provider (an STS
+/// client for web identity, an IMDS client) before asking the first.
+fn load_config(
+    settings: &AwsSettings,
+    http: aws_smithy_runtime_api::client::http::SharedHttpClient,
+    retry: RetryConfig,
+    timeout: aws_config::timeout::TimeoutConfig,
+) -> aws_config::ConfigLoader {
+    let mut loader = aws_config::defaults(BehaviorVersion::latest()).http_client(http.clone());
+    if let Some(profile) = &settings.profile {
+        // An explicit --profile wins over credentials in the environment, as with the AWS CLI.
+        loader = loader.profile_name(profile).credentials_provider(
+            aws_config::profile::ProfileFileCredentialsProvider::builder()
+                .profile_name(profile)
+                // Its own calls (assuming a role, SSO) go through the same HTTP client.
+                .configure(
+                    &aws_config::provider_config::ProviderConfig::default().with_http_client(http),
+                )
+                .build(),
+        );
+    }
+    let environment = &settings.environment;
+    if settings.profile.is_none() && environment.has_key_pair {
+        loader = loader.credentials_provider(
+            aws_config::environment::EnvironmentVariableCredentialsProvider::new(),
+        );
+    }
+    if let Some(region) = settings.region.as_ref().or(environment.region.as_ref()) {
+        loader = loader.region(Region::new(region.clone()));
+    }
+    if let Some(endpoint) = &settings.endpoint_url {
+        loader = loader.endpoint_url(endpoint);
+    }
+    loader.retry_config(retry).timeout_config(timeout)
+}
+
+/// The configuration the loader would load, made without it when the environment alone decides
+/// every part of it that SQS calls use: the environment's key pair (the credential chain's first
+/// source), a region from `--region` or the environment, the endpoint from `--endpoint-url` or the
+/// environment (`AWS_ENDPOINT_URL_SQS` before `AWS_ENDPOINT_URL`, as the SDK ranks them), no
+/// `--profile`, no profile file that could say more (neither file exists), and none of the
+/// variables that switch the SDK's endpoint rules or its user agent. `None` otherwise: the loader
+/// then reads what there is. Besides building its providers, the loader parses the profile files
+/// and the SDK's service settings at each start: most of what a one-message `send` costs above
+/// the SDK's own calls.
+fn environment_alone(settings: &AwsSettings) -> Option<aws_types::sdk_config::Builder> {
+    let environment = &settings.environment;
+    let region = settings.region.as_ref().or(environment.region.as_ref())?;
+    let decided = settings.profile.is_none()
+        && environment.has_key_pair
+        && environment.loader_switches.is_empty()
+        && environment.profile_files_absent();
+    if !decided {
+        return None;
+    }
+    let mut config = aws_types::SdkConfig::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new(region.clone()))
+        .credentials_provider(
+            aws_credential_types::provider::SharedCredentialsProvider::new(
+                aws_config::environment::EnvironmentVariableCredentialsProvider::new(),
+            ),
+        );
+    let endpoint = settings
+        .endpoint_url
+        .as_ref()
+        .or(environment.endpoint_url_sqs.as_ref())
+        .or(environment.endpoint_url.as_ref());
+    if let Some(endpoint) = endpoint {
+        config = config.endpoint_url(endpoint);
+    }
+    Some(config)
+}
+
 fn timeouts(connect: Duration, read: Duration) -> aws_config::timeout::TimeoutConfig {
     aws_config::timeout::TimeoutConfig::builder()
         .connect_timeout(connect)
@@ -822,6 +905,101 @@ fn single_attempt(client: &aws_sdk_sqs::Client) -> aws_sdk_sqs::Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_environment_alone_makes_the_configuration_only_where_no_profile_file_could_say_more() {
+        let home = tempfile::tempdir().expect("a temporary directory");
+        let home_dir = home.path().to_str().expect("a UTF-8 path").to_string();
+        let settings = |vars: &[(&str, &str)], endpoint_url: Option<&str>| {
+            let mut vars: Vec<(String, String)> = vars
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect();
+            vars.push(("HOME".to_string(), home_dir.clone()));
+            AwsSettings {
+                endpoint_url: endpoint_url.map(str::to_string),
+                environment: AwsEnvironment::from_lookup(move |name| {
+                    vars.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+                }),
+                ..AwsSettings::default()
+            }
+        };
+        let keys = [
+            ("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE"),
+            ("AWS_SECRET_ACCESS_KEY", "secret"),
+            ("AWS_REGION", "eu-west-1"),
+        ];
+        let with = |more: &[(&'static str, &'static str)]| -> Vec<(&'static str, &'static str)> {
+            keys.iter().chain(more).copied().collect()
+        };
+        let endpoint = |settings: &AwsSettings| {
+            environment_alone(settings)
+                .map(|config| config.build().endpoint_url().map(str::to_string))
+        };
+
+        // The key pair, a region and no file under $HOME/.aws: no loader, and the endpoint the
+        // SDK would pick (the flag, then AWS_ENDPOINT_URL_SQS, then AWS_ENDPOINT_URL).
+        assert_eq!(endpoint(&settings(&keys, None)), Some(None));
+        let both = with(&[
+            ("AWS_ENDPOINT_URL", "http://global:1"),
+            ("AWS_ENDPOINT_URL_SQS", "http://sqs:2"),
+        ]);
+        assert_eq!(
+            endpoint(&settings(&both, None)),
+            Some(Some("http://sqs:2".to_string()))
+        );
+        assert_eq!(
+            endpoint(&settings(&both, Some("http://flag:3"))),
+            Some(Some("http://flag:3".to_string()))
+        );
+        assert_eq!(
+            endpoint(&settings(
+                &with(&[("AWS_ENDPOINT_URL", "http://global:1")]),
+                None
+            )),
+            Some(Some("http://global:1".to_string()))
+        );
+        let region = environment_alone(&settings(&keys, None))
+            .and_then(|config| config.build().region().map(ToString::to_string));
+        assert_eq!(region.as_deref(), Some("eu-west-1"));
+
+        // Anything the loader would read more of, or a credential source after the key pair.
+        let loader = |settings: AwsSettings| environment_alone(&settings).is_none();
+        assert!(loader(settings(&keys[..2], None)), "no region");
+        assert!(loader(settings(&keys[1..], None)), "no key pair");
+        for switch in LOADER_SWITCHES {
+            assert!(
+                loader(settings(&with(&[(switch, "true")]), None)),
+                "{switch}"
+            );
+        }
+        assert!(loader(settings(
+            &with(&[("AWS_ENDPOINT_URL_SQS", " ")]),
+            None
+        )));
+        assert!(loader(settings(
+            &with(&[("AWS_CONFIG_FILE", "~/config")]),
+            None
+        )));
+        let mut profile = settings(&keys, None);
+        profile.profile = Some("work".to_string());
+        assert!(loader(profile));
+        std::fs::create_dir(home.path().join(".aws")).expect("~/.aws");
+        std::fs::write(home.path().join(".aws").join("credentials"), "").expect("a file");
+        assert!(loader(settings(&keys, None)), "a credentials file");
+        let elsewhere = home.path().join("elsewhere");
+        let elsewhere = elsewhere.to_str().expect("a UTF-8 path");
+        let files = [
+            ("AWS_CONFIG_FILE", elsewhere),
+            ("AWS_SHARED_CREDENTIALS_FILE", elsewhere),
+        ];
+        let moved: Vec<(&str, &str)> = keys.iter().chain(&files).copied().collect();
+        assert_eq!(
+            endpoint(&settings(&moved, None)),
+            Some(None),
+            "files moved away"
+        );
+    }
 
     #[test]
     fn an_endpoint_variable_that_is_not_a_url_names_itself_and_its_value() {
