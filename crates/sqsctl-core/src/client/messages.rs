@@ -113,7 +113,7 @@ impl ReceiveOptions {
 /// its error said with the operation and the queue.
 macro_rules! batch_call {
     ($sqs:ident, $method:ident, $op:expr, $queue:expr, $url:expr, $entries:expr) => {
-        $sqs.once
+        $sqs.once()
             .$method()
             .queue_url($url)
             .set_entries(Some($entries))
@@ -368,7 +368,7 @@ impl Sqs {
             attributes,
             single,
         } = call;
-        let client = if single { &self.once } else { &self.client };
+        let client = if single { &self.once() } else { &self.client() };
         let request = client
             .receive_message()
             .queue_url(self.current_url(queue))
@@ -582,7 +582,7 @@ mod tests {
         fn size<T>(_: &T) -> usize {
             std::mem::size_of::<T>()
         }
-        let sdk_call = size(&sqs.once.receive_message().send());
+        let sdk_call = size(&sqs.once().receive_message().send());
         let receive = size(&sqs.receive_retrying(&queue, options, SystemAttributes::All, &policy));
         let send = size(&sqs.send_batch_retrying(&queue, &[], &policy));
         let delete = size(&sqs.batch_retrying(Delete, &queue, &[], &policy));

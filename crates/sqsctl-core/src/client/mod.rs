@@ -295,11 +295,8 @@ pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
 #[derive(Clone, Debug)]
 pub struct Sqs {
-    client: aws_sdk_sqs::Client,
-    /// The same client (configuration and connections) without the SDK's retries, for the calls
-    /// that [`retry`] retries itself: one client made once, not a configuration layered onto
-    /// every request.
-    once: aws_sdk_sqs::Client,
+    /// The SDK's clients, shared by clones.
+    clients: std::sync::Arc<Clients>,
     region: String,
     /// Where the endpoint came from and what it is, for `--verbose` (never credentials).
     endpoint: String,
@@ -326,7 +323,45 @@ pub struct Sqs {
     secrets: KnownSecrets,
 }
 
+/// The two SDK clients of one configuration, each made when first used: a one-message `send`
+/// needs only the single-attempt one, most reads only the retrying one, and making a client
+/// (its runtime plugins, interceptors and endpoint resolver) is a measurable part of a short run.
+#[derive(Debug)]
+struct Clients {
+    config: aws_sdk_sqs::Config,
+    /// With the SDK's standard retries.
+    retrying: std::sync::OnceLock<aws_sdk_sqs::Client>,
+    /// The same configuration (and connections) without the SDK's retries, for the calls that
+    /// [`retry`] retries itself: one client made once, not a configuration layered onto every
+    /// request.
+    once: std::sync::OnceLock<aws_sdk_sqs::Client>,
+}
+
+impl Clients {
+    fn new(config: aws_sdk_sqs::Config) -> Clients {
+        Clients {
+            config,
+            retrying: std::sync::OnceLock::new(),
+            once: std::sync::OnceLock::new(),
+        }
+    }
+}
+
 impl Sqs {
+    /// The SDK client with its standard retries.
+    fn client(&self) -> &aws_sdk_sqs::Client {
+        let clients = &*self.clients;
+        clients
+            .retrying
+            .get_or_init(|| aws_sdk_sqs::Client::from_conf(clients.config.clone()))
+    }
+
+    /// The SDK client without retries of its own, for [`retry`]'s calls.
+    fn once(&self) -> &aws_sdk_sqs::Client {
+        let clients = &*self.clients;
+        clients.once.get_or_init(|| single_attempt(&clients.config))
+    }
+
     /// Builds a client from `aws-config`'s chain with the given overrides. A profile that does
     /// not exist and a region that is not a region name are errors, never a silent fallback to
     /// other credentials or another region.
@@ -403,12 +438,10 @@ impl Sqs {
                 secrets: settings.secrets.clone(),
             });
         }
-        let client = aws_sdk_sqs::Client::from_conf(with_call_limits(sdk_config));
         Ok(Sqs {
             secrets: settings.secrets.clone(),
             urls,
-            once: single_attempt(&client),
-            client,
+            clients: std::sync::Arc::new(Clients::new(with_call_limits(sdk_config))),
             region,
             endpoint,
             endpoint_name,
@@ -425,9 +458,10 @@ impl Sqs {
 
     /// Wraps an SDK client built elsewhere (tests, benchmarks, embedding programs).
     pub fn from_sdk(client: aws_sdk_sqs::Client, region: impl Into<String>) -> Sqs {
+        let clients = Clients::new(client.config().clone());
+        clients.retrying.get_or_init(|| client);
         Sqs {
-            once: single_attempt(&client),
-            client,
+            clients: std::sync::Arc::new(clients),
             region: region.into(),
             endpoint: "set in code".to_string(),
             endpoint_name: "the endpoint set in code".to_string(),
@@ -508,7 +542,7 @@ impl Sqs {
 
     /// The SDK client, for benchmarks that measure the raw ceiling.
     pub fn sdk(&self) -> &aws_sdk_sqs::Client {
-        &self.client
+        self.client()
     }
 
     pub fn region(&self) -> &str {
@@ -893,9 +927,8 @@ pub fn redact_url(url: &str) -> String {
 /// Per-operation configuration of the calls [`retry`] retries itself: no retries in the SDK, so
 /// the policy sees every attempt (and can tell an ambiguous one), and sustained faults cannot drain
 /// the SDK's retry quota, which would make every other call fail at its first error.
-fn single_attempt(client: &aws_sdk_sqs::Client) -> aws_sdk_sqs::Client {
-    let config = client
-        .config()
+fn single_attempt(config: &aws_sdk_sqs::Config) -> aws_sdk_sqs::Client {
+    let config = config
         .to_builder()
         .retry_config(RetryConfig::disabled())
         .build();

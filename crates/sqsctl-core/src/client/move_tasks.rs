@@ -26,7 +26,7 @@ impl Sqs {
         max_per_second: Option<i32>,
     ) -> Result<String, ClientError> {
         let out = self
-            .client
+            .client()
             .start_message_move_task()
             .source_arn(source_arn)
             .set_destination_arn(destination_arn.map(str::to_string))
@@ -42,7 +42,7 @@ impl Sqs {
     /// The most recent move tasks of a DLQ (SQS keeps the latest 10).
     pub async fn list_move_tasks(&self, source_arn: &str) -> Result<Vec<MoveTask>, ClientError> {
         let out = self
-            .client
+            .client()
             .list_message_move_tasks()
             .source_arn(source_arn)
             .max_results(10)
@@ -71,7 +71,7 @@ impl Sqs {
     /// Cancels a running move task; returns how many messages it had moved.
     pub async fn cancel_move_task(&self, task_handle: &str) -> Result<i64, ClientError> {
         let out = self
-            .client
+            .client()
             .cancel_message_move_task()
             .task_handle(task_handle)
             .send()

@@ -144,7 +144,7 @@ impl Sqs {
         owner: Option<String>,
     ) -> Result<QueueRef, ClientError> {
         let out = self
-            .client
+            .client()
             .get_queue_url()
             .queue_name(name)
             .set_queue_owner_aws_account_id(owner)
@@ -182,7 +182,7 @@ impl Sqs {
 
     async fn attributes_at(&self, queue: &QueueRef) -> Result<QueueAttributes, ClientError> {
         let out = self
-            .client
+            .client()
             .get_queue_attributes()
             .queue_url(self.current_url(queue))
             .attribute_names(QueueAttributeName::All)
@@ -208,7 +208,7 @@ impl Sqs {
             .into_iter()
             .map(|(k, v)| (QueueAttributeName::from(k.as_str()), v))
             .collect();
-        self.client
+        self.client()
             .set_queue_attributes()
             .queue_url(&queue.url)
             .set_attributes(Some(map))
@@ -225,7 +225,7 @@ impl Sqs {
         let mut token = None;
         loop {
             let out = self
-                .client
+                .client()
                 .list_queues()
                 .set_queue_name_prefix(prefix.map(str::to_string))
                 .max_results(1000)
@@ -270,7 +270,7 @@ impl Sqs {
             .map(|(k, v)| (QueueAttributeName::from(k.as_str()), v))
             .collect();
         let out = self
-            .client
+            .client()
             .create_queue()
             .queue_name(name)
             .set_attributes(if map.is_empty() { None } else { Some(map) })
@@ -299,7 +299,7 @@ impl Sqs {
         if let Some((cache, _)) = &self.urls {
             cache.forget(&queue.name, None);
         }
-        self.client
+        self.client()
             .delete_queue()
             .queue_url(&queue.url)
             .send()
@@ -315,7 +315,7 @@ impl Sqs {
         let mut token = None;
         loop {
             let out = self
-                .client
+                .client()
                 .list_dead_letter_source_queues()
                 .queue_url(&dlq.url)
                 .max_results(1000)
@@ -334,7 +334,7 @@ impl Sqs {
     }
 
     pub async fn purge(&self, queue: &QueueRef) -> Result<(), ClientError> {
-        self.client
+        self.client()
             .purge_queue()
             .queue_url(&queue.url)
             .send()
@@ -347,7 +347,7 @@ impl Sqs {
     /// The tags of a queue, by key.
     pub async fn tags(&self, queue: &QueueRef) -> Result<BTreeMap<String, String>, ClientError> {
         let out = self
-            .client
+            .client()
             .list_queue_tags()
             .queue_url(&queue.url)
             .send()
@@ -363,7 +363,7 @@ impl Sqs {
         queue: &QueueRef,
         tags: BTreeMap<String, String>,
     ) -> Result<(), ClientError> {
-        self.client
+        self.client()
             .tag_queue()
             .queue_url(&queue.url)
             .set_tags(Some(tags.into_iter().collect()))
@@ -376,7 +376,7 @@ impl Sqs {
 
     /// Removes tags from a queue by key (keys it does not have are no error).
     pub async fn untag(&self, queue: &QueueRef, keys: Vec<String>) -> Result<(), ClientError> {
-        self.client
+        self.client()
             .untag_queue()
             .queue_url(&queue.url)
             .set_tag_keys(Some(keys))
@@ -396,7 +396,7 @@ impl Sqs {
         accounts: &[String],
         actions: &[&str],
     ) -> Result<(), ClientError> {
-        self.client
+        self.client()
             .add_permission()
             .queue_url(&queue.url)
             .label(label)
@@ -415,7 +415,7 @@ impl Sqs {
         queue: &QueueRef,
         label: &str,
     ) -> Result<(), ClientError> {
-        self.client
+        self.client()
             .remove_permission()
             .queue_url(&queue.url)
             .label(label)
