@@ -177,6 +177,33 @@ fn startup(endpoint: &str, queue_url: &str, home: &Path) -> BenchResult<()> {
         send.as_secs_f64() / version.as_secs_f64(),
         verdict(ms(send) <= 5.0)
     );
+    // What the SDK alone costs for one send, above the start of a process that links it: the
+    // least a send through the SDK adds to a start.
+    let (start, start_cpu) = time_runs_cpu(STARTUP_RUNS, || {
+        sdk_child("start", endpoint, queue_url, home).expect("this benchmark's path")
+    })?;
+    let (sdk_send, sdk_send_cpu) = time_runs_cpu(STARTUP_RUNS, || {
+        sdk_child("sdk-send", endpoint, queue_url, home).expect("this benchmark's path")
+    })?;
+    let sdk_cost = sdk_send.saturating_sub(start);
+    let ours = send.saturating_sub(version);
+    println!(
+        "SDK alone: start      {:>8.2} ms   CPU {}   (this benchmark's binary, doing nothing)",
+        ms(start),
+        cpu_ms(start_cpu)
+    );
+    println!(
+        "SDK alone: send URL   {:>8.2} ms   CPU {}   ({:.2} ms above its start: a client made in code, one send_message)",
+        ms(sdk_send),
+        cpu_ms(sdk_send_cpu),
+        ms(sdk_cost)
+    );
+    println!(
+        "sqsctl send NAME is {:.2} ms above --version, {:.2}x the SDK's own; --version plus the SDK's cost would be {:.2}x --version (target for sqsctl: 1.3x)",
+        ms(ours),
+        ours.as_secs_f64() / sdk_cost.as_secs_f64().max(1e-6),
+        (version + sdk_cost).as_secs_f64() / version.as_secs_f64()
+    );
     let Some(aws) = aws_cli() else {
         println!(
             "aws sqs send-message  skipped: no AWS CLI found (python3 -m venv .venv-awscli && .venv-awscli/bin/pip install awscli, or set SQSCTL_BENCH_AWS_CLI)"
@@ -477,6 +504,27 @@ fn memory(
     Ok(())
 }
 
+/// This benchmark re-executed as a baseline of one send ([`raw_child_main`]'s `start` or
+/// `sdk-send`), in the environment sqsctl gets.
+fn sdk_child(mode: &str, endpoint: &str, url: &str, home: &Path) -> BenchResult<Command> {
+    let cmd = sqsctl(endpoint, home);
+    let mut child = Command::new(std::env::current_exe()?);
+    child.env_clear();
+    for (name, value) in cmd.get_envs() {
+        if let Some(value) = value {
+            child.env(name, value);
+        }
+    }
+    child
+        .env(RAW_CHILD_ENV, mode)
+        .env("SQSCTL_BENCH_RAW_ENDPOINT", endpoint)
+        .env("SQSCTL_BENCH_RAW_URL", url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    Ok(child)
+}
+
 /// Runs a raw loop in a child process (this benchmark, re-executed) and returns its messages per
 /// second, timed from the spawn to the exit as sqsctl is.
 fn raw_child(
@@ -502,8 +550,29 @@ fn raw_child(
 }
 
 /// The child side of [`raw_child`]: a runtime like sqsctl's (multi-threaded, one worker per CPU).
+/// Also the two baselines of a one-message send ([`sdk_child`]): `start` (nothing) and `sdk-send`.
 fn raw_child_main(mode: &str) -> BenchResult<()> {
     let var = |name: &str| std::env::var(name).map_err(|_| format!("{name} is not set"));
+    match mode {
+        "start" => return Ok(()),
+        "sdk-send" => {
+            // As the SDK's own examples send one message: a client made in code (key, region,
+            // endpoint, the HTTP client without TLS), a runtime on the main thread.
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            let sqs = client(&var("SQSCTL_BENCH_RAW_ENDPOINT")?);
+            let url = var("SQSCTL_BENCH_RAW_URL")?;
+            runtime.block_on(
+                sqs.send_message()
+                    .queue_url(url)
+                    .message_body("hello")
+                    .send(),
+            )?;
+            return Ok(());
+        }
+        _ => {}
+    }
     let endpoint = var("SQSCTL_BENCH_RAW_ENDPOINT")?;
     let url = var("SQSCTL_BENCH_RAW_URL")?;
     let total: usize = var("SQSCTL_BENCH_RAW_TOTAL")?.parse()?;
