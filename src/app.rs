@@ -96,8 +96,15 @@ pub fn main() -> std::process::ExitCode {
             Err(_) => ExitStatus::Failure,
         }
     });
-    // Background work (long polls, the local server) must not keep the process alive.
-    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    if one_shot {
+        // Its request was answered and its output written: what the runtime still holds (an idle
+        // connection, the signal listener) ends with the process. Shutting it down first would
+        // cost a one-message send about 0.12 ms, a twentieth of what it adds to a start.
+        std::mem::forget(runtime);
+    } else {
+        // Background work (long polls, the local server) must not keep the process alive.
+        runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    }
     status.into()
 }
 
