@@ -4,7 +4,8 @@
 //! Run with `cargo bench --bench cli` (`SQSCTL_BENCH_ONLY=startup` for the start-up part alone). It
 //! measures:
 //! - start-up: `sqsctl --help`, `sqsctl --version` and one `sqsctl send` by queue URL and by name
-//!   (wall and CPU time), against `aws sqs send-message` from the AWS CLI
+//!   (wall and CPU time), against the SDK alone (this benchmark re-executed doing nothing, and
+//!   sending one message from a client made in code) and `aws sqs send-message` from the AWS CLI
 //!   (`.venv-awscli/bin/aws`, `SQSCTL_BENCH_AWS_CLI`, or `aws` on PATH; skipped with a note when
 //!   there is none: `python3 -m venv .venv-awscli && .venv-awscli/bin/pip install awscli`);
 //! - throughput: `send --jsonl` of `SQSCTL_BENCH_MESSAGES` records (default 100,000) and
