@@ -31,8 +31,8 @@ pub(super) const MAX_RECEIVE_ERRORS: u32 = 8;
 /// again until the round is over. The delete of a batch (its sends written to the journal; the
 /// delete waits for them to be on disk) runs while the worker receives and sends its next one, so
 /// a worker holds at most two batches: one being deleted and one whose sends may not be journaled
-/// yet. Only the latter can be sent twice after a `kill -9` (both after a crash of the machine). Worker `index` works while the run's concurrency is above it, and waits
-/// otherwise.
+/// yet. Only the latter can be sent twice after a `kill -9` (both after a crash of the machine).
+/// Worker `index` works while the run's concurrency is above it, and waits otherwise.
 pub(super) async fn worker(shared: Arc<Shared>, index: usize) {
     let mut receive_errors = 0u32;
     let mut deleting: Option<tokio::task::JoinHandle<()>> = None;
