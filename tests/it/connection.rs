@@ -546,6 +546,76 @@ fn fips_or_dual_stack_with_a_custom_endpoint_is_a_usage_error_and_nothing_is_sen
 }
 
 #[test]
+fn the_endpoint_named_by_verbose_is_the_one_called_and_a_blank_variable_is_refused() {
+    let env = TestEnv::start();
+    env.create_queue("orders", &[]);
+    let endpoint = env.endpoint().to_string();
+    let said = |variables: &[(&str, &str)]| {
+        let mut cmd = env.cmd();
+        cmd.env_remove("AWS_ENDPOINT_URL_SQS");
+        for (name, value) in variables {
+            cmd.env(name, value);
+        }
+        let output = cmd.args(["-v", "send", "orders", "hi"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        (output.status.code(), stderr)
+    };
+    let endpoint_line = |stderr: &str| {
+        stderr
+            .lines()
+            .find(|line| line.starts_with("debug: region"))
+            .map(str::to_string)
+            .unwrap_or_default()
+    };
+    // SQS's own variable wins over the one for every service (here a port nothing listens on),
+    // and -v names it.
+    let (code, stderr) = said(&[
+        ("AWS_ENDPOINT_URL_SQS", &endpoint),
+        ("AWS_ENDPOINT_URL", "http://127.0.0.1:9"),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let line = endpoint_line(&stderr);
+    assert!(
+        line.contains(&format!("{endpoint} (AWS_ENDPOINT_URL_SQS)")),
+        "{line}"
+    );
+    let (code, stderr) = said(&[("AWS_ENDPOINT_URL", &endpoint)]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let line = endpoint_line(&stderr);
+    assert!(
+        line.contains(&format!("{endpoint} (AWS_ENDPOINT_URL)")),
+        "{line}"
+    );
+    // The same from the profile's services section, read by the SDK's own loader.
+    std::fs::write(
+        env.home().join("aws-config"),
+        format!(
+            "[default]\nservices = here\n\n[services here]\nsqs =\n  endpoint_url = {endpoint}\n"
+        ),
+    )
+    .unwrap();
+    let (code, stderr) = said(&[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let line = endpoint_line(&stderr);
+    assert!(
+        line.contains(&format!("{endpoint} (the profile's services section)")),
+        "{line}"
+    );
+    // Set but empty: the SDK cannot use it (it would panic); a usage error names it.
+    for variable in ["AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL"] {
+        let (code, stderr) = said(&[(variable, "")]);
+        assert_eq!(code, Some(2), "{variable}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{variable}=\"\": set but empty")),
+            "{stderr}"
+        );
+    }
+    let received = env.run(&["receive", "orders", "--max", "10", "-o", "json"]);
+    let messages: Vec<serde_json::Value> = serde_json::from_str(&received.stdout).unwrap();
+    assert_eq!(messages.len(), 3, "{}", received.stdout);
+}
+
+#[test]
 fn a_region_that_is_not_a_region_name_is_refused() {
     let env = TestEnv::start();
     let mut refusals = String::new();

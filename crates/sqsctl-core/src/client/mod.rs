@@ -137,9 +137,11 @@ pub struct AwsEnvironment {
     /// Never the values themselves.
     pub credential_sources: String,
     /// The variables set that only aws-config's loader reads (FIPS and dual-stack endpoints,
-    /// configured endpoints ignored, the user agent's application id), and endpoint variables set
-    /// blank: with any of them, the client's configuration is always the loader's.
+    /// configured endpoints ignored, the user agent's application id): with any of them, the
+    /// client's configuration is always the loader's.
     pub loader_switches: Vec<&'static str>,
+    /// `AWS_ENDPOINT_URL_SQS` or `AWS_ENDPOINT_URL` set but blank, which the SDK cannot use.
+    pub blank_endpoint_variables: Vec<&'static str>,
 }
 
 impl Default for AwsEnvironment {
@@ -201,11 +203,10 @@ impl AwsEnvironment {
             loader_switches: LOADER_SWITCHES
                 .into_iter()
                 .filter(|name| var(name).is_some())
-                .chain(
-                    ["AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_SQS"]
-                        .into_iter()
-                        .filter(|name| var(name).is_some_and(|v| v.trim().is_empty())),
-                )
+                .collect(),
+            blank_endpoint_variables: ["AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL"]
+                .into_iter()
+                .filter(|name| var(name).is_some_and(|v| v.trim().is_empty()))
                 .collect(),
         }
     }
@@ -234,6 +235,13 @@ impl AwsEnvironment {
     /// `AWS_ENDPOINT_URL`, as the SDK ranks them): one that is not a URL is an error naming the
     /// variable and its value, not a failed request that names neither.
     pub fn check_endpoint(&self) -> Result<(), ClientError> {
+        if let Some(variable) = self.blank_endpoint_variables.first() {
+            return Err(ClientError::InvalidEndpointVariable {
+                variable,
+                value: String::new(),
+                why: "set but empty; unset it, or set it to an endpoint URL such as http://127.0.0.1:9324".to_string(),
+            });
+        }
         let in_effect = [
             ("AWS_ENDPOINT_URL_SQS", &self.endpoint_url_sqs),
             ("AWS_ENDPOINT_URL", &self.endpoint_url),
@@ -258,6 +266,14 @@ impl AwsSettings {
     /// `--endpoint-url`, then the environment, as the SDK ranks them. An endpoint from a profile
     /// file is not known here, so it gets the client that speaks both.
     fn plain_http_endpoint(&self) -> bool {
+        let ignored = self
+            .environment
+            .loader_switches
+            .contains(&"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS");
+        if ignored && self.endpoint_url.is_none() {
+            // The SDK may not call the environment's endpoint (the variable's value decides).
+            return false;
+        }
         self.endpoint_url
             .as_deref()
             .or(self.environment.endpoint_url_sqs.as_deref())
@@ -403,24 +419,17 @@ impl Sqs {
                 },
             });
         }
-        let (endpoint_name, from) = match (&settings.endpoint_url, config.endpoint_url()) {
-            (Some(url), _) => (redact_url(url), settings.names.endpoint_url),
-            (None, Some(url)) => (redact_url(url), "AWS_ENDPOINT_URL or the profile"),
-            (None, None) => match &settings.environment.endpoint_url_sqs {
-                Some(url) => (redact_url(url), "AWS_ENDPOINT_URL_SQS"),
-                None => (format!("AWS's endpoint for {region}"), ""),
-            },
+        let in_effect = endpoint_in_effect(settings, &config);
+        let (endpoint_name, from) = match &in_effect {
+            Some((url, from)) => (redact_url(url), *from),
+            None => (format!("AWS's endpoint for {region}"), ""),
         };
         let endpoint = if from.is_empty() {
             endpoint_name.clone()
         } else {
             format!("{endpoint_name} ({from})")
         };
-        let configured_endpoint = settings
-            .endpoint_url
-            .as_deref()
-            .or(config.endpoint_url())
-            .or(settings.environment.endpoint_url_sqs.as_deref());
+        let configured_endpoint = in_effect.as_ref().map(|(url, _)| url.as_str());
         let inspection = inspect::Inspection::through(configured_endpoint);
         let urls = settings.queue_url_cache.as_ref().map(|cache| {
             let endpoint = configured_endpoint.unwrap_or("aws");
@@ -689,6 +698,45 @@ fn url_cache_scope(endpoint: &str, region: &str, settings: &AwsSettings) -> Vec<
 /// connects and never answers ends the call after two read timeouts; one that never connects,
 /// after the connect timeout (when that is longer). The whole call is bounded by the longer of the
 /// two, whatever happens.
+/// The endpoint the client calls, ranked as the SDK ranks its sources (`--endpoint-url`; then SQS's
+/// own, from `AWS_ENDPOINT_URL_SQS` or the profile's `services` section; then the one for every
+/// service, from `AWS_ENDPOINT_URL` or the profile), with where it came from; `None` for AWS's
+/// endpoint.
+fn endpoint_in_effect(
+    settings: &AwsSettings,
+    config: &aws_types::SdkConfig,
+) -> Option<(String, &'static str)> {
+    if let Some(url) = &settings.endpoint_url {
+        return Some((url.clone(), settings.names.endpoint_url));
+    }
+    let environment = &settings.environment;
+    let named = |url: String, otherwise: &'static str| {
+        let from = if environment.endpoint_url_sqs.as_ref() == Some(&url) {
+            "AWS_ENDPOINT_URL_SQS"
+        } else if environment.endpoint_url.as_ref() == Some(&url) {
+            "AWS_ENDPOINT_URL"
+        } else {
+            otherwise
+        };
+        (url, from)
+    };
+    let key = aws_types::service_config::ServiceConfigKey::builder()
+        .service_id("SQS")
+        .env("AWS_ENDPOINT_URL")
+        .profile("endpoint_url")
+        .build()
+        .ok()?;
+    let sqs_own = config
+        .service_config()
+        .and_then(|service| service.load_config(key));
+    match sqs_own {
+        Some(url) => Some(named(url, "the profile's services section")),
+        None => config
+            .endpoint_url()
+            .map(|url| named(url.to_string(), "the profile")),
+    }
+}
+
 /// aws-config's loader, set up as sqsctl wants it: the profile's own credentials provider for
 /// `--profile`, and what the default chains would find first (the environment's key pair and
 /// region) given to it directly, since the chains otherwise build their every provider (an STS
@@ -1006,10 +1054,8 @@ mod tests {
                 "{switch}"
             );
         }
-        assert!(loader(settings(
-            &with(&[("AWS_ENDPOINT_URL_SQS", " ")]),
-            None
-        )));
+        let blank = settings(&with(&[("AWS_ENDPOINT_URL_SQS", "")]), None);
+        assert!(blank.environment.check_endpoint().is_err(), "blank");
         assert!(loader(settings(
             &with(&[("AWS_CONFIG_FILE", "~/config")]),
             None
