@@ -274,11 +274,17 @@ impl AwsSettings {
             // The SDK may not call the environment's endpoint (the variable's value decides).
             return false;
         }
+        self.flag_or_environment_endpoint()
+            .is_some_and(|url| url.starts_with("http://"))
+    }
+
+    /// The endpoint `--endpoint-url` or the environment gives (`AWS_ENDPOINT_URL_SQS` before
+    /// `AWS_ENDPOINT_URL`, as the SDK ranks them), if either does.
+    fn flag_or_environment_endpoint(&self) -> Option<&str> {
         self.endpoint_url
             .as_deref()
             .or(self.environment.endpoint_url_sqs.as_deref())
             .or(self.environment.endpoint_url.as_deref())
-            .is_some_and(|url| url.starts_with("http://"))
     }
 
     /// The profile in use: `--profile`, else `AWS_PROFILE`; `None` means `default`.
@@ -795,12 +801,7 @@ fn environment_alone(settings: &AwsSettings) -> Option<aws_types::sdk_config::Bu
                 aws_config::environment::EnvironmentVariableCredentialsProvider::new(),
             ),
         );
-    let endpoint = settings
-        .endpoint_url
-        .as_ref()
-        .or(environment.endpoint_url_sqs.as_ref())
-        .or(environment.endpoint_url.as_ref());
-    if let Some(endpoint) = endpoint {
+    if let Some(endpoint) = settings.flag_or_environment_endpoint() {
         config = config.endpoint_url(endpoint);
     }
     Some(config)
